@@ -1,0 +1,245 @@
+import { randomInt } from 'node:crypto';
+import { ObjectId } from 'mongodb';
+import { isDuplicateKeyError } from '../db.js';
+import { PlatformError } from '../errors.js';
+import { sendMessage } from '../messages/index.js';
+import type { Platform } from '../platform.js';
+import { consumeRateLimit } from '../ratelimit/index.js';
+import {
+  decoyPasswordHash,
+  generateToken,
+  hashPassword,
+  hashToken,
+  keyedHash,
+  verifyKeyedHash,
+  verifyPassword,
+} from '../secrets/index.js';
+import { presentMerchant, presentNewSession, presentSession, type MerchantView, type SessionView } from './present.js';
+import {
+  merchants,
+  passwordResets,
+  sessions,
+  signinCodes,
+  type MerchantDocument,
+  type SessionDocument,
+} from './store.js';
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const CODE_TTL_MS = 10 * 60 * 1000;
+export const CODE_MAX_ATTEMPTS = 5;
+export const RESET_TTL_MS = 60 * 60 * 1000;
+
+const SESSION_PREFIX = 'emp_session';
+const RESET_PREFIX = 'emp_reset';
+const CODE_PURPOSE = 'auth.signin_code';
+
+/** Per email and per IP, in 15-minute windows (docs/auth.md lists them). */
+const WINDOW = 15 * 60;
+const LIMITS = {
+  signup: { ip: 50 },
+  signin: { email: 10, ip: 100 },
+  codeRequest: { email: 5, ip: 30 },
+  codeVerify: { email: 10, ip: 100 },
+  resetRequest: { email: 5, ip: 30 },
+} as const;
+
+export type Caller = { ip: string };
+export type NewSession = ReturnType<typeof presentNewSession>;
+
+const invalidCredentials = () => new PlatformError('unauthenticated', 'invalid_credentials', 'The email or password is wrong');
+const invalidCode = () => new PlatformError('unauthenticated', 'invalid_code', 'The code is wrong, used up or expired');
+
+function limitBy(action: keyof typeof LIMITS, email: string | null, caller: Caller) {
+  const limits: { email?: number; ip: number } = LIMITS[action];
+  return [
+    ...(email && limits.email ? [{ bucket: `${action}:email:${email}`, limit: limits.email, windowSeconds: WINDOW }] : []),
+    { bucket: `${action}:ip:${caller.ip}`, limit: limits.ip, windowSeconds: WINDOW },
+  ];
+}
+
+async function startSession(platform: Platform, merchant: MerchantDocument, method: SessionDocument['method']): Promise<NewSession> {
+  const now = platform.clock.now();
+  const { token, hash } = generateToken(SESSION_PREFIX);
+  const session: SessionDocument = {
+    _id: new ObjectId(),
+    merchant_id: merchant._id,
+    token_hash: hash,
+    method,
+    created_at: now,
+    expires_at: new Date(now.getTime() + SESSION_TTL_MS),
+  };
+  await sessions(platform.db).insertOne(session);
+  platform.log.info({ event: 'auth.session_started', merchant_id: merchant._id.toHexString(), session_id: session._id.toHexString(), method });
+  return presentNewSession(merchant, session, token);
+}
+
+export async function signUp(platform: Platform, input: { email: string; password: string; name: string }, caller: Caller): Promise<NewSession> {
+  await consumeRateLimit(platform, limitBy('signup', null, caller));
+  const now = platform.clock.now();
+  const merchant: MerchantDocument = {
+    _id: new ObjectId(),
+    email: input.email,
+    name: input.name,
+    password_hash: await hashPassword(input.password),
+    password_updated_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await merchants(platform.db).insertOne(merchant);
+  } catch (err) {
+    if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'email_taken', 'An account with this email already exists');
+    throw err;
+  }
+  platform.log.info({ event: 'auth.merchant_signed_up', merchant_id: merchant._id.toHexString() });
+  return startSession(platform, merchant, 'signup');
+}
+
+export async function signIn(platform: Platform, input: { email: string; password: string }, caller: Caller): Promise<NewSession> {
+  await consumeRateLimit(platform, limitBy('signin', input.email, caller));
+  const merchant = await merchants(platform.db).findOne({ email: input.email });
+  // Verify against a decoy when there is no account, so timing does not reveal which emails exist.
+  const ok = await verifyPassword(input.password, merchant?.password_hash ?? (await decoyPasswordHash()));
+  if (!merchant || !ok) throw invalidCredentials();
+  return startSession(platform, merchant, 'password');
+}
+
+/** Answers the same whether or not the email has an account. */
+export async function requestSigninCode(platform: Platform, input: { email: string }, caller: Caller): Promise<void> {
+  await consumeRateLimit(platform, limitBy('codeRequest', input.email, caller));
+  const merchant = await merchants(platform.db).findOne({ email: input.email });
+  if (!merchant) return;
+  const now = platform.clock.now();
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  // One live code per email: a new request replaces the previous code and its attempt count.
+  await signinCodes(platform.db).updateOne(
+    { email: input.email },
+    {
+      $set: {
+        merchant_id: merchant._id,
+        code_hash: keyedHash(platform.config.secretsKeys, CODE_PURPOSE, `${input.email}:${code}`),
+        attempts: 0,
+        created_at: now,
+        expires_at: new Date(now.getTime() + CODE_TTL_MS),
+      },
+    },
+    { upsert: true },
+  );
+  await sendMessage(platform, {
+    kind: 'signin_code',
+    to: merchant.email,
+    subject: 'Your Emporium sign-in code',
+    text: `Your Emporium sign-in code is ${code}. It expires in 10 minutes.\n\nIf you did not ask for it, you can ignore this message.`,
+  });
+}
+
+export async function verifySigninCode(platform: Platform, input: { email: string; code: string }, caller: Caller): Promise<NewSession> {
+  await consumeRateLimit(platform, limitBy('codeVerify', input.email, caller));
+  const now = platform.clock.now();
+  // Count the attempt before comparing, atomically, so parallel guesses cannot exceed the limit.
+  const live = await signinCodes(platform.db).findOneAndUpdate(
+    { email: input.email, expires_at: { $gt: now }, attempts: { $lt: CODE_MAX_ATTEMPTS } },
+    { $inc: { attempts: 1 } },
+    { returnDocument: 'after' },
+  );
+  if (!live || !verifyKeyedHash(platform.config.secretsKeys, CODE_PURPOSE, `${input.email}:${input.code}`, live.code_hash)) {
+    throw invalidCode();
+  }
+  // Single use: whoever deletes it first signs in.
+  const { deletedCount } = await signinCodes(platform.db).deleteOne({ _id: live._id, code_hash: live.code_hash });
+  if (deletedCount !== 1) throw invalidCode();
+  const merchant = await merchants(platform.db).findOne({ _id: live.merchant_id });
+  if (!merchant) throw invalidCode();
+  return startSession(platform, merchant, 'otp');
+}
+
+export async function signOut(platform: Platform, sessionId: string): Promise<void> {
+  await sessions(platform.db).deleteOne({ _id: new ObjectId(sessionId) });
+}
+
+/** Answers the same whether or not the email has an account. */
+export async function requestPasswordReset(platform: Platform, input: { email: string }, caller: Caller): Promise<void> {
+  await consumeRateLimit(platform, limitBy('resetRequest', input.email, caller));
+  const merchant = await merchants(platform.db).findOne({ email: input.email });
+  if (!merchant) return;
+  const now = platform.clock.now();
+  const { token, hash } = generateToken(RESET_PREFIX);
+  // Only the newest reset token works.
+  await passwordResets(platform.db).deleteMany({ merchant_id: merchant._id });
+  await passwordResets(platform.db).insertOne({
+    _id: new ObjectId(),
+    merchant_id: merchant._id,
+    token_hash: hash,
+    created_at: now,
+    expires_at: new Date(now.getTime() + RESET_TTL_MS),
+  });
+  await sendMessage(platform, {
+    kind: 'password_reset',
+    to: merchant.email,
+    subject: 'Reset your Emporium password',
+    text:
+      `Someone asked to reset the password of your Emporium account. This reset token works once, for 60 minutes:\n\n${token}\n\n` +
+      `Send it with your new password to POST /v1/auth/password/update as {"reset_token": "...", "new_password": "..."}.\n` +
+      `If it was not you, ignore this message: your password has not changed.`,
+  });
+}
+
+export type PasswordUpdate =
+  | { via: 'reset_token'; resetToken: string; newPassword: string }
+  | { via: 'current_password'; merchantId: string; sessionId: string; currentPassword: string; newPassword: string };
+
+/**
+ * Set a new password, proven by a reset token or by the current password within a session.
+ * Every other session of the merchant is revoked (all of them after a reset), and any
+ * outstanding reset tokens and sign-in codes stop working.
+ */
+export async function updatePassword(platform: Platform, input: PasswordUpdate): Promise<{ revoked_sessions: number }> {
+  const now = platform.clock.now();
+  let merchant: MerchantDocument | null;
+  let keepSession: ObjectId | null = null;
+  if (input.via === 'reset_token') {
+    const reset = await passwordResets(platform.db).findOneAndDelete({ token_hash: hashToken(input.resetToken), expires_at: { $gt: now } });
+    if (!reset) throw new PlatformError('unauthenticated', 'invalid_reset_token', 'The reset token is wrong, used or expired');
+    merchant = await merchants(platform.db).findOne({ _id: reset.merchant_id });
+    if (!merchant) throw new PlatformError('unauthenticated', 'invalid_reset_token', 'The reset token is wrong, used or expired');
+  } else {
+    merchant = await merchants(platform.db).findOne({ _id: new ObjectId(input.merchantId) });
+    if (!merchant || !(await verifyPassword(input.currentPassword, merchant.password_hash))) {
+      throw new PlatformError('unauthenticated', 'invalid_credentials', 'The current password is wrong');
+    }
+    keepSession = new ObjectId(input.sessionId);
+  }
+  await merchants(platform.db).updateOne(
+    { _id: merchant._id },
+    { $set: { password_hash: await hashPassword(input.newPassword), password_updated_at: now, updated_at: now } },
+  );
+  const { deletedCount } = await sessions(platform.db).deleteMany(
+    keepSession ? { merchant_id: merchant._id, _id: { $ne: keepSession } } : { merchant_id: merchant._id },
+  );
+  await passwordResets(platform.db).deleteMany({ merchant_id: merchant._id });
+  await signinCodes(platform.db).deleteMany({ merchant_id: merchant._id });
+  platform.log.info({ event: 'auth.password_updated', merchant_id: merchant._id.toHexString(), via: input.via, revoked_sessions: deletedCount });
+  return { revoked_sessions: deletedCount };
+}
+
+export type AuthenticatedSession = { merchant: MerchantView; session: SessionView };
+
+/** Resolve a bearer token to its live session and merchant, or null. */
+export async function authenticateSession(platform: Platform, token: string): Promise<AuthenticatedSession | null> {
+  if (!token.startsWith(`${SESSION_PREFIX}_`) || token.length > 200) return null;
+  const session = await sessions(platform.db).findOne({ token_hash: hashToken(token), expires_at: { $gt: platform.clock.now() } });
+  if (!session) return null;
+  const merchant = await merchants(platform.db).findOne({ _id: session.merchant_id });
+  return merchant ? { merchant: presentMerchant(merchant), session: presentSession(session) } : null;
+}
+
+/** Expired sessions, sign-in codes and reset tokens, for the maintenance sweep. */
+export async function sweepExpiredCredentials(platform: Pick<Platform, 'db' | 'clock'>): Promise<number> {
+  const expired = { expires_at: { $lte: platform.clock.now() } };
+  const results = await Promise.all([
+    sessions(platform.db).deleteMany(expired),
+    signinCodes(platform.db).deleteMany(expired),
+    passwordResets(platform.db).deleteMany(expired),
+  ]);
+  return results.reduce((n, r) => n + r.deletedCount, 0);
+}

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+
+/**
+ * The one place that reads the environment. Every process parses it once at start-up;
+ * an invalid environment lists every problem and the process exits 1.
+ */
+
+const DEV_SECRETS_KEY = 'dev:ZW1wb3JpdW0tZGV2ZWxvcG1lbnQta2V5LW5vdC1zZWNyZXQ'; // public; development and test only
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const bool = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(def ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+
+const SecretsKeys = z
+  .string()
+  .transform((raw, ctx) => {
+    const keys: { id: string; key: Buffer }[] = [];
+    for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const [id, b64] = part.split(':');
+      const key = b64 ? Buffer.from(b64, 'base64url') : Buffer.alloc(0);
+      if (!id || !/^[A-Za-z0-9_-]{1,32}$/.test(id) || key.length < 32) {
+        ctx.addIssue({ code: 'custom', message: 'each entry must be <id>:<base64url key of at least 32 bytes>' });
+        return z.NEVER;
+      }
+      keys.push({ id, key: key.subarray(0, 32) });
+    }
+    if (keys.length === 0) {
+      ctx.addIssue({ code: 'custom', message: 'at least one key is required' });
+      return z.NEVER;
+    }
+    return keys;
+  });
+
+const Env = z
+  .object({
+    APP_ENV: z.enum(['development', 'test', 'staging', 'production']).default('development'),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: int(3000).pipe(z.number().max(65535)),
+    MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\/.+/, 'must be a mongodb:// or mongodb+srv:// URL').optional(),
+    MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be a database name (letters, digits, _ and -)').default('emporium'),
+    MONGODB_CONNECT_TIMEOUT_MS: int(5000, 100),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    TRUST_PROXY: bool(false),
+    BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
+    SECRETS_KEYS: SecretsKeys.optional(),
+    JOBS_POLL_INTERVAL_MS: int(2000, 50),
+    WORKER_SHUTDOWN_GRACE_MS: int(25_000, 0),
+    MAINTENANCE_SWEEP_INTERVAL_MS: int(5 * 60_000, 500),
+    MESSAGE_RELAY_URL: z.url({ protocol: /^https?$/ }).optional(),
+    MESSAGE_RELAY_TOKEN: z.string().min(16).optional(),
+    LOCALDB_PORT: int(27018, 1).pipe(z.number().max(65535)),
+    LOCALDB_DIR: z.string().min(1).default('.localdb/data'),
+  })
+  .superRefine((env, ctx) => {
+    const deployed = env.APP_ENV === 'staging' || env.APP_ENV === 'production';
+    if (deployed && !env.SECRETS_KEYS) {
+      ctx.addIssue({ code: 'custom', path: ['SECRETS_KEYS'], message: `is required when APP_ENV is ${env.APP_ENV}` });
+    }
+    if (deployed && !env.MONGODB_URL) {
+      ctx.addIssue({ code: 'custom', path: ['MONGODB_URL'], message: `is required when APP_ENV is ${env.APP_ENV}` });
+    }
+    if (env.APP_ENV === 'production' && !env.MESSAGE_RELAY_URL) {
+      ctx.addIssue({ code: 'custom', path: ['MESSAGE_RELAY_URL'], message: 'is required in production (sign-in codes and reset links must reach merchants)' });
+    }
+    if (env.APP_ENV === 'production' && env.MESSAGE_RELAY_URL && !env.MESSAGE_RELAY_URL.startsWith('https:')) {
+      ctx.addIssue({ code: 'custom', path: ['MESSAGE_RELAY_URL'], message: 'must be https in production' });
+    }
+    if (env.MESSAGE_RELAY_URL && !env.MESSAGE_RELAY_TOKEN) {
+      ctx.addIssue({ code: 'custom', path: ['MESSAGE_RELAY_TOKEN'], message: 'is required when MESSAGE_RELAY_URL is set' });
+    }
+  });
+
+export type Config = Readonly<{
+  env: 'development' | 'test' | 'staging' | 'production';
+  http: Readonly<{ host: string; port: number; trustProxy: boolean; bodyLimitBytes: number }>;
+  mongo: Readonly<{ url: string | undefined; dbName: string; connectTimeoutMs: number }>;
+  logLevel: string;
+  secretsKeys: readonly { id: string; key: Buffer }[];
+  jobs: Readonly<{ pollIntervalMs: number; shutdownGraceMs: number; sweepIntervalMs: number }>;
+  messageRelay: Readonly<{ url: string; token: string }> | null;
+  localdb: Readonly<{ port: number; dir: string }>;
+}>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset, so `FOO= npm start` behaves like leaving FOO out.
+  const env = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const config: Config = {
+    env: e.APP_ENV,
+    http: { host: e.HOST, port: e.PORT, trustProxy: e.TRUST_PROXY, bodyLimitBytes: e.BODY_LIMIT_BYTES },
+    mongo: { url: e.MONGODB_URL, dbName: e.MONGODB_DB, connectTimeoutMs: e.MONGODB_CONNECT_TIMEOUT_MS },
+    logLevel: e.LOG_LEVEL ?? (e.APP_ENV === 'test' ? 'warn' : 'info'),
+    secretsKeys: e.SECRETS_KEYS ?? SecretsKeys.parse(DEV_SECRETS_KEY),
+    jobs: {
+      pollIntervalMs: e.JOBS_POLL_INTERVAL_MS,
+      shutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS,
+      sweepIntervalMs: e.MAINTENANCE_SWEEP_INTERVAL_MS,
+    },
+    messageRelay: e.MESSAGE_RELAY_URL && e.MESSAGE_RELAY_TOKEN ? { url: e.MESSAGE_RELAY_URL, token: e.MESSAGE_RELAY_TOKEN } : null,
+    localdb: { port: e.LOCALDB_PORT, dir: e.LOCALDB_DIR },
+  };
+  return deepFreeze(config);
+}
+
+/** For process entries: parse, or print every problem and exit 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

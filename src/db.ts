@@ -1,0 +1,52 @@
+import { MongoClient, MongoServerError, type Db, type IndexDescription } from 'mongodb';
+
+/**
+ * Collections declare their indexes beside their owner (each domain's store.ts) and register
+ * them here; every process creates them at start-up. createIndexes is idempotent for an
+ * identical definition, so concurrent starts are safe.
+ */
+export type IndexDeclaration = { collection: string; indexes: IndexDescription[] };
+
+export class DatabaseUnavailableError extends Error {}
+
+export async function connectDatabase(url: string, dbName: string, timeoutMs: number): Promise<{ client: MongoClient; db: Db }> {
+  const client = new MongoClient(url, {
+    serverSelectionTimeoutMS: timeoutMs,
+    connectTimeoutMS: timeoutMs,
+    appName: 'emporium',
+  });
+  try {
+    await client.connect();
+    const db = client.db(dbName);
+    await db.command({ ping: 1 });
+    return { client, db };
+  } catch (err) {
+    await client.close().catch(() => {});
+    throw new DatabaseUnavailableError(`cannot reach the database at ${redactUrl(url)}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Create the declared indexes that do not exist yet, one at a time. (FerretDB 1.24 drops the
+ * connection when one createIndexes command names several indexes that already exist; one
+ * index per command works on both it and MongoDB, and listing first keeps restarts cheap.)
+ */
+export async function ensureIndexes(db: Db, declarations: readonly IndexDeclaration[]): Promise<void> {
+  for (const { collection, indexes } of declarations) {
+    const existing = new Set(
+      (await db.collection(collection).listIndexes().toArray().catch(() => [])).map((i) => String(i.name)),
+    );
+    for (const index of indexes) {
+      if (!index.name || !existing.has(index.name)) await db.collection(collection).createIndexes([index]);
+    }
+  }
+}
+
+export function isDuplicateKeyError(err: unknown): boolean {
+  return err instanceof MongoServerError && err.code === 11000;
+}
+
+/** Hide credentials in a connection string before it reaches a log or an error line. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^@/]+)@/, '//***@');
+}

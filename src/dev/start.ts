@@ -1,0 +1,39 @@
+import { concurrently } from 'concurrently';
+import { loadConfigOrExit } from '../config.js';
+import { ROOT, buildLocaldb, startLocaldb, type RunningLocaldb } from '../localdb/index.js';
+import { readProcfile } from './procfile.js';
+
+/**
+ * `npm start`: the whole platform on one machine. Starts the embedded database unless
+ * MONGODB_URL is set, then every Procfile process with prefixed output (concurrently).
+ * SIGINT/SIGTERM reach every process; if one dies, all stop; the database stops last.
+ */
+const config = loadConfigOrExit();
+let localdb: RunningLocaldb | null = null;
+let mongoUrl = config.mongo.url;
+if (!mongoUrl) {
+  try {
+    buildLocaldb();
+    localdb = await startLocaldb({ dataDir: config.localdb.dir, listen: `127.0.0.1:${config.localdb.port}` });
+  } catch (err) {
+    console.error(`emporium: ${(err as Error).message}`);
+    process.exit(1);
+  }
+  mongoUrl = localdb.url;
+  console.error(`localdb: embedded database at ${mongoUrl} (data in ${config.localdb.dir})`);
+}
+
+const processes = readProcfile(ROOT);
+const { result } = concurrently(
+  processes.map(({ name, command }) => ({ name, command, env: { MONGODB_URL: mongoUrl } })),
+  { prefix: 'name', killOthersOn: ['failure', 'success'], cwd: ROOT, handleInput: false },
+);
+
+let code = 0;
+try {
+  await result;
+} catch {
+  code = 1; // a process failed; concurrently has already stopped the others
+}
+if (localdb) await localdb.stop();
+process.exit(code);

@@ -1,0 +1,25 @@
+import { ObjectId, type Db } from 'mongodb';
+import type { IndexDeclaration } from '../db.js';
+
+export const EVENTS = 'events';
+
+export type EventDocument = {
+  _id: ObjectId;
+  type: string;
+  store_id: ObjectId;
+  payload: Record<string, unknown>;
+  idempotency_key: string;
+  created_at: Date;
+};
+
+export const eventIndexes: IndexDeclaration[] = [
+  {
+    collection: EVENTS,
+    indexes: [
+      { key: { idempotency_key: 1 }, name: 'idempotency_key_unique', unique: true },
+      { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
+    ],
+  },
+];
+
+export const events = (db: Db) => db.collection<EventDocument>(EVENTS);

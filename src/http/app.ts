@@ -1,0 +1,67 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { authRoutes } from '../auth/routes.js';
+import { PlatformError } from '../errors.js';
+import { healthRoutes } from '../health/routes.js';
+import type { Platform } from '../platform.js';
+import { storeRoutes } from '../stores/routes.js';
+import { jsonBody } from './body.js';
+import type { AppState } from './context.js';
+import { errorEnvelope } from './errors.js';
+import { requestId } from './request-id.js';
+import { requestLog } from './request-log.js';
+
+/**
+ * The gateway mounts of spec 4.1. Areas whose issue has not landed yet have no routes, so
+ * every path under them is a JSON 404.
+ */
+function v1Routes(platform: Platform): Router<AppState> {
+  const mounts: Record<string, Router<AppState> | null> = {
+    '/auth': authRoutes(platform),
+    '/stores': storeRoutes(platform),
+    '/storefront': null,
+    '/products': null,
+    '/orders': null,
+    '/payments': null,
+    '/themes': null,
+    '/app-store': null,
+    '/operations': null,
+  };
+  const v1 = new Router<AppState>({ prefix: '/v1' });
+  for (const [prefix, router] of Object.entries(mounts)) {
+    if (router) v1.use(prefix, router.routes(), router.allowedMethods());
+  }
+  return v1;
+}
+
+/**
+ * Runs after the routers: an unmatched path (404) and a known path with a wrong method
+ * (405 or 501 from allowedMethods, which has already set `Allow`) become error envelopes.
+ */
+const unmatched: Koa.Middleware<AppState> = async (ctx, next) => {
+  await next();
+  if (ctx.body !== undefined && ctx.body !== null) return;
+  if (ctx.status === 404) throw new PlatformError('not_found', 'route_not_found', `No route for ${ctx.method} ${ctx.path}`);
+  if (ctx.status === 405 || ctx.status === 501) {
+    throw new PlatformError('method_not_allowed', 'method_not_allowed', `${ctx.path} does not accept ${ctx.method}`);
+  }
+};
+
+/** The web application. It never listens: web.ts (and the tests) do. */
+export function createApp(platform: Platform): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: platform.config.http.trustProxy });
+  app.silent = true; // errors are logged by errorEnvelope, once
+  const health = healthRoutes(platform);
+  const v1 = v1Routes(platform);
+
+  app.use(requestId());
+  app.use(requestLog(platform.log));
+  app.use(errorEnvelope(platform.log));
+  app.use(unmatched);
+  for (const mw of jsonBody(platform.config.http.bodyLimitBytes)) app.use(mw);
+  app.use(health.routes());
+  app.use(health.allowedMethods());
+  app.use(v1.routes());
+  app.use(v1.allowedMethods());
+  return app;
+}

@@ -1,0 +1,40 @@
+import { koaBody } from 'koa-body';
+import type { Middleware } from 'koa';
+import { PlatformError } from '../errors.js';
+import type { AppState } from './context.js';
+
+const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * JSON bodies only, with a size limit. A body of another media type is a 415 before any byte
+ * is parsed; an over-large body is a 413 and malformed JSON a 400 (mapped in errors.ts).
+ */
+export function jsonBody(limitBytes: number): Middleware<AppState>[] {
+  const requireJson: Middleware<AppState> = async (ctx, next) => {
+    if (WITH_BODY.has(ctx.method) && hasBody(ctx.req.headers) && !ctx.is('application/json', 'application/*+json')) {
+      throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'The request body must be application/json');
+    }
+    const declared = Number(ctx.get('Content-Length'));
+    if (Number.isFinite(declared) && declared > limitBytes) {
+      throw new PlatformError('payload_too_large', 'payload_too_large', `The request body is larger than ${limitBytes} bytes`);
+    }
+    await next();
+  };
+  const parse = koaBody({
+    json: true,
+    jsonStrict: true,
+    jsonLimit: limitBytes,
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    jsonTypes: ['application/json', 'application/*+json'],
+    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
+  });
+  return [requireJson, parse as Middleware<AppState>];
+}
+
+function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length !== '0';
+}

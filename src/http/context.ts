@@ -1,0 +1,14 @@
+import type { ParameterizedContext } from 'koa';
+import type Router from '@koa/router';
+import type { MerchantView, SessionView } from '../auth/index.js';
+
+export type MerchantAuth = { merchantId: string; sessionId: string; merchant: MerchantView; session: SessionView };
+
+export type AppState = {
+  requestId: string;
+  auth?: MerchantAuth;
+  storeId?: string;
+};
+
+export type AppContext = ParameterizedContext<AppState>;
+export type AppRouter = Router<AppState>;

@@ -1,0 +1,18 @@
+import type { z } from 'zod';
+import { PlatformError } from '../errors.js';
+
+export type InputSource = 'body' | 'query' | 'params' | 'headers';
+
+/**
+ * Parse request input with its endpoint's schema. Problems come back as path-prefixed
+ * strings (`body.email: Invalid email address`) in a 400 `invalid_input` error.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, source: InputSource): z.infer<S> {
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const details = result.error.issues.map((issue) => {
+    const path = [source, ...issue.path.map(String)].join('.');
+    return `${path}: ${issue.message}`;
+  });
+  throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details });
+}

@@ -1,0 +1,2 @@
+export { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, sweepExpiredIdempotencyRecords } from './service.js';
+export { idempotencyIndexes } from './store.js';

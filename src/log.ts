@@ -1,0 +1,19 @@
+import { pino, type Logger } from 'pino';
+
+export type Log = Logger;
+
+/**
+ * Structured JSON logs with stable event names (`event` field). Credentials are redacted
+ * by path as a second line of defence: code never logs them in the first place.
+ */
+export function createLog(level: string, base: Record<string, unknown>): Log {
+  return pino({
+    level,
+    base,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: {
+      paths: ['password', '*.password', 'token', '*.token', 'code', '*.code', 'authorization', '*.authorization', 'headers.authorization', 'secret', '*.secret'],
+      censor: '[redacted]',
+    },
+  });
+}

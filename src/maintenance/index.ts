@@ -1,0 +1,1 @@
+export { SWEEPS, type SweepName } from './service.js';

@@ -1,0 +1,20 @@
+import { sweepExpiredCredentials } from '../auth/index.js';
+import { sweepExpiredIdempotencyRecords } from '../idempotency/index.js';
+import { redispatchStrandedMessages, sweepExpiredMessages } from '../messages/index.js';
+import type { Platform } from '../platform.js';
+import { sweepExpiredRateLimits } from '../ratelimit/index.js';
+
+/**
+ * Housekeeping. Expiry is a field checked in code and enforced by these sweeps, because
+ * FerretDB has no TTL indexes (and correctness must not depend on them anyway): every read
+ * of a session, code or token already ignores expired documents; sweeps only reclaim space.
+ */
+export const SWEEPS = {
+  'maintenance.sweep-expired-credentials': sweepExpiredCredentials,
+  'maintenance.sweep-idempotency-records': sweepExpiredIdempotencyRecords,
+  'maintenance.sweep-rate-limits': sweepExpiredRateLimits,
+  'maintenance.sweep-outbound-messages': sweepExpiredMessages,
+  'maintenance.redispatch-stranded-messages': redispatchStrandedMessages,
+} as const satisfies Record<string, (platform: Platform) => Promise<number>>;
+
+export type SweepName = keyof typeof SWEEPS;

@@ -1,0 +1,42 @@
+import type { Db, ObjectId } from 'mongodb';
+import type { IndexDeclaration } from '../db.js';
+
+export const OUTBOUND_MESSAGES = 'outbound_messages';
+
+/**
+ * A message to a merchant (sign-in code, password reset). The body holds a secret, so it is
+ * stored encrypted and cleared once a relay has accepted it. The document is the source of
+ * truth for delivery; the Agenda job only drives it.
+ */
+export type MessageKind = 'signin_code' | 'password_reset';
+export type MessageStatus = 'queued' | 'delivered' | 'failed';
+
+export type MessageDocument = {
+  _id: ObjectId;
+  kind: MessageKind;
+  to: string;
+  subject: string;
+  body_encrypted: string | null;
+  status: MessageStatus;
+  transport: 'outbox' | 'relay' | null;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  lease_until: Date | null;
+  created_at: Date;
+  delivered_at: Date | null;
+  expires_at: Date;
+};
+
+export const messageIndexes: IndexDeclaration[] = [
+  {
+    collection: OUTBOUND_MESSAGES,
+    indexes: [
+      { key: { to: 1, _id: -1 }, name: 'to_id' },
+      { key: { status: 1, next_attempt_at: 1 }, name: 'status_next_attempt_at' },
+      { key: { expires_at: 1 }, name: 'expires_at' },
+    ],
+  },
+];
+
+export const messages = (db: Db) => db.collection<MessageDocument>(OUTBOUND_MESSAGES);

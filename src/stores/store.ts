@@ -1,0 +1,26 @@
+import type { Db, ObjectId } from 'mongodb';
+import type { IndexDeclaration } from '../db.js';
+
+export const STORES = 'stores';
+
+export type StoreDocument = {
+  _id: ObjectId;
+  owner_id: ObjectId;
+  name: string;
+  subdomain: string;
+  currency: string;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export const storeIndexes: IndexDeclaration[] = [
+  {
+    collection: STORES,
+    indexes: [
+      { key: { subdomain: 1 }, name: 'subdomain_unique', unique: true },
+      { key: { owner_id: 1, _id: 1 }, name: 'owner_id_id' },
+    ],
+  },
+];
+
+export const stores = (db: Db) => db.collection<StoreDocument>(STORES);

@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { JOB_GROUPS, isJobGroup, type JobHandler } from '../jobs/index.js';
+import { loadConfigOrExit } from './config.js';
+import type { Platform } from './platform.js';
+import { onShutdownSignal, openPlatformOrExit } from './process.js';
+
+/**
+ * A worker process: `node dist/src/worker.js --jobs <group>`. It defines and runs only its
+ * group's jobs (jobs/index.ts), and on SIGTERM stops taking work, drains running jobs within
+ * the grace period and exits 0.
+ */
+const config = loadConfigOrExit();
+const { values } = parseArgs({ options: { jobs: { type: 'string' } }, strict: true });
+const group = values.jobs ?? '';
+if (!isJobGroup(group)) {
+  console.error(`emporium worker: --jobs must be one of ${Object.keys(JOB_GROUPS).join(', ')} (got "${group}")`);
+  process.exit(1);
+}
+
+const { platform, close } = await openPlatformOrExit(config, `worker:${group}`);
+const { agenda } = platform.jobs;
+const handlers: readonly JobHandler[] = JOB_GROUPS[group];
+agenda.on('error', (err: Error) => platform.log.error({ event: 'worker.queue_error', err: err.message }));
+
+for (const handler of handlers) {
+  const concurrency = handler.concurrency ?? 5;
+  agenda.define(handler.name, async (job) => runLogged(platform, handler, String(job.attrs._id), job.attrs.data), {
+    concurrency,
+    lockLimit: concurrency,
+  });
+}
+await agenda.start();
+for (const handler of handlers) {
+  if (handler.everyMs) await agenda.every(handler.everyMs(platform), handler.name);
+}
+platform.log.info({ event: 'worker.started', group, jobs: handlers.map((h) => h.name) });
+
+onShutdownSignal(async (signal) => {
+  platform.log.info({ event: 'worker.stopping', group, signal });
+  const result = await agenda.drain({ timeout: config.jobs.shutdownGraceMs });
+  await close();
+  platform.log.info({ event: 'worker.stopped', group, completed: result.completed, still_running: result.running, timed_out: result.timedOut });
+  return 0;
+});
+
+async function runLogged(platform: Platform, handler: JobHandler, jobId: string, data: unknown): Promise<void> {
+  const started = Date.now();
+  const ids = idsOf(data);
+  platform.log.info({ event: 'job.started', job: handler.name, job_id: jobId, ...ids });
+  try {
+    const result = await handler.handle(platform, data);
+    platform.log.info({ event: 'job.finished', job: handler.name, job_id: jobId, ...ids, outcome: 'succeeded', duration_ms: Date.now() - started, ...result });
+  } catch (err) {
+    platform.log.error({ event: 'job.finished', job: handler.name, job_id: jobId, ...ids, outcome: 'failed', duration_ms: Date.now() - started, error: (err as Error).message });
+    throw err;
+  }
+}
+
+/** The `*_id` fields of a payload: what a log line needs to find the work again. */
+function idsOf(data: unknown): Record<string, unknown> {
+  if (!data || typeof data !== 'object') return {};
+  return Object.fromEntries(Object.entries(data).filter(([k]) => k.endsWith('_id')));
+}
