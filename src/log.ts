@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type Log = Logger;
 
@@ -6,8 +6,8 @@ export type Log = Logger;
  * Structured JSON logs with stable event names (`event` field). Credentials are redacted
  * by path as a second line of defence: code never logs them in the first place.
  */
-export function createLog(level: string, base: Record<string, unknown>): Log {
-  return pino({
+export function createLog(level: string, base: Record<string, unknown>, destination?: DestinationStream): Log {
+  const options = {
     level,
     base,
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -15,5 +15,6 @@ export function createLog(level: string, base: Record<string, unknown>): Log {
       paths: ['password', '*.password', 'token', '*.token', 'code', '*.code', 'authorization', '*.authorization', 'headers.authorization', 'secret', '*.secret'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -29,6 +29,12 @@ export function jsonBody(limitBytes: number): Middleware<AppState>[] {
     multipart: false,
     jsonTypes: ['application/json', 'application/*+json'],
     parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
+    onError(err) {
+      const status = (err as { status?: number }).status;
+      if (status === 413) throw new PlatformError('payload_too_large', 'payload_too_large', `The request body is larger than ${limitBytes} bytes`);
+      if (status === 415) throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'The request body must be application/json');
+      throw new PlatformError('invalid_data', 'invalid_json', 'The request body is not valid JSON (an object or array is expected)');
+    },
   });
   return [requireJson, parse as Middleware<AppState>];
 }

@@ -49,18 +49,13 @@ export function errorEnvelope(log: Log): Middleware<AppState> {
   };
 }
 
-/** Client errors thrown by koa, co-body and the router carry a status; give them our codes. */
+/** Client errors thrown by koa or a library (with a 4xx status) get our codes. */
 function toPlatformError(raw: unknown): PlatformError | null {
   if (raw instanceof PlatformError) return raw;
-  const e = raw as { status?: number; statusCode?: number; type?: string; expose?: boolean; message?: string };
+  const e = raw as { status?: number; statusCode?: number; expose?: boolean; message?: string };
   const status = e?.status ?? e?.statusCode;
   if (typeof status !== 'number' || status < 400 || status >= 500) return null;
   switch (status) {
-    case 400:
-      if (e.type === 'entity.parse.failed' || e.type === 'entity.verify.failed') {
-        return new PlatformError('invalid_data', 'invalid_json', 'The request body is not valid JSON');
-      }
-      return new PlatformError('invalid_data', 'bad_request', e.expose && e.message ? e.message : 'The request could not be read');
     case 413:
       return new PlatformError('payload_too_large', 'payload_too_large', 'The request body is too large');
     case 415:

@@ -48,15 +48,16 @@ export function startLocaldb(options: { dataDir: string; listen: string; stderr?
       child.kill('SIGKILL');
       reject(new Error('localdb did not become ready within 30 s'));
     }, 30_000);
-    child.once('exit', (code) => {
+    const exitedEarly = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`localdb exited with code ${code} before it was ready (is ${options.listen} already in use?)`));
-    });
+    };
+    child.once('exit', exitedEarly);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const match = /^ready (mongodb:\/\/\S+)$/.exec(line);
       if (!match) return;
       clearTimeout(timer);
-      child.removeAllListeners('exit');
+      child.off('exit', exitedEarly);
       resolvePromise({
         url: match[1]!,
         process: child,

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { Writable } from 'node:stream';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createApp } from '../../src/http/app.js';
+import { createLog } from '../../src/log.js';
+import { openPlatform, type Platform } from '../../src/platform.js';
+
+export type TestApp = {
+  url: string;
+  platform: Platform;
+  config: Config;
+  /** Every log line the web side wrote, as text: tests scan it for secrets. */
+  logLines: string[];
+  /** Environment for a child process that should share this app's database. */
+  childEnv(extra?: Record<string, string>): NodeJS.ProcessEnv;
+  close(): Promise<void>;
+};
+
+/** Environment of the test app and its children: a database of its own per test file. */
+export function testEnv(dbName: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    APP_ENV: 'test',
+    MONGODB_URL: process.env.MONGODB_URL!,
+    MONGODB_DB: dbName,
+    LOG_LEVEL: 'info',
+    JOBS_POLL_INTERVAL_MS: '200',
+    MONGODB_CONNECT_TIMEOUT_MS: '3000',
+    ...extra,
+  };
+}
+
+/**
+ * The real web application on an ephemeral port, against a fresh database. Call in `before`
+ * and close in `after`; closing drops the database.
+ */
+export async function startTestApp(name: string, extra: Record<string, string> = {}): Promise<TestApp> {
+  const dbName = `t_${name.replace(/[^A-Za-z0-9]/g, '_').slice(0, 30)}_${randomBytes(4).toString('hex')}`;
+  const env = testEnv(dbName, extra);
+  const config = loadConfig(env);
+  const logLines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
+  const opened = await openPlatform(config, 'web', { log: createLog(config.logLevel, { process: 'web' }, sink) });
+  const server: Server = createApp(opened.platform).listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    platform: opened.platform,
+    config,
+    logLines,
+    childEnv: (more = {}) => ({ ...process.env, ...env, ...more }),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await opened.platform.db.dropDatabase().catch(() => {});
+      await opened.close();
+    },
+  };
+}

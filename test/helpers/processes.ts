@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readProcfile } from '../../src/dev/procfile.js';
+import { ROOT } from '../../src/localdb/index.js';
+
+export type RunningProcess = {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolve when a line containing `text` has been printed (stdout or stderr). */
+  waitFor(text: string, timeoutMs?: number): Promise<void>;
+  /** Resolve with the exit code (or signal) once the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+};
+
+export function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const l of listeners) l();
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    output: () => output,
+    exited,
+    waitFor(text, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (output.includes(text)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for "${text}"; output so far:\n${output.slice(-3000)}`));
+        }, timeoutMs);
+        listeners.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** Start a Procfile process exactly as its Procfile line says (argv split; no shell). */
+export function runProcfileProcess(name: string, env: NodeJS.ProcessEnv): RunningProcess {
+  const entry = readProcfile(ROOT).find((p) => p.name === name);
+  if (!entry) throw new Error(`no ${name} in Procfile`);
+  const [command, ...args] = entry.command.split(/\s+/);
+  return runCommand(command!, args, env);
+}

@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import { MongoClient } from 'mongodb';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../src/config.js';
+import { createApp } from '../src/http/app.js';
+import { createLog } from '../src/log.js';
+import { createEvents } from '../src/events/index.js';
+import { systemClock } from '../src/clock.js';
+import type { Platform } from '../src/platform.js';
+import { startTestApp, testEnv, type TestApp } from './helpers/app.js';
+import { counts } from './helpers/database.js';
+import { client, type Client } from './helpers/http.js';
+
+describe('HTTP conventions', () => {
+  let app: TestApp;
+  let api: Client;
+  before(async () => {
+    app = await startTestApp('http');
+    api = client(app.url);
+  });
+  after(() => app.close());
+
+  describe('GET /health', () => {
+    it('answers 200 with the database status', async () => {
+      const res = await api.get('/health');
+      expect(res.status).to.equal(200);
+      expect(res.body.data).to.include({ status: 'ok', database: 'ok', environment: 'test' });
+      expect(res.body.data.version).to.be.a('string');
+    });
+
+    it('answers 503 with the same shape when the database does not answer', async () => {
+      // A platform whose client has been closed: every command fails, as with a dead server.
+      const config = loadConfig(testEnv('t_health_down'));
+      const mongo = new MongoClient(process.env.MONGODB_URL!);
+      await mongo.connect();
+      const db = mongo.db('t_health_down');
+      await mongo.close();
+      const platform = { config, db, clock: systemClock, events: createEvents(db, systemClock), log: createLog('silent', {}), jobs: null } as unknown as Platform;
+      const server = createApp(platform).listen(0, '127.0.0.1');
+      await new Promise((r) => server.once('listening', r));
+      try {
+        const res = await client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`).get('/health');
+        expect(res.status).to.equal(503);
+        expect(res.body.data).to.include({ status: 'unavailable', database: 'unavailable' });
+      } finally {
+        server.close();
+      }
+    });
+  });
+
+  describe('routing', () => {
+    it('answers an unknown path with a JSON 404 envelope', async () => {
+      const res = await api.get('/v1/nothing-here');
+      expect(res.status).to.equal(404);
+      expect(res.body.error).to.include({ code: 'route_not_found' });
+      expect(res.body.error.request_id).to.equal(res.headers.get('x-request-id'));
+    });
+
+    it('answers a mount that has no routes yet with a JSON 404', async () => {
+      for (const mount of ['/v1/storefront', '/v1/products', '/v1/orders', '/v1/payments', '/v1/themes', '/v1/app-store', '/v1/operations']) {
+        const res = await api.get(mount);
+        expect(res.status, mount).to.equal(404);
+        expect(res.body.error.code).to.equal('route_not_found');
+      }
+    });
+
+    it('answers a known path with a wrong method with 405 and Allow', async () => {
+      const res = await api.get('/v1/auth/signin');
+      expect(res.status).to.equal(405);
+      expect(res.headers.get('allow')).to.equal('POST');
+      expect(res.body.error.code).to.equal('method_not_allowed');
+      const del = await api.delete('/health');
+      expect(del.status).to.equal(405);
+    });
+
+    it('answers a method the router does not know with 405, not 501', async () => {
+      const res = await api.send('PROPFIND', '/v1/auth/signin');
+      expect(res.status).to.equal(405);
+      expect(res.body.error.code).to.equal('method_not_allowed');
+    });
+  });
+
+  describe('X-Request-Id', () => {
+    it('echoes a sane request id and generates one otherwise', async () => {
+      const echoed = await api.get('/health', { headers: { 'x-request-id': 'client-abc-12345' } });
+      expect(echoed.headers.get('x-request-id')).to.equal('client-abc-12345');
+      const generated = await api.get('/health', { headers: { 'x-request-id': 'bad id with spaces <script>' } });
+      expect(generated.headers.get('x-request-id')).to.match(/^req_[0-9a-f]{24}$/);
+    });
+  });
+
+  describe('request bodies', () => {
+    const signup = { email: 'body@example.com', password: 'long enough password', name: 'Body' };
+
+    async function expectNothingChanged(request: () => Promise<{ status: number; body: any }>, status: number, code: string) {
+      const before = await counts(app.platform.db);
+      const res = await request();
+      expect(res.status, JSON.stringify(res.body)).to.equal(status);
+      expect(res.body.error.code).to.equal(code);
+      expect(res.body.error.request_id).to.be.a('string');
+      expect(await counts(app.platform.db)).to.deep.equal(before);
+    }
+
+    it('refuses a body larger than the limit with 413', async () => {
+      const huge = { ...signup, name: 'x'.repeat(app.config.http.bodyLimitBytes + 10) };
+      await expectNothingChanged(() => api.post('/v1/auth/signup', huge), 413, 'payload_too_large');
+    });
+
+    it('refuses an over-large chunked body (no Content-Length) with 413', async () => {
+      const big = JSON.stringify({ ...signup, name: 'y'.repeat(app.config.http.bodyLimitBytes + 10) });
+      const stream = new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(big));
+          controller.close();
+        },
+      });
+      await expectNothingChanged(
+        async () => {
+          const r = await fetch(`${app.url}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+          return { status: r.status, body: await r.json() };
+        },
+        413,
+        'payload_too_large',
+      );
+    });
+
+    it('refuses a body that is not JSON with 415', async () => {
+      await expectNothingChanged(
+        () => api.post('/v1/auth/signup', 'email=a@b.c&password=x', { headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        415,
+        'unsupported_media_type',
+      );
+      await expectNothingChanged(() => api.post('/v1/auth/signup', JSON.stringify(signup), { headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    });
+
+    it('refuses malformed JSON with 400', async () => {
+      await expectNothingChanged(() => api.post('/v1/auth/signup', '{"email": "a@b.c", '), 400, 'invalid_json');
+    });
+
+    it('refuses a JSON body that is not an object with 400', async () => {
+      await expectNothingChanged(() => api.post('/v1/auth/signup', '"just a string"'), 400, 'invalid_json');
+      await expectNothingChanged(() => api.post('/v1/auth/signup', [signup]), 400, 'invalid_input');
+    });
+
+    it('never answers 500 to garbage, and says where the input is wrong', async () => {
+      const res = await api.post('/v1/auth/signup', { email: 42, password: ['x'], name: null, extra: true });
+      expect(res.status).to.equal(400);
+      expect(res.body.error.code).to.equal('invalid_input');
+      expect(res.body.error.details).to.be.an('array');
+      const details = res.body.error.details.join('\n');
+      expect(details).to.match(/body\.email/);
+      expect(details).to.match(/body\.password/);
+      expect(details).to.match(/body\.name/);
+      expect(details).to.match(/extra/);
+    });
+  });
+});
