@@ -6,6 +6,6 @@ export const deliverMessageJob: JobHandler = {
   concurrency: 10,
   async handle(platform, data) {
     const { message_id } = DeliverMessagePayload.parse(data);
-    return { message_id, outcome: await deliverMessage(platform, message_id) };
+    return { delivery: await deliverMessage(platform, message_id) };
   },
 };

@@ -49,7 +49,7 @@ async function runLogged(platform: Platform, handler: JobHandler, jobId: string,
   platform.log.info({ event: 'job.started', job: handler.name, job_id: jobId, ...ids });
   try {
     const result = await handler.handle(platform, data);
-    platform.log.info({ event: 'job.finished', job: handler.name, job_id: jobId, ...ids, outcome: 'succeeded', duration_ms: Date.now() - started, ...result });
+    platform.log.info({ event: 'job.finished', job: handler.name, job_id: jobId, ...ids, outcome: 'succeeded', duration_ms: Date.now() - started, result });
   } catch (err) {
     platform.log.error({ event: 'job.finished', job: handler.name, job_id: jobId, ...ids, outcome: 'failed', duration_ms: Date.now() - started, error: (err as Error).message });
     throw err;

@@ -23,9 +23,13 @@ if (!mongoUrl) {
   console.error(`localdb: embedded database at ${mongoUrl} (data in ${config.localdb.dir})`);
 }
 
+let stoppedBySignal = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (stoppedBySignal = true));
+
 const processes = readProcfile(ROOT);
 const { result } = concurrently(
-  processes.map(({ name, command }) => ({ name, command, env: { MONGODB_URL: mongoUrl } })),
+  // `exec` so each process is the shell's replacement, not its child: signals reach it directly.
+  processes.map(({ name, command }) => ({ name, command: `exec ${command}`, env: { MONGODB_URL: mongoUrl } })),
   { prefix: 'name', killOthersOn: ['failure', 'success'], cwd: ROOT, handleInput: false },
 );
 
@@ -33,7 +37,8 @@ let code = 0;
 try {
   await result;
 } catch {
-  code = 1; // a process failed; concurrently has already stopped the others
+  // A process failed (concurrently has stopped the others), unless we were asked to stop.
+  code = stoppedBySignal ? 0 : 1;
 }
 if (localdb) await localdb.stop();
 process.exit(code);

@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { readOutbox } from '../src/messages/index.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { findPlaintext, snapshot } from './helpers/database.js';
+import { givenMerchant } from './helpers/factories.js';
+import { client, type Client } from './helpers/http.js';
+
+describe('Secrets at rest and in logs', () => {
+  let app: TestApp;
+  let api: Client;
+  const secrets: { label: string; value: string }[] = [];
+  before(async () => {
+    app = await startTestApp('secrets');
+    api = client(app.url);
+
+    // Walk every flow that handles a secret, collecting each plaintext the client saw.
+    const m = await givenMerchant(api, { password: 'plaintext-password-canary-1' });
+    secrets.push({ label: 'signup password', value: m.password }, { label: 'signup session token', value: m.token });
+    const signin = await api.post('/v1/auth/signin', { email: m.email, password: m.password });
+    secrets.push({ label: 'signin session token', value: signin.body.data.session.token });
+
+    await api.post('/v1/auth/signin/otp', { email: m.email });
+    const code = /\b(\d{6})\b/.exec((await readOutbox(app.platform, m.email))[0]!.text!)![1]!;
+    const otp = await api.post('/v1/auth/signin/otp/verify', { email: m.email, code });
+    expect(otp.status).to.equal(200);
+    secrets.push({ label: 'otp session token', value: otp.body.data.session.token });
+    await api.post('/v1/auth/signin/otp', { email: m.email });
+    const liveCode = /\b(\d{6})\b/.exec((await readOutbox(app.platform, m.email))[0]!.text!)![1]!;
+    secrets.push({ label: 'live sign-in code', value: `${liveCode}` });
+
+    await api.post('/v1/auth/password/reset', { email: m.email });
+    const resetToken = /(emp_reset_[A-Za-z0-9_-]+)/.exec((await readOutbox(app.platform, m.email)).find((x) => x.kind === 'password_reset')!.text!)![1]!;
+    secrets.push({ label: 'used reset token', value: resetToken });
+    const updated = await api.post('/v1/auth/password/update', { reset_token: resetToken, new_password: 'plaintext-password-canary-2' });
+    expect(updated.status).to.equal(200);
+    secrets.push({ label: 'new password', value: 'plaintext-password-canary-2' });
+    await api.post('/v1/auth/password/reset', { email: m.email });
+    const liveReset = /(emp_reset_[A-Za-z0-9_-]+)/.exec((await readOutbox(app.platform, m.email)).find((x) => x.kind === 'password_reset')!.text!)![1]!;
+    secrets.push({ label: 'live reset token', value: liveReset });
+
+    const again = await api.post('/v1/auth/signin', { email: m.email, password: 'plaintext-password-canary-2' });
+    await api.post('/v1/stores', { name: 'Canary', subdomain: 'canary-store' }, { token: again.body.data.session.token, headers: { 'idempotency-key': 'canary' } });
+    secrets.push({ label: 'latest session token', value: again.body.data.session.token });
+  });
+  after(() => app.close());
+
+  it('stores no password, session token, sign-in code or reset token in plaintext', async () => {
+    const everything = JSON.stringify(await snapshot(app.platform.db));
+    expect(everything.length).to.be.greaterThan(1000);
+    for (const { label, value } of secrets) {
+      // A 6-digit code could appear by chance inside a hash or an id; look for it as a value of its own.
+      const hits = label.includes('code') ? (everything.match(new RegExp(`"${value}"|\\b${value}\\b(?![0-9a-f])`, 'g')) ?? []) : await findPlaintext(app.platform.db, value);
+      expect(hits, `${label} found in the database`).to.deep.equal([]);
+    }
+  });
+
+  it('keeps only hashes of session tokens and scrypt hashes of passwords', async () => {
+    const session = await app.platform.db.collection('sessions').findOne({});
+    expect(session?.token_hash).to.match(/^[0-9a-f]{64}$/);
+    expect(Object.keys(session!)).to.not.include('token');
+    const merchant = await app.platform.db.collection('merchants').findOne({});
+    expect(merchant?.password_hash).to.match(/^scrypt\$32768\$8\$1\$/);
+  });
+
+  it('keeps outbound message bodies encrypted', async () => {
+    const message = await app.platform.db.collection('outbound_messages').findOne({});
+    expect(message?.body_encrypted).to.match(/^v1\.dev\./);
+    expect(JSON.stringify(message)).to.not.match(/sign-in code is|reset token works/);
+  });
+
+  it('writes no secret to the logs', async () => {
+    const logs = app.logLines.join('');
+    expect(logs).to.include('http.request');
+    for (const { label, value } of secrets) expect(logs.includes(value), `${label} found in the logs`).to.equal(false);
+  });
+});
