@@ -11,4 +11,12 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Tests read untyped JSON replies and use chai's property assertions.
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-expressions': 'off',
+    },
+  },
 );
