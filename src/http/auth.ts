@@ -39,7 +39,7 @@ export function requireStore(platform: Platform): Middleware<AppState> {
     if (!/^[0-9a-f]{24}$/.test(storeId)) throw new PlatformError('invalid_data', 'invalid_store_id', 'X-Store-Id must be a store id');
     const store = await findOwnedStore(platform, ctx.state.auth!.merchantId, storeId);
     if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
-    ctx.state.storeId = storeId;
+    ctx.state.store = store;
     await next();
   };
 }

@@ -32,7 +32,7 @@ export function storeRoutes(platform: Platform): Router<AppState> {
   // The store named by X-Store-Id: how store-scoped routes see "the current store".
   router.get('/current', requireStore(platform), async (ctx) => {
     parseInput(NoQuery, ctx.query, 'query');
-    ctx.body = { data: await getStore(platform, ctx.state.auth!.merchantId, ctx.state.storeId!) };
+    ctx.body = { data: ctx.state.store };
   });
 
   router.get('/:id', async (ctx) => {
