@@ -256,6 +256,16 @@ describe('Merchant identity (/v1/auth)', () => {
       expect((await api.post('/v1/auth/signin', { email: m.email, password: m.password })).status).to.equal(200);
     });
 
+    it('rate-limits current-password guesses per merchant', async () => {
+      const m = await givenMerchant(api);
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        statuses.push((await api.post('/v1/auth/password/update', { current_password: `guess number ${i}`, new_password: 'changed password 123' }, { token: m.token })).status);
+      }
+      expect(statuses.slice(0, 10)).to.deep.equal(Array(10).fill(401));
+      expect(statuses[10]).to.equal(429);
+    });
+
     it('refuses bad input and changes nothing', async () => {
       await expectRejectedUnchanged('/v1/auth/password/update', { new_password: 'long enough password' });
       await expectRejectedUnchanged('/v1/auth/password/update', { reset_token: 'x', current_password: 'y', new_password: 'long enough password' });

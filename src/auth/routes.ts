@@ -60,7 +60,7 @@ export function authRoutes(platform: Platform): Router<AppState> {
   router.post('/password/update', async (ctx) => {
     const body = parseInput(PasswordUpdateBody, ctx.request.body, 'body');
     if (body.reset_token !== undefined) {
-      ctx.body = { data: await updatePassword(platform, { via: 'reset_token', resetToken: body.reset_token, newPassword: body.new_password }) };
+      ctx.body = { data: await updatePassword(platform, { via: 'reset_token', resetToken: body.reset_token, newPassword: body.new_password }, { ip: ctx.ip }) };
       return;
     }
     // The current-password form needs the session it is changed from.
@@ -73,7 +73,7 @@ export function authRoutes(platform: Platform): Router<AppState> {
         sessionId: auth.sessionId,
         currentPassword: body.current_password!,
         newPassword: body.new_password,
-      }),
+      }, { ip: ctx.ip }),
     };
   });
 

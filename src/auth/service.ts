@@ -41,6 +41,7 @@ const LIMITS = {
   codeRequest: { email: 5, ip: 30 },
   codeVerify: { email: 10, ip: 100 },
   resetRequest: { email: 5, ip: 30 },
+  passwordUpdate: { email: 10, ip: 30 },
 } as const;
 
 export type Caller = { ip: string };
@@ -49,10 +50,11 @@ export type NewSession = ReturnType<typeof presentNewSession>;
 const invalidCredentials = () => new PlatformError('unauthenticated', 'invalid_credentials', 'The email or password is wrong');
 const invalidCode = () => new PlatformError('unauthenticated', 'invalid_code', 'The code is wrong, used up or expired');
 
-function limitBy(action: keyof typeof LIMITS, email: string | null, caller: Caller) {
+/** The rules of one action: per account (an email, or a merchant id) and per client IP. */
+function limitBy(action: keyof typeof LIMITS, account: string | null, caller: Caller) {
   const limits: { email?: number; ip: number } = LIMITS[action];
   return [
-    ...(email && limits.email ? [{ bucket: `${action}:email:${email}`, limit: limits.email, windowSeconds: WINDOW }] : []),
+    ...(account && limits.email ? [{ bucket: `${action}:account:${account}`, limit: limits.email, windowSeconds: WINDOW }] : []),
     { bucket: `${action}:ip:${caller.ip}`, limit: limits.ip, windowSeconds: WINDOW },
   ];
 }
@@ -193,7 +195,8 @@ export type PasswordUpdate =
  * Every other session of the merchant is revoked (all of them after a reset), and any
  * outstanding reset tokens and sign-in codes stop working.
  */
-export async function updatePassword(platform: Platform, input: PasswordUpdate): Promise<{ revoked_sessions: number }> {
+export async function updatePassword(platform: Platform, input: PasswordUpdate, caller: Caller): Promise<{ revoked_sessions: number }> {
+  await consumeRateLimit(platform, limitBy('passwordUpdate', input.via === 'current_password' ? `merchant:${input.merchantId}` : null, caller));
   const now = platform.clock.now();
   let merchant: MerchantDocument | null;
   let keepSession: ObjectId | null = null;
