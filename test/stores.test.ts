@@ -139,6 +139,16 @@ describe('Stores (/v1/stores)', () => {
       expect(event?.payload.changed).to.have.members(['name', 'currency']);
     });
 
+    it('records one store.updated per update, even two in quick succession', async () => {
+      const { merchant, store } = await givenMerchantWithStore(api);
+      await Promise.all([
+        api.patch(`/v1/stores/${store.id}`, { name: 'First' }, { token: merchant.token }),
+        api.patch(`/v1/stores/${store.id}`, { name: 'Second' }, { token: merchant.token }),
+      ]);
+      const events = await app.platform.db.collection('events').find({ type: 'store.updated', 'payload.store.id': store.id }).toArray();
+      expect(events.map((e) => e.idempotency_key).sort()).to.deep.equal([`store.updated:${store.id}:v2`, `store.updated:${store.id}:v3`]);
+    });
+
     it('refuses to change the subdomain, and other bad updates, changing nothing', async () => {
       const { merchant, store } = await givenMerchantWithStore(api);
       const before = await api.get(`/v1/stores/${store.id}`, { token: merchant.token });

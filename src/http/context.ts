@@ -1,5 +1,4 @@
 import type { ParameterizedContext } from 'koa';
-import type Router from '@koa/router';
 import type { MerchantView, SessionView } from '../auth/index.js';
 import type { StoreView } from '../stores/index.js';
 
@@ -13,4 +12,3 @@ export type AppState = {
 };
 
 export type AppContext = ParameterizedContext<AppState>;
-export type AppRouter = Router<AppState>;

@@ -1,3 +1,3 @@
-export { generateToken, hashToken, constantTimeEqual } from './tokens.js';
+export { generateToken, hashToken } from './tokens.js';
 export { hashPassword, verifyPassword, decoyPasswordHash } from './passwords.js';
 export { encryptSecret, decryptSecret, keyedHash, verifyKeyedHash, type SecretsKey } from './encryption.js';

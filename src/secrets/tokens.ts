@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * Bearer tokens and show-once secrets: 256 bits of randomness behind a readable prefix
@@ -12,13 +12,4 @@ export function generateToken(prefix: string): { token: string; hash: string; la
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-export function constantTimeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a, 'utf8');
-  const bb = Buffer.from(b, 'utf8');
-  // Compare equal-length digests so the length of a guess does not leak through timing.
-  const ah = createHash('sha256').update(ab).digest();
-  const bh = createHash('sha256').update(bb).digest();
-  return timingSafeEqual(ah, bh) && ab.length === bb.length;
 }

@@ -19,6 +19,7 @@ export async function createStore(platform: Platform, ownerId: string, input: Cr
     name: input.name,
     subdomain: input.subdomain,
     currency: input.currency,
+    version: 1,
     created_at: now,
     updated_at: now,
   };
@@ -62,12 +63,12 @@ export async function updateStore(platform: Platform, ownerId: string, storeId: 
   if (input.name !== undefined) set.name = input.name;
   if (input.currency !== undefined) set.currency = input.currency;
   const doc = id
-    ? await stores(platform.db).findOneAndUpdate({ _id: id, owner_id: new ObjectId(ownerId) }, { $set: set }, { returnDocument: 'after' })
+    ? await stores(platform.db).findOneAndUpdate({ _id: id, owner_id: new ObjectId(ownerId) }, { $set: set, $inc: { version: 1 } }, { returnDocument: 'after' })
     : null;
   if (!doc) throw notFound('Store');
   const view = presentStore(doc);
   const changed = Object.keys(input).filter((k) => input[k as keyof UpdateStoreBody] !== undefined);
-  await platform.events.emit('store.updated', doc._id, { store: view, changed }, `store.updated:${view.id}:${doc.updated_at.getTime()}`);
+  await platform.events.emit('store.updated', doc._id, { store: view, changed }, `store.updated:${view.id}:v${doc.version}`);
   return view;
 }
 

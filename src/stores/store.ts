@@ -9,6 +9,8 @@ export type StoreDocument = {
   name: string;
   subdomain: string;
   currency: string;
+  /** Incremented by every update; names the update in its event's idempotency key. */
+  version: number;
   created_at: Date;
   updated_at: Date;
 };
