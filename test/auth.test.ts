@@ -176,6 +176,17 @@ describe('Merchant identity (/v1/auth)', () => {
       expect(right.body.error.code).to.equal('invalid_code');
     });
 
+    it('counts parallel guesses exactly: no more than 5 tries, even all at once', async () => {
+      const m = await givenMerchant(api);
+      await api.post('/v1/auth/signin/otp', { email: m.email });
+      const code = /\b(\d{6})\b/.exec((await latestMessage(m.email, 'signin_code')).text!)![1]!;
+      const guesses = Array.from({ length: 9 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+      const statuses = (await Promise.all(guesses.map((g) => api.post('/v1/auth/signin/otp/verify', { email: m.email, code: g })))).map((r) => r.status);
+      expect(statuses.every((s) => s === 401)).to.equal(true);
+      expect((await app.platform.db.collection('signin_codes').findOne({ email: m.email }))?.attempts).to.equal(5);
+      expect((await api.post('/v1/auth/signin/otp/verify', { email: m.email, code })).status).to.equal(401);
+    });
+
     it('refuses an expired code', async () => {
       const m = await givenMerchant(api);
       await api.post('/v1/auth/signin/otp', { email: m.email });

@@ -142,6 +142,32 @@ describe('HTTP conventions', () => {
       await expectNothingChanged(() => api.post('/v1/auth/signup', [signup]), 400, 'invalid_input');
     });
 
+    it('refuses huge, malformed and non-JSON bodies on every write route of /v1/auth and /v1/stores, changing nothing', async () => {
+      const signupRes = await api.post('/v1/auth/signup', { email: 'routes@example.com', password: 'long enough password', name: 'Routes' });
+      const token = signupRes.body.data.session.token;
+      const store = await api.post('/v1/stores', { name: 'Routes', subdomain: 'routes-shop' }, { token });
+      const routes: [string, string][] = [
+        ['POST', '/v1/auth/signup'],
+        ['POST', '/v1/auth/signin'],
+        ['POST', '/v1/auth/signin/otp'],
+        ['POST', '/v1/auth/signin/otp/verify'],
+        ['POST', '/v1/auth/signout'],
+        ['POST', '/v1/auth/password/reset'],
+        ['POST', '/v1/auth/password/update'],
+        ['POST', '/v1/stores'],
+        ['PATCH', `/v1/stores/${store.body.data.id}`],
+      ];
+      const huge = JSON.stringify({ name: 'z'.repeat(app.config.http.bodyLimitBytes + 1) });
+      for (const [method, path] of routes) {
+        const headers = { authorization: `Bearer ${token}` };
+        await expectNothingChanged(() => api.send(method, path, huge, { headers }), 413, 'payload_too_large');
+        await expectNothingChanged(() => api.send(method, path, '{"name": tru', { headers }), 400, 'invalid_json');
+        await expectNothingChanged(() => api.send(method, path, '<xml/>', { headers: { ...headers, 'content-type': 'application/xml' } }), 415, 'unsupported_media_type');
+        await expectNothingChanged(() => api.send(method, path, { unexpected: { nested: [1, 2, 3] } }, { headers }), 400, 'invalid_input');
+      }
+      expect((await api.get('/v1/auth/custom/session', { token })).status, 'signout with a bad body must not sign out').to.equal(200);
+    });
+
     it('never answers 500 to garbage, and says where the input is wrong', async () => {
       const res = await api.post('/v1/auth/signup', { email: 42, password: ['x'], name: null, extra: true });
       expect(res.status).to.equal(400);

@@ -5,7 +5,7 @@ import { parseInput } from '../http/validate.js';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
 import { listStoresOwnedBy } from '../stores/index.js';
-import { EmailOnlyBody, PasswordUpdateBody, SignInBody, SignUpBody, VerifyCodeBody } from './schemas.js';
+import { EmailOnlyBody, NoBody, PasswordUpdateBody, SignInBody, SignUpBody, VerifyCodeBody } from './schemas.js';
 import {
   requestPasswordReset,
   requestSigninCode,
@@ -46,6 +46,7 @@ export function authRoutes(platform: Platform): Router<AppState> {
   });
 
   router.post('/signout', merchant, async (ctx) => {
+    parseInput(NoBody, ctx.request.body, 'body');
     await signOut(platform, ctx.state.auth!.sessionId);
     ctx.status = 204;
   });

@@ -46,14 +46,20 @@ func main() {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
-	// Resolve port 0 ourselves so the URL we print is the real one.
-	addr, err := pickAddress(*listen)
+	// Clients connect to the serializing proxy on -listen; FerretDB itself listens on a
+	// private loopback port behind it (see serialize.go).
+	public, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fail(err.Error())
+	}
+	addr := public.Addr().String()
+	inner, err := pickAddress("127.0.0.1:0")
 	if err != nil {
 		fail(err.Error())
 	}
 
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: addr},
+		Listener:  ferretdb.ListenerConfig{TCP: inner},
 		Logger:    logger,
 		Handler:   "sqlite",
 		SQLiteURL: "file:" + abs + "/",
@@ -75,12 +81,14 @@ func main() {
 		_ = f.Run(ctx)
 	}()
 
-	if err := waitForListener(addr, 10*time.Second); err != nil {
+	if err := waitForListener(inner, 10*time.Second); err != nil {
 		fail(err.Error())
 	}
+	go (&serializer{upstream: inner}).serve(public)
 	fmt.Printf("ready mongodb://%s/\n", addr)
 
 	<-done
+	public.Close()
 	fmt.Fprintln(os.Stderr, "localdb: stopped")
 }
 
