@@ -5,6 +5,8 @@
 //
 // When the listener is ready it prints one line, "ready <mongodb url>", on stdout.
 // SIGTERM or SIGINT shuts it down cleanly (open connections closed, SQLite files synced).
+// Clients reach FerretDB through a proxy that runs one write command at a time, which gives
+// the single-document atomicity MongoDB guarantees and FerretDB 1.24 lacks (serialize.go).
 package main
 
 import (
