@@ -19,7 +19,7 @@ export class PlatformError extends Error {
     readonly kind: ErrorKind,
     readonly code: string,
     message: string,
-    readonly extra: { details?: string[]; retryAfterSeconds?: number; allow?: string[] } = {},
+    readonly extra: { details?: string[]; retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = 'PlatformError';

@@ -169,6 +169,7 @@ describe('Stores (/v1/stores)', () => {
       expect((await app.platform.db.collection('stores').findOne({ subdomain: store.subdomain }))?.name).to.equal('Test Store');
       expect((await api.get('/v1/stores/000000000000000000000000', { token: intruder.token })).status).to.equal(404);
       expect((await api.get('/v1/stores/not-an-id', { token: intruder.token })).status).to.equal(404);
+      expect((await api.get('/v1/stores/%E0%A4%A', { token: intruder.token })).status).to.equal(404);
     });
   });
 

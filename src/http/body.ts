@@ -7,7 +7,8 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * JSON bodies only, with a size limit. A body of another media type is a 415 before any byte
- * is parsed; an over-large body is a 413 and malformed JSON a 400 (mapped in errors.ts).
+ * is read; a body over the limit (declared or streamed) is a 413; malformed JSON, or JSON
+ * that is not an object or array, is a 400.
  */
 export function jsonBody(limitBytes: number): Middleware<AppState>[] {
   const requireJson: Middleware<AppState> = async (ctx, next) => {

@@ -17,9 +17,9 @@ const STATUS: Record<ErrorKind, number> = {
 };
 
 /**
- * The first middleware: every error becomes the standard envelope. Only PlatformErrors and
- * the body parser's client errors say what went wrong; anything else is logged with its
- * stack and answered with a generic 500 that carries the request id.
+ * Every error becomes the standard envelope. Only PlatformErrors (and client errors from
+ * libraries) say what went wrong; anything else is logged with its stack and answered with
+ * a generic 500 that carries the request id.
  */
 export function errorEnvelope(log: Log): Middleware<AppState> {
   return async (ctx, next) => {
@@ -30,7 +30,6 @@ export function errorEnvelope(log: Log): Middleware<AppState> {
       if (err) {
         ctx.status = STATUS[err.kind];
         if (err.extra.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.extra.retryAfterSeconds));
-        if (err.extra.allow) ctx.set('Allow', err.extra.allow.join(', '));
         if (err.kind === 'unauthenticated') ctx.set('WWW-Authenticate', 'Bearer');
         ctx.body = {
           error: {
@@ -49,18 +48,11 @@ export function errorEnvelope(log: Log): Middleware<AppState> {
   };
 }
 
-/** Client errors thrown by koa or a library (with a 4xx status) get our codes. */
+/** A client error thrown by koa or a library (a 4xx status) is a 400; anything else is ours. */
 function toPlatformError(raw: unknown): PlatformError | null {
   if (raw instanceof PlatformError) return raw;
-  const e = raw as { status?: number; statusCode?: number; expose?: boolean; message?: string };
-  const status = e?.status ?? e?.statusCode;
+  const e = raw as { status?: number; expose?: boolean; message?: string } | null;
+  const status = e?.status;
   if (typeof status !== 'number' || status < 400 || status >= 500) return null;
-  switch (status) {
-    case 413:
-      return new PlatformError('payload_too_large', 'payload_too_large', 'The request body is too large');
-    case 415:
-      return new PlatformError('unsupported_media_type', 'unsupported_media_type', 'The request body must be application/json');
-    default:
-      return new PlatformError('invalid_data', 'bad_request', e.expose && e.message ? e.message : 'The request could not be read');
-  }
+  return new PlatformError('invalid_data', 'bad_request', e?.expose && e.message ? e.message : 'The request could not be read');
 }
