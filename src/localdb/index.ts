@@ -23,7 +23,7 @@ export function buildLocaldb(log: (line: string) => void = console.error): void 
   if (localdbIsBuilt()) return;
   const go = spawnSync('go', ['version'], { encoding: 'utf8' });
   if (go.status !== 0) throw new Error('the embedded database needs the Go toolchain (`go`) on PATH, or set MONGODB_URL to use your own MongoDB');
-  log(`localdb: building FerretDB 1.24 with ${go.stdout.trim()} (first run only; this takes a minute or two)`);
+  log(`localdb: building FerretDB 1.24 with ${go.stdout.trim()} (once, then reused until tools/localdb changes; a minute or two)`);
   mkdirSync(dirname(BINARY), { recursive: true });
   const tmp = `${BINARY}.${process.pid}.tmp`;
   const build = spawnSync('go', ['build', '-o', tmp, '.'], { cwd: SOURCE_DIR, stdio: ['ignore', 'inherit', 'inherit'] });
