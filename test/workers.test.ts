@@ -22,14 +22,14 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 type Relay = { url: string; requests: { headers: IncomingMessage['headers']; body: any }[]; close(): Promise<void> };
 
 /** A stand-in for an email relay: a real local HTTP server recording what it receives. */
-async function startRelay(delayMs = 0): Promise<Relay> {
+async function startRelay(delayMs = 0, status = 202): Promise<Relay> {
   const requests: Relay['requests'] = [];
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
       requests.push({ headers: req.headers, body: JSON.parse(raw) });
-      setTimeout(() => res.writeHead(202).end(), delayMs);
+      setTimeout(() => res.writeHead(status).end(), delayMs);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -101,6 +101,30 @@ describe('Worker processes (Procfile)', () => {
       );
       expect(stored.transport).to.equal('relay');
       expect(stored.body_encrypted).to.equal(null);
+      worker.child.kill('SIGTERM');
+      expect((await worker.exited).code).to.equal(0);
+    } finally {
+      await relay.close();
+    }
+  });
+
+  it('records a relay failure and schedules the next attempt with backoff', async () => {
+    const relay = await startRelay(0, 500);
+    try {
+      const worker = start('webhooks', { MESSAGE_RELAY_URL: relay.url, MESSAGE_RELAY_TOKEN: 'relay-token-for-tests-1234' });
+      await worker.waitFor('"event":"worker.started"');
+      const m = await givenMerchant(api);
+      const before = Date.now();
+      await api.post('/v1/auth/signin/otp', { email: m.email });
+      const failed = await until('the failed attempt to be recorded', () =>
+        app.platform.db.collection('outbound_messages').findOne({ to: m.email, last_error: { $ne: null } }),
+      );
+      expect(failed).to.include({ status: 'queued', attempts: 1, last_error: 'message relay answered HTTP 500' });
+      expect(failed.body_encrypted, 'the body is kept for the retry').to.be.a('string');
+      const delay = failed.next_attempt_at.getTime() - before;
+      expect(delay).to.be.within(29_000, 40_000);
+      const retry = await app.platform.db.collection('agendaJobs').findOne({ name: 'messages.deliver', 'data.message_id': failed._id.toHexString(), nextRunAt: { $gt: new Date() } });
+      expect(retry, 'a retry job is scheduled').to.exist;
       worker.child.kill('SIGTERM');
       expect((await worker.exited).code).to.equal(0);
     } finally {
