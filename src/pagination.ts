@@ -43,3 +43,47 @@ export function pageOf<T extends { _id: ObjectId }>(docs: T[], limit: number): {
 }
 
 export const afterCursor = (page: Page) => (page.cursor ? { _id: { $gt: page.cursor } } : {});
+
+/**
+ * Keyset pagination on another field than `_id` (a sort the client chose): the cursor carries
+ * the last item's sort value and id, and the next page starts strictly after that pair.
+ * The index that serves it is `{ <scope>: 1, <field>: 1, _id: 1 }`.
+ */
+export type SortValue = string | number | Date;
+export type KeysetCursor = { v: SortValue; id: ObjectId };
+
+export const KeysetCursorParam = z
+  .string()
+  .max(500)
+  .transform((raw, ctx): KeysetCursor => {
+    try {
+      const decoded = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as { v?: unknown; t?: unknown; id?: unknown };
+      if (typeof decoded.id === 'string' && /^[0-9a-f]{24}$/.test(decoded.id) && (typeof decoded.v === 'string' || typeof decoded.v === 'number')) {
+        const v = decoded.t === 'date' && typeof decoded.v === 'string' ? new Date(decoded.v) : decoded.v;
+        if (!(v instanceof Date) || !Number.isNaN(v.getTime())) return { v, id: new ObjectId(decoded.id) };
+      }
+    } catch {
+      // fall through to the issue below
+    }
+    ctx.addIssue({ code: 'custom', message: 'is not a cursor this API returned' });
+    return z.NEVER;
+  });
+
+export function encodeKeysetCursor(v: SortValue, id: ObjectId): string {
+  const payload = v instanceof Date ? { v: v.toISOString(), t: 'date', id: id.toHexString() } : { v, id: id.toHexString() };
+  return Buffer.from(JSON.stringify(payload)).toString('base64url');
+}
+
+/** The filter for "after the cursor" and the sort, for ascending (1) or descending (-1) order. */
+export function keysetQuery(field: string, direction: 1 | -1, cursor: KeysetCursor | undefined) {
+  const op = direction === 1 ? '$gt' : '$lt';
+  const filter = cursor ? { $or: [{ [field]: { [op]: cursor.v } }, { [field]: cursor.v, _id: { [op]: cursor.id } }] } : {};
+  return { filter, sort: { [field]: direction, _id: direction } as Record<string, 1 | -1> };
+}
+
+/** Given up to limit+1 documents in keyset order, the page and the cursor of the next one. */
+export function keysetPageOf<T extends { _id: ObjectId }>(docs: T[], limit: number, sortValue: (doc: T) => SortValue): { items: T[]; nextCursor: string | null } {
+  const items = docs.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: docs.length > limit && last ? encodeKeysetCursor(sortValue(last), last._id) : null };
+}

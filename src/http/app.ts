@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { authRoutes } from '../auth/routes.js';
+import { collectionRoutes, productRoutes } from '../catalog/routes.js';
 import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
 import type { Platform } from '../platform.js';
@@ -16,19 +17,22 @@ import { requestLog } from './request-log.js';
  * every path under them is a JSON 404.
  */
 function v1Routes(platform: Platform): Router<AppState> {
-  const mounts: Record<string, Router<AppState> | null> = {
-    '/auth': authRoutes(platform),
-    '/stores': storeRoutes(platform),
-    '/storefront': null,
-    '/products': null,
-    '/orders': null,
-    '/payments': null,
-    '/themes': null,
-    '/app-store': null,
-    '/operations': null,
-  };
+  // In order: where two routers share a prefix, the first one's routes win (collections'
+  // `/collections` before the products' `/:id`).
+  const mounts: [string, Router<AppState> | null][] = [
+    ['/auth', authRoutes(platform)],
+    ['/stores', storeRoutes(platform)],
+    ['/storefront', null],
+    ['/products', collectionRoutes(platform)],
+    ['/products', productRoutes(platform)],
+    ['/orders', null],
+    ['/payments', null],
+    ['/themes', null],
+    ['/app-store', null],
+    ['/operations', null],
+  ];
   const v1 = new Router<AppState>({ prefix: '/v1' });
-  for (const [prefix, router] of Object.entries(mounts)) {
+  for (const [prefix, router] of mounts) {
     if (router) v1.use(prefix, router.routes(), router.allowedMethods());
   }
   return v1;

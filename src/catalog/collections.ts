@@ -1,0 +1,144 @@
+import { ObjectId, type Filter } from 'mongodb';
+import { isDuplicateKeyError } from '../db.js';
+import { PlatformError, notFound } from '../errors.js';
+import { afterCursor, pageOf, type Page } from '../pagination.js';
+import type { Platform } from '../platform.js';
+import { insertWithHandle } from './handles.js';
+import { sanitizeDescription } from './html.js';
+import { presentCollection, type CollectionView } from './present.js';
+import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
+import { collections, products, type CollectionDocument, type ProductDocument, type RuleCondition } from './store.js';
+
+const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
+
+/**
+ * A rule condition as a product filter. Text fields compare case-insensitively. Price compares
+ * with the product's variants: `greater_than` matches when some variant costs more,
+ * `less_than` when some variant costs less.
+ */
+function conditionFilter(c: RuleCondition): Filter<ProductDocument> {
+  switch (c.field) {
+    case 'price':
+      return c.relation === 'greater_than' ? { price_max: { $gt: c.value } } : { price_min: { $lt: c.value } };
+    case 'tag': {
+      const v = c.value.toLowerCase();
+      return c.relation === 'equals' ? { tags_lower: v } : { tags_lower: { $ne: v } };
+    }
+    case 'vendor':
+    case 'product_type': {
+      const field = c.field === 'vendor' ? 'vendor_lower' : 'product_type_lower';
+      const v = c.value.toLowerCase();
+      return c.relation === 'equals' ? { [field]: v } : { [field]: { $ne: v } };
+    }
+  }
+}
+
+function membershipFilter(c: CollectionDocument): Filter<ProductDocument> {
+  if (c.type === 'manual' || !c.rules) return { _id: { $in: c.product_ids } };
+  const parts = c.rules.conditions.map(conditionFilter);
+  return c.rules.match === 'all' ? { $and: parts } : { $or: parts };
+}
+
+/** The product filter for "in this collection" (404 when the store has no such collection). */
+export async function collectionProductFilter(platform: Platform, storeId: string, collectionId: string): Promise<Filter<ProductDocument>> {
+  const id = asId(collectionId);
+  const doc = id ? await collections(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  if (!doc) throw notFound('Collection');
+  return membershipFilter(doc);
+}
+
+/** Manual collections may only list the store's own products. */
+async function checkProductIds(platform: Platform, storeId: string, ids: string[]): Promise<ObjectId[]> {
+  const unique = [...new Set(ids)];
+  const objectIds = unique.map((id) => new ObjectId(id));
+  const found = await products(platform.db)
+    .find({ store_id: new ObjectId(storeId), _id: { $in: objectIds } }, { projection: { _id: 1 } })
+    .toArray();
+  const known = new Set(found.map((d) => d._id.toHexString()));
+  const missing = unique.filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', {
+      details: missing.slice(0, 20).map((id) => `body.product_ids: ${id} is not a product of this store`),
+    });
+  }
+  return objectIds;
+}
+
+export async function createCollection(platform: Platform, storeId: string, input: CreateCollectionBody): Promise<CollectionView> {
+  const now = platform.clock.now();
+  const productIds = input.type === 'manual' ? await checkProductIds(platform, storeId, input.product_ids) : [];
+  const doc = await insertWithHandle(input.handle, input.title, async (handle) => {
+    const d: CollectionDocument = {
+      _id: new ObjectId(),
+      store_id: new ObjectId(storeId),
+      title: input.title,
+      handle,
+      description_html: sanitizeDescription(input.description_html),
+      type: input.type,
+      product_ids: productIds,
+      rules: input.type === 'rule' ? input.rules : null,
+      version: 1,
+      created_at: now,
+      updated_at: now,
+    };
+    await collections(platform.db).insertOne(d);
+    return d;
+  });
+  const view = presentCollection(doc);
+  await platform.events.emit('collection.created', doc.store_id, { collection: view }, `collection.created:${view.id}`);
+  return view;
+}
+
+export async function getCollection(platform: Platform, storeId: string, collectionId: string): Promise<CollectionView> {
+  const id = asId(collectionId);
+  const doc = id ? await collections(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  if (!doc) throw notFound('Collection');
+  return presentCollection(doc);
+}
+
+export async function listCollections(platform: Platform, storeId: string, page: Page): Promise<{ items: CollectionView[]; nextCursor: string | null }> {
+  const docs = await collections(platform.db)
+    .find({ store_id: new ObjectId(storeId), ...afterCursor(page) })
+    .sort({ _id: 1 })
+    .limit(page.limit + 1)
+    .toArray();
+  const { items, nextCursor } = pageOf(docs, page.limit);
+  return { items: items.map(presentCollection), nextCursor };
+}
+
+export async function updateCollection(platform: Platform, storeId: string, collectionId: string, input: UpdateCollectionBody): Promise<CollectionView> {
+  const id = asId(collectionId);
+  const scope = { _id: id ?? new ObjectId(), store_id: new ObjectId(storeId) };
+  const current = id ? await collections(platform.db).findOne(scope) : null;
+  if (!current) throw notFound('Collection');
+  if (current.type === 'manual' && input.rules !== undefined) {
+    throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details: ['body.rules: a manual collection has no rules'] });
+  }
+  if (current.type === 'rule' && input.product_ids !== undefined) {
+    throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details: ['body.product_ids: a rule collection computes its products'] });
+  }
+  const set: Partial<CollectionDocument> = { updated_at: platform.clock.now() };
+  if (input.title !== undefined) set.title = input.title;
+  if (input.handle !== undefined) set.handle = input.handle;
+  if (input.description_html !== undefined) set.description_html = sanitizeDescription(input.description_html);
+  if (input.product_ids !== undefined) set.product_ids = await checkProductIds(platform, storeId, input.product_ids);
+  if (input.rules !== undefined) set.rules = input.rules;
+  let doc: CollectionDocument | null;
+  try {
+    doc = await collections(platform.db).findOneAndUpdate(scope, { $set: set, $inc: { version: 1 } }, { returnDocument: 'after' });
+  } catch (err) {
+    if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'handle_taken', `The handle "${input.handle}" is already in use in this store`);
+    throw err;
+  }
+  if (!doc) throw notFound('Collection');
+  const view = presentCollection(doc);
+  await platform.events.emit('collection.updated', doc.store_id, { collection: view }, `collection.updated:${view.id}:v${doc.version}`);
+  return view;
+}
+
+export async function deleteCollection(platform: Platform, storeId: string, collectionId: string): Promise<void> {
+  const id = asId(collectionId);
+  const doc = id ? await collections(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  if (!doc) throw notFound('Collection');
+  await platform.events.emit('collection.deleted', doc.store_id, { collection: { id: doc._id.toHexString(), handle: doc.handle } }, `collection.deleted:${doc._id.toHexString()}`);
+}

@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { isDuplicateKeyError } from '../db.js';
+import { PlatformError } from '../errors.js';
+
+/** `Blue Shirt (Large)!` → `blue-shirt-large`. */
+export function slugify(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100)
+    .replace(/-+$/g, '');
+  return slug || 'item';
+}
+
+/**
+ * Insert with a unique handle: the given one (taken → 409), or one derived from the title with
+ * `-2`, `-3`, ... appended until the store's unique index accepts it.
+ */
+export async function insertWithHandle<T>(given: string | undefined, title: string, insert: (handle: string) => Promise<T>): Promise<T> {
+  if (given) {
+    try {
+      return await insert(given);
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'handle_taken', `The handle "${given}" is already in use in this store`);
+      throw err;
+    }
+  }
+  const base = slugify(title);
+  for (let n = 1; n <= 50; n++) {
+    const handle = n === 1 ? base : `${base}-${n}`;
+    try {
+      return await insert(handle);
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+  return insert(`${base}-${randomBytes(3).toString('hex')}`);
+}

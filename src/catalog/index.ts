@@ -1,0 +1,2 @@
+export { catalogIndexes } from './store.js';
+export type { ProductView, VariantView, CollectionView } from './present.js';

@@ -1,0 +1,210 @@
+import { ObjectId, type Filter } from 'mongodb';
+import { isDuplicateKeyError } from '../db.js';
+import { PlatformError, notFound } from '../errors.js';
+import { keysetPageOf, keysetQuery } from '../pagination.js';
+import type { Platform } from '../platform.js';
+import type { StoreView } from '../stores/index.js';
+import { collectionProductFilter } from './collections.js';
+import { insertWithHandle } from './handles.js';
+import { sanitizeDescription } from './html.js';
+import { presentProduct, type ProductView } from './present.js';
+import type { CreateProductBody, ListProductsQuery, UpdateProductBody, VariantInput } from './schemas.js';
+import { products, type ProductDocument, type VariantDocument } from './store.js';
+
+export const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
+const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+type Options = ProductDocument['options'];
+
+/** Check variants against the options and each other; build their documents (keeping given ids). */
+function buildVariants(options: Options, inputs: VariantInput[], existing: VariantDocument[]): VariantDocument[] {
+  const problems: string[] = [];
+  const combos = new Set<string>();
+  const known = new Set(existing.map((v) => v._id.toHexString()));
+  const ids = new Set<string>();
+  const variants = inputs.map((input, i): VariantDocument => {
+    const at = `body.variants.${i}`;
+    if (input.option_values.length !== options.length) {
+      problems.push(`${at}.option_values: must give one value for each of the ${options.length} options`);
+    }
+    input.option_values.forEach((value, j) => {
+      const option = options[j];
+      if (option && !option.values.includes(value)) problems.push(`${at}.option_values.${j}: "${value}" is not a value of option "${option.name}"`);
+    });
+    const combo = JSON.stringify(input.option_values);
+    if (combos.has(combo)) problems.push(`${at}.option_values: another variant has the same option values`);
+    combos.add(combo);
+    if (input.id !== undefined) {
+      if (!known.has(input.id)) problems.push(`${at}.id: is not a variant of this product`);
+      if (ids.has(input.id)) problems.push(`${at}.id: appears twice`);
+      ids.add(input.id);
+    }
+    return {
+      _id: input.id !== undefined ? new ObjectId(input.id) : new ObjectId(),
+      title: input.option_values.length > 0 ? input.option_values.join(' / ') : 'Default',
+      option_values: input.option_values,
+      sku: input.sku ?? null,
+      price: input.price,
+      compare_at_price: input.compare_at_price ?? null,
+      weight_grams: input.weight_grams ?? null,
+      inventory_tracked: input.inventory_tracked,
+      inventory_policy: input.inventory_policy,
+    };
+  });
+  const names = options.map((o) => o.name.toLowerCase());
+  if (new Set(names).size !== names.length) problems.push('body.options: option names must be different');
+  if (problems.length > 0) throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details: problems });
+  return variants;
+}
+
+/** The fields derived from the editable ones (search, filters, rule collections). */
+function derived(p: Pick<ProductDocument, 'title' | 'tags' | 'vendor' | 'product_type' | 'variants'>) {
+  const prices = p.variants.map((v) => v.price);
+  return {
+    title_lower: p.title.toLowerCase(),
+    tags_lower: [...new Set(p.tags.map((t) => t.toLowerCase()))],
+    vendor_lower: lower(p.vendor),
+    product_type_lower: lower(p.product_type),
+    skus_lower: [...new Set(p.variants.flatMap((v) => (v.sku ? [v.sku.toLowerCase()] : [])))],
+    price_min: Math.min(...prices),
+    price_max: Math.max(...prices),
+  };
+}
+
+export async function createProduct(platform: Platform, store: StoreView, input: CreateProductBody): Promise<ProductView> {
+  const now = platform.clock.now();
+  const variants = buildVariants(input.options, input.variants, []);
+  const base = {
+    store_id: new ObjectId(store.id),
+    title: input.title,
+    description_html: sanitizeDescription(input.description_html),
+    vendor: input.vendor,
+    product_type: input.product_type,
+    tags: [...new Set(input.tags)],
+    status: input.status,
+    options: input.options,
+    variants,
+    media_ids: input.media_ids.map((id) => new ObjectId(id)),
+    currency: store.currency,
+    version: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  const doc = await insertWithHandle(input.handle, input.title, async (handle) => {
+    const d: ProductDocument = { _id: new ObjectId(), handle, ...base, ...derived(base) };
+    await products(platform.db).insertOne(d);
+    return d;
+  });
+  const view = presentProduct(doc);
+  await platform.events.emit('product.created', doc.store_id, { product: view }, `product.created:${view.id}`);
+  return view;
+}
+
+export async function getProduct(platform: Platform, storeId: string, productId: string): Promise<ProductView> {
+  const id = asId(productId);
+  const doc = id ? await products(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  if (!doc) throw notFound('Product');
+  return presentProduct(doc);
+}
+
+export async function updateProduct(platform: Platform, storeId: string, productId: string, input: UpdateProductBody): Promise<ProductView> {
+  const id = asId(productId);
+  const scope = { _id: id ?? new ObjectId(), store_id: new ObjectId(storeId) };
+  const current = id ? await products(platform.db).findOne(scope) : null;
+  if (!current) throw notFound('Product');
+
+  const options = input.options ?? current.options;
+  const variants =
+    input.variants !== undefined
+      ? buildVariants(options, input.variants, current.variants)
+      : input.options !== undefined
+        ? buildVariants(options, current.variants.map(variantInputOf), current.variants)
+        : current.variants;
+  const next = {
+    title: input.title ?? current.title,
+    description_html: input.description_html !== undefined ? sanitizeDescription(input.description_html) : current.description_html,
+    vendor: input.vendor !== undefined ? input.vendor : current.vendor,
+    product_type: input.product_type !== undefined ? input.product_type : current.product_type,
+    tags: input.tags !== undefined ? [...new Set(input.tags)] : current.tags,
+    status: input.status ?? current.status,
+    options,
+    variants,
+    media_ids: input.media_ids !== undefined ? input.media_ids.map((m) => new ObjectId(m)) : current.media_ids,
+    ...(input.handle !== undefined ? { handle: input.handle } : {}),
+  };
+  let doc: ProductDocument | null;
+  try {
+    // Optimistic concurrency: apply only to the version we read, so a concurrent edit is never
+    // silently overwritten (the loser gets a 409 and retries on fresh data).
+    doc = await products(platform.db).findOneAndUpdate(
+      { ...scope, version: current.version },
+      { $set: { ...next, ...derived(next), updated_at: platform.clock.now() }, $inc: { version: 1 } },
+      { returnDocument: 'after' },
+    );
+  } catch (err) {
+    if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'handle_taken', `The handle "${input.handle}" is already in use in this store`);
+    throw err;
+  }
+  if (!doc) throw new PlatformError('conflict', 'edit_conflict', 'The product changed while this update was applied; read it again and retry');
+  const view = presentProduct(doc);
+  const changed = Object.keys(input).filter((k) => input[k as keyof UpdateProductBody] !== undefined);
+  await platform.events.emit('product.updated', doc.store_id, { product: view, changed }, `product.updated:${view.id}:v${doc.version}`);
+  return view;
+}
+
+function variantInputOf(v: VariantDocument): VariantInput {
+  return {
+    id: v._id.toHexString(),
+    option_values: v.option_values,
+    sku: v.sku,
+    price: v.price,
+    compare_at_price: v.compare_at_price,
+    weight_grams: v.weight_grams,
+    inventory_tracked: v.inventory_tracked,
+    inventory_policy: v.inventory_policy,
+  };
+}
+
+export async function deleteProduct(platform: Platform, storeId: string, productId: string): Promise<void> {
+  const id = asId(productId);
+  const doc = id ? await products(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  if (!doc) throw notFound('Product');
+  await platform.events.emit('product.deleted', doc.store_id, { product: { id: doc._id.toHexString(), handle: doc.handle } }, `product.deleted:${doc._id.toHexString()}`);
+}
+
+const SORT_FIELDS = { created_at: '_id', updated_at: 'updated_at', title: 'title_lower' } as const;
+
+export async function listProducts(platform: Platform, storeId: string, q: ListProductsQuery): Promise<{ items: ProductView[]; nextCursor: string | null }> {
+  const storeObjectId = new ObjectId(storeId);
+  const and: Filter<ProductDocument>[] = [{ store_id: storeObjectId }];
+  if (q.status) and.push({ status: q.status });
+  if (q.updated_since) and.push({ updated_at: { $gte: q.updated_since } });
+  if (q.query) {
+    const term = q.query.toLowerCase();
+    and.push({
+      $or: [{ title_lower: { $regex: escapeRegex(term) } }, { handle: { $regex: `^${escapeRegex(term)}` } }, { skus_lower: term }, { tags_lower: term }],
+    });
+  }
+  if (q.collection_id) and.push(await collectionProductFilter(platform, storeId, q.collection_id));
+
+  const descending = q.sort.startsWith('-');
+  const field = SORT_FIELDS[q.sort.replace('-', '') as keyof typeof SORT_FIELDS];
+  const direction = descending ? -1 : 1;
+  let sort: Record<string, 1 | -1>;
+  if (field === '_id') {
+    if (q.cursor) and.push({ _id: { [descending ? '$lt' : '$gt']: q.cursor.id } });
+    sort = { _id: direction };
+  } else {
+    const keyset = keysetQuery(field, direction, q.cursor);
+    if (q.cursor) and.push(keyset.filter as Filter<ProductDocument>);
+    sort = keyset.sort;
+  }
+  const docs = await products(platform.db)
+    .find(and.length === 1 ? and[0]! : { $and: and })
+    .sort(sort)
+    .limit(q.limit + 1)
+    .toArray();
+  const page = keysetPageOf(docs, q.limit, (d) => (field === '_id' ? d._id.toHexString() : field === 'updated_at' ? d.updated_at : d.title_lower));
+  return { items: page.items.map(presentProduct), nextCursor: page.nextCursor };
+}
