@@ -208,3 +208,49 @@ export async function listProducts(platform: Platform, storeId: string, q: ListP
   const page = keysetPageOf(docs, q.limit, (d) => (field === '_id' ? d._id.toHexString() : field === 'updated_at' ? d.updated_at : d.title_lower));
   return { items: page.items.map(presentProduct), nextCursor: page.nextCursor };
 }
+
+/** What inventory and orders need to know about a variant. */
+export type VariantRef = {
+  product_id: string;
+  product_title: string;
+  product_status: ProductDocument['status'];
+  variant_id: string;
+  variant_title: string;
+  sku: string | null;
+  price: number;
+  currency: string;
+  weight_grams: number | null;
+  inventory_tracked: boolean;
+  inventory_policy: 'deny' | 'continue';
+};
+
+/** Variants of the store's products by id; ids that are not the store's are simply absent. */
+export async function findVariants(platform: Pick<Platform, 'db'>, storeId: string, variantIds: string[]): Promise<Map<string, VariantRef>> {
+  const ids = [...new Set(variantIds)].flatMap((v) => asId(v) ?? []);
+  const found = new Map<string, VariantRef>();
+  if (ids.length === 0) return found;
+  const docs = await products(platform.db)
+    .find({ store_id: new ObjectId(storeId), 'variants._id': { $in: ids } }, { projection: { title: 1, status: 1, variants: 1, currency: 1 } })
+    .toArray();
+  const wanted = new Set(ids.map((i) => i.toHexString()));
+  for (const doc of docs) {
+    for (const v of doc.variants) {
+      const key = v._id.toHexString();
+      if (!wanted.has(key)) continue;
+      found.set(key, {
+        product_id: doc._id.toHexString(),
+        product_title: doc.title,
+        product_status: doc.status,
+        variant_id: key,
+        variant_title: v.title,
+        sku: v.sku,
+        price: v.price,
+        currency: doc.currency,
+        weight_grams: v.weight_grams,
+        inventory_tracked: v.inventory_tracked,
+        inventory_policy: v.inventory_policy,
+      });
+    }
+  }
+  return found;
+}

@@ -2,6 +2,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { authRoutes } from '../auth/routes.js';
 import { collectionRoutes, productRoutes } from '../catalog/routes.js';
+import { inventoryRoutes } from '../inventory/routes.js';
 import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
 import type { Platform } from '../platform.js';
@@ -25,6 +26,7 @@ function v1Routes(platform: Platform): Router<AppState> {
     ['/storefront', null],
     ['/products', collectionRoutes(platform)],
     ['/products', productRoutes(platform)],
+    ['/inventory', inventoryRoutes(platform)],
     ['/orders', null],
     ['/payments', null],
     ['/themes', null],

@@ -1,0 +1,24 @@
+import type { LevelDocument, LocationDocument } from './store.js';
+
+export const presentLocation = (l: LocationDocument) => ({
+  id: l._id.toHexString(),
+  name: l.name,
+  address1: l.address1,
+  city: l.city,
+  country_code: l.country_code,
+  zip: l.zip,
+  active: l.active,
+  created_at: l.created_at.toISOString(),
+  updated_at: l.updated_at.toISOString(),
+});
+export type LocationView = ReturnType<typeof presentLocation>;
+
+export const presentLevel = (l: LevelDocument) => ({
+  id: l._id.toHexString(),
+  variant_id: l.variant_id.toHexString(),
+  product_id: l.product_id.toHexString(),
+  location_id: l.location_id.toHexString(),
+  available: l.available,
+  updated_at: l.updated_at.toISOString(),
+});
+export type LevelView = ReturnType<typeof presentLevel>;

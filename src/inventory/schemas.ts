@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { PageQuery } from '../pagination.js';
+
+const Id = z.string().regex(/^[0-9a-f]{24}$/, 'must be an id');
+const Text = (max: number) => z.string().trim().min(1).max(max);
+/** Stock quantities: whole units, bounded so sums stay exact. */
+const Quantity = z.number().int('must be a whole number').min(-1_000_000_000).max(1_000_000_000);
+
+const LocationFields = {
+  name: Text(255),
+  address1: Text(255).nullable(),
+  city: Text(255).nullable(),
+  country_code: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code').nullable(),
+  zip: Text(32).nullable(),
+};
+
+export const CreateLocationBody = z.strictObject({
+  name: LocationFields.name,
+  address1: LocationFields.address1.default(null),
+  city: LocationFields.city.default(null),
+  country_code: LocationFields.country_code.default(null),
+  zip: LocationFields.zip.default(null),
+});
+export type CreateLocationBody = z.infer<typeof CreateLocationBody>;
+
+export const UpdateLocationBody = z
+  .strictObject({
+    name: LocationFields.name.optional(),
+    address1: LocationFields.address1.optional(),
+    city: LocationFields.city.optional(),
+    country_code: LocationFields.country_code.optional(),
+    zip: LocationFields.zip.optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one field to change' });
+export type UpdateLocationBody = z.infer<typeof UpdateLocationBody>;
+
+export const ListLocationsQuery = PageQuery.extend({ active: z.enum(['true', 'false']).transform((v) => v === 'true').optional() }).strict();
+
+export const ListLevelsQuery = PageQuery.extend({ variant_id: Id.optional(), location_id: Id.optional() }).strict();
+
+export const SetLevelBody = z.strictObject({ variant_id: Id, location_id: Id, available: Quantity.min(0, 'must be 0 or more') });
+export const AdjustLevelBody = z.strictObject({
+  variant_id: Id,
+  location_id: Id,
+  delta: Quantity.refine((d) => d !== 0, 'must not be 0'),
+  reason: z.enum(['received', 'correction', 'damaged', 'shrinkage', 'restock', 'other']).default('correction'),
+});

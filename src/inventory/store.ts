@@ -1,0 +1,46 @@
+import type { Db, ObjectId } from 'mongodb';
+import type { IndexDeclaration } from '../db.js';
+
+export const LOCATIONS = 'inventory_locations';
+export const LEVELS = 'inventory_levels';
+
+export type LocationDocument = {
+  _id: ObjectId;
+  store_id: ObjectId;
+  name: string;
+  address1: string | null;
+  city: string | null;
+  country_code: string | null;
+  zip: string | null;
+  active: boolean;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+};
+
+/** Stock of one variant at one location. `available` changes only by atomic $inc or $set. */
+export type LevelDocument = {
+  _id: ObjectId;
+  store_id: ObjectId;
+  variant_id: ObjectId;
+  product_id: ObjectId;
+  location_id: ObjectId;
+  available: number;
+  version: number;
+  updated_at: Date;
+};
+
+export const inventoryIndexes: IndexDeclaration[] = [
+  { collection: LOCATIONS, indexes: [{ key: { store_id: 1, _id: 1 }, name: 'store_id_id' }] },
+  {
+    collection: LEVELS,
+    indexes: [
+      { key: { store_id: 1, variant_id: 1, location_id: 1 }, name: 'store_id_variant_id_location_id_unique', unique: true },
+      { key: { store_id: 1, location_id: 1, _id: 1 }, name: 'store_id_location_id_id' },
+      { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
+    ],
+  },
+];
+
+export const locations = (db: Db) => db.collection<LocationDocument>(LOCATIONS);
+export const levels = (db: Db) => db.collection<LevelDocument>(LEVELS);
