@@ -1,0 +1,91 @@
+import autocannon from 'autocannon';
+import { createProduct } from '../src/catalog/products.js';
+import { loadConfig } from '../src/config.js';
+import { createLog } from '../src/log.js';
+import { openPlatform } from '../src/platform.js';
+import type { StoreView } from '../src/stores/index.js';
+import { benchDatabase, freePort, printComparison, startServer, type LoadFigures } from './support.js';
+
+/**
+ * `npm run bench:catalog`: a store with 10,000 products (3 variants each); GET
+ * /v1/products?limit=50 walking every page (200 requests per walk, each connection walking
+ * in order) on the real web process, beside a bare Koa baseline making the same queries and
+ * JSON (bench/catalog-baseline-server.ts), under the same autocannon load in the same run.
+ */
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 30);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
+const LIMIT = 50;
+
+const database = await benchDatabase();
+const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: 'bench_catalog' };
+const [webPort, basePort] = [await freePort(), await freePort()];
+const web = await startServer('dist/src/web.js', { ...env, PORT: String(webPort), LOG_LEVEL: 'info' }, 'web.listening');
+const base = await startServer('dist/bench/catalog-baseline-server.js', { ...env, PORT: String(basePort) }, 'ready');
+const api = `http://127.0.0.1:${webPort}`;
+
+async function call(path: string, init: RequestInit = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(api + path, { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+async function load(url: string, headers: Record<string, string>, paths: string[]): Promise<LoadFigures> {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S, requests: paths.map((path) => ({ method: "GET", path })) });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
+}
+
+try {
+  const signup = await call('/v1/auth/signup', { method: 'POST', body: JSON.stringify({ email: `bench-${Date.now()}@example.com`, password: 'benchmark password', name: 'Bench' }) });
+  const token: string = signup.data.session.token;
+  const store: StoreView = (await call('/v1/stores', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'Bench', subdomain: `bench-${Date.now()}` }) })).data;
+  const headers = { authorization: `Bearer ${token}`, 'x-store-id': store.id };
+
+  // Seed through the catalog service (the same code path as POST /v1/products), 16 at a time.
+  const seedStarted = Date.now();
+  const { platform, close } = await openPlatform(loadConfig({ ...env, MONGODB_URL: database.url }), 'bench-seed', { log: createLog('warn', {}) });
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      for (let i = next++; i < PRODUCTS; i = next++) {
+        await createProduct(platform, store, {
+          title: `Product ${String(i).padStart(5, '0')}`,
+          description_html: '<p>A product for the benchmark.</p>',
+          vendor: `Vendor ${i % 20}`,
+          product_type: 'Bench',
+          tags: ['bench', `group-${i % 10}`],
+          status: 'active',
+          options: [{ name: 'Size', values: ['S', 'M', 'L'] }],
+          variants: ['S', 'M', 'L'].map((size, j) => ({ option_values: [size], sku: `P${i}-${size}`, price: 1000 + j * 100, inventory_tracked: true, inventory_policy: 'deny' as const })),
+          media_ids: [],
+        });
+      }
+    }),
+  );
+  await close();
+  const seedSeconds = (Date.now() - seedStarted) / 1000;
+
+  // Every page's path, found by walking once.
+  const paths = [`/v1/products?limit=${LIMIT}`];
+  for (;;) {
+    const page = await call(paths[paths.length - 1]!, { headers });
+    if (!page.page.next_cursor) break;
+    paths.push(`/v1/products?limit=${LIMIT}&cursor=${page.page.next_cursor}`);
+  }
+
+  await load(api, headers, paths.slice(0, 20)); // warm up both
+  await load(`http://127.0.0.1:${basePort}`, headers, paths.slice(0, 20));
+  const platformFigures = await load(api, headers, paths);
+  const baselineFigures = await load(`http://127.0.0.1:${basePort}`, headers, paths);
+  console.log(`seeded ${PRODUCTS} products x 3 variants in ${seedSeconds.toFixed(1)} s; ${paths.length} pages of ${LIMIT}`);
+  printComparison(
+    `GET /v1/products?limit=${LIMIT} walking all pages, ${CONNECTIONS} connections, ${DURATION_S} s each, database ${database.embedded ? 'embedded FerretDB' : 'MONGODB_URL'}`,
+    platformFigures,
+    baselineFigures,
+  );
+} finally {
+  web.kill('SIGTERM');
+  base.kill('SIGTERM');
+  await database.stop();
+}
