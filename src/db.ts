@@ -42,8 +42,13 @@ export async function ensureIndexes(db: Db, declarations: readonly IndexDeclarat
   }
 }
 
+/**
+ * A unique index refused the write. MongoDB says so with code 11000; FerretDB 1.24 does too for
+ * inserts and upserts, but an update that breaks a unique index comes back as InternalError
+ * (code 1) carrying SQLite's "UNIQUE constraint failed".
+ */
 export function isDuplicateKeyError(err: unknown): boolean {
-  return err instanceof MongoServerError && err.code === 11000;
+  return err instanceof MongoServerError && (err.code === 11000 || (err.code === 1 && /UNIQUE constraint failed/.test(err.message)));
 }
 
 /** Hide credentials in a connection string before it reaches a log or an error line. */

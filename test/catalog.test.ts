@@ -116,6 +116,15 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
       expect((await api.get(`/v1/products/${created.id}`, as)).body.data).to.deep.equal(created);
     });
 
+    it('refuses to rename a handle to one that is taken, with 409', async () => {
+      const a = (await createProduct({ title: 'Handle A', variants: [{ price: 1 }] })).body.data;
+      const b = (await createProduct({ title: 'Handle B', variants: [{ price: 1 }] })).body.data;
+      const res = await api.patch(`/v1/products/${b.id}`, { handle: a.handle }, as);
+      expect(res.status).to.equal(409);
+      expect(res.body.error.code).to.equal('handle_taken');
+      expect((await api.get(`/v1/products/${b.id}`, as)).body.data.handle).to.equal('handle-b');
+    });
+
     it('deletes a product', async () => {
       const created = (await createProduct({ title: 'Gone', variants: [{ price: 1 }] })).body.data;
       expect((await api.delete(`/v1/products/${created.id}`, as)).status).to.equal(204);
@@ -131,6 +140,13 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
       const b = await api.post('/v1/products', body, { ...as, headers });
       expect(b.body).to.deep.equal(a.body);
       expect(await app.platform.db.collection('products').countDocuments({ title: 'Once Only' })).to.equal(1);
+
+      // The same key and body for another of the merchant's stores is another request.
+      const second = await api.post('/v1/stores', { name: 'Second', subdomain: `second-${Date.now()}` }, { token: merchant.token });
+      const c = await api.post('/v1/products', body, { token: merchant.token, storeId: second.body.data.id, headers });
+      expect(c.status).to.equal(201);
+      expect(c.body.data.id).to.not.equal(a.body.data.id);
+      expect(c.headers.get('idempotent-replayed')).to.equal(null);
     });
   });
 

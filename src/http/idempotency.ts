@@ -18,7 +18,9 @@ export function idempotent(platform: Platform): Middleware<AppState> {
     if (!KEY.test(key)) {
       throw new PlatformError('invalid_data', 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
     }
-    const caller = ctx.state.auth?.merchantId ?? `ip:${ctx.ip}`;
+    // Scoped to the caller and, on store-scoped routes, the store: the same key under another
+    // X-Store-Id is another request.
+    const caller = `${ctx.state.auth?.merchantId ?? `ip:${ctx.ip}`}|${ctx.state.store?.id ?? '-'}`;
     const route = `${ctx.method} ${ctx.path}`;
     const claim = await claimIdempotencyKey(platform, { caller, route, key, body: ctx.request.body });
     if (claim.kind === 'replay') {
