@@ -4,6 +4,7 @@ import { authRoutes } from '../auth/routes.js';
 import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
 import type { Platform } from '../platform.js';
+import { giftCardRoutes } from '../giftcards/routes.js';
 import { storeRoutes } from '../stores/routes.js';
 import { jsonBody } from './body.js';
 import type { AppState } from './context.js';
@@ -12,23 +13,26 @@ import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
 
 /**
- * The gateway mounts of spec 4.1. Areas whose issue has not landed yet have no routes, so
- * every path under them is a JSON 404.
+ * The gateway mounts of spec 4.1, in order: routers that share a prefix are tried in this
+ * order, so a narrower mount (`/products/gift-cards`) comes before the one it sits under
+ * (`/products`, whose `/:id` would also match). Areas whose issue has not landed yet have no
+ * routes, so every path under them is a JSON 404.
  */
 function v1Routes(platform: Platform): Router<AppState> {
-  const mounts: Record<string, Router<AppState> | null> = {
-    '/auth': authRoutes(platform),
-    '/stores': storeRoutes(platform),
-    '/storefront': null,
-    '/products': null,
-    '/orders': null,
-    '/payments': null,
-    '/themes': null,
-    '/app-store': null,
-    '/operations': null,
-  };
+  const mounts: [string, Router<AppState> | null][] = [
+    ['/auth', authRoutes(platform)],
+    ['/stores', storeRoutes(platform)],
+    ['/storefront', null],
+    ['/products/gift-cards', giftCardRoutes(platform)],
+    ['/products', null],
+    ['/orders', null],
+    ['/payments', null],
+    ['/themes', null],
+    ['/app-store', null],
+    ['/operations', null],
+  ];
   const v1 = new Router<AppState>({ prefix: '/v1' });
-  for (const [prefix, router] of Object.entries(mounts)) {
+  for (const [prefix, router] of mounts) {
     if (router) v1.use(prefix, router.routes(), router.allowedMethods());
   }
   return v1;
