@@ -4,6 +4,7 @@ import { authRoutes } from '../auth/routes.js';
 import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
 import type { Platform } from '../platform.js';
+import { couponRoutes } from '../coupons/routes.js';
 import { giftCardRoutes } from '../giftcards/routes.js';
 import { storeRoutes } from '../stores/routes.js';
 import { jsonBody } from './body.js';
@@ -25,6 +26,7 @@ function v1Routes(platform: Platform): Router<AppState> {
     ['/storefront', null],
     ['/products/gift-cards', giftCardRoutes(platform)],
     ['/products', null],
+    ['/coupons', couponRoutes(platform)],
     ['/orders', null],
     ['/payments', null],
     ['/themes', null],
