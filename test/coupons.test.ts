@@ -77,6 +77,19 @@ describe('Coupons (/v1/coupons)', () => {
       await givenCoupon(b.as, { code: 'welcome', type: 'free_shipping' });
     });
 
+    it('replays a retried Idempotency-Key and creates one coupon', async () => {
+      const { as } = await givenShop();
+      const headers = { 'idempotency-key': 'coupon-1' };
+      const body = { code: 'ONCE-ONLY', type: 'free_shipping' };
+      const first = await api.post(PATH, body, { ...as, headers });
+      const second = await api.post(PATH, body, { ...as, headers });
+      expect(first.status).to.equal(201);
+      expect(second.status).to.equal(201);
+      expect(second.headers.get('idempotent-replayed')).to.equal('true');
+      expect(second.body).to.deep.equal(first.body);
+      expect((await api.get(PATH, as)).body.data).to.have.length(1);
+    });
+
     it('refuses bad input, field by field and across fields, and changes nothing', async () => {
       const { as } = await givenShop();
       const before = await counts(platform.db);
