@@ -12,6 +12,8 @@ import { rateLimitIndexes } from './ratelimit/index.js';
 import { idempotencyIndexes } from './idempotency/index.js';
 import { catalogIndexes } from './catalog/index.js';
 import { inventoryIndexes } from './inventory/index.js';
+import { giftCardIndexes } from './giftcards/index.js';
+import { couponIndexes } from './coupons/index.js';
 
 /** The one object handed to everything: config, database, job queue, events, clock, log. */
 export type Platform = {
@@ -33,6 +35,8 @@ const INDEXES: readonly IndexDeclaration[] = [
   ...idempotencyIndexes,
   ...catalogIndexes,
   ...inventoryIndexes,
+  ...giftCardIndexes,
+  ...couponIndexes,
 ];
 
 export type OpenPlatform = { platform: Platform; client: MongoClient; close(): Promise<void> };

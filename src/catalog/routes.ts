@@ -17,25 +17,25 @@ export function collectionRoutes(platform: Platform): Router<AppState> {
   const router = storeScopedRouter(platform);
   const storeId = (ctx: { state: AppState }) => ctx.state.store!.id;
 
-  router.get('/collections', async (ctx) => {
+  router.get('/', async (ctx) => {
     const page = parseInput(PageQuery.strict(), ctx.query, 'query');
     const { items, nextCursor } = await listCollections(platform, storeId(ctx), page);
     ctx.body = { data: items, page: { next_cursor: nextCursor } };
   });
-  router.post('/collections', idempotent(platform), async (ctx) => {
+  router.post('/', idempotent(platform), async (ctx) => {
     const body = parseInput(CreateCollectionBody, ctx.request.body, 'body');
     ctx.status = 201;
     ctx.body = { data: await createCollection(platform, storeId(ctx), body) };
   });
-  router.get('/collections/:id', async (ctx) => {
+  router.get('/:id', async (ctx) => {
     parseInput(Empty, ctx.query, 'query');
     ctx.body = { data: await getCollection(platform, storeId(ctx), ctx.params.id!) };
   });
-  router.patch('/collections/:id', async (ctx) => {
+  router.patch('/:id', async (ctx) => {
     const body = parseInput(UpdateCollectionBody, ctx.request.body, 'body');
     ctx.body = { data: await updateCollection(platform, storeId(ctx), ctx.params.id!, body) };
   });
-  router.delete('/collections/:id', async (ctx) => {
+  router.delete('/:id', async (ctx) => {
     parseInput(Empty, ctx.request.body, 'body');
     await deleteCollection(platform, storeId(ctx), ctx.params.id!);
     ctx.status = 204;

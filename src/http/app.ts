@@ -6,6 +6,8 @@ import { inventoryRoutes } from '../inventory/routes.js';
 import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
 import type { Platform } from '../platform.js';
+import { couponRoutes } from '../coupons/routes.js';
+import { giftCardRoutes } from '../giftcards/routes.js';
 import { storeRoutes } from '../stores/routes.js';
 import { jsonBody } from './body.js';
 import type { AppState } from './context.js';
@@ -14,19 +16,21 @@ import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
 
 /**
- * The gateway mounts of spec 4.1. Areas whose issue has not landed yet have no routes, so
- * every path under them is a JSON 404.
+ * The gateway mounts of spec 4.1, in order: routers that share a prefix are tried in this
+ * order, so a narrower mount (`/products/gift-cards`) comes before the one it sits under
+ * (`/products`, whose `/:id` would also match). Areas whose issue has not landed yet have no
+ * routes, so every path under them is a JSON 404.
  */
 function v1Routes(platform: Platform): Router<AppState> {
-  // In order: where two routers share a prefix, the first one's routes win (collections'
-  // `/collections` before the products' `/:id`).
   const mounts: [string, Router<AppState> | null][] = [
     ['/auth', authRoutes(platform)],
     ['/stores', storeRoutes(platform)],
     ['/storefront', null],
-    ['/products', collectionRoutes(platform)],
+    ['/products/collections', collectionRoutes(platform)],
+    ['/products/gift-cards', giftCardRoutes(platform)],
     ['/products', productRoutes(platform)],
     ['/inventory', inventoryRoutes(platform)],
+    ['/coupons', couponRoutes(platform)],
     ['/orders', null],
     ['/payments', null],
     ['/themes', null],

@@ -1,0 +1,216 @@
+import { ObjectId } from 'mongodb';
+import { PlatformError, notFound } from '../errors.js';
+import { afterCursor, pageOf } from '../pagination.js';
+import type { Platform } from '../platform.js';
+import { presentCoupon, type CouponView } from './present.js';
+import { CODE_PATTERN, EvaluationCart, couponRuleIssues, type CreateCouponBody, type ListCouponsQuery, type UpdateCouponBody } from './schemas.js';
+import { coupons, isUniqueViolation, type CouponDocument } from './store.js';
+
+/** An update retries this often when a concurrent change (another update, a redemption) got there first. */
+const UPDATE_ATTEMPTS = 5;
+
+export type CouponEvaluation =
+  | { applicable: true; coupon: CouponView; discount: { subtotal: number; shipping: number } }
+  | { applicable: false; reason: CouponRefusal };
+
+export type CouponRefusal =
+  | 'not_found'
+  | 'inactive'
+  | 'not_started'
+  | 'expired'
+  | 'usage_limit_reached'
+  | 'customer_usage_limit_reached'
+  | 'minimum_subtotal_not_met'
+  | 'currency_mismatch';
+
+const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
+
+const codeTaken = () => new PlatformError('conflict', 'coupon_code_taken', 'This store already has a coupon with that code (codes are case-insensitive)');
+
+const remaining = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
+
+export async function createCoupon(platform: Platform, store: { id: string; currency: string }, input: CreateCouponBody): Promise<CouponView> {
+  const now = platform.clock.now();
+  const doc: CouponDocument = {
+    _id: new ObjectId(),
+    store_id: new ObjectId(store.id),
+    code: input.code,
+    code_normalized: input.code.toUpperCase(),
+    type: input.type,
+    value: input.value,
+    currency: store.currency,
+    minimum_subtotal: input.minimum_subtotal,
+    usage_limit: input.usage_limit,
+    usage_limit_per_customer: input.usage_limit_per_customer,
+    usage_count: 0,
+    usage_remaining: remaining(input.usage_limit, 0),
+    starts_at: input.starts_at,
+    ends_at: input.ends_at,
+    active: input.active,
+    version: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await coupons(platform.db).insertOne(doc);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw codeTaken();
+    throw err;
+  }
+  const view = presentCoupon(doc);
+  await platform.events.emit('coupon.created', doc.store_id, { coupon: view }, `coupon.created:${view.id}`);
+  return view;
+}
+
+/** A prefix of an upper-cased code as a range: every code character sorts below `~`, so the range is exactly the prefix. */
+const prefixRange = (prefix: string) => ({ $gte: prefix.toUpperCase(), $lt: `${prefix.toUpperCase()}~` });
+
+export async function listCoupons(platform: Platform, storeId: string, query: ListCouponsQuery): Promise<{ items: CouponView[]; nextCursor: string | null }> {
+  const docs = await coupons(platform.db)
+    .find({
+      store_id: new ObjectId(storeId),
+      ...(query.active ? { active: query.active === 'true' } : {}),
+      ...(query.query ? { code_normalized: prefixRange(query.query) } : {}),
+      ...afterCursor(query),
+    })
+    .sort({ _id: 1 })
+    .limit(query.limit + 1)
+    .toArray();
+  const { items, nextCursor } = pageOf(docs, query.limit);
+  return { items: items.map(presentCoupon), nextCursor };
+}
+
+async function findCoupon(platform: Platform, storeId: string, couponId: string): Promise<CouponDocument | null> {
+  const id = asId(couponId);
+  return id ? coupons(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
+}
+
+export async function getCoupon(platform: Platform, storeId: string, couponId: string): Promise<CouponView> {
+  const doc = await findCoupon(platform, storeId, couponId);
+  if (!doc) throw notFound('Coupon');
+  return presentCoupon(doc);
+}
+
+/**
+ * Change the given fields. The rules across fields are checked on the coupon as it would
+ * become, and the write is conditional on the version and usage count read, so a concurrent
+ * update or redemption makes it re-read and try again rather than be overwritten.
+ */
+export async function updateCoupon(platform: Platform, storeId: string, couponId: string, input: UpdateCouponBody): Promise<CouponView> {
+  const changed = (Object.keys(input) as (keyof UpdateCouponBody)[]).filter((k) => input[k] !== undefined);
+  for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+    const current = await findCoupon(platform, storeId, couponId);
+    if (!current) throw notFound('Coupon');
+    const next = { ...current, ...Object.fromEntries(changed.map((k) => [k, input[k]])) } as CouponDocument;
+    const issues = couponRuleIssues(next);
+    if (issues.length > 0) {
+      throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details: issues.map((i) => `body.${i.path}: ${i.message}`) });
+    }
+    const set: Partial<CouponDocument> = { ...Object.fromEntries(changed.map((k) => [k, input[k]])), updated_at: platform.clock.now() };
+    if (input.code !== undefined) set.code_normalized = input.code.toUpperCase();
+    if (input.usage_limit !== undefined) set.usage_remaining = remaining(input.usage_limit, current.usage_count);
+    let doc: CouponDocument | null;
+    try {
+      doc = await coupons(platform.db).findOneAndUpdate(
+        { _id: current._id, store_id: current.store_id, version: current.version, usage_count: current.usage_count },
+        { $set: set, $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      );
+    } catch (err) {
+      if (isUniqueViolation(err)) throw codeTaken();
+      throw err;
+    }
+    if (!doc) continue;
+    const view = presentCoupon(doc);
+    await platform.events.emit('coupon.updated', doc.store_id, { coupon: view, changed }, `coupon.updated:${view.id}:v${doc.version}`);
+    return view;
+  }
+  throw new PlatformError('conflict', 'coupon_busy', 'The coupon kept changing while it was being updated; try again');
+}
+
+/**
+ * Delete for good (orders keep their own copy of the code and discount), which frees the
+ * code for a new coupon.
+ */
+export async function deleteCoupon(platform: Platform, storeId: string, couponId: string): Promise<void> {
+  const id = asId(couponId);
+  const doc = id ? await coupons(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  if (!doc) throw notFound('Coupon');
+  const view = presentCoupon(doc);
+  await platform.events.emit('coupon.deleted', doc.store_id, { coupon: view }, `coupon.deleted:${view.id}`);
+}
+
+/** The coupon's amounts are in its currency: only a coupon that carries amounts cares about the cart's. */
+const usesAmounts = (c: CouponDocument) => c.type === 'fixed_amount' || c.minimum_subtotal !== null;
+
+/**
+ * Whether a coupon applies to a cart and the discount it gives, without redeeming it. Integer
+ * arithmetic only: a percentage rounds down to the minor unit (the shopper never gets more
+ * than the percent), a fixed amount never exceeds the subtotal, free shipping takes the whole
+ * shipping amount.
+ */
+export async function evaluateCoupon(platform: Platform, storeId: string, code: string, cart: EvaluationCart): Promise<CouponEvaluation> {
+  const parsed = EvaluationCart.safeParse(cart);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => `${['cart', ...i.path.map(String)].join('.')}: ${i.message}`);
+    throw new PlatformError('invalid_data', 'invalid_cart', 'The cart to evaluate is invalid', { details });
+  }
+  const input = parsed.data;
+  const now = platform.clock.now();
+  const coupon = CODE_PATTERN.test(code) && asId(storeId)
+    ? await coupons(platform.db).findOne({ store_id: new ObjectId(storeId), code_normalized: code.toUpperCase() })
+    : null;
+  const refuse = (reason: CouponRefusal): CouponEvaluation => ({ applicable: false, reason });
+  if (!coupon) return refuse('not_found');
+  if (!coupon.active) return refuse('inactive');
+  if (coupon.starts_at && coupon.starts_at > now) return refuse('not_started');
+  if (coupon.ends_at && coupon.ends_at <= now) return refuse('expired');
+  if (coupon.usage_remaining !== null && coupon.usage_remaining <= 0) return refuse('usage_limit_reached');
+  if (coupon.usage_limit_per_customer !== null && input.customer_usage_count !== undefined && input.customer_usage_count >= coupon.usage_limit_per_customer) {
+    return refuse('customer_usage_limit_reached');
+  }
+  if (usesAmounts(coupon) && input.currency !== coupon.currency) return refuse('currency_mismatch');
+  if (coupon.minimum_subtotal !== null && input.subtotal < coupon.minimum_subtotal) return refuse('minimum_subtotal_not_met');
+  const value = coupon.value ?? 0;
+  const discount =
+    coupon.type === 'percentage'
+      ? { subtotal: Math.floor((input.subtotal * value) / 100), shipping: 0 }
+      : coupon.type === 'fixed_amount'
+        ? { subtotal: Math.min(value, input.subtotal), shipping: 0 }
+        : { subtotal: 0, shipping: input.shipping };
+  return { applicable: true, coupon: presentCoupon(coupon), discount };
+}
+
+/**
+ * Count one use, atomically: a limited coupon is taken only while `usage_remaining` > 0, so
+ * parallel redemptions never exceed the limit. Also refuses an inactive coupon or one outside
+ * its window. Per-customer limits are the checkout's to check (it knows the customer's
+ * orders) through evaluateCoupon's `customer_usage_count`.
+ */
+export async function redeemCoupon(platform: Platform, storeId: string, couponId: string): Promise<CouponView> {
+  const id = asId(couponId);
+  if (!id || !asId(storeId)) throw notFound('Coupon');
+  const now = platform.clock.now();
+  const usable = {
+    _id: id,
+    store_id: new ObjectId(storeId),
+    active: true,
+    $and: [{ $or: [{ starts_at: null }, { starts_at: { $lte: now } }] }, { $or: [{ ends_at: null }, { ends_at: { $gt: now } }] }],
+  };
+  const options = { returnDocument: 'after' as const };
+  const doc =
+    (await coupons(platform.db).findOneAndUpdate({ ...usable, usage_remaining: { $gt: 0 } }, { $inc: { usage_count: 1, usage_remaining: -1 }, $set: { updated_at: now } }, options)) ??
+    (await coupons(platform.db).findOneAndUpdate({ ...usable, usage_remaining: null }, { $inc: { usage_count: 1 }, $set: { updated_at: now } }, options));
+  if (!doc) {
+    const current = await coupons(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) });
+    if (!current) throw notFound('Coupon');
+    if (!current.active) throw new PlatformError('conflict', 'coupon_inactive', 'This coupon is not active');
+    if (current.starts_at && current.starts_at > now) throw new PlatformError('conflict', 'coupon_not_started', 'This coupon is not valid yet');
+    if (current.ends_at && current.ends_at <= now) throw new PlatformError('conflict', 'coupon_expired', 'This coupon has expired');
+    throw new PlatformError('conflict', 'usage_limit_reached', 'This coupon has been used as often as it may be');
+  }
+  const view = presentCoupon(doc);
+  // usage_count only grows, so each redemption has its own count.
+  await platform.events.emit('coupon.redeemed', doc.store_id, { coupon: view }, `coupon.redeemed:${view.id}:${doc.usage_count}`);
+  return view;
+}
