@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { authRoutes } from '../auth/routes.js';
+import { customerRoutes } from '../customers/routes.js';
 import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
 import type { Platform } from '../platform.js';
@@ -26,6 +27,7 @@ function v1Routes(platform: Platform): Router<AppState> {
     '/themes': null,
     '/app-store': null,
     '/operations': null,
+    '/customers': customerRoutes(platform),
   };
   const v1 = new Router<AppState>({ prefix: '/v1' });
   for (const [prefix, router] of Object.entries(mounts)) {
