@@ -2,6 +2,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { authRoutes } from '../auth/routes.js';
 import { customerRoutes } from '../customers/routes.js';
+import { formSubmissionRoutes, storefrontFormRoutes } from '../forms/routes.js';
 import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
 import type { Platform } from '../platform.js';
@@ -20,7 +21,7 @@ function v1Routes(platform: Platform): Router<AppState> {
   const mounts: Record<string, Router<AppState> | null> = {
     '/auth': authRoutes(platform),
     '/stores': storeRoutes(platform),
-    '/storefront': null,
+    '/storefront': storefrontFormRoutes(platform),
     '/products': null,
     '/orders': null,
     '/payments': null,
@@ -28,6 +29,7 @@ function v1Routes(platform: Platform): Router<AppState> {
     '/app-store': null,
     '/operations': null,
     '/customers': customerRoutes(platform),
+    '/form-submissions': formSubmissionRoutes(platform),
   };
   const v1 = new Router<AppState>({ prefix: '/v1' });
   for (const [prefix, router] of Object.entries(mounts)) {
