@@ -13,12 +13,18 @@ export const FormName = z
   .max(50, 'must be at most 50 characters')
   .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be lowercase kebab-case: a-z, 0-9 and single inner hyphens');
 
-const FieldName = z.string().regex(/^[a-z0-9_-]{1,64}$/, 'field names must be 1 to 64 characters of a-z, 0-9, _ and -');
+const FIELD_NAME = /^[a-z0-9_-]{1,64}$/;
 
-const Fields = z
-  .record(FieldName, z.string().max(MAX_VALUE_LENGTH))
-  .refine((f) => Object.keys(f).length <= MAX_FIELDS, `must have at most ${MAX_FIELDS} fields`)
-  .refine((f) => Object.values(f).reduce((n, v) => n + v.length, 0) <= MAX_TOTAL_LENGTH, `values must have at most ${MAX_TOTAL_LENGTH} characters in all`);
+const Fields = z.record(z.string(), z.string().max(MAX_VALUE_LENGTH)).superRefine((fields, ctx) => {
+  const names = Object.keys(fields);
+  for (const name of names) {
+    if (!FIELD_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'field names must be 1 to 64 characters of a-z, 0-9, _ and -' });
+  }
+  if (names.length > MAX_FIELDS) ctx.addIssue({ code: 'custom', message: `must have at most ${MAX_FIELDS} fields` });
+  if (Object.values(fields).reduce((n, v) => n + v.length, 0) > MAX_TOTAL_LENGTH) {
+    ctx.addIssue({ code: 'custom', message: `values must have at most ${MAX_TOTAL_LENGTH} characters in all` });
+  }
+});
 
 export const SubmitFormParams = z.object({ subdomain: z.string(), form: FormName });
 export const SubmitFormBody = z.strictObject({ fields: Fields });
