@@ -14,6 +14,8 @@ import { catalogIndexes } from './catalog/index.js';
 import { inventoryIndexes } from './inventory/index.js';
 import { giftCardIndexes } from './giftcards/index.js';
 import { couponIndexes } from './coupons/index.js';
+import { customerIndexes } from './customers/index.js';
+import { formSubmissionIndexes } from './forms/index.js';
 
 /** The one object handed to everything: config, database, job queue, events, clock, log. */
 export type Platform = {
@@ -37,6 +39,8 @@ const INDEXES: readonly IndexDeclaration[] = [
   ...inventoryIndexes,
   ...giftCardIndexes,
   ...couponIndexes,
+  ...customerIndexes,
+  ...formSubmissionIndexes,
 ];
 
 export type OpenPlatform = { platform: Platform; client: MongoClient; close(): Promise<void> };

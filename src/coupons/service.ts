@@ -4,7 +4,8 @@ import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentCoupon, type CouponView } from './present.js';
 import { CODE_PATTERN, EvaluationCart, couponRuleIssues, type CreateCouponBody, type ListCouponsQuery, type UpdateCouponBody } from './schemas.js';
-import { coupons, isUniqueViolation, type CouponDocument } from './store.js';
+import { coupons, type CouponDocument } from './store.js';
+import { isDuplicateKeyError } from '../db.js';
 
 /** An update retries this often when a concurrent change (another update, a redemption) got there first. */
 const UPDATE_ATTEMPTS = 5;
@@ -54,7 +55,7 @@ export async function createCoupon(platform: Platform, store: { id: string; curr
   try {
     await coupons(platform.db).insertOne(doc);
   } catch (err) {
-    if (isUniqueViolation(err)) throw codeTaken();
+    if (isDuplicateKeyError(err)) throw codeTaken();
     throw err;
   }
   const view = presentCoupon(doc);
@@ -117,7 +118,7 @@ export async function updateCoupon(platform: Platform, storeId: string, couponId
         { returnDocument: 'after' },
       );
     } catch (err) {
-      if (isUniqueViolation(err)) throw codeTaken();
+      if (isDuplicateKeyError(err)) throw codeTaken();
       throw err;
     }
     if (!doc) continue;

@@ -1,5 +1,5 @@
-import { MongoServerError, type Db, type ObjectId } from 'mongodb';
-import { isDuplicateKeyError, type IndexDeclaration } from '../db.js';
+import type { Db, ObjectId } from 'mongodb';
+import type { IndexDeclaration } from '../db.js';
 
 export const COUPONS = 'coupons';
 
@@ -45,11 +45,3 @@ export const couponIndexes: IndexDeclaration[] = [
 
 export const coupons = (db: Db) => db.collection<CouponDocument>(COUPONS);
 
-/**
- * A write that breaks a unique index. MongoDB says 11000 for inserts and updates alike;
- * FerretDB 1.24 (SQLite) says 11000 for an insert but answers an *update* that breaks one
- * with InternalError (code 1) carrying SQLite's message.
- */
-export function isUniqueViolation(err: unknown): boolean {
-  return isDuplicateKeyError(err) || (err instanceof MongoServerError && /UNIQUE constraint failed/.test(err.message));
-}

@@ -3,6 +3,8 @@ import Router from '@koa/router';
 import { authRoutes } from '../auth/routes.js';
 import { collectionRoutes, productRoutes } from '../catalog/routes.js';
 import { inventoryRoutes } from '../inventory/routes.js';
+import { customerRoutes } from '../customers/routes.js';
+import { formSubmissionRoutes, storefrontFormRoutes } from '../forms/routes.js';
 import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
 import type { Platform } from '../platform.js';
@@ -25,12 +27,14 @@ function v1Routes(platform: Platform): Router<AppState> {
   const mounts: [string, Router<AppState> | null][] = [
     ['/auth', authRoutes(platform)],
     ['/stores', storeRoutes(platform)],
-    ['/storefront', null],
+    ['/storefront', storefrontFormRoutes(platform)],
     ['/products/collections', collectionRoutes(platform)],
     ['/products/gift-cards', giftCardRoutes(platform)],
     ['/products', productRoutes(platform)],
     ['/inventory', inventoryRoutes(platform)],
     ['/coupons', couponRoutes(platform)],
+    ['/customers', customerRoutes(platform)],
+    ['/form-submissions', formSubmissionRoutes(platform)],
     ['/orders', null],
     ['/payments', null],
     ['/themes', null],

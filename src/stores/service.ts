@@ -51,6 +51,12 @@ export async function findOwnedStore(platform: Pick<Platform, 'db'>, ownerId: st
   return doc ? presentStore(doc) : null;
 }
 
+/** The store at a storefront subdomain, or null. Public: for storefront routes, no owner check. */
+export async function findStoreBySubdomain(platform: Pick<Platform, 'db'>, subdomain: string): Promise<StoreView | null> {
+  const doc = await stores(platform.db).findOne({ subdomain });
+  return doc ? presentStore(doc) : null;
+}
+
 export async function getStore(platform: Platform, ownerId: string, storeId: string): Promise<StoreView> {
   const store = await findOwnedStore(platform, ownerId, storeId);
   if (!store) throw notFound('Store');

@@ -1,0 +1,75 @@
+import type { ObjectId } from 'mongodb';
+import type { CustomerAddressDocument, CustomerDocument } from './store.js';
+
+export type CustomerView = {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  accepts_marketing: boolean;
+  tags: string[];
+  note: string | null;
+  orders_count: number;
+  total_spent: number;
+  currency: string;
+  default_address_id: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export const presentCustomer = (c: CustomerDocument): CustomerView => ({
+  id: c._id.toHexString(),
+  email: c.email,
+  first_name: c.first_name,
+  last_name: c.last_name,
+  phone: c.phone,
+  accepts_marketing: c.accepts_marketing,
+  tags: c.tags,
+  note: c.note,
+  orders_count: c.orders_count,
+  total_spent: c.total_spent,
+  currency: c.currency,
+  default_address_id: c.default_address_id?.toHexString() ?? null,
+  created_at: c.created_at.toISOString(),
+  updated_at: c.updated_at.toISOString(),
+});
+
+export type CustomerAddressView = {
+  id: string;
+  customer_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  address1: string;
+  address2: string | null;
+  city: string;
+  province: string | null;
+  province_code: string | null;
+  country_code: string;
+  zip: string | null;
+  phone: string | null;
+  default: boolean;
+  created_at: string;
+  updated_at: string;
+};
+
+/** `defaultId` is the customer's default_address_id at the time of reading. */
+export const presentAddress = (a: CustomerAddressDocument, defaultId: ObjectId | null): CustomerAddressView => ({
+  id: a._id.toHexString(),
+  customer_id: a.customer_id.toHexString(),
+  first_name: a.first_name,
+  last_name: a.last_name,
+  company: a.company,
+  address1: a.address1,
+  address2: a.address2,
+  city: a.city,
+  province: a.province,
+  province_code: a.province_code,
+  country_code: a.country_code,
+  zip: a.zip,
+  phone: a.phone,
+  default: defaultId !== null && defaultId.equals(a._id),
+  created_at: a.created_at.toISOString(),
+  updated_at: a.updated_at.toISOString(),
+});

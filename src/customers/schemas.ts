@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { PageQuery } from '../pagination.js';
+
+/** As src/auth/schemas.ts Email: trimmed, NFC-normalised and lower-cased before it is checked. */
+export const CustomerEmail = z
+  .string()
+  .trim()
+  .max(254)
+  .transform((s) => s.normalize('NFC').toLowerCase())
+  .pipe(z.email({ message: 'must be an email address' }));
+
+/** ISO 3166-1 alpha-2: the 249 officially assigned codes (no reserved or withdrawn ones). */
+const COUNTRY_CODES = new Set(
+  ('AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ ' +
+    'BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR ' +
+    'CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
+    'GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ' +
+    'ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ ' +
+    'LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ ' +
+    'MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF ' +
+    'PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI ' +
+    'SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR ' +
+    'TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW').split(' '),
+);
+
+export const CountryCode = z.string().refine((c) => COUNTRY_CODES.has(c), 'must be an ISO 3166-1 alpha-2 country code in upper case, such as US');
+
+/** A required text field: trimmed, 1..max characters. */
+const Text = (max: number) => z.string().trim().min(1).max(max);
+/** An optional text field: trimmed; an empty string means "none" and is stored as null. */
+const OptionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullable()
+    .transform((s) => (s === '' ? null : s));
+
+const Phone = z
+  .string()
+  .trim()
+  .max(32)
+  .refine((p) => p === '' || (/^\+?[0-9 ().-]+$/.test(p) && /^(\D*\d){3,20}\D*$/.test(p)), 'must be a phone number: digits, spaces, ( ) . - and an optional leading +, 3 to 20 digits')
+  .nullable()
+  .transform((s) => (s === '' ? null : s));
+
+const Tags = z
+  .array(z.string().trim().min(1).max(40))
+  .max(50)
+  .transform((tags) => [...new Set(tags)]);
+
+const CustomerFields = {
+  first_name: OptionalText(100),
+  last_name: OptionalText(100),
+  phone: Phone,
+  accepts_marketing: z.boolean(),
+  tags: Tags,
+  note: OptionalText(5000),
+};
+
+export const CreateCustomerBody = z.strictObject({
+  email: CustomerEmail,
+  first_name: CustomerFields.first_name.optional(),
+  last_name: CustomerFields.last_name.optional(),
+  phone: CustomerFields.phone.optional(),
+  accepts_marketing: CustomerFields.accepts_marketing.default(false),
+  tags: CustomerFields.tags.default([]),
+  note: CustomerFields.note.optional(),
+});
+export type CreateCustomerBody = z.infer<typeof CreateCustomerBody>;
+
+export const UpdateCustomerBody = z
+  .strictObject({
+    email: CustomerEmail.optional(),
+    first_name: CustomerFields.first_name.optional(),
+    last_name: CustomerFields.last_name.optional(),
+    phone: CustomerFields.phone.optional(),
+    accepts_marketing: CustomerFields.accepts_marketing.optional(),
+    tags: CustomerFields.tags.optional(),
+    note: CustomerFields.note.optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one field to change' });
+export type UpdateCustomerBody = z.infer<typeof UpdateCustomerBody>;
+
+export const ListCustomersQuery = PageQuery.extend({
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .transform((q) => q.normalize('NFC').toLowerCase())
+    .optional(),
+}).strict();
+export type ListCustomersQuery = z.infer<typeof ListCustomersQuery>;
+
+const AddressFields = {
+  first_name: OptionalText(100),
+  last_name: OptionalText(100),
+  company: OptionalText(255),
+  address1: Text(255),
+  address2: OptionalText(255),
+  city: Text(100),
+  province: OptionalText(100),
+  province_code: OptionalText(10),
+  country_code: CountryCode,
+  zip: OptionalText(20),
+  phone: Phone,
+};
+
+export const CreateAddressBody = z.strictObject({
+  first_name: AddressFields.first_name.optional(),
+  last_name: AddressFields.last_name.optional(),
+  company: AddressFields.company.optional(),
+  address1: AddressFields.address1,
+  address2: AddressFields.address2.optional(),
+  city: AddressFields.city,
+  province: AddressFields.province.optional(),
+  province_code: AddressFields.province_code.optional(),
+  country_code: AddressFields.country_code,
+  zip: AddressFields.zip.optional(),
+  phone: AddressFields.phone.optional(),
+});
+export type CreateAddressBody = z.infer<typeof CreateAddressBody>;
+
+export const UpdateAddressBody = z
+  .strictObject({
+    first_name: AddressFields.first_name.optional(),
+    last_name: AddressFields.last_name.optional(),
+    company: AddressFields.company.optional(),
+    address1: AddressFields.address1.optional(),
+    address2: AddressFields.address2.optional(),
+    city: AddressFields.city.optional(),
+    province: AddressFields.province.optional(),
+    province_code: AddressFields.province_code.optional(),
+    country_code: AddressFields.country_code.optional(),
+    zip: AddressFields.zip.optional(),
+    phone: AddressFields.phone.optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one field to change' });
+export type UpdateAddressBody = z.infer<typeof UpdateAddressBody>;
+
+/** The orders domain's report of one order (or refund) for recordCustomerOrder. */
+export const CustomerOrderRecord = z.strictObject({
+  amount: z.number().int().refine(Number.isSafeInteger, 'must be a safe integer'),
+  countDelta: z.union([z.literal(0), z.literal(1)]),
+});
+export type CustomerOrderRecord = z.infer<typeof CustomerOrderRecord>;

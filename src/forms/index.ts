@@ -1,0 +1,2 @@
+export type { FormSubmissionView } from './present.js';
+export { formSubmissionIndexes } from './store.js';
