@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { authRoutes } from '../auth/routes.js';
 import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
+import { mediaRoutes } from '../media/routes.js';
 import type { Platform } from '../platform.js';
 import { storeRoutes } from '../stores/routes.js';
 import { jsonBody } from './body.js';
@@ -26,6 +27,7 @@ function v1Routes(platform: Platform): Router<AppState> {
     '/themes': null,
     '/app-store': null,
     '/operations': null,
+    '/media': mediaRoutes(platform),
   };
   const v1 = new Router<AppState>({ prefix: '/v1' });
   for (const [prefix, router] of Object.entries(mounts)) {
