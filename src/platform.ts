@@ -10,6 +10,7 @@ import { storeIndexes } from './stores/index.js';
 import { messageIndexes } from './messages/index.js';
 import { rateLimitIndexes } from './ratelimit/index.js';
 import { idempotencyIndexes } from './idempotency/index.js';
+import { mediaIndexes } from './media/index.js';
 
 /** The one object handed to everything: config, database, job queue, events, clock, log. */
 export type Platform = {
@@ -29,6 +30,7 @@ const INDEXES: readonly IndexDeclaration[] = [
   ...messageIndexes,
   ...rateLimitIndexes,
   ...idempotencyIndexes,
+  ...mediaIndexes,
 ];
 
 export type OpenPlatform = { platform: Platform; client: MongoClient; close(): Promise<void> };

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { authRoutes } from '../auth/routes.js';
 import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
-import { mediaRoutes } from '../media/routes.js';
+import { MEDIA_MULTIPART_ROUTES, mediaRoutes } from '../media/routes.js';
 import type { Platform } from '../platform.js';
 import { storeRoutes } from '../stores/routes.js';
 import { jsonBody } from './body.js';
@@ -60,7 +60,7 @@ export function createApp(platform: Platform): Koa<AppState> {
   app.use(requestLog(platform.log));
   app.use(errorEnvelope(platform.log));
   app.use(unmatched);
-  for (const mw of jsonBody(platform.config.http.bodyLimitBytes)) app.use(mw);
+  for (const mw of jsonBody(platform.config.http.bodyLimitBytes, MEDIA_MULTIPART_ROUTES)) app.use(mw);
   app.use(health.routes());
   app.use(health.allowedMethods());
   app.use(v1.routes());
