@@ -11,6 +11,7 @@ import { messageIndexes } from './messages/index.js';
 import { rateLimitIndexes } from './ratelimit/index.js';
 import { idempotencyIndexes } from './idempotency/index.js';
 import { mediaIndexes } from './media/index.js';
+import { paymentIndexes } from './payments/index.js';
 
 /** The one object handed to everything: config, database, job queue, events, clock, log. */
 export type Platform = {
@@ -31,6 +32,7 @@ const INDEXES: readonly IndexDeclaration[] = [
   ...rateLimitIndexes,
   ...idempotencyIndexes,
   ...mediaIndexes,
+  ...paymentIndexes,
 ];
 
 export type OpenPlatform = { platform: Platform; client: MongoClient; close(): Promise<void> };

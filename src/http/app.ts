@@ -4,6 +4,7 @@ import { authRoutes } from '../auth/routes.js';
 import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
 import { MEDIA_MULTIPART_ROUTES, mediaRoutes } from '../media/routes.js';
+import { paymentRoutes } from '../payments/routes.js';
 import type { Platform } from '../platform.js';
 import { storeRoutes } from '../stores/routes.js';
 import { jsonBody } from './body.js';
@@ -23,7 +24,7 @@ function v1Routes(platform: Platform): Router<AppState> {
     '/storefront': null,
     '/products': null,
     '/orders': null,
-    '/payments': null,
+    '/payments': paymentRoutes(platform),
     '/themes': null,
     '/app-store': null,
     '/operations': null,
