@@ -183,6 +183,35 @@ describe('Media (/v1/media)', () => {
       expect(noBoundary.status).to.equal(400);
     });
 
+    it('never answers 500 to a cut-off or garbled multipart body', async () => {
+      const before = await counts(app.platform.db);
+      const head = '--b0undary\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n';
+      const full = Buffer.concat([Buffer.from(head), png(2, 2), Buffer.from('\r\n--b0undary--\r\n')]);
+      const bodies = [
+        ...[10, 40, 90, head.length + 10, full.length - 20, full.length - 3].map((n) => full.subarray(0, n)),
+        Buffer.from(full.toString('latin1').replace('Content-Disposition', 'Content-Transfer-Encoding: rot13\r\nContent-Disposition'), 'latin1'),
+        Buffer.from('\r\n\r\n--b0undary--\r\n'),
+        Buffer.alloc(300, 0),
+      ];
+      for (const body of bodies) {
+        const res = await fetch(`${app.url}/v1/media`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${owner.merchant.token}`, 'x-store-id': owner.store.id, 'content-type': 'multipart/form-data; boundary=b0undary' },
+          body,
+        });
+        expect(res.status, body.toString('latin1').slice(0, 120)).to.be.within(400, 499);
+      }
+      expect(await counts(app.platform.db)).to.deep.equal(before);
+      // A file part with an empty name is still a file: it is named after its type.
+      const unnamed = await fetch(`${app.url}/v1/media`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.merchant.token}`, 'x-store-id': owner.store.id, 'content-type': 'multipart/form-data; boundary=b0undary' },
+        body: Buffer.from(full.toString('latin1').replace('filename="a.png"', 'filename=""'), 'latin1'),
+      });
+      expect(unnamed.status).to.equal(201);
+      expect(((await unnamed.json()) as any).data.filename).to.equal('image.png');
+    });
+
     it('needs a session (401) and a store the caller owns (403)', async () => {
       const other = await givenMerchantWithStore(api);
       const anonymous = await fetch(`${app.url}/v1/media`, { method: 'POST', headers: { 'x-store-id': owner.store.id }, body: new FormData() });
