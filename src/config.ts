@@ -53,6 +53,16 @@ const Env = z
     MESSAGE_RELAY_TOKEN: z.string().min(16).optional(),
     LOCALDB_PORT: int(27018, 1).pipe(z.number().max(65535)),
     LOCALDB_DIR: z.string().min(1).default('.localdb/data'),
+    STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+    STORAGE_LOCAL_DIR: z.string().min(1).default('.localdb/storage'),
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    S3_REGION: z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be a region name such as us-east-1').optional(),
+    S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: bool(false),
+    MEDIA_MAX_BYTES: int(10 * 1024 * 1024, 1),
   })
   .superRefine((env, ctx) => {
     const deployed = env.APP_ENV === 'staging' || env.APP_ENV === 'production';
@@ -71,6 +81,11 @@ const Env = z
     if (env.MESSAGE_RELAY_URL && !env.MESSAGE_RELAY_TOKEN) {
       ctx.addIssue({ code: 'custom', path: ['MESSAGE_RELAY_TOKEN'], message: 'is required when MESSAGE_RELAY_URL is set' });
     }
+    if (env.STORAGE_DRIVER === 's3') {
+      for (const name of ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER is s3' });
+      }
+    }
   });
 
 export type Config = Readonly<{
@@ -82,6 +97,26 @@ export type Config = Readonly<{
   jobs: Readonly<{ pollIntervalMs: number; shutdownGraceMs: number; sweepIntervalMs: number }>;
   messageRelay: Readonly<{ url: string; token: string }> | null;
   localdb: Readonly<{ port: number; dir: string }>;
+  storage: StorageConfig;
+  media: Readonly<{ maxBytes: number }>;
+}>;
+
+export type S3Config = Readonly<{
+  endpoint: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+}>;
+
+/** Object storage: files under a local folder (served by signed URLs of the web process), or an S3-compatible bucket. */
+export type StorageConfig = Readonly<{
+  driver: 'local' | 's3';
+  localDir: string;
+  /** Where clients reach the web process; signed local URLs start with it. */
+  publicBaseUrl: string;
+  s3: S3Config | null;
 }>;
 
 export class ConfigError extends Error {
@@ -111,6 +146,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     messageRelay: e.MESSAGE_RELAY_URL && e.MESSAGE_RELAY_TOKEN ? { url: e.MESSAGE_RELAY_URL, token: e.MESSAGE_RELAY_TOKEN } : null,
     localdb: { port: e.LOCALDB_PORT, dir: e.LOCALDB_DIR },
+    storage: {
+      driver: e.STORAGE_DRIVER,
+      localDir: e.STORAGE_LOCAL_DIR,
+      publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://127.0.0.1:${e.PORT}`).replace(/\/+$/, ''),
+      s3:
+        e.STORAGE_DRIVER === 's3'
+          ? {
+              endpoint: e.S3_ENDPOINT!.replace(/\/+$/, ''),
+              region: e.S3_REGION!,
+              bucket: e.S3_BUCKET!,
+              accessKeyId: e.S3_ACCESS_KEY_ID!,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            }
+          : null,
+    },
+    media: { maxBytes: e.MEDIA_MAX_BYTES },
   };
   return deepFreeze(config);
 }

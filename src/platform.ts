@@ -16,6 +16,8 @@ import { giftCardIndexes } from './giftcards/index.js';
 import { couponIndexes } from './coupons/index.js';
 import { customerIndexes } from './customers/index.js';
 import { formSubmissionIndexes } from './forms/index.js';
+import { mediaIndexes } from './media/index.js';
+import { paymentIndexes } from './payments/index.js';
 
 /** The one object handed to everything: config, database, job queue, events, clock, log. */
 export type Platform = {
@@ -41,6 +43,8 @@ const INDEXES: readonly IndexDeclaration[] = [
   ...couponIndexes,
   ...customerIndexes,
   ...formSubmissionIndexes,
+  ...mediaIndexes,
+  ...paymentIndexes,
 ];
 
 export type OpenPlatform = { platform: Platform; client: MongoClient; close(): Promise<void> };

@@ -7,6 +7,8 @@ import { customerRoutes } from '../customers/routes.js';
 import { formSubmissionRoutes, storefrontFormRoutes } from '../forms/routes.js';
 import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
+import { MEDIA_MULTIPART_ROUTES, mediaRoutes } from '../media/routes.js';
+import { paymentRoutes } from '../payments/routes.js';
 import type { Platform } from '../platform.js';
 import { couponRoutes } from '../coupons/routes.js';
 import { giftCardRoutes } from '../giftcards/routes.js';
@@ -36,7 +38,8 @@ function v1Routes(platform: Platform): Router<AppState> {
     ['/customers', customerRoutes(platform)],
     ['/form-submissions', formSubmissionRoutes(platform)],
     ['/orders', null],
-    ['/payments', null],
+    ['/payments', paymentRoutes(platform)],
+    ['/media', mediaRoutes(platform)],
     ['/themes', null],
     ['/app-store', null],
     ['/operations', null],
@@ -72,7 +75,7 @@ export function createApp(platform: Platform): Koa<AppState> {
   app.use(requestLog(platform.log));
   app.use(errorEnvelope(platform.log));
   app.use(unmatched);
-  for (const mw of jsonBody(platform.config.http.bodyLimitBytes)) app.use(mw);
+  for (const mw of jsonBody(platform.config.http.bodyLimitBytes, MEDIA_MULTIPART_ROUTES)) app.use(mw);
   app.use(health.routes());
   app.use(health.allowedMethods());
   app.use(v1.routes());

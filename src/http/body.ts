@@ -1,17 +1,24 @@
 import { koaBody } from 'koa-body';
 import type { Middleware } from 'koa';
 import { PlatformError } from '../errors.js';
-import type { AppState } from './context.js';
+import type { AppContext, AppState } from './context.js';
+import type { MultipartRoute } from './multipart.js';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * JSON bodies only, with a size limit. A body of another media type is a 415 before any byte
  * is read; a body over the limit (declared or streamed) is a 413; malformed JSON, or JSON
- * that is not an object or array, is a 400.
+ * that is not an object or array, is a 400. The routes in `multipartRoutes` may instead take
+ * `multipart/form-data`, which is left unread here for the route to read (readMultipart).
  */
-export function jsonBody(limitBytes: number): Middleware<AppState>[] {
+export function jsonBody(limitBytes: number, multipartRoutes: readonly MultipartRoute[] = []): Middleware<AppState>[] {
+  const takesMultipart = (ctx: AppContext) => {
+    const path = ctx.path.replace(/\/+$/, '') || '/';
+    return multipartRoutes.some((r) => r.method === ctx.method && r.path === path) && ctx.is('multipart/form-data') === 'multipart/form-data';
+  };
   const requireJson: Middleware<AppState> = async (ctx, next) => {
+    if (takesMultipart(ctx)) return next();
     if (WITH_BODY.has(ctx.method) && hasBody(ctx.req.headers) && !ctx.is('application/json', 'application/*+json')) {
       throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'The request body must be application/json');
     }

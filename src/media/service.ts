@@ -1,0 +1,93 @@
+import { ObjectId } from 'mongodb';
+import { PlatformError, notFound } from '../errors.js';
+import { afterCursor, pageOf, type Page } from '../pagination.js';
+import type { Platform } from '../platform.js';
+import { objectStorage } from '../storage/index.js';
+import { sanitizeFilename } from './filename.js';
+import { inspectImage } from './image.js';
+import { presentMedia, type MediaView } from './present.js';
+import type { UploadFields } from './schemas.js';
+import { media, type MediaDocument } from './store.js';
+
+/** How long the signed URL in a media response stays valid. */
+export const URL_EXPIRY_SECONDS = 15 * 60;
+
+const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
+
+const withUrl = (platform: Platform, doc: MediaDocument) => presentMedia(doc, objectStorage(platform).url(doc.storage_key, URL_EXPIRY_SECONDS));
+
+/**
+ * Store an uploaded image. The type comes from the bytes; anything but PNG, JPEG, GIF or WebP
+ * is refused before anything is stored, as is a recognised image whose header is damaged.
+ */
+export async function uploadMedia(platform: Platform, storeId: string, file: { filename: string; bytes: Buffer }, fields: UploadFields): Promise<MediaView> {
+  const check = inspectImage(file.bytes);
+  if (!check.ok && check.reason === 'unsupported') {
+    throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'Only PNG, JPEG, GIF and WebP images are accepted');
+  }
+  if (!check.ok) throw new PlatformError('invalid_data', 'invalid_image', 'The image is truncated or damaged');
+  const { image } = check;
+  const id = new ObjectId();
+  const doc: MediaDocument = {
+    _id: id,
+    store_id: new ObjectId(storeId),
+    storage_key: `media/${storeId}/${id.toHexString()}.${image.extension}`,
+    filename: sanitizeFilename(file.filename, image),
+    content_type: image.contentType,
+    size: file.bytes.length,
+    width: image.width,
+    height: image.height,
+    alt: fields.alt ? fields.alt : null,
+    created_at: platform.clock.now(),
+  };
+  const storage = objectStorage(platform);
+  await storage.put(doc.storage_key, file.bytes, doc.content_type);
+  try {
+    await media(platform.db).insertOne(doc);
+  } catch (err) {
+    await storage.delete(doc.storage_key).catch(() => {});
+    throw err;
+  }
+  await platform.events.emit('media.created', doc.store_id, { media: presentMedia(doc) }, `media.created:${id.toHexString()}`);
+  platform.log.info({ event: 'media.uploaded', store_id: storeId, media_id: id.toHexString(), size: doc.size, content_type: doc.content_type });
+  return withUrl(platform, doc);
+}
+
+export async function listMedia(platform: Platform, storeId: string, page: Page): Promise<{ items: MediaView[]; nextCursor: string | null }> {
+  const docs = await media(platform.db)
+    .find({ store_id: new ObjectId(storeId), ...afterCursor(page) })
+    .sort({ _id: 1 })
+    .limit(page.limit + 1)
+    .toArray();
+  const { items, nextCursor } = pageOf(docs, page.limit);
+  return { items: items.map((d) => withUrl(platform, d)), nextCursor };
+}
+
+export async function getMedia(platform: Platform, storeId: string, mediaId: string): Promise<MediaView> {
+  const id = asId(mediaId);
+  const doc = id ? await media(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  if (!doc) throw notFound('Media');
+  return withUrl(platform, doc);
+}
+
+/** Removes the stored object, then the document; the event is emitted by whoever removed the document. */
+export async function deleteMedia(platform: Platform, storeId: string, mediaId: string): Promise<void> {
+  const id = asId(mediaId);
+  const filter = id ? { _id: id, store_id: new ObjectId(storeId) } : null;
+  const doc = filter ? await media(platform.db).findOne(filter) : null;
+  if (!filter || !doc) throw notFound('Media');
+  await objectStorage(platform).delete(doc.storage_key);
+  const { deletedCount } = await media(platform.db).deleteOne(filter);
+  if (deletedCount === 0) throw notFound('Media');
+  await platform.events.emit('media.deleted', doc.store_id, { media: presentMedia(doc) }, `media.deleted:${mediaId}`);
+}
+
+/** Which of `ids` are media of the store (ids that are not ids, or another store's, are left out). */
+export async function findMedia(platform: Pick<Platform, 'db'>, storeId: string, ids: string[]): Promise<string[]> {
+  const wanted = [...new Set(ids)].map(asId).filter((id): id is ObjectId => id !== null);
+  if (wanted.length === 0) return [];
+  const docs = await media(platform.db)
+    .find({ store_id: new ObjectId(storeId), _id: { $in: wanted } }, { projection: { _id: 1 } })
+    .toArray();
+  return docs.map((d) => d._id.toHexString());
+}

@@ -1,0 +1,134 @@
+import { ObjectId } from 'mongodb';
+import { isDuplicateKeyError } from '../db.js';
+import { PlatformError } from '../errors.js';
+import { afterCursor, pageOf, type Page } from '../pagination.js';
+import type { Platform } from '../platform.js';
+import { decryptSecret, encryptSecret } from '../secrets/index.js';
+import { presentProviderSettings, presentTransaction, type PaymentTransactionView, type ProviderSettingsView } from './present.js';
+import { RecordTransactionInput, REQUIRED_CREDENTIALS, type UpdateProviderInput } from './schemas.js';
+import { PROVIDERS, paymentTransactions, providerSettings, type PaymentTransactionDocument, type Provider, type ProviderSettingsDocument } from './store.js';
+
+const CREDENTIALS_PURPOSE = 'payments.credentials';
+const UPDATE_ATTEMPTS = 3;
+
+/** Complete when every credential the provider needs is stored (manual needs none, so it never has "credentials set"). */
+const credentialsComplete = (provider: Provider, names: string[]) =>
+  REQUIRED_CREDENTIALS[provider].length > 0 && REQUIRED_CREDENTIALS[provider].every((n) => names.includes(n));
+
+const present = (provider: Provider, doc: ProviderSettingsDocument | null) =>
+  presentProviderSettings(provider, doc, credentialsComplete(provider, Object.keys(doc?.credential_hints ?? {})));
+
+const invalid = (message: string, details: string[]) => new PlatformError('invalid_data', 'invalid_input', message, { details });
+
+export async function listProviderSettings(platform: Platform, storeId: string): Promise<ProviderSettingsView[]> {
+  const docs = await providerSettings(platform.db).find({ store_id: new ObjectId(storeId) }).toArray();
+  return PROVIDERS.map((p) => present(p, docs.find((d) => d.provider === p) ?? null));
+}
+
+/**
+ * Change a provider's settings. Fields left out keep their stored values (credentials too,
+ * one by one); a credential set to null is removed. Credentials are stored encrypted and never
+ * returned. Optimistic: the write names the version it read, and a lost race reads again.
+ */
+export async function updateProviderSettings(platform: Platform, storeId: string, provider: Provider, input: UpdateProviderInput): Promise<ProviderSettingsView> {
+  const storeObjectId = new ObjectId(storeId);
+  for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+    const doc = await providerSettings(platform.db).findOne({ store_id: storeObjectId, provider });
+    const credentials: Record<string, string> = doc?.credentials_encrypted
+      ? (JSON.parse(decryptSecret(platform.config.secretsKeys, CREDENTIALS_PURPOSE, doc.credentials_encrypted)) as Record<string, string>)
+      : {};
+    for (const [name, value] of Object.entries(input.credentials ?? {})) {
+      if (value === null) delete credentials[name];
+      else if (value !== undefined) credentials[name] = value;
+    }
+    const enabled = input.enabled ?? doc?.enabled ?? false;
+    const testMode = input.test_mode ?? doc?.test_mode ?? true;
+    const missing = REQUIRED_CREDENTIALS[provider].filter((n) => !credentials[n]);
+    if (enabled && missing.length > 0) {
+      throw new PlatformError('invalid_data', 'credentials_required', `${provider} cannot be enabled until its credentials are set`, {
+        details: missing.map((n) => `body.credentials.${n}: is required to enable ${provider}`),
+      });
+    }
+    const secretKey = credentials.secret_key;
+    if (provider === 'stripe' && secretKey && secretKey.startsWith('sk_test_') !== testMode) {
+      throw invalid('The request has invalid input', [
+        `body.test_mode: must be ${!testMode} for ${secretKey.startsWith('sk_test_') ? 'a sk_test_' : 'a sk_live_'} secret key`,
+      ]);
+    }
+    const now = platform.clock.now();
+    const fields = {
+      enabled,
+      test_mode: testMode,
+      credentials_encrypted:
+        input.credentials === undefined
+          ? (doc?.credentials_encrypted ?? null)
+          : Object.keys(credentials).length > 0
+            ? encryptSecret(platform.config.secretsKeys, CREDENTIALS_PURPOSE, JSON.stringify(credentials))
+            : null,
+      credential_hints: Object.fromEntries(Object.entries(credentials).map(([n, v]) => [n, v.slice(-4)])),
+      instructions: input.instructions !== undefined ? input.instructions : (doc?.instructions ?? null),
+      updated_at: now,
+    };
+    let saved: ProviderSettingsDocument | null;
+    if (doc) {
+      saved = await providerSettings(platform.db).findOneAndUpdate(
+        { _id: doc._id, store_id: storeObjectId, version: doc.version },
+        { $set: fields, $inc: { version: 1 } },
+        { returnDocument: 'after' },
+      );
+    } else {
+      saved = { _id: new ObjectId(), store_id: storeObjectId, provider, ...fields, version: 1, created_at: now };
+      try {
+        await providerSettings(platform.db).insertOne(saved);
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        saved = null;
+      }
+    }
+    if (!saved) continue; // someone else changed it between our read and write: start again from theirs
+    const view = present(provider, saved);
+    const changed = Object.keys(input).filter((k) => input[k as keyof UpdateProviderInput] !== undefined);
+    await platform.events.emit('payment_provider.updated', storeObjectId, { payment_provider: view, changed }, `payment_provider.updated:${saved._id.toHexString()}:v${saved.version}`);
+    platform.log.info({ event: 'payments.provider_updated', store_id: storeId, provider, changed, version: saved.version });
+    return view;
+  }
+  throw new PlatformError('conflict', 'concurrent_update', 'The settings were changed by another request; try again');
+}
+
+/**
+ * Record a payment transaction of an order (for the orders domain). Input is validated here
+ * too: it is called by code, but a bad amount must never reach the ledger.
+ */
+export async function recordPaymentTransaction(platform: Platform, storeId: string, input: RecordTransactionInput): Promise<PaymentTransactionView> {
+  const parsed = RecordTransactionInput.safeParse(input);
+  if (!parsed.success) {
+    throw invalid('The payment transaction is invalid', parsed.error.issues.map((i) => `${['transaction', ...i.path.map(String)].join('.')}: ${i.message}`));
+  }
+  const t = parsed.data;
+  const doc: PaymentTransactionDocument = {
+    _id: new ObjectId(),
+    store_id: new ObjectId(storeId),
+    order_id: new ObjectId(t.order_id),
+    kind: t.kind,
+    status: t.status,
+    amount: t.amount,
+    currency: t.currency,
+    provider: t.provider,
+    provider_reference: t.provider_reference,
+    created_at: platform.clock.now(),
+  };
+  await paymentTransactions(platform.db).insertOne(doc);
+  const view = presentTransaction(doc);
+  await platform.events.emit('payment_transaction.created', doc.store_id, { payment_transaction: view }, `payment_transaction.created:${view.id}`);
+  return view;
+}
+
+export async function listTransactions(platform: Platform, storeId: string, orderId: string, page: Page): Promise<{ items: PaymentTransactionView[]; nextCursor: string | null }> {
+  const docs = await paymentTransactions(platform.db)
+    .find({ store_id: new ObjectId(storeId), order_id: new ObjectId(orderId), ...afterCursor(page) })
+    .sort({ _id: 1 })
+    .limit(page.limit + 1)
+    .toArray();
+  const { items, nextCursor } = pageOf(docs, page.limit);
+  return { items: items.map(presentTransaction), nextCursor };
+}
