@@ -1,4 +1,8 @@
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { png } from './helpers/images.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { counts } from './helpers/database.js';
 import { givenMerchant, givenMerchantWithStore, type GivenMerchant, type GivenStore } from './helpers/factories.js';
@@ -10,13 +14,17 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
   let merchant: GivenMerchant;
   let store: GivenStore;
   let as: { token: string; storeId: string };
+  const storageDir = mkdtempSync(join(tmpdir(), 'emporium-catalog-media-'));
   before(async () => {
-    app = await startTestApp('catalog');
+    app = await startTestApp('catalog', { STORAGE_LOCAL_DIR: storageDir });
     api = client(app.url);
     ({ merchant, store } = await givenMerchantWithStore(api));
     as = { token: merchant.token, storeId: store.id };
   });
-  after(() => app.close());
+  after(async () => {
+    await app.close();
+    rmSync(storageDir, { recursive: true, force: true });
+  });
 
   const shirt = {
     title: 'Linen Shirt',
@@ -123,6 +131,27 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
       expect(res.status).to.equal(409);
       expect(res.body.error.code).to.equal('handle_taken');
       expect((await api.get(`/v1/products/${b.id}`, as)).body.data.handle).to.equal('handle-b');
+    });
+
+    it('links the store\'s own media and refuses media ids that are not the store\'s', async () => {
+      const upload = async (who: { token: string; storeId: string }) => {
+        const form = new FormData();
+        form.append('file', new Blob([png()], { type: 'image/png' }), 'p.png');
+        const res = await fetch(`${app.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${who.token}`, 'x-store-id': who.storeId }, body: form });
+        return ((await res.json()) as { data: { id: string } }).data.id;
+      };
+      const mine = await upload(as);
+      const other = await givenMerchantWithStore(api);
+      const theirs = await upload({ token: other.merchant.token, storeId: other.store.id });
+      const ok = await createProduct({ title: 'With media', variants: [{ price: 1 }], media_ids: [mine] });
+      expect(ok.status).to.equal(201);
+      expect(ok.body.data.media_ids).to.deep.equal([mine]);
+      for (const ids of [[theirs], ['000000000000000000000000']]) {
+        const res = await createProduct({ title: 'Bad media', variants: [{ price: 1 }], media_ids: ids });
+        expect(res.status).to.equal(400);
+        expect(res.body.error.details.join()).to.match(/is not a media item of this store/);
+        expect((await api.patch(`/v1/products/${ok.body.data.id}`, { media_ids: ids }, as)).status).to.equal(400);
+      }
     });
 
     it('deletes a product', async () => {

@@ -1,5 +1,6 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
+import { findMedia } from '../media/index.js';
 import { PlatformError, notFound } from '../errors.js';
 import { keysetPageOf, keysetQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
@@ -72,9 +73,22 @@ function derived(p: Pick<ProductDocument, 'title' | 'tags' | 'vendor' | 'product
   };
 }
 
+/** Products may only reference the store's own media. */
+async function checkMediaIds(platform: Platform, storeId: string, ids: string[]): Promise<ObjectId[]> {
+  const found = new Set(await findMedia(platform, storeId, ids));
+  const missing = [...new Set(ids)].filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', {
+      details: missing.slice(0, 20).map((id) => `body.media_ids: ${id} is not a media item of this store`),
+    });
+  }
+  return ids.map((id) => new ObjectId(id));
+}
+
 export async function createProduct(platform: Platform, store: StoreView, input: CreateProductBody): Promise<ProductView> {
   const now = platform.clock.now();
   const variants = buildVariants(input.options, input.variants, []);
+  const mediaIds = await checkMediaIds(platform, store.id, input.media_ids);
   const base = {
     store_id: new ObjectId(store.id),
     title: input.title,
@@ -85,7 +99,7 @@ export async function createProduct(platform: Platform, store: StoreView, input:
     status: input.status,
     options: input.options,
     variants,
-    media_ids: input.media_ids.map((id) => new ObjectId(id)),
+    media_ids: mediaIds,
     currency: store.currency,
     version: 1,
     created_at: now,
@@ -130,7 +144,7 @@ export async function updateProduct(platform: Platform, storeId: string, product
     status: input.status ?? current.status,
     options,
     variants,
-    media_ids: input.media_ids !== undefined ? input.media_ids.map((m) => new ObjectId(m)) : current.media_ids,
+    media_ids: input.media_ids !== undefined ? await checkMediaIds(platform, storeId, input.media_ids) : current.media_ids,
     ...(input.handle !== undefined ? { handle: input.handle } : {}),
   };
   let doc: ProductDocument | null;
