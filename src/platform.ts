@@ -17,6 +17,8 @@ import { couponIndexes } from './coupons/index.js';
 import { customerIndexes } from './customers/index.js';
 import { formSubmissionIndexes } from './forms/index.js';
 import { mediaIndexes } from './media/index.js';
+import { orderIndexes } from './orders/index.js';
+import { taxIndexes } from './taxes/index.js';
 import { paymentIndexes } from './payments/index.js';
 
 /** The one object handed to everything: config, database, job queue, events, clock, log. */
@@ -44,6 +46,8 @@ const INDEXES: readonly IndexDeclaration[] = [
   ...customerIndexes,
   ...formSubmissionIndexes,
   ...mediaIndexes,
+  ...orderIndexes,
+  ...taxIndexes,
   ...paymentIndexes,
 ];
 

@@ -57,7 +57,7 @@ describe('HTTP conventions', () => {
     });
 
     it('answers a mount that has no routes yet with a JSON 404', async () => {
-      for (const mount of ['/v1/storefront', '/v1/orders', '/v1/payments', '/v1/themes', '/v1/app-store', '/v1/operations']) {
+      for (const mount of ['/v1/storefront', '/v1/themes', '/v1/app-store', '/v1/operations']) {
         const res = await api.get(mount);
         expect(res.status, mount).to.equal(404);
         expect(res.body.error.code).to.equal('route_not_found');

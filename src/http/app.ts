@@ -3,6 +3,8 @@ import Router from '@koa/router';
 import { authRoutes } from '../auth/routes.js';
 import { collectionRoutes, productRoutes } from '../catalog/routes.js';
 import { inventoryRoutes } from '../inventory/routes.js';
+import { orderRoutes } from '../orders/routes.js';
+import { taxRoutes } from '../taxes/routes.js';
 import { customerRoutes } from '../customers/routes.js';
 import { formSubmissionRoutes, storefrontFormRoutes } from '../forms/routes.js';
 import { PlatformError } from '../errors.js';
@@ -37,7 +39,8 @@ function v1Routes(platform: Platform): Router<AppState> {
     ['/coupons', couponRoutes(platform)],
     ['/customers', customerRoutes(platform)],
     ['/form-submissions', formSubmissionRoutes(platform)],
-    ['/orders', null],
+    ['/orders', orderRoutes(platform)],
+    ['/taxes', taxRoutes(platform)],
     ['/payments', paymentRoutes(platform)],
     ['/media', mediaRoutes(platform)],
     ['/themes', null],

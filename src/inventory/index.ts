@@ -1,3 +1,3 @@
 export { inventoryIndexes } from './store.js';
-export { adjustInventory, type Adjustment } from './service.js';
+export { adjustInventory, getLocation, type Adjustment } from './service.js';
 export type { LevelView, LocationView } from './present.js';

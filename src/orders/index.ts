@@ -1,0 +1,2 @@
+export { orderIndexes } from './store.js';
+export type { OrderView } from './present.js';

@@ -1,0 +1,66 @@
+import type { LineItemDocument, OrderDocument } from './store.js';
+
+const id = (v: { toHexString(): string } | null) => (v ? v.toHexString() : null);
+
+const presentLine = (l: LineItemDocument) => ({
+  id: l._id.toHexString(),
+  variant_id: id(l.variant_id),
+  product_id: id(l.product_id),
+  title: l.title,
+  variant_title: l.variant_title,
+  sku: l.sku,
+  quantity: l.quantity,
+  unit_price: l.unit_price,
+  discount: l.discount,
+  tax: l.tax,
+  total: l.total,
+  taxable: l.taxable,
+  fulfilled_quantity: l.fulfilled_quantity,
+  refunded_quantity: l.refunded_quantity,
+});
+
+export const presentOrder = (o: OrderDocument) => ({
+  id: o._id.toHexString(),
+  number: o.number,
+  customer_id: id(o.customer_id),
+  email: o.email,
+  currency: o.currency,
+  line_items: o.line_items.map(presentLine),
+  shipping_line: o.shipping_line,
+  shipping_address: o.shipping_address,
+  billing_address: o.billing_address,
+  coupon: o.coupon ? { code: o.coupon.code, discount: o.coupon.discount } : null,
+  tax_rate: o.tax_rate,
+  subtotal: o.subtotal,
+  discount_total: o.discount_total,
+  shipping_total: o.shipping_total,
+  tax_total: o.tax_total,
+  total: o.total,
+  paid_amount: o.paid_amount,
+  refunded_amount: o.refunded_amount,
+  financial_status: o.financial_status,
+  fulfillment_status: o.fulfillment_status,
+  fulfillments: o.fulfillments.map((f) => ({
+    id: f._id.toHexString(),
+    location_id: f.location_id.toHexString(),
+    line_items: f.line_items.map((l) => ({ line_item_id: l.line_item_id.toHexString(), quantity: l.quantity })),
+    tracking_company: f.tracking_company,
+    tracking_number: f.tracking_number,
+    tracking_url: f.tracking_url,
+    created_at: f.created_at.toISOString(),
+  })),
+  refunds: o.refunds.map((r) => ({
+    id: r._id.toHexString(),
+    amount: r.amount,
+    line_items: r.line_items.map((l) => ({ line_item_id: l.line_item_id.toHexString(), quantity: l.quantity })),
+    reason: r.reason,
+    restock: r.restock,
+    location_id: id(r.location_id),
+    created_at: r.created_at.toISOString(),
+  })),
+  note: o.note,
+  source: o.source,
+  created_at: o.created_at.toISOString(),
+  updated_at: o.updated_at.toISOString(),
+});
+export type OrderView = ReturnType<typeof presentOrder>;

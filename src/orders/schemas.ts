@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { PageQuery } from '../pagination.js';
+
+const Id = z.string().regex(/^[0-9a-f]{24}$/, 'must be an id');
+const Money = z.number().int('must be an integer amount in minor units').min(0).max(100_000_000_000);
+const Text = (max: number) => z.string().trim().min(1).max(max);
+const Quantity = z.number().int('must be a whole number').min(1).max(100_000);
+
+export const AddressInput = z.strictObject({
+  first_name: Text(255).nullable().default(null),
+  last_name: Text(255).nullable().default(null),
+  company: Text(255).nullable().default(null),
+  address1: Text(255),
+  address2: Text(255).nullable().default(null),
+  city: Text(255),
+  province_code: z.string().regex(/^[A-Z0-9]{1,3}$/, 'must be a subdivision code such as CA').nullable().default(null),
+  country_code: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
+  zip: Text(32).nullable().default(null),
+  phone: Text(32).nullable().default(null),
+});
+
+const VariantLine = z.strictObject({ variant_id: Id, quantity: Quantity });
+/** A line not from the catalog (a service, a custom item): the merchant names the price. */
+const CustomLine = z.strictObject({ title: Text(255), price: Money, quantity: Quantity, sku: Text(255).nullable().default(null), taxable: z.boolean().default(true) });
+
+export const CreateOrderBody = z.strictObject({
+  customer_id: Id.optional(),
+  email: z.string().trim().max(254).transform((s) => s.toLowerCase()).pipe(z.email({ message: 'must be an email address' })).optional(),
+  line_items: z.array(z.union([VariantLine, CustomLine], { error: 'must be { variant_id, quantity } or { title, price, quantity }' })).min(1).max(250),
+  coupon_code: z.string().trim().min(1).max(100).optional(),
+  shipping_line: z.strictObject({ title: Text(255), price: Money }).optional(),
+  shipping_address: AddressInput.optional(),
+  billing_address: AddressInput.optional(),
+  /** Manual orders: `paid` when the merchant has collected the money (cash, bank transfer). */
+  financial_status: z.enum(['pending', 'paid']).default('pending'),
+  note: z.string().max(5000).optional(),
+});
+export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
+
+const LineQuantity = z.strictObject({ line_item_id: Id, quantity: Quantity });
+
+export const FulfillBody = z.strictObject({
+  location_id: Id,
+  line_items: z.array(LineQuantity).min(1).max(250),
+  tracking_company: Text(255).optional(),
+  tracking_number: Text(255).optional(),
+  tracking_url: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+});
+export type FulfillBody = z.infer<typeof FulfillBody>;
+
+export const RefundBody = z
+  .strictObject({
+    amount: Money.refine((a) => a > 0, 'must be more than 0').optional(),
+    line_items: z.array(LineQuantity).min(1).max(250).optional(),
+    reason: Text(500).optional(),
+    restock: z.boolean().default(false),
+    location_id: Id.optional(),
+  })
+  .refine((b) => b.amount !== undefined || b.line_items !== undefined, { message: 'give an amount, line_items, or both' })
+  .refine((b) => !b.restock || (b.line_items !== undefined && b.location_id !== undefined), { path: ['restock'], message: 'restocking needs line_items and a location_id' });
+export type RefundBody = z.infer<typeof RefundBody>;
+
+export const ListOrdersQuery = PageQuery.extend({
+  financial_status: z.enum(['pending', 'authorized', 'paid', 'partially_refunded', 'refunded', 'voided']).optional(),
+  fulfillment_status: z.enum(['unfulfilled', 'partial', 'fulfilled']).optional(),
+  customer_id: Id.optional(),
+}).strict();
+export type ListOrdersQuery = z.infer<typeof ListOrdersQuery>;
