@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { z } from 'zod';
+import { isDuplicateKeyError } from '../db.js';
 import type { Platform } from '../platform.js';
 import { taxSettings, type TaxSettingsDocument } from './store.js';
 
@@ -34,11 +35,17 @@ export async function getTaxSettings(platform: Pick<Platform, 'db'>, storeId: st
 
 /** Replace the store's rate table (the whole table: it is small and edited as one). */
 export async function putTaxSettings(platform: Platform, storeId: string, input: TaxSettingsBody): Promise<TaxSettingsView> {
-  const doc = await taxSettings(platform.db).findOneAndUpdate(
-    { store_id: new ObjectId(storeId) },
-    { $set: { shipping_taxable: input.shipping_taxable, rates: input.rates, updated_at: platform.clock.now() }, $inc: { version: 1 } },
-    { upsert: true, returnDocument: 'after' },
-  );
+  const write = () =>
+    taxSettings(platform.db).findOneAndUpdate(
+      { store_id: new ObjectId(storeId) },
+      { $set: { shipping_taxable: input.shipping_taxable, rates: input.rates, updated_at: platform.clock.now() }, $inc: { version: 1 } },
+      { upsert: true, returnDocument: 'after' },
+    );
+  // Two first writes race on the unique index; the loser applies its table as an update.
+  const doc = await write().catch((err: unknown) => {
+    if (isDuplicateKeyError(err)) return write();
+    throw err;
+  });
   const view = present(doc);
   await platform.events.emit('tax_settings.updated', storeId, { tax_settings: view }, `tax_settings.updated:${storeId}:v${doc!.version}`);
   return view;

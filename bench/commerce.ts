@@ -7,10 +7,11 @@ import type { StoreView } from '../src/stores/index.js';
 import { benchDatabase, freePort, printComparison, startServer, type LoadFigures } from './support.js';
 
 /**
- * `npm run bench:catalog`: a store with 10,000 products (3 variants each); GET
- * /v1/products?limit=50 walking every page (200 requests per walk, each connection walking
- * in order) on the real web process, beside a bare Koa baseline making the same queries and
- * JSON (bench/catalog-baseline-server.ts), under the same autocannon load in the same run.
+ * `npm run bench:commerce`: a store with 10,000 products (3 variants each), then, on the real
+ * web process and beside a bare Koa baseline making the same database calls and JSON
+ * (bench/commerce-baseline-server.ts), under the same autocannon load in the same run:
+ * - GET /v1/products?limit=50 walking every page (each connection walks the pages in order);
+ * - POST /v1/orders with three catalog lines and a shipping address (priced and taxed).
  */
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 30);
@@ -21,7 +22,7 @@ const database = await benchDatabase();
 const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: 'bench_catalog' };
 const [webPort, basePort] = [await freePort(), await freePort()];
 const web = await startServer('dist/src/web.js', { ...env, PORT: String(webPort), LOG_LEVEL: 'info' }, 'web.listening');
-const base = await startServer('dist/bench/catalog-baseline-server.js', { ...env, PORT: String(basePort) }, 'ready');
+const base = await startServer('dist/bench/commerce-baseline-server.js', { ...env, PORT: String(basePort) }, 'ready');
 const api = `http://127.0.0.1:${webPort}`;
 
 async function call(path: string, init: RequestInit = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -30,8 +31,8 @@ async function call(path: string, init: RequestInit = {}): Promise<any> { // esl
   return res.json();
 }
 
-async function load(url: string, headers: Record<string, string>, paths: string[]): Promise<LoadFigures> {
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S, requests: paths.map((path) => ({ method: "GET", path })) });
+async function load(url: string, headers: Record<string, string>, requests: autocannon.Request[], duration = DURATION_S): Promise<LoadFigures> {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration, requests });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
 }
@@ -74,16 +75,27 @@ try {
     paths.push(`/v1/products?limit=${LIMIT}&cursor=${page.page.next_cursor}`);
   }
 
-  await load(api, headers, paths.slice(0, 20)); // warm up both
-  await load(`http://127.0.0.1:${basePort}`, headers, paths.slice(0, 20));
-  const platformFigures = await load(api, headers, paths);
-  const baselineFigures = await load(`http://127.0.0.1:${basePort}`, headers, paths);
-  console.log(`seeded ${PRODUCTS} products x 3 variants in ${seedSeconds.toFixed(1)} s; ${paths.length} pages of ${LIMIT}`);
-  printComparison(
-    `GET /v1/products?limit=${LIMIT} walking all pages, ${CONNECTIONS} connections, ${DURATION_S} s each, database ${database.embedded ? 'embedded FerretDB' : 'MONGODB_URL'}`,
-    platformFigures,
-    baselineFigures,
-  );
+  const baseUrl = `http://127.0.0.1:${basePort}`;
+  const pages = paths.map((path) => ({ method: 'GET' as const, path }));
+  await load(api, headers, pages.slice(0, 20), 3); // warm up both
+  await load(baseUrl, headers, pages.slice(0, 20), 3);
+  const listPlatform = await load(api, headers, pages);
+  const listBaseline = await load(baseUrl, headers, pages);
+
+  // Orders: three lines from products spread over the catalog, taxed by a French address.
+  await call('/v1/taxes', { method: 'PUT', headers, body: JSON.stringify({ rates: [{ country_code: 'FR', name: 'TVA', rate_bps: 2000 }] }) });
+  const sample = (await call(`/v1/products?limit=3&sort=-title`, { headers })).data as { variants: { id: string }[] }[];
+  const orderBody = JSON.stringify({ line_items: sample.map((p, i) => ({ variant_id: p.variants[i % 3]!.id, quantity: i + 1 })), shipping_address: { address1: '1 rue de Rivoli', city: 'Paris', country_code: 'FR' } });
+  const create = [{ method: 'POST' as const, path: '/v1/orders', body: orderBody, headers: { 'content-type': 'application/json' } }];
+  await load(api, headers, create, 3);
+  await load(baseUrl, headers, create, 3);
+  const orderPlatform = await load(api, headers, create);
+  const orderBaseline = await load(baseUrl, headers, create);
+
+  const where = `${CONNECTIONS} connections, ${DURATION_S} s each, database ${database.embedded ? 'embedded FerretDB' : 'MONGODB_URL'}`;
+  console.log(`seeded ${PRODUCTS} products x 3 variants in ${seedSeconds.toFixed(1)} s; ${paths.length} pages of ${LIMIT}\n`);
+  printComparison(`GET /v1/products?limit=${LIMIT} walking all pages, ${where}`, listPlatform, listBaseline);
+  printComparison(`POST /v1/orders (3 lines, taxed), ${where}`, orderPlatform, orderBaseline);
 } finally {
   web.kill('SIGTERM');
   base.kill('SIGTERM');
