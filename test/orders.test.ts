@@ -212,6 +212,31 @@ describe('Orders (/v1/orders)', () => {
       expect(await stock(shirt)).to.equal(before + 2);
     });
 
+    it('restocks only units that were shipped, and an order refunded before shipping stays unfulfilled', async () => {
+      const o = await paidOrder([{ variant_id: shirt, quantity: 3 }]);
+      const line = o.line_items[0].id;
+      await api.post(`/v1/orders/${o.id}/fulfill`, { location_id: warehouse, line_items: [{ line_item_id: line, quantity: 1 }] }, as);
+      const before = await stock(shirt);
+      // 3 ordered, 1 shipped: refunding 2 cancels the 2 unshipped units, nothing goes back.
+      await api.post(`/v1/orders/${o.id}/refund`, { line_items: [{ line_item_id: line, quantity: 2 }], restock: true, location_id: warehouse }, as);
+      expect(await stock(shirt)).to.equal(before);
+      const last = await api.post(`/v1/orders/${o.id}/refund`, { line_items: [{ line_item_id: line, quantity: 1 }], restock: true, location_id: warehouse }, as);
+      expect(last.body.data.financial_status).to.equal('refunded');
+      expect(await stock(shirt)).to.equal(before + 1);
+
+      const cancelled = await paidOrder([{ variant_id: poster, quantity: 2 }]);
+      const res = await api.post(`/v1/orders/${cancelled.id}/refund`, { line_items: [{ line_item_id: cancelled.line_items[0].id, quantity: 2 }] }, as);
+      expect(res.body.data).to.include({ fulfillment_status: 'unfulfilled', financial_status: 'refunded' });
+    });
+
+    it('gives concurrent first orders of a store distinct numbers', async () => {
+      const fresh = await givenMerchantWithStore(api);
+      const who = { token: fresh.merchant.token, storeId: fresh.store.id };
+      const results = await Promise.all(Array.from({ length: 6 }, () => api.post('/v1/orders', { line_items: [{ title: 'Service', price: 100, quantity: 1 }] }, who)));
+      expect(results.map((r) => r.status)).to.deep.equal(Array(6).fill(201));
+      expect(new Set(results.map((r) => r.body.data.number)).size).to.equal(6);
+    });
+
     it('refuses to refund an order that was not paid, and bad refunds', async () => {
       const pending = (await order({ line_items: [{ variant_id: poster, quantity: 1 }] })).body.data;
       expect((await api.post(`/v1/orders/${pending.id}/refund`, { amount: 1 }, as)).body.error.code).to.equal('over_refund');

@@ -2,6 +2,7 @@ import { ObjectId, type Filter } from 'mongodb';
 import { findVariants } from '../catalog/index.js';
 import { evaluateCoupon, redeemCoupon } from '../coupons/index.js';
 import { getCustomer, recordCustomerOrder } from '../customers/index.js';
+import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
 import { adjustInventory, getLocation } from '../inventory/index.js';
 import { afterCursor, pageOf } from '../pagination.js';
@@ -89,7 +90,12 @@ export async function createOrder(platform: Platform, store: StoreView, input: C
   if (coupon) await redeemCoupon(platform, storeId, coupon.id);
 
   const now = platform.clock.now();
-  const counter = await orderCounters(platform.db).findOneAndUpdate({ _id: new ObjectId(storeId) }, { $inc: { next: 1 } }, { upsert: true, returnDocument: 'after' });
+  const nextNumber = () => orderCounters(platform.db).findOneAndUpdate({ _id: new ObjectId(storeId) }, { $inc: { next: 1 } }, { upsert: true, returnDocument: 'after' });
+  // A store's first two orders race on the counter's upsert; the loser counts as an update.
+  const counter = await nextNumber().catch((err: unknown) => {
+    if (isDuplicateKeyError(err)) return nextNumber();
+    throw err;
+  });
   const paid = input.financial_status === 'paid';
   const doc: OrderDocument = {
     _id: new ObjectId(),
@@ -168,8 +174,10 @@ function requestedQuantities(order: OrderDocument, requested: { line_item_id: st
 const fulfillable = (l: LineItemDocument) => Math.max(0, l.quantity - l.fulfilled_quantity - l.refunded_quantity);
 
 function fulfillmentStatusOf(lines: LineItemDocument[]): OrderDocument['fulfillment_status'] {
-  if (lines.every((l) => fulfillable(l) === 0)) return 'fulfilled';
-  return lines.some((l) => l.fulfilled_quantity > 0) ? 'partial' : 'unfulfilled';
+  const shipped = lines.some((l) => l.fulfilled_quantity > 0);
+  // Nothing shipped and nothing left to ship (all refunded first) is not "fulfilled".
+  if (!shipped) return 'unfulfilled';
+  return lines.every((l) => fulfillable(l) === 0) ? 'fulfilled' : 'partial';
 }
 
 /**
@@ -254,6 +262,27 @@ async function withdrawFulfillment(platform: Platform, orderId: ObjectId, fulfil
 }
 
 /**
+ * Units to put back per variant. A line's refunded units count against its unshipped units
+ * first (refunding what never left is a cancellation: no stock to return), then against
+ * shipped ones, which are the ones restocked.
+ */
+async function restockPlan(platform: Platform, storeId: string, lines: LineItemDocument[], wanted: Map<string, number>) {
+  const plan: { variant_id: string; quantity: number }[] = [];
+  for (const line of lines) {
+    const q = wanted.get(line._id.toHexString()) ?? 0;
+    if (q === 0 || !line.inventory_tracked || !line.variant_id) continue;
+    const unshipped = line.quantity - line.fulfilled_quantity;
+    const unshippedLeft = Math.max(0, unshipped - line.refunded_quantity);
+    const quantity = Math.max(0, q - unshippedLeft);
+    if (quantity > 0) plan.push({ variant_id: line.variant_id.toHexString(), quantity });
+  }
+  const known = await findVariants(platform, storeId, plan.map((p) => p.variant_id));
+  const gone = plan.filter((p) => !known.has(p.variant_id));
+  if (gone.length > 0) throw new PlatformError('conflict', 'variant_deleted', 'A refunded line\'s variant no longer exists, so it cannot be restocked; refund without restock');
+  return plan;
+}
+
+/**
  * Refund an amount and/or lines: never more than paid minus already refunded, never more of a
  * line than ordered minus already refunded. Lines without an amount are refunded at their
  * share of the line total (tax and discount included). Restocking puts the units back at the
@@ -273,6 +302,7 @@ export async function refundOrder(platform: Platform, storeId: string, orderId: 
   };
 
   let updated: OrderDocument | null = null;
+  let restock: { variant_id: string; quantity: number }[] = [];
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS && !updated; attempt++) {
     const order = await loadOrder(platform, storeId, orderId);
     const wanted = input.line_items ? requestedQuantities(order, input.line_items) : new Map<string, number>();
@@ -293,6 +323,9 @@ export async function refundOrder(platform: Platform, storeId: string, orderId: 
     if (amount === 0 && wanted.size === 0) throw invalid(['body.amount: nothing to refund']);
     refund.amount = amount;
     refund.line_items = [...wanted].map(([id, quantity]) => ({ line_item_id: new ObjectId(id), quantity }));
+    // Restocking returns shipped units only (units never taken from stock are not added), and
+    // is checked before the refund is saved, so nothing after the save can fail on it.
+    restock = location ? await restockPlan(platform, storeId, order.line_items, wanted) : [];
     const refunded = order.refunded_amount + amount;
     updated = await orders(platform.db).findOneAndUpdate(
       { _id: order._id, store_id: order.store_id, version: order.version },
@@ -312,13 +345,8 @@ export async function refundOrder(platform: Platform, storeId: string, orderId: 
   }
   if (!updated) throw new PlatformError('conflict', 'edit_conflict', 'The order kept changing; retry');
 
-  if (location) {
-    for (const { line_item_id, quantity } of refund.line_items) {
-      const line = updated.line_items.find((l) => l._id.equals(line_item_id))!;
-      if (line.inventory_tracked && line.variant_id) {
-        await adjustInventory(platform, storeId, { variant_id: line.variant_id.toHexString(), location_id: location.id, delta: quantity, reason: 'restock' });
-      }
-    }
+  for (const r of restock) {
+    await adjustInventory(platform, storeId, { variant_id: r.variant_id, location_id: location!.id, delta: r.quantity, reason: 'restock' });
   }
   const view = presentOrder(updated);
   if (refund.amount > 0) {
