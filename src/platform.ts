@@ -20,6 +20,7 @@ import { mediaIndexes } from './media/index.js';
 import { orderIndexes } from './orders/index.js';
 import { taxIndexes } from './taxes/index.js';
 import { paymentIndexes } from './payments/index.js';
+import { reviewIndexes } from './reviews/index.js';
 
 /** The one object handed to everything: config, database, job queue, events, clock, log. */
 export type Platform = {
@@ -49,6 +50,7 @@ const INDEXES: readonly IndexDeclaration[] = [
   ...orderIndexes,
   ...taxIndexes,
   ...paymentIndexes,
+  ...reviewIndexes,
 ];
 
 export type OpenPlatform = { platform: Platform; client: MongoClient; close(): Promise<void> };

@@ -223,6 +223,14 @@ export async function listProducts(platform: Platform, storeId: string, q: ListP
   return { items: page.items.map(presentProduct), nextCursor: page.nextCursor };
 }
 
+/** Whether the store has a product with this id (any status); a malformed id is simply not one. */
+export async function productExists(platform: Pick<Platform, 'db'>, storeId: string, productId: string): Promise<boolean> {
+  const id = asId(productId);
+  if (!id) return false;
+  const doc = await products(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }, { projection: { _id: 1 } });
+  return doc !== null;
+}
+
 /** What inventory and orders need to know about a variant. */
 export type VariantRef = {
   product_id: string;

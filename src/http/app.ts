@@ -11,6 +11,7 @@ import { PlatformError } from '../errors.js';
 import { healthRoutes } from '../health/routes.js';
 import { MEDIA_MULTIPART_ROUTES, mediaRoutes } from '../media/routes.js';
 import { paymentRoutes } from '../payments/routes.js';
+import { reviewRoutes } from '../reviews/routes.js';
 import type { Platform } from '../platform.js';
 import { couponRoutes } from '../coupons/routes.js';
 import { giftCardRoutes } from '../giftcards/routes.js';
@@ -43,6 +44,7 @@ function v1Routes(platform: Platform): Router<AppState> {
     ['/taxes', taxRoutes(platform)],
     ['/payments', paymentRoutes(platform)],
     ['/media', mediaRoutes(platform)],
+    ['/reviews', reviewRoutes(platform)],
     ['/themes', null],
     ['/app-store', null],
     ['/operations', null],

@@ -1,0 +1,41 @@
+import type { ReviewDocument, ReviewStatus } from './store.js';
+
+export type ReviewView = {
+  id: string;
+  product_id: string;
+  customer_id: string | null;
+  author_name: string;
+  author_email: string | null;
+  rating: number;
+  title: string | null;
+  body: string;
+  status: ReviewStatus;
+  reply: { body: string; replied_at: string } | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export type RatingSummary = {
+  product_id: string;
+  count: number;
+  /** One decimal, or null without published reviews. */
+  average: number | null;
+  distribution: { '1': number; '2': number; '3': number; '4': number; '5': number };
+};
+
+export const presentReview = (r: ReviewDocument): ReviewView => ({
+  id: r._id.toHexString(),
+  product_id: r.product_id.toHexString(),
+  customer_id: r.customer_id ? r.customer_id.toHexString() : null,
+  author_name: r.author_name,
+  author_email: r.author_email,
+  rating: r.rating,
+  title: r.title,
+  body: r.body,
+  status: r.status,
+  reply: r.reply ? { body: r.reply.body, replied_at: r.reply.replied_at.toISOString() } : null,
+  version: r.version,
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+});

@@ -1,0 +1,178 @@
+import { ObjectId, type Filter } from 'mongodb';
+import { productExists } from '../catalog/index.js';
+import { getCustomer } from '../customers/index.js';
+import { PlatformError, notFound } from '../errors.js';
+import { afterCursor, pageOf } from '../pagination.js';
+import type { Platform } from '../platform.js';
+import { presentReview, type RatingSummary, type ReviewView } from './present.js';
+import type { CreateReviewBody, ListReviewsQuery, ReplyBody, UpdateReviewBody } from './schemas.js';
+import { reviews, type ReviewDocument } from './store.js';
+
+const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
+
+const invalid = (details: string[]) => new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details });
+
+/** The product and customer a new review names must be this store's: otherwise 400, nothing written. */
+async function checkReferences(platform: Platform, storeId: string, input: CreateReviewBody): Promise<void> {
+  const problems: string[] = [];
+  if (!(await productExists(platform, storeId, input.product_id))) problems.push('body.product_id: is not a product of this store');
+  if (input.customer_id !== null) {
+    try {
+      await getCustomer(platform, storeId, input.customer_id);
+    } catch (err) {
+      if (!(err instanceof PlatformError && err.kind === 'not_found')) throw err;
+      problems.push('body.customer_id: is not a customer of this store');
+    }
+  }
+  if (problems.length > 0) throw invalid(problems);
+}
+
+export async function createReview(platform: Platform, storeId: string, input: CreateReviewBody): Promise<ReviewView> {
+  await checkReferences(platform, storeId, input);
+  const now = platform.clock.now();
+  const doc: ReviewDocument = {
+    _id: new ObjectId(),
+    store_id: new ObjectId(storeId),
+    product_id: new ObjectId(input.product_id),
+    customer_id: input.customer_id === null ? null : new ObjectId(input.customer_id),
+    author_name: input.author_name,
+    author_email: input.author_email,
+    rating: input.rating,
+    title: input.title,
+    body: input.body,
+    status: input.status,
+    reply: null,
+    version: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  await reviews(platform.db).insertOne(doc);
+  const view = presentReview(doc);
+  await platform.events.emit('review.created', doc.store_id, { review: view }, `review.created:${view.id}`);
+  return view;
+}
+
+export async function listReviews(platform: Platform, storeId: string, query: ListReviewsQuery): Promise<{ items: ReviewView[]; nextCursor: string | null }> {
+  const filter: Filter<ReviewDocument> = { store_id: new ObjectId(storeId), ...afterCursor(query) };
+  if (query.product_id) filter.product_id = new ObjectId(query.product_id);
+  if (query.status) filter.status = query.status;
+  if (query.rating !== undefined) filter.rating = query.rating;
+  const docs = await reviews(platform.db).find(filter).sort({ _id: 1 }).limit(query.limit + 1).toArray();
+  const { items, nextCursor } = pageOf(docs, query.limit);
+  return { items: items.map(presentReview), nextCursor };
+}
+
+/** The review's scope: its id in this store (an id that cannot be one matches nothing). */
+function scopeOf(storeId: string, reviewId: string) {
+  const id = asId(reviewId);
+  return id ? { _id: id, store_id: new ObjectId(storeId) } : null;
+}
+
+async function loadReview(platform: Platform, storeId: string, reviewId: string): Promise<ReviewDocument> {
+  const scope = scopeOf(storeId, reviewId);
+  const doc = scope ? await reviews(platform.db).findOne(scope) : null;
+  if (!doc) throw notFound('Review');
+  return doc;
+}
+
+export async function getReview(platform: Platform, storeId: string, reviewId: string): Promise<ReviewView> {
+  return presentReview(await loadReview(platform, storeId, reviewId));
+}
+
+/**
+ * Moderate: set the status (any status may follow any other). Setting the status it already
+ * has changes nothing and records no event. One conditional update, so concurrent moderators
+ * each get a version and an event of their own.
+ */
+export async function updateReview(platform: Platform, storeId: string, reviewId: string, input: UpdateReviewBody): Promise<ReviewView> {
+  const scope = scopeOf(storeId, reviewId);
+  if (!scope) throw notFound('Review');
+  const doc = await reviews(platform.db).findOneAndUpdate(
+    { ...scope, status: { $ne: input.status } },
+    { $set: { status: input.status, updated_at: platform.clock.now() }, $inc: { version: 1 } },
+    { returnDocument: 'after' },
+  );
+  if (!doc) return getReview(platform, storeId, reviewId);
+  const view = presentReview(doc);
+  await platform.events.emit('review.updated', doc.store_id, { review: view, changed: ['status'] }, `review.updated:${view.id}:v${doc.version}`);
+  return view;
+}
+
+/** Set or replace the merchant's reply (replied_at is now either way). */
+export async function replyToReview(platform: Platform, storeId: string, reviewId: string, input: ReplyBody): Promise<ReviewView> {
+  const scope = scopeOf(storeId, reviewId);
+  const now = platform.clock.now();
+  const doc = scope
+    ? await reviews(platform.db).findOneAndUpdate(scope, { $set: { reply: { body: input.body, replied_at: now }, updated_at: now }, $inc: { version: 1 } }, { returnDocument: 'after' })
+    : null;
+  if (!doc) throw notFound('Review');
+  const view = presentReview(doc);
+  await platform.events.emit('review.replied', doc.store_id, { review: view }, `review.replied:${view.id}:v${doc.version}`);
+  return view;
+}
+
+/** Remove the reply: 404 `reply_not_found` when there is none. Recorded as review.updated with changed ["reply"]. */
+export async function deleteReviewReply(platform: Platform, storeId: string, reviewId: string): Promise<ReviewView> {
+  const scope = scopeOf(storeId, reviewId);
+  if (!scope) throw notFound('Review');
+  const doc = await reviews(platform.db).findOneAndUpdate(
+    { ...scope, reply: { $ne: null } },
+    { $set: { reply: null, updated_at: platform.clock.now() }, $inc: { version: 1 } },
+    { returnDocument: 'after' },
+  );
+  if (!doc) {
+    await loadReview(platform, storeId, reviewId);
+    throw new PlatformError('not_found', 'reply_not_found', 'This review has no reply');
+  }
+  const view = presentReview(doc);
+  await platform.events.emit('review.updated', doc.store_id, { review: view, changed: ['reply'] }, `review.updated:${view.id}:v${doc.version}`);
+  return view;
+}
+
+export async function deleteReview(platform: Platform, storeId: string, reviewId: string): Promise<void> {
+  const scope = scopeOf(storeId, reviewId);
+  const doc = scope ? await reviews(platform.db).findOneAndDelete(scope) : null;
+  if (!doc) throw notFound('Review');
+  const view = presentReview(doc);
+  await platform.events.emit('review.deleted', doc.store_id, { review: view }, `review.deleted:${view.id}`);
+}
+
+/**
+ * A product's published reviews: how many, the average rating to one decimal and how many of
+ * each rating. One $match/$group by rating (both MongoDB and FerretDB 1.24 run it); the
+ * average is rounded half up from the integer sum and count. An id that is not one of the
+ * store's products simply has no reviews (the route checks the product first).
+ */
+export async function productRatingSummary(platform: Pick<Platform, 'db'>, storeId: string, productId: string): Promise<RatingSummary> {
+  const distribution = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
+  const id = asId(productId);
+  const storeObjectId = asId(storeId);
+  if (id && storeObjectId) {
+    const groups = await reviews(platform.db)
+      .aggregate<{ _id: unknown; n: number }>([
+        { $match: { store_id: storeObjectId, product_id: id, status: 'published' } },
+        { $group: { _id: '$rating', n: { $sum: 1 } } },
+      ])
+      .toArray();
+    for (const g of groups) {
+      const key = String(g._id);
+      if (key in distribution) distribution[key as keyof typeof distribution] += g.n;
+    }
+  }
+  let count = 0;
+  let sum = 0;
+  for (const rating of [1, 2, 3, 4, 5] as const) {
+    const n = distribution[String(rating) as keyof typeof distribution];
+    count += n;
+    sum += rating * n;
+  }
+  // round(sum / count, 1) half up, in integers: floor((20·sum + count) / (2·count)) tenths.
+  const average = count === 0 ? null : Math.floor((20 * sum + count) / (2 * count)) / 10;
+  return { product_id: productId, count, average, distribution };
+}
+
+/** The summary behind GET /v1/reviews/summary: 404 for a product that is not the store's. */
+export async function summaryForProduct(platform: Platform, storeId: string, productId: string): Promise<RatingSummary> {
+  if (!(await productExists(platform, storeId, productId))) throw notFound('Product');
+  return productRatingSummary(platform, storeId, productId);
+}
