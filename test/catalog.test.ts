@@ -156,10 +156,13 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
 
     it('deletes a product', async () => {
       const created = (await createProduct({ title: 'Gone', variants: [{ price: 1 }] })).body.data;
+      const kept = (await createProduct({ title: 'Kept', variants: [{ price: 1 }] })).body.data;
+      const picks = (await api.post('/v1/products/collections', { type: 'manual', title: 'Picks with gone', product_ids: [kept.id, created.id] }, as)).body.data;
       expect((await api.delete(`/v1/products/${created.id}`, as)).status).to.equal(204);
       expect((await api.get(`/v1/products/${created.id}`, as)).status).to.equal(404);
       expect((await api.delete(`/v1/products/${created.id}`, as)).status).to.equal(404);
       expect(await app.platform.db.collection('events').countDocuments({ idempotency_key: `product.deleted:${created.id}` })).to.equal(1);
+      expect((await api.get(`/v1/products/collections/${picks.id}`, as)).body.data.product_ids).to.deep.equal([kept.id]);
     });
 
     it('replays a create retried with the same Idempotency-Key', async () => {

@@ -10,7 +10,7 @@ import { insertWithHandle } from './handles.js';
 import { sanitizeDescription } from './html.js';
 import { presentProduct, type ProductView } from './present.js';
 import type { CreateProductBody, ListProductsQuery, UpdateProductBody, VariantInput } from './schemas.js';
-import { products, type ProductDocument, type VariantDocument } from './store.js';
+import { collections, products, type ProductDocument, type VariantDocument } from './store.js';
 
 export const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
 const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
@@ -184,6 +184,8 @@ export async function deleteProduct(platform: Platform, storeId: string, product
   const id = asId(productId);
   const doc = id ? await products(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
   if (!doc) throw notFound('Product');
+  // Manual collections forget it (rule collections compute membership and need nothing).
+  await collections(platform.db).updateMany({ store_id: doc.store_id, product_ids: doc._id }, { $pull: { product_ids: doc._id }, $inc: { version: 1 }, $set: { updated_at: platform.clock.now() } });
   await platform.events.emit('product.deleted', doc.store_id, { product: { id: doc._id.toHexString(), handle: doc.handle } }, `product.deleted:${doc._id.toHexString()}`);
 }
 
