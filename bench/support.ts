@@ -44,7 +44,7 @@ export function printComparison(title: string, platform: LoadFigures, baseline: 
   console.log(title);
   console.log('                     req/s     p50 ms   p99 ms   requests');
   for (const [name, r] of [['platform', platform], ['baseline (bare Koa)', baseline]] as const) {
-    console.log(`${name.padEnd(20)} ${r.rps.toFixed(0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}   ${r.total}`);
+    console.log(`${name.padEnd(20)} ${r.rps.toFixed(r.rps < 10 ? 2 : 0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}   ${r.total}`);
   }
   console.log(`ratio platform/baseline throughput: ${(platform.rps / baseline.rps).toFixed(2)}\n`);
 }
