@@ -8,8 +8,8 @@ import { sanitizeDescription } from './html.js';
 import { presentCollection, type CollectionView } from './present.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
 import { collections, products, type CollectionDocument, type ProductDocument, type RuleCondition } from './store.js';
+import { parseObjectId } from '../ids.js';
 
-const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
 
 /**
  * A rule condition as a product filter. Text fields compare case-insensitively. Price compares
@@ -41,7 +41,7 @@ function membershipFilter(c: CollectionDocument): Filter<ProductDocument> {
 
 /** The product filter for "in this collection" (404 when the store has no such collection). */
 export async function collectionProductFilter(platform: Platform, storeId: string, collectionId: string): Promise<Filter<ProductDocument>> {
-  const id = asId(collectionId);
+  const id = parseObjectId(collectionId);
   const doc = id ? await collections(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
   if (!doc) throw notFound('Collection');
   return membershipFilter(doc);
@@ -90,7 +90,7 @@ export async function createCollection(platform: Platform, storeId: string, inpu
 }
 
 export async function getCollection(platform: Platform, storeId: string, collectionId: string): Promise<CollectionView> {
-  const id = asId(collectionId);
+  const id = parseObjectId(collectionId);
   const doc = id ? await collections(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
   if (!doc) throw notFound('Collection');
   return presentCollection(doc);
@@ -107,7 +107,7 @@ export async function listCollections(platform: Platform, storeId: string, page:
 }
 
 export async function updateCollection(platform: Platform, storeId: string, collectionId: string, input: UpdateCollectionBody): Promise<CollectionView> {
-  const id = asId(collectionId);
+  const id = parseObjectId(collectionId);
   const scope = { _id: id ?? new ObjectId(), store_id: new ObjectId(storeId) };
   const current = id ? await collections(platform.db).findOne(scope) : null;
   if (!current) throw notFound('Collection');
@@ -137,7 +137,7 @@ export async function updateCollection(platform: Platform, storeId: string, coll
 }
 
 export async function deleteCollection(platform: Platform, storeId: string, collectionId: string): Promise<void> {
-  const id = asId(collectionId);
+  const id = parseObjectId(collectionId);
   const doc = id ? await collections(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
   if (!doc) throw notFound('Collection');
   await platform.events.emit('collection.deleted', doc.store_id, { collection: { id: doc._id.toHexString(), handle: doc.handle } }, `collection.deleted:${doc._id.toHexString()}`);

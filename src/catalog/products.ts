@@ -11,10 +11,9 @@ import { sanitizeDescription } from './html.js';
 import { presentProduct, type ProductView } from './present.js';
 import type { CreateProductBody, ListProductsQuery, UpdateProductBody, VariantInput } from './schemas.js';
 import { collections, products, type ProductDocument, type VariantDocument } from './store.js';
+import { parseObjectId, escapeRegex } from '../ids.js';
 
-export const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
 const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 type Options = ProductDocument['options'];
 
@@ -116,14 +115,14 @@ export async function createProduct(platform: Platform, store: StoreView, input:
 }
 
 export async function getProduct(platform: Platform, storeId: string, productId: string): Promise<ProductView> {
-  const id = asId(productId);
+  const id = parseObjectId(productId);
   const doc = id ? await products(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
   if (!doc) throw notFound('Product');
   return presentProduct(doc);
 }
 
 export async function updateProduct(platform: Platform, storeId: string, productId: string, input: UpdateProductBody): Promise<ProductView> {
-  const id = asId(productId);
+  const id = parseObjectId(productId);
   const scope = { _id: id ?? new ObjectId(), store_id: new ObjectId(storeId) };
   const current = id ? await products(platform.db).findOne(scope) : null;
   if (!current) throw notFound('Product');
@@ -181,7 +180,7 @@ function variantInputOf(v: VariantDocument): VariantInput {
 }
 
 export async function deleteProduct(platform: Platform, storeId: string, productId: string): Promise<void> {
-  const id = asId(productId);
+  const id = parseObjectId(productId);
   const doc = id ? await products(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
   if (!doc) throw notFound('Product');
   // Manual collections forget it (rule collections compute membership and need nothing).
@@ -227,7 +226,7 @@ export async function listProducts(platform: Platform, storeId: string, q: ListP
 
 /** Whether the store has a product with this id (any status); a malformed id is simply not one. */
 export async function productExists(platform: Pick<Platform, 'db'>, storeId: string, productId: string): Promise<boolean> {
-  const id = asId(productId);
+  const id = parseObjectId(productId);
   if (!id) return false;
   const doc = await products(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }, { projection: { _id: 1 } });
   return doc !== null;
@@ -250,7 +249,7 @@ export type VariantRef = {
 
 /** Variants of the store's products by id; ids that are not the store's are simply absent. */
 export async function findVariants(platform: Pick<Platform, 'db'>, storeId: string, variantIds: string[]): Promise<Map<string, VariantRef>> {
-  const ids = [...new Set(variantIds)].flatMap((v) => asId(v) ?? []);
+  const ids = [...new Set(variantIds)].flatMap((v) => parseObjectId(v) ?? []);
   const found = new Map<string, VariantRef>();
   if (ids.length === 0) return found;
   const docs = await products(platform.db)

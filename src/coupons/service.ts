@@ -6,6 +6,7 @@ import { presentCoupon, type CouponView } from './present.js';
 import { CODE_PATTERN, EvaluationCart, couponRuleIssues, type CreateCouponBody, type ListCouponsQuery, type UpdateCouponBody } from './schemas.js';
 import { coupons, type CouponDocument } from './store.js';
 import { isDuplicateKeyError } from '../db.js';
+import { parseObjectId } from '../ids.js';
 
 /** An update retries this often when a concurrent change (another update, a redemption) got there first. */
 const UPDATE_ATTEMPTS = 5;
@@ -24,7 +25,6 @@ export type CouponRefusal =
   | 'minimum_subtotal_not_met'
   | 'currency_mismatch';
 
-const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
 
 const codeTaken = () => new PlatformError('conflict', 'coupon_code_taken', 'This store already has a coupon with that code (codes are case-insensitive)');
 
@@ -82,7 +82,7 @@ export async function listCoupons(platform: Platform, storeId: string, query: Li
 }
 
 async function findCoupon(platform: Platform, storeId: string, couponId: string): Promise<CouponDocument | null> {
-  const id = asId(couponId);
+  const id = parseObjectId(couponId);
   return id ? coupons(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
 }
 
@@ -134,7 +134,7 @@ export async function updateCoupon(platform: Platform, storeId: string, couponId
  * code for a new coupon.
  */
 export async function deleteCoupon(platform: Platform, storeId: string, couponId: string): Promise<void> {
-  const id = asId(couponId);
+  const id = parseObjectId(couponId);
   const doc = id ? await coupons(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
   if (!doc) throw notFound('Coupon');
   const view = presentCoupon(doc);
@@ -158,7 +158,7 @@ export async function evaluateCoupon(platform: Platform, storeId: string, code: 
   }
   const input = parsed.data;
   const now = platform.clock.now();
-  const coupon = CODE_PATTERN.test(code) && asId(storeId)
+  const coupon = CODE_PATTERN.test(code) && parseObjectId(storeId)
     ? await coupons(platform.db).findOne({ store_id: new ObjectId(storeId), code_normalized: code.toUpperCase() })
     : null;
   const refuse = (reason: CouponRefusal): CouponEvaluation => ({ applicable: false, reason });
@@ -189,8 +189,8 @@ export async function evaluateCoupon(platform: Platform, storeId: string, code: 
  * orders) through evaluateCoupon's `customer_usage_count`.
  */
 export async function redeemCoupon(platform: Platform, storeId: string, couponId: string): Promise<CouponView> {
-  const id = asId(couponId);
-  if (!id || !asId(storeId)) throw notFound('Coupon');
+  const id = parseObjectId(couponId);
+  if (!id || !parseObjectId(storeId)) throw notFound('Coupon');
   const now = platform.clock.now();
   const usable = {
     _id: id,

@@ -4,8 +4,9 @@ import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentAddress, presentCustomer, type CustomerAddressView } from './present.js';
 import type { CreateAddressBody, UpdateAddressBody } from './schemas.js';
-import { asId, loadCustomer } from './service.js';
+import { loadCustomer } from './service.js';
 import { customerAddresses, customers, type CustomerAddressDocument, type CustomerDocument } from './store.js';
+import { parseObjectId } from '../ids.js';
 
 export const MAX_ADDRESSES_PER_CUSTOMER = 100;
 
@@ -20,7 +21,7 @@ export const MAX_ADDRESSES_PER_CUSTOMER = 100;
 const addressNotFound = () => notFound('Address');
 
 async function findAddress(platform: Pick<Platform, 'db'>, customer: CustomerDocument, addressId: string): Promise<CustomerAddressDocument> {
-  const id = asId(addressId);
+  const id = parseObjectId(addressId);
   const doc = id ? await customerAddresses(platform.db).findOne({ _id: id, store_id: customer.store_id, customer_id: customer._id }) : null;
   if (!doc) throw addressNotFound();
   return doc;
@@ -96,7 +97,7 @@ export async function createAddress(platform: Platform, storeId: string, custome
 
 export async function updateAddress(platform: Platform, storeId: string, customerId: string, addressId: string, input: UpdateAddressBody): Promise<CustomerAddressView> {
   const customer = await loadCustomer(platform, storeId, customerId);
-  const id = asId(addressId);
+  const id = parseObjectId(addressId);
   if (!id) throw addressNotFound();
   const set: Partial<CustomerAddressDocument> = { updated_at: platform.clock.now() };
   const changed: string[] = [];
@@ -118,7 +119,7 @@ export async function updateAddress(platform: Platform, storeId: string, custome
 
 export async function deleteAddress(platform: Platform, storeId: string, customerId: string, addressId: string): Promise<void> {
   const customer = await loadCustomer(platform, storeId, customerId);
-  const id = asId(addressId);
+  const id = parseObjectId(addressId);
   const doc = id ? await customerAddresses(platform.db).findOneAndDelete({ _id: id, store_id: customer.store_id, customer_id: customer._id }) : null;
   if (!doc) throw addressNotFound();
   await customers(platform.db).updateOne({ _id: customer._id, store_id: customer.store_id }, { $inc: { addresses_count: -1 } });

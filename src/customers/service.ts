@@ -6,11 +6,11 @@ import { presentCustomer, type CustomerView } from './present.js';
 import { CustomerOrderRecord, type CreateCustomerBody, type ListCustomersQuery, type UpdateCustomerBody } from './schemas.js';
 import { customers, type CustomerDocument } from './store.js';
 import { isDuplicateKeyError } from '../db.js';
+import { parseObjectId, escapeRegex } from '../ids.js';
 
 /** The store a customer operation acts in (the X-Store-Id store). */
 export type StoreRef = { id: string; currency: string };
 
-export const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
 
 const emailTaken = () => new PlatformError('conflict', 'email_taken', 'A customer with that email already exists in this store');
 
@@ -26,7 +26,6 @@ function searchTerms(c: Pick<CustomerDocument, 'email' | 'first_name' | 'last_na
 const pick = <T extends object, K extends keyof T>(o: T, keys: K[]): Partial<Pick<T, K>> =>
   Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<T, K>>;
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export async function createCustomer(platform: Platform, store: StoreRef, input: CreateCustomerBody): Promise<CustomerView> {
   const now = platform.clock.now();
@@ -70,7 +69,7 @@ export async function listCustomers(platform: Platform, storeId: string, query: 
 
 /** The customer document in this store, or a 404 (also for another store's ids). */
 export async function loadCustomer(platform: Pick<Platform, 'db'>, storeId: string, customerId: string): Promise<CustomerDocument> {
-  const id = asId(customerId);
+  const id = parseObjectId(customerId);
   const doc = id ? await customers(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
   if (!doc) throw notFound('Customer');
   return doc;
@@ -81,7 +80,7 @@ export async function getCustomer(platform: Platform, storeId: string, customerI
 }
 
 export async function updateCustomer(platform: Platform, storeId: string, customerId: string, input: UpdateCustomerBody): Promise<CustomerView> {
-  const id = asId(customerId);
+  const id = parseObjectId(customerId);
   if (!id) throw notFound('Customer');
   const set: Partial<CustomerDocument> = { updated_at: platform.clock.now() };
   if (input.email !== undefined) set.email = input.email;
@@ -132,7 +131,7 @@ export async function recordCustomerOrder(
 ): Promise<CustomerView> {
   const parsed = CustomerOrderRecord.safeParse(record);
   if (!parsed.success) throw new Error(`recordCustomerOrder: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const id = asId(customerId);
+  const id = parseObjectId(customerId);
   const doc = id
     ? await customers(platform.db).findOneAndUpdate(
         { _id: id, store_id: new ObjectId(storeId) },

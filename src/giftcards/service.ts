@@ -8,13 +8,13 @@ import { MERCHANT_CODE, generateCode, groupCode, normalizeCode } from './code.js
 import { presentGiftCard, type GiftCardView } from './present.js';
 import type { CreateGiftCardBody, ListGiftCardsQuery } from './schemas.js';
 import { giftCards, type GiftCardDocument } from './store.js';
+import { parseObjectId } from '../ids.js';
 
 const CODE_PURPOSE = 'giftcards.code';
 const GENERATE_ATTEMPTS = 3;
 
 export type CreatedGiftCard = GiftCardView & { code: string };
 
-const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
 
 /**
  * The code's lookup hash under the current secrets key. Lookups hash with the current key
@@ -88,7 +88,7 @@ export async function listGiftCards(platform: Platform, storeId: string, query: 
 }
 
 async function findGiftCard(platform: Platform, storeId: string, giftCardId: string): Promise<GiftCardDocument | null> {
-  const id = asId(giftCardId);
+  const id = parseObjectId(giftCardId);
   return id ? giftCards(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
 }
 
@@ -100,7 +100,7 @@ export async function getGiftCard(platform: Platform, storeId: string, giftCardI
 
 /** Disabling is final and idempotent: disabling a disabled card returns it unchanged and emits nothing. */
 export async function disableGiftCard(platform: Platform, storeId: string, giftCardId: string): Promise<GiftCardView> {
-  const id = asId(giftCardId);
+  const id = parseObjectId(giftCardId);
   if (!id) throw notFound('Gift card');
   const now = platform.clock.now();
   const doc = await giftCards(platform.db).findOneAndUpdate(
@@ -120,7 +120,7 @@ export async function disableGiftCard(platform: Platform, storeId: string, giftC
  */
 export async function findGiftCardByCode(platform: Platform, storeId: string, code: string): Promise<GiftCardView | null> {
   const normalized = normalizeCode(code);
-  if (!MERCHANT_CODE.test(normalized) || !asId(storeId)) return null;
+  if (!MERCHANT_CODE.test(normalized) || !parseObjectId(storeId)) return null;
   const doc = await giftCards(platform.db).findOne({ store_id: new ObjectId(storeId), code_hash: hashCode(platform, normalized) });
   return doc ? presentGiftCard(doc) : null;
 }
@@ -132,8 +132,8 @@ export async function findGiftCardByCode(platform: Platform, storeId: string, co
  */
 export async function debitGiftCard(platform: Platform, storeId: string, giftCardId: string, amount: number): Promise<number> {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new PlatformError('invalid_data', 'invalid_amount', 'A debit is a positive integer amount in minor units');
-  const id = asId(giftCardId);
-  if (!id || !asId(storeId)) throw notFound('Gift card');
+  const id = parseObjectId(giftCardId);
+  if (!id || !parseObjectId(storeId)) throw notFound('Gift card');
   const now = platform.clock.now();
   const storeObjectId = new ObjectId(storeId);
   const doc = await giftCards(platform.db).findOneAndUpdate(

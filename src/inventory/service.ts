@@ -7,8 +7,8 @@ import type { Platform } from '../platform.js';
 import { presentLevel, presentLocation, type LevelView, type LocationView } from './present.js';
 import type { CreateLocationBody, UpdateLocationBody } from './schemas.js';
 import { levels, locations, type LevelDocument, type LocationDocument } from './store.js';
+import { parseObjectId } from '../ids.js';
 
-const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
 
 export async function createLocation(platform: Platform, storeId: string, input: CreateLocationBody): Promise<LocationView> {
   const now = platform.clock.now();
@@ -30,14 +30,14 @@ export async function listLocations(platform: Platform, storeId: string, query: 
 }
 
 export async function getLocation(platform: Platform, storeId: string, locationId: string): Promise<LocationView> {
-  const id = asId(locationId);
+  const id = parseObjectId(locationId);
   const doc = id ? await locations(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
   if (!doc) throw notFound('Location');
   return presentLocation(doc);
 }
 
 async function changeLocation(platform: Platform, storeId: string, locationId: string, set: Partial<LocationDocument>, changed: string[]): Promise<LocationView> {
-  const id = asId(locationId);
+  const id = parseObjectId(locationId);
   const doc = id
     ? await locations(platform.db).findOneAndUpdate(
         { _id: id, store_id: new ObjectId(storeId) },

@@ -8,11 +8,11 @@ import { inspectImage } from './image.js';
 import { presentMedia, type MediaView } from './present.js';
 import type { UploadFields } from './schemas.js';
 import { media, type MediaDocument } from './store.js';
+import { parseObjectId } from '../ids.js';
 
 /** How long the signed URL in a media response stays valid. */
 export const URL_EXPIRY_SECONDS = 15 * 60;
 
-const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
 
 const withUrl = (platform: Platform, doc: MediaDocument) => presentMedia(doc, objectStorage(platform).url(doc.storage_key, URL_EXPIRY_SECONDS));
 
@@ -64,7 +64,7 @@ export async function listMedia(platform: Platform, storeId: string, page: Page)
 }
 
 export async function getMedia(platform: Platform, storeId: string, mediaId: string): Promise<MediaView> {
-  const id = asId(mediaId);
+  const id = parseObjectId(mediaId);
   const doc = id ? await media(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
   if (!doc) throw notFound('Media');
   return withUrl(platform, doc);
@@ -72,7 +72,7 @@ export async function getMedia(platform: Platform, storeId: string, mediaId: str
 
 /** Removes the stored object, then the document; the event is emitted by whoever removed the document. */
 export async function deleteMedia(platform: Platform, storeId: string, mediaId: string): Promise<void> {
-  const id = asId(mediaId);
+  const id = parseObjectId(mediaId);
   const filter = id ? { _id: id, store_id: new ObjectId(storeId) } : null;
   const doc = filter ? await media(platform.db).findOne(filter) : null;
   if (!filter || !doc) throw notFound('Media');
@@ -84,7 +84,7 @@ export async function deleteMedia(platform: Platform, storeId: string, mediaId: 
 
 /** Which of `ids` are media of the store (ids that are not ids, or another store's, are left out). */
 export async function findMedia(platform: Pick<Platform, 'db'>, storeId: string, ids: string[]): Promise<string[]> {
-  const wanted = [...new Set(ids)].map(asId).filter((id): id is ObjectId => id !== null);
+  const wanted = [...new Set(ids)].map(parseObjectId).filter((id): id is ObjectId => id !== null);
   if (wanted.length === 0) return [];
   const docs = await media(platform.db)
     .find({ store_id: new ObjectId(storeId), _id: { $in: wanted } }, { projection: { _id: 1 } })

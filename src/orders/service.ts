@@ -14,12 +14,12 @@ import { presentOrder, type OrderView } from './present.js';
 import { lineRefundAmount, priceOrder } from './pricing.js';
 import type { CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
 import { orderCounters, orders, type LineItemDocument, type OrderDocument } from './store.js';
+import { parseObjectId } from '../ids.js';
 
 const FIRST_ORDER_NUMBER = 1001;
 /** How often a fulfilment or refund re-reads the order when a concurrent change got there first. */
 const UPDATE_ATTEMPTS = 5;
 
-const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
 const invalid = (details: string[]) => new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details });
 
 /**
@@ -138,7 +138,7 @@ export async function createOrder(platform: Platform, store: StoreView, input: C
 }
 
 async function loadOrder(platform: Platform, storeId: string, orderId: string): Promise<OrderDocument> {
-  const id = asId(orderId);
+  const id = parseObjectId(orderId);
   const doc = id ? await orders(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
   if (!doc) throw notFound('Order');
   return doc;

@@ -7,8 +7,8 @@ import type { Platform } from '../platform.js';
 import { presentReview, type RatingSummary, type ReviewView } from './present.js';
 import type { CreateReviewBody, ListReviewsQuery, ReplyBody, UpdateReviewBody } from './schemas.js';
 import { reviews, type ReviewDocument } from './store.js';
+import { parseObjectId } from '../ids.js';
 
-const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
 
 const invalid = (details: string[]) => new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details });
 
@@ -64,7 +64,7 @@ export async function listReviews(platform: Platform, storeId: string, query: Li
 
 /** The review's scope: its id in this store (an id that cannot be one matches nothing). */
 function scopeOf(storeId: string, reviewId: string) {
-  const id = asId(reviewId);
+  const id = parseObjectId(reviewId);
   return id ? { _id: id, store_id: new ObjectId(storeId) } : null;
 }
 
@@ -145,8 +145,8 @@ export async function deleteReview(platform: Platform, storeId: string, reviewId
  */
 export async function productRatingSummary(platform: Pick<Platform, 'db'>, storeId: string, productId: string): Promise<RatingSummary> {
   const distribution = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
-  const id = asId(productId);
-  const storeObjectId = asId(storeId);
+  const id = parseObjectId(productId);
+  const storeObjectId = parseObjectId(storeId);
   if (id && storeObjectId) {
     const groups = await reviews(platform.db)
       .aggregate<{ _id: unknown; n: number }>([

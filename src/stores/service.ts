@@ -6,10 +6,10 @@ import type { Platform } from '../platform.js';
 import { presentStore, type StoreView } from './present.js';
 import type { CreateStoreBody, UpdateStoreBody } from './schemas.js';
 import { stores, type StoreDocument } from './store.js';
+import { parseObjectId } from '../ids.js';
 
 const MAX_LISTED_IN_SESSION = 250;
 
-const asId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new ObjectId(id) : null);
 
 export async function createStore(platform: Platform, ownerId: string, input: CreateStoreBody): Promise<StoreView> {
   const now = platform.clock.now();
@@ -46,7 +46,7 @@ export async function listStores(platform: Platform, ownerId: string, page: Page
 
 /** The caller's store, or null when it does not exist or belongs to someone else. */
 export async function findOwnedStore(platform: Pick<Platform, 'db'>, ownerId: string, storeId: string): Promise<StoreView | null> {
-  const id = asId(storeId);
+  const id = parseObjectId(storeId);
   const doc = id ? await stores(platform.db).findOne({ _id: id, owner_id: new ObjectId(ownerId) }) : null;
   return doc ? presentStore(doc) : null;
 }
@@ -64,7 +64,7 @@ export async function getStore(platform: Platform, ownerId: string, storeId: str
 }
 
 export async function updateStore(platform: Platform, ownerId: string, storeId: string, input: UpdateStoreBody): Promise<StoreView> {
-  const id = asId(storeId);
+  const id = parseObjectId(storeId);
   const set: Partial<StoreDocument> = { updated_at: platform.clock.now() };
   if (input.name !== undefined) set.name = input.name;
   if (input.currency !== undefined) set.currency = input.currency;
