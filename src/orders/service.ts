@@ -230,7 +230,7 @@ export async function fulfillOrder(platform: Platform, storeId: string, orderId:
     }
   } catch (err) {
     for (const t of taken) await adjustInventory(platform, storeId, { variant_id: t.variant_id, location_id: location.id, delta: t.quantity, reason: 'fulfillment_reverted' });
-    await withdrawFulfillment(platform, updated._id, fulfillment._id, fulfillment.line_items);
+    await withdrawFulfillment(platform, updated.store_id, updated._id, fulfillment._id, fulfillment.line_items);
     throw err;
   }
   const view = presentOrder(updated);
@@ -240,16 +240,16 @@ export async function fulfillOrder(platform: Platform, storeId: string, orderId:
 }
 
 /** Undo a recorded fulfilment whose stock could not be taken. */
-async function withdrawFulfillment(platform: Platform, orderId: ObjectId, fulfillmentId: ObjectId, quantities: { line_item_id: ObjectId; quantity: number }[]): Promise<void> {
+async function withdrawFulfillment(platform: Platform, storeId: ObjectId, orderId: ObjectId, fulfillmentId: ObjectId, quantities: { line_item_id: ObjectId; quantity: number }[]): Promise<void> {
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS * 2; attempt++) {
-    const order = await orders(platform.db).findOne({ _id: orderId });
+    const order = await orders(platform.db).findOne({ _id: orderId, store_id: storeId });
     if (!order || !order.fulfillments.some((f) => f._id.equals(fulfillmentId))) return;
     const lines = order.line_items.map((l) => {
       const q = quantities.find((x) => x.line_item_id.equals(l._id))?.quantity ?? 0;
       return { ...l, fulfilled_quantity: l.fulfilled_quantity - q };
     });
     const done = await orders(platform.db).findOneAndUpdate(
-      { _id: orderId, version: order.version },
+      { _id: orderId, store_id: storeId, version: order.version },
       {
         // The whole array is written back (under the version check): FerretDB's $pull only removes exact values.
         $set: { line_items: lines, fulfillments: order.fulfillments.filter((f) => !f._id.equals(fulfillmentId)), fulfillment_status: fulfillmentStatusOf(lines), updated_at: platform.clock.now() },
