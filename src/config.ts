@@ -63,6 +63,15 @@ const Env = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: bool(false),
     MEDIA_MAX_BYTES: int(10 * 1024 * 1024, 1),
+    INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    WEBHOOKS_INTERNAL_HOST: z.string().min(1).default('127.0.0.1'),
+    WEBHOOKS_INTERNAL_PORT: int(3001, 1).pipe(z.number().max(65535)),
+    WEBHOOKS_INTERNAL_URL: z.url({ protocol: /^https?$/ }).optional(),
+    WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().optional(),
+    WEBHOOK_RETRY_CAP_SECONDS: z.coerce.number().positive().optional(),
+    WEBHOOK_CONNECT_TIMEOUT_MS: int(5000, 10),
+    WEBHOOK_TIMEOUT_MS: int(15_000, 10),
+    WEBHOOK_TARGET_ALLOWLIST: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     const deployed = env.APP_ENV === 'staging' || env.APP_ENV === 'production';
@@ -80,6 +89,12 @@ const Env = z
     }
     if (env.MESSAGE_RELAY_URL && !env.MESSAGE_RELAY_TOKEN) {
       ctx.addIssue({ code: 'custom', path: ['MESSAGE_RELAY_TOKEN'], message: 'is required when MESSAGE_RELAY_URL is set' });
+    }
+    if (env.APP_ENV === 'production') {
+      // The spec's retry schedule is binding in production; only tests run it faster.
+      for (const name of ['WEBHOOK_RETRY_BASE_SECONDS', 'WEBHOOK_RETRY_CAP_SECONDS'] as const) {
+        if (env[name] !== undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'must not be set in production (the schedule is 120 s doubling, capped at 3600 s)' });
+      }
     }
     if (env.STORAGE_DRIVER === 's3') {
       for (const name of ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
@@ -99,6 +114,20 @@ export type Config = Readonly<{
   localdb: Readonly<{ port: number; dir: string }>;
   storage: StorageConfig;
   media: Readonly<{ maxBytes: number }>;
+  /** The internal routes' shared secret (X-Platform-Internal-Secret); null = routes answer 503. */
+  internalSecret: string | null;
+  webhooks: Readonly<{
+    internalHost: string;
+    internalPort: number;
+    /** Where the web process wakes the webhooks service. */
+    internalUrl: string;
+    retryBaseSeconds: number;
+    retryCapSeconds: number;
+    connectTimeoutMs: number;
+    timeoutMs: number;
+    /** Hosts that production delivery may reach even when they resolve to private addresses. */
+    targetAllowlist: readonly string[];
+  }>;
 }>;
 
 export type S3Config = Readonly<{
@@ -163,6 +192,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           : null,
     },
     media: { maxBytes: e.MEDIA_MAX_BYTES },
+    internalSecret: e.INTERNAL_SECRET ?? null,
+    webhooks: {
+      internalHost: e.WEBHOOKS_INTERNAL_HOST,
+      internalPort: e.WEBHOOKS_INTERNAL_PORT,
+      internalUrl: (e.WEBHOOKS_INTERNAL_URL ?? `http://127.0.0.1:${e.WEBHOOKS_INTERNAL_PORT}`).replace(/\/+$/, ''),
+      retryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS ?? 120,
+      retryCapSeconds: e.WEBHOOK_RETRY_CAP_SECONDS ?? 3600,
+      connectTimeoutMs: e.WEBHOOK_CONNECT_TIMEOUT_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      targetAllowlist: (e.WEBHOOK_TARGET_ALLOWLIST ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    },
   };
   return deepFreeze(config);
 }

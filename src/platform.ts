@@ -19,6 +19,7 @@ import { formSubmissionIndexes } from './forms/index.js';
 import { mediaIndexes } from './media/index.js';
 import { orderIndexes } from './orders/index.js';
 import { taxIndexes } from './taxes/index.js';
+import { webhookIndexes } from './webhooks/store.js';
 import { paymentIndexes } from './payments/index.js';
 import { reviewIndexes } from './reviews/index.js';
 
@@ -49,6 +50,7 @@ const INDEXES: readonly IndexDeclaration[] = [
   ...mediaIndexes,
   ...orderIndexes,
   ...taxIndexes,
+  ...webhookIndexes,
   ...paymentIndexes,
   ...reviewIndexes,
 ];
