@@ -65,7 +65,8 @@ const Env = z
     MEDIA_MAX_BYTES: int(10 * 1024 * 1024, 1),
     INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     WEBHOOKS_INTERNAL_HOST: z.string().min(1).default('127.0.0.1'),
-    WEBHOOKS_INTERNAL_PORT: int(3001, 1).pipe(z.number().max(65535)),
+    WEBHOOKS_INTERNAL_PORT: int(3001, 0).pipe(z.number().max(65535)),
+    WEBHOOK_SWEEP_INTERVAL_MS: int(10_000, 200),
     WEBHOOKS_INTERNAL_URL: z.url({ protocol: /^https?$/ }).optional(),
     WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().optional(),
     WEBHOOK_RETRY_CAP_SECONDS: z.coerce.number().positive().optional(),
@@ -123,6 +124,8 @@ export type Config = Readonly<{
     internalUrl: string;
     retryBaseSeconds: number;
     retryCapSeconds: number;
+    /** How often the webhooks sweeper looks for missed events and stranded deliveries. */
+    sweepIntervalMs: number;
     connectTimeoutMs: number;
     timeoutMs: number;
     /** Hosts that production delivery may reach even when they resolve to private addresses. */
@@ -199,6 +202,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       internalUrl: (e.WEBHOOKS_INTERNAL_URL ?? `http://127.0.0.1:${e.WEBHOOKS_INTERNAL_PORT}`).replace(/\/+$/, ''),
       retryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS ?? 120,
       retryCapSeconds: e.WEBHOOK_RETRY_CAP_SECONDS ?? 3600,
+      sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
       connectTimeoutMs: e.WEBHOOK_CONNECT_TIMEOUT_MS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       targetAllowlist: (e.WEBHOOK_TARGET_ALLOWLIST ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),

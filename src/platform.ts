@@ -20,6 +20,8 @@ import { mediaIndexes } from './media/index.js';
 import { orderIndexes } from './orders/index.js';
 import { taxIndexes } from './taxes/index.js';
 import { webhookIndexes } from './webhooks/store.js';
+import { enqueueFanOut } from './webhooks/jobs.js';
+import { wakeWebhooks } from './webhooks/wake.js';
 import { paymentIndexes } from './payments/index.js';
 import { reviewIndexes } from './reviews/index.js';
 
@@ -68,7 +70,13 @@ export async function openPlatform(config: Config, processName: string, options:
   const { client, db } = await connectDatabase(config.mongo.url, config.mongo.dbName, config.mongo.connectTimeoutMs);
   await ensureIndexes(db, INDEXES);
   const jobs = await createQueue(db, { name: processName, pollIntervalMs: config.jobs.pollIntervalMs });
-  const platform: Platform = { config, db, jobs, events: createEvents(db, clock), clock, log };
+  // Every recorded event gets a durable fan-out job, and the webhooks service a wake-up so
+  // delivery starts at once (the job and the sweeper are the backstop).
+  const events = createEvents(db, clock, async (event) => {
+    await enqueueFanOut({ jobs }, event.id);
+    wakeWebhooks({ config, log }, event.id);
+  });
+  const platform: Platform = { config, db, jobs, events, clock, log };
   return {
     platform,
     client,

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { JOB_GROUPS, isJobGroup, type JobHandler } from '../jobs/index.js';
+import { GROUP_SERVICES, JOB_GROUPS, isJobGroup, type JobHandler } from '../jobs/index.js';
 import { loadConfigOrExit } from './config.js';
 import type { Platform } from './platform.js';
 import { onShutdownSignal, openPlatformOrExit } from './process.js';
@@ -29,6 +29,13 @@ for (const handler of handlers) {
     lockLimit: concurrency,
   });
 }
+let service: { close(): Promise<void> } | null = null;
+try {
+  service = (await GROUP_SERVICES[group]?.(platform)) ?? null;
+} catch (err) {
+  console.error(`emporium worker:${group}: cannot start its service: ${(err as Error).message}`);
+  process.exit(1);
+}
 await agenda.start();
 for (const handler of handlers) {
   if (handler.everyMs) await agenda.every(handler.everyMs(platform), handler.name);
@@ -37,6 +44,7 @@ platform.log.info({ event: 'worker.started', group, jobs: handlers.map((h) => h.
 
 onShutdownSignal(async (signal) => {
   platform.log.info({ event: 'worker.stopping', group, signal });
+  await service?.close();
   const result = await agenda.drain({ timeout: config.jobs.shutdownGraceMs });
   await close();
   platform.log.info({ event: 'worker.stopped', group, completed: result.completed, still_running: result.running, timed_out: result.timedOut });

@@ -30,7 +30,7 @@ describe('npm start (the whole platform on the embedded database)', function () 
 
   before(async () => {
     port = await freePort();
-    env = { ...process.env, APP_ENV: 'development', PORT: String(port), LOCALDB_PORT: String(await freePort()), LOCALDB_DIR: dataDir, MONGODB_DB: 'emporium', LOG_LEVEL: 'info' };
+    env = { ...process.env, APP_ENV: 'development', PORT: String(port), WEBHOOKS_INTERNAL_PORT: String(await freePort()), LOCALDB_PORT: String(await freePort()), LOCALDB_DIR: dataDir, MONGODB_DB: 'emporium', LOG_LEVEL: 'info' };
     delete env.MONGODB_URL;
   });
   afterEach(() => {

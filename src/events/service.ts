@@ -22,7 +22,10 @@ export type Events = {
 
 const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 
-export function createEvents(db: Db, clock: Clock): Events {
+/** Called after an event is recorded (not for a repeated key): how webhook fan-out hears of it. */
+export type AfterRecord = (event: DomainEvent) => Promise<void>;
+
+export function createEvents(db: Db, clock: Clock, afterRecord?: AfterRecord): Events {
   return {
     async emit(type, storeId, payload, idempotencyKey) {
       if (!EVENT_TYPE.test(type)) throw new Error(`event type must be lower-case and dotted: ${type}`);
@@ -37,7 +40,9 @@ export function createEvents(db: Db, clock: Clock): Events {
       };
       try {
         await events(db).insertOne(doc);
-        return present(doc);
+        const event = present(doc);
+        await afterRecord?.(event);
+        return event;
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
         const first = await events(db).findOne({ idempotency_key: idempotencyKey });
@@ -57,4 +62,23 @@ function present(doc: EventDocument): DomainEvent {
     idempotency_key: doc.idempotency_key,
     created_at: doc.created_at.toISOString(),
   };
+}
+
+export async function loadEvent(db: Db, eventId: string): Promise<DomainEvent | null> {
+  const doc = await events(db).findOne({ _id: new ObjectId(eventId) });
+  return doc ? present(doc) : null;
+}
+
+/** Ids of events recorded before `before` that fan-out has not handled yet, oldest first. */
+export async function findEventsNotFannedOut(db: Db, before: Date, limit: number): Promise<string[]> {
+  const docs = await events(db)
+    .find({ fanned_out_at: null, created_at: { $lte: before } }, { projection: { _id: 1 } })
+    .sort({ _id: 1 })
+    .limit(limit)
+    .toArray();
+  return docs.map((d) => d._id.toHexString());
+}
+
+export async function markFannedOut(db: Db, eventId: string, at: Date): Promise<void> {
+  await events(db).updateOne({ _id: new ObjectId(eventId) }, { $set: { fanned_out_at: at } });
 }

@@ -10,6 +10,8 @@ export type EventDocument = {
   payload: Record<string, unknown>;
   idempotency_key: string;
   created_at: Date;
+  /** Set once webhook fan-out has created this event's deliveries (absent or null before). */
+  fanned_out_at?: Date | null;
 };
 
 export const eventIndexes: IndexDeclaration[] = [
@@ -18,6 +20,7 @@ export const eventIndexes: IndexDeclaration[] = [
     indexes: [
       { key: { idempotency_key: 1 }, name: 'idempotency_key_unique', unique: true },
       { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
+      { key: { fanned_out_at: 1, _id: 1 }, name: 'fanned_out_at_id' },
     ],
   },
 ];

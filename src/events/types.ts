@@ -40,6 +40,7 @@ export const EVENT_TYPES = [
   'store.created',
   'store.updated',
   'tax_settings.updated',
+  'webhook_subscription.disabled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -27,6 +27,9 @@ export function testEnv(dbName: string, extra: Record<string, string> = {}): Rec
     LOG_LEVEL: 'info',
     JOBS_POLL_INTERVAL_MS: '200',
     MONGODB_CONNECT_TIMEOUT_MS: '3000',
+    // Several webhooks workers may run in one test file: each takes any free internal port.
+    WEBHOOKS_INTERNAL_PORT: '0',
+    WEBHOOK_SWEEP_INTERVAL_MS: '500',
     ...extra,
   };
 }

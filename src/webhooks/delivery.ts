@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { ObjectId } from 'mongodb';
+import { findEventsNotFannedOut, loadEvent, markFannedOut, matchesEventPatterns } from '../events/index.js';
+import { isDuplicateKeyError } from '../db.js';
+import type { Platform } from '../platform.js';
+import { VERSION } from '../version.js';
+import { scheduleDispatch } from './jobs.js';
+import { postWebhook, type SendResult } from './sender.js';
+import { openSecret, signatureHeader } from './signing.js';
+import { deliveries, subscriptions, type AttemptDocument, type DeliveryDocument, type SubscriptionDocument } from './store.js';
+
+/** Attempts are numbered 0 to 8: nine sends at most (spec 6.1 rule 6). */
+export const LAST_ATTEMPT = 8;
+/** A subscription whose deliveries end `failed` this many times in a row is disabled. */
+export const DISABLE_AFTER_FAILED_DELIVERIES = 5;
+const CLAIM_MARGIN_MS = 15_000;
+
+/** The delay after failed attempt n: min(base × 2^n, cap); a longer Retry-After (429, 503) wins, still capped. */
+export function retryDelaySeconds(platform: Pick<Platform, 'config'>, attempt: number, result: Pick<SendResult, 'status' | 'retryAfterSeconds'>): number {
+  const { retryBaseSeconds: base, retryCapSeconds: cap } = platform.config.webhooks;
+  const delay = Math.min(base * 2 ** attempt, cap);
+  const honoured = (result.status === 429 || result.status === 503) && result.retryAfterSeconds !== null ? result.retryAfterSeconds : 0;
+  return Math.min(Math.max(delay, honoured), cap);
+}
+
+/**
+ * Create one delivery per (event, active matching subscription). The unique index on the pair
+ * makes a repeated fan-out (a retried job, the sweeper, the wake-up) create nothing twice.
+ */
+export async function fanOutEvent(platform: Platform, eventId: string): Promise<string[]> {
+  const event = await loadEvent(platform.db, eventId);
+  if (!event) return [];
+  const now = platform.clock.now();
+  const subs = await subscriptions(platform.db).find({ store_id: new ObjectId(event.store_id), active: true }).toArray();
+  const created: string[] = [];
+  for (const sub of subs.filter((s) => matchesEventPatterns(event.type, s.event_types))) {
+    const doc: DeliveryDocument = {
+      _id: new ObjectId(),
+      store_id: sub.store_id,
+      event_id: new ObjectId(event.id),
+      subscription_id: sub._id,
+      event_type: event.type,
+      status: 'queued',
+      next_attempt: 0,
+      next_attempt_at: now,
+      lease_until: null,
+      lease_owner: null,
+      attempts: [],
+      completed_at: null,
+      series: 1,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await deliveries(platform.db).insertOne(doc);
+      created.push(doc._id.toHexString());
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+  await markFannedOut(platform.db, event.id, now);
+  return created;
+}
+
+/** Events the fast path missed (a lost wake-up, a crash before the job ran). */
+export async function fanOutPendingEvents(platform: Platform, limit = 200): Promise<number> {
+  const ids = await findEventsNotFannedOut(platform.db, platform.clock.now(), limit);
+  for (const id of ids) await fanOutEvent(platform, id);
+  return ids.length;
+}
+
+/**
+ * Claim a due delivery with a lease (one conditional update), so two workers never send the
+ * same attempt. A worker that dies mid-send leaves a lease that expires; the delivery is then
+ * due again and is sent again (receivers dedupe by event id).
+ */
+export async function claimDelivery(platform: Platform, owner: string, deliveryId?: string): Promise<DeliveryDocument | null> {
+  const now = platform.clock.now();
+  const leaseMs = platform.config.webhooks.timeoutMs + CLAIM_MARGIN_MS;
+  return deliveries(platform.db).findOneAndUpdate(
+    {
+      ...(deliveryId ? { _id: new ObjectId(deliveryId) } : {}),
+      status: 'queued',
+      next_attempt_at: { $lte: now },
+      $or: [{ lease_until: null }, { lease_until: { $lte: now } }],
+    },
+    { $set: { lease_until: new Date(now.getTime() + leaseMs), lease_owner: owner, updated_at: now } },
+    { sort: { next_attempt_at: 1 }, returnDocument: 'after' },
+  );
+}
+
+export type AttemptOutcome = 'successful' | 'retry_scheduled' | 'failed' | 'lost_claim';
+
+/** Send one claimed delivery's next attempt and record what happened. */
+export async function sendClaimed(platform: Platform, delivery: DeliveryDocument, owner: string): Promise<AttemptOutcome> {
+  const sub = await subscriptions(platform.db).findOne({ _id: delivery.subscription_id, store_id: delivery.store_id });
+  const event = await loadEvent(platform.db, delivery.event_id.toHexString());
+  if (!sub || !sub.active || !event) {
+    const reason = !sub ? 'The subscription was deleted' : !sub.active ? 'The subscription is disabled' : 'The event no longer exists';
+    return finishWithoutSending(platform, delivery, owner, reason);
+  }
+
+  const now = platform.clock.now();
+  const timestamp = Math.floor(now.getTime() / 1000);
+  const body = JSON.stringify({ id: event.id, event_type: event.type, created_at: event.created_at, payload: event.payload });
+  const secrets = [openSecret(platform.config.secretsKeys, sub.secret)];
+  if (sub.previous_secret && sub.previous_secret.expires_at > now) secrets.push(openSecret(platform.config.secretsKeys, sub.previous_secret));
+  const signed = signatureHeader(secrets, timestamp, body);
+  const requestId = `whreq_${randomBytes(12).toString('hex')}`;
+  const result = await postWebhook(
+    new URL(sub.target_url),
+    {
+      'Content-Type': 'application/json',
+      'User-Agent': `Emporium-Webhooks/${VERSION}`,
+      'X-Platform-Hmac-SHA256': signed,
+      'X-Platform-Signature': signed,
+      'X-Platform-Event-ID': event.id,
+      'X-Platform-Event-Type': event.type,
+      'X-Platform-Timestamp': String(timestamp),
+      'X-Platform-Request-ID': requestId,
+      'X-Platform-Trace-ID': `whtrace_${delivery._id.toHexString()}`,
+    },
+    body,
+    { connectMs: platform.config.webhooks.connectTimeoutMs, totalMs: platform.config.webhooks.timeoutMs },
+  );
+  const attempt: AttemptDocument = {
+    number: delivery.next_attempt,
+    request_id: requestId,
+    started_at: now,
+    duration_ms: result.durationMs,
+    status: result.status,
+    error: result.error,
+    response_preview: result.responsePreview,
+  };
+  return recordAttempt(platform, delivery, sub, owner, attempt, result);
+}
+
+async function recordAttempt(platform: Platform, delivery: DeliveryDocument, sub: SubscriptionDocument, owner: string, attempt: AttemptDocument, result: SendResult): Promise<AttemptOutcome> {
+  const now = platform.clock.now();
+  const mine = { _id: delivery._id, lease_owner: owner, status: 'queued' as const };
+  const ok = result.status !== null && result.status >= 200 && result.status < 300;
+  const gone = result.status === 410;
+  let outcome: AttemptOutcome;
+  let set: Partial<DeliveryDocument>;
+  if (ok) {
+    outcome = 'successful';
+    set = { status: 'successful', completed_at: now, next_attempt_at: null };
+  } else if (gone || attempt.number >= LAST_ATTEMPT) {
+    outcome = 'failed';
+    set = { status: 'failed', completed_at: now, next_attempt_at: null };
+  } else {
+    outcome = 'retry_scheduled';
+    set = { next_attempt: attempt.number + 1, next_attempt_at: new Date(now.getTime() + retryDelaySeconds(platform, attempt.number, result) * 1000) };
+  }
+  const updated = await deliveries(platform.db).findOneAndUpdate(mine, {
+    $set: { ...set, lease_until: null, lease_owner: null, updated_at: now },
+    $push: { attempts: attempt },
+  });
+  if (!updated) return 'lost_claim'; // the lease expired and another worker took the delivery over
+
+  const ids = { delivery_id: delivery._id.toHexString(), event_id: delivery.event_id.toHexString(), subscription_id: sub._id.toHexString(), attempt: attempt.number };
+  if (ok) {
+    platform.log.info({ event: 'webhook.delivered', ...ids, status: result.status, duration_ms: result.durationMs });
+    if (sub.consecutive_failed_deliveries > 0) await subscriptions(platform.db).updateOne({ _id: sub._id }, { $set: { consecutive_failed_deliveries: 0 } });
+    return outcome;
+  }
+  platform.log.warn({ event: 'webhook.delivery_failed', ...ids, status: result.status, error: attempt.error, outcome });
+  if (gone) await disableSubscription(platform, sub, 'gone');
+  if (outcome === 'retry_scheduled') await scheduleDispatch(platform, delivery._id.toHexString(), set.next_attempt_at!);
+  if (outcome === 'failed' && !gone) {
+    const counted = await subscriptions(platform.db).findOneAndUpdate({ _id: sub._id }, { $inc: { consecutive_failed_deliveries: 1 } }, { returnDocument: 'after' });
+    if (counted && counted.active && counted.consecutive_failed_deliveries >= DISABLE_AFTER_FAILED_DELIVERIES) await disableSubscription(platform, counted, 'failing');
+  }
+  return outcome;
+}
+
+async function disableSubscription(platform: Platform, sub: SubscriptionDocument, reason: 'gone' | 'failing'): Promise<void> {
+  const now = platform.clock.now();
+  const doc = await subscriptions(platform.db).findOneAndUpdate(
+    { _id: sub._id, active: true },
+    { $set: { active: false, disabled_reason: reason, disabled_at: now, updated_at: now }, $inc: { version: 1 } },
+    { returnDocument: 'after' },
+  );
+  if (!doc) return;
+  platform.log.warn({ event: 'webhook.subscription_disabled', subscription_id: doc._id.toHexString(), store_id: doc.store_id.toHexString(), reason });
+  await platform.events.emit(
+    'webhook_subscription.disabled',
+    doc.store_id,
+    { webhook_subscription: { id: doc._id.toHexString(), target_url: doc.target_url, disabled_reason: reason, disabled_at: now.toISOString() } },
+    `webhook_subscription.disabled:${doc._id.toHexString()}:v${doc.version}`,
+  );
+}
+
+async function finishWithoutSending(platform: Platform, delivery: DeliveryDocument, owner: string, reason: string): Promise<AttemptOutcome> {
+  const now = platform.clock.now();
+  const updated = await deliveries(platform.db).findOneAndUpdate(
+    { _id: delivery._id, lease_owner: owner, status: 'queued' },
+    { $set: { status: 'failed', completed_at: now, next_attempt_at: null, lease_until: null, lease_owner: null, updated_at: now }, $push: { attempts: { number: delivery.next_attempt, request_id: 'none', started_at: now, duration_ms: 0, status: null, error: reason, response_preview: null } } },
+  );
+  return updated ? 'failed' : 'lost_claim';
+}
+
+export type DispatchCounts = { claimed: number; successful: number; retry_scheduled: number; failed: number };
+
+/**
+ * Claim and send due deliveries now: the given ones, or any due ones up to `limit`, with a few
+ * sends in flight at once.
+ */
+export async function dispatchDue(platform: Platform, owner: string, options: { deliveryIds?: string[]; limit?: number; concurrency?: number } = {}): Promise<DispatchCounts> {
+  const counts: DispatchCounts = { claimed: 0, successful: 0, retry_scheduled: 0, failed: 0 };
+  const queue = options.deliveryIds ? [...options.deliveryIds] : null;
+  let budget = options.limit ?? 100;
+  const next = async (): Promise<DeliveryDocument | null> => {
+    if (queue) {
+      while (queue.length > 0) {
+        const claimed = await claimDelivery(platform, owner, queue.shift()!);
+        if (claimed) return claimed;
+      }
+      return null;
+    }
+    if (budget-- <= 0) return null;
+    return claimDelivery(platform, owner);
+  };
+  await Promise.all(
+    Array.from({ length: options.concurrency ?? 8 }, async () => {
+      for (let d = await next(); d; d = await next()) {
+        counts.claimed++;
+        const outcome = await sendClaimed(platform, d, owner);
+        if (outcome !== 'lost_claim') counts[outcome]++;
+      }
+    }),
+  );
+  return counts;
+}
