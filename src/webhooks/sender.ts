@@ -87,6 +87,7 @@ export function postWebhook(
 /** Decoded as UTF-8 (invalid bytes replaced), control characters other than tab and newline removed. */
 function textSafe(bytes: Buffer): string | null {
   if (bytes.length === 0) return null;
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
   return bytes.toString('utf8').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
 }
 
