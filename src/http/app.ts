@@ -5,6 +5,7 @@ import { collectionRoutes, productRoutes } from '../catalog/routes.js';
 import { inventoryRoutes } from '../inventory/routes.js';
 import { orderRoutes } from '../orders/routes.js';
 import { taxRoutes } from '../taxes/routes.js';
+import { webhookDeliveryRoutes } from '../webhooks/delivery-routes.js';
 import { customerRoutes } from '../customers/routes.js';
 import { formSubmissionRoutes, storefrontFormRoutes } from '../forms/routes.js';
 import { PlatformError } from '../errors.js';
@@ -47,6 +48,7 @@ function v1Routes(platform: Platform): Router<AppState> {
     ['/reviews', reviewRoutes(platform)],
     ['/themes', null],
     ['/app-store', null],
+    ['/operations/webhook-deliveries', webhookDeliveryRoutes(platform)],
     ['/operations', null],
   ];
   const v1 = new Router<AppState>({ prefix: '/v1' });

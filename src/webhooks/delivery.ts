@@ -13,7 +13,8 @@ import { deliveries, subscriptions, type AttemptDocument, type DeliveryDocument,
 export const LAST_ATTEMPT = 8;
 /** A subscription whose deliveries end `failed` this many times in a row is disabled. */
 export const DISABLE_AFTER_FAILED_DELIVERIES = 5;
-const CLAIM_MARGIN_MS = 15_000;
+/** A claim outlives the send's own timeout by this much (at most 15 s). */
+const claimMarginMs = (timeoutMs: number) => Math.min(15_000, timeoutMs);
 
 /** The delay after failed attempt n: min(base × 2^n, cap); a longer Retry-After (429, 503) wins, still capped. */
 export function retryDelaySeconds(platform: Pick<Platform, 'config'>, attempt: number, result: Pick<SendResult, 'status' | 'retryAfterSeconds'>): number {
@@ -76,7 +77,7 @@ export async function fanOutPendingEvents(platform: Platform, limit = 200): Prom
  */
 export async function claimDelivery(platform: Platform, owner: string, deliveryId?: string): Promise<DeliveryDocument | null> {
   const now = platform.clock.now();
-  const leaseMs = platform.config.webhooks.timeoutMs + CLAIM_MARGIN_MS;
+  const leaseMs = platform.config.webhooks.timeoutMs + claimMarginMs(platform.config.webhooks.timeoutMs);
   return deliveries(platform.db).findOneAndUpdate(
     {
       ...(deliveryId ? { _id: new ObjectId(deliveryId) } : {}),
@@ -124,6 +125,7 @@ export async function sendClaimed(platform: Platform, delivery: DeliveryDocument
     { connectMs: platform.config.webhooks.connectTimeoutMs, totalMs: platform.config.webhooks.timeoutMs },
   );
   const attempt: AttemptDocument = {
+    series: delivery.series,
     number: delivery.next_attempt,
     request_id: requestId,
     started_at: now,
@@ -195,7 +197,7 @@ async function finishWithoutSending(platform: Platform, delivery: DeliveryDocume
   const now = platform.clock.now();
   const updated = await deliveries(platform.db).findOneAndUpdate(
     { _id: delivery._id, lease_owner: owner, status: 'queued' },
-    { $set: { status: 'failed', completed_at: now, next_attempt_at: null, lease_until: null, lease_owner: null, updated_at: now }, $push: { attempts: { number: delivery.next_attempt, request_id: 'none', started_at: now, duration_ms: 0, status: null, error: reason, response_preview: null } } },
+    { $set: { status: 'failed', completed_at: now, next_attempt_at: null, lease_until: null, lease_owner: null, updated_at: now }, $push: { attempts: { series: delivery.series, number: delivery.next_attempt, request_id: 'none', started_at: now, duration_ms: 0, status: null, error: reason, response_preview: null } } },
   );
   return updated ? 'failed' : 'lost_claim';
 }

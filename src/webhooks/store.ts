@@ -30,6 +30,8 @@ export type SubscriptionDocument = {
 };
 
 export type AttemptDocument = {
+  /** The attempt series: 1, and one more for each redelivery. */
+  series: number;
   number: number;
   request_id: string;
   started_at: Date;
