@@ -40,6 +40,9 @@ export const EVENT_TYPES = [
   'store.created',
   'store.updated',
   'tax_settings.updated',
+  'webhook_subscription.created',
+  'webhook_subscription.deleted',
+  'webhook_subscription.updated',
   'webhook_subscription.disabled',
 ] as const;
 

@@ -17,6 +17,7 @@ import type { Platform } from '../platform.js';
 import { couponRoutes } from '../coupons/routes.js';
 import { giftCardRoutes } from '../giftcards/routes.js';
 import { storeRoutes } from '../stores/routes.js';
+import { webhookSubscriptionRoutes } from '../webhooks/subscription-routes.js';
 import { jsonBody } from './body.js';
 import type { AppState } from './context.js';
 import { errorEnvelope } from './errors.js';
@@ -48,6 +49,7 @@ function v1Routes(platform: Platform): Router<AppState> {
     ['/reviews', reviewRoutes(platform)],
     ['/themes', null],
     ['/app-store', null],
+    ['/operations/webhook-subscriptions', webhookSubscriptionRoutes(platform)],
     ['/operations/webhook-deliveries', webhookDeliveryRoutes(platform)],
     ['/operations', null],
   ];

@@ -1,0 +1,37 @@
+import type { SubscriptionDocument } from './store.js';
+
+/** A subscription as the API, events and logs show it: never a secret, sealed or not. */
+export type SubscriptionView = {
+  id: string;
+  target_url: string;
+  event_types: string[];
+  active: boolean;
+  description: string | null;
+  disabled_reason: 'gone' | 'failing' | null;
+  disabled_at: string | null;
+  owner: { type: 'merchant' | 'app_installation'; id: string };
+  /** When the current signing secret was made (creation or the last rotation). */
+  secret_rotated_at: string;
+  /** Until when the previous secret also signs, after a rotation with a grace period. */
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+/** The create and rotate-secret responses: the view plus the new secret, shown this once. */
+export type SubscriptionWithSecret = SubscriptionView & { secret: string };
+
+export const presentSubscription = (s: SubscriptionDocument): SubscriptionView => ({
+  id: s._id.toHexString(),
+  target_url: s.target_url,
+  event_types: [...s.event_types],
+  active: s.active,
+  description: s.description,
+  disabled_reason: s.disabled_reason,
+  disabled_at: s.disabled_at ? s.disabled_at.toISOString() : null,
+  owner: { type: s.owner.type, id: s.owner.id.toHexString() },
+  secret_rotated_at: s.secret.created_at.toISOString(),
+  previous_secret_expires_at: s.previous_secret ? s.previous_secret.expires_at.toISOString() : null,
+  created_at: s.created_at.toISOString(),
+  updated_at: s.updated_at.toISOString(),
+});

@@ -1,0 +1,169 @@
+import { ObjectId } from 'mongodb';
+import { PlatformError, notFound } from '../errors.js';
+import { parseObjectId } from '../ids.js';
+import { afterCursor, pageOf, type Page } from '../pagination.js';
+import type { Platform } from '../platform.js';
+import { presentSubscription, type SubscriptionView, type SubscriptionWithSecret } from './present.js';
+import type { CreateSubscriptionBody, RotateSecretBody, UpdateSubscriptionBody } from './schemas.js';
+import { generateSigningSecret, sealSecret } from './signing.js';
+import { subscriptions, type SubscriptionDocument } from './store.js';
+import { checkTargetUrl, type Resolver } from './targets.js';
+
+/** Subscriptions one store may have (all owners together). */
+export const MAX_SUBSCRIPTIONS_PER_STORE = 50;
+/** A rotation retries this often when a concurrent change got there first. */
+const ROTATE_ATTEMPTS = 5;
+
+export type SubscriptionOwner = { type: 'merchant' | 'app_installation'; id: string };
+/** Tests inject a resolver so production's DNS rule runs without the network. */
+export type TargetOptions = { resolver?: Resolver };
+
+const limitReached = () =>
+  new PlatformError('conflict', 'subscription_limit_reached', `A store may have at most ${MAX_SUBSCRIPTIONS_PER_STORE} webhook subscriptions; delete one first`);
+
+/** The target as stored (the parsed URL's href), or a 400 naming the rule it breaks. */
+async function acceptTarget(platform: Platform, raw: string, options: TargetOptions): Promise<string> {
+  const verdict = await checkTargetUrl(platform.config, raw, { resolve: true, ...(options.resolver ? { resolver: options.resolver } : {}) });
+  if (!verdict.ok) {
+    throw new PlatformError('invalid_data', 'invalid_target_url', `The target URL is not allowed: ${verdict.reason}`, {
+      details: [`body.target_url: ${verdict.reason}`],
+    });
+  }
+  return verdict.url.href;
+}
+
+/**
+ * Create a subscription with a new signing secret. The secret is stored encrypted and is in
+ * this response only.
+ */
+export async function createSubscription(
+  platform: Platform,
+  storeId: string,
+  owner: SubscriptionOwner,
+  input: CreateSubscriptionBody,
+  options: TargetOptions = {},
+): Promise<SubscriptionWithSecret> {
+  const store_id = new ObjectId(storeId);
+  const collection = subscriptions(platform.db);
+  const target_url = await acceptTarget(platform, input.target_url, options);
+  if ((await collection.countDocuments({ store_id })) >= MAX_SUBSCRIPTIONS_PER_STORE) throw limitReached();
+  const now = platform.clock.now();
+  const secret = generateSigningSecret();
+  const doc: SubscriptionDocument = {
+    _id: new ObjectId(),
+    store_id,
+    owner: { type: owner.type, id: new ObjectId(owner.id) },
+    target_url,
+    event_types: input.event_types,
+    description: input.description,
+    active: input.active,
+    disabled_reason: null,
+    disabled_at: null,
+    consecutive_failed_deliveries: 0,
+    secret: sealSecret(platform.config.secretsKeys, secret, now),
+    previous_secret: null,
+    version: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  await collection.insertOne(doc);
+  // Two creations racing past the count above: whoever sees more than the limit takes its own back.
+  if ((await collection.countDocuments({ store_id })) > MAX_SUBSCRIPTIONS_PER_STORE) {
+    await collection.deleteOne({ _id: doc._id, store_id });
+    throw limitReached();
+  }
+  const view = presentSubscription(doc);
+  await platform.events.emit('webhook_subscription.created', store_id, { webhook_subscription: view }, `webhook_subscription.created:${view.id}`);
+  return { ...view, secret };
+}
+
+export async function listSubscriptions(platform: Platform, storeId: string, page: Page): Promise<{ items: SubscriptionView[]; nextCursor: string | null }> {
+  const docs = await subscriptions(platform.db)
+    .find({ store_id: new ObjectId(storeId), ...afterCursor(page) })
+    .sort({ _id: 1 })
+    .limit(page.limit + 1)
+    .toArray();
+  const { items, nextCursor } = pageOf(docs, page.limit);
+  return { items: items.map(presentSubscription), nextCursor };
+}
+
+async function findSubscription(platform: Platform, storeId: string, subscriptionId: string): Promise<SubscriptionDocument | null> {
+  const id = parseObjectId(subscriptionId);
+  return id ? subscriptions(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
+}
+
+export async function getSubscription(platform: Platform, storeId: string, subscriptionId: string): Promise<SubscriptionView> {
+  const doc = await findSubscription(platform, storeId, subscriptionId);
+  if (!doc) throw notFound('Webhook subscription');
+  return presentSubscription(doc);
+}
+
+/**
+ * Change the given fields. `active: true` also re-enables a subscription the platform
+ * disabled (clears disabled_reason and disabled_at, resets the failure count).
+ */
+export async function updateSubscription(
+  platform: Platform,
+  storeId: string,
+  subscriptionId: string,
+  input: UpdateSubscriptionBody,
+  options: TargetOptions = {},
+): Promise<SubscriptionView> {
+  const id = parseObjectId(subscriptionId);
+  const store_id = new ObjectId(storeId);
+  // 404 before the target check, so another store's id never learns which URLs pass.
+  if (!id || !(await subscriptions(platform.db).findOne({ _id: id, store_id }, { projection: { _id: 1 } }))) throw notFound('Webhook subscription');
+  const changed = (Object.keys(input) as (keyof UpdateSubscriptionBody)[]).filter((k) => input[k] !== undefined);
+  const set: Partial<SubscriptionDocument> = { updated_at: platform.clock.now() };
+  if (input.target_url !== undefined) set.target_url = await acceptTarget(platform, input.target_url, options);
+  if (input.event_types !== undefined) set.event_types = input.event_types;
+  if (input.description !== undefined) set.description = input.description;
+  if (input.active !== undefined) {
+    set.active = input.active;
+    if (input.active) Object.assign(set, { disabled_reason: null, disabled_at: null, consecutive_failed_deliveries: 0 });
+  }
+  const doc = await subscriptions(platform.db).findOneAndUpdate({ _id: id, store_id }, { $set: set, $inc: { version: 1 } }, { returnDocument: 'after' });
+  if (!doc) throw notFound('Webhook subscription');
+  const view = presentSubscription(doc);
+  await platform.events.emit('webhook_subscription.updated', store_id, { webhook_subscription: view, changed }, `webhook_subscription.updated:${view.id}:v${doc.version}`);
+  return view;
+}
+
+export async function deleteSubscription(platform: Platform, storeId: string, subscriptionId: string): Promise<void> {
+  const id = parseObjectId(subscriptionId);
+  const doc = id ? await subscriptions(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  if (!doc) throw notFound('Webhook subscription');
+  const view = presentSubscription(doc);
+  await platform.events.emit('webhook_subscription.deleted', doc.store_id, { webhook_subscription: view }, `webhook_subscription.deleted:${view.id}`);
+}
+
+/**
+ * A new signing secret, in this response only. The one it replaces keeps signing (beside the
+ * new one) for `grace_period_seconds`; 0 drops it at once. A rotation during a grace period
+ * replaces the older previous secret: at most two secrets sign.
+ */
+export async function rotateSubscriptionSecret(
+  platform: Platform,
+  storeId: string,
+  subscriptionId: string,
+  input: RotateSecretBody,
+): Promise<SubscriptionWithSecret> {
+  for (let attempt = 1; attempt <= ROTATE_ATTEMPTS; attempt++) {
+    const current = await findSubscription(platform, storeId, subscriptionId);
+    if (!current) throw notFound('Webhook subscription');
+    const now = platform.clock.now();
+    const secret = generateSigningSecret();
+    const previous =
+      input.grace_period_seconds > 0 ? { ...current.secret, expires_at: new Date(now.getTime() + input.grace_period_seconds * 1000) } : null;
+    const doc = await subscriptions(platform.db).findOneAndUpdate(
+      { _id: current._id, store_id: current.store_id, version: current.version },
+      { $set: { secret: sealSecret(platform.config.secretsKeys, secret, now), previous_secret: previous, updated_at: now }, $inc: { version: 1 } },
+      { returnDocument: 'after' },
+    );
+    if (!doc) continue;
+    const view = presentSubscription(doc);
+    await platform.events.emit('webhook_subscription.updated', doc.store_id, { webhook_subscription: view, changed: ['secret'] }, `webhook_subscription.updated:${view.id}:v${doc.version}`);
+    return { ...view, secret };
+  }
+  throw new PlatformError('conflict', 'subscription_busy', 'The subscription kept changing while its secret was being rotated; try again');
+}
