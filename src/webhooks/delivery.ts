@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { lookup as dnsLookup } from 'node:dns';
+import type { LookupFunction } from 'node:net';
 import { ObjectId } from 'mongodb';
 import { findEventsNotFannedOut, loadEvent, markFannedOut, matchesEventPatterns } from '../events/index.js';
 import { isDuplicateKeyError } from '../db.js';
@@ -7,6 +9,7 @@ import { VERSION } from '../version.js';
 import { scheduleDispatch } from './jobs.js';
 import { postWebhook, type SendResult } from './sender.js';
 import { openSecret, signatureHeader } from './signing.js';
+import { checkResolvedAddress, isIpLiteral } from './targets.js';
 import { deliveries, subscriptions, type AttemptDocument, type DeliveryDocument, type SubscriptionDocument } from './store.js';
 
 /** Attempts are numbered 0 to 8: nine sends at most (spec 6.1 rule 6). */
@@ -108,8 +111,10 @@ export async function sendClaimed(platform: Platform, delivery: DeliveryDocument
   if (sub.previous_secret && sub.previous_secret.expires_at > now) secrets.push(openSecret(platform.config.secretsKeys, sub.previous_secret));
   const signed = signatureHeader(secrets, timestamp, body);
   const requestId = `whreq_${randomBytes(12).toString('hex')}`;
-  const result = await postWebhook(
-    new URL(sub.target_url),
+  const url = new URL(sub.target_url);
+  const refusal = platform.config.env === 'production' && isIpLiteral(url.hostname) ? checkResolvedAddress(platform.config, url.hostname, url.hostname) : { ok: true as const };
+  const result = !refusal.ok ? refused(refusal.reason) : await postWebhook(
+    url,
     {
       'Content-Type': 'application/json',
       'User-Agent': `Emporium-Webhooks/${VERSION}`,
@@ -123,6 +128,7 @@ export async function sendClaimed(platform: Platform, delivery: DeliveryDocument
     },
     body,
     { connectMs: platform.config.webhooks.connectTimeoutMs, totalMs: platform.config.webhooks.timeoutMs },
+    platform.config.env === 'production' ? checkedLookup(platform) : undefined,
   );
   const attempt: AttemptDocument = {
     series: delivery.series,
@@ -135,6 +141,26 @@ export async function sendClaimed(platform: Platform, delivery: DeliveryDocument
     response_preview: result.responsePreview,
   };
   return recordAttempt(platform, delivery, sub, owner, attempt, result);
+}
+
+const refused = (reason: string): SendResult => ({ status: null, error: `Target refused: ${reason}`, responsePreview: null, retryAfterSeconds: null, durationMs: 0 });
+
+/**
+ * In production, the target is checked again after DNS resolution, at every send: a host
+ * that now resolves to a private, loopback or link-local address (and is not allow-listed) is
+ * not contacted. The attempt fails with the reason and is retried like any failure.
+ */
+function checkedLookup(platform: Platform): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const bad = addresses.map((a) => checkResolvedAddress(platform.config, hostname, a.address)).find((v) => !v.ok);
+      if (bad && !bad.ok) return callback(Object.assign(new Error(`Target refused: ${bad.reason}`), { code: 'ETARGETREFUSED' }), '', 0);
+      const first = addresses[0]!;
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
+      callback(null, first.address, first.family);
+    });
+  };
 }
 
 async function recordAttempt(platform: Platform, delivery: DeliveryDocument, sub: SubscriptionDocument, owner: string, attempt: AttemptDocument, result: SendResult): Promise<AttemptOutcome> {

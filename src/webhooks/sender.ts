@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 
 export type SendResult = {
   /** HTTP status, or null when no response came (network failure, timeout). */
@@ -25,7 +26,7 @@ export function postWebhook(
   headers: Record<string, string>,
   body: string,
   timeouts: { connectMs: number; totalMs: number },
-  lookup?: http.RequestOptions['lookup'],
+  lookup?: LookupFunction,
 ): Promise<SendResult> {
   const started = Date.now();
   return new Promise((resolve) => {
@@ -58,7 +59,10 @@ export function postWebhook(
       socket.once('secureConnect', () => clearTimeout(connect));
       socket.once('close', () => clearTimeout(connect));
     });
-    req.on('error', (err) => fail(`Webhook request failed: ${(err as NodeJS.ErrnoException).code ?? err.message}`));
+    req.on('error', (err) => {
+      const code = (err as NodeJS.ErrnoException).code;
+      fail(code === 'ETARGETREFUSED' ? err.message : `Webhook request failed: ${code ?? err.message}`);
+    });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let kept = 0;

@@ -1,0 +1,290 @@
+import { expect } from 'chai';
+import { ObjectId } from 'mongodb';
+import { loadConfig } from '../src/config.js';
+import { retryDelaySeconds } from '../src/webhooks/delivery.js';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { givenMerchantWithStore } from './helpers/factories.js';
+import { client, type Client } from './helpers/http.js';
+import { runProcfileProcess, type RunningProcess } from './helpers/processes.js';
+import { WebhookReceiver, verifyWebhook } from './helpers/webhook-receiver.js';
+import { createServer } from 'node:net';
+
+const SECRET = 'internal-secret-for-the-webhooks-tests-0123456789';
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('Webhook delivery (webhooks worker, receiver, operations API)', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let api: Client;
+  let as: { token: string; storeId: string };
+  let receiver: WebhookReceiver;
+  let worker: RunningProcess;
+  let internalPort: number;
+  const workers: RunningProcess[] = [];
+
+  const startWorker = (extra: Record<string, string> = {}) => {
+    const w = runProcfileProcess('webhooks', app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(internalPort), ...extra }));
+    workers.push(w);
+    return w;
+  };
+
+  before(async () => {
+    receiver = await new WebhookReceiver().start();
+    internalPort = await freePort();
+    app = await startTestApp('webhooks', {
+      INTERNAL_SECRET: SECRET,
+      WEBHOOKS_INTERNAL_URL: `http://127.0.0.1:${internalPort}`,
+      WEBHOOK_RETRY_BASE_SECONDS: '0.05',
+      WEBHOOK_RETRY_CAP_SECONDS: '0.4',
+      WEBHOOK_TIMEOUT_MS: '1500',
+      WEBHOOK_CONNECT_TIMEOUT_MS: '500',
+      JOBS_POLL_INTERVAL_MS: '100',
+      WEBHOOK_SWEEP_INTERVAL_MS: '300',
+    });
+    api = client(app.url);
+    const { merchant, store } = await givenMerchantWithStore(api);
+    as = { token: merchant.token, storeId: store.id };
+    worker = startWorker();
+    await worker.waitFor('"event":"worker.started"');
+  });
+  after(async () => {
+    for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+    await receiver.close();
+    await app.close();
+  });
+
+  async function subscribe(path: string, eventTypes = ['store.*']): Promise<{ id: string; secret: string }> {
+    const res = await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}${path}`, event_types: eventTypes }, as);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    return { id: res.body.data.id, secret: res.body.data.secret };
+  }
+  const unsubscribe = (id: string) => api.patch(`/v1/operations/webhook-subscriptions/${id}`, { active: false }, as);
+  let n = 0;
+  async function changeStore(): Promise<string> {
+    n += 1;
+    const res = await api.patch(`/v1/stores/${as.storeId}`, { name: `Renamed ${n}` }, as);
+    expect(res.status).to.equal(200);
+    const event = await app.platform.db.collection('events').find({ type: 'store.updated', store_id: new ObjectId(as.storeId) }).sort({ _id: -1 }).limit(1).next();
+    return event!._id.toHexString();
+  }
+  async function deliveryFor(subscriptionId: string, eventId: string, done = true) {
+    return until(`the delivery of ${eventId} to ${subscriptionId}`, async () => {
+      const list = (await api.get(`/v1/operations/webhook-deliveries?subscription_id=${subscriptionId}&event_id=${eventId}`, as)).body.data;
+      const d = list[0];
+      if (!d || (done && d.status === 'queued')) return null;
+      return (await api.get(`/v1/operations/webhook-deliveries/${d.id}`, as)).body.data;
+    });
+  }
+
+  it('delivers a signed event moments after the change, with every header, verifiable as documented', async () => {
+    const sub = await subscribe('/ok');
+    const eventId = await changeStore();
+    const delivery = await deliveryFor(sub.id, eventId);
+    expect(delivery).to.include({ status: 'successful', event_type: 'store.updated', attempt_count: 1 });
+    expect(delivery.attempts[0]).to.include({ number: 0, status: 200, error: null });
+    const [req] = receiver.to('/ok').filter((r) => r.eventId === eventId);
+    expect(req).to.exist;
+    const body = JSON.parse(req!.body);
+    expect(body).to.have.all.keys('id', 'event_type', 'created_at', 'payload');
+    expect(body).to.include({ id: eventId, event_type: 'store.updated' });
+    expect(body.payload.store.id).to.equal(as.storeId);
+    expect(req!.headers['content-type']).to.equal('application/json');
+    expect(req!.headers['user-agent']).to.match(/^Emporium-Webhooks\/\d+\.\d+\.\d+$/);
+    expect(req!.headers['x-platform-event-id']).to.equal(eventId);
+    expect(req!.headers['x-platform-event-type']).to.equal('store.updated');
+    expect(req!.headers['x-platform-timestamp']).to.match(/^\d{10}$/);
+    expect(req!.headers['x-platform-request-id']).to.equal(delivery.attempts[0].request_id);
+    expect(req!.headers['x-platform-trace-id']).to.be.a('string');
+    expect(req!.headers['x-platform-hmac-sha256']).to.match(/^v1=[0-9a-f]{64}$/);
+    expect(req!.headers['x-platform-signature']).to.equal(req!.headers['x-platform-hmac-sha256']);
+    expect(verifyWebhook(sub.secret, req!.headers, req!.body)).to.equal(true);
+    expect(verifyWebhook(sub.secret, req!.headers, req!.body, 'x-platform-signature')).to.equal(true);
+    expect(verifyWebhook(sub.secret, req!.headers, req!.body.replace('store.updated', 'store.created'))).to.equal(false);
+    expect(verifyWebhook(`${sub.secret}x`, req!.headers, req!.body)).to.equal(false);
+    await unsubscribe(sub.id);
+  });
+
+  it('retries a failing endpoint until it answers 2xx, recording every attempt', async () => {
+    receiver.on('/flaky', (attempt) => ({ status: attempt < 2 ? 500 : 200 }));
+    const sub = await subscribe('/flaky');
+    const eventId = await changeStore();
+    const delivery = await deliveryFor(sub.id, eventId);
+    expect(delivery.status).to.equal('successful');
+    expect(delivery.attempts.map((a: { number: number; status: number }) => [a.number, a.status])).to.deep.equal([[0, 500], [1, 500], [2, 200]]);
+    expect(delivery.attempts[0]).to.include({ error: 'Webhook endpoint returned HTTP 500', response_preview: 'nope: try later' });
+    await unsubscribe(sub.id);
+  });
+
+  let exhausted: { subscription: string; delivery: string } | null = null;
+  it('fails for good after attempt 8, with all nine attempts recorded', async () => {
+    receiver.on('/down', () => ({ status: 500 }));
+    const sub = await subscribe('/down');
+    const eventId = await changeStore();
+    const delivery = await deliveryFor(sub.id, eventId);
+    expect(delivery.status).to.equal('failed');
+    expect(delivery.attempts.map((a: { number: number }) => a.number)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(delivery.attempts.every((a: { status: number }) => a.status === 500)).to.equal(true);
+    exhausted = { subscription: sub.id, delivery: delivery.id };
+  });
+
+  it('redelivers a failed delivery as a new attempt series', async () => {
+    receiver.on('/down', () => ({ status: 204 }));
+    const res = await api.post(`/v1/operations/webhook-deliveries/${exhausted!.delivery}/redeliver`, undefined, as);
+    expect(res.status).to.equal(202);
+    expect(res.body.data).to.include({ status: 'queued', series: 2 });
+    const done = await until('the redelivery', async () => {
+      const d = (await api.get(`/v1/operations/webhook-deliveries/${exhausted!.delivery}`, as)).body.data;
+      return d.status === 'successful' ? d : null;
+    });
+    expect(done.attempts.at(-1)).to.include({ series: 2, number: 0, status: 204 });
+    expect(done.attempts).to.have.length(10);
+    expect((await api.post(`/v1/operations/webhook-deliveries/${exhausted!.delivery}/redeliver`, undefined, as)).status).to.equal(409);
+    await unsubscribe(exhausted!.subscription);
+  });
+
+  it('answers 429 with a retry, and computes delays as the spec says (Retry-After honoured when longer, capped)', async () => {
+    receiver.on('/busy', (attempt) => (attempt === 0 ? { status: 429, headers: { 'Retry-After': '1' } } : { status: 200 }));
+    const sub = await subscribe('/busy');
+    const eventId = await changeStore();
+    const delivery = await deliveryFor(sub.id, eventId);
+    expect(delivery.attempts.map((a: { status: number }) => a.status)).to.deep.equal([429, 200]);
+    await unsubscribe(sub.id);
+
+    const spec = { config: loadConfig({ APP_ENV: 'test', MONGODB_URL: 'mongodb://x/' }) };
+    const delay = (attempt: number, status: number | null, retryAfter: number | null) => retryDelaySeconds(spec, attempt, { status, retryAfterSeconds: retryAfter });
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map((a) => delay(a, 500, null))).to.deep.equal([120, 240, 480, 960, 1920, 3600, 3600, 3600]);
+    expect(delay(0, 429, 600)).to.equal(600);
+    expect(delay(0, 503, 600)).to.equal(600);
+    expect(delay(2, 429, 30)).to.equal(480);
+    expect(delay(0, 429, 99_999)).to.equal(3600);
+    expect(delay(0, 500, 600)).to.equal(120);
+  });
+
+  it('disables the subscription at once on 410 Gone', async () => {
+    receiver.on('/gone', () => ({ status: 410 }));
+    const sub = await subscribe('/gone');
+    const eventId = await changeStore();
+    const delivery = await deliveryFor(sub.id, eventId);
+    expect(delivery).to.include({ status: 'failed', attempt_count: 1 });
+    const s = (await api.get(`/v1/operations/webhook-subscriptions/${sub.id}`, as)).body.data;
+    expect(s).to.include({ active: false, disabled_reason: 'gone' });
+    expect(await app.platform.db.collection('events').countDocuments({ type: 'webhook_subscription.disabled', 'payload.webhook_subscription.id': sub.id })).to.equal(1);
+    const next = await changeStore();
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await api.get(`/v1/operations/webhook-deliveries?subscription_id=${sub.id}&event_id=${next}`, as)).body.data).to.deep.equal([]);
+  });
+
+  it('treats a timeout and a reset connection as failures with a null status, then retries', async () => {
+    receiver.on('/hang', (attempt) => (attempt === 0 ? { hang: true } : { status: 200 }));
+    receiver.on('/reset', (attempt) => (attempt === 0 ? { reset: true } : { status: 200 }));
+    const hang = await subscribe('/hang');
+    const reset = await subscribe('/reset');
+    const eventId = await changeStore();
+    const [h, r] = await Promise.all([deliveryFor(hang.id, eventId), deliveryFor(reset.id, eventId)]);
+    expect(h.status).to.equal('successful');
+    expect(h.attempts[0]).to.include({ status: null, error: 'Webhook endpoint timed out after 1500 ms' });
+    expect(r.status).to.equal('successful');
+    expect(r.attempts[0].status).to.equal(null);
+    expect(r.attempts[0].error).to.match(/^Webhook request failed: (ECONNRESET|socket hang up)/);
+    await unsubscribe(hang.id);
+    await unsubscribe(reset.id);
+  });
+
+  it('sends again after a worker is killed mid-send, and the receiver processes the event once', async () => {
+    receiver.on('/slow', (attempt) => (attempt === 0 ? { hang: true } : { status: 200 }));
+    const sub = await subscribe('/slow');
+    const eventId = await changeStore();
+    await until('the first send', async () => receiver.to('/slow').length > 0);
+    worker.child.kill('SIGKILL');
+    await worker.exited;
+    worker = startWorker();
+    await worker.waitFor('"event":"worker.started"');
+    const delivery = await deliveryFor(sub.id, eventId);
+    expect(delivery.status).to.equal('successful');
+    expect(receiver.to('/slow').filter((r) => r.eventId === eventId).length).to.be.at.least(2);
+    expect([...receiver.processed.get('/slow')!].filter((id) => id === eventId)).to.have.length(1);
+    await unsubscribe(sub.id);
+  });
+
+  it('delivers an event whose wake-up and job were lost: the sweeper fans it out', async () => {
+    const sub = await subscribe('/ok-sweep');
+    // An event written as a web process that died right after the insert would leave it.
+    const id = new ObjectId();
+    await app.platform.db.collection('events').insertOne({ _id: id, type: 'store.updated', store_id: new ObjectId(as.storeId), payload: { store: { id: as.storeId } }, idempotency_key: `test:${id.toHexString()}`, created_at: new Date() });
+    const delivery = await deliveryFor(sub.id, id.toHexString());
+    expect(delivery.status).to.equal('successful');
+    await unsubscribe(sub.id);
+  });
+
+  it('disables a subscription whose deliveries keep ending failed', async () => {
+    receiver.on('/dead', () => ({ status: 500 }));
+    const sub = await subscribe('/dead');
+    await app.platform.db.collection('webhook_subscriptions').updateOne({ _id: new ObjectId(sub.id) }, { $set: { consecutive_failed_deliveries: 4 } });
+    const eventId = await changeStore();
+    await deliveryFor(sub.id, eventId);
+    const s = (await api.get(`/v1/operations/webhook-subscriptions/${sub.id}`, as)).body.data;
+    expect(s).to.include({ active: false, disabled_reason: 'failing' });
+  });
+
+  it('serves the internal dispatch routes only with the internal secret, never under /v1', async () => {
+    const url = `http://127.0.0.1:${internalPort}`;
+    const post = (path: string, headers: Record<string, string>, body = '{}') => fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    expect((await post('/webhook-deliveries/dispatch', {})).status).to.equal(401);
+    expect((await post('/webhook-deliveries/dispatch', { 'x-platform-internal-secret': 'wrong' })).status).to.equal(401);
+    const ok = await post('/webhook-deliveries/dispatch', { 'x-platform-internal-secret': SECRET });
+    expect(ok.status).to.equal(200);
+    expect(((await ok.json()) as { data: Record<string, number> }).data).to.have.all.keys('fanned_out', 'claimed', 'successful', 'retry_scheduled', 'failed');
+    expect((await post('/app-lifecycle/dispatch', { 'x-platform-internal-secret': SECRET })).status).to.equal(200);
+    expect((await post('/webhook-deliveries/dispatch', { 'x-platform-internal-secret': SECRET }, '{"delivery_ids":["x"]}')).status).to.equal(400);
+    expect((await api.post('/v1/webhook-deliveries/dispatch', {}, { headers: { 'x-platform-internal-secret': SECRET } })).status).to.equal(404);
+
+    const unconfiguredPort = await freePort();
+    const bare = runProcfileProcess('webhooks', app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(unconfiguredPort), INTERNAL_SECRET: '' }));
+    workers.push(bare);
+    await bare.waitFor('"event":"worker.started"');
+    const res = await fetch(`http://127.0.0.1:${unconfiguredPort}/webhook-deliveries/dispatch`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-platform-internal-secret': SECRET }, body: '{}' });
+    expect(res.status).to.equal(503);
+    bare.child.kill('SIGTERM');
+    expect((await bare.exited).code).to.equal(0);
+  });
+
+  it('keeps deliveries to each store: 404 for another store\'s delivery ids, 403 for a store the caller does not own', async () => {
+    const other = await givenMerchantWithStore(api);
+    const theirs = { token: other.merchant.token, storeId: other.store.id };
+    const mine = (await api.get('/v1/operations/webhook-deliveries?limit=1', as)).body.data[0];
+    expect((await api.get(`/v1/operations/webhook-deliveries/${mine.id}`, theirs)).status).to.equal(404);
+    expect((await api.post(`/v1/operations/webhook-deliveries/${mine.id}/redeliver`, undefined, theirs)).status).to.equal(404);
+    expect((await api.get('/v1/operations/webhook-deliveries', theirs)).body.data).to.deep.equal([]);
+    expect((await api.get('/v1/operations/webhook-deliveries', { token: other.merchant.token, storeId: as.storeId })).status).to.equal(403);
+    expect((await api.get('/v1/operations/webhook-deliveries?status=lost', as)).status).to.equal(400);
+  });
+
+  it('leaves nothing stuck: every delivery is successful exactly once at the receiver, or failed after its attempts', async () => {
+    await until('no queued deliveries', async () => (await app.platform.db.collection('webhook_deliveries').countDocuments({ status: 'queued' })) === 0);
+    const all = await app.platform.db.collection('webhook_deliveries').find({}).toArray();
+    const subs = new Map((await app.platform.db.collection('webhook_subscriptions').find({}).toArray()).map((s) => [s._id.toHexString(), new URL(s.target_url).pathname]));
+    for (const d of all) {
+      const path = subs.get(d.subscription_id.toHexString())!;
+      if (d.status === 'successful') expect(receiver.processed.get(path)?.has(d.event_id.toHexString()), `${path} ${d.event_id}`).to.equal(true);
+      else expect(d.status).to.equal('failed');
+    }
+    worker.child.kill('SIGTERM');
+    expect((await worker.exited).code).to.equal(0);
+  });
+});
