@@ -182,7 +182,10 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     const eventId = await changeStore();
     const delivery = await deliveryFor(sub.id, eventId);
     expect(delivery).to.include({ status: 'failed', attempt_count: 1 });
-    const s = (await api.get(`/v1/operations/webhook-subscriptions/${sub.id}`, as)).body.data;
+    const s = await until('the subscription to be disabled', async () => {
+      const view = (await api.get(`/v1/operations/webhook-subscriptions/${sub.id}`, as)).body.data;
+      return view.active === false ? view : null;
+    });
     expect(s).to.include({ active: false, disabled_reason: 'gone' });
     expect(await app.platform.db.collection('events').countDocuments({ type: 'webhook_subscription.disabled', 'payload.webhook_subscription.id': sub.id })).to.equal(1);
     const next = await changeStore();
@@ -237,8 +240,12 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     const sub = await subscribe('/dead');
     await app.platform.db.collection('webhook_subscriptions').updateOne({ _id: new ObjectId(sub.id) }, { $set: { consecutive_failed_deliveries: 4 } });
     const eventId = await changeStore();
-    await deliveryFor(sub.id, eventId);
-    const s = (await api.get(`/v1/operations/webhook-subscriptions/${sub.id}`, as)).body.data;
+    expect((await deliveryFor(sub.id, eventId)).status).to.equal('failed');
+    // The delivery is recorded first, then the subscription's count: wait for the second write.
+    const s = await until('the subscription to be disabled', async () => {
+      const view = (await api.get(`/v1/operations/webhook-subscriptions/${sub.id}`, as)).body.data;
+      return view.active === false ? view : null;
+    });
     expect(s).to.include({ active: false, disabled_reason: 'failing' });
   });
 
