@@ -6,6 +6,7 @@ import { z } from 'zod';
  */
 
 const DEV_SECRETS_KEY = 'dev:ZW1wb3JpdW0tZGV2ZWxvcG1lbnQta2V5LW5vdC1zZWNyZXQ'; // public; development and test only
+const DEV_INTERNAL_SECRET = 'emporium-development-internal-secret-not-secret'; // public; development only
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 const bool = (def: boolean) =>
@@ -195,7 +196,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           : null,
     },
     media: { maxBytes: e.MEDIA_MAX_BYTES },
-    internalSecret: e.INTERNAL_SECRET ?? null,
+    // npm start works out of the box (wake-ups included); tests and deployments set their own.
+    internalSecret: e.INTERNAL_SECRET ?? (e.APP_ENV === 'development' ? DEV_INTERNAL_SECRET : null),
     webhooks: {
       internalHost: e.WEBHOOKS_INTERNAL_HOST,
       internalPort: e.WEBHOOKS_INTERNAL_PORT,
