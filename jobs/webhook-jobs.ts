@@ -8,8 +8,7 @@ export const LEASE_OWNER = `webhooks:${hostname()}:${process.pid}`;
 
 export const fanOutEventJob: JobHandler = {
   name: FAN_OUT_EVENT,
-  // Events arrive in bursts; each job is short (a few writes, then the sends).
-  concurrency: 50,
+  concurrency: 10,
   async handle(platform, data) {
     const { event_id } = FanOutPayload.parse(data);
     const created = await fanOutEvent(platform, event_id);

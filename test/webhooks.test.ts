@@ -176,6 +176,24 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     expect(delay(0, 500, 600)).to.equal(120);
   });
 
+  it('does not follow redirects: a 3xx is a failure like any non-2xx', async () => {
+    receiver.on('/moved', (attempt) => (attempt === 0 ? { status: 302, headers: { Location: `${receiver.url}/ok` } } : { status: 200 }));
+    const sub = await subscribe('/moved');
+    const eventId = await changeStore();
+    const delivery = await deliveryFor(sub.id, eventId);
+    expect(delivery.attempts.map((a: { status: number }) => a.status)).to.deep.equal([302, 200]);
+    expect(delivery.attempts[0].error).to.equal('Webhook endpoint returned HTTP 302');
+    expect(receiver.to('/ok').filter((r) => r.eventId === eventId)).to.deep.equal([]);
+    await unsubscribe(sub.id);
+  });
+
+  it('refuses to start production with a changed retry schedule', () => {
+    const production = { APP_ENV: 'production', MONGODB_URL: 'mongodb://db/', SECRETS_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64url')}`, MESSAGE_RELAY_URL: 'https://relay.example', MESSAGE_RELAY_TOKEN: 'relay-token-0123456789' };
+    expect(() => loadConfig(production)).to.not.throw();
+    expect(() => loadConfig({ ...production, WEBHOOK_RETRY_BASE_SECONDS: '1' })).to.throw(/WEBHOOK_RETRY_BASE_SECONDS: must not be set in production/);
+    expect(() => loadConfig({ ...production, WEBHOOK_RETRY_CAP_SECONDS: '10' })).to.throw(/WEBHOOK_RETRY_CAP_SECONDS: must not be set in production/);
+  });
+
   it('disables the subscription at once on 410 Gone', async () => {
     receiver.on('/gone', () => ({ status: 410 }));
     const sub = await subscribe('/gone');
