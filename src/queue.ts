@@ -21,6 +21,10 @@ export async function createQueue(db: Db, options: { name: string; pollIntervalM
     processEvery: options.pollIntervalMs,
     // Long enough for any job we run; a crashed worker's lock expires after this.
     defaultLockLifetime: 5 * 60_000,
+    // One-off jobs are removed once they succeed: every recorded event enqueues one, and a
+    // queue that keeps them grows without end (and every poll reads it). Failed jobs stay for
+    // inspection; our own documents (deliveries, messages) keep the history that matters.
+    removeOnComplete: true,
   });
   await agenda.ready;
   return {
