@@ -176,7 +176,7 @@ async function promoteOldest(platform: Platform, customer: CustomerDocument, gon
     if (!updated) return; // someone else already moved the default
     await emitDefaultChanged(platform, updated);
     if (!oldest) return;
-    if ((await customerAddresses(platform.db).countDocuments({ _id: oldest._id })) > 0) return;
+    if ((await customerAddresses(platform.db).countDocuments({ _id: oldest._id, store_id: customer.store_id })) > 0) return;
     expected = oldest._id;
   }
 }

@@ -189,14 +189,14 @@ async function recordAttempt(platform: Platform, delivery: DeliveryDocument, sub
   const ids = { delivery_id: delivery._id.toHexString(), event_id: delivery.event_id.toHexString(), subscription_id: sub._id.toHexString(), attempt: attempt.number };
   if (ok) {
     platform.log.info({ event: 'webhook.delivered', ...ids, status: result.status, duration_ms: result.durationMs });
-    if (sub.consecutive_failed_deliveries > 0) await subscriptions(platform.db).updateOne({ _id: sub._id }, { $set: { consecutive_failed_deliveries: 0 } });
+    if (sub.consecutive_failed_deliveries > 0) await subscriptions(platform.db).updateOne({ _id: sub._id, store_id: sub.store_id }, { $set: { consecutive_failed_deliveries: 0 } });
     return outcome;
   }
   platform.log.warn({ event: 'webhook.delivery_failed', ...ids, status: result.status, error: attempt.error, outcome });
   if (gone) await disableSubscription(platform, sub, 'gone');
   if (outcome === 'retry_scheduled') await scheduleDispatch(platform, delivery._id.toHexString(), set.next_attempt_at!);
   if (outcome === 'failed' && !gone) {
-    const counted = await subscriptions(platform.db).findOneAndUpdate({ _id: sub._id }, { $inc: { consecutive_failed_deliveries: 1 } }, { returnDocument: 'after' });
+    const counted = await subscriptions(platform.db).findOneAndUpdate({ _id: sub._id, store_id: sub.store_id }, { $inc: { consecutive_failed_deliveries: 1 } }, { returnDocument: 'after' });
     if (counted && counted.active && counted.consecutive_failed_deliveries >= DISABLE_AFTER_FAILED_DELIVERIES) await disableSubscription(platform, counted, 'failing');
   }
   return outcome;
@@ -205,7 +205,7 @@ async function recordAttempt(platform: Platform, delivery: DeliveryDocument, sub
 async function disableSubscription(platform: Platform, sub: SubscriptionDocument, reason: 'gone' | 'failing'): Promise<void> {
   const now = platform.clock.now();
   const doc = await subscriptions(platform.db).findOneAndUpdate(
-    { _id: sub._id, active: true },
+    { _id: sub._id, store_id: sub.store_id, active: true },
     { $set: { active: false, disabled_reason: reason, disabled_at: now, updated_at: now }, $inc: { version: 1 } },
     { returnDocument: 'after' },
   );
