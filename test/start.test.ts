@@ -1,21 +1,11 @@
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client } from './helpers/http.js';
 import { runCommand, type RunningProcess } from './helpers/processes.js';
+import { freePort } from './helpers/waiting.js';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The README's start command end to end: the embedded database (its own port and data

@@ -7,26 +7,10 @@ import { givenMerchantWithStore } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 import { runProcfileProcess, type RunningProcess } from './helpers/processes.js';
 import { WebhookReceiver, verifyWebhook } from './helpers/webhook-receiver.js';
-import { createServer } from 'node:net';
+import { freePort, until } from './helpers/waiting.js';
 
 const SECRET = 'internal-secret-for-the-webhooks-tests-0123456789';
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('Webhook delivery (webhooks worker, receiver, operations API)', function () {
   this.timeout(60_000);

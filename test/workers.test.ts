@@ -8,16 +8,8 @@ import { startTestApp, type TestApp } from './helpers/app.js';
 import { givenMerchant } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 import { runCommand, runProcfileProcess, type RunningProcess } from './helpers/processes.js';
+import { until } from './helpers/waiting.js';
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 type Relay = { url: string; requests: { headers: IncomingMessage['headers']; body: any }[]; close(): Promise<void> };
 
