@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ObjectId } from 'mongodb';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
 /**
@@ -13,6 +14,35 @@ describe('The database under test', () => {
     app = await startTestApp('database');
   });
   after(() => app.close());
+
+  it('answers filters that combine _id with other conditions exactly (the embedded database looks these up by _id)', async () => {
+    type Doc = { _id: ObjectId | string; store: string; status: string; n: number; tags?: string[] };
+    const col = app.platform.db.collection<Doc>('id_lookups');
+    const a = new ObjectId();
+    const b = new ObjectId();
+    await col.insertMany([
+      { _id: a, store: 's1', status: 'queued', n: 1, tags: ['x'] },
+      { _id: b, store: 's2', status: 'queued', n: 2 },
+      { _id: 'text-id', store: 's1', status: 'done', n: 3 },
+    ]);
+    expect(await col.findOne({ _id: a, store: 's1' })).to.include({ n: 1 });
+    expect(await col.findOne({ _id: a, store: 's2' }), 'same _id, another store').to.equal(null);
+    expect(await col.findOne({ store: 's1', _id: 'text-id', n: { $gte: 3 } })).to.include({ status: 'done' });
+    expect(await col.findOne({ _id: a, tags: 'x', $or: [{ status: 'queued' }, { n: 9 }] })).to.include({ n: 1 });
+    expect(await col.countDocuments({ _id: { $in: [a, b] }, status: 'queued' })).to.equal(2);
+    expect(await col.findOneAndUpdate({ _id: b, store: 's1' }, { $set: { status: 'taken' } }), 'no match, no write').to.equal(null);
+    expect(await col.findOneAndUpdate({ _id: b, store: 's2', status: 'queued' }, { $set: { status: 'taken' } }, { returnDocument: 'after' })).to.include({ status: 'taken' });
+    expect((await col.updateOne({ _id: a, status: 'done' }, { $inc: { n: 1 } })).matchedCount).to.equal(0);
+    expect((await col.updateOne({ _id: a, status: 'queued' }, { $inc: { n: 1 } })).modifiedCount).to.equal(1);
+    expect((await col.deleteOne({ _id: 'text-id', store: 's2' })).deletedCount).to.equal(0);
+    expect((await col.deleteOne({ _id: 'text-id', store: 's1' })).deletedCount).to.equal(1);
+    expect((await col.find({}).sort({ store: 1 }).toArray()).map((d) => [d.store, d.n, d.status])).to.deep.equal([
+      ['s1', 2, 'queued'],
+      ['s2', 2, 'taken'],
+    ]);
+    const duplicate = await col.insertOne({ _id: a, store: 's9', status: 'dup', n: 0 }).then(() => null, (err: Error) => err);
+    expect(duplicate, 'a second document with the same _id').to.be.instanceOf(Error);
+  });
 
   it('applies concurrent $inc on one document without losing any', async () => {
     const col = app.platform.db.collection<{ _id: string; n: number }>('atomicity');

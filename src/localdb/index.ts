@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { applyPatch, parsePatch } from 'diff';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -8,15 +9,48 @@ import { fileURLToPath } from 'node:url';
  * The embedded database for development and tests: FerretDB 1.24 over SQLite, run by our small
  * Go program in tools/localdb. Built once with the machine's Go toolchain into .localdb/bin
  * (git-ignored); later runs reuse the binary unless its sources changed.
+ *
+ * FerretDB is built with the patches in tools/localdb/patches applied (see its README): the
+ * module is copied out of Go's module cache into .localdb/build-<pid>, patched there (jsdiff), and the build
+ * uses a generated go.mod that replaces the module with that copy. tools/localdb/go.mod
+ * itself stays the plain upstream requirement.
  */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const SOURCE_DIR = join(ROOT, 'tools/localdb');
+const PATCH_DIR = join(SOURCE_DIR, 'patches');
 export const BINARY = join(ROOT, '.localdb/bin/localdb');
+const FERRETDB = 'github.com/FerretDB/FerretDB';
+
+const sourceFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : [join(dir, e.name)]));
 
 export function localdbIsBuilt(): boolean {
   if (!existsSync(BINARY)) return false;
   const built = statSync(BINARY).mtimeMs;
-  return readdirSync(SOURCE_DIR).every((f) => statSync(join(SOURCE_DIR, f)).mtimeMs <= built);
+  return sourceFiles(SOURCE_DIR).every((f) => statSync(f).mtimeMs <= built);
+}
+
+/** A patched copy of the FerretDB module and a go.mod that builds tools/localdb against it. */
+function preparePatchedFerretdb(buildDir: string): string {
+  const download = spawnSync('go', ['mod', 'download', '-json', FERRETDB], { cwd: SOURCE_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (download.status !== 0) throw new Error(`localdb build: go mod download ${FERRETDB} exited ${download.status}`);
+  const { Dir } = JSON.parse(download.stdout) as { Dir: string };
+  const copy = join(buildDir, 'ferretdb');
+  mkdirSync(buildDir, { recursive: true });
+  cpSync(Dir, copy, { recursive: true });
+  for (const name of readdirSync(PATCH_DIR).filter((f) => f.endsWith('.patch')).sort()) {
+    for (const filePatch of parsePatch(readFileSync(join(PATCH_DIR, name), 'utf8'))) {
+      const target = join(copy, filePatch.newFileName!.replace(/^b\//, ''));
+      const patched = applyPatch(readFileSync(target, 'utf8'), filePatch);
+      if (patched === false) throw new Error(`localdb build: ${name} does not apply to ${target}`);
+      chmodSync(target, 0o644); // files in the module cache are read-only
+      writeFileSync(target, patched);
+    }
+  }
+  const modfile = join(buildDir, 'go.mod');
+  writeFileSync(modfile, `${readFileSync(join(SOURCE_DIR, 'go.mod'), 'utf8')}\nreplace ${FERRETDB} => ${copy}\n`);
+  copyFileSync(join(SOURCE_DIR, 'go.sum'), join(buildDir, 'go.sum'));
+  return modfile;
 }
 
 export function buildLocaldb(log: (line: string) => void = console.error): void {
@@ -25,9 +59,15 @@ export function buildLocaldb(log: (line: string) => void = console.error): void 
   if (go.status !== 0) throw new Error('the embedded database needs the Go toolchain (`go`) on PATH, or set MONGODB_URL to use your own MongoDB');
   log(`localdb: building FerretDB 1.24 with ${go.stdout.trim()} (once, then reused until tools/localdb changes; a minute or two)`);
   mkdirSync(dirname(BINARY), { recursive: true });
+  const buildDir = join(ROOT, `.localdb/build-${process.pid}`); // concurrent builds never share one
   const tmp = `${BINARY}.${process.pid}.tmp`;
-  const build = spawnSync('go', ['build', '-o', tmp, '.'], { cwd: SOURCE_DIR, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (build.status !== 0) throw new Error(`building tools/localdb failed (go build exited ${build.status})`);
+  try {
+    const modfile = preparePatchedFerretdb(buildDir);
+    const build = spawnSync('go', ['build', `-modfile=${modfile}`, '-o', tmp, '.'], { cwd: SOURCE_DIR, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (build.status !== 0) throw new Error(`building tools/localdb failed (go build exited ${build.status})`);
+  } finally {
+    rmSync(buildDir, { recursive: true, force: true });
+  }
   renameSync(tmp, BINARY); // atomic: a concurrent build never leaves a half-written binary
   log('localdb: built .localdb/bin/localdb');
 }
