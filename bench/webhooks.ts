@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import http from 'node:http';
 import { spawn } from 'node:child_process';
 import { ObjectId } from 'mongodb';
 import { loadConfig } from '../src/config.js';
 import { createLog } from '../src/log.js';
 import { openPlatform } from '../src/platform.js';
+import { postWebhook } from '../src/webhooks/sender.js';
 import { signatureHeader } from '../src/webhooks/signing.js';
 import { createSubscription } from '../src/webhooks/subscriptions.js';
 import { benchDatabase, freePort } from './support.js';
@@ -15,6 +15,9 @@ import { benchDatabase, freePort } from './support.js';
  *   and then poll only (no internal secret on the emitting side, so no wake-ups);
  * - throughput: a burst of events, deliveries/s until all are received, beside a baseline in
  *   the same run: a plain loop posting the same signed bodies at the same concurrency.
+ * BENCH_RATE, BENCH_SECONDS and BENCH_BURST change the sizes; BENCH_ONLY=burst (or wake, poll, a
+ * comma list) runs only those parts; BENCH_PROF=1 writes the worker's CPU profile to /tmp/prof;
+ * BENCH_LOG=1 shows the worker's log on stderr.
  */
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -29,7 +32,7 @@ const receiver: Server = createServer((req, res) => {
   req.on('end', () => {
     bodies++;
     const id = String(req.headers['x-platform-event-id'] ?? '');
-    if (!receipts.has(id)) receipts.set(id, Date.now());
+    if (id && !receipts.has(id)) receipts.set(id, Date.now());
     res.writeHead(204).end();
   });
 });
@@ -48,8 +51,17 @@ const env = {
   WEBHOOKS_INTERNAL_URL: `http://127.0.0.1:${internalPort}`,
   LOG_LEVEL: 'warn',
 };
-const webhooks = spawn('node', ['dist/src/worker.js', '--jobs', 'webhooks'], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
-await new Promise<void>((resolve) => webhooks.stdout!.on('data', (c: Buffer) => c.toString().includes('worker.started') && resolve()));
+const webhooks = spawn('node', [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'dist/src/worker.js', '--jobs', 'webhooks'], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise<void>((resolve) => {
+  const started = (c: Buffer) => {
+    if (!c.toString().includes('worker.started')) return;
+    webhooks.stdout!.off('data', started);
+    if (process.env.BENCH_LOG) webhooks.stdout!.pipe(process.stderr);
+    else webhooks.stdout!.resume(); // its log is drained unread from here on
+    resolve();
+  };
+  webhooks.stdout!.on('data', started);
+});
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -89,26 +101,23 @@ async function run(label: string, wake: boolean, mode: 'rate' | 'burst') {
   return { count, seconds: (last - started) / 1000, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
-/** The baseline: the same signed bodies, posted by a plain loop at the same concurrency. */
+/**
+ * The baseline: the same signed bodies, posted by a plain loop at the same concurrency with the
+ * platform's own HTTP client (postWebhook: keep-alive agent, timeouts), without the platform.
+ */
 async function baseline(count: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const body = JSON.stringify({ id: new ObjectId().toHexString(), event_type: 'order.created', created_at: new Date().toISOString(), payload: { order: { id: 'x', total: 1000 } } });
   const ts = Math.floor(Date.now() / 1000);
   const signed = signatureHeader(['whsec_baseline'], ts, body);
+  const headers = { 'Content-Type': 'application/json', 'X-Platform-Hmac-SHA256': signed, 'X-Platform-Signature': signed, 'X-Platform-Timestamp': String(ts) };
   let next = 0;
   const started = Date.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < count) {
         next++;
-        await new Promise<void>((resolve, reject) => {
-          const req = http.request(receiverUrl, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-platform-hmac-sha256': signed, 'x-platform-signature': signed, 'x-platform-timestamp': String(ts), 'content-length': Buffer.byteLength(body) } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve());
-          });
-          req.on('error', reject);
-          req.end(body);
-        });
+        const result = await postWebhook(new URL(receiverUrl), headers, body, { connectMs: 5000, totalMs: 15000 });
+        if (result.status !== 204) throw new Error(`baseline: receiver answered ${result.status ?? result.error}`);
       }
     }),
   );
@@ -116,9 +125,13 @@ async function baseline(count: number) {
 }
 
 try {
-  const wakeRate = await run('wake', true, 'rate');
-  const pollRate = await run('poll', false, 'rate');
-  const burst = await run('burst', true, 'burst');
+  const only = process.env.BENCH_ONLY?.split(','); // e.g. 'burst' or 'wake,poll' (for quick iterations)
+  const skip = { count: 0, seconds: 0, p50: NaN, p99: NaN };
+  const wanted = (phase: string) => !only || only.includes(phase);
+  const wakeRate = wanted('wake') ? await run('wake', true, 'rate') : skip;
+  const pollRate = wanted('poll') ? await run('poll', false, 'rate') : skip;
+  const burst = wanted('burst') ? await run('burst', true, 'burst') : skip;
+  const platformRequests = bodies;
   const base = await baseline(BURST);
   const fmt = (n: number) => n.toFixed(1).padStart(8);
   console.log(`one webhooks worker, database ${database.embedded ? 'embedded FerretDB' : 'MONGODB_URL'}\n`);
@@ -131,9 +144,11 @@ try {
   console.log(`  platform:             ${fmt(platformRate)} deliveries/s (p50 ${burst.p50} ms, p99 ${burst.p99} ms from emit to receipt)`);
   console.log(`  baseline (plain loop): ${fmt(baseRate)} deliveries/s`);
   console.log(`  ratio platform/baseline: ${(platformRate / baseRate).toFixed(3)}`);
-  console.log(`  (receiver saw ${bodies} requests for ${receipts.size} distinct events)`);
+  console.log(`  (the receiver saw ${platformRequests} platform requests for ${receipts.size} distinct events: ${platformRequests - receipts.size} sent twice)`);
 } finally {
+  const exited = new Promise((resolve) => webhooks.once('exit', resolve));
   webhooks.kill('SIGTERM');
+  await exited; // it drains against the database, so the database stops after it
   receiver.close();
   await database.stop();
 }

@@ -11,8 +11,8 @@ export const fanOutEventJob: JobHandler = {
   concurrency: 10,
   async handle(platform, data) {
     const { event_id } = FanOutPayload.parse(data);
-    const created = await fanOutEvent(platform, event_id);
-    const sent = await dispatchDue(platform, LEASE_OWNER, { deliveryIds: created });
+    const created = await fanOutEvent(platform, event_id, LEASE_OWNER);
+    const sent = await dispatchDue(platform, LEASE_OWNER, { claimed: created, deliveryIds: [] });
     return { deliveries: created.length, ...sent };
   },
 };
@@ -32,7 +32,7 @@ export const webhookSweepJob: JobHandler = {
   concurrency: 1,
   everyMs: (platform) => platform.config.webhooks.sweepIntervalMs,
   async handle(platform) {
-    const fannedOut = await fanOutPendingEvents(platform);
-    return { fanned_out_events: fannedOut, ...(await dispatchDue(platform, LEASE_OWNER, { limit: 500 })) };
+    const fannedOut = await fanOutPendingEvents(platform, LEASE_OWNER);
+    return { fanned_out_events: fannedOut.events, ...(await dispatchDue(platform, LEASE_OWNER, { claimed: fannedOut.claimed, limit: 500 })) };
   },
 };

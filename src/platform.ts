@@ -20,8 +20,7 @@ import { mediaIndexes } from './media/index.js';
 import { orderIndexes } from './orders/index.js';
 import { taxIndexes } from './taxes/index.js';
 import { webhookIndexes } from './webhooks/store.js';
-import { enqueueFanOut } from './webhooks/jobs.js';
-import { wakeWebhooks } from './webhooks/wake.js';
+import { announceEvents } from './webhooks/wake.js';
 import { paymentIndexes } from './payments/index.js';
 import { reviewIndexes } from './reviews/index.js';
 
@@ -70,17 +69,16 @@ export async function openPlatform(config: Config, processName: string, options:
   const { client, db } = await connectDatabase(config.mongo.url, config.mongo.dbName, config.mongo.connectTimeoutMs);
   await ensureIndexes(db, INDEXES);
   const jobs = await createQueue(db, { name: processName, pollIntervalMs: config.jobs.pollIntervalMs });
-  // Every recorded event gets a durable fan-out job, and the webhooks service a wake-up so
-  // delivery starts at once (the job and the sweeper are the backstop).
-  const events = createEvents(db, clock, async (event) => {
-    await enqueueFanOut({ jobs }, event.id);
-    wakeWebhooks({ config, log }, event.id);
-  });
+  // Every recorded event wakes the webhooks service, or, when that is not confirmed, gets a
+  // durable fan-out job (the sweeper is the backstop for both).
+  const announcer = announceEvents({ config, log, jobs });
+  const events = createEvents(db, clock, async (event) => announcer.announce(event.id));
   const platform: Platform = { config, db, jobs, events, clock, log };
   return {
     platform,
     client,
     async close() {
+      await announcer.drain();
       await client.close();
     },
   };

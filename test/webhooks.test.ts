@@ -297,3 +297,74 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     expect((await worker.exited).code).to.equal(0);
   });
 });
+
+describe('Announcing events to the webhooks service (wake-up, or the fan-out job when it is not confirmed)', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let api: Client;
+  let as: { token: string; storeId: string };
+  let receiver: WebhookReceiver;
+  let internalPort: number;
+  const workers: RunningProcess[] = [];
+
+  before(async () => {
+    receiver = await new WebhookReceiver().start();
+    internalPort = await freePort();
+    app = await startTestApp('webhooks_announce', {
+      INTERNAL_SECRET: SECRET,
+      WEBHOOKS_INTERNAL_URL: `http://127.0.0.1:${internalPort}`,
+      JOBS_POLL_INTERVAL_MS: '100',
+      // The sweeper must not be what delivers here: it runs once at start, then not for an hour.
+      WEBHOOK_SWEEP_INTERVAL_MS: String(3_600_000),
+    });
+    api = client(app.url);
+    const { merchant, store } = await givenMerchantWithStore(api);
+    as = { token: merchant.token, storeId: store.id };
+  });
+  after(async () => {
+    for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+    await receiver.close();
+    await app.close();
+  });
+
+  const latestEventId = async () => (await app.platform.db.collection('events').find({ store_id: new ObjectId(as.storeId) }).sort({ _id: -1 }).limit(1).next())!._id.toHexString();
+  const fanOutJob = (eventId: string) => app.platform.db.collection('agendaJobs').findOne({ name: 'webhooks.fan-out-event', 'data.event_id': eventId });
+
+  it('enqueues the fan-out job when the webhooks service cannot be woken, and a worker started later delivers the event', async () => {
+    const res = await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}/later`, event_types: ['store.updated'] }, as);
+    expect(res.status).to.equal(201);
+    // Nothing listens on the internal port yet: the wake-up is refused.
+    expect((await api.patch(`/v1/stores/${as.storeId}`, { name: 'While the webhooks worker is down' }, as)).status).to.equal(200);
+    const eventId = await latestEventId();
+    const job = await until('the fan-out job', () => fanOutJob(eventId));
+    expect(job.data).to.deep.equal({ event_id: eventId });
+    expect(receiver.to('/later')).to.have.length(0);
+
+    // The worker's sweeper runs once when it starts and would deliver the event too: hold the
+    // job back and hide the event from that first sweep, so that only the job can deliver it.
+    const events = app.platform.db.collection('events');
+    const jobs = app.platform.db.collection('agendaJobs');
+    await jobs.updateOne({ _id: job._id }, { $set: { nextRunAt: new Date(Date.now() + 3_600_000) } });
+    await events.updateOne({ _id: new ObjectId(eventId) }, { $set: { fanned_out_at: new Date(0) } });
+    const worker = runProcfileProcess('webhooks', app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(internalPort) }));
+    workers.push(worker);
+    await worker.waitFor('"event":"job.finished","job":"webhooks.sweep"');
+    await events.updateOne({ _id: new ObjectId(eventId) }, { $set: { fanned_out_at: null } });
+    await jobs.updateOne({ _id: job._id }, { $set: { nextRunAt: new Date() } });
+
+    await until('the event at the receiver', async () => receiver.to('/later').find((r) => r.eventId === eventId) ?? null);
+    expect(worker.output()).to.match(new RegExp(`"event":"job.finished","job":"webhooks.fan-out-event"[^\\n]*"event_id":"${eventId}"[^\\n]*"deliveries":1`));
+  });
+
+  it('enqueues no fan-out job when the wake-up is answered: the service fanned the event out and sent it', async () => {
+    expect(workers).to.have.length(1);
+    await workers[0]!.waitFor('"event":"webhooks.internal_listening"');
+    expect((await api.patch(`/v1/stores/${as.storeId}`, { name: 'With the webhooks worker up' }, as)).status).to.equal(200);
+    const eventId = await latestEventId();
+    await until('the event at the receiver', async () => receiver.to('/later').find((r) => r.eventId === eventId) ?? null);
+    // The announcement settles after the wake-up's answer; give it a moment, then look.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await fanOutJob(eventId)).to.equal(null);
+    expect(workers[0]!.output()).not.to.match(new RegExp(`"job":"webhooks.fan-out-event"[^\\n]*"event_id":"${eventId}"`));
+  });
+});

@@ -69,6 +69,12 @@ export async function loadEvent(db: Db, eventId: string): Promise<DomainEvent | 
   return doc ? present(doc) : null;
 }
 
+/** The event and whether webhook fan-out has handled it (one read for both). */
+export async function loadEventForFanOut(db: Db, eventId: string): Promise<{ event: DomainEvent; fannedOut: boolean } | null> {
+  const doc = await events(db).findOne({ _id: new ObjectId(eventId) });
+  return doc ? { event: present(doc), fannedOut: Boolean(doc.fanned_out_at) } : null;
+}
+
 /** Ids of events recorded before `before` that fan-out has not handled yet, oldest first. */
 export async function findEventsNotFannedOut(db: Db, before: Date, limit: number): Promise<string[]> {
   const docs = await events(db)

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { ObjectId } from 'mongodb';
-import { findEventsNotFannedOut, loadEvent, markFannedOut, matchesEventPatterns } from '../events/index.js';
+import { findEventsNotFannedOut, loadEvent, loadEventForFanOut, markFannedOut, matchesEventPatterns, type DomainEvent } from '../events/index.js';
 import { isDuplicateKeyError } from '../db.js';
 import type { Platform } from '../platform.js';
 import { VERSION } from '../version.js';
@@ -27,16 +27,27 @@ export function retryDelaySeconds(platform: Pick<Platform, 'config'>, attempt: n
   return Math.min(Math.max(delay, honoured), cap);
 }
 
+/** A delivery this process holds the lease on, with what sending it needs when already read. */
+export type ClaimedDelivery = { delivery: DeliveryDocument; sub?: SubscriptionDocument; event?: DomainEvent };
+
+const leaseMs = (platform: Platform) => platform.config.webhooks.timeoutMs + claimMarginMs(platform.config.webhooks.timeoutMs);
+
 /**
  * Create one delivery per (event, active matching subscription). The unique index on the pair
- * makes a repeated fan-out (a retried job, the sweeper, the wake-up) create nothing twice.
+ * makes a repeated fan-out (a retried job, the sweeper, the wake-up) create nothing twice, and
+ * an event already fanned out is not looked at again.
+ *
+ * Each delivery is created already claimed by `owner` (the insert is the claim: only one
+ * fan-out can create the pair), so the caller sends it at once without a second write to
+ * claim it. If the caller dies first, the lease expires and the sweeper sends it.
  */
-export async function fanOutEvent(platform: Platform, eventId: string): Promise<string[]> {
-  const event = await loadEvent(platform.db, eventId);
-  if (!event) return [];
+export async function fanOutEvent(platform: Platform, eventId: string, owner: string): Promise<ClaimedDelivery[]> {
+  const loaded = await loadEventForFanOut(platform.db, eventId);
+  if (!loaded || loaded.fannedOut) return [];
+  const { event } = loaded;
   const now = platform.clock.now();
   const subs = await subscriptions(platform.db).find({ store_id: new ObjectId(event.store_id), active: true }).toArray();
-  const created: string[] = [];
+  const created: ClaimedDelivery[] = [];
   for (const sub of subs.filter((s) => matchesEventPatterns(event.type, s.event_types))) {
     const doc: DeliveryDocument = {
       _id: new ObjectId(),
@@ -47,8 +58,8 @@ export async function fanOutEvent(platform: Platform, eventId: string): Promise<
       status: 'queued',
       next_attempt: 0,
       next_attempt_at: now,
-      lease_until: null,
-      lease_owner: null,
+      lease_until: new Date(now.getTime() + leaseMs(platform)),
+      lease_owner: owner,
       attempts: [],
       completed_at: null,
       series: 1,
@@ -57,7 +68,7 @@ export async function fanOutEvent(platform: Platform, eventId: string): Promise<
     };
     try {
       await deliveries(platform.db).insertOne(doc);
-      created.push(doc._id.toHexString());
+      created.push({ delivery: doc, sub, event });
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
@@ -66,11 +77,12 @@ export async function fanOutEvent(platform: Platform, eventId: string): Promise<
   return created;
 }
 
-/** Events the fast path missed (a lost wake-up, a crash before the job ran). */
-export async function fanOutPendingEvents(platform: Platform, limit = 200): Promise<number> {
+/** Events the fast path missed (a lost wake-up, a crash before the job ran), fanned out and claimed by `owner`. */
+export async function fanOutPendingEvents(platform: Platform, owner: string, limit = 200): Promise<{ events: number; claimed: ClaimedDelivery[] }> {
   const ids = await findEventsNotFannedOut(platform.db, platform.clock.now(), limit);
-  for (const id of ids) await fanOutEvent(platform, id);
-  return ids.length;
+  const claimed: ClaimedDelivery[] = [];
+  for (const id of ids) claimed.push(...(await fanOutEvent(platform, id, owner)));
+  return { events: ids.length, claimed };
 }
 
 /**
@@ -80,7 +92,6 @@ export async function fanOutPendingEvents(platform: Platform, limit = 200): Prom
  */
 export async function claimDelivery(platform: Platform, owner: string, deliveryId?: string): Promise<DeliveryDocument | null> {
   const now = platform.clock.now();
-  const leaseMs = platform.config.webhooks.timeoutMs + claimMarginMs(platform.config.webhooks.timeoutMs);
   return deliveries(platform.db).findOneAndUpdate(
     {
       ...(deliveryId ? { _id: new ObjectId(deliveryId) } : {}),
@@ -88,7 +99,7 @@ export async function claimDelivery(platform: Platform, owner: string, deliveryI
       next_attempt_at: { $lte: now },
       $or: [{ lease_until: null }, { lease_until: { $lte: now } }],
     },
-    { $set: { lease_until: new Date(now.getTime() + leaseMs), lease_owner: owner, updated_at: now } },
+    { $set: { lease_until: new Date(now.getTime() + leaseMs(platform)), lease_owner: owner, updated_at: now } },
     { sort: { next_attempt_at: 1 }, returnDocument: 'after' },
   );
 }
@@ -96,9 +107,10 @@ export async function claimDelivery(platform: Platform, owner: string, deliveryI
 export type AttemptOutcome = 'successful' | 'retry_scheduled' | 'failed' | 'lost_claim';
 
 /** Send one claimed delivery's next attempt and record what happened. */
-export async function sendClaimed(platform: Platform, delivery: DeliveryDocument, owner: string): Promise<AttemptOutcome> {
-  const sub = await subscriptions(platform.db).findOne({ _id: delivery.subscription_id, store_id: delivery.store_id });
-  const event = await loadEvent(platform.db, delivery.event_id.toHexString());
+export async function sendClaimed(platform: Platform, claimed: ClaimedDelivery, owner: string): Promise<AttemptOutcome> {
+  const { delivery } = claimed;
+  const sub = claimed.sub ?? (await subscriptions(platform.db).findOne({ _id: delivery.subscription_id, store_id: delivery.store_id }));
+  const event = claimed.event ?? (await loadEvent(platform.db, delivery.event_id.toHexString()));
   if (!sub || !sub.active || !event) {
     const reason = !sub ? 'The subscription was deleted' : !sub.active ? 'The subscription is disabled' : 'The event no longer exists';
     return finishWithoutSending(platform, delivery, owner, reason);
@@ -231,23 +243,26 @@ async function finishWithoutSending(platform: Platform, delivery: DeliveryDocume
 export type DispatchCounts = { claimed: number; successful: number; retry_scheduled: number; failed: number };
 
 /**
- * Claim and send due deliveries now: the given ones, or any due ones up to `limit`, with a few
- * sends in flight at once.
+ * Send deliveries this process already holds (`claimed`, from a fan-out), then claim and send
+ * the given ones, or any due ones up to `limit`, with a few sends in flight at once.
  */
-export async function dispatchDue(platform: Platform, owner: string, options: { deliveryIds?: string[]; limit?: number; concurrency?: number } = {}): Promise<DispatchCounts> {
+export async function dispatchDue(platform: Platform, owner: string, options: { claimed?: ClaimedDelivery[]; deliveryIds?: string[]; limit?: number; concurrency?: number } = {}): Promise<DispatchCounts> {
   const counts: DispatchCounts = { claimed: 0, successful: 0, retry_scheduled: 0, failed: 0 };
+  const held = [...(options.claimed ?? [])];
   const queue = options.deliveryIds ? [...options.deliveryIds] : null;
   let budget = options.limit ?? 100;
-  const next = async (): Promise<DeliveryDocument | null> => {
+  const next = async (): Promise<ClaimedDelivery | null> => {
+    if (held.length > 0) return held.shift()!;
     if (queue) {
       while (queue.length > 0) {
-        const claimed = await claimDelivery(platform, owner, queue.shift()!);
-        if (claimed) return claimed;
+        const delivery = await claimDelivery(platform, owner, queue.shift()!);
+        if (delivery) return { delivery };
       }
       return null;
     }
     if (budget-- <= 0) return null;
-    return claimDelivery(platform, owner);
+    const delivery = await claimDelivery(platform, owner);
+    return delivery ? { delivery } : null;
   };
   await Promise.all(
     Array.from({ length: options.concurrency ?? 8 }, async () => {

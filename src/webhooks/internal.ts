@@ -11,7 +11,7 @@ import { requestId } from '../http/request-id.js';
 import { requestLog } from '../http/request-log.js';
 import { parseInput } from '../http/validate.js';
 import type { Platform } from '../platform.js';
-import { dispatchDue, fanOutEvent } from './delivery.js';
+import { dispatchDue, fanOutEvent, type ClaimedDelivery } from './delivery.js';
 
 const Id = z.string().regex(/^[0-9a-f]{24}$/, 'must be an id');
 const DispatchBody = z.strictObject({ delivery_ids: z.array(Id).max(500).optional(), event_ids: z.array(Id).max(500).optional() });
@@ -44,10 +44,11 @@ export function createInternalApp(platform: Platform, owner: string): Koa<AppSta
 
   router.post('/webhook-deliveries/dispatch', requireSecret, async (ctx) => {
     const body = parseInput(DispatchBody, ctx.request.body, 'body');
-    const created: string[] = [];
-    for (const eventId of body.event_ids ?? []) created.push(...(await fanOutEvent(platform, eventId)));
-    const ids = body.delivery_ids || body.event_ids ? [...(body.delivery_ids ?? []), ...created] : undefined;
-    const counts = await dispatchDue(platform, owner, ids ? { deliveryIds: ids } : {});
+    const created: ClaimedDelivery[] = [];
+    for (const eventId of body.event_ids ?? []) created.push(...(await fanOutEvent(platform, eventId, owner)));
+    // Named events or deliveries: just those; nothing named: any due deliveries.
+    const named = body.delivery_ids || body.event_ids ? { deliveryIds: body.delivery_ids ?? [] } : {};
+    const counts = await dispatchDue(platform, owner, { claimed: created, ...named });
     ctx.body = { data: { fanned_out: created.length, ...counts } };
   });
   router.post('/app-lifecycle/dispatch', requireSecret, async (ctx) => {
