@@ -353,7 +353,10 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
     await jobs.updateOne({ _id: job._id }, { $set: { nextRunAt: new Date() } });
 
     await until('the event at the receiver', async () => receiver.to('/later').find((r) => r.eventId === eventId) ?? null);
-    expect(worker.output()).to.match(new RegExp(`"event":"job.finished","job":"webhooks.fan-out-event"[^\\n]*"event_id":"${eventId}"[^\\n]*"deliveries":1`));
+    // The job's own log line comes after its send: wait for it rather than race it.
+    const finished = new RegExp(`"event":"job.finished","job":"webhooks.fan-out-event"[^\\n]*"event_id":"${eventId}"[^\\n]*"deliveries":1`);
+    await until('the fan-out job to finish, having created the delivery', async () => finished.test(worker.output()) || null);
+    expect(receiver.to('/later').filter((r) => r.eventId === eventId)).to.have.length(1);
   });
 
   it('enqueues no fan-out job when the wake-up is answered: the service fanned the event out and sent it', async () => {
