@@ -22,15 +22,20 @@ export function startServer(script: string, env: NodeJS.ProcessEnv, ready: strin
   });
 }
 
-/** MONGODB_URL when set, otherwise a throw-away embedded database. */
-export async function benchDatabase(): Promise<{ url: string; embedded: boolean; stop(): Promise<void> }> {
-  if (process.env.MONGODB_URL) return { url: process.env.MONGODB_URL, embedded: false, stop: async () => {} };
-  buildLocaldb();
+/**
+ * MONGODB_URL when set, otherwise a throw-away embedded database: the one `npm start` builds,
+ * or the localdb binary named by LOCALDB_BINARY (to measure another build, e.g. an older one,
+ * with the same bench).
+ */
+export async function benchDatabase(binary = process.env.LOCALDB_BINARY): Promise<{ url: string; embedded: boolean; pid: number | undefined; stop(): Promise<void> }> {
+  if (process.env.MONGODB_URL) return { url: process.env.MONGODB_URL, embedded: false, pid: undefined, stop: async () => {} };
+  if (!binary) buildLocaldb();
   const dataDir = mkdtempSync(join(tmpdir(), 'emporium-bench-'));
-  const db = await startLocaldb({ dataDir, listen: '127.0.0.1:0', stderr: 'ignore' });
+  const db = await startLocaldb({ dataDir, listen: '127.0.0.1:0', stderr: 'ignore', ...(binary ? { binary } : {}) });
   return {
     url: db.url,
     embedded: true,
+    pid: db.process.pid,
     async stop() {
       await db.stop();
       rmSync(dataDir, { recursive: true, force: true });

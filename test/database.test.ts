@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from './helpers/app.js';
  * What the platform relies on from its database, checked against the one under test (the
  * embedded FerretDB, or MONGODB_URL): single-document atomicity. Raw FerretDB 1.24 fails
  * these (an update reads, then writes back, with no lock between); tools/localdb's
- * serializing proxy is what makes the embedded database pass them.
+ * patched FerretDB (one write command at a time) is what makes the embedded database pass them.
  */
 describe('The database under test', () => {
   let app: TestApp;

@@ -10,14 +10,16 @@ import { fileURLToPath } from 'node:url';
  * Go program in tools/localdb. Built once with the machine's Go toolchain into .localdb/bin
  * (git-ignored); later runs reuse the binary unless its sources changed.
  *
- * FerretDB is built with the patches in tools/localdb/patches applied (see its README): the
- * module is copied out of Go's module cache into .localdb/build-<pid>, patched there (jsdiff), and the build
- * uses a generated go.mod that replaces the module with that copy. tools/localdb/go.mod
- * itself stays the plain upstream requirement.
+ * FerretDB is built with the patches in tools/localdb/patches applied and the files in
+ * tools/localdb/overlay added (see patches/README.md): the module is copied out of Go's module
+ * cache into .localdb/build-<pid>, patched there (jsdiff), and the build uses a generated go.mod
+ * that replaces the module with that copy. tools/localdb/go.mod itself stays the plain upstream
+ * requirement.
  */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const SOURCE_DIR = join(ROOT, 'tools/localdb');
 const PATCH_DIR = join(SOURCE_DIR, 'patches');
+const OVERLAY_DIR = join(SOURCE_DIR, 'overlay');
 export const BINARY = join(ROOT, '.localdb/bin/localdb');
 const FERRETDB = 'github.com/FerretDB/FerretDB';
 
@@ -30,6 +32,14 @@ export function localdbIsBuilt(): boolean {
   return sourceFiles(SOURCE_DIR).every((f) => statSync(f).mtimeMs <= built);
 }
 
+function makeWritable(dir: string): void {
+  chmodSync(dir, 0o755);
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory()) makeWritable(join(dir, e.name));
+    else chmodSync(join(dir, e.name), 0o644);
+  }
+}
+
 /** A patched copy of the FerretDB module and a go.mod that builds tools/localdb against it. */
 function preparePatchedFerretdb(buildDir: string): string {
   const download = spawnSync('go', ['mod', 'download', '-json', FERRETDB], { cwd: SOURCE_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
@@ -38,15 +48,17 @@ function preparePatchedFerretdb(buildDir: string): string {
   const copy = join(buildDir, 'ferretdb');
   mkdirSync(buildDir, { recursive: true });
   cpSync(Dir, copy, { recursive: true });
+  makeWritable(copy); // the module cache is read-only; the copy gets patched and added to
   for (const name of readdirSync(PATCH_DIR).filter((f) => f.endsWith('.patch')).sort()) {
     for (const filePatch of parsePatch(readFileSync(join(PATCH_DIR, name), 'utf8'))) {
       const target = join(copy, filePatch.newFileName!.replace(/^b\//, ''));
       const patched = applyPatch(readFileSync(target, 'utf8'), filePatch);
       if (patched === false) throw new Error(`localdb build: ${name} does not apply to ${target}`);
-      chmodSync(target, 0o644); // files in the module cache are read-only
       writeFileSync(target, patched);
     }
   }
+  // New files (whole Go sources of ours, easier to read than patches that add them).
+  cpSync(OVERLAY_DIR, copy, { recursive: true });
   const modfile = join(buildDir, 'go.mod');
   writeFileSync(modfile, `${readFileSync(join(SOURCE_DIR, 'go.mod'), 'utf8')}\nreplace ${FERRETDB} => ${copy}\n`);
   copyFileSync(join(SOURCE_DIR, 'go.sum'), join(buildDir, 'go.sum'));
@@ -75,10 +87,10 @@ export function buildLocaldb(log: (line: string) => void = console.error): void 
 export type RunningLocaldb = { url: string; process: ChildProcess; stop(): Promise<void> };
 
 /** Start the embedded database and resolve with its URL once it accepts connections. */
-export function startLocaldb(options: { dataDir: string; listen: string; stderr?: 'inherit' | 'ignore' }): Promise<RunningLocaldb> {
+export function startLocaldb(options: { dataDir: string; listen: string; stderr?: 'inherit' | 'ignore'; binary?: string }): Promise<RunningLocaldb> {
   // Its own process group: a Ctrl-C in the terminal must not stop the database before the
   // processes using it have drained; whoever started it stops it last (or it notices it was orphaned).
-  const child = spawn(BINARY, ['-data', resolve(ROOT, options.dataDir), '-listen', options.listen, '-exit-with-parent'], {
+  const child = spawn(options.binary ?? BINARY, ['-data', resolve(ROOT, options.dataDir), '-listen', options.listen, '-exit-with-parent'], {
     stdio: ['ignore', 'pipe', options.stderr ?? 'inherit'],
     detached: true,
   });

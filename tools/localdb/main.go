@@ -5,8 +5,9 @@
 //
 // When the listener is ready it prints one line, "ready <mongodb url>", on stdout.
 // SIGTERM or SIGINT shuts it down cleanly (open connections closed, SQLite files synced).
-// Clients reach FerretDB through a proxy that runs one write command at a time, which gives
-// the single-document atomicity MongoDB guarantees and FerretDB 1.24 lacks (serialize.go).
+// FerretDB is built with the patches in patches/ (see its README): among them, one write
+// command at a time, which gives the single-document atomicity MongoDB guarantees and
+// FerretDB 1.24 lacks.
 package main
 
 import (
@@ -14,10 +15,10 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -29,7 +30,14 @@ func main() {
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on (port 0 picks a free port)")
 	logLevel := flag.String("log-level", "error", "log level: debug, info, warn or error")
 	withParent := flag.Bool("exit-with-parent", false, "shut down when the process that started this one goes away")
+	postgresURL := flag.String("postgresql", "", "use FerretDB's PostgreSQL handler with this URL instead of SQLite (for measurements)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile (go tool pprof) to this file until shutdown")
 	flag.Parse()
+
+	if *cpuProfile != "" {
+		stopProfile := startCPUProfile(*cpuProfile)
+		defer stopProfile()
+	}
 
 	if *dataDir == "" {
 		fail("-data is required")
@@ -48,22 +56,17 @@ func main() {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 
-	// Clients connect to the serializing proxy on -listen; FerretDB itself listens on a
-	// private loopback port behind it (see serialize.go).
-	public, err := net.Listen("tcp", *listen)
-	if err != nil {
-		fail(err.Error())
+	// FerretDB listens on -listen itself (port 0: a free port, read back below).
+	// Its patched handler runs one write command at a time (patches/README.md).
+	handler := "sqlite"
+	if *postgresURL != "" {
+		handler = "postgresql"
 	}
-	addr := public.Addr().String()
-	inner, err := pickAddress("127.0.0.1:0")
-	if err != nil {
-		fail(err.Error())
-	}
-
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener: ferretdb.ListenerConfig{TCP: inner},
-		Logger:   logger,
-		Handler:  "sqlite",
+		Listener:      ferretdb.ListenerConfig{TCP: *listen},
+		Logger:        logger,
+		Handler:       handler,
+		PostgreSQLURL: *postgresURL,
 		// WAL (FerretDB's default) with synchronous=NORMAL: commits do not wait for an fsync;
 		// a power cut can lose the last commits, never the database's integrity. Right for a
 		// development and test database (inserts ~2,000/s → ~4,200/s here).
@@ -86,14 +89,10 @@ func main() {
 		_ = f.Run(ctx)
 	}()
 
-	if err := waitForListener(inner, 10*time.Second); err != nil {
-		fail(err.Error())
-	}
-	go (&serializer{upstream: inner}).serve(public)
-	fmt.Printf("ready mongodb://%s/\n", addr)
+	// New has opened the listener, so the address (with the port picked for :0) is known.
+	fmt.Printf("ready %s\n", f.MongoDBURI())
 
 	<-done
-	public.Close()
 	fmt.Fprintln(os.Stderr, "localdb: stopped")
 }
 
@@ -109,34 +108,18 @@ func watchParent(cancel context.CancelFunc) {
 	}
 }
 
-func pickAddress(listen string) (string, error) {
-	host, port, err := net.SplitHostPort(listen)
+// startCPUProfile profiles the whole process until the returned function is called (at shutdown).
+func startCPUProfile(path string) func() {
+	f, err := os.Create(path)
 	if err != nil {
-		return "", fmt.Errorf("bad -listen %q: %w", listen, err)
+		fail(err.Error())
 	}
-	if port != "0" {
-		return listen, nil
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fail(err.Error())
 	}
-	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
-
-func waitForListener(addr string, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("listener on %s not ready after %s: %w", addr, timeout, err)
-		}
-		time.Sleep(20 * time.Millisecond)
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
 	}
 }
 
