@@ -40,8 +40,11 @@ function makeWritable(dir: string): void {
   }
 }
 
-/** A patched copy of the FerretDB module and a go.mod that builds tools/localdb against it. */
-function preparePatchedFerretdb(buildDir: string): string {
+/**
+ * A patched copy of the FerretDB module (in `<buildDir>/ferretdb`) and a go.mod that builds
+ * tools/localdb against it. The suite also runs the overlay's Go tests in such a copy.
+ */
+export function preparePatchedFerretdb(buildDir: string): string {
   const download = spawnSync('go', ['mod', 'download', '-json', FERRETDB], { cwd: SOURCE_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   if (download.status !== 0) throw new Error(`localdb build: go mod download ${FERRETDB} exited ${download.status}`);
   const { Dir } = JSON.parse(download.stdout) as { Dir: string };
@@ -87,12 +90,13 @@ export function buildLocaldb(log: (line: string) => void = console.error): void 
 export type RunningLocaldb = { url: string; process: ChildProcess; stop(): Promise<void> };
 
 /** Start the embedded database and resolve with its URL once it accepts connections. */
-export function startLocaldb(options: { dataDir: string; listen: string; stderr?: 'inherit' | 'ignore'; binary?: string }): Promise<RunningLocaldb> {
+export function startLocaldb(options: { dataDir: string; listen: string; stderr?: 'inherit' | 'ignore'; binary?: string; env?: NodeJS.ProcessEnv }): Promise<RunningLocaldb> {
   // Its own process group: a Ctrl-C in the terminal must not stop the database before the
   // processes using it have drained; whoever started it stops it last (or it notices it was orphaned).
   const child = spawn(options.binary ?? BINARY, ['-data', resolve(ROOT, options.dataDir), '-listen', options.listen, '-exit-with-parent'], {
     stdio: ['ignore', 'pipe', options.stderr ?? 'inherit'],
     detached: true,
+    env: options.env ?? process.env,
   });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return new Promise((resolvePromise, reject) => {
