@@ -1,4 +1,4 @@
-import { MongoClient, MongoServerError, type Db, type IndexDescription } from 'mongodb';
+import { MongoBulkWriteError, MongoClient, MongoServerError, type Collection, type Db, type Document, type IndexDescription, type OptionalUnlessRequiredId } from 'mongodb';
 
 /**
  * Collections declare their indexes beside their owner (each domain's store.ts) and register
@@ -43,13 +43,39 @@ export async function ensureIndexes(db: Db, declarations: readonly IndexDeclarat
 }
 
 /**
- * A unique index refused the write. MongoDB says so with code 11000; FerretDB 1.24 does too for
- * inserts and upserts, but an update that breaks a unique index comes back as InternalError
- * (code 1) carrying SQLite's "UNIQUE constraint failed".
+ * A unique index refused the write. MongoDB says so with code 11000, and so does the embedded
+ * database; FerretDB without its key indexes (LOCALDB_INDEX_ENGINE=sqlite) answers an update
+ * that breaks a unique index with InternalError (code 1) carrying SQLite's "UNIQUE constraint
+ * failed".
  */
 export function isDuplicateKeyError(err: unknown): boolean {
-  return err instanceof MongoServerError && (err.code === 11000 || (err.code === 1 && /UNIQUE constraint failed/.test(err.message)));
+  return err instanceof MongoServerError && isDuplicateKeyCode(err.code, err.message);
 }
+
+/** Each document's outcome in insertEach: written, refused by a unique index, or another write error. */
+export type InsertOutcome = 'inserted' | 'duplicate' | MongoServerError;
+
+/**
+ * Insert documents in one unordered command and answer each one's outcome. A write error of one
+ * document (a unique index's refusal, say) is that document's outcome; the others are written.
+ * An error of the whole command (the connection, say) is thrown.
+ */
+export async function insertEach<T extends Document>(collection: Collection<T>, docs: OptionalUnlessRequiredId<T>[]): Promise<InsertOutcome[]> {
+  if (docs.length === 0) return [];
+  try {
+    await collection.insertMany(docs, { ordered: false });
+    return docs.map(() => 'inserted');
+  } catch (err) {
+    if (!(err instanceof MongoBulkWriteError) || err.writeErrors === undefined) throw err;
+    const outcomes: InsertOutcome[] = docs.map(() => 'inserted');
+    for (const e of Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors]) {
+      outcomes[e.index] = isDuplicateKeyCode(e.code, e.errmsg ?? '') ? 'duplicate' : new MongoServerError({ message: e.errmsg ?? 'write error', code: e.code });
+    }
+    return outcomes;
+  }
+}
+
+const isDuplicateKeyCode = (code: unknown, message: string) => code === 11000 || (code === 1 && /UNIQUE constraint failed/.test(message));
 
 /** Hide credentials in a connection string before it reaches a log or an error line. */
 export function redactUrl(url: string): string {

@@ -19,7 +19,6 @@ if (!process.env.MONGODB_URL) {
   localdb = await startLocaldb({ dataDir, listen: '127.0.0.1:0', stderr: 'ignore' });
   process.env.MONGODB_URL = localdb.url;
   process.env.EMPORIUM_TEST_LOCALDB = '1'; // test/localdb.test.ts checks the embedded database itself
-
 }
 
 const grep = process.argv[2];

@@ -1,6 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import type { Clock } from '../clock.js';
-import { isDuplicateKeyError } from '../db.js';
+import { insertEach } from '../db.js';
+import { groupCommit } from '../group-commit.js';
 import { events, type EventDocument } from './store.js';
 
 export type DomainEvent = {
@@ -25,7 +26,13 @@ const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 /** Called after an event is recorded (not for a repeated key): how webhook fan-out hears of it. */
 export type AfterRecord = (event: DomainEvent) => Promise<void>;
 
+/** Events recorded in one command at most (group commit, see createEvents). */
+const EMIT_BATCH = 200;
+
 export function createEvents(db: Db, clock: Clock, afterRecord?: AfterRecord): Events {
+  // Emits made while one insert is out are written together by the next (one command for a
+  // burst); each caller still waits for its own event's outcome.
+  const record = groupCommit((docs: EventDocument[]) => insertEach(events(db), docs), { maxBatch: EMIT_BATCH });
   return {
     async emit(type, storeId, payload, idempotencyKey) {
       if (!EVENT_TYPE.test(type)) throw new Error(`event type must be lower-case and dotted: ${type}`);
@@ -38,17 +45,16 @@ export function createEvents(db: Db, clock: Clock, afterRecord?: AfterRecord): E
         idempotency_key: idempotencyKey,
         created_at: clock.now(),
       };
-      try {
-        await events(db).insertOne(doc);
+      const outcome = await record(doc);
+      if (outcome === 'inserted') {
         const event = present(doc);
         await afterRecord?.(event);
         return event;
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-        const first = await events(db).findOne({ idempotency_key: idempotencyKey });
-        if (!first) throw err;
-        return present(first);
       }
+      if (outcome instanceof Error) throw outcome;
+      const first = await events(db).findOne({ idempotency_key: idempotencyKey });
+      if (!first) throw new Error(`event ${idempotencyKey}: refused as a duplicate, but no event has that key`);
+      return present(first);
     },
   };
 }
@@ -69,10 +75,12 @@ export async function loadEvent(db: Db, eventId: string): Promise<DomainEvent | 
   return doc ? present(doc) : null;
 }
 
-/** The event and whether webhook fan-out has handled it (one read for both). */
-export async function loadEventForFanOut(db: Db, eventId: string): Promise<{ event: DomainEvent; fannedOut: boolean } | null> {
-  const doc = await events(db).findOne({ _id: new ObjectId(eventId) });
-  return doc ? { event: present(doc), fannedOut: Boolean(doc.fanned_out_at) } : null;
+/** Of the given events, those webhook fan-out has not handled yet (one read), in the order given. */
+export async function loadEventsNotFannedOut(db: Db, eventIds: readonly string[]): Promise<DomainEvent[]> {
+  if (eventIds.length === 0) return [];
+  const docs = await events(db).find({ _id: { $in: eventIds.map((id) => new ObjectId(id)) } }).toArray();
+  const byId = new Map(docs.filter((d) => !d.fanned_out_at).map((d) => [d._id.toHexString(), present(d)]));
+  return [...new Set(eventIds)].flatMap((id) => byId.get(id) ?? []);
 }
 
 /** Ids of events recorded before `before` that fan-out has not handled yet, oldest first. */
@@ -85,6 +93,7 @@ export async function findEventsNotFannedOut(db: Db, before: Date, limit: number
   return docs.map((d) => d._id.toHexString());
 }
 
-export async function markFannedOut(db: Db, eventId: string, at: Date): Promise<void> {
-  await events(db).updateOne({ _id: new ObjectId(eventId) }, { $set: { fanned_out_at: at } });
+export async function markFannedOut(db: Db, eventIds: readonly string[], at: Date): Promise<void> {
+  if (eventIds.length === 0) return;
+  await events(db).updateMany({ _id: { $in: eventIds.map((id) => new ObjectId(id)) } }, { $set: { fanned_out_at: at } });
 }

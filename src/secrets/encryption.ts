@@ -10,8 +10,15 @@ export type SecretsKey = { id: string; key: Buffer };
  */
 const VERSION = 'v1';
 
+/** Subkeys derived so far, per configured key (they live as long as the key does). */
+const subkeys = new WeakMap<Buffer, Map<string, Buffer>>();
+
 function subkey(key: Buffer, purpose: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `emporium:${purpose}`, 32));
+  let byPurpose = subkeys.get(key);
+  if (!byPurpose) subkeys.set(key, (byPurpose = new Map()));
+  let derived = byPurpose.get(purpose);
+  if (!derived) byPurpose.set(purpose, (derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `emporium:${purpose}`, 32))));
+  return derived;
 }
 
 function current(keys: readonly SecretsKey[]): SecretsKey {

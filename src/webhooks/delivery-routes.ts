@@ -101,7 +101,7 @@ export function webhookDeliveryRoutes(platform: Platform): Router<AppState> {
     );
     if (!doc) throw new PlatformError('conflict', 'delivery_not_failed', 'The delivery changed; read it again');
     await scheduleDispatch(platform, doc._id.toHexString(), now);
-    void wakeWebhooks(platform, null, [doc._id.toHexString()]);
+    void wakeWebhooks(platform, [], [doc._id.toHexString()]);
     ctx.status = 202;
     ctx.body = { data: presentDelivery(doc, false) };
   });

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { ObjectId } from 'mongodb';
-import { findEventsNotFannedOut, loadEvent, loadEventForFanOut, markFannedOut, matchesEventPatterns, type DomainEvent } from '../events/index.js';
-import { isDuplicateKeyError } from '../db.js';
+import { ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb';
+import { findEventsNotFannedOut, loadEvent, loadEventsNotFannedOut, markFannedOut, matchesEventPatterns, type DomainEvent } from '../events/index.js';
+import { insertEach } from '../db.js';
+import { groupCommit } from '../group-commit.js';
 import type { Platform } from '../platform.js';
 import { VERSION } from '../version.js';
 import { scheduleDispatch } from './jobs.js';
@@ -33,56 +34,70 @@ export type ClaimedDelivery = { delivery: DeliveryDocument; sub?: SubscriptionDo
 const leaseMs = (platform: Platform) => platform.config.webhooks.timeoutMs + claimMarginMs(platform.config.webhooks.timeoutMs);
 
 /**
- * Create one delivery per (event, active matching subscription). The unique index on the pair
- * makes a repeated fan-out (a retried job, the sweeper, the wake-up) create nothing twice, and
- * an event already fanned out is not looked at again.
+ * Create one delivery per (event, active matching subscription) for the given events, in a
+ * few commands whatever their number: one read of the events, one of the subscriptions of
+ * their stores, one insert of all deliveries, one update marking the events fanned out. The
+ * unique index on the (event, subscription) pair makes a repeated fan-out (a retried job, the
+ * sweeper, the wake-up) create nothing twice, and an event already fanned out is not looked
+ * at again.
  *
  * Each delivery is created already claimed by `owner` (the insert is the claim: only one
  * fan-out can create the pair), so the caller sends it at once without a second write to
  * claim it. If the caller dies first, the lease expires and the sweeper sends it.
  */
-export async function fanOutEvent(platform: Platform, eventId: string, owner: string): Promise<ClaimedDelivery[]> {
-  const loaded = await loadEventForFanOut(platform.db, eventId);
-  if (!loaded || loaded.fannedOut) return [];
-  const { event } = loaded;
+export async function fanOutEvents(platform: Platform, eventIds: readonly string[], owner: string): Promise<ClaimedDelivery[]> {
+  const pending = await loadEventsNotFannedOut(platform.db, eventIds);
+  if (pending.length === 0) return [];
   const now = platform.clock.now();
-  const subs = await subscriptions(platform.db).find({ store_id: new ObjectId(event.store_id), active: true }).toArray();
-  const created: ClaimedDelivery[] = [];
-  for (const sub of subs.filter((s) => matchesEventPatterns(event.type, s.event_types))) {
-    const doc: DeliveryDocument = {
-      _id: new ObjectId(),
-      store_id: sub.store_id,
-      event_id: new ObjectId(event.id),
-      subscription_id: sub._id,
-      event_type: event.type,
-      status: 'queued',
-      next_attempt: 0,
-      next_attempt_at: now,
-      lease_until: new Date(now.getTime() + leaseMs(platform)),
-      lease_owner: owner,
-      attempts: [],
-      completed_at: null,
-      series: 1,
-      created_at: now,
-      updated_at: now,
-    };
-    try {
-      await deliveries(platform.db).insertOne(doc);
-      created.push({ delivery: doc, sub, event });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
+  const stores = [...new Set(pending.map((e) => e.store_id))].map((id) => new ObjectId(id));
+  const subs = await subscriptions(platform.db)
+    .find({ store_id: stores.length === 1 ? stores[0]! : { $in: stores }, active: true })
+    .toArray();
+  const planned: ClaimedDelivery[] = [];
+  for (const event of pending) {
+    for (const sub of subs) {
+      if (sub.store_id.toHexString() !== event.store_id || !matchesEventPatterns(event.type, sub.event_types)) continue;
+      const delivery: DeliveryDocument = {
+        _id: new ObjectId(),
+        store_id: sub.store_id,
+        event_id: new ObjectId(event.id),
+        subscription_id: sub._id,
+        event_type: event.type,
+        status: 'queued',
+        next_attempt: 0,
+        next_attempt_at: now,
+        lease_until: new Date(now.getTime() + leaseMs(platform)),
+        lease_owner: owner,
+        attempts: [],
+        completed_at: null,
+        series: 1,
+        created_at: now,
+        updated_at: now,
+      };
+      planned.push({ delivery, sub, event });
     }
   }
-  await markFannedOut(platform.db, event.id, now);
+  const created = await insertDeliveries(platform, planned);
+  await markFannedOut(platform.db, pending.map((e) => e.id), now);
   return created;
+}
+
+/** Insert the planned deliveries in one unordered command; those another fan-out created first are left out. */
+async function insertDeliveries(platform: Platform, planned: ClaimedDelivery[]): Promise<ClaimedDelivery[]> {
+  const outcomes = await insertEach(deliveries(platform.db), planned.map((p) => p.delivery));
+  const failed = outcomes.find((o) => o instanceof Error);
+  if (failed) throw failed;
+  return planned.filter((_, i) => outcomes[i] === 'inserted');
+}
+
+export async function fanOutEvent(platform: Platform, eventId: string, owner: string): Promise<ClaimedDelivery[]> {
+  return fanOutEvents(platform, [eventId], owner);
 }
 
 /** Events the fast path missed (a lost wake-up, a crash before the job ran), fanned out and claimed by `owner`. */
 export async function fanOutPendingEvents(platform: Platform, owner: string, limit = 200): Promise<{ events: number; claimed: ClaimedDelivery[] }> {
   const ids = await findEventsNotFannedOut(platform.db, platform.clock.now(), limit);
-  const claimed: ClaimedDelivery[] = [];
-  for (const id of ids) claimed.push(...(await fanOutEvent(platform, id, owner)));
-  return { events: ids.length, claimed };
+  return { events: ids.length, claimed: await fanOutEvents(platform, ids, owner) };
 }
 
 /**
@@ -104,11 +119,34 @@ export async function claimDelivery(platform: Platform, owner: string, deliveryI
   );
 }
 
+/**
+ * A delivery held since its fan-out or claim may have waited for a free send slot. Before
+ * sending, make sure its lease outlives the send, extending it when less than a send's timeout
+ * is left. The extension is conditional on the exact lease held (`lease_until` is the fencing
+ * token), so a delivery whose lease ran out and was claimed again, even by a sweep in this
+ * same process, is not sent twice.
+ */
+async function keepLease(platform: Platform, delivery: DeliveryDocument, owner: string): Promise<DeliveryDocument | null> {
+  const now = platform.clock.now();
+  const left = delivery.lease_until ? delivery.lease_until.getTime() - now.getTime() : 0;
+  if (left > platform.config.webhooks.timeoutMs + 1000) return delivery;
+  return deliveries(platform.db).findOneAndUpdate(
+    { _id: delivery._id, lease_owner: owner, status: 'queued', lease_until: delivery.lease_until },
+    { $set: { lease_until: new Date(now.getTime() + leaseMs(platform)), updated_at: now } },
+    { returnDocument: 'after' },
+  );
+}
+
 export type AttemptOutcome = 'successful' | 'retry_scheduled' | 'failed' | 'lost_claim';
 
-/** Send one claimed delivery's next attempt and record what happened. */
-export async function sendClaimed(platform: Platform, claimed: ClaimedDelivery, owner: string): Promise<AttemptOutcome> {
-  const { delivery } = claimed;
+/**
+ * Send one claimed delivery's next attempt and record what happened. `sent` is called once the
+ * receiver has answered (or the send failed), before the attempt is recorded: a caller counting
+ * sends in flight can start the next one meanwhile.
+ */
+export async function sendClaimed(platform: Platform, claimed: ClaimedDelivery, owner: string, sent?: () => void): Promise<AttemptOutcome> {
+  const delivery = await keepLease(platform, claimed.delivery, owner);
+  if (!delivery) return 'lost_claim';
   const sub = claimed.sub ?? (await subscriptions(platform.db).findOne({ _id: delivery.subscription_id, store_id: delivery.store_id }));
   const event = claimed.event ?? (await loadEvent(platform.db, delivery.event_id.toHexString()));
   if (!sub || !sub.active || !event) {
@@ -142,6 +180,7 @@ export async function sendClaimed(platform: Platform, claimed: ClaimedDelivery, 
     { connectMs: platform.config.webhooks.connectTimeoutMs, totalMs: platform.config.webhooks.timeoutMs },
     platform.config.env === 'production' ? checkedLookup(platform) : undefined,
   );
+  sent?.();
   const attempt: AttemptDocument = {
     series: delivery.series,
     number: delivery.next_attempt,
@@ -177,7 +216,7 @@ function checkedLookup(platform: Platform): LookupFunction {
 
 async function recordAttempt(platform: Platform, delivery: DeliveryDocument, sub: SubscriptionDocument, owner: string, attempt: AttemptDocument, result: SendResult): Promise<AttemptOutcome> {
   const now = platform.clock.now();
-  const mine = { _id: delivery._id, lease_owner: owner, status: 'queued' as const };
+  const mine = { _id: delivery._id, lease_owner: owner, lease_until: delivery.lease_until, status: 'queued' as const };
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   const gone = result.status === 410;
   let outcome: AttemptOutcome;
@@ -192,11 +231,8 @@ async function recordAttempt(platform: Platform, delivery: DeliveryDocument, sub
     outcome = 'retry_scheduled';
     set = { next_attempt: attempt.number + 1, next_attempt_at: new Date(now.getTime() + retryDelaySeconds(platform, attempt.number, result) * 1000) };
   }
-  const updated = await deliveries(platform.db).findOneAndUpdate(mine, {
-    $set: { ...set, lease_until: null, lease_owner: null, updated_at: now },
-    $push: { attempts: attempt },
-  });
-  if (!updated) return 'lost_claim'; // the lease expired and another worker took the delivery over
+  const settled = await settler(platform.db)({ filter: mine, update: { $set: { ...set, lease_until: null, lease_owner: null, updated_at: now }, $push: { attempts: attempt } }, requestId: attempt.request_id });
+  if (!settled) return 'lost_claim'; // the lease expired and another worker took the delivery over
 
   const ids = { delivery_id: delivery._id.toHexString(), event_id: delivery.event_id.toHexString(), subscription_id: sub._id.toHexString(), attempt: attempt.number };
   if (ok) {
@@ -212,6 +248,34 @@ async function recordAttempt(platform: Platform, delivery: DeliveryDocument, sub
     if (counted && counted.active && counted.consecutive_failed_deliveries >= DISABLE_AFTER_FAILED_DELIVERIES) await disableSubscription(platform, counted, 'failing');
   }
   return outcome;
+}
+
+type Settle = { filter: Filter<DeliveryDocument>; update: UpdateFilter<DeliveryDocument>; requestId: string };
+const settlers = new WeakMap<Db, (op: Settle) => Promise<boolean>>();
+
+/**
+ * Record attempts (each settling its delivery, conditional on the lease) by group commit: the
+ * sends that finish while one write is out are recorded together in the next, one bulk write.
+ * Resolves whether this delivery's update took (false: the lease was lost).
+ */
+function settler(db: Db): (op: Settle) => Promise<boolean> {
+  let settle = settlers.get(db);
+  if (!settle) {
+    settle = groupCommit((ops: Settle[]) => settleEach(db, ops), { maxBatch: 100 });
+    settlers.set(db, settle);
+  }
+  return settle;
+}
+
+async function settleEach(db: Db, ops: Settle[]): Promise<boolean[]> {
+  if (ops.length === 1) return [(await deliveries(db).updateOne(ops[0]!.filter, ops[0]!.update)).matchedCount === 1];
+  const result = await deliveries(db).bulkWrite(ops.map(({ filter, update }) => ({ updateOne: { filter, update } })), { ordered: false });
+  if (result.matchedCount === ops.length) return ops.map(() => true);
+  // Some leases were lost: the updates that took are those whose attempt is now recorded.
+  const ids = ops.map((op) => op.filter._id as ObjectId);
+  const docs = await deliveries(db).find({ _id: { $in: ids } }, { projection: { 'attempts.request_id': 1 } }).toArray();
+  const recorded = new Set(docs.flatMap((d) => d.attempts.map((a) => a.request_id)));
+  return ops.map((op) => recorded.has(op.requestId));
 }
 
 async function disableSubscription(platform: Platform, sub: SubscriptionDocument, reason: 'gone' | 'failing'): Promise<void> {

@@ -11,10 +11,12 @@ import { requestId } from '../http/request-id.js';
 import { requestLog } from '../http/request-log.js';
 import { parseInput } from '../http/validate.js';
 import type { Platform } from '../platform.js';
-import { dispatchDue, fanOutEvent, type ClaimedDelivery } from './delivery.js';
+import { dispatchDue, fanOutEvents } from './delivery.js';
+import { createDispatcher, type Dispatcher } from './dispatcher.js';
+import { WAKE_BATCH } from './wake.js';
 
 const Id = z.string().regex(/^[0-9a-f]{24}$/, 'must be an id');
-const DispatchBody = z.strictObject({ delivery_ids: z.array(Id).max(500).optional(), event_ids: z.array(Id).max(500).optional() });
+const DispatchBody = z.strictObject({ delivery_ids: z.array(Id).max(WAKE_BATCH).optional(), event_ids: z.array(Id).max(WAKE_BATCH).optional() });
 
 /** Constant-time comparison of the caller's secret with ours (hashes first: equal lengths). */
 function sameSecret(given: string, expected: string): boolean {
@@ -25,12 +27,14 @@ function sameSecret(given: string, expected: string): boolean {
 
 /**
  * The webhooks process's internal service (spec 4.9), on its own port, never under /v1:
- * - POST /webhook-deliveries/dispatch: fan out the given events (if any), then claim and send
- *   the given deliveries (or any due ones) now, and answer the counts;
+ * - POST /webhook-deliveries/dispatch with `event_ids` and/or `delivery_ids`: fan out the given
+ *   events and claim the given deliveries, hand them to the process's dispatcher (which sends
+ *   them, `concurrency` at a time, after the answer) and answer how many; with neither, claim
+ *   and send any due deliveries now and answer what happened to them;
  * - POST /app-lifecycle/dispatch: reserved for the app platform; nothing to dispatch yet.
  * Both need X-Platform-Internal-Secret: missing or wrong → 401, not configured → 503.
  */
-export function createInternalApp(platform: Platform, owner: string): Koa<AppState> {
+export function createInternalApp(platform: Platform, owner: string, dispatcher: Dispatcher): Koa<AppState> {
   const app = new Koa<AppState>();
   app.silent = true;
   const router = new Router<AppState>();
@@ -44,12 +48,17 @@ export function createInternalApp(platform: Platform, owner: string): Koa<AppSta
 
   router.post('/webhook-deliveries/dispatch', requireSecret, async (ctx) => {
     const body = parseInput(DispatchBody, ctx.request.body, 'body');
-    const created: ClaimedDelivery[] = [];
-    for (const eventId of body.event_ids ?? []) created.push(...(await fanOutEvent(platform, eventId, owner)));
-    // Named events or deliveries: just those; nothing named: any due deliveries.
-    const named = body.delivery_ids || body.event_ids ? { deliveryIds: body.delivery_ids ?? [] } : {};
-    const counts = await dispatchDue(platform, owner, { claimed: created, ...named });
-    ctx.body = { data: { fanned_out: created.length, ...counts } };
+    if (!body.event_ids && !body.delivery_ids) {
+      ctx.body = { data: { fanned_out: 0, ...(await dispatchDue(platform, owner)) } };
+      return;
+    }
+    // Answered once the events are fanned out and the deliveries claimed (the state the
+    // sweeper would otherwise recover), not when they are sent: one slow receiver must not
+    // hold up the wake-ups of other stores' events.
+    const created = await fanOutEvents(platform, body.event_ids ?? [], owner);
+    dispatcher.hold(created);
+    const claimed = await dispatcher.claim(body.delivery_ids ?? []);
+    ctx.body = { data: { fanned_out: created.length, claimed: created.length + claimed, sending: dispatcher.pending } };
   });
   router.post('/app-lifecycle/dispatch', requireSecret, async (ctx) => {
     parseInput(z.strictObject({}), ctx.request.body, 'body');
@@ -72,7 +81,8 @@ export function createInternalApp(platform: Platform, owner: string): Koa<AppSta
 
 export async function startInternalService(platform: Platform, owner: string): Promise<{ server: Server; close(): Promise<void> }> {
   const { internalHost, internalPort } = platform.config.webhooks;
-  const server = createInternalApp(platform, owner).listen(internalPort, internalHost);
+  const dispatcher = createDispatcher(platform, owner);
+  const server = createInternalApp(platform, owner, dispatcher).listen(internalPort, internalHost);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', () => resolve());
     server.once('error', reject);
@@ -81,10 +91,12 @@ export async function startInternalService(platform: Platform, owner: string): P
   platform.log.info({ event: 'webhooks.internal_listening', port: typeof address === 'object' && address ? address.port : internalPort });
   return {
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
+    async close() {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      }),
+      });
+      await dispatcher.close();
+    },
   };
 }

@@ -3,25 +3,31 @@ import { enqueueFanOut } from './jobs.js';
 
 type WakeDeps = Pick<Platform, 'config' | 'log'>;
 
+/** Events one wake-up names at most (the dispatch route's limit). */
+export const WAKE_BATCH = 500;
+/** Wake-ups a process has in flight at once; events announced meanwhile wait and go together. */
+const WAKES_IN_FLIGHT = 2;
+
 /**
- * Ask the webhooks service to fan out the given event and send now, or to send the given
- * deliveries now. Resolves true when the service answered 2xx, i.e. it has done so; false
- * when there is no internal secret (poll-only), the service is unreachable, or it failed.
+ * Ask the webhooks service to fan out the given events and send them, or to send the given
+ * deliveries. Resolves true when the service answered 2xx, i.e. the events are fanned out and
+ * the deliveries claimed by it; false when there is no internal secret (poll-only), the service
+ * is unreachable, or it failed.
  */
-export async function wakeWebhooks(platform: WakeDeps, eventId: string | null, deliveryIds: string[] = [], signal?: AbortSignal): Promise<boolean> {
+export async function wakeWebhooks(platform: WakeDeps, eventIds: readonly string[], deliveryIds: readonly string[] = [], signal?: AbortSignal): Promise<boolean> {
   const secret = platform.config.internalSecret;
   if (!secret) return false;
   try {
     const res = await fetch(`${platform.config.webhooks.internalUrl}/webhook-deliveries/dispatch`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-platform-internal-secret': secret },
-      body: JSON.stringify({ ...(eventId ? { event_ids: [eventId] } : {}), ...(deliveryIds.length ? { delivery_ids: deliveryIds } : {}) }),
+      body: JSON.stringify({ ...(eventIds.length ? { event_ids: eventIds } : {}), ...(deliveryIds.length ? { delivery_ids: deliveryIds } : {}) }),
       signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(30_000)]) : AbortSignal.timeout(30_000),
     });
     await res.body?.cancel();
     return res.ok;
   } catch (err) {
-    platform.log.debug({ event: 'webhooks.wake_failed', event_id: eventId, err: (err as Error).message });
+    platform.log.debug({ event: 'webhooks.wake_failed', event_ids: eventIds, err: (err as Error).message });
     return false;
   }
 }
@@ -31,27 +37,42 @@ export async function wakeWebhooks(platform: WakeDeps, eventId: string | null, d
  * webhooks service, which fans the event out and sends at once; when that is not confirmed
  * (poll-only, service down or restarting, an error), enqueue the durable fan-out job instead.
  * The job is thus the fallback, not a second copy of every fan-out: each Agenda job costs a
- * lock, a save and a removal, and the lock query reads the whole queue on the embedded
- * database. If this process dies before either happens, the sweeper finds the event (it is
- * recorded with no `fanned_out_at`).
+ * lock, a save and a removal. If this process dies before either happens, the sweeper finds
+ * the event (it is recorded with no `fanned_out_at`).
+ *
+ * Wake-ups are coalesced: at most WAKES_IN_FLIGHT at once, and the events announced while
+ * they are out go together in the next one (up to WAKE_BATCH), so a quiet store's event
+ * leaves at once and a burst costs a few requests and a few database commands, not several
+ * per event.
  */
 export function announceEvents(deps: Pick<Platform, 'config' | 'log' | 'jobs'>) {
-  const pending = new Set<Promise<void>>();
+  const waiting: string[] = [];
+  const inFlight = new Set<Promise<void>>();
   const shutdown = new AbortController();
+  const pump = () => {
+    while (inFlight.size < WAKES_IN_FLIGHT && waiting.length > 0) {
+      const batch = waiting.splice(0, WAKE_BATCH);
+      const work: Promise<void> = (async () => {
+        if (await wakeWebhooks(deps, batch, [], shutdown.signal)) return;
+        for (const eventId of batch) {
+          await enqueueFanOut(deps, eventId).catch((err: Error) => deps.log.error({ event: 'webhooks.announce_failed', event_id: eventId, err: err.message }));
+        }
+      })().finally(() => {
+        inFlight.delete(work);
+        pump();
+      });
+      inFlight.add(work);
+    }
+  };
   return {
     announce(eventId: string): void {
-      const work = (async () => {
-        if (await wakeWebhooks(deps, eventId, [], shutdown.signal)) return;
-        await enqueueFanOut(deps, eventId);
-      })()
-        .catch((err: Error) => deps.log.error({ event: 'webhooks.announce_failed', event_id: eventId, err: err.message }))
-        .finally(() => pending.delete(work));
-      pending.add(work);
+      waiting.push(eventId);
+      pump();
     },
-    /** On shutdown: stop waiting for wake-ups and enqueue the jobs of those not confirmed. */
+    /** On shutdown: stop waiting for wake-ups and enqueue the jobs of the events not confirmed. */
     async drain(): Promise<void> {
       shutdown.abort();
-      await Promise.all([...pending]);
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
   };
 }

@@ -265,9 +265,10 @@ func placeholders(n int) string {
 }
 
 // writeKeys keeps a collection's key tables in step with a write, in its transaction: added
-// documents (insert), changed ones (update), or removed ids (remove, as IDText gives them).
+// documents (insert), changed ones (update, with their previous versions in old when known),
+// or removed ids (remove, as IDText gives them).
 // Indexes that a document made multikey are recorded before the transaction commits.
-func (c *collection) writeKeys(ctx context.Context, tx *fsql.Tx, meta *metadata.Collection, insert, update []*types.Document, remove []any) error {
+func (c *collection) writeKeys(ctx context.Context, tx *fsql.Tx, meta *metadata.Collection, insert, update, old []*types.Document, remove []any) error {
 	var multikey []string
 
 	for _, w := range meta.KeyWriters() {
@@ -278,9 +279,15 @@ func (c *collection) writeKeys(ctx context.Context, tx *fsql.Tx, meta *metadata.
 		case insert != nil:
 			m, err = w.Insert(ctx, tx, insert)
 		case update != nil:
-			for _, doc := range update {
+			for i, doc := range update {
 				var one bool
-				if one, err = w.Update(ctx, tx, doc); err != nil {
+				if old != nil {
+					one, err = w.UpdateFrom(ctx, tx, old[i], doc)
+				} else {
+					one, err = w.Update(ctx, tx, doc)
+				}
+
+				if err != nil {
 					break
 				}
 
