@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { Long, MongoServerError, ObjectId, type Collection, type Document, type Filter, type Sort } from 'mongodb';
-import { isDuplicateKeyError } from '../src/db.js';
+import { Long, MongoServerError, ObjectId, type Collection, type Document, type Filter, type Sort, type UpdateFilter } from 'mongodb';
+import { insertEach, isDuplicateKeyError } from '../src/db.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
 /**
@@ -240,6 +240,57 @@ describe('Indexed queries on the database under test', () => {
       ['u2', 'u-2'],
     ]);
     expect(await col.countDocuments({})).to.equal(before);
+  });
+
+  it('applies a bulk of updates by _id (one command) exactly as the same updates one at a time', async () => {
+    type Leased = { _id: ObjectId; store: ObjectId; status: string; due: Date | null; code: string; lease: string | null; attempts: { n: number }[] };
+    const bulk = app.platform.db.collection<Leased>('bulk_a');
+    const single = app.platform.db.collection<Leased>('bulk_b');
+    const oid = (n: number) => new ObjectId(n.toString(16).padStart(24, '0'));
+    for (const c of [bulk, single]) {
+      await c.createIndexes([{ key: { store: 1, status: 1, _id: 1 }, name: 'store_status_id' }, { key: { status: 1, due: 1 }, name: 'status_due' }, { key: { code: 1 }, name: 'code_unique', unique: true }]);
+      await c.insertMany(Array.from({ length: 30 }, (_, i) => ({ _id: oid(i + 1), store: STORES[i % 2]!, status: 'queued', due: DATES[i % 4]!, code: `c${i}`, lease: 'me', attempts: [] })));
+    }
+    const ops: { filter: Filter<Leased>; update: UpdateFilter<Leased> }[] = Array.from({ length: 30 }, (_, i) => ({
+      filter: { _id: oid(i + 1), lease: i % 7 === 3 ? 'someone else' : 'me', status: 'queued' }, // every seventh matches nothing
+      update: { $set: { status: i % 3 ? 'done' : 'failed', due: i % 3 ? null : DATES[(i + 1) % 4]!, lease: null }, $push: { attempts: { n: i } } },
+    }));
+    const result = await bulk.bulkWrite(ops.map((op) => ({ updateOne: op })), { ordered: false });
+    let matched = 0;
+    for (const op of ops) matched += (await single.updateOne(op.filter, op.update)).matchedCount;
+    expect(result.matchedCount).to.equal(matched);
+    expect(result.modifiedCount).to.equal(matched);
+    expect(await bulk.find({}).sort({ _id: 1 }).toArray()).to.deep.equal(await single.find({}).sort({ _id: 1 }).toArray());
+    for (const filter of [{ store: STORES[0], status: 'done' }, { status: 'queued', due: { $lte: DATES[3] } }, { status: 'failed' }, { code: 'c3' }] as Filter<Leased>[]) {
+      const scanned = await bulk.find(filter).sort({ _id: 1 }).hint({ $natural: 1 }).toArray();
+      expect(await bulk.find(filter).sort({ _id: 1 }).toArray(), JSON.stringify(filter)).to.deep.equal(scanned);
+    }
+    // One statement of an ordered bulk breaks the unique index: those before it are applied, not those after.
+    const refused = await bulk
+      .bulkWrite([{ updateOne: { filter: { _id: oid(1) }, update: { $set: { code: 'x1' } } } }, { updateOne: { filter: { _id: oid(2) }, update: { $set: { code: 'c5' } } } }, { updateOne: { filter: { _id: oid(3) }, update: { $set: { code: 'x3' } } } }], { ordered: true })
+      .then(() => null, (err: unknown) => err);
+    expect(isDuplicateKeyError(refused) || (refused as { code?: number } | null)?.code === 11000, String(refused)).to.equal(true);
+    expect((await bulk.find({ _id: { $in: [1, 2, 3].map(oid) } }).sort({ _id: 1 }).toArray()).map((d) => d.code)).to.deep.equal(['x1', 'c1', 'c2']);
+    expect(await bulk.countDocuments({ code: 'c5' })).to.equal(1);
+  });
+
+  it('applies an update of many documents in one go with their index keys right', async () => {
+    const many = app.platform.db.collection<Doc>('update_many');
+    await many.createIndex({ flag: 1, _id: 1 }, { name: 'flag_id' });
+    await many.insertMany(Array.from({ length: 300 }, (_, i) => ({ _id: i, flag: i % 3 === 0 ? null : 'x', n: i })));
+    const result = await many.updateMany({ flag: null }, { $set: { flag: 'seen' }, $inc: { n: 1000 } });
+    expect([result.matchedCount, result.modifiedCount]).to.deep.equal([100, 100]);
+    expect(await many.countDocuments({ flag: null })).to.equal(0);
+    expect((await many.find({ flag: 'seen' }).sort({ _id: 1 }).toArray()).map((d) => [d._id, d.n])).to.deep.equal(Array.from({ length: 100 }, (_, i) => [i * 3, i * 3 + 1000]));
+  });
+
+  it('reports each document of an unordered insert: written, or refused by a unique index', async () => {
+    const each = app.platform.db.collection<Doc>('insert_each');
+    await each.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
+    await each.insertOne({ _id: 0, key: 'taken' });
+    const outcomes = await insertEach(each, [{ _id: 1, key: 'a' }, { _id: 2, key: 'taken' }, { _id: 3, key: 'b' }, { _id: 4, key: 'a' }, { _id: 5, key: 'c' }]);
+    expect(outcomes).to.deep.equal(['inserted', 'duplicate', 'inserted', 'duplicate', 'inserted']);
+    expect((await each.find({}).sort({ _id: 1 }).toArray()).map((d) => d._id)).to.deep.equal([0, 1, 3, 5]);
   });
 
   it('counts a missing field as null in a unique index, as MongoDB does', async () => {

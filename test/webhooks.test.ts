@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { loadConfig } from '../src/config.js';
-import { retryDelaySeconds } from '../src/webhooks/delivery.js';
+import { claimDelivery, fanOutEvents, retryDelaySeconds, sendClaimed, type ClaimedDelivery } from '../src/webhooks/delivery.js';
+import { createDispatcher } from '../src/webhooks/dispatcher.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { givenMerchantWithStore } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
@@ -224,6 +225,50 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     expect(delivery.status).to.equal('successful');
     expect(receiver.to('/slow').filter((r) => r.eventId === eventId).length).to.be.at.least(2);
     expect([...receiver.processed.get('/slow')!].filter((id) => id === eventId)).to.have.length(1);
+    await unsubscribe(sub.id);
+  });
+
+  it('delivers a burst of events recorded at once, each exactly once, through a few wake-ups', async () => {
+    const sub = await subscribe('/burst');
+    const wakeUps = () => worker.output().split('\n').filter((l) => l.includes('"path":"/webhook-deliveries/dispatch"')).length;
+    const before = wakeUps();
+    const burst = `burst-${Date.now()}`;
+    const events = await Promise.all(Array.from({ length: 60 }, (_, i) => app.platform.events.emit('store.updated', as.storeId, { store: { id: as.storeId, i } }, `${burst}:${i}`)));
+    // The same keys again, at once: the events recorded first, nothing new.
+    const again = await Promise.all(Array.from({ length: 60 }, (_, i) => app.platform.events.emit('store.updated', as.storeId, { store: { id: as.storeId, i } }, `${burst}:${i}`)));
+    expect(again.map((e) => e.id)).to.deep.equal(events.map((e) => e.id));
+    await until('every event of the burst', async () => events.every((e) => receiver.to('/burst').some((r) => r.eventId === e.id)));
+    await new Promise((r) => setTimeout(r, 300)); // a second copy would arrive by now
+    const received = receiver.to('/burst').map((r) => r.eventId);
+    expect(received).to.have.length(60);
+    expect(new Set(received).size).to.equal(60);
+    const wakes = wakeUps() - before;
+    expect(wakes, 'wake-ups for 60 events').to.be.at.least(1).and.below(30);
+    await unsubscribe(sub.id);
+  });
+
+  it('never sends a held delivery whose lease ran out and was claimed again, and gives back the leases of those not sent at shutdown', async () => {
+    const sub = await subscribe('/fence');
+    const later = (ms: number) => ({ ...app.platform, clock: { now: () => new Date(Date.now() + ms) } });
+    const eventIds = [new ObjectId(), new ObjectId()];
+    for (const id of eventIds) {
+      await app.platform.db.collection('events').insertOne({ _id: id, type: 'store.updated', store_id: new ObjectId(as.storeId), payload: { store: { id: as.storeId } }, idempotency_key: `test:${id.toHexString()}`, created_at: new Date() });
+    }
+    const held = await fanOutEvents(app.platform, eventIds.map((id) => id.toHexString()), 'test-holder');
+    expect(held.map((h) => h.delivery.event_id.toHexString()).sort()).to.deep.equal(eventIds.map((id) => id.toHexString()).sort());
+    // Ten seconds on, the first one's lease has run out and a sweep of the same process took it again.
+    const [first, second] = held as [ClaimedDelivery, ClaimedDelivery];
+    expect(await claimDelivery(later(10_000), 'test-holder', first.delivery._id.toHexString())).to.not.equal(null);
+    expect(await sendClaimed(later(10_000), first, 'test-holder')).to.equal('lost_claim');
+    expect(receiver.to('/fence')).to.have.length(0);
+    // The second waits in a dispatcher that is stopped: its lease is given back, not left to expire.
+    const dispatcher = createDispatcher(app.platform, 'test-holder', 0);
+    dispatcher.hold([second]);
+    await dispatcher.close();
+    const released = await app.platform.db.collection('webhook_deliveries').findOne({ _id: second.delivery._id });
+    expect([released?.lease_owner, released?.lease_until, released?.status]).to.deep.equal([null, null, 'queued']);
+    // ...so the worker's sweep sends it, once.
+    await until('the released delivery sent', async () => receiver.to('/fence').some((r) => r.eventId === second.delivery.event_id.toHexString()));
     await unsubscribe(sub.id);
   });
 

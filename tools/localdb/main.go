@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"syscall"
 	"time"
@@ -26,6 +27,12 @@ import (
 )
 
 func main() {
+	// The heap is small; collect it a quarter as often as Go's default (GOGC=100), which spent
+	// ~7% of the database's CPU under bench:webhooks' burst, for a few more megabytes of memory.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+
 	dataDir := flag.String("data", "", "data directory for the SQLite files (created if missing)")
 	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on (port 0 picks a free port)")
 	logLevel := flag.String("log-level", "error", "log level: debug, info, warn or error")
