@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { MongoClient, ObjectId, type Db } from 'mongodb';
 import { catalogIndexes, type ProductDocument } from '../src/catalog/store.js';
 import { ensureIndexes } from '../src/db.js';
 import { webhookIndexes, type DeliveryDocument } from '../src/webhooks/store.js';
-import { benchDatabase } from './support.js';
+import { benchDatabase, cpuMicros } from './support.js';
 
 /**
  * `npm run bench:localdb`: what one operation costs on the embedded database, through the
@@ -29,19 +28,6 @@ const MAX_RUNS = 3_000;
 
 type Figures = { p50: number; mean: number; cpu: number | null; runs: number };
 type Op = { name: string; run: (i: number) => Promise<unknown> };
-
-const ticksPerSecond = 100; // USER_HZ on Linux
-function cpuMicros(pid: number | undefined): number | null {
-  if (!pid) return null;
-  try {
-    // Fields after the command name (which is in parentheses): utime and stime are 14 and 15.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
-  } catch {
-    return null;
-  }
-}
 
 async function measure(op: Op, pid: number | undefined): Promise<Figures> {
   await op.run(0); // warm

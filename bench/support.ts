@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,4 +52,18 @@ export function printComparison(title: string, platform: LoadFigures, baseline: 
     console.log(`${name.padEnd(20)} ${r.rps.toFixed(r.rps < 10 ? 2 : 0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}   ${r.total}`);
   }
   console.log(`ratio platform/baseline throughput: ${(platform.rps / baseline.rps).toFixed(2)}\n`);
+}
+
+const ticksPerSecond = 100; // USER_HZ on Linux
+/** CPU time (user + system) a process has used so far, in µs, from /proc; null where there is none. */
+export function cpuMicros(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    // Fields after the command name (which is in parentheses): utime and stime are 14 and 15.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
+  } catch {
+    return null;
+  }
 }

@@ -7,7 +7,7 @@ import { openPlatform } from '../src/platform.js';
 import { postWebhook } from '../src/webhooks/sender.js';
 import { signatureHeader } from '../src/webhooks/signing.js';
 import { createSubscription } from '../src/webhooks/subscriptions.js';
-import { benchDatabase, freePort } from './support.js';
+import { benchDatabase, cpuMicros, freePort } from './support.js';
 
 /**
  * `npm run bench:webhooks`: one webhooks worker sending to a local receiver.
@@ -21,7 +21,7 @@ import { benchDatabase, freePort } from './support.js';
  */
 const RATE = Number(process.env.BENCH_RATE ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const BURST = Number(process.env.BENCH_BURST ?? 400);
+const BURST = Number(process.env.BENCH_BURST ?? 2000);
 const CONCURRENCY = 8; // dispatchDue's sends in flight
 
 const receipts = new Map<string, number>();
@@ -131,7 +131,14 @@ try {
   const wanted = (phase: string) => !only || only.includes(phase);
   const wakeRate = wanted('wake') ? await run('wake', true, 'rate') : skip;
   const pollRate = wanted('poll') ? await run('poll', false, 'rate') : skip;
+  // CPU each process spends on the burst (this process records the events and receives them).
+  const pids = { worker: webhooks.pid, database: database.pid, bench: process.pid };
+  const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMicros(pid)]));
   const burst = wanted('burst') ? await run('burst', true, 'burst') : skip;
+  const cpuPerDelivery = Object.entries(pids).map(([k, pid]) => {
+    const [before, after] = [cpuBefore[k], cpuMicros(pid)];
+    return `${k} ${before == null || after === null || !burst.count ? '?' : ((after - before) / burst.count / 1000).toFixed(2)} ms`;
+  });
   const platformRequests = bodies;
   const base = await baseline(BURST);
   const fmt = (n: number) => n.toFixed(1).padStart(8);
@@ -144,6 +151,7 @@ try {
   console.log(`throughput, a burst of ${BURST} events, ${CONCURRENCY} sends in flight`);
   console.log(`  platform:             ${fmt(platformRate)} deliveries/s (p50 ${burst.p50} ms, p99 ${burst.p99} ms from emit to receipt)`);
   console.log(`  (all ${BURST} events recorded after ${burst.emittedSeconds.toFixed(2)} s, all received after ${burst.seconds.toFixed(2)} s)`);
+  console.log(`  (CPU per delivery: ${cpuPerDelivery.join(', ')})`);
   console.log(`  baseline (plain loop): ${fmt(baseRate)} deliveries/s`);
   console.log(`  ratio platform/baseline: ${(platformRate / baseRate).toFixed(3)}`);
   console.log(`  (the receiver saw ${platformRequests} platform requests for ${receipts.size} distinct events: ${platformRequests - receipts.size} sent twice)`);

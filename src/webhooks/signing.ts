@@ -19,8 +19,17 @@ export function sealSecret(keys: readonly SecretsKey[], secret: string, now: Dat
   return { ciphertext: encryptSecret(keys, PURPOSE, secret), created_at: now };
 }
 
+/**
+ * Secrets opened, by the stored object they came from: the deliveries of one fan-out share
+ * their subscription's document, so a burst decrypts each secret once. Nothing outlives the
+ * documents it was read with.
+ */
+const opened = new WeakMap<StoredSecret, string>();
+
 export function openSecret(keys: readonly SecretsKey[], stored: StoredSecret): string {
-  return decryptSecret(keys, PURPOSE, stored.ciphertext);
+  let secret = opened.get(stored);
+  if (secret === undefined) opened.set(stored, (secret = decryptSecret(keys, PURPOSE, stored.ciphertext)));
+  return secret;
 }
 
 export function signature(secret: string, timestamp: number, rawBody: string): string {

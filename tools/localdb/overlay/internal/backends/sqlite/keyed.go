@@ -278,6 +278,8 @@ func (c *collection) writeKeys(ctx context.Context, tx *fsql.Tx, meta *metadata.
 		switch {
 		case insert != nil:
 			m, err = w.Insert(ctx, tx, insert)
+		case update != nil && old != nil && len(update) > 1 && !w.Index.Unique:
+			m, err = w.UpdateManyFrom(ctx, tx, old, update)
 		case update != nil:
 			for i, doc := range update {
 				var one bool

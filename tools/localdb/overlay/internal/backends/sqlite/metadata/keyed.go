@@ -353,6 +353,78 @@ func (w *KeyWriter) UpdateFrom(ctx context.Context, tx *fsql.Tx, old, doc *types
 	return multikey, w.insertRows(ctx, tx, added)
 }
 
+// UpdateManyFrom is UpdateFrom for several documents at once, for an index that is not unique
+// (where the order of the documents' changes cannot matter): one DELETE of every key that went
+// and one INSERT of every key that came. If the DELETE finds fewer keys than the previous
+// versions give, each document's keys are redone from the stored ones (Update).
+func (w *KeyWriter) UpdateManyFrom(ctx context.Context, tx *fsql.Tx, old, docs []*types.Document) (bool, error) {
+	multikey := false
+
+	var gone, added []any
+
+	for i, doc := range docs {
+		keys, m, err := w.Index.Entries(doc)
+		if err != nil {
+			return false, err
+		}
+
+		multikey = multikey || m
+
+		oldKeys, _, err := w.Index.Entries(old[i])
+		if err != nil {
+			return w.updateEach(ctx, tx, docs)
+		}
+
+		id := IDText(must.NotFail(doc.Get("_id")))
+		g, a := diffKeys(oldKeys, keys, id)
+
+		for _, k := range g {
+			gone = append(gone, k, id)
+		}
+
+		added = append(added, a...)
+	}
+
+	var deleted int64
+
+	for rest := gone; len(rest) > 0; {
+		n := min(len(rest), 2*500)
+
+		q := fmt.Sprintf(`DELETE FROM %q WHERE (k, id) IN (VALUES %s)`, w.Table, strings.TrimSuffix(strings.Repeat("(?, ?), ", n/2), ", "))
+
+		res, err := tx.ExecContext(ctx, q, rest[:n]...)
+		if err != nil {
+			return false, lazyerrors.Error(err)
+		}
+
+		ra, _ := res.RowsAffected()
+		deleted += ra
+		rest = rest[n:]
+	}
+
+	if deleted != int64(len(gone)/2) {
+		return w.updateEach(ctx, tx, docs)
+	}
+
+	return multikey, w.insertRows(ctx, tx, added)
+}
+
+// updateEach redoes the keys of each document from the stored ones.
+func (w *KeyWriter) updateEach(ctx context.Context, tx *fsql.Tx, docs []*types.Document) (bool, error) {
+	multikey := false
+
+	for _, doc := range docs {
+		m, err := w.Update(ctx, tx, doc)
+		if err != nil {
+			return false, err
+		}
+
+		multikey = multikey || m
+	}
+
+	return multikey, nil
+}
+
 // diffKeys compares a document's stored keys with its new ones (both sorted): the keys to
 // remove, and the (k, id) pairs to add, flat.
 func diffKeys(old, keys [][]byte, id string) (gone, added []any) {
