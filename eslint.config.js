@@ -1,8 +1,46 @@
+import { readdirSync } from 'node:fs';
+import { URL } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/*
+ * The floors of src/ (docs/architecture.md, "Modules"), bottom to top:
+ * - the core: the toolkit folders below and the top-level files that are not entry points;
+ * - the domains: every other folder, each used by others only through its index.ts;
+ * - the top: the module list, the composition root and the process entries (and the dev tools).
+ * An import may go down or sideways into a domain's index.ts, never up, and never into another
+ * domain's other files. Type imports count too: the rule is about what knows what. Import
+ * cycles are dependency-cruiser's to refuse (.dependency-cruiser.cjs, also run by `npm run lint`).
+ */
+const CORE_DIRS = ['http', 'events', 'secrets', 'work', 'outbound'];
+const TOP_FILES = ['boot', 'modules', 'web', 'worker', 'process'];
+const TOOL_DIRS = ['dev', 'localdb'];
+const DOMAINS = readdirSync(new URL('./src', import.meta.url), { withFileTypes: true })
+  .filter((e) => e.isDirectory() && !CORE_DIRS.includes(e.name) && !TOOL_DIRS.includes(e.name))
+  .map((e) => e.name);
+const CORE_FILES = readdirSync(new URL('./src', import.meta.url))
+  .filter((f) => f.endsWith('.ts') && !TOP_FILES.includes(f.slice(0, -3)))
+  .map((f) => `src/${f}`);
+
+const anyOf = (names) => `(?:${names.join('|')})`;
+const up = (depth) => (depth === 0 ? '\\./' : `(?:\\.\\./){${depth}}`);
+const noTop = (depth) => ({
+  regex: `^${up(depth)}${anyOf([...TOP_FILES, ...TOOL_DIRS])}(?:\\.js$|/)`,
+  message: 'The module list, the composition root, the process entries and the dev tools are the top floor: nothing below imports them.',
+});
+const noDomain = (depth) => ({
+  regex: `^${up(depth)}${anyOf(DOMAINS)}/`,
+  message: 'The core (the Platform type, config, db, queue, events, clock, log, ids, errors, the lease engine in work/, outbound requests in outbound/) and the http toolkit import no domain: take what a domain provides through src/module.ts (src/boot.ts wires it).',
+});
+/** From `prefix` (the way up to src/), outside domain `self`: a domain only through its index.ts. */
+const onlyIndex = (prefix, self = null) => ({
+  regex: `^${prefix}${self ? `(?!${self}/)` : ''}${anyOf(DOMAINS)}/(?!index\\.js$)`,
+  message: 'Another domain is used only through its index.ts (what it exports is its contract).',
+});
+const restricted = (patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns }] });
+
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.localdb/', 'tools/'] },
+  { ignores: ['dist/', 'node_modules/', '.localdb/', 'tools/', 'fixtures/', '.dependency-cruiser.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -11,8 +49,18 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // The core: no domain, nothing from the top.
+  { files: CORE_FILES, rules: restricted([noDomain(0), noTop(0)]) },
+  ...CORE_DIRS.map((dir) => ({ files: [`src/${dir}/*.ts`], rules: restricted([noDomain(1), noTop(1)]) })),
+  ...CORE_DIRS.map((dir) => ({ files: [`src/${dir}/*/*.ts`], rules: restricted([noDomain(2), noTop(2)]) })),
+  // Each domain: other domains through their index.ts, nothing from the top.
+  ...DOMAINS.map((domain) => ({ files: [`src/${domain}/*.ts`], rules: restricted([onlyIndex(up(1), domain), noTop(1)]) })),
+  ...DOMAINS.map((domain) => ({ files: [`src/${domain}/*/*.ts`], rules: restricted([onlyIndex(up(2), domain), noTop(2)]) })),
+  // The top and the job registry: domains through their index.ts too.
+  { files: ['src/*.ts'], ignores: CORE_FILES, rules: restricted([onlyIndex(up(0))]) },
+  { files: ['jobs/*.ts'], rules: restricted([onlyIndex('\\.\\./src/')]) },
   {
-    // Tests read untyped JSON replies and use chai's property assertions.
+    // Tests read untyped JSON replies and use chai's property assertions; they may reach into any file.
     files: ['test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',

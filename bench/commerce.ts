@@ -4,28 +4,36 @@ import { createProduct } from '../src/catalog/products.js';
 import { encodeKeysetCursor } from '../src/pagination.js';
 import { loadConfig } from '../src/config.js';
 import { createLog } from '../src/log.js';
-import { openPlatform } from '../src/platform.js';
+import { openPlatform } from '../src/boot.js';
 import type { StoreView } from '../src/stores/index.js';
-import { benchDatabase, freePort, printComparison, startServer, type LoadFigures } from './support.js';
+import { benchDatabase, cpuMicros, freePort, printComparison, startServer, type LoadFigures } from './support.js';
 
 /**
  * `npm run bench:commerce`: a store with 10,000 products (3 variants each), then, on the real
  * web process and beside a bare Koa baseline making the same database calls and JSON
  * (bench/commerce-baseline-server.ts), under the same autocannon load in the same run:
  * - GET /v1/products?limit=50 walking every page (each connection walks the pages in order);
- * - POST /v1/orders with three catalog lines and a shipping address (priced and taxed).
+ * - POST /v1/orders with three catalog lines and a shipping address (priced and taxed); the
+ *   variants are tracked and in stock at one location, so each line commits its units there.
+ * Each run also prints the CPU the server and the database spent per request. The two servers
+ * take turns in BENCH_ROUNDS slices (default 6) of BENCH_SECONDS (default 60). BENCH_ONLY=list
+ * or =orders runs one part; BENCH_PROF=1 writes the web and baseline processes' CPU profiles to /tmp/prof.
  */
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 2);
 const LIMIT = 50;
+const ONLY = process.env.BENCH_ONLY;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 
 const database = await benchDatabase();
 const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: 'bench_catalog' };
 const [webPort, basePort] = [await freePort(), await freePort()];
-const web = await startServer('dist/src/web.js', { ...env, PORT: String(webPort), LOG_LEVEL: 'info' }, 'web.listening');
-const base = await startServer('dist/bench/commerce-baseline-server.js', { ...env, PORT: String(basePort) }, 'ready');
+const profile = (name: string) => (process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof', `--cpu-prof-name=${name}.cpuprofile`] : []);
+const web = await startServer('dist/src/web.js', { ...env, PORT: String(webPort), LOG_LEVEL: 'info' }, 'web.listening', profile('web'));
+const base = await startServer('dist/bench/commerce-baseline-server.js', { ...env, PORT: String(basePort) }, 'ready', profile('baseline'));
 const api = `http://127.0.0.1:${webPort}`;
+const baseUrl = `http://127.0.0.1:${basePort}`;
 
 async function call(path: string, init: RequestInit = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await fetch(api + path, { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
@@ -33,18 +41,49 @@ async function call(path: string, init: RequestInit = {}): Promise<any> { // esl
   return res.json();
 }
 
-async function load(url: string, headers: Record<string, string>, requests: autocannon.Request[], duration = DURATION_S): Promise<LoadFigures> {
+type Run = { requests: number; seconds: number; p50: number[]; p99: number[]; serverCpuUs: number; dbCpuUs: number | null };
+
+/** One autocannon run against `url`: completed requests, the time they took, latency and CPU spent. */
+async function loadOnce(url: string, headers: Record<string, string>, requests: autocannon.Request[], duration: number): Promise<Run> {
+  const serverPid = url === api ? web.pid : base.pid;
+  const cpuBefore = [cpuMicros(serverPid), cpuMicros(database.pid)];
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration, requests, timeout: 120 });
+  const [server, db] = [cpuMicros(serverPid), cpuMicros(database.pid)].map((after, i) => (after === null || cpuBefore[i] === null ? null : after - cpuBefore[i]!));
   // Requests still in flight when the duration ends are cut off and counted as errors; a
   // non-2xx answer is a real failure.
   if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers`);
-  // Completed requests over the measured time: per-second samples round slow runs to 0.
-  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
+  return { requests: result.requests.total, seconds: result.duration, p50: [result.latency.p50], p99: [result.latency.p99], serverCpuUs: server ?? 0, dbCpuUs: db ?? null };
+}
+
+/**
+ * The platform and the baseline under the same load, in ROUNDS alternating slices of the
+ * duration (platform first, then baseline first, and so on), so that drift over the run (the
+ * database's checkpoints and garbage collection, the growing collections, other work on the
+ * machine) falls on both alike. Throughput is completed requests over the measured time of all
+ * slices; latency is the median of the slices' percentiles.
+ */
+async function compare(requests: autocannon.Request[], headers: Record<string, string>): Promise<[LoadFigures, LoadFigures]> {
+  const slice = Math.max(1, Math.round(DURATION_S / ROUNDS));
+  const runs = { [api]: [] as Run[], [baseUrl]: [] as Run[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? [api, baseUrl] : [baseUrl, api];
+    for (const url of order) runs[url]!.push(await loadOnce(url, headers, requests, slice));
+  }
+  return [figures(runs[api]!), figures(runs[baseUrl]!)];
+}
+
+function figures(runs: Run[]): LoadFigures {
+  const sum = (f: (r: Run) => number) => runs.reduce((a, r) => a + f(r), 0);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const total = sum((r) => r.requests);
+  const db = runs.every((r) => r.dbCpuUs !== null) ? sum((r) => r.dbCpuUs!) / 1000 / total : null;
+  return { rps: total / sum((r) => r.seconds), p50: median(runs.flatMap((r) => r.p50)), p99: median(runs.flatMap((r) => r.p99)), total, cpu: { server: sum((r) => r.serverCpuUs) / 1000 / total, db } };
 }
 
 try {
-  const signup = await call('/v1/auth/signup', { method: 'POST', body: JSON.stringify({ email: `bench-${Date.now()}@example.com`, password: 'benchmark password', name: 'Bench' }) });
-  const token: string = signup.data.session.token;
+  const account = { email: `bench-${Date.now()}@example.com`, password: 'benchmark password' };
+  await call('/v1/auth/signup', { method: 'POST', body: JSON.stringify({ ...account, name: 'Bench' }) });
+  const token: string = (await call('/v1/auth/signin', { method: 'POST', body: JSON.stringify(account) })).data.session.token;
   const store: StoreView = (await call('/v1/stores', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'Bench', subdomain: `bench-${Date.now()}` }) })).data;
   const headers = { authorization: `Bearer ${token}`, 'x-store-id': store.id };
 
@@ -80,27 +119,34 @@ try {
   const check = await call(paths[1] ?? paths[0]!, { headers });
   if (check.data.length !== Math.min(LIMIT, ids.length - (paths.length > 1 ? LIMIT : 0))) throw new Error('page paths do not match the API');
 
-  const baseUrl = `http://127.0.0.1:${basePort}`;
   const pages = paths.map((path) => ({ method: 'GET' as const, path }));
-  await load(api, headers, pages.slice(0, 20), 3); // warm up both
-  await load(baseUrl, headers, pages.slice(0, 20), 3);
-  const listPlatform = await load(api, headers, pages);
-  const listBaseline = await load(baseUrl, headers, pages);
+  let list: [LoadFigures, LoadFigures] | null = null;
+  if (ONLY !== 'orders') {
+    await loadOnce(api, headers, pages.slice(0, 20), 3); // warm up both
+    await loadOnce(baseUrl, headers, pages.slice(0, 20), 3);
+    list = await compare(pages, headers);
+  }
 
   // Orders: three lines from products spread over the catalog, taxed by a French address.
   await call('/v1/taxes', { method: 'PUT', headers, body: JSON.stringify({ rates: [{ country_code: 'FR', name: 'TVA', rate_bps: 2000 }] }) });
   const sample = (await call(`/v1/products?limit=3&sort=-title`, { headers })).data as { variants: { id: string }[] }[];
+  const location = (await call('/v1/inventory/locations', { method: 'POST', headers, body: JSON.stringify({ name: 'Bench warehouse' }) })).data as { id: string };
+  for (const [i, p] of sample.entries()) {
+    await call('/v1/inventory/levels/set', { method: 'POST', headers, body: JSON.stringify({ variant_id: p.variants[i % 3]!.id, location_id: location.id, available: 1_000_000_000 }) });
+  }
   const orderBody = JSON.stringify({ line_items: sample.map((p, i) => ({ variant_id: p.variants[i % 3]!.id, quantity: i + 1 })), shipping_address: { address1: '1 rue de Rivoli', city: 'Paris', country_code: 'FR' } });
   const create = [{ method: 'POST' as const, path: '/v1/orders', body: orderBody, headers: { 'content-type': 'application/json' } }];
-  await load(api, headers, create, 3);
-  await load(baseUrl, headers, create, 3);
-  const orderPlatform = await load(api, headers, create);
-  const orderBaseline = await load(baseUrl, headers, create);
+  let order: [LoadFigures, LoadFigures] | null = null;
+  if (ONLY !== 'list') {
+    await loadOnce(api, headers, create, 3);
+    await loadOnce(baseUrl, headers, create, 3);
+    order = await compare(create, headers);
+  }
 
-  const where = `${CONNECTIONS} connections, ${DURATION_S} s each, database ${database.embedded ? 'embedded FerretDB' : 'MONGODB_URL'}`;
+  const where = `${CONNECTIONS} connections, ${DURATION_S} s each in ${ROUNDS} alternating slices, database ${database.embedded ? 'embedded FerretDB' : 'MONGODB_URL'}`;
   console.log(`seeded ${PRODUCTS} products x 3 variants in ${seedSeconds.toFixed(1)} s; ${paths.length} pages of ${LIMIT}\n`);
-  printComparison(`GET /v1/products?limit=${LIMIT} walking all pages, ${where}`, listPlatform, listBaseline);
-  printComparison(`POST /v1/orders (3 lines, taxed), ${where}`, orderPlatform, orderBaseline);
+  if (list) printComparison(`GET /v1/products?limit=${LIMIT} walking all pages, ${where}`, ...list);
+  if (order) printComparison(`POST /v1/orders (3 lines, taxed), ${where}`, ...order);
 } finally {
   web.kill('SIGTERM');
   base.kill('SIGTERM');

@@ -27,8 +27,9 @@ try {
   const api = `http://127.0.0.1:${webPort}`;
   const post = (path: string, body: unknown, token?: string) =>
     fetch(api + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>); // eslint-disable-line @typescript-eslint/no-explicit-any
-  const signup = await post('/v1/auth/signup', { email: `bench-${Date.now()}@example.com`, password: 'benchmark password', name: 'Bench' });
-  const token: string = signup.data.session.token;
+  const account = { email: `bench-${Date.now()}@example.com`, password: 'benchmark password' };
+  await post('/v1/auth/signup', { ...account, name: 'Bench' });
+  const token: string = (await post('/v1/auth/signin', account)).data.session.token;
   const store = await post('/v1/stores', { name: 'Bench', subdomain: `bench-${Date.now()}` }, token);
   const headers = { authorization: `Bearer ${token}`, 'x-store-id': store.data.id };
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,11 +14,30 @@ export const freePort = () =>
     });
   });
 
-export function startServer(script: string, env: NodeJS.ProcessEnv, ready: string): Promise<ChildProcess> {
-  const child = spawn('node', [script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * A child server, resolved once its output contains `ready`. The output goes to a file, not a
+ * pipe: the bench process also runs the load generator, and reading a server's log lines
+ * (one per request) would slow the load on that server only.
+ */
+export function startServer(script: string, env: NodeJS.ProcessEnv, ready: string, nodeArgs: string[] = []): Promise<ChildProcess> {
+  const logDir = mkdtempSync(join(tmpdir(), 'emporium-bench-log-'));
+  const logFile = join(logDir, 'stdout');
+  const out = openSync(logFile, 'w');
+  const child = spawn('node', [...nodeArgs, script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, 'inherit'] });
+  closeSync(out);
+  child.once('exit', () => rmSync(logDir, { recursive: true, force: true }));
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes(ready) && resolve(child));
-    child.once('exit', (code) => reject(new Error(`${script} exited ${code}`)));
+    const poll = setInterval(() => {
+      if (!readFileSync(logFile, 'utf8').includes(ready)) return;
+      clearInterval(poll);
+      child.off('exit', exited);
+      resolve(child);
+    }, 50);
+    const exited = (code: number | null) => {
+      clearInterval(poll);
+      reject(new Error(`${script} exited ${code}`));
+    };
+    child.once('exit', exited);
   });
 }
 
@@ -43,13 +62,17 @@ export async function benchDatabase(binary = process.env.LOCALDB_BINARY): Promis
   };
 }
 
-export type LoadFigures = { rps: number; p50: number; p99: number; total: number };
+/** One load run: completed requests per second, latency percentiles, and optionally the CPU
+ * the server and database processes spent per request (ms). */
+export type LoadFigures = { rps: number; p50: number; p99: number; total: number; cpu?: { server: number; db: number | null } };
 
 export function printComparison(title: string, platform: LoadFigures, baseline: LoadFigures): void {
   console.log(title);
-  console.log('                     req/s     p50 ms   p99 ms   requests');
+  const withCpu = platform.cpu && baseline.cpu;
+  console.log(`                     req/s     p50 ms   p99 ms   requests${withCpu ? '   CPU ms/request: server  database' : ''}`);
   for (const [name, r] of [['platform', platform], ['baseline (bare Koa)', baseline]] as const) {
-    console.log(`${name.padEnd(20)} ${r.rps.toFixed(r.rps < 10 ? 2 : 0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}   ${r.total}`);
+    const cpu = withCpu ? `   ${''.padStart(15)} ${r.cpu!.server.toFixed(2).padStart(6)}  ${r.cpu!.db === null ? '     -' : r.cpu!.db.toFixed(2).padStart(8)}` : '';
+    console.log(`${name.padEnd(20)} ${r.rps.toFixed(r.rps < 10 ? 2 : 0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}   ${String(r.total).padEnd(8)}${cpu}`);
   }
   console.log(`ratio platform/baseline throughput: ${(platform.rps / baseline.rps).toFixed(2)}\n`);
 }

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { ObjectId } from 'mongodb';
 import { loadConfig } from '../src/config.js';
 import { createLog } from '../src/log.js';
-import { openPlatform } from '../src/platform.js';
-import { postWebhook } from '../src/webhooks/sender.js';
+import { openPlatform } from '../src/boot.js';
+import { post } from '../src/outbound/index.js';
 import { signatureHeader } from '../src/webhooks/signing.js';
 import { createSubscription } from '../src/webhooks/subscriptions.js';
 import { benchDatabase, cpuMicros, freePort } from './support.js';
@@ -104,12 +104,12 @@ async function run(label: string, wake: boolean, mode: 'rate' | 'burst') {
 
 /**
  * The baseline: the same signed bodies, posted by a plain loop at the same concurrency with the
- * platform's own HTTP client (postWebhook: keep-alive agent, timeouts), without the platform.
+ * platform's own HTTP client (src/outbound `post`: keep-alive agent, timeouts), without the platform.
  */
 async function baseline(count: number) {
   const body = JSON.stringify({ id: new ObjectId().toHexString(), event_type: 'order.created', created_at: new Date().toISOString(), payload: { order: { id: 'x', total: 1000 } } });
   const ts = Math.floor(Date.now() / 1000);
-  const signed = signatureHeader(['whsec_baseline'], ts, body);
+  const signed = signatureHeader('whsec_baseline', ts, body);
   const headers = { 'Content-Type': 'application/json', 'X-Platform-Hmac-SHA256': signed, 'X-Platform-Signature': signed, 'X-Platform-Timestamp': String(ts) };
   let next = 0;
   const started = Date.now();
@@ -117,7 +117,7 @@ async function baseline(count: number) {
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < count) {
         next++;
-        const result = await postWebhook(new URL(receiverUrl), headers, body, { connectMs: 5000, totalMs: 15000 });
+        const result = await post(new URL(receiverUrl), { headers, body, connectMs: 5000, totalMs: 15000 });
         if (result.status !== 204) throw new Error(`baseline: receiver answered ${result.status ?? result.error}`);
       }
     }),

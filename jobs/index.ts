@@ -1,37 +1,45 @@
-import { deliverMessageJob } from './deliver-message.js';
-import { maintenanceSweepJobs } from './maintenance-sweeps.js';
-import { LEASE_OWNER, dispatchDeliveryJob, fanOutEventJob, webhookSweepJob } from './webhook-jobs.js';
-import { startInternalService } from '../src/webhooks/internal.js';
-import type { Platform } from '../src/platform.js';
-import type { JobHandler } from './types.js';
+import type { JobContract, Module, WorkerGroup } from '../src/module.js';
+import { MODULES } from '../src/modules.js';
+import { maintenanceHandlers } from './maintenance.js';
+import { messageHandlers } from './messages.js';
+import type { JobHandler, JobHandlers } from './types.js';
+import { webhookHandlers } from './webhooks.js';
 
 /**
- * The place to read what runs where: each Procfile worker runs exactly the jobs of its
- * group, so each kind of work scales on its own. Job names are a public contract.
+ * The job registry: the place to read what runs where. Each module declares its jobs'
+ * contracts, with the Procfile worker group that runs them (src/<domain>/jobs.ts); the thin
+ * handlers are here, one file per domain. Each worker runs exactly its group's jobs, so each
+ * kind of work scales on its own. Job names are a public contract.
  *
  * - webhooks:    outbound deliveries to the outside world: partner webhooks (fan-out,
  *                signed delivery, retries, the sweeper) and merchant messages (sign-in codes,
- *                password resets). Also serves the internal dispatch routes.
+ *                password resets). Also serves the internal service.
  * - bulk:        admin bulk operations (JSONL exports); filled by the bulk issue.
  * - themes:      theme package review checks; filled by the themes issue.
  * - extensions:  extension/function lifecycle revocation; filled by the app platform issue.
  * - maintenance: recurring sweeps of expired and stranded records.
  */
-export const JOB_GROUPS = {
-  webhooks: [fanOutEventJob, dispatchDeliveryJob, webhookSweepJob, deliverMessageJob],
-  bulk: [],
-  themes: [],
-  extensions: [],
-  maintenance: maintenanceSweepJobs,
-} as const satisfies Record<string, readonly JobHandler[]>;
+export const HANDLERS: JobHandlers = { ...webhookHandlers, ...messageHandlers, ...maintenanceHandlers };
 
-export type JobGroup = keyof typeof JOB_GROUPS;
+export type RegisteredJob = JobContract & { handle: JobHandler };
 
-/** Services a group's process runs beside its jobs (closed before the jobs drain). */
-export const GROUP_SERVICES: Partial<Record<JobGroup, (platform: Platform) => Promise<{ close(): Promise<void> }>>> = {
-  webhooks: (platform) => startInternalService(platform, LEASE_OWNER),
-};
+/** The jobs a worker of this group runs: its modules' contracts with their handlers. */
+export function jobsOfGroup(group: WorkerGroup, modules: readonly Module[] = MODULES): RegisteredJob[] {
+  return modules
+    .flatMap((m) => m.jobs ?? [])
+    .filter((job) => job.group === group)
+    .map((job) => {
+      const handle = HANDLERS[job.name];
+      if (!handle) throw new Error(`job ${job.name} has no handler in jobs/`);
+      return { ...job, handle };
+    });
+}
 
-export const isJobGroup = (name: string): name is JobGroup => Object.hasOwn(JOB_GROUPS, name);
-
-export type { JobHandler } from './types.js';
+/** Contracts without a handler and handlers without a contract (the registry's own check; a test asserts none). */
+export function registryProblems(modules: readonly Module[] = MODULES): string[] {
+  const contracts = new Set(modules.flatMap((m) => m.jobs ?? []).map((j) => j.name));
+  return [
+    ...[...contracts].filter((name) => !HANDLERS[name]).map((name) => `${name}: no handler in jobs/`),
+    ...Object.keys(HANDLERS).filter((name) => !contracts.has(name)).map((name) => `${name}: no module declares it`),
+  ];
+}

@@ -1,14 +1,11 @@
 import type { Platform } from '../src/platform.js';
 
 /**
- * A job handler: thin, it loads by id, calls a service and returns what it did (logged with
- * the job's start, end, duration and outcome). Handlers must be safe to run twice.
+ * A job handler: thin, it parses the payload, loads by id, calls a service and returns what it
+ * did (logged with the job's start, end, duration and outcome). Handlers must be safe to run
+ * twice. Its contract (name, group, concurrency, interval) is the domain's (src/<domain>/jobs.ts).
  */
-export type JobHandler = {
-  name: string;
-  handle(platform: Platform, data: unknown): Promise<Record<string, unknown>>;
-  /** How many of this job one worker runs at once (also how many it locks ahead). */
-  concurrency?: number;
-  /** A recurring job: the worker that owns it schedules it at this interval (ms). */
-  everyMs?: (platform: Platform) => number;
-};
+export type JobHandler = (platform: Platform, data: unknown) => Promise<Record<string, unknown>>;
+
+/** A domain's handlers by job name. */
+export type JobHandlers = Readonly<Record<string, JobHandler>>;

@@ -8,6 +8,9 @@ import { z } from 'zod';
 const DEV_SECRETS_KEY = 'dev:ZW1wb3JpdW0tZGV2ZWxvcG1lbnQta2V5LW5vdC1zZWNyZXQ'; // public; development and test only
 const DEV_INTERNAL_SECRET = 'emporium-development-internal-secret-not-secret'; // public; development only
 
+/** The development key's bytes, as SECRETS_KEYS would hold them: staging and production refuse it under any id. */
+const DEV_SECRETS_KEY_BYTES = Buffer.from(DEV_SECRETS_KEY.split(':')[1]!, 'base64url').subarray(0, 32);
+
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 const bool = (def: boolean) =>
   z
@@ -45,7 +48,11 @@ const Env = z
     MONGODB_CONNECT_TIMEOUT_MS: int(5000, 100),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
     TRUST_PROXY: bool(false),
+    TRUST_PROXY_HOPS: int(1, 1).pipe(z.number().max(10)),
+    ADMIN_API_RATE_LIMIT: int(40_000, 1),
+    ADMIN_API_RATE_WINDOW_SECONDS: int(60, 1).pipe(z.number().max(3600)),
     BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
+    IDEMPOTENCY_LOCK_MS: int(60_000, 300),
     SECRETS_KEYS: SecretsKeys.optional(),
     JOBS_POLL_INTERVAL_MS: int(2000, 50),
     WORKER_SHUTDOWN_GRACE_MS: int(25_000, 0),
@@ -68,6 +75,7 @@ const Env = z
     WEBHOOKS_INTERNAL_HOST: z.string().min(1).default('127.0.0.1'),
     WEBHOOKS_INTERNAL_PORT: int(3001, 0).pipe(z.number().max(65535)),
     WEBHOOK_SWEEP_INTERVAL_MS: int(10_000, 200),
+    WEBHOOK_SUBSCRIPTION_CACHE_MS: int(2000, 0).pipe(z.number().max(60_000)),
     WEBHOOKS_INTERNAL_URL: z.url({ protocol: /^https?$/ }).optional(),
     WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().optional(),
     WEBHOOK_RETRY_CAP_SECONDS: z.coerce.number().positive().optional(),
@@ -79,6 +87,16 @@ const Env = z
     const deployed = env.APP_ENV === 'staging' || env.APP_ENV === 'production';
     if (deployed && !env.SECRETS_KEYS) {
       ctx.addIssue({ code: 'custom', path: ['SECRETS_KEYS'], message: `is required when APP_ENV is ${env.APP_ENV}` });
+    }
+    if (deployed && env.SECRETS_KEYS) {
+      for (const { id, key } of env.SECRETS_KEYS) {
+        if (key.equals(DEV_SECRETS_KEY_BYTES)) {
+          ctx.addIssue({ code: 'custom', path: ['SECRETS_KEYS'], message: `the key "${id}" is the public development key; generate a key of your own (README, Configuration)` });
+        }
+      }
+    }
+    if (deployed && env.INTERNAL_SECRET === DEV_INTERNAL_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['INTERNAL_SECRET'], message: `is the public development secret; set a random secret of your own when APP_ENV is ${env.APP_ENV}` });
     }
     if (deployed && !env.MONGODB_URL) {
       ctx.addIssue({ code: 'custom', path: ['MONGODB_URL'], message: `is required when APP_ENV is ${env.APP_ENV}` });
@@ -107,7 +125,19 @@ const Env = z
 
 export type Config = Readonly<{
   env: 'development' | 'test' | 'staging' | 'production';
-  http: Readonly<{ host: string; port: number; trustProxy: boolean; bodyLimitBytes: number }>;
+  http: Readonly<{
+    host: string;
+    port: number;
+    /** Take the client address from X-Forwarded-For (behind proxies of ours). */
+    trustProxy: boolean;
+    /** How many proxies of ours append to X-Forwarded-For: the client is that many entries from the right. */
+    proxyHops: number;
+    bodyLimitBytes: number;
+    /** The store-scoped admin API's request budget per (store, caller): `limit` requests per window. */
+    adminApiRate: Readonly<{ limit: number; windowSeconds: number }>;
+  }>;
+  /** How long an Idempotency-Key claim lasts unless its request renews it (every third of it while it runs). */
+  idempotency: Readonly<{ lockMs: number }>;
   mongo: Readonly<{ url: string | undefined; dbName: string; connectTimeoutMs: number }>;
   logLevel: string;
   secretsKeys: readonly { id: string; key: Buffer }[];
@@ -127,6 +157,12 @@ export type Config = Readonly<{
     retryCapSeconds: number;
     /** How often the webhooks sweeper looks for missed events and stranded deliveries. */
     sweepIntervalMs: number;
+    /**
+     * How long a process trusts what it read of a store's active subscriptions when deciding
+     * whether an event is wanted (0: read for every batch of events). A subscription change
+     * reaches every process within this time; the sweeper's catch-up covers the gap.
+     */
+    subscriptionCacheMs: number;
     connectTimeoutMs: number;
     timeoutMs: number;
     /** Hosts that production delivery may reach even when they resolve to private addresses. */
@@ -168,7 +204,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const config: Config = {
     env: e.APP_ENV,
-    http: { host: e.HOST, port: e.PORT, trustProxy: e.TRUST_PROXY, bodyLimitBytes: e.BODY_LIMIT_BYTES },
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      trustProxy: e.TRUST_PROXY,
+      proxyHops: e.TRUST_PROXY_HOPS,
+      bodyLimitBytes: e.BODY_LIMIT_BYTES,
+      adminApiRate: { limit: e.ADMIN_API_RATE_LIMIT, windowSeconds: e.ADMIN_API_RATE_WINDOW_SECONDS },
+    },
+    idempotency: { lockMs: e.IDEMPOTENCY_LOCK_MS },
     mongo: { url: e.MONGODB_URL, dbName: e.MONGODB_DB, connectTimeoutMs: e.MONGODB_CONNECT_TIMEOUT_MS },
     logLevel: e.LOG_LEVEL ?? (e.APP_ENV === 'test' ? 'warn' : 'info'),
     secretsKeys: e.SECRETS_KEYS ?? SecretsKeys.parse(DEV_SECRETS_KEY),
@@ -205,6 +249,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       retryBaseSeconds: e.WEBHOOK_RETRY_BASE_SECONDS ?? 120,
       retryCapSeconds: e.WEBHOOK_RETRY_CAP_SECONDS ?? 3600,
       sweepIntervalMs: e.WEBHOOK_SWEEP_INTERVAL_MS,
+      subscriptionCacheMs: e.WEBHOOK_SUBSCRIPTION_CACHE_MS,
       connectTimeoutMs: e.WEBHOOK_CONNECT_TIMEOUT_MS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       targetAllowlist: (e.WEBHOOK_TARGET_ALLOWLIST ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),

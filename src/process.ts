@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
 import { DatabaseUnavailableError } from './db.js';
-import { openPlatform, type OpenPlatform } from './platform.js';
+import { openPlatform, type OpenPlatform } from './boot.js';
 
 /**
  * Open the platform for a process entry, or exit 1 with one clear line when the database

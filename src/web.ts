@@ -1,11 +1,11 @@
 import { loadConfigOrExit } from './config.js';
-import { createApp } from './http/app.js';
+import { createWebApp } from './boot.js';
 import { onShutdownSignal, openPlatformOrExit } from './process.js';
 
 /** The web process: the HTTP API. It enqueues jobs but runs none. */
 const config = loadConfigOrExit();
 const { platform, close } = await openPlatformOrExit(config, 'web');
-const app = createApp(platform);
+const app = createWebApp(platform);
 const server = app.listen(config.http.port, config.http.host, () => {
   platform.log.info({ event: 'web.listening', url: `http://${config.http.host}:${config.http.port}` });
 });

@@ -1,25 +1,27 @@
 import { parseArgs } from 'node:util';
-import { GROUP_SERVICES, JOB_GROUPS, isJobGroup, type JobHandler } from '../jobs/index.js';
+import { jobsOfGroup, type RegisteredJob } from '../jobs/index.js';
+import { startInternalService } from './boot.js';
 import { loadConfigOrExit } from './config.js';
+import { INTERNAL_SERVICE_GROUP, WORKER_GROUPS, isWorkerGroup } from './module.js';
 import type { Platform } from './platform.js';
 import { onShutdownSignal, openPlatformOrExit } from './process.js';
 
 /**
  * A worker process: `node dist/src/worker.js --jobs <group>`. It defines and runs only its
- * group's jobs (jobs/index.ts), and on SIGTERM stops taking work, drains running jobs within
+ * group's jobs (jobs/index.ts; the webhooks group also serves the internal service), and on SIGTERM stops taking work, drains running jobs within
  * the grace period and exits 0.
  */
 const config = loadConfigOrExit();
 const { values } = parseArgs({ options: { jobs: { type: 'string' } }, strict: true });
 const group = values.jobs ?? '';
-if (!isJobGroup(group)) {
-  console.error(`emporium worker: --jobs must be one of ${Object.keys(JOB_GROUPS).join(', ')} (got "${group}")`);
+if (!isWorkerGroup(group)) {
+  console.error(`emporium worker: --jobs must be one of ${WORKER_GROUPS.join(', ')} (got "${group}")`);
   process.exit(1);
 }
 
 const { platform, close } = await openPlatformOrExit(config, `worker:${group}`);
 const { agenda } = platform.jobs;
-const handlers: readonly JobHandler[] = JOB_GROUPS[group];
+const handlers: readonly RegisteredJob[] = jobsOfGroup(group);
 agenda.on('error', (err: Error) => platform.log.error({ event: 'worker.queue_error', err: err.message }));
 
 const LOCKS_PER_SLOT = 10;
@@ -37,7 +39,7 @@ for (const handler of handlers) {
 }
 let service: { close(): Promise<void> } | null = null;
 try {
-  service = (await GROUP_SERVICES[group]?.(platform)) ?? null;
+  if (group === INTERNAL_SERVICE_GROUP) service = await startInternalService(platform);
 } catch (err) {
   console.error(`emporium worker:${group}: cannot start its service: ${(err as Error).message}`);
   process.exit(1);
@@ -67,7 +69,7 @@ onShutdownSignal(async (signal) => {
 /** Ids of the jobs this process is running. */
 const startedJobs = new Set<string>();
 
-async function runLogged(platform: Platform, handler: JobHandler, jobId: string, data: unknown): Promise<void> {
+async function runLogged(platform: Platform, handler: RegisteredJob, jobId: string, data: unknown): Promise<void> {
   startedJobs.add(jobId);
   const started = Date.now();
   const ids = idsOf(data);

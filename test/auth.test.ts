@@ -3,6 +3,7 @@ import { readOutbox } from '../src/messages/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { counts } from './helpers/database.js';
 import { givenMerchant, givenStore } from './helpers/factories.js';
+import { crash, withFault } from './helpers/faults.js';
 import { client, type Client } from './helpers/http.js';
 
 describe('Merchant identity (/v1/auth)', () => {
@@ -37,21 +38,46 @@ describe('Merchant identity (/v1/auth)', () => {
   }
 
   describe('POST /v1/auth/signup', () => {
-    it('creates a merchant with a normalised email and returns a session', async () => {
-      const res = await api.post('/v1/auth/signup', { email: '  Grace.Hopper@Example.COM ', password: 'a long enough password', name: ' Grace ' });
-      expect(res.status).to.equal(201);
-      expect(res.body.data.merchant).to.include({ email: 'grace.hopper@example.com', name: 'Grace' });
-      expect(res.body.data.merchant).to.have.all.keys('id', 'email', 'name', 'created_at');
-      expect(res.body.data.session.token).to.match(/^emp_session_[A-Za-z0-9_-]{43}$/);
-      const me = await api.get('/v1/auth/custom/session', { token: res.body.data.session.token });
+    const SIGNUP_ANSWER = {
+      data: { accepted: true, message: 'Sign-up received: sign in with your email and password. If the email already had an account, a message is on its way to it' },
+    };
+
+    it('creates a merchant with a normalised email and answers 202; the client then signs in', async () => {
+      const email = `grace.hopper-${Date.now()}@example.com`;
+      const res = await api.post('/v1/auth/signup', { email: `  ${email.replace('grace.hopper', 'Grace.Hopper').toUpperCase()} `, password: 'a long enough password', name: ' Grace ' });
+      expect(res.status).to.equal(202);
+      expect(res.body).to.deep.equal(SIGNUP_ANSWER);
+      const signin = await api.post('/v1/auth/signin', { email, password: 'a long enough password' });
+      expect(signin.status).to.equal(200);
+      expect(signin.body.data.merchant).to.include({ email, name: 'Grace' });
+      expect(signin.body.data.merchant).to.have.all.keys('id', 'email', 'name', 'created_at');
+      expect(signin.body.data.session.token).to.match(/^emp_session_[A-Za-z0-9_-]{43}$/);
+      const me = await api.get('/v1/auth/custom/session', { token: signin.body.data.session.token });
       expect(me.status).to.equal(200);
-      expect(me.body.data.merchant.email).to.equal('grace.hopper@example.com');
+      expect(me.body.data.merchant.email).to.equal(email);
+      // Nothing is sent for a new account: the sign-in is the confirmation.
+      expect(await readOutbox(app.platform, email)).to.deep.equal([]);
     });
 
-    it('refuses an email that already has an account, whatever its case', async () => {
-      await givenMerchant(api, { email: 'dupe@example.com' });
-      const res = await expectRejectedUnchanged('/v1/auth/signup', { email: 'DUPE@example.com', password: 'another long password', name: 'X' }, 409, 'email_taken');
-      expect(res.body.error.message).to.match(/already exists/);
+    it('answers an email that already has an account exactly as a new one, changes nothing, and tells the owner', async () => {
+      const owner = await givenMerchant(api);
+      const fresh = await api.post('/v1/auth/signup', { email: `fresh-${Date.now()}@example.com`, password: 'another long password', name: 'Fresh' });
+      const merchants = app.platform.db.collection('merchants');
+      const before = await merchants.findOne({ email: owner.email });
+
+      const taken = await api.post('/v1/auth/signup', { email: owner.email.toUpperCase(), password: 'another long password', name: 'Mallory' });
+      expect(taken.status).to.equal(fresh.status);
+      expect(taken.body).to.deep.equal(fresh.body);
+      expect(taken.body).to.deep.equal(SIGNUP_ANSWER);
+      expect(await merchants.find({ email: owner.email }).toArray()).to.deep.equal([before]);
+      expect((await api.post('/v1/auth/signin', { email: owner.email, password: 'another long password' })).status).to.equal(401);
+      expect((await api.post('/v1/auth/signin', { email: owner.email, password: owner.password })).status).to.equal(200);
+
+      const notice = await latestMessage(owner.email, 'account_exists');
+      expect(notice.to).to.equal(owner.email);
+      expect(notice.text).to.match(/already has one/);
+      expect(notice.text).to.include('/v1/auth/password/reset');
+      expect(notice.text).to.not.include('another long password');
     });
 
     it('refuses bad input and changes nothing', async () => {
@@ -105,7 +131,9 @@ describe('Merchant identity (/v1/auth)', () => {
     });
 
     it('rate-limits sign-in attempts per email with 429 and Retry-After', async () => {
-      const m = await givenMerchant(api);
+      // Signed up without givenMerchant's sign-in, so all 10 attempts of the window are the test's.
+      const m = { email: `limited-${Date.now()}@example.com`, password: 'the right password' };
+      expect((await api.post('/v1/auth/signup', { ...m, name: 'Limited' })).status).to.equal(202);
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) statuses.push((await api.post('/v1/auth/signin', { email: m.email, password: 'wrong password' })).status);
       expect(statuses.slice(0, 10)).to.deep.equal(Array(10).fill(401));
@@ -255,6 +283,88 @@ describe('Merchant identity (/v1/auth)', () => {
       expect(res.body.data.revoked_sessions).to.equal(1);
       expect((await api.get('/v1/auth/custom/session', { token: m.token })).status).to.equal(200);
       expect((await api.get('/v1/auth/custom/session', { token: other })).status).to.equal(401);
+    });
+
+    it('leaves no other session, code or reset token alive when the step after the hash change fails', async () => {
+      const m = await givenMerchant(api);
+      const other = (await api.post('/v1/auth/signin', { email: m.email, password: m.password })).body.data.session.token;
+      expect((await api.post('/v1/auth/signin/otp', { email: m.email })).status).to.equal(202);
+      const code = /\b(\d{6})\b/.exec((await latestMessage(m.email, 'signin_code')).text!)![1]!;
+      await api.post('/v1/auth/password/reset', { email: m.email });
+      const resetToken = /(emp_reset_[A-Za-z0-9_-]+)/.exec((await latestMessage(m.email, 'password_reset')).text!)![1]!;
+
+      // The process fails right after the password changed, before anything else of the update.
+      const res = await withFault(app.platform, 'sessions', 'deleteMany', crash, () =>
+        api.post('/v1/auth/password/update', { current_password: m.password, new_password: 'changed password 456' }, { token: m.token }),
+      );
+      expect(res.status).to.equal(500);
+      expect((await api.post('/v1/auth/signin', { email: m.email, password: 'changed password 456' })).status, 'the new password is in force').to.equal(200);
+      expect((await api.get('/v1/auth/custom/session', { token: other })).status, 'the other session').to.equal(401);
+      expect((await api.get('/v1/auth/custom/session', { token: m.token })).status, 'the session it was changed from').to.equal(200);
+      expect((await api.post('/v1/auth/signin/otp/verify', { email: m.email, code })).status, 'the earlier sign-in code').to.equal(401);
+      expect((await api.post('/v1/auth/password/update', { reset_token: resetToken, new_password: 'an attacker password' })).status, 'the earlier reset token').to.equal(401);
+    });
+
+    it('leaves no session alive after a reset whose step after the hash change fails', async () => {
+      const m = await givenMerchant(api);
+      const other = (await api.post('/v1/auth/signin', { email: m.email, password: m.password })).body.data.session.token;
+      await api.post('/v1/auth/password/reset', { email: m.email });
+      const token = /(emp_reset_[A-Za-z0-9_-]+)/.exec((await latestMessage(m.email, 'password_reset')).text!)![1]!;
+      const res = await withFault(app.platform, 'sessions', 'deleteMany', crash, () =>
+        api.post('/v1/auth/password/update', { reset_token: token, new_password: 'a brand new password' }),
+      );
+      expect(res.status).to.equal(500);
+      expect((await api.post('/v1/auth/signin', { email: m.email, password: 'a brand new password' })).status).to.equal(200);
+      for (const t of [m.token, other]) expect((await api.get('/v1/auth/custom/session', { token: t })).status).to.equal(401);
+    });
+
+    it('does not let a sign-in with the old password that finishes after the change keep its session', async () => {
+      const m = await givenMerchant(api);
+      let changed: number | null = null;
+      // The sign-in has checked the old password; before it writes its session, the password changes.
+      const signin = await withFault(
+        app.platform,
+        'sessions',
+        'insertOne',
+        async (real, args) => {
+          if (changed === null) {
+            changed = (await api.post('/v1/auth/password/update', { current_password: m.password, new_password: 'changed password 789' }, { token: m.token })).status;
+          }
+          return real(...args);
+        },
+        () => api.post('/v1/auth/signin', { email: m.email, password: m.password }),
+      );
+      expect(changed).to.equal(200);
+      expect(signin.status).to.equal(200);
+      expect((await api.get('/v1/auth/custom/session', { token: signin.body.data.session.token })).status).to.equal(401);
+      expect((await api.get('/v1/auth/custom/session', { token: m.token })).status).to.equal(200);
+    });
+
+    it('applies one of two password changes that overlap, and answers the other 409 password_changed', async () => {
+      const m = await givenMerchant(api);
+      const other = (await api.post('/v1/auth/signin', { email: m.email, password: m.password })).body.data.session.token;
+      let inner: number | null = null;
+      // The first change has checked the current password; before it writes, another session changes it.
+      const outer = await withFault(
+        app.platform,
+        'merchants',
+        'updateOne',
+        async (real, args) => {
+          if (inner === null) {
+            inner = -1;
+            inner = (await api.post('/v1/auth/password/update', { current_password: m.password, new_password: 'the other change 1' }, { token: other })).status;
+          }
+          return real(...args);
+        },
+        () => api.post('/v1/auth/password/update', { current_password: m.password, new_password: 'the first change 1' }, { token: m.token }),
+      );
+      expect(inner).to.equal(200);
+      expect(outer.status).to.equal(409);
+      expect(outer.body.error.code).to.equal('password_changed');
+      expect((await api.post('/v1/auth/signin', { email: m.email, password: 'the other change 1' })).status).to.equal(200);
+      expect((await api.post('/v1/auth/signin', { email: m.email, password: 'the first change 1' })).status).to.equal(401);
+      expect((await api.get('/v1/auth/custom/session', { token: other })).status).to.equal(200);
+      expect((await api.get('/v1/auth/custom/session', { token: m.token })).status).to.equal(401);
     });
 
     it('refuses a wrong current password, or none, or a missing session', async () => {

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { recordCustomerOrder } from '../src/customers/index.js';
+import { ObjectId } from 'mongodb';
+import { clearCustomerKey, recordCustomerOrder } from '../src/customers/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { counts } from './helpers/database.js';
-import { givenMerchant, givenMerchantWithStore, givenStore, type GivenMerchant, type GivenStore } from './helpers/factories.js';
+import { givenMerchant, givenShop, givenStore, type GivenShop } from './helpers/factories.js';
 import { client, type Client, type Reply } from './helpers/http.js';
 
 describe('Customers (/v1/customers)', () => {
@@ -14,18 +15,13 @@ describe('Customers (/v1/customers)', () => {
   });
   after(() => app.close());
 
-  type Scope = { merchant: GivenMerchant; store: GivenStore; as: { token: string; storeId: string } };
-  async function givenScope(): Promise<Scope> {
-    const { merchant, store } = await givenMerchantWithStore(api);
-    return { merchant, store, as: { token: merchant.token, storeId: store.id } };
-  }
-  async function givenCustomer(s: Scope, body: Record<string, unknown> = {}): Promise<any> {
+  async function givenCustomer(s: GivenShop, body: Record<string, unknown> = {}): Promise<any> {
     const res = await api.post('/v1/customers', { email: `c-${Math.random().toString(36).slice(2)}@example.com`, ...body }, s.as);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return res.body.data;
   }
   const address = (extra: Record<string, unknown> = {}) => ({ address1: '1 Main St', city: 'Springfield', country_code: 'US', ...extra });
-  async function givenAddress(s: Scope, customerId: string, extra: Record<string, unknown> = {}): Promise<any> {
+  async function givenAddress(s: GivenShop, customerId: string, extra: Record<string, unknown> = {}): Promise<any> {
     const res = await api.post(`/v1/customers/${customerId}/addresses`, address(extra), s.as);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return res.body.data;
@@ -34,7 +30,7 @@ describe('Customers (/v1/customers)', () => {
 
   describe('POST /v1/customers', () => {
     it('creates a customer with zero totals in the store currency and records customer.created', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const res = await api.post(
         '/v1/customers',
         { email: '  Ada.Lovelace@Example.COM ', first_name: 'Ada', last_name: 'Lovelace', phone: '+44 20 7946 0000', accepts_marketing: true, tags: ['vip', 'vip', 'early'], note: 'Met at the fair' },
@@ -51,14 +47,14 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('defaults the optional fields', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const c = await givenCustomer(s, { email: 'plain@example.com' });
       expect(c).to.deep.include({ first_name: null, last_name: null, phone: null, accepts_marketing: false, note: null, tags: [] });
     });
 
     it('refuses an email already used in the same store (any case) with 409, but allows it in another store', async () => {
-      const a = await givenScope();
-      const b = await givenScope();
+      const a = await givenShop(api);
+      const b = await givenShop(api);
       await givenCustomer(a, { email: 'dup@example.com' });
       const before = await counts(app.platform.db);
       const res = await api.post('/v1/customers', { email: 'DUP@example.com' }, a.as);
@@ -69,7 +65,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('refuses bad input, including the counters, and changes nothing', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const before = await counts(app.platform.db);
       for (const body of [
         {},
@@ -94,7 +90,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('replays a retried Idempotency-Key', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const headers = { 'idempotency-key': 'create-customer-1' };
       const first = await api.post('/v1/customers', { email: 'once@example.com' }, { ...s.as, headers });
       const second = await api.post('/v1/customers', { email: 'once@example.com' }, { ...s.as, headers });
@@ -106,8 +102,8 @@ describe('Customers (/v1/customers)', () => {
 
   describe('GET /v1/customers', () => {
     it('lists the store\'s customers only, with cursor pagination', async () => {
-      const s = await givenScope();
-      const other = await givenScope();
+      const s = await givenShop(api);
+      const other = await givenShop(api);
       await givenCustomer(other);
       const created: string[] = [];
       for (let i = 0; i < 5; i++) created.push((await givenCustomer(s)).id);
@@ -126,11 +122,11 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('searches by email or name prefix, case-insensitively, treating the query literally', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const ada = await givenCustomer(s, { email: 'ada@math.example', first_name: 'Ada', last_name: 'Lovelace' });
       const alan = await givenCustomer(s, { email: 'turing@bletchley.example', first_name: 'Alan', last_name: 'Turing' });
       const dots = await givenCustomer(s, { email: 'a.b+c@dots.example' });
-      const other = await givenScope();
+      const other = await givenShop(api);
       await givenCustomer(other, { email: 'ada@elsewhere.example', first_name: 'Ada' });
       const search = async (q: string) => {
         const res = await api.get(`/v1/customers?query=${encodeURIComponent(q)}`, s.as);
@@ -150,7 +146,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('finds a customer under their new name after an update, and not the old one', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const c = await givenCustomer(s, { email: 'grace@navy.example', first_name: 'Grace', last_name: 'Brewster' });
       await api.patch(`/v1/customers/${c.id}`, { last_name: 'Hopper' }, s.as);
       expect((await api.get('/v1/customers?query=hopper', s.as)).body.data.map((x: any) => x.id)).to.deep.equal([c.id]);
@@ -159,7 +155,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('refuses bad query input', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       for (const q of ['limit=0', 'limit=251', 'cursor=nope', 'query=', `query=${'x'.repeat(101)}`, 'sort=email']) {
         const res = await api.get(`/v1/customers?${q}`, s.as);
         expect(res.status, q).to.equal(400);
@@ -170,7 +166,7 @@ describe('Customers (/v1/customers)', () => {
 
   describe('GET and PATCH /v1/customers/:id', () => {
     it('reads and updates a customer and records customer.updated per change', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const c = await givenCustomer(s, { first_name: 'Old' });
       expect((await api.get(`/v1/customers/${c.id}`, s.as)).body.data).to.deep.equal(c);
       const res = await api.patch(`/v1/customers/${c.id}`, { first_name: 'New', phone: '', tags: ['a'], accepts_marketing: true, email: 'NEW@example.com' }, s.as);
@@ -185,7 +181,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('refuses changing the email to one another customer of the store has (409), and bad updates, changing nothing', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       await givenCustomer(s, { email: 'taken@example.com' });
       const c = await givenCustomer(s, { email: 'mine@example.com' });
       const before = await counts(app.platform.db);
@@ -203,11 +199,11 @@ describe('Customers (/v1/customers)', () => {
 
   describe('recordCustomerOrder (service, for the orders domain)', () => {
     it('adds orders and refunds atomically, shown through GET, with one customer.updated per call', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const c = await givenCustomer(s);
-      await recordCustomerOrder(app.platform, s.store.id, c.id, { amount: 2599, countDelta: 1 });
-      await Promise.all(Array.from({ length: 10 }, () => recordCustomerOrder(app.platform, s.store.id, c.id, { amount: 1000, countDelta: 1 })));
-      const refunded = await recordCustomerOrder(app.platform, s.store.id, c.id, { amount: -599, countDelta: 0 });
+      await recordCustomerOrder(app.platform, s.store.id, c.id, { key: 'op-a.0', amount: 2599, countDelta: 1 });
+      await Promise.all(Array.from({ length: 10 }, (_, i) => recordCustomerOrder(app.platform, s.store.id, c.id, { key: `op-b${i}.0`, amount: 1000, countDelta: 1 })));
+      const refunded = await recordCustomerOrder(app.platform, s.store.id, c.id, { key: 'op-c.0', amount: -599, countDelta: 0 });
       expect(refunded).to.deep.include({ orders_count: 11, total_spent: 12000, currency: 'USD' });
       const got = await api.get(`/v1/customers/${c.id}`, s.as);
       expect(got.body.data).to.deep.include({ orders_count: 11, total_spent: 12000 });
@@ -216,15 +212,27 @@ describe('Customers (/v1/customers)', () => {
       expect(new Set(events.map((e) => e.idempotency_key)).size).to.equal(12);
     });
 
+    it('counts a step repeated with the same key once (a retry after a crash), concurrent repeats included', async () => {
+      const s = await givenShop(api);
+      const c = await givenCustomer(s);
+      await Promise.all(Array.from({ length: 5 }, () => recordCustomerOrder(app.platform, s.store.id, c.id, { key: 'op-x.0', amount: 700, countDelta: 1 })));
+      const again = await recordCustomerOrder(app.platform, s.store.id, c.id, { key: 'op-x.0', amount: 700, countDelta: 1 });
+      expect(again).to.deep.include({ orders_count: 1, total_spent: 700 });
+      expect(await app.platform.db.collection('events').countDocuments({ type: 'customer.updated', 'payload.customer.id': c.id })).to.equal(1);
+      await clearCustomerKey(app.platform, s.store.id, c.id, ['op-x.0']);
+      expect((await app.platform.db.collection('customers').findOne({ _id: new ObjectId(c.id) }))?.pending_ops).to.deep.equal([]);
+      expect((await api.get(`/v1/customers/${c.id}`, s.as)).body.data).to.deep.include({ orders_count: 1, total_spent: 700 });
+    });
+
     it('answers not found for another store\'s customer and refuses non-integer amounts', async () => {
-      const a = await givenScope();
-      const b = await givenScope();
+      const a = await givenShop(api);
+      const b = await givenShop(api);
       const c = await givenCustomer(b);
       let error: any = null;
-      await recordCustomerOrder(app.platform, a.store.id, c.id, { amount: 100, countDelta: 1 }).catch((e) => (error = e));
+      await recordCustomerOrder(app.platform, a.store.id, c.id, { key: 'op-d.0', amount: 100, countDelta: 1 }).catch((e) => (error = e));
       expect(error?.kind).to.equal('not_found');
       error = null;
-      await recordCustomerOrder(app.platform, b.store.id, c.id, { amount: 10.5, countDelta: 1 }).catch((e) => (error = e));
+      await recordCustomerOrder(app.platform, b.store.id, c.id, { key: 'op-e.0', amount: 10.5, countDelta: 1 }).catch((e) => (error = e));
       expect(error).to.be.instanceOf(Error);
       expect((await api.get(`/v1/customers/${c.id}`, b.as)).body.data).to.deep.include({ orders_count: 0, total_spent: 0 });
     });
@@ -232,7 +240,7 @@ describe('Customers (/v1/customers)', () => {
 
   describe('addresses (/v1/customers/:id/addresses)', () => {
     it('creates addresses; the first becomes the default; records customer_address.created', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const c = await givenCustomer(s);
       const res = await api.post(
         `/v1/customers/${c.id}/addresses`,
@@ -256,7 +264,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('moves the default: one default at a time, kept on the customer', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const c = await givenCustomer(s);
       const a = await givenAddress(s, c.id);
       const b = await givenAddress(s, c.id);
@@ -272,7 +280,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('deleting the default promotes the oldest remaining address; deleting the last leaves none', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const c = await givenCustomer(s);
       const a = await givenAddress(s, c.id);
       const b = await givenAddress(s, c.id);
@@ -293,7 +301,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('updates an address and records customer_address.updated', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const c = await givenCustomer(s);
       const a = await givenAddress(s, c.id);
       const res = await api.patch(`/v1/customers/${c.id}/addresses/${a.id}`, { city: 'Capital City', zip: '12345', address2: null }, s.as);
@@ -305,7 +313,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('refuses bad addresses and bad updates, changing nothing', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const c = await givenCustomer(s);
       const a = await givenAddress(s, c.id);
       const before = await counts(app.platform.db);
@@ -335,7 +343,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('holds at most 100 addresses per customer, even under concurrent creates', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const c = await givenCustomer(s);
       const results = await Promise.all(Array.from({ length: 104 }, (_, i) => api.post(`/v1/customers/${c.id}/addresses`, address({ zip: String(i) }), s.as)));
       const statuses = results.map((r) => r.status);
@@ -355,8 +363,8 @@ describe('Customers (/v1/customers)', () => {
 
   describe('store isolation', () => {
     it('answers 404 for another store\'s customers and addresses, and changes nothing', async () => {
-      const a = await givenScope();
-      const b = await givenScope();
+      const a = await givenShop(api);
+      const b = await givenShop(api);
       const theirs = await givenCustomer(b, { email: 'theirs@example.com' });
       const theirAddress = await givenAddress(b, theirs.id);
       // The same merchant's other store is no different: ids are scoped to X-Store-Id.
@@ -392,7 +400,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('answers 403 for an X-Store-Id the caller does not own, 401 without a session', async () => {
-      const b = await givenScope();
+      const b = await givenShop(api);
       const intruder = await givenMerchant(api);
       const theirs = await givenCustomer(b);
       for (const res of [

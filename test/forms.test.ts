@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { counts, findPlaintext } from './helpers/database.js';
-import { givenMerchant, givenMerchantWithStore, type GivenMerchant, type GivenStore } from './helpers/factories.js';
+import { givenMerchant, givenShop, type GivenShop } from './helpers/factories.js';
 import { client, type Client, type Reply } from './helpers/http.js';
 
 describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', () => {
@@ -16,17 +16,12 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
 
   let ipCounter = 0;
   const nextIp = () => `203.0.113.${++ipCounter}`;
-  type Scope = { merchant: GivenMerchant; store: GivenStore; as: { token: string; storeId: string } };
-  async function givenScope(): Promise<Scope> {
-    const { merchant, store } = await givenMerchantWithStore(api);
-    return { merchant, store, as: { token: merchant.token, storeId: store.id } };
-  }
   const submit = (subdomain: string, form: string, body: unknown, ip = nextIp(), headers: Record<string, string> = {}) =>
     api.post(`/v1/storefront/${subdomain}/forms/${form}`, body, { headers: { 'x-forwarded-for': ip, ...headers } });
 
   describe('POST /v1/storefront/:subdomain/forms/:form', () => {
     it('accepts a contact form, stores it with a hashed IP and a truncated user agent, and records form_submission.created', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const ip = '198.51.100.77';
       const res = await submit(s.store.subdomain, 'contact', { fields: { name: 'Ada', email: 'ada@example.com', message: 'Hello there', website: '' } }, ip, { 'user-agent': `Bot/1.0 ${'x'.repeat(500)}` });
       expect(res.status).to.equal(202);
@@ -48,14 +43,14 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('accepts custom kebab-case form names', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       for (const form of ['wholesale-enquiry', 'a', 'x'.repeat(50), 'form-2']) {
         expect((await submit(s.store.subdomain, form, { fields: { note: 'hi' } })).status, form).to.equal(202);
       }
     });
 
     it('answers a filled-in honeypot exactly like success and stores nothing', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const real = await submit(s.store.subdomain, 'contact', { fields: { message: 'real' } });
       const before = await counts(app.platform.db);
       const bot = await submit(s.store.subdomain, 'contact', { fields: { message: 'buy now', website: 'http://spam.example' } });
@@ -68,7 +63,7 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('requires a valid email for newsletter sign-ups and stores it normalised', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const before = await counts(app.platform.db);
       for (const fields of [{}, { email: '' }, { email: 'not-an-email' }, { name: 'No Email' }]) {
         const res = await submit(s.store.subdomain, 'newsletter', { fields });
@@ -82,7 +77,7 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('refuses bodies that are not a bounded flat string map, and bad form names, storing nothing', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const before = await counts(app.platform.db);
       const many = Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`f${i}`, 'v']));
       const big = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`f${i}`, 'v'.repeat(4500)]));
@@ -120,7 +115,7 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('refuses the field name __proto__ (the body parser does) and keeps other names that collide with Object members as plain data', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       const proto = await submit(s.store.subdomain, 'contact', JSON.parse('{"fields":{"__proto__":"x","ok":"z"}}'));
       expect(proto.status).to.equal(400);
       expect(proto.body.error.code).to.equal('invalid_json');
@@ -140,8 +135,8 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('limits each IP to 10 submissions per store per 10 minutes (429 with Retry-After), per store', async () => {
-      const s = await givenScope();
-      const other = await givenScope();
+      const s = await givenShop(api);
+      const other = await givenShop(api);
       const ip = nextIp();
       for (let i = 0; i < 10; i++) expect((await submit(s.store.subdomain, i % 2 ? 'contact' : 'newsletter', { fields: { email: `n${i}@example.com` } }, ip)).status).to.equal(202);
       const limited = await submit(s.store.subdomain, 'contact', { fields: { a: 'b' } }, ip);
@@ -159,15 +154,15 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
   });
 
   describe('GET /v1/form-submissions', () => {
-    async function givenSubmissions(s: Scope, forms: string[]): Promise<void> {
+    async function givenSubmissions(s: GivenShop, forms: string[]): Promise<void> {
       for (const [i, form] of forms.entries()) {
         expect((await submit(s.store.subdomain, form, { fields: { email: `s${i}@example.com`, n: String(i) } })).status).to.equal(202);
       }
     }
 
     it('lists the store\'s submissions newest first, with cursor pagination and a form filter', async () => {
-      const s = await givenScope();
-      const other = await givenScope();
+      const s = await givenShop(api);
+      const other = await givenShop(api);
       await givenSubmissions(other, ['contact']);
       await givenSubmissions(s, ['contact', 'newsletter', 'contact', 'quote-request', 'contact']);
       const seen: string[] = [];
@@ -193,7 +188,7 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('filters by a created_at range (both ends exclusive)', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       await givenSubmissions(s, ['contact', 'contact', 'contact']);
       const docs = await app.platform.db.collection('form_submissions').find({ store_id: { $exists: true }, 'fields.n': { $exists: true } }).toArray();
       const mine = docs.filter((d) => d.store_id.toHexString() === s.store.id).sort((a, b) => a._id.toHexString().localeCompare(b._id.toHexString()));
@@ -208,7 +203,7 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('refuses bad query input', async () => {
-      const s = await givenScope();
+      const s = await givenShop(api);
       for (const q of ['form=Bad_Name', 'created_after=yesterday', 'created_before=2026-13-01T00:00:00Z', 'created_after=2026-02-01T00:00:00Z&created_before=2026-01-01T00:00:00Z', 'limit=0', 'cursor=x', 'ip_hash=abc']) {
         const res = await api.get(`/v1/form-submissions?${q}`, s.as);
         expect(res.status, q).to.equal(400);
@@ -217,8 +212,8 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('shows a store only its own submissions; 403 for an X-Store-Id the caller does not own', async () => {
-      const a = await givenScope();
-      const b = await givenScope();
+      const a = await givenShop(api);
+      const b = await givenShop(api);
       await givenSubmissions(b, ['contact']);
       expect((await api.get('/v1/form-submissions', a.as)).body.data).to.deep.equal([]);
       const intruder = await givenMerchant(api);

@@ -2,13 +2,14 @@ import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config.js';
-import { createApp } from '../src/http/app.js';
+import { createWebApp } from '../src/boot.js';
 import { createLog } from '../src/log.js';
 import { createEvents } from '../src/events/index.js';
 import { systemClock } from '../src/clock.js';
 import type { Platform } from '../src/platform.js';
 import { startTestApp, testEnv, type TestApp } from './helpers/app.js';
 import { counts } from './helpers/database.js';
+import { givenMerchant } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 
 describe('HTTP conventions', () => {
@@ -35,8 +36,8 @@ describe('HTTP conventions', () => {
       await mongo.connect();
       const db = mongo.db('t_health_down');
       await mongo.close();
-      const platform = { config, db, clock: systemClock, events: createEvents(db, systemClock), log: createLog('silent', {}), jobs: null } as unknown as Platform;
-      const server = createApp(platform).listen(0, '127.0.0.1');
+      const platform = { config, db, clock: systemClock, events: createEvents(db, systemClock, []), log: createLog('silent', {}), jobs: null, process: { name: 'web', id: 'web:test' } } as unknown as Platform;
+      const server = createWebApp(platform).listen(0, '127.0.0.1');
       await new Promise((r) => server.once('listening', r));
       try {
         const res = await client(`http://127.0.0.1:${(server.address() as AddressInfo).port}`).get('/health');
@@ -143,8 +144,7 @@ describe('HTTP conventions', () => {
     });
 
     it('refuses huge, malformed and non-JSON bodies on every write route of /v1/auth and /v1/stores, changing nothing', async () => {
-      const signupRes = await api.post('/v1/auth/signup', { email: 'routes@example.com', password: 'long enough password', name: 'Routes' });
-      const token = signupRes.body.data.session.token;
+      const { token } = await givenMerchant(api);
       const store = await api.post('/v1/stores', { name: 'Routes', subdomain: 'routes-shop' }, { token });
       const routes: [string, string][] = [
         ['POST', '/v1/auth/signup'],

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { ObjectId } from 'mongodb';
+import { applyStockChange, clearStockKeys, undoStockChange, type StockChange } from '../src/inventory/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { counts } from './helpers/database.js';
 import { givenMerchantWithStore } from './helpers/factories.js';
@@ -55,7 +57,7 @@ describe('Inventory (/v1/inventory)', () => {
     it('sets and adjusts stock, and lists levels', async () => {
       const set = await api.post('/v1/inventory/levels/set', { variant_id: denyVariant, location_id: warehouse, available: 10 }, as);
       expect(set.status, JSON.stringify(set.body)).to.equal(200);
-      expect(set.body.data).to.include({ variant_id: denyVariant, location_id: warehouse, available: 10 });
+      expect(set.body.data).to.include({ variant_id: denyVariant, location_id: warehouse, available: 10, committed: 0, on_hand: 10 });
       expect((await adjust(denyVariant, 5)).body.data.available).to.equal(15);
       expect((await adjust(denyVariant, -15)).body.data.available).to.equal(0);
       const list = await api.get(`/v1/inventory/levels?variant_id=${denyVariant}`, as);
@@ -111,6 +113,50 @@ describe('Inventory (/v1/inventory)', () => {
       }
       expect((await api.post('/v1/inventory/levels/set', { variant_id: denyVariant, location_id: warehouse, available: -1 }, as)).status).to.equal(400);
       expect(await counts(app.platform.db)).to.deep.equal(before);
+    });
+  });
+
+  describe('commitments (applyStockChange, for the orders domain)', () => {
+    const level = async (variant: string) => {
+      const l = (await api.get(`/v1/inventory/levels?variant_id=${variant}&location_id=${warehouse}`, as)).body.data[0];
+      return { available: l.available, committed: l.committed, on_hand: l.on_hand };
+    };
+    const change = (variant: string, key: string, available: number, committed: number, floor = true): StockChange => ({
+      key, variant_id: variant, product_id: '0'.repeat(24), location_id: warehouse, available, committed, floor, reason: 'order_reserved', order_id: new ObjectId().toHexString(),
+    });
+    let variant: string;
+    beforeEach(async () => {
+      variant = (await api.post('/v1/products', { title: `Committed ${Date.now()}`, variants: [{ price: 100 }] }, as)).body.data.variants[0].id;
+      await api.post('/v1/inventory/levels/set', { variant_id: variant, location_id: warehouse, available: 10 }, as);
+    });
+
+    it('commits units once per key: available goes down, committed up, on hand stays; a set changes what is for sale only', async () => {
+      const reserve = change(variant, 'op-1.0', -3, 3);
+      const results = await Promise.all(Array.from({ length: 5 }, () => applyStockChange(app.platform, as.storeId, reserve)));
+      expect(results.map((r) => r.outcome)).to.deep.equal(Array(5).fill('applied'));
+      expect(await level(variant)).to.deep.equal({ available: 7, committed: 3, on_hand: 10 });
+      await api.post('/v1/inventory/levels/set', { variant_id: variant, location_id: warehouse, available: 5 }, as);
+      expect(await level(variant)).to.deep.equal({ available: 5, committed: 3, on_hand: 8 });
+      expect((await applyStockChange(app.platform, as.storeId, change(variant, 'op-2.0', -6, 6))).outcome).to.equal('insufficient');
+      expect(await level(variant)).to.deep.equal({ available: 5, committed: 3, on_hand: 8 });
+      await clearStockKeys(app.platform, as.storeId, [reserve]);
+      const doc = await app.platform.db.collection('inventory_levels').findOne({ variant_id: new ObjectId(variant) });
+      expect(doc?.pending_ops).to.deep.equal([]);
+    });
+
+    it('undoes a change once, and a change voided by another process can never apply', async () => {
+      const reserve = change(variant, 'op-3.0', -4, 4);
+      await applyStockChange(app.platform, as.storeId, reserve);
+      await undoStockChange(app.platform, as.storeId, reserve, { void: false });
+      await undoStockChange(app.platform, as.storeId, reserve, { void: false });
+      expect(await level(variant)).to.deep.equal({ available: 10, committed: 0, on_hand: 10 });
+
+      const late = change(variant, 'op-4.0', -2, 2);
+      await undoStockChange(app.platform, as.storeId, late, { void: true });
+      expect(await applyStockChange(app.platform, as.storeId, late)).to.deep.equal({ outcome: 'voided' });
+      expect(await level(variant)).to.deep.equal({ available: 10, committed: 0, on_hand: 10 });
+      const events = await app.platform.db.collection('events').countDocuments({ type: 'inventory_level.updated', 'payload.inventory_level.variant_id': variant, 'payload.reason': 'order_reserved' });
+      expect(events).to.equal(0); // orders announce a change once it is made (see orders.test.ts)
     });
   });
 

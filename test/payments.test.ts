@@ -212,5 +212,17 @@ describe('Payments (/v1/payments)', () => {
       }
       expect(await counts(app.platform.db)).to.deep.equal(before);
     });
+
+    it('recordPaymentTransaction with an id records one transaction however often it is called', async () => {
+      const shop = await givenMerchantWithStore(api);
+      const as = { token: shop.merchant.token, storeId: shop.store.id };
+      const orderId = new ObjectId().toHexString();
+      const input = { id: new ObjectId().toHexString(), order_id: orderId, kind: 'refund', status: 'success', amount: 250, currency: 'USD', provider: 'manual' } as const;
+      const results = await Promise.all(Array.from({ length: 4 }, () => recordPaymentTransaction(app.platform, shop.store.id, input)));
+      expect(new Set(results.map((t) => t.id))).to.deep.equal(new Set([input.id]));
+      const listed = (await api.get(`/v1/payments/transactions?order_id=${orderId}`, as)).body.data;
+      expect(listed.map((t: { id: string; amount: number }) => [t.id, t.amount])).to.deep.equal([[input.id, 250]]);
+      expect(await app.platform.db.collection('events').countDocuments({ type: 'payment_transaction.created', 'payload.payment_transaction.id': input.id })).to.equal(1);
+    });
   });
 });

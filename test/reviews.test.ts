@@ -4,12 +4,11 @@ import type { Platform } from '../src/platform.js';
 import { productRatingSummary } from '../src/reviews/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { counts } from './helpers/database.js';
-import { givenMerchantWithStore } from './helpers/factories.js';
+import { givenShop, type As } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 
 const PATH = '/v1/reviews';
 const FIELDS = ['id', 'product_id', 'customer_id', 'author_name', 'author_email', 'rating', 'title', 'body', 'status', 'reply', 'version', 'created_at', 'updated_at'];
-type As = { token: string; storeId: string };
 
 describe('Reviews (/v1/reviews)', () => {
   let app: TestApp;
@@ -22,12 +21,12 @@ describe('Reviews (/v1/reviews)', () => {
   });
   after(() => app.close());
 
-  async function givenShop() {
-    const { merchant, store } = await givenMerchantWithStore(api);
-    const as: As = { token: merchant.token, storeId: store.id };
-    const product = await api.post('/v1/products', { title: 'Teapot', variants: [{ price: 1500 }] }, as);
+  /** A shop with one product to review. */
+  async function givenShopWithProduct() {
+    const shop = await givenShop(api);
+    const product = await api.post('/v1/products', { title: 'Teapot', variants: [{ price: 1500 }] }, shop.as);
     expect(product.status, JSON.stringify(product.body)).to.equal(201);
-    return { merchant, store, as, productId: product.body.data.id as string };
+    return { ...shop, productId: product.body.data.id as string };
   }
 
   async function givenReview(as: As, body: Record<string, unknown>) {
@@ -40,7 +39,7 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('POST /v1/reviews', () => {
     it('records a review with defaults (pending, no reply) and emits review.created', async () => {
-      const { store, as, productId } = await givenShop();
+      const { store, as, productId } = await givenShopWithProduct();
       const res = await api.post(PATH, { product_id: productId, author_name: '  Ada  ', rating: 5, body: '  Lovely <b>teapot</b> & cups\n' }, as);
       expect(res.status).to.equal(201);
       expect(res.body.data).to.have.all.keys(...FIELDS);
@@ -59,7 +58,7 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('takes every field: a customer of the store, a normalised email, a title and a status', async () => {
-      const { as, productId } = await givenShop();
+      const { as, productId } = await givenShopWithProduct();
       const customer = await api.post('/v1/customers', { email: 'grace@example.com' }, as);
       expect(customer.status, JSON.stringify(customer.body)).to.equal(201);
       const review = await givenReview(as, {
@@ -72,7 +71,7 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('replays a retried Idempotency-Key and records one review', async () => {
-      const { as, productId } = await givenShop();
+      const { as, productId } = await givenShopWithProduct();
       const headers = { 'idempotency-key': 'review-import-1' };
       const body = { product_id: productId, author_name: 'Imported', rating: 4, body: 'Good' };
       const first = await api.post(PATH, body, { ...as, headers });
@@ -85,8 +84,8 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('refuses bad input, including unknown and other stores\' products and customers (400), and changes nothing', async () => {
-      const { as, productId } = await givenShop();
-      const other = await givenShop();
+      const { as, productId } = await givenShopWithProduct();
+      const other = await givenShopWithProduct();
       const otherCustomer = await api.post('/v1/customers', { email: 'someone@example.com' }, other.as);
       expect(otherCustomer.status).to.equal(201);
       const ok = { product_id: productId, author_name: 'Ada', rating: 4, body: 'Nice' };
@@ -132,7 +131,7 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('GET /v1/reviews', () => {
     it('lists the store\'s reviews in creation order, filtered by product, status and rating, page by page', async () => {
-      const { as, productId } = await givenShop();
+      const { as, productId } = await givenShopWithProduct();
       const second = await api.post('/v1/products', { title: 'Cup', variants: [{ price: 500 }] }, as);
       const cupId = second.body.data.id as string;
       const made = [];
@@ -166,7 +165,7 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('PATCH /v1/reviews/:id (moderation)', () => {
     it('moves between pending, published and hidden, with a version and a review.updated event per change', async () => {
-      const { as, productId } = await givenShop();
+      const { as, productId } = await givenShopWithProduct();
       const review = await givenReview(as, { product_id: productId, author_name: 'A', rating: 4, body: 'ok' });
       let version = 1;
       for (const status of ['published', 'hidden', 'published', 'pending', 'hidden', 'pending']) {
@@ -185,7 +184,7 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('lets the merchant change only the status: author fields and bad input are 400 and change nothing', async () => {
-      const { as, productId } = await givenShop();
+      const { as, productId } = await givenShopWithProduct();
       const review = await givenReview(as, { product_id: productId, author_name: 'A', rating: 4, body: 'ok' });
       const before = await counts(platform.db);
       const cases: [unknown, RegExp][] = [
@@ -208,7 +207,7 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('replies', () => {
     it('sets, replaces and deletes the merchant reply, with events', async () => {
-      const { as, productId } = await givenShop();
+      const { as, productId } = await givenShopWithProduct();
       const review = await givenReview(as, { product_id: productId, author_name: 'A', rating: 2, body: 'Chipped' });
       const set = await api.post(`${PATH}/${review.id}/reply`, { body: 'Sorry! <script>x</script> We will replace it.' }, as);
       expect(set.status).to.equal(200);
@@ -245,7 +244,7 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('DELETE /v1/reviews/:id', () => {
     it('deletes the review and emits review.deleted with it as it was', async () => {
-      const { as, productId } = await givenShop();
+      const { as, productId } = await givenShopWithProduct();
       const review = await givenReview(as, { product_id: productId, author_name: 'A', rating: 3, body: 'meh' });
       expect((await api.delete(`${PATH}/${review.id}`, as)).status).to.equal(204);
       expect((await eventsOf(`review.deleted:${review.id}`))[0]?.payload).to.deep.equal({ review });
@@ -256,7 +255,7 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('GET /v1/reviews/summary', () => {
     it('counts only published reviews, with a one-decimal average and the distribution', async () => {
-      const { as, store, productId } = await givenShop();
+      const { as, store, productId } = await givenShopWithProduct();
       const other = await api.post('/v1/products', { title: 'Cup', variants: [{ price: 500 }] }, as);
       const empty = await api.get(`${PATH}/summary?product_id=${productId}`, as);
       expect(empty.status).to.equal(200);
@@ -284,8 +283,8 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('rounds halves up and refuses a missing, malformed or other store\'s product', async () => {
-      const a = await givenShop();
-      const b = await givenShop();
+      const a = await givenShopWithProduct();
+      const b = await givenShopWithProduct();
       for (const rating of [4, 5, 5, 5]) await givenReview(a.as, { product_id: a.productId, author_name: 'A', rating, body: 'x', status: 'published' });
       expect((await productRatingSummary(platform, a.store.id, a.productId)).average).to.equal(4.8); // 19 / 4 = 4.75
       expect((await productRatingSummary(platform, b.store.id, a.productId)).count).to.equal(0);
@@ -302,8 +301,8 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('store isolation', () => {
     it('answers 404 for another store\'s review ids and changes nothing', async () => {
-      const a = await givenShop();
-      const b = await givenShop();
+      const a = await givenShopWithProduct();
+      const b = await givenShopWithProduct();
       const theirs = await givenReview(b.as, { product_id: b.productId, author_name: 'B', rating: 5, body: 'b' });
       await api.post(`${PATH}/${theirs.id}/reply`, { body: 'thanks' }, b.as);
       const before = await counts(platform.db);
@@ -329,8 +328,8 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('needs a session (401) and a store the merchant owns (403)', async () => {
-      const a = await givenShop();
-      const b = await givenShop();
+      const a = await givenShopWithProduct();
+      const b = await givenShopWithProduct();
       const review = await givenReview(b.as, { product_id: b.productId, author_name: 'B', rating: 5, body: 'b' });
       const foreign = { token: a.merchant.token, storeId: b.store.id };
       const before = await counts(platform.db);

@@ -15,7 +15,10 @@ describe('Secrets at rest and in logs', () => {
 
     // Walk every flow that handles a secret, collecting each plaintext the client saw.
     const m = await givenMerchant(api, { password: 'plaintext-password-canary-1' });
-    secrets.push({ label: 'signup password', value: m.password }, { label: 'signup session token', value: m.token });
+    secrets.push({ label: 'signup password', value: m.password }, { label: 'first session token', value: m.token });
+    // A sign-up for the taken email: its password is hashed and dropped, the owner gets a notice.
+    expect((await api.post('/v1/auth/signup', { email: m.email, password: 'plaintext-password-canary-0', name: 'Taken' })).status).to.equal(202);
+    secrets.push({ label: 'password of a sign-up for a taken email', value: 'plaintext-password-canary-0' });
     const signin = await api.post('/v1/auth/signin', { email: m.email, password: m.password });
     secrets.push({ label: 'signin session token', value: signin.body.data.session.token });
 

@@ -54,7 +54,7 @@ describe('npm start (the whole platform on the embedded database)', function () 
     expect((await api.get('/health')).status).to.equal(200);
 
     const signup = await api.post('/v1/auth/signup', { email: 'readme@example.com', password: 'correct horse battery', name: 'Readme' });
-    expect(signup.status).to.equal(201);
+    expect(signup.status).to.equal(202);
     const signin = await api.post('/v1/auth/signin', { email: 'readme@example.com', password: 'correct horse battery' });
     const token = signin.body.data.session.token;
     const store = await api.post('/v1/stores', { name: 'Readme Goods', subdomain: 'readme-goods' }, { token });

@@ -173,6 +173,90 @@ describe('Stores (/v1/stores)', () => {
     });
   });
 
+  describe('changing the currency (PATCH /v1/stores/:id)', () => {
+    const product = async (as: { token: string; storeId: string }, price: number) => {
+      // Untracked stock: an order of it needs no stock level.
+      const res = await api.post('/v1/products', { title: 'Lamp', status: 'active', variants: [{ price, inventory_tracked: false }] }, as);
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      return res.body.data;
+    };
+
+    it('refuses it once the store has a product: a USD 1000 product never becomes a JPY 1000 order', async () => {
+      const { merchant, store } = await givenMerchantWithStore(api);
+      const as = { token: merchant.token, storeId: store.id };
+      const lamp = await product(as, 1000);
+      expect(lamp.currency).to.equal('USD');
+      const before = await api.get(`/v1/stores/${store.id}`, { token: merchant.token });
+
+      const res = await api.patch(`/v1/stores/${store.id}`, { currency: 'JPY' }, { token: merchant.token });
+      expect(res.status, JSON.stringify(res.body)).to.equal(409);
+      expect(res.body.error.code).to.equal('currency_locked');
+      const after = await api.get(`/v1/stores/${store.id}`, { token: merchant.token });
+      expect(after.body).to.deep.equal(before.body);
+      expect(await app.platform.db.collection('events').countDocuments({ type: 'store.updated', 'payload.store.id': store.id })).to.equal(0);
+
+      const order = await api.post('/v1/orders', { line_items: [{ variant_id: lamp.variants[0].id, quantity: 1 }] }, as);
+      expect(order.status, JSON.stringify(order.body)).to.equal(201);
+      expect(order.body.data).to.include({ currency: 'USD', subtotal: 1000 });
+    });
+
+    it('refuses it once the store has issued a gift card', async () => {
+      const { merchant, store } = await givenMerchantWithStore(api);
+      const card = await api.post('/v1/products/gift-cards', { initial_value: 5000 }, { token: merchant.token, storeId: store.id });
+      expect(card.status).to.equal(201);
+      const res = await api.patch(`/v1/stores/${store.id}`, { currency: 'EUR' }, { token: merchant.token });
+      expect(res.status).to.equal(409);
+      expect(res.body.error.code).to.equal('currency_locked');
+      expect((await api.get(`/v1/stores/${store.id}`, { token: merchant.token })).body.data.currency).to.equal('USD');
+    });
+
+    it('still renames a store with prices, and accepts its own currency again', async () => {
+      const { merchant, store } = await givenMerchantWithStore(api);
+      await product({ token: merchant.token, storeId: store.id }, 250);
+      const renamed = await api.patch(`/v1/stores/${store.id}`, { name: 'Lamps & Co', currency: 'USD' }, { token: merchant.token });
+      expect(renamed.status, JSON.stringify(renamed.body)).to.equal(200);
+      expect(renamed.body.data).to.include({ name: 'Lamps & Co', currency: 'USD' });
+    });
+
+    it('allows it before anything is priced, and only for that store', async () => {
+      const merchant = await givenMerchant(api);
+      const priced = await givenStore(api, merchant);
+      const fresh = await givenStore(api, merchant);
+      await product({ token: merchant.token, storeId: priced.id }, 1000);
+      const res = await api.patch(`/v1/stores/${fresh.id}`, { currency: 'JPY' }, { token: merchant.token });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.data.currency).to.equal('JPY');
+      const lamp = await product({ token: merchant.token, storeId: fresh.id }, 1000);
+      expect(lamp.currency).to.equal('JPY');
+      expect((await api.patch(`/v1/stores/${fresh.id}`, { currency: 'USD' }, { token: merchant.token })).status).to.equal(409);
+    });
+
+    it('never leaves a product priced in another currency than its store, when both happen at once', async () => {
+      const { merchant } = await givenMerchantWithStore(api);
+      const shops = await Promise.all(Array.from({ length: 6 }, () => givenStore(api, merchant)));
+      const outcomes = await Promise.all(
+        shops.map(async (shop) => {
+          const [created, changed] = await Promise.all([
+            api.post('/v1/products', { title: 'Race', variants: [{ price: 100 }] }, { token: merchant.token, storeId: shop.id }),
+            api.patch(`/v1/stores/${shop.id}`, { currency: 'EUR' }, { token: merchant.token }),
+          ]);
+          return { shop, created, changed };
+        }),
+      );
+      expect(outcomes).to.have.length(6);
+      for (const { shop, created, changed } of outcomes) {
+        const store = (await api.get(`/v1/stores/${shop.id}`, { token: merchant.token })).body.data;
+        const products = (await api.get('/v1/products', { token: merchant.token, storeId: shop.id })).body.data;
+        for (const p of products) expect(p.currency, `store ${shop.id}`).to.equal(store.currency);
+        // Exactly one of the two took effect, or both in the order that keeps them apart.
+        expect([created.status, changed.status], JSON.stringify([created.body, changed.body])).to.satisfy(
+          ([c, u]: number[]) => (c === 201 && u === 409) || (c === 201 && u === 200 && products[0]?.currency === 'EUR') || (c === 409 && u === 200),
+        );
+        if (created.status === 409) expect(created.body.error.code).to.equal('store_currency_changed');
+      }
+    });
+  });
+
   describe('store-scoped routes (X-Store-Id)', () => {
     it('resolves the store named by X-Store-Id for its owner', async () => {
       const { merchant, store } = await givenMerchantWithStore(api);

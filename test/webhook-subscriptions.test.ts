@@ -8,7 +8,7 @@ import { createSubscription, updateSubscription, MAX_SUBSCRIPTIONS_PER_STORE } f
 import type { Resolver } from '../src/webhooks/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { counts, findPlaintext, snapshot } from './helpers/database.js';
-import { givenMerchantWithStore } from './helpers/factories.js';
+import { givenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 
 const PATH = '/v1/operations/webhook-subscriptions';
@@ -31,11 +31,6 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
   });
   after(() => app.close());
 
-  async function givenShop() {
-    const { merchant, store } = await givenMerchantWithStore(api);
-    return { merchant, store, as: { token: merchant.token, storeId: store.id } };
-  }
-
   async function givenSubscription(as: { token: string; storeId: string }, body: Record<string, unknown> = {}) {
     const res = await api.post(PATH, { target_url: TARGET, event_types: ['order.created'], ...body }, as);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -47,7 +42,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
   describe('POST', () => {
     it('creates a subscription owned by the merchant, shows its secret once and records webhook_subscription.created', async () => {
-      const { merchant, store, as } = await givenShop();
+      const { merchant, store, as } = await givenShop(api);
       const res = await api.post(PATH, { target_url: TARGET, event_types: ['order.created', 'product.*'], description: ' Fulfilment sync ' }, as);
       expect(res.status).to.equal(201);
       const { secret, ...view } = res.body.data;
@@ -74,21 +69,21 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('takes every documented wildcard, drops duplicates and may start inactive', async () => {
-      const { as } = await givenShop();
+      const { as } = await givenShop(api);
       const sub = await givenSubscription(as, { event_types: ['*', 'order.*', 'order.created', 'order.*'], active: false, description: '' });
       expect(sub).to.include({ active: false, description: null });
       expect(sub.event_types).to.deep.equal(['*', 'order.*', 'order.created']);
     });
 
     it('stores the URL as parsed and accepts plain http to loopback outside production', async () => {
-      const { as } = await givenShop();
+      const { as } = await givenShop(api);
       expect((await givenSubscription(as, { target_url: 'HTTPS://Hooks.Example.com:8443/a?b=1' })).target_url).to.equal('https://hooks.example.com:8443/a?b=1');
       expect((await givenSubscription(as, { target_url: 'http://127.0.0.1:4567/hooks' })).target_url).to.equal('http://127.0.0.1:4567/hooks');
       expect((await givenSubscription(as, { target_url: 'http://localhost:4567' })).target_url).to.equal('http://localhost:4567/');
     });
 
     it('refuses bad input with path-prefixed details naming the bad event types, and changes nothing', async () => {
-      const { as } = await givenShop();
+      const { as } = await givenShop(api);
       const before = await counts(platform.db);
       const cases: [unknown, RegExp][] = [
         [{ event_types: ['order.created'] }, /body\.target_url/],
@@ -119,7 +114,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('refuses targets that break the target rules with 400 invalid_target_url, and changes nothing', async () => {
-      const { as } = await givenShop();
+      const { as } = await givenShop(api);
       const before = await counts(platform.db);
       const cases: [string, RegExp][] = [
         ['http://hooks.example.com/', /must use https; plain http is allowed only to localhost/],
@@ -141,7 +136,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('replays a retried Idempotency-Key with the same secret and creates one subscription', async () => {
-      const { as } = await givenShop();
+      const { as } = await givenShop(api);
       const headers = { 'idempotency-key': 'sub-1' };
       const body = { target_url: TARGET, event_types: ['order.*'] };
       const first = await api.post(PATH, body, { ...as, headers });
@@ -155,8 +150,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it(`allows at most ${MAX_SUBSCRIPTIONS_PER_STORE} subscriptions per store (409), and another store is not affected`, async () => {
-      const { store, as } = await givenShop();
-      const other = await givenShop();
+      const { store, as } = await givenShop(api);
+      const other = await givenShop(api);
       const docs = Array.from({ length: MAX_SUBSCRIPTIONS_PER_STORE - 1 }, () => {
         const now = new Date();
         return {
@@ -179,7 +174,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('never goes over the limit when creations race', async () => {
-      const { store, as } = await givenShop();
+      const { store, as } = await givenShop(api);
       const now = new Date();
       await subscriptions(platform.db).insertMany(
         Array.from({ length: MAX_SUBSCRIPTIONS_PER_STORE - 3 }, () => ({
@@ -200,8 +195,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('needs a session and a store the merchant owns (403 otherwise)', async () => {
-      const a = await givenShop();
-      const b = await givenShop();
+      const a = await givenShop(api);
+      const b = await givenShop(api);
       const before = await counts(platform.db);
       const body = { target_url: TARGET, event_types: ['*'] };
       expect((await api.post(PATH, body)).status).to.equal(401);
@@ -225,8 +220,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
   describe('GET', () => {
     it('lists only the store\'s subscriptions with cursor pagination', async () => {
-      const { as } = await givenShop();
-      const other = await givenShop();
+      const { as } = await givenShop(api);
+      const other = await givenShop(api);
       await givenSubscription(other.as);
       const subs = [];
       for (let i = 0; i < 3; i++) subs.push(await givenSubscription(as, { description: `n${i}` }));
@@ -243,8 +238,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('answers 404 for an unknown id, a malformed id and another store\'s id', async () => {
-      const a = await givenShop();
-      const b = await givenShop();
+      const a = await givenShop(api);
+      const b = await givenShop(api);
       const theirs = await givenSubscription(b.as);
       for (const id of [theirs.id, new ObjectId().toHexString(), 'not-an-id', 'ABCDEF0123456789ABCDEF01']) {
         const res = await api.get(`${PATH}/${id}`, a.as);
@@ -256,7 +251,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
   describe('PATCH', () => {
     it('changes the given fields, checks a new target, and records webhook_subscription.updated with the changed fields', async () => {
-      const { as } = await givenShop();
+      const { as } = await givenShop(api);
       const sub = await givenSubscription(as, { description: 'first' });
       const res = await api.patch(`${PATH}/${sub.id}`, { target_url: 'https://other.example.com/in', event_types: ['customer.*', 'customer.*'], description: null }, as);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -272,13 +267,13 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       expect((await eventsOf(sub.id))[2]!.idempotency_key).to.equal(`webhook_subscription.updated:${sub.id}:v3`);
     });
 
-    it('re-enabling a subscription the platform disabled clears the reason and the failure count', async () => {
-      const { as } = await givenShop();
+    it('re-enabling a subscription the platform disabled clears the reason and the failure counts', async () => {
+      const { as } = await givenShop(api);
       const sub = await givenSubscription(as);
       const disabledAt = new Date('2026-01-02T03:04:05.000Z');
       await subscriptions(platform.db).updateOne(
         { _id: new ObjectId(sub.id) },
-        { $set: { active: false, disabled_reason: 'failing', disabled_at: disabledAt, consecutive_failed_deliveries: 7 } },
+        { $set: { active: false, disabled_reason: 'failing', disabled_at: disabledAt, consecutive_failed_deliveries: 7, consecutive_gone_deliveries: 3 } },
       );
       const shown = (await api.get(`${PATH}/${sub.id}`, as)).body.data;
       expect(shown).to.include({ active: false, disabled_reason: 'failing', disabled_at: disabledAt.toISOString() });
@@ -289,10 +284,11 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       expect(res.body.data).to.include({ active: true, disabled_reason: null, disabled_at: null });
       const doc = await subscriptions(platform.db).findOne({ _id: new ObjectId(sub.id) });
       expect(doc!.consecutive_failed_deliveries).to.equal(0);
+      expect(doc!.consecutive_gone_deliveries).to.equal(0);
     });
 
     it('refuses bad input and bad targets and changes nothing', async () => {
-      const { as } = await givenShop();
+      const { as } = await givenShop(api);
       const sub = await givenSubscription(as);
       const before = await counts(platform.db);
       const stored = await subscriptions(platform.db).findOne({ _id: new ObjectId(sub.id) });
@@ -319,8 +315,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('answers 404 for another store\'s id and changes nothing', async () => {
-      const a = await givenShop();
-      const b = await givenShop();
+      const a = await givenShop(api);
+      const b = await givenShop(api);
       const theirs = await givenSubscription(b.as);
       const stored = await subscriptions(platform.db).findOne({ _id: new ObjectId(theirs.id) });
       const before = await counts(platform.db);
@@ -336,7 +332,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
   describe('DELETE', () => {
     it('deletes and records webhook_subscription.deleted with the subscription as it was', async () => {
-      const { as } = await givenShop();
+      const { as } = await givenShop(api);
       const sub = await givenSubscription(as);
       const { secret: _secret, ...view } = sub;
       const res = await api.delete(`${PATH}/${sub.id}`, as);
@@ -349,8 +345,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('answers 404 for another store\'s id and keeps it', async () => {
-      const a = await givenShop();
-      const b = await givenShop();
+      const a = await givenShop(api);
+      const b = await givenShop(api);
       const theirs = await givenSubscription(b.as);
       const before = await counts(platform.db);
       expect((await api.delete(`${PATH}/${theirs.id}`, a.as)).status).to.equal(404);
@@ -361,7 +357,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
   describe('POST /:id/rotate-secret', () => {
     it('returns a new secret once and keeps the previous one signing for the grace period (default one day)', async () => {
-      const { as } = await givenShop();
+      const { as } = await givenShop(api);
       const sub = await givenSubscription(as);
       const oldSecret = sub.secret;
       const before = Date.now();
@@ -385,7 +381,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('takes a chosen grace period; 0 drops the previous secret at once; a second rotation replaces the previous one', async () => {
-      const { as } = await givenShop();
+      const { as } = await givenShop(api);
       const sub = await givenSubscription(as);
       const first = await api.post(`${PATH}/${sub.id}/rotate-secret`, { grace_period_seconds: 604800 }, as);
       secretsSeen.push(first.body.data.secret);
@@ -404,8 +400,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('refuses bad input, another store\'s id and unknown ids, and changes nothing', async () => {
-      const a = await givenShop();
-      const b = await givenShop();
+      const a = await givenShop(api);
+      const b = await givenShop(api);
       const sub = await givenSubscription(a.as);
       const theirs = await givenSubscription(b.as);
       const before = await counts(platform.db);
@@ -446,7 +442,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     };
 
     it('refuses private targets at creation and update unless allow-listed', async () => {
-      const { merchant, store } = await givenShop();
+      const { merchant, store } = await givenShop(api);
       const prodPlatform = { ...platform, config: prod };
       const owner = { type: 'merchant' as const, id: merchant.id };
       const input = (target_url: string) => ({ target_url, event_types: ['*'], active: true, description: null });

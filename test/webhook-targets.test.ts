@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { loadConfig, type Config } from '../src/config.js';
 import { checkResolvedAddress, checkTargetUrl, classifyAddress, isLoopbackHost, type Resolver } from '../src/webhooks/index.js';
-import { checkUrlShape, parseIPv4, parseIPv6 } from '../src/webhooks/targets.js';
+import { checkUrlShape, guardTarget, parseIPv4, parseIPv6 } from '../src/outbound/index.js';
 
 const KEY = `k1:${Buffer.alloc(32, 7).toString('base64url')}`;
 
@@ -26,7 +26,7 @@ const resolver = (answers: Record<string, string[]>): Resolver => async (hostnam
   return list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 };
 
-describe('Webhook targets (src/webhooks/targets.ts)', () => {
+describe('Webhook targets (src/outbound/targets.ts)', () => {
   describe('classifyAddress', () => {
     const table: [string, string | null][] = [
       // IPv4 public
@@ -301,11 +301,49 @@ describe('Webhook targets (src/webhooks/targets.ts)', () => {
       expect(checkResolvedAddress(productionConfig('hooks.example'), 'evil.example', '10.0.0.1').ok).to.equal(false);
     });
 
-    it('applies no address rule outside production', async () => {
-      const test = loadConfig({ APP_ENV: 'test' });
-      expect(checkResolvedAddress(test, 'localhost', '127.0.0.1')).to.deep.equal({ ok: true });
-      expect(checkResolvedAddress(stagingConfig(), 'hooks.example', '10.0.0.1')).to.deep.equal({ ok: true });
-      expect((await checkTargetUrl(test, 'https://10.0.0.1/', { resolve: true })).ok).to.equal(true);
+    it('guardTarget refuses, at send time, an IP literal target that is not public, IPv6 in brackets too', () => {
+      for (const url of ['https://127.0.0.1/hooks', 'https://[::1]/hooks', 'https://[fd12:3456:789a::1]:8443/x', 'https://[::ffff:10.0.0.1]/x', 'https://169.254.169.254/latest']) {
+        const verdict = guardTarget(prod, new URL(url));
+        expect(verdict.ok, url).to.equal(false);
+      }
+      expect(guardTarget(prod, new URL('https://[2606:4700:4700::1111]/hooks')).ok).to.equal(true);
+      expect(guardTarget(prod, new URL('https://93.184.216.34/hooks')).ok).to.equal(true);
+      expect(guardTarget(loadConfig({ APP_ENV: 'test' }), new URL('https://[::1]/hooks')).ok).to.equal(true);
+    });
+
+    it('applies no address rule in development and test', async () => {
+      for (const config of [loadConfig({ APP_ENV: 'test' }), loadConfig({ APP_ENV: 'development' })]) {
+        expect(checkResolvedAddress(config, 'localhost', '127.0.0.1')).to.deep.equal({ ok: true });
+        expect(checkResolvedAddress(config, 'hooks.example', '10.0.0.1')).to.deep.equal({ ok: true });
+        expect((await checkTargetUrl(config, 'https://10.0.0.1/', { resolve: true })).ok).to.equal(true);
+        expect(guardTarget(config, new URL('https://169.254.169.254/')).ok).to.equal(true);
+      }
+    });
+
+    it('applies the same address rules in staging as in production, naming the environment', async () => {
+      const staging = stagingConfig();
+      const dns = resolver({ 'internal.example': ['10.0.0.7'], 'public.example': ['93.184.216.34'] });
+      const refused: [string, RegExp][] = [
+        ['https://10.1.2.3/', /the address 10\.1\.2\.3 is a private address; staging webhooks must reach a public address/],
+        ['https://169.254.169.254/latest/meta-data', /link-local address; staging webhooks/],
+        ['https://127.0.0.1/', /loopback address/],
+        ['https://[::1]/', /loopback address/],
+        ['https://localhost/', /loopback name; staging webhooks/],
+        ['https://internal.example/', /the host internal\.example resolves to 10\.0\.0\.7, which is a private address/],
+      ];
+      for (const [url, reason] of refused) {
+        const verdict = await checkTargetUrl(staging, url, { resolve: true, resolver: dns });
+        expect(verdict.ok, url).to.equal(false);
+        expect(!verdict.ok && verdict.reason, url).to.match(reason);
+      }
+      expect((await checkTargetUrl(staging, 'https://public.example/', { resolve: true, resolver: dns })).ok).to.equal(true);
+      expect(checkResolvedAddress(staging, 'hooks.example', '10.0.0.1').ok).to.equal(false);
+      expect(guardTarget(staging, new URL('https://169.254.169.254/')).ok).to.equal(false);
+      expect(guardTarget(staging, new URL('https://[::1]/')).ok).to.equal(false);
+      expect(guardTarget(staging, new URL('https://93.184.216.34/')).ok).to.equal(true);
+      const allowed = loadConfig({ APP_ENV: 'staging', SECRETS_KEYS: KEY, MONGODB_URL: 'mongodb://127.0.0.1:1/none', WEBHOOK_TARGET_ALLOWLIST: 'internal.example,127.0.0.1' });
+      expect((await checkTargetUrl(allowed, 'https://internal.example/', { resolve: true, resolver: dns })).ok).to.equal(true);
+      expect(guardTarget(allowed, new URL('https://127.0.0.1:8443/')).ok).to.equal(true);
     });
   });
 });

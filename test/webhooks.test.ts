@@ -1,13 +1,17 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { loadConfig } from '../src/config.js';
+import { createLog } from '../src/log.js';
+import { openPlatform } from '../src/boot.js';
+import { createSubscription } from '../src/webhooks/subscriptions.js';
 import { claimDelivery, fanOutEvents, retryDelaySeconds, sendClaimed, type ClaimedDelivery } from '../src/webhooks/delivery.js';
 import { createDispatcher } from '../src/webhooks/dispatcher.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
-import { givenMerchantWithStore } from './helpers/factories.js';
+import { givenMerchantWithStore, givenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 import { runProcfileProcess, type RunningProcess } from './helpers/processes.js';
-import { WebhookReceiver, verifyWebhook } from './helpers/webhook-receiver.js';
+import { verifyBySpec } from './helpers/spec-verifier.js';
+import { WebhookReceiver } from './helpers/webhook-receiver.js';
 import { freePort, until } from './helpers/waiting.js';
 
 const SECRET = 'internal-secret-for-the-webhooks-tests-0123456789';
@@ -43,10 +47,13 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
       WEBHOOK_SWEEP_INTERVAL_MS: '300',
     });
     api = client(app.url);
-    const { merchant, store } = await givenMerchantWithStore(api);
-    as = { token: merchant.token, storeId: store.id };
     worker = startWorker();
     await worker.waitFor('"event":"worker.started"');
+  });
+  // Each test acts on a store of its own: its subscriptions see only its own events, whatever
+  // another test left active.
+  beforeEach(async () => {
+    as = (await givenShop(api)).as;
   });
   after(async () => {
     for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
@@ -57,6 +64,7 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
   async function subscribe(path: string, eventTypes = ['store.*']): Promise<{ id: string; secret: string }> {
     const res = await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}${path}`, event_types: eventTypes }, as);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    receiver.expectSecret(path, res.body.data.secret);
     return { id: res.body.data.id, secret: res.body.data.secret };
   }
   const unsubscribe = (id: string) => api.patch(`/v1/operations/webhook-subscriptions/${id}`, { active: false }, as);
@@ -98,10 +106,46 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     expect(req!.headers['x-platform-trace-id']).to.be.a('string');
     expect(req!.headers['x-platform-hmac-sha256']).to.match(/^v1=[0-9a-f]{64}$/);
     expect(req!.headers['x-platform-signature']).to.equal(req!.headers['x-platform-hmac-sha256']);
-    expect(verifyWebhook(sub.secret, req!.headers, req!.body)).to.equal(true);
-    expect(verifyWebhook(sub.secret, req!.headers, req!.body, 'x-platform-signature')).to.equal(true);
-    expect(verifyWebhook(sub.secret, req!.headers, req!.body.replace('store.updated', 'store.created'))).to.equal(false);
-    expect(verifyWebhook(`${sub.secret}x`, req!.headers, req!.body)).to.equal(false);
+    expect(req!.headers['x-platform-hmac-sha256-previous']).to.equal(undefined);
+    expect(req!.verified).to.equal(true);
+    expect(verifyBySpec(sub.secret, req!.headers, req!.raw)).to.equal(true);
+    expect(verifyBySpec(sub.secret, req!.headers, req!.raw, 'x-platform-signature')).to.equal(true);
+    expect(verifyBySpec(sub.secret, req!.headers, Buffer.from(req!.body.replace('store.updated', 'store.created')))).to.equal(false);
+    expect(verifyBySpec(`${sub.secret}x`, req!.headers, req!.raw)).to.equal(false);
+    await unsubscribe(sub.id);
+  });
+
+  it('signs with exactly one v1= signature per header during a rotation\'s grace period, the previous secret\'s in X-Platform-Hmac-SHA256-Previous', async () => {
+    const sub = await subscribe('/rotating');
+    const rotated = await api.post(`/v1/operations/webhook-subscriptions/${sub.id}/rotate-secret`, { grace_period_seconds: 3600 }, as);
+    expect(rotated.status, JSON.stringify(rotated.body)).to.equal(200);
+    // The partner switches to the new secret at once; a receiver written from spec 6.1 alone must accept the delivery.
+    receiver.expectSecret('/rotating', rotated.body.data.secret);
+    const eventId = await changeStore();
+    const delivery = await deliveryFor(sub.id, eventId);
+    expect(delivery).to.include({ status: 'successful', attempt_count: 1 });
+    const sent = receiver.to('/rotating').filter((r) => r.eventId === eventId);
+    expect(sent).to.have.length(1);
+    const [req] = sent as [(typeof sent)[number]];
+    expect(req.verified).to.equal(true);
+    expect(req.headers['x-platform-hmac-sha256']).to.match(/^v1=[0-9a-f]{64}$/);
+    expect(req.headers['x-platform-signature']).to.equal(req.headers['x-platform-hmac-sha256']);
+    // A partner that has not switched yet checks the previous secret's signature, the same way, in its own header.
+    expect(req.headers['x-platform-hmac-sha256-previous']).to.match(/^v1=[0-9a-f]{64}$/);
+    expect(verifyBySpec(sub.secret, req.headers, req.raw, 'x-platform-hmac-sha256-previous')).to.equal(true);
+    expect(verifyBySpec(sub.secret, req.headers, req.raw)).to.equal(false);
+    expect(verifyBySpec(rotated.body.data.secret, req.headers, req.raw, 'x-platform-hmac-sha256-previous')).to.equal(false);
+
+    // Once the previous secret no longer signs (a rotation with no grace period), the header is gone.
+    const dropped = await api.post(`/v1/operations/webhook-subscriptions/${sub.id}/rotate-secret`, { grace_period_seconds: 0 }, as);
+    expect(dropped.status).to.equal(200);
+    receiver.expectSecret('/rotating', dropped.body.data.secret);
+    const next = await changeStore();
+    expect(await deliveryFor(sub.id, next)).to.include({ status: 'successful', attempt_count: 1 });
+    const [after] = receiver.to('/rotating').filter((r) => r.eventId === next);
+    expect(after!.verified).to.equal(true);
+    expect(after!.headers['x-platform-hmac-sha256']).to.match(/^v1=[0-9a-f]{64}$/);
+    expect(after!.headers).not.to.have.property('x-platform-hmac-sha256-previous');
     await unsubscribe(sub.id);
   });
 
@@ -116,31 +160,47 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     await unsubscribe(sub.id);
   });
 
-  let exhausted: { subscription: string; delivery: string } | null = null;
-  it('fails for good after attempt 8, with all nine attempts recorded', async () => {
-    receiver.on('/down', () => ({ status: 500 }));
+  it('records each failed attempt\'s retry delay in seconds (spec 6.1 rule 8), none after a success or the last attempt', async () => {
+    receiver.on('/delays', (attempt) => (attempt < 2 ? { status: 500 } : attempt === 2 ? { status: 503, headers: { 'Retry-After': '1' } } : { status: 200 }));
+    const sub = await subscribe('/delays');
+    const eventId = await changeStore();
+    const delivery = await deliveryFor(sub.id, eventId);
+    expect(delivery.status).to.equal('successful');
+    expect(delivery.attempts).to.have.length(4);
+    // min(0.05 × 2^n, 0.4) in this suite (spec: 120 s doubling, capped at 3600 s); a longer Retry-After on a 503 wins, capped.
+    expect(delivery.attempts.map((a: { status: number; retry_seconds: number | null }) => [a.status, a.retry_seconds])).to.deep.equal([[500, 0.05], [500, 0.1], [503, 0.4], [200, null]]);
+    await unsubscribe(sub.id);
+
+    receiver.on('/delays-down', () => ({ status: 500 }));
+    const down = await subscribe('/delays-down');
+    const failed = await deliveryFor(down.id, await changeStore());
+    expect(failed.status).to.equal('failed');
+    expect(failed.attempts.map((a: { retry_seconds: number | null }) => a.retry_seconds)).to.deep.equal([0.05, 0.1, 0.2, 0.4, 0.4, 0.4, 0.4, 0.4, null]);
+    await unsubscribe(down.id);
+  });
+
+  it('fails for good after attempt 8, with all nine attempts recorded, and redelivers it as a new attempt series', async () => {
+    let down = true;
+    receiver.on('/down', () => ({ status: down ? 500 : 204 }));
     const sub = await subscribe('/down');
     const eventId = await changeStore();
     const delivery = await deliveryFor(sub.id, eventId);
     expect(delivery.status).to.equal('failed');
     expect(delivery.attempts.map((a: { number: number }) => a.number)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     expect(delivery.attempts.every((a: { status: number }) => a.status === 500)).to.equal(true);
-    exhausted = { subscription: sub.id, delivery: delivery.id };
-  });
 
-  it('redelivers a failed delivery as a new attempt series', async () => {
-    receiver.on('/down', () => ({ status: 204 }));
-    const res = await api.post(`/v1/operations/webhook-deliveries/${exhausted!.delivery}/redeliver`, undefined, as);
+    down = false;
+    const res = await api.post(`/v1/operations/webhook-deliveries/${delivery.id}/redeliver`, undefined, as);
     expect(res.status).to.equal(202);
     expect(res.body.data).to.include({ status: 'queued', series: 2 });
     const done = await until('the redelivery', async () => {
-      const d = (await api.get(`/v1/operations/webhook-deliveries/${exhausted!.delivery}`, as)).body.data;
+      const d = (await api.get(`/v1/operations/webhook-deliveries/${delivery.id}`, as)).body.data;
       return d.status === 'successful' ? d : null;
     });
     expect(done.attempts.at(-1)).to.include({ series: 2, number: 0, status: 204 });
     expect(done.attempts).to.have.length(10);
-    expect((await api.post(`/v1/operations/webhook-deliveries/${exhausted!.delivery}/redeliver`, undefined, as)).status).to.equal(409);
-    await unsubscribe(exhausted!.subscription);
+    expect((await api.post(`/v1/operations/webhook-deliveries/${delivery.id}/redeliver`, undefined, as)).status).to.equal(409);
+    await unsubscribe(sub.id);
   });
 
   it('answers 429 with a retry, and computes delays as the spec says (Retry-After honoured when longer, capped)', async () => {
@@ -179,15 +239,36 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     expect(() => loadConfig({ ...production, WEBHOOK_RETRY_CAP_SECONDS: '10' })).to.throw(/WEBHOOK_RETRY_CAP_SECONDS: must not be set in production/);
   });
 
-  it('disables the subscription at once on 410 Gone', async () => {
-    receiver.on('/gone', () => ({ status: 410 }));
-    const sub = await subscribe('/gone');
+  it('retries a 410 Gone like any non-2xx, and the subscription stays active', async () => {
+    receiver.on('/gone-once', (attempt) => (attempt === 0 ? { status: 410 } : { status: 200 }));
+    const sub = await subscribe('/gone-once');
     const eventId = await changeStore();
     const delivery = await deliveryFor(sub.id, eventId);
-    expect(delivery).to.include({ status: 'failed', attempt_count: 1 });
+    expect(delivery).to.include({ status: 'successful', attempt_count: 2 });
+    expect(delivery.attempts[0]).to.include({ status: 410, error: 'Webhook endpoint returned HTTP 410', retry_seconds: 0.05 });
+    expect((await api.get(`/v1/operations/webhook-subscriptions/${sub.id}`, as)).body.data).to.include({ active: true, disabled_reason: null });
+    await unsubscribe(sub.id);
+  });
+
+  it('disables a subscription as gone only when its deliveries keep answering 410 (5 in a row, each after all its attempts)', async () => {
+    receiver.on('/gone', () => ({ status: 410 }));
+    const sub = await subscribe('/gone');
+    const view = () => api.get(`/v1/operations/webhook-subscriptions/${sub.id}`, as).then((r) => r.body.data);
+    // Four deliveries answered 410 to the end: failed, but the subscription stays active.
+    const first: string[] = [];
+    for (let i = 0; i < 4; i++) first.push(await changeStore());
+    for (const eventId of first) {
+      const d = await deliveryFor(sub.id, eventId);
+      expect(d).to.include({ status: 'failed', attempt_count: 9 });
+      expect(d.attempts.every((a: { status: number }) => a.status === 410)).to.equal(true);
+    }
+    expect(await view()).to.include({ active: true, disabled_reason: null });
+    // The fifth in a row disables it, as gone.
+    const fifth = await changeStore();
+    expect(await deliveryFor(sub.id, fifth)).to.include({ status: 'failed', attempt_count: 9 });
     const s = await until('the subscription to be disabled', async () => {
-      const view = (await api.get(`/v1/operations/webhook-subscriptions/${sub.id}`, as)).body.data;
-      return view.active === false ? view : null;
+      const v = await view();
+      return v.active === false ? v : null;
     });
     expect(s).to.include({ active: false, disabled_reason: 'gone' });
     expect(await app.platform.db.collection('events').countDocuments({ type: 'webhook_subscription.disabled', 'payload.webhook_subscription.id': sub.id })).to.equal(1);
@@ -266,7 +347,9 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     dispatcher.hold([second]);
     await dispatcher.close();
     const released = await app.platform.db.collection('webhook_deliveries').findOne({ _id: second.delivery._id });
-    expect([released?.lease_owner, released?.lease_until, released?.status]).to.deep.equal([null, null, 'queued']);
+    // Given back (or, if the worker's sweep ran in between, already taken by the worker).
+    if (released!.lease_owner === null) expect([released!.lease_until, released!.status]).to.deep.equal([null, 'queued']);
+    else expect(released!.lease_owner).to.match(/^webhooks:/);
     // ...so the worker's sweep sends it, once.
     await until('the released delivery sent', async () => receiver.to('/fence').some((r) => r.eventId === second.delivery.event_id.toHexString()));
     await unsubscribe(sub.id);
@@ -319,9 +402,12 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
   });
 
   it('keeps deliveries to each store: 404 for another store\'s delivery ids, 403 for a store the caller does not own', async () => {
+    const sub = await subscribe('/ok-scoped');
+    await deliveryFor(sub.id, await changeStore());
     const other = await givenMerchantWithStore(api);
     const theirs = { token: other.merchant.token, storeId: other.store.id };
     const mine = (await api.get('/v1/operations/webhook-deliveries?limit=1', as)).body.data[0];
+    expect(mine, 'this store has a delivery').to.exist;
     expect((await api.get(`/v1/operations/webhook-deliveries/${mine.id}`, theirs)).status).to.equal(404);
     expect((await api.post(`/v1/operations/webhook-deliveries/${mine.id}/redeliver`, undefined, theirs)).status).to.equal(404);
     expect((await api.get('/v1/operations/webhook-deliveries', theirs)).body.data).to.deep.equal([]);
@@ -330,14 +416,33 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
   });
 
   it('leaves nothing stuck: every delivery is successful exactly once at the receiver, or failed after its attempts', async () => {
-    await until('no queued deliveries', async () => (await app.platform.db.collection('webhook_deliveries').countDocuments({ status: 'queued' })) === 0);
-    const all = await app.platform.db.collection('webhook_deliveries').find({}).toArray();
-    const subs = new Map((await app.platform.db.collection('webhook_subscriptions').find({}).toArray()).map((s) => [s._id.toHexString(), new URL(s.target_url).pathname]));
+    // Receivers that succeed, fail then succeed, always fail, and ask to wait; several events.
+    receiver.on('/mixed-flaky', (attempt) => ({ status: attempt < 2 ? 500 : 200 }));
+    receiver.on('/mixed-down', () => ({ status: 503 }));
+    receiver.on('/mixed-busy', (attempt) => (attempt < 1 ? { status: 429, headers: { 'retry-after': '0' } } : { status: 200 }));
+    for (const path of ['/mixed-ok', '/mixed-flaky', '/mixed-down', '/mixed-busy']) await subscribe(path);
+    for (let i = 0; i < 4; i++) await changeStore(); // four: five failed in a row would disable /mixed-down
+    const store = new ObjectId(as.storeId);
+    const deliveries = app.platform.db.collection('webhook_deliveries');
+    await until('16 deliveries, none queued', async () => {
+      const [all, queued] = await Promise.all([deliveries.countDocuments({ store_id: store }), deliveries.countDocuments({ store_id: store, status: 'queued' })]);
+      return all === 16 && queued === 0;
+    });
+    const all = await deliveries.find({ store_id: store }).toArray();
+    expect(all).to.have.length(16);
+    const subs = new Map((await app.platform.db.collection('webhook_subscriptions').find({ store_id: store }).toArray()).map((s) => [s._id.toHexString(), new URL(s.target_url).pathname]));
     for (const d of all) {
       const path = subs.get(d.subscription_id.toHexString())!;
-      if (d.status === 'successful') expect(receiver.processed.get(path)?.has(d.event_id.toHexString()), `${path} ${d.event_id}`).to.equal(true);
-      else expect(d.status).to.equal('failed');
+      if (path === '/mixed-down') expect(d.status, path).to.equal('failed');
+      else {
+        expect(d.status, path).to.equal('successful');
+        expect(receiver.processed.get(path)?.has(d.event_id.toHexString()), `${path} ${d.event_id}`).to.equal(true);
+      }
     }
+    expect(all.filter((d) => d.status === 'failed').every((d) => d.attempts.length === 9)).to.equal(true);
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
     worker.child.kill('SIGTERM');
     expect((await worker.exited).code).to.equal(0);
   });
@@ -359,8 +464,10 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
       INTERNAL_SECRET: SECRET,
       WEBHOOKS_INTERNAL_URL: `http://127.0.0.1:${internalPort}`,
       JOBS_POLL_INTERVAL_MS: '100',
-      // The sweeper must not be what delivers here: it runs once at start, then not for an hour.
+      // The sweeper must not be what delivers here: it runs once at start, then not for an hour;
+      // and no subscription's catch-up window (interest.ts) is due at that first sweep.
       WEBHOOK_SWEEP_INTERVAL_MS: String(3_600_000),
+      WEBHOOK_SUBSCRIPTION_CACHE_MS: '60000',
     });
     api = client(app.url);
     const { merchant, store } = await givenMerchantWithStore(api);
@@ -375,9 +482,30 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
   const latestEventId = async () => (await app.platform.db.collection('events').find({ store_id: new ObjectId(as.storeId) }).sort({ _id: -1 }).limit(1).next())!._id.toHexString();
   const fanOutJob = (eventId: string) => app.platform.db.collection('agendaJobs').findOne({ name: 'webhooks.fan-out-event', 'data.event_id': eventId });
 
+  it('records an event no subscription wants as fanned out, with no wake-up and no fan-out job', async () => {
+    // No subscription yet: the store's event is nobody's.
+    expect((await api.patch(`/v1/stores/${as.storeId}`, { name: 'Before any subscription' }, as)).status).to.equal(200);
+    const unsubscribed = await latestEventId();
+    // A subscription to another family: an event of this type is still nobody's.
+    expect((await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}/customers`, event_types: ['customer.*'] }, as)).status).to.equal(201);
+    expect((await api.patch(`/v1/stores/${as.storeId}`, { name: 'Subscribed to customers only' }, as)).status).to.equal(200);
+    const otherFamily = await latestEventId();
+    expect(otherFamily).not.to.equal(unsubscribed);
+
+    await new Promise((r) => setTimeout(r, 300)); // a job, had one been enqueued, would be there by now
+    for (const eventId of [unsubscribed, otherFamily]) {
+      const event = await app.platform.db.collection('events').findOne({ _id: new ObjectId(eventId) });
+      expect(event!.fanned_out_at).to.be.instanceOf(Date);
+      expect(event!.fanned_out_at.getTime()).to.equal(event!.created_at.getTime());
+      expect(await fanOutJob(eventId)).to.equal(null);
+    }
+    expect(await app.platform.db.collection('webhook_deliveries').countDocuments({ store_id: new ObjectId(as.storeId) })).to.equal(0);
+  });
+
   it('enqueues the fan-out job when the webhooks service cannot be woken, and a worker started later delivers the event', async () => {
     const res = await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}/later`, event_types: ['store.updated'] }, as);
     expect(res.status).to.equal(201);
+    receiver.expectSecret('/later', res.body.data.secret);
     // Nothing listens on the internal port yet: the wake-up is refused.
     expect((await api.patch(`/v1/stores/${as.storeId}`, { name: 'While the webhooks worker is down' }, as)).status).to.equal(200);
     const eventId = await latestEventId();
@@ -401,7 +529,7 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
     // The job's own log line comes after its send: wait for it rather than race it.
     const finished = new RegExp(`"event":"job.finished","job":"webhooks.fan-out-event"[^\\n]*"event_id":"${eventId}"[^\\n]*"deliveries":1`);
     await until('the fan-out job to finish, having created the delivery', async () => finished.test(worker.output()) || null);
-    expect(receiver.to('/later').filter((r) => r.eventId === eventId)).to.have.length(1);
+    expect(receiver.to('/later').filter((r) => r.eventId === eventId).map((r) => r.verified)).to.deep.equal([true]);
   });
 
   it('enqueues no fan-out job when the wake-up is answered: the service fanned the event out and sent it', async () => {
@@ -414,5 +542,69 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
     await new Promise((r) => setTimeout(r, 300));
     expect(await fanOutJob(eventId)).to.equal(null);
     expect(workers[0]!.output()).not.to.match(new RegExp(`"job":"webhooks.fan-out-event"[^\\n]*"event_id":"${eventId}"`));
+  });
+});
+
+describe('Remembered subscriptions (a process trusts its read of a store\'s subscriptions for a while; the sweeper catches up)', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let api: Client;
+  let as: { token: string; storeId: string; merchantId: string };
+  let receiver: WebhookReceiver;
+  const workers: RunningProcess[] = [];
+
+  before(async () => {
+    receiver = await new WebhookReceiver().start();
+    // This web process remembers a store's subscriptions for a minute.
+    app = await startTestApp('webhooks_interest', { INTERNAL_SECRET: SECRET, WEBHOOK_SUBSCRIPTION_CACHE_MS: '60000', JOBS_POLL_INTERVAL_MS: '100' });
+    api = client(app.url);
+    const { merchant, store } = await givenMerchantWithStore(api);
+    as = { token: merchant.token, storeId: store.id, merchantId: merchant.id };
+  });
+  after(async () => {
+    for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+    await receiver.close();
+    await app.close();
+  });
+
+  const latestEvent = async () => (await app.platform.db.collection('events').find({ store_id: new ObjectId(as.storeId) }).sort({ _id: -1 }).limit(1).next())!;
+
+  it('delivers an event recorded by a process that did not know of a subscription created elsewhere a moment before', async () => {
+    // The web process reads the store's subscriptions (none) and remembers that.
+    expect((await api.patch(`/v1/stores/${as.storeId}`, { name: 'Before the subscription' }, as)).status).to.equal(200);
+    const before = await latestEvent();
+    expect(before.fanned_out_at.getTime()).to.equal(before.created_at.getTime());
+
+    // Another process (a second web process, say) creates a subscription to store.updated.
+    const other = await openPlatform(loadConfig(app.childEnv({ WEBHOOK_SUBSCRIPTION_CACHE_MS: '0' })), 'web', { log: createLog('warn', {}) });
+    let subscriptionId: string;
+    try {
+      const sub = await createSubscription(other.platform, as.storeId, { type: 'merchant', id: as.merchantId }, { target_url: `${receiver.url}/late`, event_types: ['store.updated'], active: true, description: null });
+      subscriptionId = sub.id;
+      receiver.expectSecret('/late', sub.secret);
+    } finally {
+      await other.close();
+    }
+    const stored = await app.platform.db.collection('webhook_subscriptions').findOne({ _id: new ObjectId(subscriptionId) });
+    expect(stored!.catch_up_from).to.be.instanceOf(Date);
+    expect(stored!.catch_up_due.getTime() - stored!.catch_up_from.getTime()).to.equal(1000); // cache 0 + the margin
+
+    // This process still trusts its old read: the event is recorded as nobody's, nothing is sent.
+    expect((await api.patch(`/v1/stores/${as.storeId}`, { name: 'After the subscription' }, as)).status).to.equal(200);
+    const after = await latestEvent();
+    expect(after.fanned_out_at.getTime()).to.equal(after.created_at.getTime());
+    expect(await app.platform.db.collection('webhook_deliveries').countDocuments({ event_id: after._id })).to.equal(0);
+
+    // The webhooks sweeper closes the subscription's catch-up window: the event is delivered, once.
+    const worker = runProcfileProcess('webhooks', app.childEnv({ WEBHOOKS_INTERNAL_PORT: '0', WEBHOOK_SWEEP_INTERVAL_MS: '300' }));
+    workers.push(worker);
+    await until('the event at the receiver', async () => receiver.to('/late').find((r) => r.eventId === after._id.toHexString()) ?? null);
+    await until('the catch-up window to be closed', async () => {
+      const doc = await app.platform.db.collection('webhook_subscriptions').findOne({ _id: new ObjectId(subscriptionId) });
+      return doc && !('catch_up_due' in doc) && !('catch_up_from' in doc);
+    });
+    await new Promise((r) => setTimeout(r, 700)); // two more sweeps: nothing is sent again
+    expect(receiver.to('/late').map((r) => [r.eventId, r.verified])).to.deep.equal([[after._id.toHexString(), true]]);
+    expect(await app.platform.db.collection('webhook_deliveries').countDocuments({ subscription_id: new ObjectId(subscriptionId) })).to.equal(1);
   });
 });

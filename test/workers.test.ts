@@ -65,7 +65,8 @@ describe('Worker processes (Procfile)', () => {
     );
     expect(message.transport).to.equal('outbox');
     const id = message._id.toHexString();
-    await worker.waitFor(`"job":"messages.deliver"`);
+    // The worker logs job.finished after the delivery's write: wait for that line, not the first one of the job.
+    await worker.waitFor(`"event":"job.finished","job":"messages.deliver"`);
     expect(worker.output()).to.match(new RegExp(`"event":"job.started","job":"messages.deliver","job_id":"[0-9a-f]{24}","message_id":"${id}"`));
     expect(worker.output()).to.match(new RegExp(`"event":"job.finished".*"message_id":"${id}","outcome":"succeeded","duration_ms":\\d+`));
 
@@ -115,8 +116,11 @@ describe('Worker processes (Procfile)', () => {
       expect(failed.body_encrypted, 'the body is kept for the retry').to.be.a('string');
       const delay = failed.next_attempt_at.getTime() - before;
       expect(delay).to.be.within(29_000, 40_000);
-      const retry = await app.platform.db.collection('agendaJobs').findOne({ name: 'messages.deliver', 'data.message_id': failed._id.toHexString(), nextRunAt: { $gt: new Date() } });
-      expect(retry, 'a retry job is scheduled').to.exist;
+      // The worker records the failure, then schedules the retry job: wait for the second write.
+      const retry = await until('a retry job to be scheduled', () =>
+        app.platform.db.collection('agendaJobs').findOne({ name: 'messages.deliver', 'data.message_id': failed._id.toHexString(), nextRunAt: { $gt: new Date() } }),
+      );
+      expect(retry.nextRunAt.getTime()).to.equal(failed.next_attempt_at.getTime());
       worker.child.kill('SIGTERM');
       expect((await worker.exited).code).to.equal(0);
     } finally {

@@ -1,3 +1,14 @@
+import type { Module } from '../module.js';
+import { sessionAuthenticator } from './access.js';
+import { authRoutes } from './routes.js';
+import { authIndexes } from './store.js';
 export { authenticateSession, sweepExpiredCredentials } from './service.js';
 export type { MerchantView, SessionView } from './present.js';
-export { authIndexes } from './store.js';
+
+/** Merchant accounts and sessions: /v1/auth, and the session authenticator. */
+export const authModule: Module = {
+  name: 'auth',
+  indexes: authIndexes,
+  routes: [{ path: '/v1/auth', router: authRoutes }],
+  authenticators: [sessionAuthenticator],
+};

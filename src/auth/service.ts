@@ -2,9 +2,10 @@ import { randomInt } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError } from '../errors.js';
+import { storeBudgetAccount } from '../http/budget.js';
 import { sendMessage } from '../messages/index.js';
 import type { Platform } from '../platform.js';
-import { consumeRateLimit } from '../ratelimit/index.js';
+import { consumeRateLimit, openBudgetAccount } from '../ratelimit/index.js';
 import {
   decoyPasswordHash,
   generateToken,
@@ -29,14 +30,19 @@ export const CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_ATTEMPTS = 5;
 export const RESET_TTL_MS = 60 * 60 * 1000;
 
-const SESSION_PREFIX = 'emp_session';
+export const SESSION_PREFIX = 'emp_session';
 const RESET_PREFIX = 'emp_reset';
 const CODE_PURPOSE = 'auth.signin_code';
 
-/** Per email and per IP, in 15-minute windows (docs/auth.md lists them). */
+/**
+ * Per email (or merchant) and per client IP, in 15-minute windows (docs/auth.md lists them).
+ * The IP is the one src/http/client-address.ts derives (behind proxies: TRUST_PROXY_HOPS from
+ * the right of X-Forwarded-For; IPv6 by /64), and the per-email rules hold however many
+ * addresses a client has.
+ */
 const WINDOW = 15 * 60;
 const LIMITS = {
-  signup: { ip: 50 },
+  signup: { email: 5, ip: 50 },
   signin: { email: 10, ip: 100 },
   codeRequest: { email: 5, ip: 30 },
   codeVerify: { email: 10, ip: 100 },
@@ -46,6 +52,9 @@ const LIMITS = {
 
 export type Caller = { ip: string };
 export type NewSession = ReturnType<typeof presentNewSession>;
+
+/** The epoch a merchant's credentials are issued under (see MerchantDocument.auth_epoch). */
+const epochOf = (doc: { auth_epoch?: string | null }) => doc.auth_epoch ?? null;
 
 const invalidCredentials = () => new PlatformError('unauthenticated', 'invalid_credentials', 'The email or password is wrong');
 const invalidCode = () => new PlatformError('unauthenticated', 'invalid_code', 'The code is wrong, used up or expired');
@@ -67,16 +76,34 @@ async function startSession(platform: Platform, merchant: MerchantDocument, meth
     merchant_id: merchant._id,
     token_hash: hash,
     method,
+    // Read with the password or code that was checked: a change since then makes it dead on arrival.
+    auth_epoch: epochOf(merchant),
     created_at: now,
     expires_at: new Date(now.getTime() + SESSION_TTL_MS),
   };
   await sessions(platform.db).insertOne(session);
+  // The merchant's budget account on the store-scoped API, open for as long as this session can be used.
+  await openBudgetAccount(platform, storeBudgetAccount({ kind: 'merchant', merchantId: merchant._id.toHexString(), sessionId: session._id.toHexString() }), session.expires_at);
   platform.log.info({ event: 'auth.session_started', merchant_id: merchant._id.toHexString(), session_id: session._id.toHexString(), method });
   return presentNewSession(merchant, session, token);
 }
 
-export async function signUp(platform: Platform, input: { email: string; password: string; name: string }, caller: Caller): Promise<NewSession> {
-  await consumeRateLimit(platform, limitBy('signup', null, caller));
+/** Sign-up's one answer, for a new email and for one that already has an account alike. */
+export const SIGNUP_ACCEPTED = {
+  accepted: true,
+  message: 'Sign-up received: sign in with your email and password. If the email already had an account, a message is on its way to it',
+} as const;
+
+/**
+ * Create a merchant, answering the same whether or not the email already has an account, so
+ * sign-up does not tell which emails have one. The client then signs in. For an email that
+ * has an account nothing changes and its owner is told by message (`account_exists`), which
+ * is how they learn that they, or someone else, tried. Both paths hash the password and
+ * make one write to merchants, so they take about as long; the per-email limit bounds both
+ * the probing and the messages.
+ */
+export async function signUp(platform: Platform, input: { email: string; password: string; name: string }, caller: Caller): Promise<typeof SIGNUP_ACCEPTED> {
+  await consumeRateLimit(platform, limitBy('signup', input.email, caller));
   const now = platform.clock.now();
   const merchant: MerchantDocument = {
     _id: new ObjectId(),
@@ -90,11 +117,21 @@ export async function signUp(platform: Platform, input: { email: string; passwor
   try {
     await merchants(platform.db).insertOne(merchant);
   } catch (err) {
-    if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'email_taken', 'An account with this email already exists');
-    throw err;
+    if (!isDuplicateKeyError(err)) throw err;
+    await sendMessage(platform, {
+      kind: 'account_exists',
+      to: input.email,
+      subject: 'Someone tried to sign up with your email',
+      text:
+        `Someone (perhaps you) tried to create an Emporium account for ${input.email}, which already has one. Nothing was changed.\n\n` +
+        `If it was you, sign in with your password (POST /v1/auth/signin), ask for a sign-in code (POST /v1/auth/signin/otp), ` +
+        `or reset your password (POST /v1/auth/password/reset).\nIf it was not you, you can ignore this message.`,
+    });
+    platform.log.info({ event: 'auth.signup_for_existing_account' });
+    return SIGNUP_ACCEPTED;
   }
   platform.log.info({ event: 'auth.merchant_signed_up', merchant_id: merchant._id.toHexString() });
-  return startSession(platform, merchant, 'signup');
+  return SIGNUP_ACCEPTED;
 }
 
 export async function signIn(platform: Platform, input: { email: string; password: string }, caller: Caller): Promise<NewSession> {
@@ -121,6 +158,7 @@ export async function requestSigninCode(platform: Platform, input: { email: stri
         merchant_id: merchant._id,
         code_hash: keyedHash(platform.config.secretsKeys, CODE_PURPOSE, `${input.email}:${code}`),
         attempts: 0,
+        auth_epoch: epochOf(merchant),
         created_at: now,
         expires_at: new Date(now.getTime() + CODE_TTL_MS),
       },
@@ -151,7 +189,8 @@ export async function verifySigninCode(platform: Platform, input: { email: strin
   const { deletedCount } = await signinCodes(platform.db).deleteOne({ _id: live._id, code_hash: live.code_hash });
   if (deletedCount !== 1) throw invalidCode();
   const merchant = await merchants(platform.db).findOne({ _id: live.merchant_id });
-  if (!merchant) throw invalidCode();
+  // A code sent before the password last changed is dead.
+  if (!merchant || epochOf(live) !== epochOf(merchant)) throw invalidCode();
   return startSession(platform, merchant, 'otp');
 }
 
@@ -172,6 +211,7 @@ export async function requestPasswordReset(platform: Platform, input: { email: s
     _id: new ObjectId(),
     merchant_id: merchant._id,
     token_hash: hash,
+    auth_epoch: epochOf(merchant),
     created_at: now,
     expires_at: new Date(now.getTime() + RESET_TTL_MS),
   });
@@ -194,17 +234,27 @@ export type PasswordUpdate =
  * Set a new password, proven by a reset token or by the current password within a session.
  * Every other session of the merchant is revoked (all of them after a reset), and any
  * outstanding reset tokens and sign-in codes stop working.
+ *
+ * The revocation is the same single-document write as the new hash: it moves the merchant's
+ * `auth_epoch`, under which every session, code and reset token was issued, and names the one
+ * session that lives on (the current-password form's own). From that write on, everything
+ * issued before is refused, even a sign-in that checked the old password just before and
+ * writes its session just after. The write is conditional on the epoch (and hash) as read, so
+ * of two concurrent changes one wins. Deleting the dead sessions, codes and tokens afterwards
+ * is only clean-up: if the process stops before it, they are dead all the same.
  */
 export async function updatePassword(platform: Platform, input: PasswordUpdate, caller: Caller): Promise<{ revoked_sessions: number }> {
   await consumeRateLimit(platform, limitBy('passwordUpdate', input.via === 'current_password' ? `merchant:${input.merchantId}` : null, caller));
   const now = platform.clock.now();
+  const invalidResetToken = () => new PlatformError('unauthenticated', 'invalid_reset_token', 'The reset token is wrong, used or expired');
   let merchant: MerchantDocument | null;
   let keepSession: ObjectId | null = null;
   if (input.via === 'reset_token') {
     const reset = await passwordResets(platform.db).findOneAndDelete({ token_hash: hashToken(input.resetToken), expires_at: { $gt: now } });
-    if (!reset) throw new PlatformError('unauthenticated', 'invalid_reset_token', 'The reset token is wrong, used or expired');
+    if (!reset) throw invalidResetToken();
     merchant = await merchants(platform.db).findOne({ _id: reset.merchant_id });
-    if (!merchant) throw new PlatformError('unauthenticated', 'invalid_reset_token', 'The reset token is wrong, used or expired');
+    // A token sent before the password last changed is dead.
+    if (!merchant || epochOf(reset) !== epochOf(merchant)) throw invalidResetToken();
   } else {
     merchant = await merchants(platform.db).findOne({ _id: new ObjectId(input.merchantId) });
     if (!merchant || !(await verifyPassword(input.currentPassword, merchant.password_hash))) {
@@ -212,10 +262,24 @@ export async function updatePassword(platform: Platform, input: PasswordUpdate, 
     }
     keepSession = new ObjectId(input.sessionId);
   }
-  await merchants(platform.db).updateOne(
-    { _id: merchant._id },
-    { $set: { password_hash: await hashPassword(input.newPassword), password_updated_at: now, updated_at: now } },
+  const { matchedCount } = await merchants(platform.db).updateOne(
+    { _id: merchant._id, password_hash: merchant.password_hash, auth_epoch: epochOf(merchant) },
+    {
+      $set: {
+        password_hash: await hashPassword(input.newPassword),
+        password_updated_at: now,
+        auth_epoch: new ObjectId().toHexString(),
+        auth_epoch_session_id: keepSession,
+        updated_at: now,
+      },
+    },
   );
+  if (matchedCount !== 1) {
+    // The password changed meanwhile (another update or a reset): this one is not applied.
+    if (input.via === 'reset_token') throw invalidResetToken();
+    throw new PlatformError('conflict', 'password_changed', 'The password was changed by another request meanwhile; nothing was changed by this one');
+  }
+  // Clean-up: all of these are already refused under the new epoch.
   const { deletedCount } = await sessions(platform.db).deleteMany(
     keepSession ? { merchant_id: merchant._id, _id: { $ne: keepSession } } : { merchant_id: merchant._id },
   );
@@ -233,7 +297,9 @@ export async function authenticateSession(platform: Platform, token: string): Pr
   const session = await sessions(platform.db).findOne({ token_hash: hashToken(token), expires_at: { $gt: platform.clock.now() } });
   if (!session) return null;
   const merchant = await merchants(platform.db).findOne({ _id: session.merchant_id });
-  return merchant ? { merchant: presentMerchant(merchant), session: presentSession(session) } : null;
+  // Live only under the merchant's current epoch, or as the session the last password change was made from.
+  const live = merchant && (epochOf(session) === epochOf(merchant) || merchant.auth_epoch_session_id?.equals(session._id) === true);
+  return live ? { merchant: presentMerchant(merchant), session: presentSession(session) } : null;
 }
 
 /** Expired sessions, sign-in codes and reset tokens, for the maintenance sweep. */

@@ -12,6 +12,14 @@ export type MerchantDocument = {
   name: string;
   password_hash: string;
   password_updated_at: Date;
+  /**
+   * The credentials' epoch: sessions, sign-in codes and reset tokens are valid only under the
+   * epoch they were issued in. A password change sets a new one in the same write as the new
+   * hash, so everything issued before is dead at once. Absent (null) until the first change.
+   */
+  auth_epoch?: string | null;
+  /** The session a password change was made from, which lives on under the new epoch (null after a reset). */
+  auth_epoch_session_id?: ObjectId | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -22,6 +30,8 @@ export type SessionDocument = {
   merchant_id: ObjectId;
   token_hash: string;
   method: 'signup' | 'password' | 'otp';
+  /** The merchant's auth_epoch when the session started (absent: null). */
+  auth_epoch?: string | null;
   created_at: Date;
   expires_at: Date;
 };
@@ -33,6 +43,8 @@ export type SigninCodeDocument = {
   merchant_id: ObjectId;
   code_hash: string;
   attempts: number;
+  /** The merchant's auth_epoch when the code was sent. */
+  auth_epoch?: string | null;
   created_at: Date;
   expires_at: Date;
 };
@@ -41,6 +53,8 @@ export type PasswordResetDocument = {
   _id: ObjectId;
   merchant_id: ObjectId;
   token_hash: string;
+  /** The merchant's auth_epoch when the token was sent. */
+  auth_epoch?: string | null;
   created_at: Date;
   expires_at: Date;
 };

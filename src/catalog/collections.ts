@@ -1,6 +1,6 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
-import { PlatformError, notFound } from '../errors.js';
+import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { insertWithHandle } from './handles.js';
@@ -57,9 +57,7 @@ async function checkProductIds(platform: Platform, storeId: string, ids: string[
   const known = new Set(found.map((d) => d._id.toHexString()));
   const missing = unique.filter((id) => !known.has(id));
   if (missing.length > 0) {
-    throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', {
-      details: missing.slice(0, 20).map((id) => `body.product_ids: ${id} is not a product of this store`),
-    });
+    throw invalidInput(missing.slice(0, 20).map((id) => ({ path: 'product_ids', message: `${id} is not a product of this store` })));
   }
   return objectIds;
 }
@@ -112,10 +110,10 @@ export async function updateCollection(platform: Platform, storeId: string, coll
   const current = id ? await collections(platform.db).findOne(scope) : null;
   if (!current) throw notFound('Collection');
   if (current.type === 'manual' && input.rules !== undefined) {
-    throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details: ['body.rules: a manual collection has no rules'] });
+    throw invalidInput([{ path: 'rules', message: 'a manual collection has no rules' }]);
   }
   if (current.type === 'rule' && input.product_ids !== undefined) {
-    throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details: ['body.product_ids: a rule collection computes its products'] });
+    throw invalidInput([{ path: 'product_ids', message: 'a rule collection computes its products' }]);
   }
   const set: Partial<CollectionDocument> = { updated_at: platform.clock.now() };
   if (input.title !== undefined) set.title = input.title;

@@ -1,3 +1,16 @@
-export { catalogIndexes } from './store.js';
+import type { Module } from '../module.js';
+import { collectionRoutes, productRoutes } from './routes.js';
+import { catalogIndexes } from './store.js';
 export { findVariants, productExists, type VariantRef } from './products.js';
 export type { ProductView, VariantView, CollectionView } from './present.js';
+
+/** Products and collections: /v1/products, /v1/products/collections. */
+export const catalogModule: Module = {
+  name: 'catalog',
+  indexes: catalogIndexes,
+  routes: [
+    { path: '/v1/products/collections', router: collectionRoutes },
+    { path: '/v1/products', router: productRoutes },
+  ],
+  eventTypes: ['collection.created', 'collection.deleted', 'collection.updated', 'product.created', 'product.deleted', 'product.updated'],
+};

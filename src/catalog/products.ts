@@ -1,10 +1,10 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
 import { findMedia } from '../media/index.js';
-import { PlatformError, notFound } from '../errors.js';
+import { PlatformError, invalidInput, notFound, type InputIssue } from '../errors.js';
 import { keysetPageOf, keysetQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import type { StoreView } from '../stores/index.js';
+import { lockStoreCurrency, type StoreView } from '../stores/index.js';
 import { collectionProductFilter } from './collections.js';
 import { insertWithHandle } from './handles.js';
 import { sanitizeDescription } from './html.js';
@@ -19,25 +19,25 @@ type Options = ProductDocument['options'];
 
 /** Check variants against the options and each other; build their documents (keeping given ids). */
 function buildVariants(options: Options, inputs: VariantInput[], existing: VariantDocument[]): VariantDocument[] {
-  const problems: string[] = [];
+  const problems: InputIssue[] = [];
   const combos = new Set<string>();
   const known = new Set(existing.map((v) => v._id.toHexString()));
   const ids = new Set<string>();
   const variants = inputs.map((input, i): VariantDocument => {
-    const at = `body.variants.${i}`;
+    const at = `variants.${i}`;
     if (input.option_values.length !== options.length) {
-      problems.push(`${at}.option_values: must give one value for each of the ${options.length} options`);
+      problems.push({ path: `${at}.option_values`, message: `must give one value for each of the ${options.length} options` });
     }
     input.option_values.forEach((value, j) => {
       const option = options[j];
-      if (option && !option.values.includes(value)) problems.push(`${at}.option_values.${j}: "${value}" is not a value of option "${option.name}"`);
+      if (option && !option.values.includes(value)) problems.push({ path: `${at}.option_values.${j}`, message: `"${value}" is not a value of option "${option.name}"` });
     });
     const combo = JSON.stringify(input.option_values);
-    if (combos.has(combo)) problems.push(`${at}.option_values: another variant has the same option values`);
+    if (combos.has(combo)) problems.push({ path: `${at}.option_values`, message: 'another variant has the same option values' });
     combos.add(combo);
     if (input.id !== undefined) {
-      if (!known.has(input.id)) problems.push(`${at}.id: is not a variant of this product`);
-      if (ids.has(input.id)) problems.push(`${at}.id: appears twice`);
+      if (!known.has(input.id)) problems.push({ path: `${at}.id`, message: 'is not a variant of this product' });
+      if (ids.has(input.id)) problems.push({ path: `${at}.id`, message: 'appears twice' });
       ids.add(input.id);
     }
     return {
@@ -53,8 +53,8 @@ function buildVariants(options: Options, inputs: VariantInput[], existing: Varia
     };
   });
   const names = options.map((o) => o.name.toLowerCase());
-  if (new Set(names).size !== names.length) problems.push('body.options: option names must be different');
-  if (problems.length > 0) throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details: problems });
+  if (new Set(names).size !== names.length) problems.push({ path: 'options', message: 'option names must be different' });
+  if (problems.length > 0) throw invalidInput(problems);
   return variants;
 }
 
@@ -77,9 +77,7 @@ async function checkMediaIds(platform: Platform, storeId: string, ids: string[])
   const found = new Set(await findMedia(platform, storeId, ids));
   const missing = [...new Set(ids)].filter((id) => !found.has(id));
   if (missing.length > 0) {
-    throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', {
-      details: missing.slice(0, 20).map((id) => `body.media_ids: ${id} is not a media item of this store`),
-    });
+    throw invalidInput(missing.slice(0, 20).map((id) => ({ path: 'media_ids', message: `${id} is not a media item of this store` })));
   }
   return ids.map((id) => new ObjectId(id));
 }
@@ -88,6 +86,7 @@ export async function createProduct(platform: Platform, store: StoreView, input:
   const now = platform.clock.now();
   const variants = buildVariants(input.options, input.variants, []);
   const mediaIds = await checkMediaIds(platform, store.id, input.media_ids);
+  await lockStoreCurrency(platform, store); // prices in the store's currency: it can no longer change (docs/stores.md)
   const base = {
     store_id: new ObjectId(store.id),
     title: input.title,

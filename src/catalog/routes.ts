@@ -1,75 +1,46 @@
-import type Router from '@koa/router';
-import { z } from 'zod';
-import type { AppState } from '../http/context.js';
-import { idempotent } from '../http/idempotency.js';
-import { storeScopedRouter } from '../http/scoped.js';
-import { parseInput } from '../http/validate.js';
+import Router from '@koa/router';
+import type { AppRouter } from '../http/context.js';
+import { endpoint, storeScoped } from '../http/endpoint.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { createCollection, deleteCollection, getCollection, listCollections, updateCollection } from './collections.js';
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.js';
 import { CreateCollectionBody, CreateProductBody, ListProductsQuery, UpdateCollectionBody, UpdateProductBody } from './schemas.js';
 
-const Empty = z.strictObject({});
+const read = storeScoped('read_products');
+const write = storeScoped('write_products');
 
 /** /v1/products/collections (mounted before the product routes, whose `/:id` would match it). */
-export function collectionRoutes(platform: Platform): Router<AppState> {
-  const router = storeScopedRouter(platform);
-  const storeId = (ctx: { state: AppState }) => ctx.state.store!.id;
+export function collectionRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
 
-  router.get('/', async (ctx) => {
-    const page = parseInput(PageQuery.strict(), ctx.query, 'query');
-    const { items, nextCursor } = await listCollections(platform, storeId(ctx), page);
-    ctx.body = { data: items, page: { next_cursor: nextCursor } };
-  });
-  router.post('/', idempotent(platform), async (ctx) => {
-    const body = parseInput(CreateCollectionBody, ctx.request.body, 'body');
-    ctx.status = 201;
-    ctx.body = { data: await createCollection(platform, storeId(ctx), body) };
-  });
-  router.get('/:id', async (ctx) => {
-    parseInput(Empty, ctx.query, 'query');
-    ctx.body = { data: await getCollection(platform, storeId(ctx), ctx.params.id!) };
-  });
-  router.patch('/:id', async (ctx) => {
-    const body = parseInput(UpdateCollectionBody, ctx.request.body, 'body');
-    ctx.body = { data: await updateCollection(platform, storeId(ctx), ctx.params.id!, body) };
-  });
-  router.delete('/:id', async (ctx) => {
-    parseInput(Empty, ctx.request.body, 'body');
-    await deleteCollection(platform, storeId(ctx), ctx.params.id!);
-    ctx.status = 204;
-  });
+  router.get('/', endpoint(platform, { access: read, query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listCollections(platform, store.id, query)));
+
+  router.post('/', endpoint(platform, { access: write, body: CreateCollectionBody, idempotent: true, status: 201 }, ({ store, body }) => createCollection(platform, store.id, body)));
+
+  router.get('/:id', endpoint(platform, { access: read }, ({ store, params }) => getCollection(platform, store.id, params.id!)));
+
+  router.patch('/:id', endpoint(platform, { access: write, body: UpdateCollectionBody }, ({ store, params, body }) => updateCollection(platform, store.id, params.id!, body)));
+
+  router.delete('/:id', endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteCollection(platform, store.id, params.id!)));
+
   return router;
 }
 
 /** /v1/products: the catalog. */
-export function productRoutes(platform: Platform): Router<AppState> {
-  const router = storeScopedRouter(platform);
-  const storeId = (ctx: { state: AppState }) => ctx.state.store!.id;
+export function productRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
 
-  router.get('/', async (ctx) => {
-    const query = parseInput(ListProductsQuery, ctx.query, 'query');
-    const { items, nextCursor } = await listProducts(platform, storeId(ctx), query);
-    ctx.body = { data: items, page: { next_cursor: nextCursor } };
-  });
-  router.post('/', idempotent(platform), async (ctx) => {
-    const body = parseInput(CreateProductBody, ctx.request.body, 'body');
-    ctx.status = 201;
-    ctx.body = { data: await createProduct(platform, ctx.state.store!, body) };
-  });
-  router.get('/:id', async (ctx) => {
-    parseInput(Empty, ctx.query, 'query');
-    ctx.body = { data: await getProduct(platform, storeId(ctx), ctx.params.id!) };
-  });
-  router.patch('/:id', async (ctx) => {
-    const body = parseInput(UpdateProductBody, ctx.request.body, 'body');
-    ctx.body = { data: await updateProduct(platform, storeId(ctx), ctx.params.id!, body) };
-  });
-  router.delete('/:id', async (ctx) => {
-    parseInput(Empty, ctx.request.body, 'body');
-    await deleteProduct(platform, storeId(ctx), ctx.params.id!);
-    ctx.status = 204;
-  });
+  router.get('/', endpoint(platform, { access: read, query: ListProductsQuery, respond: 'page' }, ({ store, query }) => listProducts(platform, store.id, query)));
+
+  // The whole store, not its id: a product takes the store's currency.
+  router.post('/', endpoint(platform, { access: write, body: CreateProductBody, idempotent: true, status: 201 }, ({ store, body }) => createProduct(platform, store, body)));
+
+  router.get('/:id', endpoint(platform, { access: read }, ({ store, params }) => getProduct(platform, store.id, params.id!)));
+
+  router.patch('/:id', endpoint(platform, { access: write, body: UpdateProductBody }, ({ store, params, body }) => updateProduct(platform, store.id, params.id!, body)));
+
+  router.delete('/:id', endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteProduct(platform, store.id, params.id!)));
+
   return router;
 }

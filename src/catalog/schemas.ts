@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { IdString } from '../ids.js';
 import { KeysetCursorParam, MAX_LIMIT, DEFAULT_LIMIT } from '../pagination.js';
+import { givesSomething } from '../http/validate.js';
 
-const Id = z.string().regex(/^[0-9a-f]{24}$/, 'must be an id');
 /** Money in minor units: a non-negative integer up to 10^11 (a billion in a 2-decimal currency). */
 export const Money = z.number().int('must be an integer amount in minor units').min(0).max(100_000_000_000);
 const Text = (max: number) => z.string().trim().min(1).max(max);
@@ -17,7 +18,7 @@ const Option = z.strictObject({
 });
 
 export const VariantInput = z.strictObject({
-  id: Id.optional(),
+  id: IdString('variant').optional(),
   option_values: z.array(Text(255)).max(3).default([]),
   sku: Text(255).nullable().optional(),
   price: Money,
@@ -38,7 +39,7 @@ const ProductFields = {
   status: z.enum(['draft', 'active', 'archived']),
   options: z.array(Option).max(3),
   variants: z.array(VariantInput).min(1).max(100),
-  media_ids: z.array(Id).max(250),
+  media_ids: z.array(IdString('media')).max(250),
 };
 
 export const CreateProductBody = z.strictObject({
@@ -68,7 +69,7 @@ export const UpdateProductBody = z
     variants: ProductFields.variants.optional(),
     media_ids: ProductFields.media_ids.optional(),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one field to change' });
+  .refine(...givesSomething());
 export type UpdateProductBody = z.infer<typeof UpdateProductBody>;
 
 export const PRODUCT_SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at', 'title', '-title'] as const;
@@ -76,7 +77,7 @@ export const PRODUCT_SORTS = ['created_at', '-created_at', 'updated_at', '-updat
 export const ListProductsQuery = z.strictObject({
   status: z.enum(['draft', 'active', 'archived']).optional(),
   query: z.string().trim().min(1).max(255).optional(),
-  collection_id: Id.optional(),
+  collection_id: IdString('collection').optional(),
   updated_since: z.iso.datetime({ offset: true }).transform((s) => new Date(s)).optional(),
   sort: z.enum(PRODUCT_SORTS).default('created_at'),
   limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
@@ -91,6 +92,8 @@ const Condition = z.discriminatedUnion('field', [
   z.strictObject({ field: z.literal('price'), relation: z.enum(['greater_than', 'less_than']), value: Money }),
 ]);
 
+const ProductId = IdString('product');
+
 const Rules = z.strictObject({ match: z.enum(['all', 'any']).default('all'), conditions: z.array(Condition).min(1).max(20) });
 
 export const CreateCollectionBody = z.discriminatedUnion('type', [
@@ -99,7 +102,7 @@ export const CreateCollectionBody = z.discriminatedUnion('type', [
     title: Text(255),
     handle: Handle.optional(),
     description_html: z.string().max(65_535).default(''),
-    product_ids: z.array(Id).max(5000).default([]),
+    product_ids: z.array(ProductId).max(5000).default([]),
   }),
   z.strictObject({
     type: z.literal('rule'),
@@ -116,8 +119,8 @@ export const UpdateCollectionBody = z
     title: Text(255).optional(),
     handle: Handle.optional(),
     description_html: z.string().max(65_535).optional(),
-    product_ids: z.array(Id).max(5000).optional(),
+    product_ids: z.array(ProductId).max(5000).optional(),
     rules: Rules.optional(),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one field to change' });
+  .refine(...givesSomething());
 export type UpdateCollectionBody = z.infer<typeof UpdateCollectionBody>;

@@ -1,4 +1,23 @@
-export { evaluateCoupon, redeemCoupon, type CouponEvaluation, type CouponRefusal } from './service.js';
+import type { Module } from '../module.js';
+import { couponRoutes } from './routes.js';
+import { couponIndexes } from './store.js';
+export { evaluateCoupon, type CouponEvaluation, type CouponRefusal } from './service.js';
+export {
+  announceCouponRedemption,
+  claimCouponRedemption,
+  clearCouponKey,
+  couponCustomerKey,
+  undoCouponRedemption,
+  type CouponRedemption,
+  type RedemptionOutcome,
+} from './redemptions.js';
 export type { EvaluationCart } from './schemas.js';
 export type { CouponView } from './present.js';
-export { couponIndexes } from './store.js';
+
+/** Discount codes: /v1/coupons. */
+export const couponsModule: Module = {
+  name: 'coupons',
+  indexes: couponIndexes,
+  routes: [{ path: '/v1/coupons', router: couponRoutes }],
+  eventTypes: ['coupon.created', 'coupon.deleted', 'coupon.redeemed', 'coupon.updated'],
+};

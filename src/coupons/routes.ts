@@ -1,54 +1,29 @@
-import type Router from '@koa/router';
-import { z } from 'zod';
-import type { AppState } from '../http/context.js';
-import { idempotent } from '../http/idempotency.js';
-import { storeScopedRouter } from '../http/scoped.js';
-import { parseInput } from '../http/validate.js';
+import Router from '@koa/router';
+import type { AppRouter } from '../http/context.js';
+import { endpoint, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { CreateCouponBody, EvaluateCouponBody, ListCouponsQuery, UpdateCouponBody } from './schemas.js';
-import { createCoupon, deleteCoupon, evaluateCoupon, getCoupon, listCoupons, updateCoupon } from './service.js';
+import { createCoupon, deleteCoupon, evaluateCouponForStore, getCoupon, listCoupons, updateCoupon } from './service.js';
 
-const NoQuery = z.strictObject({});
+const read = storeScoped('read_discounts');
+const write = storeScoped('write_discounts');
 
 /** /v1/coupons: a store's discount codes. */
-export function couponRoutes(platform: Platform): Router<AppState> {
-  const router = storeScopedRouter(platform);
+export function couponRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
 
-  router.get('/', async (ctx) => {
-    const query = parseInput(ListCouponsQuery, ctx.query, 'query');
-    const { items, nextCursor } = await listCoupons(platform, ctx.state.store!.id, query);
-    ctx.body = { data: items, page: { next_cursor: nextCursor } };
-  });
+  router.get('/', endpoint(platform, { access: read, query: ListCouponsQuery, respond: 'page' }, ({ store, query }) => listCoupons(platform, store.id, query)));
 
-  router.post('/', idempotent(platform), async (ctx) => {
-    const body = parseInput(CreateCouponBody, ctx.request.body, 'body');
-    ctx.status = 201;
-    ctx.body = { data: await createCoupon(platform, ctx.state.store!, body) };
-  });
+  router.post('/', endpoint(platform, { access: write, body: CreateCouponBody, idempotent: true, status: 201 }, ({ store, body }) => createCoupon(platform, store, body)));
 
-  // Before /:id. Tries a code on a cart in the store's currency; redeems nothing.
-  router.post('/evaluate', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    const { code, ...cart } = parseInput(EvaluateCouponBody, ctx.request.body, 'body');
-    const store = ctx.state.store!;
-    ctx.body = { data: await evaluateCoupon(platform, store.id, code, { ...cart, currency: store.currency }) };
-  });
+  // Before /:id. Evaluating a code redeems nothing, so reading discounts is enough.
+  router.post('/evaluate', endpoint(platform, { access: read, body: EvaluateCouponBody }, ({ store, body }) => evaluateCouponForStore(platform, store, body)));
 
-  router.get('/:id', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    ctx.body = { data: await getCoupon(platform, ctx.state.store!.id, ctx.params.id!) };
-  });
+  router.get('/:id', endpoint(platform, { access: read }, ({ store, params }) => getCoupon(platform, store.id, params.id!)));
 
-  router.patch('/:id', async (ctx) => {
-    const body = parseInput(UpdateCouponBody, ctx.request.body, 'body');
-    ctx.body = { data: await updateCoupon(platform, ctx.state.store!.id, ctx.params.id!, body) };
-  });
+  router.patch('/:id', endpoint(platform, { access: write, body: UpdateCouponBody }, ({ store, params, body }) => updateCoupon(platform, store.id, params.id!, body)));
 
-  router.delete('/:id', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    await deleteCoupon(platform, ctx.state.store!.id, ctx.params.id!);
-    ctx.status = 204;
-  });
+  router.delete('/:id', endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteCoupon(platform, store.id, params.id!)));
 
   return router;
 }

@@ -1,6 +1,9 @@
 import { z } from 'zod';
+import type { InputIssue } from '../errors.js';
+import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
 import type { CouponType } from './store.js';
+import { givesSomething } from '../http/validate.js';
 
 /** Highest fixed discount and minimum subtotal, in minor units (10 000 000.00 in a two-decimal currency). */
 export const MAX_COUPON_AMOUNT = 1_000_000_000;
@@ -26,8 +29,8 @@ const Instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 dat
 export type CouponRuleFields = { type: CouponType; value: number | null; starts_at: Date | null; ends_at: Date | null };
 
 /** Rules across fields, for create (on the body) and update (on the coupon as it would become). */
-export function couponRuleIssues(c: CouponRuleFields): { path: string; message: string }[] {
-  const issues: { path: string; message: string }[] = [];
+export function couponRuleIssues(c: CouponRuleFields): InputIssue[] {
+  const issues: InputIssue[] = [];
   if (c.type === 'free_shipping' && c.value !== null) issues.push({ path: 'value', message: 'is not allowed for free_shipping' });
   if (c.type !== 'free_shipping' && c.value === null) issues.push({ path: 'value', message: `is required for ${c.type}` });
   if (c.type === 'percentage' && c.value !== null && c.value > 100) issues.push({ path: 'value', message: 'must be a whole percent from 1 to 100' });
@@ -76,7 +79,7 @@ export const UpdateCouponBody = z
     ends_at: fields.ends_at.optional(),
     active: fields.active.optional(),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one field to change' });
+  .refine(...givesSomething());
 export type UpdateCouponBody = z.infer<typeof UpdateCouponBody>;
 
 export const ListCouponsQuery = PageQuery.extend({
@@ -86,7 +89,7 @@ export const ListCouponsQuery = PageQuery.extend({
 export type ListCouponsQuery = z.infer<typeof ListCouponsQuery>;
 
 const CartAmount = z.number().int('must be an integer amount in minor units').min(0).max(MAX_CART_AMOUNT);
-const CustomerId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a customer id (24 lowercase hex characters)');
+const CustomerId = IdString('customer');
 const CustomerUsageCount = z.number().int().min(0).max(MAX_USAGE);
 
 /** What evaluateCoupon takes (the checkout's cart). */
@@ -95,7 +98,11 @@ export const EvaluationCart = z.strictObject({
   shipping: CartAmount,
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code'),
   customer_id: CustomerId.optional(),
+  /** Who the per-customer limit counts when there is no customer id (an order's email). */
+  customer_email: z.string().min(3).max(254).optional(),
   customer_usage_count: CustomerUsageCount.optional(),
+  /** The cart is about to be ordered: a coupon limited per customer then needs a customer id or an email. */
+  redeeming: z.boolean().optional(),
 });
 export type EvaluationCart = z.infer<typeof EvaluationCart>;
 

@@ -1,12 +1,13 @@
 import { ObjectId } from 'mongodb';
-import { PlatformError, notFound } from '../errors.js';
+import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentCoupon, type CouponView } from './present.js';
-import { CODE_PATTERN, EvaluationCart, couponRuleIssues, type CreateCouponBody, type ListCouponsQuery, type UpdateCouponBody } from './schemas.js';
+import { CODE_PATTERN, EvaluationCart, couponRuleIssues, type CreateCouponBody, type EvaluateCouponBody, type ListCouponsQuery, type UpdateCouponBody } from './schemas.js';
 import { coupons, type CouponDocument } from './store.js';
 import { isDuplicateKeyError } from '../db.js';
 import { parseObjectId } from '../ids.js';
+import { couponCustomerKey, countCustomerRedemptions } from './redemptions.js';
 
 /** An update retries this often when a concurrent change (another update, a redemption) got there first. */
 const UPDATE_ATTEMPTS = 5;
@@ -22,6 +23,7 @@ export type CouponRefusal =
   | 'expired'
   | 'usage_limit_reached'
   | 'customer_usage_limit_reached'
+  | 'customer_required'
   | 'minimum_subtotal_not_met'
   | 'currency_mismatch';
 
@@ -104,9 +106,7 @@ export async function updateCoupon(platform: Platform, storeId: string, couponId
     if (!current) throw notFound('Coupon');
     const next = { ...current, ...Object.fromEntries(changed.map((k) => [k, input[k]])) } as CouponDocument;
     const issues = couponRuleIssues(next);
-    if (issues.length > 0) {
-      throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details: issues.map((i) => `body.${i.path}: ${i.message}`) });
-    }
+    if (issues.length > 0) throw invalidInput(issues);
     const set: Partial<CouponDocument> = { ...Object.fromEntries(changed.map((k) => [k, input[k]])), updated_at: platform.clock.now() };
     if (input.code !== undefined) set.code_normalized = input.code.toUpperCase();
     if (input.usage_limit !== undefined) set.usage_remaining = remaining(input.usage_limit, current.usage_count);
@@ -167,8 +167,11 @@ export async function evaluateCoupon(platform: Platform, storeId: string, code: 
   if (coupon.starts_at && coupon.starts_at > now) return refuse('not_started');
   if (coupon.ends_at && coupon.ends_at <= now) return refuse('expired');
   if (coupon.usage_remaining !== null && coupon.usage_remaining <= 0) return refuse('usage_limit_reached');
-  if (coupon.usage_limit_per_customer !== null && input.customer_usage_count !== undefined && input.customer_usage_count >= coupon.usage_limit_per_customer) {
-    return refuse('customer_usage_limit_reached');
+  if (coupon.usage_limit_per_customer !== null) {
+    const customerKey = couponCustomerKey({ customer_id: input.customer_id, email: input.customer_email });
+    if (customerKey === null && input.redeeming && input.customer_usage_count === undefined) return refuse('customer_required');
+    const used = input.customer_usage_count ?? (customerKey === null ? null : await countCustomerRedemptions(platform, coupon._id, customerKey));
+    if (used !== null && used >= coupon.usage_limit_per_customer) return refuse('customer_usage_limit_reached');
   }
   if (usesAmounts(coupon) && input.currency !== coupon.currency) return refuse('currency_mismatch');
   if (coupon.minimum_subtotal !== null && input.subtotal < coupon.minimum_subtotal) return refuse('minimum_subtotal_not_met');
@@ -182,36 +185,8 @@ export async function evaluateCoupon(platform: Platform, storeId: string, code: 
   return { applicable: true, coupon: presentCoupon(coupon), discount };
 }
 
-/**
- * Count one use, atomically: a limited coupon is taken only while `usage_remaining` > 0, so
- * parallel redemptions never exceed the limit. Also refuses an inactive coupon or one outside
- * its window. Per-customer limits are the checkout's to check (it knows the customer's
- * orders) through evaluateCoupon's `customer_usage_count`.
- */
-export async function redeemCoupon(platform: Platform, storeId: string, couponId: string): Promise<CouponView> {
-  const id = parseObjectId(couponId);
-  if (!id || !parseObjectId(storeId)) throw notFound('Coupon');
-  const now = platform.clock.now();
-  const usable = {
-    _id: id,
-    store_id: new ObjectId(storeId),
-    active: true,
-    $and: [{ $or: [{ starts_at: null }, { starts_at: { $lte: now } }] }, { $or: [{ ends_at: null }, { ends_at: { $gt: now } }] }],
-  };
-  const options = { returnDocument: 'after' as const };
-  const doc =
-    (await coupons(platform.db).findOneAndUpdate({ ...usable, usage_remaining: { $gt: 0 } }, { $inc: { usage_count: 1, usage_remaining: -1 }, $set: { updated_at: now } }, options)) ??
-    (await coupons(platform.db).findOneAndUpdate({ ...usable, usage_remaining: null }, { $inc: { usage_count: 1 }, $set: { updated_at: now } }, options));
-  if (!doc) {
-    const current = await coupons(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) });
-    if (!current) throw notFound('Coupon');
-    if (!current.active) throw new PlatformError('conflict', 'coupon_inactive', 'This coupon is not active');
-    if (current.starts_at && current.starts_at > now) throw new PlatformError('conflict', 'coupon_not_started', 'This coupon is not valid yet');
-    if (current.ends_at && current.ends_at <= now) throw new PlatformError('conflict', 'coupon_expired', 'This coupon has expired');
-    throw new PlatformError('conflict', 'usage_limit_reached', 'This coupon has been used as often as it may be');
-  }
-  const view = presentCoupon(doc);
-  // usage_count only grows, so each redemption has its own count.
-  await platform.events.emit('coupon.redeemed', doc.store_id, { coupon: view }, `coupon.redeemed:${view.id}:${doc.usage_count}`);
-  return view;
+/** A code tried on a cart in the store's own currency (the admin's evaluate endpoint): as evaluateCoupon. */
+export function evaluateCouponForStore(platform: Platform, store: { id: string; currency: string }, input: EvaluateCouponBody): Promise<CouponEvaluation> {
+  const { code, ...cart } = input;
+  return evaluateCoupon(platform, store.id, code, { ...cart, currency: store.currency });
 }

@@ -2,6 +2,7 @@ import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
 
 export const COUPONS = 'coupons';
+export const COUPON_REDEMPTIONS = 'coupon_redemptions';
 
 export type CouponType = 'percentage' | 'fixed_amount' | 'free_shipping';
 
@@ -28,8 +29,29 @@ export type CouponDocument = {
   active: boolean;
   /** Incremented by every merchant update; names the update in its event's idempotency key. */
   version: number;
+  /** Keys of order redemptions counted here whose order has not yet recorded them as done (a retry counts nothing twice). */
+  pending_ops?: string[];
+  /** Keys of redemptions undone by another process than the one that started them: they can never be counted. */
+  voided_ops?: string[];
   created_at: Date;
   updated_at: Date;
+};
+
+/**
+ * One use of a coupon, by one order (`_id` is the order's id). Per-customer limits hold through
+ * the unique index: a customer's uses take slots "1" to the limit, so concurrent orders of one
+ * customer cannot take more; uses not limited per customer take the slot named by the order id.
+ */
+export type CouponRedemptionDocument = {
+  _id: ObjectId;
+  store_id: ObjectId;
+  coupon_id: ObjectId;
+  /** `customer:<id>` or `email:<address>`, or null when the order names neither. */
+  customer_key: string | null;
+  slot: string;
+  /** Undone by another process than the one that made it (its slot is then `void:<order id>`). */
+  voided: boolean;
+  created_at: Date;
 };
 
 export const couponIndexes: IndexDeclaration[] = [
@@ -41,7 +63,12 @@ export const couponIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, active: 1, _id: 1 }, name: 'store_id_active_id' },
     ],
   },
+  {
+    collection: COUPON_REDEMPTIONS,
+    indexes: [{ key: { coupon_id: 1, customer_key: 1, slot: 1 }, name: 'coupon_id_customer_key_slot_unique', unique: true }],
+  },
 ];
 
 export const coupons = (db: Db) => db.collection<CouponDocument>(COUPONS);
+export const couponRedemptions = (db: Db) => db.collection<CouponRedemptionDocument>(COUPON_REDEMPTIONS);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PageQuery } from '../pagination.js';
+import { givesSomething } from '../http/validate.js';
 
 /** As src/auth/schemas.ts Email: trimmed, NFC-normalised and lower-cased before it is checked. */
 export const CustomerEmail = z
@@ -79,7 +80,7 @@ export const UpdateCustomerBody = z
     tags: CustomerFields.tags.optional(),
     note: CustomerFields.note.optional(),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one field to change' });
+  .refine(...givesSomething());
 export type UpdateCustomerBody = z.infer<typeof UpdateCustomerBody>;
 
 export const ListCustomersQuery = PageQuery.extend({
@@ -136,11 +137,12 @@ export const UpdateAddressBody = z
     zip: AddressFields.zip.optional(),
     phone: AddressFields.phone.optional(),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one field to change' });
+  .refine(...givesSomething());
 export type UpdateAddressBody = z.infer<typeof UpdateAddressBody>;
 
-/** The orders domain's report of one order (or refund) for recordCustomerOrder. */
+/** The orders domain's report of one order step (an order, a payment, a refund) for recordCustomerOrder. */
 export const CustomerOrderRecord = z.strictObject({
+  key: z.string().min(1).max(200),
   amount: z.number().int().refine(Number.isSafeInteger, 'must be a safe integer'),
   countDelta: z.union([z.literal(0), z.literal(1)]),
 });

@@ -93,7 +93,11 @@ export async function updateCustomer(platform: Platform, storeId: string, custom
   const filter = { _id: id, store_id: new ObjectId(storeId) };
   const renames = input.email !== undefined || input.first_name !== undefined || input.last_name !== undefined;
   let doc: CustomerDocument | null = null;
-  while (!doc) {
+  // How many times the read and the conditional write are tried before 409 edit_conflict.
+  const UPDATE_TRIES = 5;
+  for (let tries = 0; !doc; tries++) {
+    // Bounded: a customer renamed between every read and write, try after try, is a conflict to report, not to outwait.
+    if (tries === UPDATE_TRIES) throw new PlatformError('conflict', 'edit_conflict', 'The customer kept changing while this update was applied; read it again and retry');
     let condition = {};
     let search = {};
     if (renames) {
@@ -119,29 +123,38 @@ export async function updateCustomer(platform: Platform, storeId: string, custom
 }
 
 /**
- * For the orders domain: count an order against its customer and add its amount (integer
- * minor units of the customer's currency; negative for a refund) to total_spent, in one
- * single-document `$inc`. Emits customer.updated. 404 when the customer is not in the store.
+ * For the orders domain: count an order against its customer and add an amount (integer minor
+ * units of the customer's currency: what was paid, negative for a refund) to total_spent, in
+ * one single-document `$inc`. `key` names the order step: it is pushed in the same update, so
+ * a step retried after a crash finds it and counts nothing twice (the order clears it with
+ * clearCustomerKey once the step is recorded). Emits customer.updated (idempotent on the key).
+ * 404 when the customer is not in the store.
  */
-export async function recordCustomerOrder(
-  platform: Platform,
-  storeId: string,
-  customerId: string,
-  record: { amount: number; countDelta: 0 | 1 },
-): Promise<CustomerView> {
+export async function recordCustomerOrder(platform: Platform, storeId: string, customerId: string, record: CustomerOrderRecord): Promise<CustomerView> {
   const parsed = CustomerOrderRecord.safeParse(record);
   if (!parsed.success) throw new Error(`recordCustomerOrder: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const { key, amount, countDelta } = parsed.data;
   const id = parseObjectId(customerId);
-  const doc = id
-    ? await customers(platform.db).findOneAndUpdate(
-        { _id: id, store_id: new ObjectId(storeId) },
-        { $inc: { orders_count: parsed.data.countDelta, total_spent: parsed.data.amount, version: 1 }, $set: { updated_at: platform.clock.now() } },
-        { returnDocument: 'after' },
-      )
-    : null;
+  if (!id) throw notFound('Customer');
+  const scope = { _id: id, store_id: new ObjectId(storeId) };
+  const doc =
+    (await customers(platform.db).findOneAndUpdate(
+      { ...scope, pending_ops: { $ne: key } },
+      { $inc: { orders_count: countDelta, total_spent: amount, version: 1 }, $set: { updated_at: platform.clock.now() }, $push: { pending_ops: key } },
+      { returnDocument: 'after' },
+    )) ??
+    // Counted by an earlier attempt of the same step (its key is there), or no such customer.
+    (await customers(platform.db).findOne({ ...scope, pending_ops: key }));
   if (!doc) throw notFound('Customer');
   const view = presentCustomer(doc);
-  const changed = parsed.data.countDelta ? ['orders_count', 'total_spent'] : ['total_spent'];
-  await platform.events.emit('customer.updated', doc.store_id, { customer: view, changed }, `customer.updated:${view.id}:v${doc.version}`);
+  const changed = countDelta ? ['orders_count', 'total_spent'] : ['total_spent'];
+  await platform.events.emit('customer.updated', doc.store_id, { customer: view, changed }, `customer.updated:${view.id}:${key}`);
   return view;
+}
+
+/** Forget a step's key once its order has recorded the step as done. */
+export async function clearCustomerKey(platform: Platform, storeId: string, customerId: string, keys: readonly string[]): Promise<void> {
+  const id = parseObjectId(customerId);
+  if (!id || keys.length === 0) return;
+  await customers(platform.db).updateOne({ _id: id, store_id: new ObjectId(storeId) }, { $pullAll: { pending_ops: [...keys] } });
 }

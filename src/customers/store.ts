@@ -27,6 +27,8 @@ export type CustomerDocument = {
   addresses_count: number;
   /** Incremented by every update; names the update in its event's idempotency key. */
   version: number;
+  /** Keys of order steps counted in orders_count / total_spent whose order has not yet recorded them as done. */
+  pending_ops?: string[];
   created_at: Date;
   updated_at: Date;
 };

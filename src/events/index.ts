@@ -1,3 +1,3 @@
-export { createEvents, loadEvent, loadEventsNotFannedOut, findEventsNotFannedOut, markFannedOut, type Events, type DomainEvent, type AfterRecord } from './service.js';
+export { createEvents, loadEvent, loadEventsNotFannedOut, findEventsNotFannedOut, findStoreEventsSince, markFannedOut, type Events, type DomainEvent, type AfterRecord, type EventHooks, type Wanted } from './service.js';
 export { eventIndexes } from './store.js';
-export { EVENT_TYPES, isEventPattern, matchesEventPatterns, type EventType } from './types.js';
+export { matchesEventPatterns } from './types.js';

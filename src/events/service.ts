@@ -19,20 +19,49 @@ export type Events = {
    * returns the event recorded first and writes nothing.
    */
   emit(type: string, storeId: string | ObjectId, payload: Record<string, unknown>, idempotencyKey: string): Promise<DomainEvent>;
+  /** Every event type the platform's modules record, sorted. */
+  readonly types: readonly string[];
+  /** A subscription pattern: a known type, `<family>.*` for a known family, or `*`. */
+  isPattern(pattern: string): boolean;
 };
 
 const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 
-/** Called after an event is recorded (not for a repeated key): how webhook fan-out hears of it. */
+/** Called after an event is recorded (not for a repeated key) that something wants: how webhook fan-out hears of it. */
 export type AfterRecord = (event: DomainEvent) => Promise<void>;
+
+/**
+ * Which of the events about to be recorded anything consumes (one answer per event, in
+ * order; one read for the batch): today, whether an active webhook subscription of the event's
+ * store matches its type. An event nothing wants is recorded as already fanned out and not
+ * announced, so it costs no wake-up, job or fan-out read.
+ */
+export type Wanted = (events: readonly Pick<EventDocument, 'type' | 'store_id'>[]) => Promise<boolean[]>;
+
+export type EventHooks = { wanted?: Wanted; afterRecord?: AfterRecord };
 
 /** Events recorded in one command at most (group commit, see createEvents). */
 const EMIT_BATCH = 200;
 
-export function createEvents(db: Db, clock: Clock, afterRecord?: AfterRecord): Events {
+/**
+ * The platform's events. `types`: every type the modules declare, which webhook subscriptions
+ * may name (test/modules.test.ts checks that every type emitted in src/ is declared).
+ */
+export function createEvents(db: Db, clock: Clock, types: readonly string[], { wanted, afterRecord }: EventHooks = {}): Events {
+  const known = new Set(types);
+  const families = new Set(types.map((t) => t.split('.')[0]!));
   // Emits made while one insert is out are written together by the next (one command for a
-  // burst); each caller still waits for its own event's outcome.
-  const record = groupCommit((docs: EventDocument[]) => insertEach(events(db), docs), { maxBatch: EMIT_BATCH });
+  // burst, and one read of who wants them); each caller still waits for its own event's outcome.
+  const record = groupCommit(
+    async (docs: EventDocument[]) => {
+      const answers = wanted ? await wanted(docs) : docs.map(() => true);
+      docs.forEach((doc, i) => {
+        if (!answers[i]) doc.fanned_out_at = doc.created_at;
+      });
+      return insertEach(events(db), docs);
+    },
+    { maxBatch: EMIT_BATCH },
+  );
   return {
     async emit(type, storeId, payload, idempotencyKey) {
       if (!EVENT_TYPE.test(type)) throw new Error(`event type must be lower-case and dotted: ${type}`);
@@ -48,13 +77,19 @@ export function createEvents(db: Db, clock: Clock, afterRecord?: AfterRecord): E
       const outcome = await record(doc);
       if (outcome === 'inserted') {
         const event = present(doc);
-        await afterRecord?.(event);
+        if (!doc.fanned_out_at) await afterRecord?.(event);
         return event;
       }
       if (outcome instanceof Error) throw outcome;
       const first = await events(db).findOne({ idempotency_key: idempotencyKey });
       if (!first) throw new Error(`event ${idempotencyKey}: refused as a duplicate, but no event has that key`);
       return present(first);
+    },
+    types: [...known].sort(),
+    isPattern(pattern) {
+      if (pattern === '*') return true;
+      if (pattern.endsWith('.*')) return families.has(pattern.slice(0, -2));
+      return known.has(pattern);
     },
   };
 }
@@ -91,6 +126,19 @@ export async function findEventsNotFannedOut(db: Db, before: Date, limit: number
     .limit(limit)
     .toArray();
   return docs.map((d) => d._id.toHexString());
+}
+
+/**
+ * A store's events recorded at or after `since`, oldest first, at most `limit` (a range of the
+ * store's `_id` index: an ObjectId starts with its creation second).
+ */
+export async function findStoreEventsSince(db: Db, storeId: ObjectId, since: Date, limit: number): Promise<DomainEvent[]> {
+  const docs = await events(db)
+    .find({ store_id: storeId, _id: { $gte: ObjectId.createFromTime(Math.floor(since.getTime() / 1000)) }, created_at: { $gte: since } })
+    .sort({ _id: 1 })
+    .limit(limit)
+    .toArray();
+  return docs.map(present);
 }
 
 export async function markFannedOut(db: Db, eventIds: readonly string[], at: Date): Promise<void> {

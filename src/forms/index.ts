@@ -1,2 +1,15 @@
+import type { Module } from '../module.js';
+import { formSubmissionRoutes, storefrontFormRoutes } from './routes.js';
+import { formSubmissionIndexes } from './store.js';
 export type { FormSubmissionView } from './present.js';
-export { formSubmissionIndexes } from './store.js';
+
+/** Storefront forms: public submissions under /v1/storefront, the store's list at /v1/form-submissions. */
+export const formsModule: Module = {
+  name: 'forms',
+  indexes: formSubmissionIndexes,
+  routes: [
+    { path: '/v1/storefront', router: storefrontFormRoutes },
+    { path: '/v1/form-submissions', router: formSubmissionRoutes },
+  ],
+  eventTypes: ['form_submission.created'],
+};

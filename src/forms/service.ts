@@ -1,5 +1,5 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { PlatformError, notFound } from '../errors.js';
+import { invalidInput, notFound } from '../errors.js';
 import { pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
@@ -31,9 +31,7 @@ export async function submitForm(platform: Platform, input: Submission): Promise
   if (honeypot !== undefined && honeypot.trim() !== '') return;
   if (input.form === 'newsletter') {
     const email = NewsletterEmail.safeParse(fields.email ?? '');
-    if (!email.success) {
-      throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details: ['body.fields.email: a newsletter sign-up needs an email address'] });
-    }
+    if (!email.success) throw invalidInput([{ path: 'fields.email', message: 'a newsletter sign-up needs an email address' }]);
     fields.email = email.data;
   }
 

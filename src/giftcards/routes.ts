@@ -1,44 +1,25 @@
-import type Router from '@koa/router';
-import { z } from 'zod';
-import type { AppState } from '../http/context.js';
-import { idempotent } from '../http/idempotency.js';
-import { storeScopedRouter } from '../http/scoped.js';
-import { parseInput } from '../http/validate.js';
+import Router from '@koa/router';
+import type { AppRouter } from '../http/context.js';
+import { endpoint, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { CreateGiftCardBody, ListGiftCardsQuery } from './schemas.js';
 import { createGiftCard, disableGiftCard, getGiftCard, listGiftCards } from './service.js';
 
-const NoQuery = z.strictObject({});
+const read = storeScoped('read_gift_cards');
+const write = storeScoped('write_gift_cards');
 
-/**
- * /v1/products/gift-cards: a store's gift cards. Mounted at its own prefix, before the
- * products router, so its store check runs only for its own paths.
- */
-export function giftCardRoutes(platform: Platform): Router<AppState> {
-  const router = storeScopedRouter(platform);
+/** /v1/products/gift-cards: a store's gift cards (mounted before the product routes, whose `/:id` would match it). */
+export function giftCardRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
 
-  router.get('/', async (ctx) => {
-    const query = parseInput(ListGiftCardsQuery, ctx.query, 'query');
-    const { items, nextCursor } = await listGiftCards(platform, ctx.state.store!.id, query);
-    ctx.body = { data: items, page: { next_cursor: nextCursor } };
-  });
+  router.get('/', endpoint(platform, { access: read, query: ListGiftCardsQuery, respond: 'page' }, ({ store, query }) => listGiftCards(platform, store.id, query)));
 
-  router.post('/', idempotent(platform), async (ctx) => {
-    const body = parseInput(CreateGiftCardBody, ctx.request.body, 'body');
-    ctx.status = 201;
-    ctx.body = { data: await createGiftCard(platform, ctx.state.store!, body) };
-  });
+  // The whole store, not its id: a card is issued in the store's currency.
+  router.post('/', endpoint(platform, { access: write, body: CreateGiftCardBody, idempotent: true, status: 201 }, ({ store, body }) => createGiftCard(platform, store, body)));
 
-  router.get('/:id', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    ctx.body = { data: await getGiftCard(platform, ctx.state.store!.id, ctx.params.id!) };
-  });
+  router.get('/:id', endpoint(platform, { access: read }, ({ store, params }) => getGiftCard(platform, store.id, params.id!)));
 
-  router.post('/:id/disable', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    parseInput(NoQuery, ctx.request.body, 'body');
-    ctx.body = { data: await disableGiftCard(platform, ctx.state.store!.id, ctx.params.id!) };
-  });
+  router.post('/:id/disable', endpoint(platform, { access: write }, ({ store, params }) => disableGiftCard(platform, store.id, params.id!)));
 
   return router;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
 import { MERCHANT_CODE, normalizeCode } from './code.js';
 
@@ -11,7 +12,7 @@ export const GiftCardCode = z
   .transform(normalizeCode)
   .refine((c) => MERCHANT_CODE.test(c), 'must be 8 to 20 letters A-Z or digits 0-9 (spaces and dashes are ignored)');
 
-export const CustomerId = z.string().regex(/^[0-9a-f]{24}$/, 'must be a customer id (24 lowercase hex characters)');
+export const CustomerId = IdString('customer');
 
 const IsoDate = z.iso.date('must be a date as YYYY-MM-DD');
 

@@ -1,9 +1,11 @@
 import { ObjectId } from 'mongodb';
+import { getCustomer } from '../customers/index.js';
 import { isDuplicateKeyError } from '../db.js';
-import { PlatformError, notFound } from '../errors.js';
+import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { keyedHash } from '../secrets/index.js';
+import { lockStoreCurrency } from '../stores/index.js';
 import { MERCHANT_CODE, generateCode, groupCode, normalizeCode } from './code.js';
 import { presentGiftCard, type GiftCardView } from './present.js';
 import type { CreateGiftCardBody, ListGiftCardsQuery } from './schemas.js';
@@ -32,6 +34,16 @@ function expiryInstant(expiresOn: string): Date {
 
 const isExpired = (doc: GiftCardDocument, now: Date) => doc.expires_at !== null && doc.expires_at <= now;
 
+/** A customer id given with a card must be a customer of the store: otherwise 400 at `path`, nothing written. */
+async function checkCustomer(platform: Platform, storeId: string, customerId: string, path: string): Promise<void> {
+  try {
+    await getCustomer(platform, storeId, customerId);
+  } catch (err) {
+    if (err instanceof PlatformError && err.kind === 'not_found') throw invalidInput([{ path, message: 'is not a customer of this store' }]);
+    throw err;
+  }
+}
+
 /**
  * Issue a card in the store's currency. The full code is in this response only; the database
  * keeps its keyed hash and last four characters.
@@ -40,8 +52,11 @@ export async function createGiftCard(platform: Platform, store: { id: string; cu
   const now = platform.clock.now();
   const expiresOn = input.expires_on ?? null;
   if (expiresOn !== null && expiresOn <= todayUtc(now)) {
-    throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details: ['body.expires_on: must be a date after today (UTC)'] });
+    throw invalidInput([{ path: 'expires_on', message: 'must be a date after today (UTC)' }]);
   }
+  if (input.customer_id) await checkCustomer(platform, store.id, input.customer_id, 'customer_id');
+  // A balance in the store's currency: from now on the store keeps that currency.
+  await lockStoreCurrency(platform, store);
   for (let attempt = 1; ; attempt++) {
     const normalized = input.code ?? generateCode();
     const doc: GiftCardDocument = {

@@ -1,15 +1,16 @@
 import Router from '@koa/router';
-import type { AppState } from '../http/context.js';
+import type { AppRouter } from '../http/context.js';
+import { endpoint } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { VERSION } from '../version.js';
 
 const PING_TIMEOUT_MS = 2000;
 
-/** GET /health (unversioned): 200 when the database answers, 503 with the same shape when not. */
-export function healthRoutes(platform: Platform): Router<AppState> {
-  const router = new Router<AppState>();
+/** GET /health (unversioned, mounted at /health): 200 when the database answers, 503 with the same shape when not. */
+export function healthRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
   const startedAt = Date.now();
-  router.get('/health', async (ctx) => {
+  router.get('/', endpoint(platform, { access: 'public', respond: 'raw' }, async ({ ctx }) => {
     const database = await ping(platform);
     ctx.status = database === 'ok' ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
@@ -22,7 +23,7 @@ export function healthRoutes(platform: Platform): Router<AppState> {
         uptime_seconds: Math.floor((Date.now() - startedAt) / 1000),
       },
     };
-  });
+  }));
   return router;
 }
 

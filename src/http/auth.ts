@@ -1,43 +1,73 @@
 import type { Middleware } from 'koa';
-import { authenticateSession } from '../auth/index.js';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
-import { findOwnedStore } from '../stores/index.js';
-import type { AppContext, AppState, MerchantAuth } from './context.js';
+import type { AppContext, AppCustom, AppState, Principal, PrincipalKind } from './context.js';
 
 export function bearerToken(header: string): string | null {
   const match = /^Bearer ([\x21-\x7e]+)$/i.exec(header.trim());
   return match?.[1] ?? null;
 }
 
-/** The merchant behind `Authorization: Bearer <session token>`, or null. */
-export async function resolveMerchant(platform: Platform, ctx: AppContext): Promise<MerchantAuth | null> {
+/** The principal behind `Authorization: Bearer <token>`, by the authenticator of the token's prefix, or null. */
+export async function resolvePrincipal(platform: Platform, ctx: AppContext): Promise<Principal | null> {
   const token = bearerToken(ctx.get('Authorization'));
-  const auth = token ? await authenticateSession(platform, token) : null;
-  return auth ? { merchantId: auth.merchant.id, sessionId: auth.session.id, ...auth } : null;
+  if (!token) return null;
+  const authenticator = ctx.access.authenticators.find((a) => token.startsWith(a.prefix));
+  return authenticator ? authenticator.authenticate(platform, token) : null;
 }
 
-/** 401 unless the request carries a live merchant session. */
-export function requireMerchant(platform: Platform): Middleware<AppState> {
+const UNAUTHENTICATED: Record<string, string> = {
+  merchant: 'A valid merchant session is required (Authorization: Bearer <session token>)',
+  'merchant,app': 'A valid merchant session or app access token is required (Authorization: Bearer <token>)',
+};
+
+/**
+ * 401 unless the request carries a live credential of one of these kinds; the principal is
+ * then `ctx.state.principal`. A credential of another kind is a 401 too: a route that only a
+ * merchant may use does not tell an app that its token is valid.
+ */
+export function requirePrincipal(platform: Platform, kinds: readonly PrincipalKind[]): Middleware<AppState, AppCustom> {
+  const message = UNAUTHENTICATED[kinds.join(',')] ?? `A valid credential is required (${kinds.join(' or ')})`;
   return async (ctx, next) => {
-    const auth = await resolveMerchant(platform, ctx);
-    if (!auth) throw new PlatformError('unauthenticated', 'unauthenticated', 'A valid merchant session is required (Authorization: Bearer <session token>)');
-    ctx.state.auth = auth;
+    const principal = await resolvePrincipal(platform, ctx);
+    if (!principal || !kinds.includes(principal.kind)) throw new PlatformError('unauthenticated', 'unauthenticated', message);
+    ctx.state.principal = principal;
     await next();
   };
 }
 
+/** 401 unless a merchant session: the principal is a merchant. */
+export const requireMerchant = (platform: Platform) => requirePrincipal(platform, ['merchant']);
+
+const STORE_ID = /^[0-9a-f]{24}$/;
+
 /**
- * For store-scoped merchant routes (after requireMerchant): `X-Store-Id` names the store, and
- * it must be one the caller owns. A store that does not exist and one owned by someone else
- * both answer 403, so the answer does not reveal which ids exist.
+ * For store-scoped routes (after requirePrincipal): the store the request acts on, checked
+ * against the principal by the stores domain. A merchant names it with `X-Store-Id`; an app
+ * acts on the store it is installed in (an `X-Store-Id`, if sent, must be that store); a
+ * customer on the store they shop in. A store that does not exist and one the principal may
+ * not act on both answer 403, so the answer does not reveal which ids exist.
+ *
+ * `scope`: the permission an app's token must have been granted (a merchant has every
+ * permission on its own stores); 403 `insufficient_scope` otherwise.
  */
-export function requireStore(platform: Platform): Middleware<AppState> {
+export function requireStore(platform: Platform, options: { scope: string | null }): Middleware<AppState, AppCustom> {
   return async (ctx, next) => {
-    const storeId = ctx.get('X-Store-Id');
-    if (!storeId) throw new PlatformError('invalid_data', 'store_required', 'The X-Store-Id header is required');
-    if (!/^[0-9a-f]{24}$/.test(storeId)) throw new PlatformError('invalid_data', 'invalid_store_id', 'X-Store-Id must be a store id');
-    const store = await findOwnedStore(platform, ctx.state.auth!.merchantId, storeId);
+    const principal = ctx.state.principal!;
+    const header = ctx.get('X-Store-Id');
+    let storeId: string;
+    if (principal.kind === 'merchant') {
+      if (!header) throw new PlatformError('invalid_data', 'store_required', 'The X-Store-Id header is required');
+      if (!STORE_ID.test(header)) throw new PlatformError('invalid_data', 'invalid_store_id', 'X-Store-Id must be a store id');
+      storeId = header;
+    } else {
+      if (header && header !== principal.storeId) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
+      storeId = principal.storeId;
+    }
+    if (principal.kind === 'app' && options.scope !== null && !principal.scopes.includes(options.scope)) {
+      throw new PlatformError('not_allowed', 'insufficient_scope', `This app's access token was not granted the ${options.scope} scope`);
+    }
+    const store = await ctx.access.storeAccess(platform, principal, storeId);
     if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
     ctx.state.store = store;
     await next();

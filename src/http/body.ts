@@ -1,24 +1,20 @@
 import { koaBody } from 'koa-body';
 import type { Middleware } from 'koa';
 import { PlatformError } from '../errors.js';
-import type { AppContext, AppState } from './context.js';
-import type { MultipartRoute } from './multipart.js';
+import type { AppContext, AppCustom, AppState } from './context.js';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * JSON bodies only, with a size limit. A body of another media type is a 415 before any byte
  * is read; a body over the limit (declared or streamed) is a 413; malformed JSON, or JSON
- * that is not an object or array, is a 400. The routes in `multipartRoutes` may instead take
- * `multipart/form-data`, which is left unread here for the route to read (readMultipart).
+ * that is not an object or array, is a 400. A `multipart/form-data` request for an endpoint
+ * that declares it takes one (`takesMultipart`, see http/endpoint.ts) is left unread here for
+ * the endpoint to read (readMultipart), after its access check.
  */
-export function jsonBody(limitBytes: number, multipartRoutes: readonly MultipartRoute[] = []): Middleware<AppState>[] {
-  const takesMultipart = (ctx: AppContext) => {
-    const path = ctx.path.replace(/\/+$/, '') || '/';
-    return multipartRoutes.some((r) => r.method === ctx.method && r.path === path) && ctx.is('multipart/form-data') === 'multipart/form-data';
-  };
-  const requireJson: Middleware<AppState> = async (ctx, next) => {
-    if (takesMultipart(ctx)) return next();
+export function jsonBody(limitBytes: number, takesMultipart: (ctx: AppContext) => boolean = () => false): Middleware<AppState, AppCustom>[] {
+  const requireJson: Middleware<AppState, AppCustom> = async (ctx, next) => {
+    if (ctx.is('multipart/form-data') === 'multipart/form-data' && takesMultipart(ctx)) return next();
     if (WITH_BODY.has(ctx.method) && hasBody(ctx.req.headers) && !ctx.is('application/json', 'application/*+json')) {
       throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'The request body must be application/json');
     }
@@ -44,7 +40,7 @@ export function jsonBody(limitBytes: number, multipartRoutes: readonly Multipart
       throw new PlatformError('invalid_data', 'invalid_json', 'The request body is not valid JSON (an object or array is expected)');
     },
   });
-  return [requireJson, parse as Middleware<AppState>];
+  return [requireJson, parse as Middleware<AppState, AppCustom>];
 }
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {

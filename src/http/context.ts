@@ -1,14 +1,69 @@
+import type Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
-import type { MerchantView, SessionView } from '../auth/index.js';
-import type { StoreView } from '../stores/index.js';
+import type { Platform } from '../platform.js';
 
-export type MerchantAuth = { merchantId: string; sessionId: string; merchant: MerchantView; session: SessionView };
+/**
+ * Who is calling. Domains turn a bearer token into one of these (their `Authenticator`s,
+ * chosen by the token's prefix); the toolkit only knows the shapes.
+ * - a merchant: a signed-in account (session token), acting on the stores it owns;
+ * - an app: an app installation's access token, bound to one store and its granted scopes;
+ * - a customer: a storefront shopper of one store.
+ */
+export type MerchantPrincipal = { kind: 'merchant'; merchantId: string; sessionId: string };
+export type AppPrincipal = { kind: 'app'; appId: string; installationId: string; storeId: string; scopes: readonly string[] };
+export type CustomerPrincipal = { kind: 'customer'; customerId: string; storeId: string };
+export type Principal = MerchantPrincipal | AppPrincipal | CustomerPrincipal;
+export type PrincipalKind = Principal['kind'];
+
+/** The id a principal is known by in keys and logs (`merchant_id`, the installation id, the customer id). */
+export function principalKey(principal: Principal): string {
+  switch (principal.kind) {
+    case 'merchant':
+      // Bare, as idempotency keys were stored before apps and customers existed.
+      return principal.merchantId;
+    case 'app':
+      return `app:${principal.installationId}`;
+    case 'customer':
+      return `customer:${principal.customerId}`;
+  }
+}
+
+/** The store a request acts on, as the stores domain presents it. */
+export type ScopedStore = { id: string; name: string; subdomain: string; currency: string; created_at: string; updated_at: string };
+
+/** Turns a bearer token with this prefix into a principal, or null when it is not a live credential. */
+export type Authenticator = { prefix: string; authenticate(platform: Platform, token: string): Promise<Principal | null> };
+
+/** The store `storeId` if this principal may act on it (owns it, is installed in it, shops in it), else null. */
+export type StoreAccess = (platform: Platform, principal: Principal, storeId: string) => Promise<ScopedStore | null>;
+
+/**
+ * One spend from a request budget: `cost` units from the current fixed window of `scope` (a
+ * store id) in the caller's `account`, which holds `limit` units per `windowSeconds` for each
+ * scope. A REST request costs 1; a GraphQL query will cost its computed query cost.
+ */
+export type BudgetSpend = { account: string; scope: string; cost: number; limit: number; windowSeconds: number };
+/** The outcome: whether it was spent, and what is left of the window (for the RateLimit-* headers). */
+export type BudgetState = { allowed: boolean; limit: number; remaining: number; resetSeconds: number };
+/**
+ * Spends from a budget whose counters are shared by every web process (the ratelimit module's,
+ * in the database): a spend that does not fit is refused and costs nothing.
+ */
+export type RequestBudget = (platform: Platform, spend: BudgetSpend) => Promise<BudgetState>;
+
+/** How the web app resolves callers: given to createApp by the composition root (src/boot.ts). */
+export type Access = { authenticators: readonly Authenticator[]; storeAccess: StoreAccess; budget: RequestBudget };
 
 export type AppState = {
   requestId: string;
-  auth?: MerchantAuth;
-  /** The store named by X-Store-Id, checked against ownership (requireStore). */
-  store?: StoreView;
+  /** The authenticated caller (set by the endpoint's access check). */
+  principal?: Principal;
+  /** The store the request acts on, checked against the principal (store-scoped endpoints). */
+  store?: ScopedStore;
 };
 
-export type AppContext = ParameterizedContext<AppState>;
+/** What every request context carries besides its state: how callers are resolved. */
+export type AppCustom = { access: Access };
+
+export type AppContext = ParameterizedContext<AppState, AppCustom>;
+export type AppRouter = Router<AppState, AppCustom>;

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
-import { PlatformError, type ErrorKind } from '../errors.js';
+import { PlatformError, issueDetails, type ErrorKind } from '../errors.js';
 import type { Log } from '../log.js';
-import type { AppState } from './context.js';
+import type { AppCustom, AppState } from './context.js';
 
 const STATUS: Record<ErrorKind, number> = {
   invalid_data: 400,
@@ -21,7 +21,7 @@ const STATUS: Record<ErrorKind, number> = {
  * libraries) say what went wrong; anything else is logged with its stack and answered with
  * a generic 500 that carries the request id.
  */
-export function errorEnvelope(log: Log): Middleware<AppState> {
+export function errorEnvelope(log: Log): Middleware<AppState, AppCustom> {
   return async (ctx, next) => {
     try {
       await next();
@@ -31,11 +31,13 @@ export function errorEnvelope(log: Log): Middleware<AppState> {
         ctx.status = STATUS[err.kind];
         if (err.extra.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.extra.retryAfterSeconds));
         if (err.kind === 'unauthenticated') ctx.set('WWW-Authenticate', 'Bearer');
+        // Issues are relative to an operation's input; on this edge that input is the body.
+        const details = err.extra.details ?? (err.extra.issues ? issueDetails(err.extra.issues, 'body') : undefined);
         ctx.body = {
           error: {
             code: err.code,
             message: err.message,
-            ...(err.extra.details ? { details: err.extra.details } : {}),
+            ...(details ? { details } : {}),
             request_id: ctx.state.requestId,
           },
         };

@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
 import type { Log } from '../log.js';
-import type { AppState } from './context.js';
+import type { AppCustom, AppState, Principal } from './context.js';
 
 /** One structured line per request. Never headers or query strings: they can carry credentials. */
-export function requestLog(log: Log): Middleware<AppState> {
+export function requestLog(log: Log): Middleware<AppState, AppCustom> {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
@@ -17,10 +17,18 @@ export function requestLog(log: Log): Middleware<AppState> {
         path: ctx.path,
         status: ctx.status,
         duration_ms: Math.round(durationMs * 10) / 10,
-        ...(ctx.state.auth ? { merchant_id: ctx.state.auth.merchantId } : {}),
+        ...callerIds(ctx.state.principal),
       };
       if (ctx.status >= 500) log.error(line);
       else log.info(line);
     }
   };
+}
+
+/** The caller's id in a log line: `merchant_id`, `app_installation_id` or `customer_id`. */
+function callerIds(principal: Principal | undefined): Record<string, string> {
+  if (!principal) return {};
+  if (principal.kind === 'merchant') return { merchant_id: principal.merchantId };
+  if (principal.kind === 'app') return { app_installation_id: principal.installationId };
+  return { customer_id: principal.customerId };
 }

@@ -16,3 +16,11 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, sourc
   });
   throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details });
 }
+
+/**
+ * The refinement of an update body whose fields are all optional: at least one must be given
+ * (`.refine(...givesSomething())`), so an empty PATCH is a 400 and not a silent no-op.
+ */
+export function givesSomething(message = 'give at least one field to change') {
+  return [(body: Record<string, unknown>) => Object.values(body).some((v) => v !== undefined), { message }] as const;
+}

@@ -1,3 +1,24 @@
-export { inventoryIndexes } from './store.js';
-export { adjustInventory, getLocation, type Adjustment } from './service.js';
+import type { Module } from '../module.js';
+import { inventoryRoutes } from './routes.js';
+import { inventoryIndexes } from './store.js';
+export { getLocation } from './service.js';
+export {
+  activeLocationIds,
+  announceStockChange,
+  applyStockChange,
+  availableAt,
+  clearStockKeys,
+  readStockLevel,
+  undoStockChange,
+  type StockChange,
+  type StockOutcome,
+} from './commitments.js';
 export type { LevelView, LocationView } from './present.js';
+
+/** Locations and stock levels: /v1/inventory. */
+export const inventoryModule: Module = {
+  name: 'inventory',
+  indexes: inventoryIndexes,
+  routes: [{ path: '/v1/inventory', router: inventoryRoutes }],
+  eventTypes: ['inventory_level.updated', 'inventory_location.created', 'inventory_location.updated'],
+};

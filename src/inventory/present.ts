@@ -19,6 +19,8 @@ export const presentLevel = (l: LevelDocument) => ({
   product_id: l.product_id.toHexString(),
   location_id: l.location_id.toHexString(),
   available: l.available,
+  committed: l.committed ?? 0,
+  on_hand: l.available + (l.committed ?? 0),
   updated_at: l.updated_at.toISOString(),
 });
 export type LevelView = ReturnType<typeof presentLevel>;

@@ -1,59 +1,34 @@
-import type Router from '@koa/router';
-import { z } from 'zod';
-import type { AppState } from '../http/context.js';
-import { idempotent } from '../http/idempotency.js';
-import { storeScopedRouter } from '../http/scoped.js';
-import { parseInput } from '../http/validate.js';
+import Router from '@koa/router';
+import type { AppRouter } from '../http/context.js';
+import { endpoint, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { AdjustLevelBody, CreateLocationBody, ListLevelsQuery, ListLocationsQuery, SetLevelBody, UpdateLocationBody } from './schemas.js';
 import { adjustInventory, createLocation, getLocation, listLevels, listLocations, setLevel, setLocationActive, updateLocation } from './service.js';
 
-const Empty = z.strictObject({});
+const read = storeScoped('read_inventory');
+const write = storeScoped('write_inventory');
 
 /** /v1/inventory: locations and stock levels per variant per location. */
-export function inventoryRoutes(platform: Platform): Router<AppState> {
-  const router = storeScopedRouter(platform);
-  const storeId = (ctx: { state: AppState }) => ctx.state.store!.id;
+export function inventoryRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
 
-  router.get('/locations', async (ctx) => {
-    const query = parseInput(ListLocationsQuery, ctx.query, 'query');
-    const { items, nextCursor } = await listLocations(platform, storeId(ctx), query);
-    ctx.body = { data: items, page: { next_cursor: nextCursor } };
-  });
-  router.post('/locations', idempotent(platform), async (ctx) => {
-    const body = parseInput(CreateLocationBody, ctx.request.body, 'body');
-    ctx.status = 201;
-    ctx.body = { data: await createLocation(platform, storeId(ctx), body) };
-  });
-  router.get('/locations/:id', async (ctx) => {
-    parseInput(Empty, ctx.query, 'query');
-    ctx.body = { data: await getLocation(platform, storeId(ctx), ctx.params.id!) };
-  });
-  router.patch('/locations/:id', async (ctx) => {
-    const body = parseInput(UpdateLocationBody, ctx.request.body, 'body');
-    ctx.body = { data: await updateLocation(platform, storeId(ctx), ctx.params.id!, body) };
-  });
-  router.post('/locations/:id/deactivate', async (ctx) => {
-    parseInput(Empty, ctx.request.body, 'body');
-    ctx.body = { data: await setLocationActive(platform, storeId(ctx), ctx.params.id!, false) };
-  });
-  router.post('/locations/:id/activate', async (ctx) => {
-    parseInput(Empty, ctx.request.body, 'body');
-    ctx.body = { data: await setLocationActive(platform, storeId(ctx), ctx.params.id!, true) };
-  });
+  router.get('/locations', endpoint(platform, { access: read, query: ListLocationsQuery, respond: 'page' }, ({ store, query }) => listLocations(platform, store.id, query)));
 
-  router.get('/levels', async (ctx) => {
-    const query = parseInput(ListLevelsQuery, ctx.query, 'query');
-    const { items, nextCursor } = await listLevels(platform, storeId(ctx), query);
-    ctx.body = { data: items, page: { next_cursor: nextCursor } };
-  });
-  router.post('/levels/set', idempotent(platform), async (ctx) => {
-    const body = parseInput(SetLevelBody, ctx.request.body, 'body');
-    ctx.body = { data: await setLevel(platform, storeId(ctx), body) };
-  });
-  router.post('/levels/adjust', idempotent(platform), async (ctx) => {
-    const body = parseInput(AdjustLevelBody, ctx.request.body, 'body');
-    ctx.body = { data: await adjustInventory(platform, storeId(ctx), body) };
-  });
+  router.post('/locations', endpoint(platform, { access: write, body: CreateLocationBody, idempotent: true, status: 201 }, ({ store, body }) => createLocation(platform, store.id, body)));
+
+  router.get('/locations/:id', endpoint(platform, { access: read }, ({ store, params }) => getLocation(platform, store.id, params.id!)));
+
+  router.patch('/locations/:id', endpoint(platform, { access: write, body: UpdateLocationBody }, ({ store, params, body }) => updateLocation(platform, store.id, params.id!, body)));
+
+  router.post('/locations/:id/deactivate', endpoint(platform, { access: write }, ({ store, params }) => setLocationActive(platform, store.id, params.id!, false)));
+
+  router.post('/locations/:id/activate', endpoint(platform, { access: write }, ({ store, params }) => setLocationActive(platform, store.id, params.id!, true)));
+
+  router.get('/levels', endpoint(platform, { access: read, query: ListLevelsQuery, respond: 'page' }, ({ store, query }) => listLevels(platform, store.id, query)));
+
+  router.post('/levels/set', endpoint(platform, { access: write, body: SetLevelBody, idempotent: true }, ({ store, body }) => setLevel(platform, store.id, body)));
+
+  router.post('/levels/adjust', endpoint(platform, { access: write, body: AdjustLevelBody, idempotent: true }, ({ store, body }) => adjustInventory(platform, store.id, body)));
+
   return router;
 }

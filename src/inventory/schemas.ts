@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
+import { givesSomething } from '../http/validate.js';
 
-const Id = z.string().regex(/^[0-9a-f]{24}$/, 'must be an id');
+const VariantId = IdString('variant');
+const LocationId = IdString('location');
 const Text = (max: number) => z.string().trim().min(1).max(max);
 /** Stock quantities: whole units, bounded so sums stay exact. */
 const Quantity = z.number().int('must be a whole number').min(-1_000_000_000).max(1_000_000_000);
@@ -31,17 +34,17 @@ export const UpdateLocationBody = z
     country_code: LocationFields.country_code.optional(),
     zip: LocationFields.zip.optional(),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one field to change' });
+  .refine(...givesSomething());
 export type UpdateLocationBody = z.infer<typeof UpdateLocationBody>;
 
 export const ListLocationsQuery = PageQuery.extend({ active: z.enum(['true', 'false']).transform((v) => v === 'true').optional() }).strict();
 
-export const ListLevelsQuery = PageQuery.extend({ variant_id: Id.optional(), location_id: Id.optional() }).strict();
+export const ListLevelsQuery = PageQuery.extend({ variant_id: VariantId.optional(), location_id: LocationId.optional() }).strict();
 
-export const SetLevelBody = z.strictObject({ variant_id: Id, location_id: Id, available: Quantity.min(0, 'must be 0 or more') });
+export const SetLevelBody = z.strictObject({ variant_id: VariantId, location_id: LocationId, available: Quantity.min(0, 'must be 0 or more') });
 export const AdjustLevelBody = z.strictObject({
-  variant_id: Id,
-  location_id: Id,
+  variant_id: VariantId,
+  location_id: LocationId,
   delta: Quantity.refine((d) => d !== 0, 'must not be 0'),
   reason: z.enum(['received', 'correction', 'damaged', 'shrinkage', 'restock', 'other']).default('correction'),
 });

@@ -92,7 +92,7 @@ async function recordChange(platform: Platform, doc: LevelDocument, change: Reco
   return view;
 }
 
-/** Set the available quantity outright (a stock count). */
+/** Set the units for sale outright (a stock count of what is not held for orders); committed units stay as they are. */
 export async function setLevel(platform: Platform, storeId: string, input: { variant_id: string; location_id: string; available: number }): Promise<LevelView> {
   const { variant, scope } = await resolveTarget(platform, storeId, input.variant_id, input.location_id);
   const doc = await upsertLevel(platform, scope, new ObjectId(variant.product_id), { $set: { available: input.available } });
@@ -102,9 +102,10 @@ export async function setLevel(platform: Platform, storeId: string, input: { var
 export type Adjustment = { variant_id: string; location_id: string; delta: number; reason: string };
 
 /**
- * Change stock by a delta, atomically: one conditional single-document update. A decrease
- * never takes stock below zero unless the variant allows overselling (`continue`); otherwise
- * it is refused whole with 409 insufficient_stock. Orders use this for fulfilments and restocks.
+ * Change the units for sale by a delta, atomically: one conditional single-document update. A
+ * decrease never takes them below zero unless the variant allows overselling (`continue`);
+ * otherwise it is refused whole with 409 insufficient_stock. (Orders change stock through
+ * commitments.ts.)
  */
 export async function adjustInventory(platform: Platform, storeId: string, input: Adjustment): Promise<LevelView> {
   const { variant, scope } = await resolveTarget(platform, storeId, input.variant_id, input.location_id);

@@ -18,7 +18,10 @@ export type LocationDocument = {
   updated_at: Date;
 };
 
-/** Stock of one variant at one location. `available` changes only by atomic $inc or $set. */
+/**
+ * Stock of one variant at one location. `available` (for sale) and `committed` (held by open
+ * orders, not shipped yet) change only by atomic $inc or $set; on hand is their sum.
+ */
 export type LevelDocument = {
   _id: ObjectId;
   store_id: ObjectId;
@@ -26,6 +29,15 @@ export type LevelDocument = {
   product_id: ObjectId;
   location_id: ObjectId;
   available: number;
+  /** Absent on levels written before orders committed stock: 0. */
+  committed?: number;
+  /**
+   * Keys of the order steps applied to this level whose order has not yet recorded them as
+   * done: a step retried after a crash finds its key here and is not applied twice.
+   */
+  pending_ops?: string[];
+  /** Keys of order steps undone by another process than the one that started them: they can never apply. */
+  voided_ops?: string[];
   version: number;
   updated_at: Date;
 };

@@ -1,6 +1,7 @@
 import { sweepExpiredCredentials } from '../auth/index.js';
-import { sweepExpiredIdempotencyRecords } from '../idempotency/index.js';
+import { sweepExpiredIdempotencyRecords } from '../http/idempotency/index.js';
 import { redispatchStrandedMessages, sweepExpiredMessages } from '../messages/index.js';
+import { repairOrders } from '../orders/index.js';
 import type { Platform } from '../platform.js';
 import { sweepExpiredRateLimits } from '../ratelimit/index.js';
 
@@ -8,6 +9,8 @@ import { sweepExpiredRateLimits } from '../ratelimit/index.js';
  * Housekeeping. Expiry is a field checked in code and enforced by these sweeps, because
  * FerretDB has no TTL indexes (and correctness must not depend on them anyway): every read
  * of a session, code or token already ignores expired documents; sweeps only reclaim space.
+ * `repair-orders` finishes (or undoes) order changes whose process stopped between two writes
+ * (docs/orders.md, "Changes that span documents").
  */
 export const SWEEPS = {
   'maintenance.sweep-expired-credentials': sweepExpiredCredentials,
@@ -15,6 +18,7 @@ export const SWEEPS = {
   'maintenance.sweep-rate-limits': sweepExpiredRateLimits,
   'maintenance.sweep-outbound-messages': sweepExpiredMessages,
   'maintenance.redispatch-stranded-messages': redispatchStrandedMessages,
+  'maintenance.repair-orders': repairOrders,
 } as const satisfies Record<string, (platform: Platform) => Promise<number>>;
 
 export type SweepName = keyof typeof SWEEPS;

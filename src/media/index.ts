@@ -1,3 +1,13 @@
+import type { Module } from '../module.js';
+import { mediaRoutes } from './routes.js';
+import { mediaIndexes } from './store.js';
 export { findMedia } from './service.js';
 export type { MediaView } from './present.js';
-export { mediaIndexes } from './store.js';
+
+/** A store's images (and the local driver's signed file URLs): /v1/media. */
+export const mediaModule: Module = {
+  name: 'media',
+  indexes: mediaIndexes,
+  routes: [{ path: '/v1/media', router: mediaRoutes }],
+  eventTypes: ['media.created', 'media.deleted'],
+};

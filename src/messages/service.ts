@@ -1,6 +1,8 @@
-import { ObjectId } from 'mongodb';
+import { ObjectId, type MatchKeysAndValues } from 'mongodb';
+import { post, type FailureTexts } from '../outbound/index.js';
 import type { Platform } from '../platform.js';
 import { decryptSecret, encryptSecret } from '../secrets/index.js';
+import { backoff, claimLease, findStranded, settleLease, type Lease } from '../work/lease.js';
 import { enqueueMessageDelivery, scheduleMessageDelivery } from './jobs.js';
 import { messages, type MessageDocument, type MessageKind } from './store.js';
 
@@ -9,6 +11,10 @@ const PURPOSE = 'messages.body';
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 const LEASE_MS = 60 * 1000;
 const MAX_ATTEMPTS = 6;
+/** Retries wait min(30 s × 2^(n-1), 30 min) after failed attempt n. */
+const RETRY_BASE_MS = 30_000;
+const RETRY_CAP_MS = 30 * 60_000;
+/** Bounds connecting and the whole exchange alike. */
 const RELAY_TIMEOUT_MS = 10_000;
 /** A queued message whose next attempt is this overdue has lost its job (crash between write and enqueue). */
 const STRANDED_AFTER_MS = 2 * 60 * 1000;
@@ -30,6 +36,7 @@ export async function sendMessage(platform: Platform, message: OutgoingMessage):
     last_error: null,
     next_attempt_at: now,
     lease_until: null,
+    lease_owner: null,
     created_at: now,
     delivered_at: null,
     expires_at: new Date(now.getTime() + RETENTION_MS),
@@ -42,68 +49,65 @@ export async function sendMessage(platform: Platform, message: OutgoingMessage):
 export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'skipped';
 
 /**
+ * How a failed relay request reads in `last_error`: the texts the relay gave when it was called
+ * with fetch (a timeout, a network error), kept so stored errors read as before.
+ */
+const RELAY_TEXTS: FailureTexts = {
+  timedOut: () => 'The operation was aborted due to timeout',
+  notConnected: () => 'The operation was aborted due to timeout',
+  failed: () => 'fetch failed',
+  answered: (status) => `message relay answered HTTP ${status}`,
+};
+
+/**
  * Deliver one message: through the relay when one is configured (the body is then cleared),
  * otherwise into the development outbox, where it stays readable until it expires.
- * Safe to run twice: a lease on the document makes concurrent runs skip.
+ * Safe to run twice: a lease on the document (src/work/lease.ts, held by this process) makes
+ * concurrent runs skip, and what a run records is conditional on its lease ('skipped' when it
+ * was lost meanwhile: the run that took it over finishes the message).
  */
 export async function deliverMessage(platform: Platform, messageId: string): Promise<DeliveryOutcome> {
-  const now = platform.clock.now();
-  const claimed = await messages(platform.db).findOneAndUpdate(
-    { _id: new ObjectId(messageId), status: 'queued', $or: [{ lease_until: null }, { lease_until: { $lte: now } }] },
-    { $set: { lease_until: new Date(now.getTime() + LEASE_MS) }, $inc: { attempts: 1 } },
-    { returnDocument: 'after' },
-  );
+  const lease: Lease = { owner: platform.process.id, ms: LEASE_MS };
+  const claimed = await claimLease(messages(platform.db), lease, platform.clock.now(), { _id: new ObjectId(messageId), status: 'queued' }, { inc: { attempts: 1 } });
   if (!claimed) return 'skipped';
+  const settle = async (set: MatchKeysAndValues<MessageDocument>, outcome: DeliveryOutcome) =>
+    (await settleLease(messages(platform.db), claimed, lease.owner, { $set: set })) ? outcome : 'skipped';
 
   const relay = platform.config.messageRelay;
-  if (!relay) {
-    await messages(platform.db).updateOne(
-      { _id: claimed._id },
-      { $set: { status: 'delivered', transport: 'outbox', delivered_at: platform.clock.now(), lease_until: null, next_attempt_at: null } },
-    );
-    return 'delivered';
-  }
+  if (!relay) return settle({ status: 'delivered', transport: 'outbox', delivered_at: platform.clock.now(), next_attempt_at: null }, 'delivered');
 
+  let error: string | null;
   try {
     const text = claimed.body_encrypted ? decryptSecret(platform.config.secretsKeys, PURPOSE, claimed.body_encrypted) : '';
-    const response = await fetch(relay.url, {
-      method: 'POST',
+    const result = await post(new URL(relay.url), {
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${relay.token}`, 'Idempotency-Key': messageId },
       body: JSON.stringify({ message_id: messageId, kind: claimed.kind, to: claimed.to, subject: claimed.subject, text }),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(RELAY_TIMEOUT_MS),
+      connectMs: RELAY_TIMEOUT_MS,
+      totalMs: RELAY_TIMEOUT_MS,
+      texts: RELAY_TEXTS,
     });
-    await response.body?.cancel();
-    if (!response.ok) throw new Error(`message relay answered HTTP ${response.status}`);
-    await messages(platform.db).updateOne(
-      { _id: claimed._id },
-      { $set: { status: 'delivered', transport: 'relay', body_encrypted: null, delivered_at: platform.clock.now(), lease_until: null, next_attempt_at: null, last_error: null } },
-    );
-    return 'delivered';
+    error = result.error;
   } catch (err) {
-    const error = (err as Error).message.slice(0, 500);
-    if (claimed.attempts >= MAX_ATTEMPTS) {
-      await messages(platform.db).updateOne(
-        { _id: claimed._id },
-        { $set: { status: 'failed', body_encrypted: null, last_error: error, lease_until: null, next_attempt_at: null } },
-      );
-      return 'failed';
-    }
-    const next = new Date(platform.clock.now().getTime() + Math.min(30_000 * 2 ** (claimed.attempts - 1), 30 * 60_000));
-    await messages(platform.db).updateOne({ _id: claimed._id }, { $set: { last_error: error, lease_until: null, next_attempt_at: next } });
-    await scheduleMessageDelivery(platform, messageId, next);
-    return 'retry_scheduled';
+    error = (err as Error).message;
   }
+  if (error === null) {
+    return settle({ status: 'delivered', transport: 'relay', body_encrypted: null, delivered_at: platform.clock.now(), next_attempt_at: null, last_error: null }, 'delivered');
+  }
+  error = error.slice(0, 500);
+  if (claimed.attempts >= MAX_ATTEMPTS) {
+    return settle({ status: 'failed', body_encrypted: null, last_error: error, next_attempt_at: null }, 'failed');
+  }
+  const next = new Date(platform.clock.now().getTime() + backoff(RETRY_BASE_MS, claimed.attempts - 1, RETRY_CAP_MS));
+  if ((await settle({ last_error: error, next_attempt_at: next }, 'retry_scheduled')) === 'skipped') return 'skipped';
+  await scheduleMessageDelivery(platform, messageId, next);
+  return 'retry_scheduled';
 }
 
 /** Re-enqueue queued messages whose job was lost (a crash between the write and the enqueue). */
 export async function redispatchStrandedMessages(platform: Platform): Promise<number> {
   const overdue = new Date(platform.clock.now().getTime() - STRANDED_AFTER_MS);
-  const stranded = await messages(platform.db)
-    .find({ status: 'queued', next_attempt_at: { $lte: overdue } }, { projection: { _id: 1 } })
-    .limit(500)
-    .toArray();
-  for (const { _id } of stranded) await enqueueMessageDelivery(platform, _id.toHexString());
+  const stranded = await findStranded(messages(platform.db), { status: 'queued' }, overdue, 500);
+  for (const id of stranded) await enqueueMessageDelivery(platform, id.toHexString());
   return stranded.length;
 }
 

@@ -4,11 +4,12 @@ import type { IndexDeclaration } from '../db.js';
 export const OUTBOUND_MESSAGES = 'outbound_messages';
 
 /**
- * A message to a merchant (sign-in code, password reset). The body holds a secret, so it is
- * stored encrypted and cleared once a relay has accepted it. The document is the source of
- * truth for delivery; the Agenda job only drives it.
+ * A message to a merchant (sign-in code, password reset, a sign-up for an email that already
+ * has an account). The body may hold a secret, so it is stored encrypted and cleared once a
+ * relay has accepted it. The document is the source of truth for delivery; the Agenda job only
+ * drives it.
  */
-export type MessageKind = 'signin_code' | 'password_reset';
+export type MessageKind = 'signin_code' | 'password_reset' | 'account_exists';
 export type MessageStatus = 'queued' | 'delivered' | 'failed';
 
 export type MessageDocument = {
@@ -22,7 +23,9 @@ export type MessageDocument = {
   attempts: number;
   last_error: string | null;
   next_attempt_at: Date | null;
+  /** The delivery's lease (src/work/lease.ts): the process sending it and until when; null when nobody is. */
   lease_until: Date | null;
+  lease_owner: string | null;
   created_at: Date;
   delivered_at: Date | null;
   expires_at: Date;

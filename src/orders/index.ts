@@ -1,2 +1,13 @@
-export { orderIndexes } from './store.js';
+import type { Module } from '../module.js';
+import { orderRoutes } from './routes.js';
+import { orderIndexes } from './store.js';
+export { repairOrders } from './operations.js';
 export type { OrderView } from './present.js';
+
+/** Orders, fulfilments, refunds, cancellations and payments: /v1/orders. */
+export const ordersModule: Module = {
+  name: 'orders',
+  indexes: orderIndexes,
+  routes: [{ path: '/v1/orders', router: orderRoutes }],
+  eventTypes: ['order.cancelled', 'order.created', 'order.fulfilled', 'order.paid', 'order.refunded'],
+};

@@ -15,6 +15,7 @@ const presentLine = (l: LineItemDocument) => ({
   tax: l.tax,
   total: l.total,
   taxable: l.taxable,
+  location_id: id(l.location_id ?? null),
   fulfilled_quantity: l.fulfilled_quantity,
   refunded_quantity: l.refunded_quantity,
 });
@@ -58,6 +59,8 @@ export const presentOrder = (o: OrderDocument) => ({
     location_id: id(r.location_id),
     created_at: r.created_at.toISOString(),
   })),
+  cancelled_at: o.cancelled_at ? o.cancelled_at.toISOString() : null,
+  cancel_reason: o.cancel_reason ?? null,
   note: o.note,
   source: o.source,
   created_at: o.created_at.toISOString(),

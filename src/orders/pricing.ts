@@ -1,4 +1,6 @@
+import type { InputIssue } from '../errors.js';
 import { taxOn } from '../taxes/index.js';
+import { MAX_ORDER_AMOUNT } from './schemas.js';
 
 /**
  * Order arithmetic, in integer minor units only. A subtotal discount is shared across the
@@ -51,6 +53,29 @@ export function priceOrder(input: {
     tax_total: taxTotal,
     total: subtotal - discountSubtotal + shippingTotal + taxTotal,
   };
+}
+
+/**
+ * Amounts an order may compute, checked before anything else is (and before anything is
+ * written): a line's `unit_price × quantity` and the subtotal at most MAX_ORDER_AMOUNT. Prices go
+ * to 10^11 and quantities to 10^5, so their product could pass 2^53, where doubles stop being
+ * exact; bounded, every sum and tax product below stays an exact integer.
+ */
+export function orderAmountIssues(lines: readonly LineInput[]): InputIssue[] {
+  const issues: InputIssue[] = [];
+  let subtotal = 0;
+  lines.forEach((l, i) => {
+    const amount = l.unit_price * l.quantity;
+    if (amount > MAX_ORDER_AMOUNT) issues.push({ path: `line_items.${i}`, message: `unit price × quantity must be at most ${MAX_ORDER_AMOUNT} (minor units)` });
+    subtotal += amount;
+  });
+  if (issues.length === 0 && subtotal > MAX_ORDER_AMOUNT) issues.push({ path: 'line_items', message: `the subtotal (the sum of unit price × quantity) must be at most ${MAX_ORDER_AMOUNT} (minor units)` });
+  return issues;
+}
+
+/** The priced order's total (after discounts, with shipping and tax) at most MAX_ORDER_AMOUNT. */
+export function totalIssues(pricing: Pricing): InputIssue[] {
+  return pricing.total > MAX_ORDER_AMOUNT ? [{ path: '', message: `the order's total (after discounts, with shipping and tax) must be at most ${MAX_ORDER_AMOUNT} (minor units)` }] : [];
 }
 
 /** Split `amount` over `weights` proportionally; the parts are integers that sum to `amount`. */

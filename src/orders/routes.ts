@@ -1,39 +1,46 @@
-import type Router from '@koa/router';
-import { z } from 'zod';
-import type { AppState } from '../http/context.js';
-import { idempotent } from '../http/idempotency.js';
-import { storeScopedRouter } from '../http/scoped.js';
-import { parseInput } from '../http/validate.js';
+import Router from '@koa/router';
+import { createHash } from 'node:crypto';
+import { principalKey, type AppRouter } from '../http/context.js';
+import { endpoint, storeScoped, type EndpointRequest, type StoreScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
-import { CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
-import { createOrder, fulfillOrder, getOrder, listOrders, refundOrder } from './service.js';
+import { CancelBody, CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
+import { cancelOrder, createOrder, fulfillOrder, getOrder, listOrders, markOrderPaid, refundOrder } from './service.js';
+import type { RequestRef } from './store.js';
 
-/** /v1/orders: manual orders, fulfilments and refunds. Writes take an Idempotency-Key. */
-export function orderRoutes(platform: Platform): Router<AppState> {
-  const router = storeScopedRouter(platform);
-  const storeId = (ctx: { state: AppState }) => ctx.state.store!.id;
+const read = storeScoped('read_orders');
+const write = storeScoped('write_orders');
 
-  router.get('/', async (ctx) => {
-    const query = parseInput(ListOrdersQuery, ctx.query, 'query');
-    const { items, nextCursor } = await listOrders(platform, storeId(ctx), query);
-    ctx.body = { data: items, page: { next_cursor: nextCursor } };
-  });
-  router.post('/', idempotent(platform), async (ctx) => {
-    const body = parseInput(CreateOrderBody, ctx.request.body, 'body');
-    ctx.status = 201;
-    ctx.body = { data: await createOrder(platform, ctx.state.store!, body) };
-  });
-  router.get('/:id', async (ctx) => {
-    parseInput(z.strictObject({}), ctx.query, 'query');
-    ctx.body = { data: await getOrder(platform, storeId(ctx), ctx.params.id!) };
-  });
-  router.post('/:id/fulfill', idempotent(platform), async (ctx) => {
-    const body = parseInput(FulfillBody, ctx.request.body, 'body');
-    ctx.body = { data: await fulfillOrder(platform, storeId(ctx), ctx.params.id!, body) };
-  });
-  router.post('/:id/refund', idempotent(platform), async (ctx) => {
-    const body = parseInput(RefundBody, ctx.request.body, 'body');
-    ctx.body = { data: await refundOrder(platform, storeId(ctx), ctx.params.id!, body) };
-  });
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/**
+ * The request as the order remembers it when it carries an Idempotency-Key: an id for the key
+ * as the idempotency layer scopes it (caller, store, route), and a hash of the body. A retry
+ * after a failure (whose key the idempotency layer freed) finishes the same change instead of
+ * making another (docs/orders.md, "Safe retries").
+ */
+function requestOf({ ctx, principal, store }: EndpointRequest<StoreScoped<true>, unknown, unknown>): RequestRef | null {
+  const key = ctx.get('Idempotency-Key');
+  if (!key) return null;
+  return { id: sha256(`${principalKey(principal)}|${store.id}|${ctx.method} ${ctx.path}|${key}`), hash: sha256(JSON.stringify(ctx.request.body ?? null)) };
+}
+
+/** /v1/orders: manual orders, fulfilments, refunds, cancellations and payments. Writes take an Idempotency-Key. */
+export function orderRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
+
+  router.get('/', endpoint(platform, { access: read, query: ListOrdersQuery, respond: 'page' }, ({ store, query }) => listOrders(platform, store.id, query)));
+
+  router.post('/', endpoint(platform, { access: write, body: CreateOrderBody, idempotent: true, status: 201 }, (r) => createOrder(platform, r.store, r.body, requestOf(r))));
+
+  router.get('/:id', endpoint(platform, { access: read }, ({ store, params }) => getOrder(platform, store.id, params.id!)));
+
+  router.post('/:id/fulfill', endpoint(platform, { access: write, body: FulfillBody, idempotent: true }, (r) => fulfillOrder(platform, r.store.id, r.params.id!, r.body, requestOf(r))));
+
+  router.post('/:id/refund', endpoint(platform, { access: write, body: RefundBody, idempotent: true }, (r) => refundOrder(platform, r.store.id, r.params.id!, r.body, requestOf(r))));
+
+  router.post('/:id/cancel', endpoint(platform, { access: write, body: CancelBody, idempotent: true }, (r) => cancelOrder(platform, r.store.id, r.params.id!, r.body, requestOf(r))));
+
+  router.post('/:id/mark-paid', endpoint(platform, { access: write, idempotent: true }, (r) => markOrderPaid(platform, r.store.id, r.params.id!, requestOf(r))));
+
   return router;
 }

@@ -1,8 +1,15 @@
 import { z } from 'zod';
+import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
 
-const Id = z.string().regex(/^[0-9a-f]{24}$/, 'must be an id');
-const Money = z.number().int('must be an integer amount in minor units').min(0).max(100_000_000_000);
+/**
+ * The largest amount an order holds or computes, in minor units (1 000 000 000.00 in a
+ * two-decimal currency): a price, a line's unit price × quantity, the subtotal, the total, a
+ * refund. Every sum and product of order arithmetic below it is an exact integer in a double.
+ */
+export const MAX_ORDER_AMOUNT = 100_000_000_000;
+
+const Money = z.number().int('must be an integer amount in minor units').min(0).max(MAX_ORDER_AMOUNT);
 const Text = (max: number) => z.string().trim().min(1).max(max);
 const Quantity = z.number().int('must be a whole number').min(1).max(100_000);
 
@@ -19,12 +26,12 @@ export const AddressInput = z.strictObject({
   phone: Text(32).nullable().default(null),
 });
 
-const VariantLine = z.strictObject({ variant_id: Id, quantity: Quantity });
+const VariantLine = z.strictObject({ variant_id: IdString('variant'), quantity: Quantity });
 /** A line not from the catalog (a service, a custom item): the merchant names the price. */
 const CustomLine = z.strictObject({ title: Text(255), price: Money, quantity: Quantity, sku: Text(255).nullable().default(null), taxable: z.boolean().default(true) });
 
 export const CreateOrderBody = z.strictObject({
-  customer_id: Id.optional(),
+  customer_id: IdString('customer').optional(),
   email: z.string().trim().max(254).transform((s) => s.toLowerCase()).pipe(z.email({ message: 'must be an email address' })).optional(),
   line_items: z.array(z.union([VariantLine, CustomLine], { error: 'must be { variant_id, quantity } or { title, price, quantity }' })).min(1).max(250),
   coupon_code: z.string().trim().min(1).max(100).optional(),
@@ -33,14 +40,16 @@ export const CreateOrderBody = z.strictObject({
   billing_address: AddressInput.optional(),
   /** Manual orders: `paid` when the merchant has collected the money (cash, bank transfer). */
   financial_status: z.enum(['pending', 'paid']).default('pending'),
+  /** Where the tracked lines commit their units; default: the first active location with enough. */
+  location_id: IdString('location').optional(),
   note: z.string().max(5000).optional(),
 });
 export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
 
-const LineQuantity = z.strictObject({ line_item_id: Id, quantity: Quantity });
+const LineQuantity = z.strictObject({ line_item_id: IdString('line item'), quantity: Quantity });
 
 export const FulfillBody = z.strictObject({
-  location_id: Id,
+  location_id: IdString('location'),
   line_items: z.array(LineQuantity).min(1).max(250),
   tracking_company: Text(255).optional(),
   tracking_number: Text(255).optional(),
@@ -54,15 +63,20 @@ export const RefundBody = z
     line_items: z.array(LineQuantity).min(1).max(250).optional(),
     reason: Text(500).optional(),
     restock: z.boolean().default(false),
-    location_id: Id.optional(),
+    location_id: IdString('location').optional(),
   })
   .refine((b) => b.amount !== undefined || b.line_items !== undefined, { message: 'give an amount, line_items, or both' })
   .refine((b) => !b.restock || (b.line_items !== undefined && b.location_id !== undefined), { path: ['restock'], message: 'restocking needs line_items and a location_id' });
 export type RefundBody = z.infer<typeof RefundBody>;
 
+export const CancelBody = z.strictObject({
+  reason: z.enum(['customer', 'declined', 'fraud', 'inventory', 'staff', 'other']).default('other'),
+});
+export type CancelBody = z.infer<typeof CancelBody>;
+
 export const ListOrdersQuery = PageQuery.extend({
   financial_status: z.enum(['pending', 'authorized', 'paid', 'partially_refunded', 'refunded', 'voided']).optional(),
   fulfillment_status: z.enum(['unfulfilled', 'partial', 'fulfilled']).optional(),
-  customer_id: Id.optional(),
+  customer_id: IdString('customer').optional(),
 }).strict();
 export type ListOrdersQuery = z.infer<typeof ListOrdersQuery>;

@@ -1,45 +1,45 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { findVariants } from '../catalog/index.js';
-import { evaluateCoupon, redeemCoupon } from '../coupons/index.js';
-import { getCustomer, recordCustomerOrder } from '../customers/index.js';
-import { isDuplicateKeyError } from '../db.js';
-import { PlatformError, notFound } from '../errors.js';
-import { adjustInventory, getLocation } from '../inventory/index.js';
+import { couponCustomerKey, evaluateCoupon } from '../coupons/index.js';
+import { getCustomer } from '../customers/index.js';
+import { PlatformError, invalidInput, type InputIssue } from '../errors.js';
+import { activeLocationIds, availableAt, getLocation, type LocationView } from '../inventory/index.js';
 import { afterCursor, pageOf } from '../pagination.js';
-import { recordPaymentTransaction } from '../payments/index.js';
 import type { Platform } from '../platform.js';
 import type { StoreView } from '../stores/index.js';
 import { getTaxSettings, rateFor } from '../taxes/index.js';
+import { changeOrder, createAndRun, findCreation, fulfillable, fulfillmentStatusOf, keysFor, loadOrder, type Keys, type Plan } from './operations.js';
 import { presentOrder, type OrderView } from './present.js';
-import { lineRefundAmount, priceOrder } from './pricing.js';
-import type { CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
-import { orderCounters, orders, type LineItemDocument, type OrderDocument } from './store.js';
-import { parseObjectId } from '../ids.js';
-
-const FIRST_ORDER_NUMBER = 1001;
-/** How often a fulfilment or refund re-reads the order when a concurrent change got there first. */
-const UPDATE_ATTEMPTS = 5;
-
-const invalid = (details: string[]) => new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details });
+import { lineRefundAmount, orderAmountIssues, priceOrder, totalIssues } from './pricing.js';
+import type { CancelBody, CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
+import { orders, type Effect, type LineItemDocument, type OrderDocument, type RequestRef, type StockEffect } from './store.js';
 
 /**
  * A manual order: the service prices every line from the catalog (custom lines carry the
  * merchant's price), applies the coupon, taxes by the store's rate table and the shipping (or
- * billing) address, and computes the totals. Client totals are never read.
+ * billing) address, and computes the totals. Client totals are never read. Everything is
+ * checked before anything is written; then the order is made as one change (operations.ts):
+ * the coupon's use and the stock of tracked lines are held, and if any cannot be, nothing is
+ * left behind.
  */
-export async function createOrder(platform: Platform, store: StoreView, input: CreateOrderBody): Promise<OrderView> {
+export async function createOrder(platform: Platform, store: StoreView, input: CreateOrderBody, request: RequestRef | null): Promise<OrderView> {
   const storeId = store.id;
+  if (request) {
+    const made = await findCreation(platform, storeId, request);
+    if (made) return presentOrder(made);
+  }
   const customer = input.customer_id ? await getCustomer(platform, storeId, input.customer_id) : null;
+  const location = input.location_id ? await activeLocation(platform, storeId, input.location_id) : null;
 
   const variantIds = input.line_items.flatMap((l) => ('variant_id' in l ? [l.variant_id] : []));
   const variants = await findVariants(platform, storeId, variantIds);
-  const problems: string[] = [];
+  const problems: InputIssue[] = [];
   const lines: LineItemDocument[] = input.line_items.map((line, i) => {
-    const base = { _id: new ObjectId(), quantity: line.quantity, discount: 0, tax: 0, total: 0, fulfilled_quantity: 0, refunded_quantity: 0 };
+    const base = { _id: new ObjectId(), quantity: line.quantity, discount: 0, tax: 0, total: 0, location_id: null, fulfilled_quantity: 0, refunded_quantity: 0 };
     if ('variant_id' in line) {
       const v = variants.get(line.variant_id);
       if (!v) {
-        problems.push(`body.line_items.${i}.variant_id: is not a variant of this store`);
+        problems.push({ path: `line_items.${i}.variant_id`, message: 'is not a variant of this store' });
         return { ...base, variant_id: null, product_id: null, title: '', variant_title: null, sku: null, unit_price: 0, taxable: false, inventory_tracked: false };
       }
       return {
@@ -52,14 +52,18 @@ export async function createOrder(platform: Platform, store: StoreView, input: C
         unit_price: v.price,
         taxable: true,
         inventory_tracked: v.inventory_tracked,
+        inventory_policy: v.inventory_policy,
       };
     }
     return { ...base, variant_id: null, product_id: null, title: line.title, variant_title: null, sku: line.sku, unit_price: line.price, taxable: line.taxable, inventory_tracked: false };
   });
-  if (problems.length > 0) throw invalid(problems);
+  if (problems.length > 0) throw invalidInput(problems);
+  const amountProblems = orderAmountIssues(lines);
+  if (amountProblems.length > 0) throw invalidInput(amountProblems);
 
   const subtotal = lines.reduce((a, l) => a + l.unit_price * l.quantity, 0);
   const shippingPrice = input.shipping_line?.price ?? null;
+  const email = input.email ?? customer?.email ?? null;
   let coupon: { id: string; code: string; discount: { subtotal: number; shipping: number } } | null = null;
   if (input.coupon_code) {
     const evaluation = await evaluateCoupon(platform, storeId, input.coupon_code, {
@@ -67,9 +71,11 @@ export async function createOrder(platform: Platform, store: StoreView, input: C
       shipping: shippingPrice ?? 0,
       currency: store.currency,
       ...(customer ? { customer_id: customer.id } : {}),
+      ...(email ? { customer_email: email } : {}),
+      redeeming: true,
     });
     if (!evaluation.applicable) {
-      throw new PlatformError('invalid_data', 'coupon_not_applicable', `The coupon cannot be used on this order: ${evaluation.reason}`, { details: [`body.coupon_code: ${evaluation.reason}`] });
+      throw invalidInput([{ path: 'coupon_code', message: evaluation.reason }], 'coupon_not_applicable', `The coupon cannot be used on this order: ${evaluation.reason}`);
     }
     coupon = { id: evaluation.coupon.id, code: evaluation.coupon.code, discount: evaluation.discount };
   }
@@ -84,25 +90,28 @@ export async function createOrder(platform: Platform, store: StoreView, input: C
     rateBps: rate.rate_bps,
     shippingTaxable: taxes.shipping_taxable,
   });
+  const totalProblems = totalIssues(pricing);
+  if (totalProblems.length > 0) throw invalidInput(totalProblems);
   pricing.lines.forEach((p, i) => Object.assign(lines[i]!, p));
 
-  // Count the coupon's use before the order exists: a limit reached by a concurrent order refuses this one.
-  if (coupon) await redeemCoupon(platform, storeId, coupon.id);
+  const id = new ObjectId();
+  const operationId = new ObjectId().toHexString();
+  const keys = keysFor(operationId);
+  const holds: Effect[] = coupon ? [{ type: 'coupon', key: keys(), coupon_id: new ObjectId(coupon.id), customer_key: couponCustomerKey({ customer_id: customer?.id, email }) }] : [];
+  holds.push(...(await planCommitments(platform, storeId, lines, location, keys)));
+  const paid = input.financial_status === 'paid';
+  const effects: Effect[] = [];
+  if (customer) effects.push({ type: 'customer', key: keys(), customer_id: new ObjectId(customer.id), amount: paid ? pricing.total : 0, count: 1 });
+  if (paid && pricing.total > 0) effects.push({ type: 'payment', transaction_id: new ObjectId(), kind: 'sale', amount: pricing.total });
 
   const now = platform.clock.now();
-  const nextNumber = () => orderCounters(platform.db).findOneAndUpdate({ _id: new ObjectId(storeId) }, { $inc: { next: 1 } }, { upsert: true, returnDocument: 'after' });
-  // A store's first two orders race on the counter's upsert; the loser counts as an update.
-  const counter = await nextNumber().catch((err: unknown) => {
-    if (isDuplicateKeyError(err)) return nextNumber();
-    throw err;
-  });
-  const paid = input.financial_status === 'paid';
-  const doc: OrderDocument = {
-    _id: new ObjectId(),
+  const doc: Omit<OrderDocument, 'pending_op' | 'lease_until' | 'lease_owner' | 'pending_since'> = {
+    _id: id,
     store_id: new ObjectId(storeId),
-    number: FIRST_ORDER_NUMBER - 1 + (counter?.next ?? 1),
+    // Until the order is made it holds a placeholder, unique by its id: numbers go only to orders that are made.
+    number: -Number.parseInt(id.toHexString().slice(12), 16),
     customer_id: customer ? new ObjectId(customer.id) : null,
-    email: input.email ?? customer?.email ?? null,
+    email,
     currency: store.currency,
     line_items: lines,
     shipping_line: input.shipping_line ? { ...input.shipping_line, discount: pricing.shipping!.discount, tax: pricing.shipping!.tax } : null,
@@ -121,27 +130,56 @@ export async function createOrder(platform: Platform, store: StoreView, input: C
     fulfillment_status: 'unfulfilled',
     fulfillments: [],
     refunds: [],
+    cancelled_at: null,
+    cancel_reason: null,
     note: input.note ?? null,
     source: 'admin',
     version: 1,
+    creating: true,
+    requests: request ? [request] : [],
+    request_key: request?.id ?? id.toHexString(),
     created_at: now,
     updated_at: now,
   };
-  await orders(platform.db).insertOne(doc);
-  const view = presentOrder(doc);
-  await platform.events.emit('order.created', doc.store_id, { order: view }, `order.created:${view.id}`);
-  if (customer) await recordCustomerOrder(platform, storeId, customer.id, { amount: doc.total, countDelta: 1 });
-  if (paid && doc.total > 0) {
-    await recordPaymentTransaction(platform, storeId, { order_id: view.id, kind: 'sale', status: 'success', amount: doc.total, currency: doc.currency, provider: 'manual' });
-  }
-  return view;
+  return presentOrder(await createAndRun(platform, doc, { kind: 'create', set: {}, holds, effects, subject_id: null }, operationId, request));
 }
 
-async function loadOrder(platform: Platform, storeId: string, orderId: string): Promise<OrderDocument> {
-  const id = parseObjectId(orderId);
-  const doc = id ? await orders(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
-  if (!doc) throw notFound('Order');
-  return doc;
+async function activeLocation(platform: Platform, storeId: string, locationId: string): Promise<LocationView> {
+  const location = await getLocation(platform, storeId, locationId);
+  if (!location.active) throw new PlatformError('conflict', 'location_inactive', 'The location is deactivated');
+  return location;
+}
+
+/**
+ * Where each tracked line commits its units: the location given, else the first active location
+ * (oldest first) with enough for sale (all the order's lines of a variant counted together).
+ * A line no location can hold is refused here (409 insufficient_stock), unless its variant
+ * allows backorders: it then commits at the first location, going below zero, or nowhere if the
+ * store has no active location. The commitment itself is the conditional write that decides.
+ */
+async function planCommitments(platform: Platform, storeId: string, lines: LineItemDocument[], location: LocationView | null, keys: Keys): Promise<StockEffect[]> {
+  const tracked = lines.map((line, i) => ({ line, i })).filter(({ line }) => line.variant_id && line.inventory_tracked);
+  if (tracked.length === 0) return [];
+  const candidates = location ? [location.id] : await activeLocationIds(platform, storeId);
+  const stock = candidates.length > 1 ? await availableAt(platform, storeId, tracked.map(({ line }) => line.variant_id!.toHexString()), candidates) : null;
+  const planned = new Map<string, number>();
+  const left = (variant: string, at: string) => (stock?.get(variant)?.get(at) ?? 0) - (planned.get(`${variant}|${at}`) ?? 0);
+  const problems: string[] = [];
+  const holds: StockEffect[] = [];
+  for (const { line, i } of tracked) {
+    const variant = line.variant_id!.toHexString();
+    const deny = line.inventory_policy !== 'continue';
+    const at = stock ? (candidates.find((c) => left(variant, c) >= line.quantity) ?? (deny ? undefined : candidates[0])) : candidates[0];
+    if (!at) {
+      if (deny) problems.push(`line_items.${i}: ${line.quantity} requested, ${Math.max(0, ...candidates.map((c) => left(variant, c)))} available`);
+      continue;
+    }
+    planned.set(`${variant}|${at}`, (planned.get(`${variant}|${at}`) ?? 0) + line.quantity);
+    line.location_id = new ObjectId(at);
+    holds.push({ type: 'stock', key: keys(), line: i, variant_id: line.variant_id!, product_id: line.product_id!, location_id: line.location_id, available: -line.quantity, committed: line.quantity, floor: deny, reason: 'order_reserved' });
+  }
+  if (problems.length > 0) throw new PlatformError('conflict', 'insufficient_stock', 'Not enough stock for this order', { details: problems });
+  return holds;
 }
 
 export async function getOrder(platform: Platform, storeId: string, orderId: string): Promise<OrderView> {
@@ -149,7 +187,7 @@ export async function getOrder(platform: Platform, storeId: string, orderId: str
 }
 
 export async function listOrders(platform: Platform, storeId: string, q: ListOrdersQuery): Promise<{ items: OrderView[]; nextCursor: string | null }> {
-  const filter: Filter<OrderDocument> = { store_id: new ObjectId(storeId), ...afterCursor(q) };
+  const filter: Filter<OrderDocument> = { store_id: new ObjectId(storeId), creating: { $ne: true }, ...afterCursor(q) };
   if (q.financial_status) filter.financial_status = q.financial_status;
   if (q.fulfillment_status) filter.fulfillment_status = q.fulfillment_status;
   if (q.customer_id) filter.customer_id = new ObjectId(q.customer_id);
@@ -162,47 +200,41 @@ export async function listOrders(platform: Platform, storeId: string, q: ListOrd
 function requestedQuantities(order: OrderDocument, requested: { line_item_id: string; quantity: number }[]): Map<string, number> {
   const lines = new Set(order.line_items.map((l) => l._id.toHexString()));
   const wanted = new Map<string, number>();
-  const problems: string[] = [];
+  const problems: InputIssue[] = [];
   requested.forEach((r, i) => {
-    if (!lines.has(r.line_item_id)) problems.push(`body.line_items.${i}.line_item_id: is not a line of this order`);
+    if (!lines.has(r.line_item_id)) problems.push({ path: `line_items.${i}.line_item_id`, message: 'is not a line of this order' });
     wanted.set(r.line_item_id, (wanted.get(r.line_item_id) ?? 0) + r.quantity);
   });
-  if (problems.length > 0) throw invalid(problems);
+  if (problems.length > 0) throw invalidInput(problems);
   return wanted;
 }
 
-const fulfillable = (l: LineItemDocument) => Math.max(0, l.quantity - l.fulfilled_quantity - l.refunded_quantity);
+const orderCancelled = () => new PlatformError('conflict', 'order_cancelled', 'The order is cancelled');
 
-function fulfillmentStatusOf(lines: LineItemDocument[]): OrderDocument['fulfillment_status'] {
-  const shipped = lines.some((l) => l.fulfilled_quantity > 0);
-  // Nothing shipped and nothing left to ship (all refunded first) is not "fulfilled".
-  if (!shipped) return 'unfulfilled';
-  return lines.every((l) => fulfillable(l) === 0) ? 'fulfilled' : 'partial';
-}
+const stockStep = (keys: Keys, line: LineItemDocument, index: number, at: ObjectId, available: number, committed: number, floor: boolean, reason: StockEffect['reason']): StockEffect => ({
+  type: 'stock',
+  key: keys(),
+  line: index,
+  variant_id: line.variant_id!,
+  product_id: line.product_id!,
+  location_id: at,
+  available,
+  committed,
+  floor,
+  reason,
+});
 
 /**
- * Fulfil lines from a location: never more of a line than ordered minus already fulfilled
- * (and minus refunded). The order is updated first, conditionally on the version read, so
- * concurrent fulfilments can never add up to more than ordered; then stock is taken from the
- * location. If the location lacks stock, the fulfilment is withdrawn and the stock already
- * taken is put back (409 insufficient_stock).
+ * Fulfil lines from a location: never more of a line than ordered minus already fulfilled (and
+ * minus refunded). Units committed at that location are taken from the commitment; units
+ * committed elsewhere are released there and taken here, where a variant that denies
+ * overselling must have them (409 insufficient_stock, and the fulfilment is withdrawn).
  */
-export async function fulfillOrder(platform: Platform, storeId: string, orderId: string, input: FulfillBody): Promise<OrderView> {
-  const location = await getLocation(platform, storeId, input.location_id);
-  if (!location.active) throw new PlatformError('conflict', 'location_inactive', 'The location is deactivated');
-  const fulfillment = {
-    _id: new ObjectId(),
-    location_id: new ObjectId(location.id),
-    line_items: [] as { line_item_id: ObjectId; quantity: number }[],
-    tracking_company: input.tracking_company ?? null,
-    tracking_number: input.tracking_number ?? null,
-    tracking_url: input.tracking_url ?? null,
-    created_at: platform.clock.now(),
-  };
-
-  let updated: OrderDocument | null = null;
-  for (let attempt = 0; attempt < UPDATE_ATTEMPTS && !updated; attempt++) {
-    const order = await loadOrder(platform, storeId, orderId);
+export async function fulfillOrder(platform: Platform, storeId: string, orderId: string, input: FulfillBody, request: RequestRef | null): Promise<OrderView> {
+  const location = await activeLocation(platform, storeId, input.location_id);
+  const at = new ObjectId(location.id);
+  const updated = await changeOrder(platform, storeId, orderId, request, async (order, keys): Promise<Plan> => {
+    if (order.cancelled_at) throw orderCancelled();
     const wanted = requestedQuantities(order, input.line_items);
     const over: string[] = [];
     const lines = order.line_items.map((l) => {
@@ -211,100 +243,64 @@ export async function fulfillOrder(platform: Platform, storeId: string, orderId:
       return { ...l, fulfilled_quantity: l.fulfilled_quantity + q };
     });
     if (over.length > 0) throw new PlatformError('conflict', 'over_fulfillment', 'That is more than is left to fulfil', { details: over });
-    fulfillment.line_items = [...wanted].map(([id, quantity]) => ({ line_item_id: new ObjectId(id), quantity }));
-    updated = await orders(platform.db).findOneAndUpdate(
-      { _id: order._id, store_id: order.store_id, version: order.version },
-      { $set: { line_items: lines, fulfillment_status: fulfillmentStatusOf(lines), updated_at: platform.clock.now() }, $push: { fulfillments: fulfillment }, $inc: { version: 1 } },
-      { returnDocument: 'after' },
-    );
-  }
-  if (!updated) throw new PlatformError('conflict', 'edit_conflict', 'The order kept changing; retry');
-
-  const taken: { variant_id: string; quantity: number }[] = [];
-  try {
-    for (const { line_item_id, quantity } of fulfillment.line_items) {
-      const line = updated.line_items.find((l) => l._id.equals(line_item_id))!;
-      if (!line.inventory_tracked || !line.variant_id) continue;
-      await adjustInventory(platform, storeId, { variant_id: line.variant_id.toHexString(), location_id: location.id, delta: -quantity, reason: 'fulfillment' });
-      taken.push({ variant_id: line.variant_id.toHexString(), quantity });
-    }
-  } catch (err) {
-    for (const t of taken) await adjustInventory(platform, storeId, { variant_id: t.variant_id, location_id: location.id, delta: t.quantity, reason: 'fulfillment_reverted' });
-    await withdrawFulfillment(platform, updated.store_id, updated._id, fulfillment._id, fulfillment.line_items);
-    throw err;
-  }
-  const view = presentOrder(updated);
-  const fulfillmentView = view.fulfillments.find((f) => f.id === fulfillment._id.toHexString());
-  await platform.events.emit('order.fulfilled', updated.store_id, { order: view, fulfillment: fulfillmentView }, `order.fulfilled:${view.id}:${fulfillment._id.toHexString()}`);
-  return view;
-}
-
-/** Undo a recorded fulfilment whose stock could not be taken. */
-async function withdrawFulfillment(platform: Platform, storeId: ObjectId, orderId: ObjectId, fulfillmentId: ObjectId, quantities: { line_item_id: ObjectId; quantity: number }[]): Promise<void> {
-  for (let attempt = 0; attempt < UPDATE_ATTEMPTS * 2; attempt++) {
-    const order = await orders(platform.db).findOne({ _id: orderId, store_id: storeId });
-    if (!order || !order.fulfillments.some((f) => f._id.equals(fulfillmentId))) return;
-    const lines = order.line_items.map((l) => {
-      const q = quantities.find((x) => x.line_item_id.equals(l._id))?.quantity ?? 0;
-      return { ...l, fulfilled_quantity: l.fulfilled_quantity - q };
+    const policies = await policiesOf(platform, storeId, order);
+    const fulfillment = {
+      _id: new ObjectId(),
+      location_id: at,
+      line_items: [...wanted].map(([id, quantity]) => ({ line_item_id: new ObjectId(id), quantity })),
+      tracking_company: input.tracking_company ?? null,
+      tracking_number: input.tracking_number ?? null,
+      tracking_url: input.tracking_url ?? null,
+      created_at: platform.clock.now(),
+    };
+    const takes: StockEffect[] = [];
+    const others: StockEffect[] = [];
+    order.line_items.forEach((line, i) => {
+      const q = wanted.get(line._id.toHexString()) ?? 0;
+      if (q === 0 || !line.inventory_tracked || !line.variant_id) return;
+      if (line.location_id?.equals(at)) {
+        others.push(stockStep(keys, line, i, at, 0, -q, false, 'fulfillment'));
+        return;
+      }
+      if (line.location_id) others.push(stockStep(keys, line, i, line.location_id, q, -q, false, 'fulfillment_moved'));
+      takes.push(stockStep(keys, line, i, at, -q, 0, policies.get(line.variant_id.toHexString()) !== 'continue', 'fulfillment'));
     });
-    const done = await orders(platform.db).findOneAndUpdate(
-      { _id: orderId, store_id: storeId, version: order.version },
-      {
-        // The whole array is written back (under the version check): FerretDB's $pull only removes exact values.
-        $set: { line_items: lines, fulfillments: order.fulfillments.filter((f) => !f._id.equals(fulfillmentId)), fulfillment_status: fulfillmentStatusOf(lines), updated_at: platform.clock.now() },
-        $inc: { version: 1 },
-      },
-    );
-    if (done) return;
-  }
-  platform.log.error({ event: 'orders.fulfillment_withdraw_failed', order_id: orderId.toHexString(), fulfillment_id: fulfillmentId.toHexString() });
+    // Units taken where nothing was committed may be refused: they are holds, taken first, and undone if one is.
+    const holds = takes.some((t) => t.floor) ? [...takes, ...others] : [];
+    return {
+      kind: 'fulfil',
+      set: { line_items: lines, fulfillments: [...order.fulfillments, fulfillment], fulfillment_status: fulfillmentStatusOf(lines) },
+      holds,
+      effects: holds.length > 0 ? [] : [...others, ...takes],
+      subject_id: fulfillment._id,
+    };
+  });
+  return presentOrder(updated);
 }
 
-/**
- * Units to put back per variant. A line's refunded units count against its unshipped units
- * first (refunding what never left is a cancellation: no stock to return), then against
- * shipped ones, which are the ones restocked.
- */
-async function restockPlan(platform: Platform, storeId: string, lines: LineItemDocument[], wanted: Map<string, number>) {
-  const plan: { variant_id: string; quantity: number }[] = [];
-  for (const line of lines) {
-    const q = wanted.get(line._id.toHexString()) ?? 0;
-    if (q === 0 || !line.inventory_tracked || !line.variant_id) continue;
-    const unshipped = line.quantity - line.fulfilled_quantity;
-    const unshippedLeft = Math.max(0, unshipped - line.refunded_quantity);
-    const quantity = Math.max(0, q - unshippedLeft);
-    if (quantity > 0) plan.push({ variant_id: line.variant_id.toHexString(), quantity });
+/** Each tracked variant line's inventory policy: as copied when the order was made, else (older orders) the catalog's now. */
+async function policiesOf(platform: Platform, storeId: string, order: OrderDocument): Promise<Map<string, 'deny' | 'continue'>> {
+  const out = new Map<string, 'deny' | 'continue'>();
+  const unknown: string[] = [];
+  for (const l of order.line_items) {
+    if (!l.variant_id || !l.inventory_tracked) continue;
+    if (l.inventory_policy) out.set(l.variant_id.toHexString(), l.inventory_policy);
+    else unknown.push(l.variant_id.toHexString());
   }
-  const known = await findVariants(platform, storeId, plan.map((p) => p.variant_id));
-  const gone = plan.filter((p) => !known.has(p.variant_id));
-  if (gone.length > 0) throw new PlatformError('conflict', 'variant_deleted', 'A refunded line\'s variant no longer exists, so it cannot be restocked; refund without restock');
-  return plan;
+  if (unknown.length > 0) for (const [id, v] of await findVariants(platform, storeId, unknown)) out.set(id, v.inventory_policy);
+  return out;
 }
 
 /**
  * Refund an amount and/or lines: never more than paid minus already refunded, never more of a
  * line than ordered minus already refunded. Lines without an amount are refunded at their
- * share of the line total (tax and discount included). Restocking puts the units back at the
- * location given.
+ * share of the line total (tax and discount included). A line's refunded units count against
+ * its units not shipped first, whose commitment is released; with `restock`, the shipped ones
+ * come back at the location given.
  */
-export async function refundOrder(platform: Platform, storeId: string, orderId: string, input: RefundBody): Promise<OrderView> {
-  const location = input.restock && input.location_id ? await getLocation(platform, storeId, input.location_id) : null;
-  if (location && !location.active) throw new PlatformError('conflict', 'location_inactive', 'The location is deactivated');
-  const refund = {
-    _id: new ObjectId(),
-    amount: 0,
-    line_items: [] as { line_item_id: ObjectId; quantity: number }[],
-    reason: input.reason ?? null,
-    restock: input.restock,
-    location_id: location ? new ObjectId(location.id) : null,
-    created_at: platform.clock.now(),
-  };
-
-  let updated: OrderDocument | null = null;
-  let restock: { variant_id: string; quantity: number }[] = [];
-  for (let attempt = 0; attempt < UPDATE_ATTEMPTS && !updated; attempt++) {
-    const order = await loadOrder(platform, storeId, orderId);
+export async function refundOrder(platform: Platform, storeId: string, orderId: string, input: RefundBody, request: RequestRef | null): Promise<OrderView> {
+  const location = input.restock && input.location_id ? await activeLocation(platform, storeId, input.location_id) : null;
+  const updated = await changeOrder(platform, storeId, orderId, request, async (order, keys): Promise<Plan> => {
     const wanted = input.line_items ? requestedQuantities(order, input.line_items) : new Map<string, number>();
     const over: string[] = [];
     let linesAmount = 0;
@@ -317,43 +313,106 @@ export async function refundOrder(platform: Platform, storeId: string, orderId: 
     if (over.length > 0) throw new PlatformError('conflict', 'over_refund', 'That is more than is left to refund', { details: over });
     const amount = input.amount ?? linesAmount;
     const refundable = order.paid_amount - order.refunded_amount;
-    if (amount > refundable) {
-      throw new PlatformError('conflict', 'over_refund', `At most ${refundable} can be refunded (paid ${order.paid_amount}, refunded ${order.refunded_amount})`);
-    }
-    if (amount === 0 && wanted.size === 0) throw invalid(['body.amount: nothing to refund']);
-    refund.amount = amount;
-    refund.line_items = [...wanted].map(([id, quantity]) => ({ line_item_id: new ObjectId(id), quantity }));
-    // Restocking returns shipped units only (units never taken from stock are not added), and
-    // is checked before the refund is saved, so nothing after the save can fail on it.
-    restock = location ? await restockPlan(platform, storeId, order.line_items, wanted) : [];
+    if (amount > refundable) throw new PlatformError('conflict', 'over_refund', `At most ${refundable} can be refunded (paid ${order.paid_amount}, refunded ${order.refunded_amount})`);
+    if (amount === 0 && wanted.size === 0) throw invalidInput([{ path: 'amount', message: 'nothing to refund' }]);
+    const refund = {
+      _id: new ObjectId(),
+      amount,
+      line_items: [...wanted].map(([id, quantity]) => ({ line_item_id: new ObjectId(id), quantity })),
+      reason: input.reason ?? null,
+      restock: input.restock,
+      location_id: location ? new ObjectId(location.id) : null,
+      created_at: platform.clock.now(),
+    };
     const refunded = order.refunded_amount + amount;
-    updated = await orders(platform.db).findOneAndUpdate(
-      { _id: order._id, store_id: order.store_id, version: order.version },
-      {
-        $set: {
-          line_items: lines,
-          refunded_amount: refunded,
-          financial_status: refunded === 0 ? order.financial_status : refunded >= order.paid_amount ? 'refunded' : 'partially_refunded',
-          fulfillment_status: fulfillmentStatusOf(lines),
-          updated_at: platform.clock.now(),
-        },
-        $push: { refunds: refund },
-        $inc: { version: 1 },
+    return {
+      kind: 'refund',
+      set: {
+        line_items: lines,
+        refunded_amount: refunded,
+        financial_status: refunded === 0 ? order.financial_status : refunded >= order.paid_amount ? 'refunded' : 'partially_refunded',
+        fulfillment_status: fulfillmentStatusOf(lines),
+        refunds: [...order.refunds, refund],
       },
-      { returnDocument: 'after' },
-    );
-  }
-  if (!updated) throw new PlatformError('conflict', 'edit_conflict', 'The order kept changing; retry');
+      holds: [],
+      effects: [...returnedStock(order, wanted, location, keys), ...moneyBack(order, amount, keys)],
+      subject_id: refund._id,
+    };
+  });
+  return presentOrder(updated);
+}
 
-  for (const r of restock) {
-    await adjustInventory(platform, storeId, { variant_id: r.variant_id, location_id: location!.id, delta: r.quantity, reason: 'restock' });
-  }
-  const view = presentOrder(updated);
-  if (refund.amount > 0) {
-    await recordPaymentTransaction(platform, storeId, { order_id: view.id, kind: 'refund', status: 'success', amount: refund.amount, currency: updated.currency, provider: 'manual' });
-    if (updated.customer_id) await recordCustomerOrder(platform, storeId, updated.customer_id.toHexString(), { amount: -refund.amount, countDelta: 0 });
-  }
-  const refundView = view.refunds.find((r) => r.id === refund._id.toHexString());
-  await platform.events.emit('order.refunded', updated.store_id, { order: view, refund: refundView }, `order.refunded:${view.id}:${refund._id.toHexString()}`);
-  return view;
+/** Refunded units: those not shipped release their commitment; shipped ones come back at `restockAt` when given. */
+function returnedStock(order: OrderDocument, wanted: Map<string, number>, restockAt: LocationView | null, keys: Keys): StockEffect[] {
+  const steps: StockEffect[] = [];
+  order.line_items.forEach((line, i) => {
+    const q = wanted.get(line._id.toHexString()) ?? 0;
+    if (q === 0 || !line.inventory_tracked || !line.variant_id) return;
+    const unshipped = Math.min(q, fulfillable(line));
+    if (unshipped > 0 && line.location_id) steps.push(stockStep(keys, line, i, line.location_id, unshipped, -unshipped, false, 'order_released'));
+    if (q > unshipped && restockAt) steps.push(stockStep(keys, line, i, new ObjectId(restockAt.id), q - unshipped, 0, false, 'restock'));
+  });
+  return steps;
+}
+
+/** A refund's payment record and the customer's total spent, for an amount above 0. */
+function moneyBack(order: OrderDocument, amount: number, keys: Keys): Effect[] {
+  if (amount === 0) return [];
+  return [
+    { type: 'payment', transaction_id: new ObjectId(), kind: 'refund', amount },
+    ...(order.customer_id ? [{ type: 'customer' as const, key: keys(), customer_id: order.customer_id, amount: -amount, count: 0 as const }] : []),
+  ];
+}
+
+/**
+ * Cancel an order nothing of which has shipped: every unit is refunded (its commitment released)
+ * and so is what was paid; a paid order ends `refunded`, an unpaid one `voided`.
+ */
+export async function cancelOrder(platform: Platform, storeId: string, orderId: string, input: CancelBody, request: RequestRef | null): Promise<OrderView> {
+  const updated = await changeOrder(platform, storeId, orderId, request, async (order, keys): Promise<Plan> => {
+    if (order.cancelled_at) throw orderCancelled();
+    if (order.line_items.some((l) => l.fulfilled_quantity > 0)) throw new PlatformError('conflict', 'order_fulfilled', 'Units of this order have shipped: refund them instead of cancelling');
+    const wanted = new Map(order.line_items.filter((l) => l.quantity > l.refunded_quantity).map((l) => [l._id.toHexString(), l.quantity - l.refunded_quantity]));
+    const amount = order.paid_amount - order.refunded_amount;
+    const now = platform.clock.now();
+    const refund = {
+      _id: new ObjectId(),
+      amount,
+      line_items: [...wanted].map(([id, quantity]) => ({ line_item_id: new ObjectId(id), quantity })),
+      reason: `cancelled: ${input.reason}`,
+      restock: false,
+      location_id: null,
+      created_at: now,
+    };
+    const lines = order.line_items.map((l) => ({ ...l, refunded_quantity: l.quantity }));
+    return {
+      kind: 'cancel',
+      set: {
+        line_items: lines,
+        refunds: [...order.refunds, refund],
+        refunded_amount: order.paid_amount,
+        financial_status: order.paid_amount > 0 ? 'refunded' : 'voided',
+        fulfillment_status: fulfillmentStatusOf(lines),
+        cancelled_at: now,
+        cancel_reason: input.reason,
+      },
+      holds: [],
+      effects: [...returnedStock(order, wanted, null, keys), ...moneyBack(order, amount, keys)],
+      subject_id: refund._id,
+    };
+  });
+  return presentOrder(updated);
+}
+
+/** A pending order's money was collected outside the platform: it is paid in full, and counts in its customer's total spent. */
+export async function markOrderPaid(platform: Platform, storeId: string, orderId: string, request: RequestRef | null): Promise<OrderView> {
+  const updated = await changeOrder(platform, storeId, orderId, request, async (order, keys): Promise<Plan> => {
+    if (order.cancelled_at) throw orderCancelled();
+    if (order.financial_status !== 'pending') throw new PlatformError('conflict', 'order_not_pending', `Only a pending order can be marked paid; this one is ${order.financial_status}`);
+    const effects: Effect[] = [];
+    if (order.total > 0) effects.push({ type: 'payment', transaction_id: new ObjectId(), kind: 'sale', amount: order.total });
+    if (order.customer_id && order.total > 0) effects.push({ type: 'customer', key: keys(), customer_id: order.customer_id, amount: order.total, count: 0 });
+    return { kind: 'pay', set: { paid_amount: order.total, financial_status: 'paid' }, holds: [], effects, subject_id: null };
+  });
+  return presentOrder(updated);
 }

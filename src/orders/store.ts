@@ -37,6 +37,14 @@ export type LineItemDocument = {
   total: number;
   taxable: boolean;
   inventory_tracked: boolean;
+  /** The variant's policy when the order was made (absent on older orders: read from the catalog). */
+  inventory_policy?: 'deny' | 'continue';
+  /**
+   * Where the line's units not yet shipped (nor refunded) are committed: `quantity −
+   * fulfilled_quantity − refunded_quantity` units at this location. Null when nothing is
+   * committed (custom lines, untracked variants, a backorder with no location, older orders).
+   */
+  location_id?: ObjectId | null;
   fulfilled_quantity: number;
   refunded_quantity: number;
 };
@@ -85,12 +93,75 @@ export type OrderDocument = {
   fulfillment_status: FulfillmentStatus;
   fulfillments: FulfillmentDocument[];
   refunds: RefundDocument[];
+  cancelled_at?: Date | null;
+  cancel_reason?: CancelReason | null;
   note: string | null;
   source: 'admin' | 'storefront';
   version: number;
+  /** True until the order is made (its stock and coupon held): such an order is not shown, and is undone if its maker stops. */
+  creating?: boolean;
+  /** The change under way that spans other documents (operations.ts); null when none. */
+  pending_op?: PendingOperation | null;
+  /** When pending_op began: what the maintenance sweep looks for once the lease is free. */
+  pending_since?: Date | null;
+  /** The lease of the process making pending_op (null, or absent on older orders: nobody's). */
+  lease_until: Date | null;
+  lease_owner: string | null;
+  /** Requests that changed the order, by the id derived from their Idempotency-Key, with a hash of their body. */
+  requests?: RequestRef[];
+  /** The request that created the order: its Idempotency-Key's id, else the order's own id. */
+  request_key?: string;
   created_at: Date;
   updated_at: Date;
 };
+
+/**
+ * A step of an order change on another document (src/orders/operations.ts). `key` names the
+ * step on the document it changes, so a repeated step changes nothing more.
+ */
+export type StockEffect = {
+  type: 'stock';
+  key: string;
+  /** The order line it is for (its index in line_items). */
+  line: number;
+  variant_id: ObjectId;
+  product_id: ObjectId;
+  location_id: ObjectId;
+  available: number;
+  committed: number;
+  floor: boolean;
+  reason: 'order_reserved' | 'order_released' | 'fulfillment' | 'fulfillment_moved' | 'restock';
+};
+export type CouponEffect = { type: 'coupon'; key: string; coupon_id: ObjectId; customer_key: string | null };
+export type CustomerEffect = { type: 'customer'; key: string; customer_id: ObjectId; amount: number; count: 0 | 1 };
+export type PaymentEffect = { type: 'payment'; transaction_id: ObjectId; kind: 'sale' | 'refund'; amount: number };
+export type Effect = StockEffect | CouponEffect | CustomerEffect | PaymentEffect;
+
+export type OperationKind = 'create' | 'fulfil' | 'refund' | 'cancel' | 'pay';
+
+/**
+ * An order change that spans documents, recorded on the order (under its lease) before any
+ * other document is written. `holds` may fail (stock below the floor, a coupon used up) and are
+ * undone if one does; `effects` follow the decision and are only ever completed.
+ */
+export type PendingOperation = {
+  id: string;
+  kind: OperationKind;
+  /** `applying` the holds (may still fail and be undone), `committed` (decided: only completed), `undoing` the holds. */
+  state: 'applying' | 'committed' | 'undoing';
+  holds: Effect[];
+  effects: Effect[];
+  /** The fulfilment or refund the change adds. */
+  subject_id: ObjectId | null;
+  request_id: string | null;
+  failure: { code: string; message: string; details: string[] } | null;
+  started_at: Date;
+};
+
+export type CancelReason = 'customer' | 'declined' | 'fraud' | 'inventory' | 'staff' | 'other';
+
+/** A request as an order remembers it: `id` derived from its Idempotency-Key (and caller, store, route), `hash` of its body. */
+export type RequestRef = { id: string; hash: string };
 
 export type CounterDocument = { _id: ObjectId; next: number };
 
@@ -103,6 +174,8 @@ export const orderIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, customer_id: 1, _id: 1 }, name: 'store_id_customer_id_id' },
       { key: { store_id: 1, financial_status: 1, _id: 1 }, name: 'store_id_financial_status_id' },
       { key: { store_id: 1, fulfillment_status: 1, _id: 1 }, name: 'store_id_fulfillment_status_id' },
+      { key: { store_id: 1, request_key: 1 }, name: 'store_id_request_key' },
+      { key: { pending_since: 1 }, name: 'pending_since' },
     ],
   },
 ];

@@ -1,4 +1,14 @@
+import type { Module } from '../module.js';
+import { paymentRoutes } from './routes.js';
+import { paymentIndexes } from './store.js';
 export { recordPaymentTransaction } from './service.js';
 export type { PaymentTransactionView, ProviderSettingsView } from './present.js';
 export type { RecordTransactionInput } from './schemas.js';
-export { paymentIndexes } from './store.js';
+
+/** Payment providers and transactions: /v1/payments. */
+export const paymentsModule: Module = {
+  name: 'payments',
+  indexes: paymentIndexes,
+  routes: [{ path: '/v1/payments', router: paymentRoutes }],
+  eventTypes: ['payment_provider.updated', 'payment_transaction.created'],
+};

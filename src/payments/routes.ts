@@ -1,37 +1,24 @@
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import { z } from 'zod';
-import { notFound } from '../errors.js';
-import type { AppState } from '../http/context.js';
-import { storeScopedRouter } from '../http/scoped.js';
-import { parseInput } from '../http/validate.js';
+import type { AppRouter } from '../http/context.js';
+import { endpoint, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
-import { ProviderName, TransactionsQuery, UpdateProviderBody } from './schemas.js';
+import { TransactionsQuery } from './schemas.js';
 import { listProviderSettings, listTransactions, updateProviderSettings } from './service.js';
 
-const NoQuery = z.strictObject({});
+/** Merchants only: provider credentials are not for apps yet. */
+const access = storeScoped(null, { apps: false });
 
 /** /v1/payments: a store's payment provider settings and its payment transactions. */
-export function paymentRoutes(platform: Platform): Router<AppState> {
-  const router = storeScopedRouter(platform);
+export function paymentRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
 
-  router.get('/providers', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    ctx.body = { data: await listProviderSettings(platform, ctx.state.store!.id), page: { next_cursor: null } };
-  });
+  router.get('/providers', endpoint(platform, { access, respond: 'page' }, ({ store }) => listProviderSettings(platform, store.id)));
 
-  router.put('/providers/:provider', async (ctx) => {
-    const provider = ProviderName.safeParse(ctx.params.provider);
-    if (!provider.success) throw notFound('Payment provider');
-    parseInput(NoQuery, ctx.query, 'query');
-    const body = parseInput(UpdateProviderBody[provider.data], ctx.request.body, 'body');
-    ctx.body = { data: await updateProviderSettings(platform, ctx.state.store!.id, provider.data, body) };
-  });
+  // The body's schema is the named provider's: the service checks the name (404 if unknown), then the body.
+  router.put('/providers/:provider', endpoint(platform, { access, body: z.unknown() }, ({ store, params, body }) => updateProviderSettings(platform, store.id, params.provider!, body)));
 
-  router.get('/transactions', async (ctx) => {
-    const query = parseInput(TransactionsQuery, ctx.query, 'query');
-    const { items, nextCursor } = await listTransactions(platform, ctx.state.store!.id, query.order_id, query);
-    ctx.body = { data: items, page: { next_cursor: nextCursor } };
-  });
+  router.get('/transactions', endpoint(platform, { access, query: TransactionsQuery, respond: 'page' }, ({ store, query }) => listTransactions(platform, store.id, query)));
 
   return router;
 }

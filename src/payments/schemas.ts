@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
 import { PROVIDERS, TRANSACTION_KINDS, TRANSACTION_STATUSES, type Provider } from './store.js';
+import { givesSomething } from '../http/validate.js';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const Currency = z.string().refine((c) => /^[A-Z]{3}$/.test(c) && CURRENCIES.has(c), 'must be an ISO 4217 currency code such as USD');
-const ObjectIdString = z.string().regex(/^[0-9a-f]{24}$/, 'must be an id (24 lowercase hex characters)');
 
 const StripeCredentials = z.strictObject({
   secret_key: z.string().regex(/^sk_(test|live)_[A-Za-z0-9]{10,200}$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)').optional(),
@@ -17,15 +18,14 @@ const PaypalCredentials = z.strictObject({
 });
 
 const common = { enabled: z.boolean().optional(), test_mode: z.boolean().optional() };
-const atLeastOne = (b: Record<string, unknown>) => Object.values(b).some((v) => v !== undefined);
-const atLeastOneMessage = { message: 'give at least one setting to change' };
+const changesASetting = givesSomething('give at least one setting to change');
 
 export const UpdateProviderBody = {
-  stripe: z.strictObject({ ...common, credentials: StripeCredentials.optional() }).refine(atLeastOne, atLeastOneMessage),
-  paypal: z.strictObject({ ...common, credentials: PaypalCredentials.optional() }).refine(atLeastOne, atLeastOneMessage),
+  stripe: z.strictObject({ ...common, credentials: StripeCredentials.optional() }).refine(...changesASetting),
+  paypal: z.strictObject({ ...common, credentials: PaypalCredentials.optional() }).refine(...changesASetting),
   manual: z
     .strictObject({ ...common, instructions: z.string().trim().min(1).max(2000).nullable().optional() })
-    .refine(atLeastOne, atLeastOneMessage),
+    .refine(...changesASetting),
 } satisfies Record<Provider, z.ZodType>;
 
 export type UpdateProviderInput = {
@@ -44,10 +44,13 @@ export const REQUIRED_CREDENTIALS: Record<Provider, string[]> = {
 
 export const ProviderName = z.enum(PROVIDERS);
 
-export const TransactionsQuery = PageQuery.extend({ order_id: ObjectIdString }).strict();
+export const TransactionsQuery = PageQuery.extend({ order_id: IdString() }).strict();
+export type TransactionsQuery = z.infer<typeof TransactionsQuery>;
 
 export const RecordTransactionInput = z.strictObject({
-  order_id: ObjectIdString,
+  /** Chosen by the caller to record the transaction once: a second call with the same id records nothing more. */
+  id: IdString().optional(),
+  order_id: IdString(),
   kind: z.enum(TRANSACTION_KINDS),
   status: z.enum(TRANSACTION_STATUSES),
   amount: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),

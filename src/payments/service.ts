@@ -1,11 +1,11 @@
 import { ObjectId } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
-import { PlatformError } from '../errors.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
+import { PlatformError, invalidInput, notFound } from '../errors.js';
+import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { decryptSecret, encryptSecret } from '../secrets/index.js';
 import { presentProviderSettings, presentTransaction, type PaymentTransactionView, type ProviderSettingsView } from './present.js';
-import { RecordTransactionInput, REQUIRED_CREDENTIALS, type UpdateProviderInput } from './schemas.js';
+import { ProviderName, RecordTransactionInput, REQUIRED_CREDENTIALS, UpdateProviderBody, type TransactionsQuery, type UpdateProviderInput } from './schemas.js';
 import { PROVIDERS, paymentTransactions, providerSettings, type PaymentTransactionDocument, type Provider, type ProviderSettingsDocument } from './store.js';
 
 const CREDENTIALS_PURPOSE = 'payments.credentials';
@@ -18,19 +18,31 @@ const credentialsComplete = (provider: Provider, names: string[]) =>
 const present = (provider: Provider, doc: ProviderSettingsDocument | null) =>
   presentProviderSettings(provider, doc, credentialsComplete(provider, Object.keys(doc?.credential_hints ?? {})));
 
-const invalid = (message: string, details: string[]) => new PlatformError('invalid_data', 'invalid_input', message, { details });
-
-export async function listProviderSettings(platform: Platform, storeId: string): Promise<ProviderSettingsView[]> {
+/** Every provider's settings, as one page: there are only a few. */
+export async function listProviderSettings(platform: Platform, storeId: string): Promise<{ items: ProviderSettingsView[]; nextCursor: null }> {
   const docs = await providerSettings(platform.db).find({ store_id: new ObjectId(storeId) }).toArray();
-  return PROVIDERS.map((p) => present(p, docs.find((d) => d.provider === p) ?? null));
+  return { items: PROVIDERS.map((p) => present(p, docs.find((d) => d.provider === p) ?? null)), nextCursor: null };
 }
 
 /**
- * Change a provider's settings. Fields left out keep their stored values (credentials too,
- * one by one); a credential set to null is removed. Credentials are stored encrypted and never
- * returned. Optimistic: the write names the version it read, and a lost race reads again.
+ * Change a provider's settings. `name` is as the caller gave it (not found unless one of
+ * PROVIDERS), and `input` is checked here against that provider's schema: each provider takes
+ * its own settings.
  */
-export async function updateProviderSettings(platform: Platform, storeId: string, provider: Provider, input: UpdateProviderInput): Promise<ProviderSettingsView> {
+export async function updateProviderSettings(platform: Platform, storeId: string, name: string, input: unknown): Promise<ProviderSettingsView> {
+  const provider = ProviderName.safeParse(name);
+  if (!provider.success) throw notFound('Payment provider');
+  const parsed = UpdateProviderBody[provider.data].safeParse(input);
+  if (!parsed.success) throw invalidInput(parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));
+  return saveProviderSettings(platform, storeId, provider.data, parsed.data);
+}
+
+/**
+ * Fields left out keep their stored values (credentials too, one by one); a credential set to
+ * null is removed. Credentials are stored encrypted and never returned. Optimistic: the write
+ * names the version it read, and a lost race reads again.
+ */
+async function saveProviderSettings(platform: Platform, storeId: string, provider: Provider, input: UpdateProviderInput): Promise<ProviderSettingsView> {
   const storeObjectId = new ObjectId(storeId);
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
     const doc = await providerSettings(platform.db).findOne({ store_id: storeObjectId, provider });
@@ -45,15 +57,15 @@ export async function updateProviderSettings(platform: Platform, storeId: string
     const testMode = input.test_mode ?? doc?.test_mode ?? true;
     const missing = REQUIRED_CREDENTIALS[provider].filter((n) => !credentials[n]);
     if (enabled && missing.length > 0) {
-      throw new PlatformError('invalid_data', 'credentials_required', `${provider} cannot be enabled until its credentials are set`, {
-        details: missing.map((n) => `body.credentials.${n}: is required to enable ${provider}`),
-      });
+      throw invalidInput(
+        missing.map((n) => ({ path: `credentials.${n}`, message: `is required to enable ${provider}` })),
+        'credentials_required',
+        `${provider} cannot be enabled until its credentials are set`,
+      );
     }
     const secretKey = credentials.secret_key;
     if (provider === 'stripe' && secretKey && secretKey.startsWith('sk_test_') !== testMode) {
-      throw invalid('The request has invalid input', [
-        `body.test_mode: must be ${!testMode} for ${secretKey.startsWith('sk_test_') ? 'a sk_test_' : 'a sk_live_'} secret key`,
-      ]);
+      throw invalidInput([{ path: 'test_mode', message: `must be ${!testMode} for ${secretKey.startsWith('sk_test_') ? 'a sk_test_' : 'a sk_live_'} secret key` }]);
     }
     const now = platform.clock.now();
     const fields = {
@@ -97,16 +109,19 @@ export async function updateProviderSettings(platform: Platform, storeId: string
 
 /**
  * Record a payment transaction of an order (for the orders domain). Input is validated here
- * too: it is called by code, but a bad amount must never reach the ledger.
+ * too: it is called by code, but a bad amount must never reach the ledger. With an `id`, the
+ * call is safe to repeat: a transaction already recorded under that id is returned (and its
+ * event recorded if an earlier attempt stopped before it).
  */
 export async function recordPaymentTransaction(platform: Platform, storeId: string, input: RecordTransactionInput): Promise<PaymentTransactionView> {
   const parsed = RecordTransactionInput.safeParse(input);
   if (!parsed.success) {
-    throw invalid('The payment transaction is invalid', parsed.error.issues.map((i) => `${['transaction', ...i.path.map(String)].join('.')}: ${i.message}`));
+    const details = parsed.error.issues.map((i) => `${['transaction', ...i.path.map(String)].join('.')}: ${i.message}`);
+    throw new PlatformError('invalid_data', 'invalid_input', 'The payment transaction is invalid', { details });
   }
   const t = parsed.data;
-  const doc: PaymentTransactionDocument = {
-    _id: new ObjectId(),
+  let doc: PaymentTransactionDocument = {
+    _id: t.id ? new ObjectId(t.id) : new ObjectId(),
     store_id: new ObjectId(storeId),
     order_id: new ObjectId(t.order_id),
     kind: t.kind,
@@ -117,18 +132,25 @@ export async function recordPaymentTransaction(platform: Platform, storeId: stri
     provider_reference: t.provider_reference,
     created_at: platform.clock.now(),
   };
-  await paymentTransactions(platform.db).insertOne(doc);
+  try {
+    await paymentTransactions(platform.db).insertOne(doc);
+  } catch (err) {
+    const first = t.id && isDuplicateKeyError(err) ? await paymentTransactions(platform.db).findOne({ _id: doc._id, store_id: doc.store_id }) : null;
+    if (!first) throw err;
+    doc = first;
+  }
   const view = presentTransaction(doc);
   await platform.events.emit('payment_transaction.created', doc.store_id, { payment_transaction: view }, `payment_transaction.created:${view.id}`);
   return view;
 }
 
-export async function listTransactions(platform: Platform, storeId: string, orderId: string, page: Page): Promise<{ items: PaymentTransactionView[]; nextCursor: string | null }> {
+/** An order's transactions in this store, oldest first. */
+export async function listTransactions(platform: Platform, storeId: string, query: TransactionsQuery): Promise<{ items: PaymentTransactionView[]; nextCursor: string | null }> {
   const docs = await paymentTransactions(platform.db)
-    .find({ store_id: new ObjectId(storeId), order_id: new ObjectId(orderId), ...afterCursor(page) })
+    .find({ store_id: new ObjectId(storeId), order_id: new ObjectId(query.order_id), ...afterCursor(query) })
     .sort({ _id: 1 })
-    .limit(page.limit + 1)
+    .limit(query.limit + 1)
     .toArray();
-  const { items, nextCursor } = pageOf(docs, page.limit);
+  const { items, nextCursor } = pageOf(docs, query.limit);
   return { items: items.map(presentTransaction), nextCursor };
 }

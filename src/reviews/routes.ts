@@ -1,66 +1,33 @@
-import type Router from '@koa/router';
-import { z } from 'zod';
-import type { AppState } from '../http/context.js';
-import { idempotent } from '../http/idempotency.js';
-import { storeScopedRouter } from '../http/scoped.js';
-import { parseInput } from '../http/validate.js';
+import Router from '@koa/router';
+import type { AppRouter } from '../http/context.js';
+import { endpoint, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { CreateReviewBody, ListReviewsQuery, ReplyBody, SummaryQuery, UpdateReviewBody } from './schemas.js';
 import { createReview, deleteReview, deleteReviewReply, getReview, listReviews, replyToReview, summaryForProduct, updateReview } from './service.js';
 
-const NoQuery = z.strictObject({});
+const read = storeScoped('read_reviews');
+const write = storeScoped('write_reviews');
 
 /** /v1/reviews: a store's product reviews, their moderation and the merchant's replies. */
-export function reviewRoutes(platform: Platform): Router<AppState> {
-  const router = storeScopedRouter(platform);
+export function reviewRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
 
-  router.get('/', async (ctx) => {
-    const query = parseInput(ListReviewsQuery, ctx.query, 'query');
-    const { items, nextCursor } = await listReviews(platform, ctx.state.store!.id, query);
-    ctx.body = { data: items, page: { next_cursor: nextCursor } };
-  });
+  router.get('/', endpoint(platform, { access: read, query: ListReviewsQuery, respond: 'page' }, ({ store, query }) => listReviews(platform, store.id, query)));
 
-  router.post('/', idempotent(platform), async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    const body = parseInput(CreateReviewBody, ctx.request.body, 'body');
-    ctx.status = 201;
-    ctx.body = { data: await createReview(platform, ctx.state.store!.id, body) };
-  });
+  router.post('/', endpoint(platform, { access: write, body: CreateReviewBody, idempotent: true, status: 201 }, ({ store, body }) => createReview(platform, store.id, body)));
 
   // Before /:id.
-  router.get('/summary', async (ctx) => {
-    const { product_id } = parseInput(SummaryQuery, ctx.query, 'query');
-    ctx.body = { data: await summaryForProduct(platform, ctx.state.store!.id, product_id) };
-  });
+  router.get('/summary', endpoint(platform, { access: read, query: SummaryQuery }, ({ store, query }) => summaryForProduct(platform, store.id, query.product_id)));
 
-  router.get('/:id', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    ctx.body = { data: await getReview(platform, ctx.state.store!.id, ctx.params.id!) };
-  });
+  router.get('/:id', endpoint(platform, { access: read }, ({ store, params }) => getReview(platform, store.id, params.id!)));
 
-  router.patch('/:id', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    const body = parseInput(UpdateReviewBody, ctx.request.body, 'body');
-    ctx.body = { data: await updateReview(platform, ctx.state.store!.id, ctx.params.id!, body) };
-  });
+  router.patch('/:id', endpoint(platform, { access: write, body: UpdateReviewBody }, ({ store, params, body }) => updateReview(platform, store.id, params.id!, body)));
 
-  router.delete('/:id', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    await deleteReview(platform, ctx.state.store!.id, ctx.params.id!);
-    ctx.status = 204;
-  });
+  router.delete('/:id', endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteReview(platform, store.id, params.id!)));
 
-  router.post('/:id/reply', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    const body = parseInput(ReplyBody, ctx.request.body, 'body');
-    ctx.body = { data: await replyToReview(platform, ctx.state.store!.id, ctx.params.id!, body) };
-  });
+  router.post('/:id/reply', endpoint(platform, { access: write, body: ReplyBody }, ({ store, params, body }) => replyToReview(platform, store.id, params.id!, body)));
 
-  router.delete('/:id/reply', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    await deleteReviewReply(platform, ctx.state.store!.id, ctx.params.id!);
-    ctx.status = 204;
-  });
+  router.delete('/:id/reply', endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteReviewReply(platform, store.id, params.id!)));
 
   return router;
 }

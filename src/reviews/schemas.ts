@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
 import { REVIEW_STATUSES } from './store.js';
-
-const ObjectIdString = (what: string) => z.string().regex(/^[0-9a-f]{24}$/, `must be a ${what} id (24 lowercase hex characters)`);
 
 /** Lone surrogates would be silently replaced when stored: refuse them rather than store something else. */
 const wellFormed = (s: string) => !/\p{Cs}/u.test(s);
@@ -39,8 +38,8 @@ const Rating = z.number().int('must be a whole number from 1 to 5').min(1, 'must
 const Status = z.enum(REVIEW_STATUSES);
 
 export const CreateReviewBody = z.strictObject({
-  product_id: ObjectIdString('product'),
-  customer_id: ObjectIdString('customer').nullable().default(null),
+  product_id: IdString('product'),
+  customer_id: IdString('customer').nullable().default(null),
   author_name: AuthorName,
   author_email: Email.nullable().default(null),
   rating: Rating,
@@ -58,10 +57,10 @@ export const ReplyBody = z.strictObject({ body: PlainText });
 export type ReplyBody = z.infer<typeof ReplyBody>;
 
 export const ListReviewsQuery = PageQuery.extend({
-  product_id: ObjectIdString('product').optional(),
+  product_id: IdString('product').optional(),
   status: Status.optional(),
   rating: z.enum(['1', '2', '3', '4', '5'], { message: 'must be a whole number from 1 to 5' }).transform(Number).optional(),
 }).strict();
 export type ListReviewsQuery = z.infer<typeof ListReviewsQuery>;
 
-export const SummaryQuery = z.strictObject({ product_id: ObjectIdString('product') });
+export const SummaryQuery = z.strictObject({ product_id: IdString('product') });

@@ -1,7 +1,7 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { productExists } from '../catalog/index.js';
 import { getCustomer } from '../customers/index.js';
-import { PlatformError, notFound } from '../errors.js';
+import { PlatformError, invalidInput, notFound, type InputIssue } from '../errors.js';
 import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentReview, type RatingSummary, type ReviewView } from './present.js';
@@ -9,22 +9,19 @@ import type { CreateReviewBody, ListReviewsQuery, ReplyBody, UpdateReviewBody } 
 import { reviews, type ReviewDocument } from './store.js';
 import { parseObjectId } from '../ids.js';
 
-
-const invalid = (details: string[]) => new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details });
-
 /** The product and customer a new review names must be this store's: otherwise 400, nothing written. */
 async function checkReferences(platform: Platform, storeId: string, input: CreateReviewBody): Promise<void> {
-  const problems: string[] = [];
-  if (!(await productExists(platform, storeId, input.product_id))) problems.push('body.product_id: is not a product of this store');
+  const problems: InputIssue[] = [];
+  if (!(await productExists(platform, storeId, input.product_id))) problems.push({ path: 'product_id', message: 'is not a product of this store' });
   if (input.customer_id !== null) {
     try {
       await getCustomer(platform, storeId, input.customer_id);
     } catch (err) {
       if (!(err instanceof PlatformError && err.kind === 'not_found')) throw err;
-      problems.push('body.customer_id: is not a customer of this store');
+      problems.push({ path: 'customer_id', message: 'is not a customer of this store' });
     }
   }
-  if (problems.length > 0) throw invalid(problems);
+  if (problems.length > 0) throw invalidInput(problems);
 }
 
 export async function createReview(platform: Platform, storeId: string, input: CreateReviewBody): Promise<ReviewView> {
@@ -112,7 +109,7 @@ export async function replyToReview(platform: Platform, storeId: string, reviewI
 }
 
 /** Remove the reply: 404 `reply_not_found` when there is none. Recorded as review.updated with changed ["reply"]. */
-export async function deleteReviewReply(platform: Platform, storeId: string, reviewId: string): Promise<ReviewView> {
+export async function deleteReviewReply(platform: Platform, storeId: string, reviewId: string): Promise<void> {
   const scope = scopeOf(storeId, reviewId);
   if (!scope) throw notFound('Review');
   const doc = await reviews(platform.db).findOneAndUpdate(
@@ -126,7 +123,6 @@ export async function deleteReviewReply(platform: Platform, storeId: string, rev
   }
   const view = presentReview(doc);
   await platform.events.emit('review.updated', doc.store_id, { review: view, changed: ['reply'] }, `review.updated:${view.id}:v${doc.version}`);
-  return view;
 }
 
 export async function deleteReview(platform: Platform, storeId: string, reviewId: string): Promise<void> {
@@ -141,7 +137,7 @@ export async function deleteReview(platform: Platform, storeId: string, reviewId
  * A product's published reviews: how many, the average rating to one decimal and how many of
  * each rating. One $match/$group by rating (both MongoDB and FerretDB 1.24 run it); the
  * average is rounded half up from the integer sum and count. An id that is not one of the
- * store's products simply has no reviews (the route checks the product first).
+ * store's products simply has no reviews (summaryForProduct checks the product first).
  */
 export async function productRatingSummary(platform: Pick<Platform, 'db'>, storeId: string, productId: string): Promise<RatingSummary> {
   const distribution = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };

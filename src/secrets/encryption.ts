@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { equalBytes } from './compare.js';
 
 export type SecretsKey = { id: string; key: Buffer };
 
@@ -61,5 +62,5 @@ export function verifyKeyedHash(keys: readonly SecretsKey[], purpose: string, va
   if (!entry || !hex) return false;
   const expected = Buffer.from(hex, 'hex');
   const actual = createHmac('sha256', subkey(entry.key, purpose)).update(value).digest();
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return equalBytes(expected, actual);
 }

@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { equalBytes } from '../secrets/index.js';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import type { Clock } from '../clock.js';
@@ -65,7 +66,7 @@ export class LocalStorage implements ObjectStorage {
   verify(key: string, expires: string, signature: string): SignedUrlCheck {
     if (!isStorageKey(key) || !/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return { ok: false, reason: 'bad_signature' };
     const given = Buffer.from(signature, 'hex');
-    const valid = this.keys.some((k) => timingSafeEqual(sign(k.key, key, Number(expires)), given));
+    const valid = this.keys.some((k) => equalBytes(sign(k.key, key, Number(expires)), given));
     if (!valid) return { ok: false, reason: 'bad_signature' };
     const remainingSeconds = Number(expires) - Math.floor(this.clock.now().getTime() / 1000);
     return remainingSeconds > 0 ? { ok: true, remainingSeconds } : { ok: false, reason: 'expired' };

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { PlatformError, notFound } from '../errors.js';
-import type { AppState } from '../http/context.js';
-import { parseInput } from '../http/validate.js';
+import type { AppRouter } from '../http/context.js';
+import { endpoint } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { objectStorage } from './select.js';
 import { LocalStorage } from './local.js';
@@ -13,23 +13,25 @@ const SignedQuery = z.strictObject({ expires: z.string().max(20), signature: z.s
  * `GET /files/:key?expires=&signature=`: objects of the local driver, for whoever holds a
  * signed URL (no session). With the s3 driver, URLs point at the bucket and this is a 404.
  */
-export function storageFileRoutes(platform: Platform): Router<AppState> {
-  const router = new Router<AppState>();
-  router.get('/files/:key', async (ctx) => {
-    const storage = objectStorage(platform);
-    if (!(storage instanceof LocalStorage)) throw notFound('File');
-    const query = parseInput(SignedQuery, ctx.query, 'query');
-    const key = ctx.params.key!;
-    const check = storage.verify(key, query.expires, query.signature);
-    if (!check.ok && check.reason === 'expired') throw new PlatformError('not_allowed', 'url_expired', 'This link has expired');
-    if (!check.ok) throw new PlatformError('not_allowed', 'invalid_signature', 'This link is not valid');
-    const object = await storage.get(key);
-    if (!object) throw notFound('File');
-    ctx.set('Cache-Control', `private, max-age=${check.remainingSeconds}`);
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
-    ctx.type = object.contentType;
-    ctx.body = object.bytes;
-  });
+export function storageFileRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
+  router.get(
+    '/files/:key',
+    endpoint(platform, { access: 'public', query: SignedQuery, respond: 'raw' }, async ({ ctx, query, params }) => {
+      const storage = objectStorage(platform);
+      if (!(storage instanceof LocalStorage)) throw notFound('File');
+      const key = params.key!;
+      const check = storage.verify(key, query.expires, query.signature);
+      if (!check.ok && check.reason === 'expired') throw new PlatformError('not_allowed', 'url_expired', 'This link has expired');
+      if (!check.ok) throw new PlatformError('not_allowed', 'invalid_signature', 'This link is not valid');
+      const object = await storage.get(key);
+      if (!object) throw notFound('File');
+      ctx.set('Cache-Control', `private, max-age=${check.remainingSeconds}`);
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+      ctx.type = object.contentType;
+      ctx.body = object.bytes;
+    }),
+  );
   return router;
 }

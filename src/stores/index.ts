@@ -1,3 +1,15 @@
-export { findOwnedStore, findStoreBySubdomain, listStoresOwnedBy } from './service.js';
+import type { Module } from '../module.js';
+import { storeAccess } from './access.js';
+import { storeRoutes } from './routes.js';
+import { storeIndexes } from './store.js';
+export { findOwnedStore, findStoreBySubdomain, listStoresOwnedBy, lockStoreCurrency } from './service.js';
 export type { StoreView } from './present.js';
-export { storeIndexes } from './store.js';
+
+/** A merchant's stores: /v1/stores, and who may act on which store. */
+export const storesModule: Module = {
+  name: 'stores',
+  indexes: storeIndexes,
+  routes: [{ path: '/v1/stores', router: storeRoutes }],
+  eventTypes: ['store.created', 'store.updated'],
+  storeAccess,
+};

@@ -1,6 +1,8 @@
+import type { ScopedStore } from '../http/context.js';
 import type { StoreDocument } from './store.js';
 
-export type StoreView = { id: string; name: string; subdomain: string; currency: string; created_at: string; updated_at: string };
+/** A store as the API shows it: also what store-scoped requests act on (`ctx.state.store`). */
+export type StoreView = ScopedStore;
 
 export const presentStore = (s: StoreDocument): StoreView => ({
   id: s._id.toHexString(),

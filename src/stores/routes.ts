@@ -1,49 +1,26 @@
 import Router from '@koa/router';
-import { z } from 'zod';
-import type { AppState } from '../http/context.js';
-import { requireMerchant, requireStore } from '../http/auth.js';
-import { idempotent } from '../http/idempotency.js';
-import { parseInput } from '../http/validate.js';
+import type { AppRouter } from '../http/context.js';
+import { endpoint, storeScoped } from '../http/endpoint.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { CreateStoreBody, UpdateStoreBody } from './schemas.js';
 import { createStore, getStore, listStores, updateStore } from './service.js';
 
-const ListQuery = PageQuery.strict();
-const NoQuery = z.strictObject({});
-
 /** /v1/stores: a merchant's stores. */
-export function storeRoutes(platform: Platform): Router<AppState> {
-  const router = new Router<AppState>();
-  router.use(requireMerchant(platform));
+export function storeRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
+  const access = 'merchant';
 
-  router.post('/', idempotent(platform), async (ctx) => {
-    const body = parseInput(CreateStoreBody, ctx.request.body, 'body');
-    ctx.status = 201;
-    ctx.body = { data: await createStore(platform, ctx.state.auth!.merchantId, body) };
-  });
+  router.post('/', endpoint(platform, { access, body: CreateStoreBody, idempotent: true, status: 201 }, ({ merchant, body }) => createStore(platform, merchant.merchantId, body)));
 
-  router.get('/', async (ctx) => {
-    const page = parseInput(ListQuery, ctx.query, 'query');
-    const { items, nextCursor } = await listStores(platform, ctx.state.auth!.merchantId, page);
-    ctx.body = { data: items, page: { next_cursor: nextCursor } };
-  });
+  router.get('/', endpoint(platform, { access, query: PageQuery.strict(), respond: 'page' }, ({ merchant, query }) => listStores(platform, merchant.merchantId, query)));
 
-  // The store named by X-Store-Id: how store-scoped routes see "the current store".
-  router.get('/current', requireStore(platform), async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    ctx.body = { data: ctx.state.store };
-  });
+  // The store named by X-Store-Id (or an app's own store): how store-scoped routes see "the current store".
+  router.get('/current', endpoint(platform, { access: storeScoped(null) }, async ({ store }) => store));
 
-  router.get('/:id', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    ctx.body = { data: await getStore(platform, ctx.state.auth!.merchantId, ctx.params.id!) };
-  });
+  router.get('/:id', endpoint(platform, { access }, ({ merchant, params }) => getStore(platform, merchant.merchantId, params.id!)));
 
-  router.patch('/:id', async (ctx) => {
-    const body = parseInput(UpdateStoreBody, ctx.request.body, 'body');
-    ctx.body = { data: await updateStore(platform, ctx.state.auth!.merchantId, ctx.params.id!, body) };
-  });
+  router.patch('/:id', endpoint(platform, { access, body: UpdateStoreBody }, ({ merchant, params, body }) => updateStore(platform, merchant.merchantId, params.id!, body)));
 
   return router;
 }

@@ -1,4 +1,4 @@
-import { ObjectId } from 'mongodb';
+import { ObjectId, type Filter } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
 import { afterCursor, pageOf, type Page } from '../pagination.js';
@@ -51,6 +51,13 @@ export async function findOwnedStore(platform: Pick<Platform, 'db'>, ownerId: st
   return doc ? presentStore(doc) : null;
 }
 
+/** A store by id, for a principal already bound to it (an app installation, a customer), or null. */
+export async function findStoreById(platform: Pick<Platform, 'db'>, storeId: string): Promise<StoreView | null> {
+  const id = parseObjectId(storeId);
+  const doc = id ? await stores(platform.db).findOne({ _id: id }) : null;
+  return doc ? presentStore(doc) : null;
+}
+
 /** The store at a storefront subdomain, or null. Public: for storefront routes, no owner check. */
 export async function findStoreBySubdomain(platform: Pick<Platform, 'db'>, subdomain: string): Promise<StoreView | null> {
   const doc = await stores(platform.db).findOne({ subdomain });
@@ -65,17 +72,42 @@ export async function getStore(platform: Platform, ownerId: string, storeId: str
 
 export async function updateStore(platform: Platform, ownerId: string, storeId: string, input: UpdateStoreBody): Promise<StoreView> {
   const id = parseObjectId(storeId);
+  if (!id) throw notFound('Store');
   const set: Partial<StoreDocument> = { updated_at: platform.clock.now() };
   if (input.name !== undefined) set.name = input.name;
   if (input.currency !== undefined) set.currency = input.currency;
-  const doc = id
-    ? await stores(platform.db).findOneAndUpdate({ _id: id, owner_id: new ObjectId(ownerId) }, { $set: set, $inc: { version: 1 } }, { returnDocument: 'after' })
-    : null;
-  if (!doc) throw notFound('Store');
+  const owned: Filter<StoreDocument> = { _id: id, owner_id: new ObjectId(ownerId) };
+  // A new currency only while nothing is priced in the current one (lockStoreCurrency), decided
+  // in this one conditional update: a product priced at the same moment either locks first (this
+  // update then matches nothing) or finds the currency changed (and is refused).
+  const filter: Filter<StoreDocument> = input.currency === undefined ? owned : { ...owned, $or: [{ currency_locked_at: { $exists: false } }, { currency: input.currency }] };
+  const doc = await stores(platform.db).findOneAndUpdate(filter, { $set: set, $inc: { version: 1 } }, { returnDocument: 'after' });
+  if (!doc) {
+    if (input.currency !== undefined && (await stores(platform.db).countDocuments(owned, { limit: 1 })) > 0) {
+      throw new PlatformError('conflict', 'currency_locked', 'The store already has prices in its currency (products or gift cards), so its currency cannot change');
+    }
+    throw notFound('Store');
+  }
   const view = presentStore(doc);
   const changed = Object.keys(input).filter((k) => input[k as keyof UpdateStoreBody] !== undefined);
   await platform.events.emit('store.updated', doc._id, { store: view, changed }, `store.updated:${view.id}:v${doc.version}`);
   return view;
+}
+
+/**
+ * Call before pricing something in the store's currency (a product, a gift card), with the
+ * store as the caller read it: records that the store has prices, so its currency can no
+ * longer change (PATCH /v1/stores/:id answers 409 currency_locked), in one conditional update
+ * that matches only if the currency is still the one read. If it changed meanwhile, nothing
+ * may be priced in the old one: 409 store_currency_changed (a retry reads the new currency).
+ */
+export async function lockStoreCurrency(platform: Pick<Platform, 'db' | 'clock'>, store: { id: string; currency: string }): Promise<void> {
+  const id = parseObjectId(store.id);
+  // $min keeps the first time: set when absent, never moved later.
+  const { matchedCount } = id ? await stores(platform.db).updateOne({ _id: id, currency: store.currency }, { $min: { currency_locked_at: platform.clock.now() } }) : { matchedCount: 0 };
+  if (matchedCount === 0) {
+    throw new PlatformError('conflict', 'store_currency_changed', `The store's currency is no longer ${store.currency}; retry the request`);
+  }
 }
 
 /** Every store a merchant owns, for the session view (capped; /v1/stores pages through more). */

@@ -9,6 +9,11 @@ export type StoreDocument = {
   name: string;
   subdomain: string;
   currency: string;
+  /**
+   * When something was first priced in `currency` (a product, a gift card): from then on the
+   * currency cannot change, or those prices would be relabelled. Absent until then.
+   */
+  currency_locked_at?: Date;
   /** Incremented by every update; names the update in its event's idempotency key. */
   version: number;
   created_at: Date;

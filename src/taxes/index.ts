@@ -1,2 +1,12 @@
+import type { Module } from '../module.js';
+import { taxRoutes } from './routes.js';
+import { taxIndexes } from './store.js';
 export { getTaxSettings, rateFor, taxOn, type TaxSettingsView } from './service.js';
-export { taxIndexes } from './store.js';
+
+/** The store's tax rates: /v1/taxes. */
+export const taxesModule: Module = {
+  name: 'taxes',
+  indexes: taxIndexes,
+  routes: [{ path: '/v1/taxes', router: taxRoutes }],
+  eventTypes: ['tax_settings.updated'],
+};

@@ -60,5 +60,17 @@ export function rateFor(settings: TaxSettingsView, address: { country_code: stri
   return rate ? { rate_bps: rate.rate_bps, name: rate.name } : { rate_bps: 0, name: null };
 }
 
-/** Tax on an amount in minor units, rounded half up, in integers. */
-export const taxOn = (amount: number, rateBps: number): number => Math.floor((amount * rateBps + 5_000) / 10_000);
+/**
+ * Tax on an amount in minor units, rounded half up, in integers: floor((amount × rate_bps +
+ * 5000) / 10000), exactly for any integer amount. While amount × rate_bps stays within 2^53 the
+ * float arithmetic is exact; past that (a line of 10^12 minor units at 10 %) it would round the
+ * product first, so it is done in BigInt. A negative amount (a refund) gets the tax of its
+ * opposite, negated: halves round away from zero both ways.
+ */
+export function taxOn(amount: number, rateBps: number): number {
+  if (!Number.isInteger(amount) || !Number.isInteger(rateBps) || rateBps < 0) throw new RangeError(`taxOn needs integers and a rate >= 0, got ${amount} at ${rateBps}`);
+  if (amount < 0) return -taxOn(-amount, rateBps);
+  const product = amount * rateBps;
+  if (Number.isSafeInteger(product)) return Math.floor((product + 5_000) / 10_000);
+  return Number((BigInt(amount) * BigInt(rateBps) + 5_000n) / 10_000n);
+}

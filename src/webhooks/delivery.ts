@@ -1,21 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { lookup as dnsLookup } from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import { ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb';
-import { findEventsNotFannedOut, loadEvent, loadEventsNotFannedOut, markFannedOut, matchesEventPatterns, type DomainEvent } from '../events/index.js';
+import { findEventsNotFannedOut, findStoreEventsSince, loadEvent, loadEventsNotFannedOut, markFannedOut, type DomainEvent } from '../events/index.js';
 import { insertEach } from '../db.js';
 import { groupCommit } from '../group-commit.js';
+import { post, type FailureTexts, type SendResult } from '../outbound/index.js';
 import type { Platform } from '../platform.js';
 import { VERSION } from '../version.js';
+import { backoff, claimLease, extendLease, leaseFields, settleLease, settlement, type Lease } from '../work/lease.js';
 import { scheduleDispatch } from './jobs.js';
-import { postWebhook, type SendResult } from './sender.js';
-import { openSecret, signatureHeader } from './signing.js';
-import { checkResolvedAddress, isIpLiteral } from './targets.js';
+import { signatureHeaders, tryOpenSecret, unreadableSecretError, type UnreadableSecret } from './signing.js';
+import { activeSubscriptions, wants } from './interest.js';
 import { deliveries, subscriptions, type AttemptDocument, type DeliveryDocument, type SubscriptionDocument } from './store.js';
 
 /** Attempts are numbered 0 to 8: nine sends at most (spec 6.1 rule 6). */
 export const LAST_ATTEMPT = 8;
-/** A subscription whose deliveries end `failed` this many times in a row is disabled. */
+/**
+ * A subscription whose deliveries end `failed` this many times in a row is disabled: as `gone`
+ * when each of those deliveries' last attempts answered 410, as `failing` otherwise. A 410 is
+ * retried like any non-2xx (spec 6.1, section 3); it disables nothing on its own.
+ */
 export const DISABLE_AFTER_FAILED_DELIVERIES = 5;
 /** A claim outlives the send's own timeout by this much (at most 15 s). */
 const claimMarginMs = (timeoutMs: number) => Math.min(15_000, timeoutMs);
@@ -23,7 +26,7 @@ const claimMarginMs = (timeoutMs: number) => Math.min(15_000, timeoutMs);
 /** The delay after failed attempt n: min(base × 2^n, cap); a longer Retry-After (429, 503) wins, still capped. */
 export function retryDelaySeconds(platform: Pick<Platform, 'config'>, attempt: number, result: Pick<SendResult, 'status' | 'retryAfterSeconds'>): number {
   const { retryBaseSeconds: base, retryCapSeconds: cap } = platform.config.webhooks;
-  const delay = Math.min(base * 2 ** attempt, cap);
+  const delay = backoff(base, attempt, cap);
   const honoured = (result.status === 429 || result.status === 503) && result.retryAfterSeconds !== null ? result.retryAfterSeconds : 0;
   return Math.min(Math.max(delay, honoured), cap);
 }
@@ -31,7 +34,8 @@ export function retryDelaySeconds(platform: Pick<Platform, 'config'>, attempt: n
 /** A delivery this process holds the lease on, with what sending it needs when already read. */
 export type ClaimedDelivery = { delivery: DeliveryDocument; sub?: SubscriptionDocument; event?: DomainEvent };
 
-const leaseMs = (platform: Platform) => platform.config.webhooks.timeoutMs + claimMarginMs(platform.config.webhooks.timeoutMs);
+/** A delivery lease (src/work/lease.ts): the send's timeout plus the margin, taken by `owner`. */
+const leaseOf = (platform: Platform, owner: string): Lease => ({ owner, ms: platform.config.webhooks.timeoutMs + claimMarginMs(platform.config.webhooks.timeoutMs) });
 
 /**
  * Create one delivery per (event, active matching subscription) for the given events, in a
@@ -49,14 +53,18 @@ export async function fanOutEvents(platform: Platform, eventIds: readonly string
   const pending = await loadEventsNotFannedOut(platform.db, eventIds);
   if (pending.length === 0) return [];
   const now = platform.clock.now();
-  const stores = [...new Set(pending.map((e) => e.store_id))].map((id) => new ObjectId(id));
-  const subs = await subscriptions(platform.db)
-    .find({ store_id: stores.length === 1 ? stores[0]! : { $in: stores }, active: true })
-    .toArray();
+  const subs = await activeSubscriptions(platform.db, pending.map((e) => e.store_id));
+  const created = await insertDeliveries(platform, planDeliveries(platform, pending, subs, owner, now));
+  await markFannedOut(platform.db, pending.map((e) => e.id), now);
+  return created;
+}
+
+/** A delivery, claimed by `owner`, for each (event, subscription) pair where the subscription wants the event. */
+function planDeliveries(platform: Platform, events: readonly DomainEvent[], subs: readonly SubscriptionDocument[], owner: string, now: Date): ClaimedDelivery[] {
   const planned: ClaimedDelivery[] = [];
-  for (const event of pending) {
+  for (const event of events) {
     for (const sub of subs) {
-      if (sub.store_id.toHexString() !== event.store_id || !matchesEventPatterns(event.type, sub.event_types)) continue;
+      if (!wants(sub, event)) continue;
       const delivery: DeliveryDocument = {
         _id: new ObjectId(),
         store_id: sub.store_id,
@@ -66,8 +74,7 @@ export async function fanOutEvents(platform: Platform, eventIds: readonly string
         status: 'queued',
         next_attempt: 0,
         next_attempt_at: now,
-        lease_until: new Date(now.getTime() + leaseMs(platform)),
-        lease_owner: owner,
+        ...leaseFields(leaseOf(platform, owner), now),
         attempts: [],
         completed_at: null,
         series: 1,
@@ -77,9 +84,7 @@ export async function fanOutEvents(platform: Platform, eventIds: readonly string
       planned.push({ delivery, sub, event });
     }
   }
-  const created = await insertDeliveries(platform, planned);
-  await markFannedOut(platform.db, pending.map((e) => e.id), now);
-  return created;
+  return planned;
 }
 
 /** Insert the planned deliveries in one unordered command; those another fan-out created first are left out. */
@@ -90,8 +95,33 @@ async function insertDeliveries(platform: Platform, planned: ClaimedDelivery[]):
   return planned.filter((_, i) => outcomes[i] === 'inserted');
 }
 
-export async function fanOutEvent(platform: Platform, eventId: string, owner: string): Promise<ClaimedDelivery[]> {
-  return fanOutEvents(platform, [eventId], owner);
+/** Events one catch-up reads at most per sweep; a busier window is finished by the next sweeps. */
+const CATCH_UP_EVENTS = 2000;
+
+/**
+ * Close the catch-up windows that are due (interest.ts): to each such subscription, if still
+ * active, fan out the events of its store recorded since the window opened that it wants. A
+ * pair fanned out already is not created again (the unique index), so this only adds what a
+ * process that remembered the store's subscriptions from before the change recorded as
+ * unwanted. The window is removed only if no change widened it meanwhile.
+ */
+export async function catchUpSubscriptions(platform: Platform, owner: string, limit = 20): Promise<{ subscriptions: number; claimed: ClaimedDelivery[] }> {
+  const now = platform.clock.now();
+  const due = await subscriptions(platform.db).find({ catch_up_due: { $lte: now } }).sort({ catch_up_due: 1 }).limit(limit).toArray();
+  const claimed: ClaimedDelivery[] = [];
+  for (const sub of due) {
+    const from = sub.catch_up_from ?? sub.created_at;
+    const events = sub.active ? await findStoreEventsSince(platform.db, sub.store_id, from, CATCH_UP_EVENTS + 1) : [];
+    claimed.push(...(await insertDeliveries(platform, planDeliveries(platform, events.slice(0, CATCH_UP_EVENTS), [sub], owner, now))));
+    const window = { _id: sub._id, store_id: sub.store_id, catch_up_due: sub.catch_up_due! };
+    if (events.length > CATCH_UP_EVENTS) {
+      // Continue after the last event read at the next sweep.
+      await subscriptions(platform.db).updateOne(window, { $set: { catch_up_from: new Date(events[CATCH_UP_EVENTS]!.created_at) } });
+    } else {
+      await subscriptions(platform.db).updateOne(window, { $unset: { catch_up_from: '', catch_up_due: '' } });
+    }
+  }
+  return { subscriptions: due.length, claimed };
 }
 
 /** Events the fast path missed (a lost wake-up, a crash before the job ran), fanned out and claimed by `owner`. */
@@ -101,21 +131,20 @@ export async function fanOutPendingEvents(platform: Platform, owner: string, lim
 }
 
 /**
- * Claim a due delivery with a lease (one conditional update), so two workers never send the
- * same attempt. A worker that dies mid-send leaves a lease that expires; the delivery is then
- * due again and is sent again (receivers dedupe by event id).
+ * Claim a due delivery with a lease (one conditional update, src/work/lease.ts), so two
+ * workers never send the same attempt: the given one, or the next due one (the sweeper's way
+ * of finding deliveries whose job or wake-up was lost). A worker that dies mid-send leaves a
+ * lease that expires; the delivery is then due again and is sent again (receivers dedupe by
+ * event id).
  */
 export async function claimDelivery(platform: Platform, owner: string, deliveryId?: string): Promise<DeliveryDocument | null> {
   const now = platform.clock.now();
-  return deliveries(platform.db).findOneAndUpdate(
-    {
-      ...(deliveryId ? { _id: new ObjectId(deliveryId) } : {}),
-      status: 'queued',
-      next_attempt_at: { $lte: now },
-      $or: [{ lease_until: null }, { lease_until: { $lte: now } }],
-    },
-    { $set: { lease_until: new Date(now.getTime() + leaseMs(platform)), lease_owner: owner, updated_at: now } },
-    { sort: { next_attempt_at: 1 }, returnDocument: 'after' },
+  return claimLease(
+    deliveries(platform.db),
+    leaseOf(platform, owner),
+    now,
+    { ...(deliveryId ? { _id: new ObjectId(deliveryId) } : {}), status: 'queued', next_attempt_at: { $lte: now } },
+    { sort: { next_attempt_at: 1 }, set: { updated_at: now } },
   );
 }
 
@@ -128,13 +157,11 @@ export async function claimDelivery(platform: Platform, owner: string, deliveryI
  */
 async function keepLease(platform: Platform, delivery: DeliveryDocument, owner: string): Promise<DeliveryDocument | null> {
   const now = platform.clock.now();
-  const left = delivery.lease_until ? delivery.lease_until.getTime() - now.getTime() : 0;
-  if (left > platform.config.webhooks.timeoutMs + 1000) return delivery;
-  return deliveries(platform.db).findOneAndUpdate(
-    { _id: delivery._id, lease_owner: owner, status: 'queued', lease_until: delivery.lease_until },
-    { $set: { lease_until: new Date(now.getTime() + leaseMs(platform)), updated_at: now } },
-    { returnDocument: 'after' },
-  );
+  return extendLease(deliveries(platform.db), delivery, leaseOf(platform, owner), now, {
+    filter: { status: 'queued' },
+    set: { updated_at: now },
+    unlessLeftMs: platform.config.webhooks.timeoutMs + 1000,
+  });
 }
 
 export type AttemptOutcome = 'successful' | 'retry_scheduled' | 'failed' | 'lost_claim';
@@ -157,29 +184,46 @@ export async function sendClaimed(platform: Platform, claimed: ClaimedDelivery, 
   const now = platform.clock.now();
   const timestamp = Math.floor(now.getTime() / 1000);
   const body = JSON.stringify({ id: event.id, event_type: event.type, created_at: event.created_at, payload: event.payload });
-  const secrets = [openSecret(platform.config.secretsKeys, sub.secret)];
-  if (sub.previous_secret && sub.previous_secret.expires_at > now) secrets.push(openSecret(platform.config.secretsKeys, sub.previous_secret));
-  const signed = signatureHeader(secrets, timestamp, body);
   const requestId = `whreq_${randomBytes(12).toString('hex')}`;
-  const url = new URL(sub.target_url);
-  const refusal = platform.config.env === 'production' && isIpLiteral(url.hostname) ? checkResolvedAddress(platform.config, url.hostname, url.hostname) : { ok: true as const };
-  const result = !refusal.ok ? refused(refusal.reason) : await postWebhook(
-    url,
-    {
-      'Content-Type': 'application/json',
-      'User-Agent': `Emporium-Webhooks/${VERSION}`,
-      'X-Platform-Hmac-SHA256': signed,
-      'X-Platform-Signature': signed,
-      'X-Platform-Event-ID': event.id,
-      'X-Platform-Event-Type': event.type,
-      'X-Platform-Timestamp': String(timestamp),
-      'X-Platform-Request-ID': requestId,
-      'X-Platform-Trace-ID': `whtrace_${delivery._id.toHexString()}`,
-    },
-    body,
-    { connectMs: platform.config.webhooks.connectTimeoutMs, totalMs: platform.config.webhooks.timeoutMs },
-    platform.config.env === 'production' ? checkedLookup(platform) : undefined,
-  );
+  const keys = platform.config.secretsKeys;
+  const current = tryOpenSecret(keys, sub.secret);
+  const previous = sub.previous_secret && sub.previous_secret.expires_at > now ? tryOpenSecret(keys, sub.previous_secret) : null;
+  let result: SendResult;
+  if (!current.ok || (previous && !previous.ok)) {
+    // A secret that cannot be decrypted (SECRETS_KEYS lost its key, or the stored secret is
+    // damaged) is a failed attempt like any other: recorded, retried, then failed and counted.
+    const which = !current.ok ? 'current' : 'previous';
+    const why = (!current.ok ? current : previous) as UnreadableSecret;
+    platform.log.error({
+      event: 'webhook.signing_secret_unreadable',
+      delivery_id: delivery._id.toHexString(),
+      subscription_id: sub._id.toHexString(),
+      store_id: sub.store_id.toHexString(),
+      secret: which,
+      cause: why.cause,
+      key_id: why.keyId,
+    });
+    result = { status: null, error: unreadableSecretError(which, why), responsePreview: null, retryAfterSeconds: null, durationMs: 0 };
+  } else {
+    // The target rules are checked again at every send (src/outbound/targets.ts, guardTarget).
+    result = await post(new URL(sub.target_url), {
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': `Emporium-Webhooks/${VERSION}`,
+        ...signatureHeaders(current.secret, previous?.ok ? previous.secret : null, timestamp, body),
+        'X-Platform-Event-ID': event.id,
+        'X-Platform-Event-Type': event.type,
+        'X-Platform-Timestamp': String(timestamp),
+        'X-Platform-Request-ID': requestId,
+        'X-Platform-Trace-ID': `whtrace_${delivery._id.toHexString()}`,
+      },
+      body,
+      connectMs: platform.config.webhooks.connectTimeoutMs,
+      totalMs: platform.config.webhooks.timeoutMs,
+      texts: WEBHOOK_TEXTS,
+      guard: platform.config,
+    });
+  }
   sent?.();
   const attempt: AttemptDocument = {
     series: delivery.series,
@@ -194,69 +238,76 @@ export async function sendClaimed(platform: Platform, claimed: ClaimedDelivery, 
   return recordAttempt(platform, delivery, sub, owner, attempt, result);
 }
 
-const refused = (reason: string): SendResult => ({ status: null, error: `Target refused: ${reason}`, responsePreview: null, retryAfterSeconds: null, durationMs: 0 });
-
-/**
- * In production, the target is checked again after DNS resolution, at every send: a host
- * that now resolves to a private, loopback or link-local address (and is not allow-listed) is
- * not contacted. The attempt fails with the reason and is retried like any failure.
- */
-function checkedLookup(platform: Platform): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      const bad = addresses.map((a) => checkResolvedAddress(platform.config, hostname, a.address)).find((v) => !v.ok);
-      if (bad && !bad.ok) return callback(Object.assign(new Error(`Target refused: ${bad.reason}`), { code: 'ETARGETREFUSED' }), '', 0);
-      const first = addresses[0]!;
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof addresses) => void)(null, addresses);
-      callback(null, first.address, first.family);
-    });
-  };
-}
+/** How a failed send reads in the attempt (docs/webhooks.md, Outcomes and retries). */
+const WEBHOOK_TEXTS: FailureTexts = {
+  timedOut: (ms) => `Webhook endpoint timed out after ${ms} ms`,
+  notConnected: (ms) => `Could not connect to the webhook endpoint within ${ms} ms`,
+  failed: (code) => `Webhook request failed: ${code}`,
+  answered: (status) => `Webhook endpoint returned HTTP ${status}`,
+};
 
 async function recordAttempt(platform: Platform, delivery: DeliveryDocument, sub: SubscriptionDocument, owner: string, attempt: AttemptDocument, result: SendResult): Promise<AttemptOutcome> {
   const now = platform.clock.now();
-  const mine = { _id: delivery._id, lease_owner: owner, lease_until: delivery.lease_until, status: 'queued' as const };
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
-  const gone = result.status === 410;
   let outcome: AttemptOutcome;
   let set: Partial<DeliveryDocument>;
+  let retrySeconds: number | null = null;
   if (ok) {
     outcome = 'successful';
     set = { status: 'successful', completed_at: now, next_attempt_at: null };
-  } else if (gone || attempt.number >= LAST_ATTEMPT) {
+  } else if (attempt.number >= LAST_ATTEMPT) {
     outcome = 'failed';
     set = { status: 'failed', completed_at: now, next_attempt_at: null };
   } else {
     outcome = 'retry_scheduled';
-    set = { next_attempt: attempt.number + 1, next_attempt_at: new Date(now.getTime() + retryDelaySeconds(platform, attempt.number, result) * 1000) };
+    retrySeconds = retryDelaySeconds(platform, attempt.number, result);
+    set = { next_attempt: attempt.number + 1, next_attempt_at: new Date(now.getTime() + retrySeconds * 1000) };
   }
-  const settled = await settler(platform.db)({ filter: mine, update: { $set: { ...set, lease_until: null, lease_owner: null, updated_at: now }, $push: { attempts: attempt } }, requestId: attempt.request_id });
+  // The failure is recorded with its retry delay (spec 6.1 rule 8), beside the delivery's next_attempt_at.
+  const recorded: AttemptDocument = { ...attempt, retry_seconds: retrySeconds };
+  const op = settlement<DeliveryDocument>(delivery, owner, { $set: { ...set, updated_at: now }, $push: { attempts: recorded } }, { status: 'queued' });
+  const settled = await settler(platform.db)({ ...op, requestId: attempt.request_id });
   if (!settled) return 'lost_claim'; // the lease expired and another worker took the delivery over
 
   const ids = { delivery_id: delivery._id.toHexString(), event_id: delivery.event_id.toHexString(), subscription_id: sub._id.toHexString(), attempt: attempt.number };
   if (ok) {
     platform.log.info({ event: 'webhook.delivered', ...ids, status: result.status, duration_ms: result.durationMs });
-    if (sub.consecutive_failed_deliveries > 0) await subscriptions(platform.db).updateOne({ _id: sub._id, store_id: sub.store_id }, { $set: { consecutive_failed_deliveries: 0 } });
+    if (sub.consecutive_failed_deliveries > 0 || (sub.consecutive_gone_deliveries ?? 0) > 0) {
+      await subscriptions(platform.db).updateOne({ _id: sub._id, store_id: sub.store_id }, { $set: { consecutive_failed_deliveries: 0, consecutive_gone_deliveries: 0 } });
+    }
     return outcome;
   }
   platform.log.warn({ event: 'webhook.delivery_failed', ...ids, status: result.status, error: attempt.error, outcome });
-  if (gone) await disableSubscription(platform, sub, 'gone');
   if (outcome === 'retry_scheduled') await scheduleDispatch(platform, delivery._id.toHexString(), set.next_attempt_at!);
-  if (outcome === 'failed' && !gone) {
-    const counted = await subscriptions(platform.db).findOneAndUpdate({ _id: sub._id, store_id: sub.store_id }, { $inc: { consecutive_failed_deliveries: 1 } }, { returnDocument: 'after' });
-    if (counted && counted.active && counted.consecutive_failed_deliveries >= DISABLE_AFTER_FAILED_DELIVERIES) await disableSubscription(platform, counted, 'failing');
-  }
+  if (outcome === 'failed') await countFailedDelivery(platform, sub, result.status === 410);
   return outcome;
+}
+
+/**
+ * The auto-disable rule: one more delivery in a row that ended `failed` (one conditional
+ * update of the subscription), and whether it ended on a 410 (`gone` counts those in a row;
+ * any other ending resets it). The delivery that makes DISABLE_AFTER_FAILED_DELIVERIES in a row
+ * disables the subscription: `gone` when all of them ended on a 410, `failing` otherwise.
+ */
+async function countFailedDelivery(platform: Platform, sub: SubscriptionDocument, gone: boolean): Promise<void> {
+  const counted = await subscriptions(platform.db).findOneAndUpdate(
+    { _id: sub._id, store_id: sub.store_id },
+    gone ? { $inc: { consecutive_failed_deliveries: 1, consecutive_gone_deliveries: 1 } } : { $inc: { consecutive_failed_deliveries: 1 }, $set: { consecutive_gone_deliveries: 0 } },
+    { returnDocument: 'after' },
+  );
+  if (!counted?.active || counted.consecutive_failed_deliveries < DISABLE_AFTER_FAILED_DELIVERIES) return;
+  await disableSubscription(platform, counted, (counted.consecutive_gone_deliveries ?? 0) >= DISABLE_AFTER_FAILED_DELIVERIES ? 'gone' : 'failing');
 }
 
 type Settle = { filter: Filter<DeliveryDocument>; update: UpdateFilter<DeliveryDocument>; requestId: string };
 const settlers = new WeakMap<Db, (op: Settle) => Promise<boolean>>();
 
 /**
- * Record attempts (each settling its delivery, conditional on the lease) by group commit: the
- * sends that finish while one write is out are recorded together in the next, one bulk write.
- * Resolves whether this delivery's update took (false: the lease was lost).
+ * Record attempts (each settling its delivery, conditional on the lease: a settlement of
+ * src/work/lease.ts) by group commit: the sends that finish while one write is out are
+ * recorded together in the next, one bulk write. Resolves whether this delivery's update took
+ * (false: the lease was lost). It stays here rather than in the lease engine: which updates
+ * took is read back from the attempts' request ids, a webhooks detail.
  */
 function settler(db: Db): (op: Settle) => Promise<boolean> {
   let settle = settlers.get(db);
@@ -297,10 +348,8 @@ async function disableSubscription(platform: Platform, sub: SubscriptionDocument
 
 async function finishWithoutSending(platform: Platform, delivery: DeliveryDocument, owner: string, reason: string): Promise<AttemptOutcome> {
   const now = platform.clock.now();
-  const updated = await deliveries(platform.db).findOneAndUpdate(
-    { _id: delivery._id, lease_owner: owner, status: 'queued' },
-    { $set: { status: 'failed', completed_at: now, next_attempt_at: null, lease_until: null, lease_owner: null, updated_at: now }, $push: { attempts: { series: delivery.series, number: delivery.next_attempt, request_id: 'none', started_at: now, duration_ms: 0, status: null, error: reason, response_preview: null } } },
-  );
+  const attempt: AttemptDocument = { series: delivery.series, number: delivery.next_attempt, request_id: 'none', started_at: now, duration_ms: 0, status: null, error: reason, response_preview: null, retry_seconds: null };
+  const updated = await settleLease(deliveries(platform.db), delivery, owner, { $set: { status: 'failed', completed_at: now, next_attempt_at: null, updated_at: now }, $push: { attempts: attempt } }, { status: 'queued' });
   return updated ? 'failed' : 'lost_claim';
 }
 

@@ -1,4 +1,5 @@
 import type { Platform } from '../platform.js';
+import { releaseLeases } from '../work/lease.js';
 import { deliveries } from './store.js';
 import { claimDelivery, sendClaimed, type ClaimedDelivery } from './delivery.js';
 
@@ -83,16 +84,8 @@ export function createDispatcher(platform: Platform, owner: string, concurrency 
       const unsent = queue.splice(0);
       if (unsent.length > 0) {
         const now = platform.clock.now();
-        // Each on the exact lease held: one that ran out and was claimed again is not touched.
-        await deliveries(platform.db).bulkWrite(
-          unsent.map(({ delivery }) => ({
-            updateOne: {
-              filter: { _id: delivery._id, lease_owner: owner, lease_until: delivery.lease_until, status: 'queued' as const },
-              update: { $set: { lease_until: null, lease_owner: null, updated_at: now } },
-            },
-          })),
-          { ordered: false },
-        );
+        // Each on the exact lease held (one bulk write): one that ran out and was claimed again is not touched.
+        await releaseLeases(deliveries(platform.db), unsent.map(({ delivery }) => delivery), owner, { filter: { status: 'queued' }, set: { updated_at: now } });
         platform.log.info({ event: 'webhooks.dispatcher_released', deliveries: unsent.length });
       }
       await Promise.all([...running]);

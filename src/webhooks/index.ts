@@ -1,5 +1,13 @@
-export { webhookIndexes } from './store.js';
+import type { Module } from '../module.js';
+import { webhookDeliveryRoutes } from './delivery-routes.js';
+import { subscribedEvents } from './interest.js';
+import { webhookInternalRoutes } from './internal.js';
+import { webhookJobs } from './jobs.js';
+import { webhookIndexes } from './store.js';
+import { webhookSubscriptionRoutes } from './subscription-routes.js';
+import { announceEvents } from './wake.js';
 export { presentSubscription, type SubscriptionView, type SubscriptionWithSecret } from './present.js';
+// The target rules moved to src/outbound (core); still exported here for what imported them from webhooks.
 export {
   checkResolvedAddress,
   checkTargetUrl,
@@ -9,5 +17,32 @@ export {
   type AddressVerdict,
   type Resolver,
   type TargetVerdict,
-} from './targets.js';
+} from '../outbound/index.js';
 export { MAX_SUBSCRIPTIONS_PER_STORE } from './subscriptions.js';
+export { catchUpSubscriptions, dispatchDue, fanOutEvents, fanOutPendingEvents } from './delivery.js';
+export { FAN_OUT_EVENT, DISPATCH_DELIVERY, SWEEP, FanOutPayload, DispatchPayload } from './jobs.js';
+
+/**
+ * Partner webhooks: subscriptions and deliveries (/v1/operations/…), the internal dispatch
+ * routes, the delivery jobs, and the event hooks: which recorded events a subscription wants,
+ * and waking the webhooks service for those (or the durable fan-out job when it cannot be woken).
+ */
+export const webhooksModule: Module = {
+  name: 'webhooks',
+  indexes: webhookIndexes,
+  routes: [
+    { path: '/v1/operations/webhook-subscriptions', router: webhookSubscriptionRoutes },
+    { path: '/v1/operations/webhook-deliveries', router: webhookDeliveryRoutes },
+  ],
+  internal: webhookInternalRoutes,
+  jobs: webhookJobs,
+  eventTypes: ['webhook_subscription.created', 'webhook_subscription.deleted', 'webhook_subscription.disabled', 'webhook_subscription.updated'],
+  eventHooks(platform) {
+    const announcer = announceEvents(platform);
+    return {
+      wanted: (docs) => subscribedEvents(platform, docs),
+      afterRecord: async (event) => announcer.announce(event.id),
+      drain: () => announcer.drain(),
+    };
+  },
+};

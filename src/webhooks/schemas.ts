@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { isEventPattern } from '../events/index.js';
-import { MAX_TARGET_URL_LENGTH } from './targets.js';
+import type { Events } from '../events/index.js';
+import { MAX_TARGET_URL_LENGTH } from '../outbound/index.js';
+import { givesSomething } from '../http/validate.js';
 
 export const MAX_EVENT_TYPES = 50;
 export const MAX_DESCRIPTION = 500;
@@ -13,20 +14,21 @@ const TargetUrl = z.string().min(1).max(MAX_TARGET_URL_LENGTH);
 
 /**
  * Known event types or wildcards (`order.*`, `*`), 1 to 50, duplicates dropped (first kept).
- * Every unknown one is named in its own detail.
+ * Every unknown one is named in its own detail. The known types are the modules' (src/modules.ts).
  */
-const EventTypes = z
-  .array(z.string().max(100))
-  .min(1, 'must name at least one event type')
-  .max(MAX_EVENT_TYPES, `must name at most ${MAX_EVENT_TYPES} event types`)
-  .superRefine((types, ctx) => {
-    types.forEach((t, i) => {
-      if (!isEventPattern(t)) {
-        ctx.addIssue({ code: 'custom', path: [i], message: `${JSON.stringify(t)} is not a known event type or wildcard (docs/events.md)` });
-      }
-    });
-  })
-  .transform((types) => [...new Set(types)]);
+const eventTypesSchema = (events: Pick<Events, 'isPattern'>) =>
+  z
+    .array(z.string().max(100))
+    .min(1, 'must name at least one event type')
+    .max(MAX_EVENT_TYPES, `must name at most ${MAX_EVENT_TYPES} event types`)
+    .superRefine((types, ctx) => {
+      types.forEach((t, i) => {
+        if (!events.isPattern(t)) {
+          ctx.addIssue({ code: 'custom', path: [i], message: `${JSON.stringify(t)} is not a known event type or wildcard (docs/events.md)` });
+        }
+      });
+    })
+    .transform((types) => [...new Set(types)]);
 
 /** Trimmed; empty means none. */
 const Description = z
@@ -36,23 +38,29 @@ const Description = z
   .nullable()
   .transform((d) => (d ? d : null));
 
-export const CreateSubscriptionBody = z.strictObject({
-  target_url: TargetUrl,
-  event_types: EventTypes,
-  active: z.boolean().default(true),
-  description: Description.default(null),
-});
-export type CreateSubscriptionBody = z.infer<typeof CreateSubscriptionBody>;
-
-export const UpdateSubscriptionBody = z
-  .strictObject({
-    target_url: TargetUrl.optional(),
-    event_types: EventTypes.optional(),
-    active: z.boolean().optional(),
-    description: Description.optional(),
-  })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one of target_url, event_types, active or description' });
-export type UpdateSubscriptionBody = z.infer<typeof UpdateSubscriptionBody>;
+/** The create and update bodies, which check event types against the platform's. */
+export function subscriptionSchemas(events: Pick<Events, 'isPattern'>) {
+  const EventTypes = eventTypesSchema(events);
+  return {
+    CreateSubscriptionBody: z.strictObject({
+      target_url: TargetUrl,
+      event_types: EventTypes,
+      active: z.boolean().default(true),
+      description: Description.default(null),
+    }),
+    UpdateSubscriptionBody: z
+      .strictObject({
+        target_url: TargetUrl.optional(),
+        event_types: EventTypes.optional(),
+        active: z.boolean().optional(),
+        description: Description.optional(),
+      })
+      .refine(...givesSomething('give at least one of target_url, event_types, active or description')),
+  };
+}
+type Schemas = ReturnType<typeof subscriptionSchemas>;
+export type CreateSubscriptionBody = z.infer<Schemas['CreateSubscriptionBody']>;
+export type UpdateSubscriptionBody = z.infer<Schemas['UpdateSubscriptionBody']>;
 
 export const RotateSecretBody = z.strictObject({
   grace_period_seconds: z.number().int().min(0).max(MAX_GRACE_PERIOD_SECONDS).default(DEFAULT_GRACE_PERIOD_SECONDS),

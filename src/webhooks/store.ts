@@ -16,15 +16,28 @@ export type SubscriptionDocument = {
   event_types: string[];
   description: string | null;
   active: boolean;
-  /** Why the platform disabled it (`gone` on a 410, `failing` after repeated exhausted deliveries), or null. */
+  /**
+   * Why the platform disabled it, after deliveries kept ending `failed` (delivery.ts,
+   * DISABLE_AFTER_FAILED_DELIVERIES): `gone` when each of them ended on a 410, `failing`
+   * otherwise. Null when active or paused by the merchant.
+   */
   disabled_reason: 'gone' | 'failing' | null;
   disabled_at: Date | null;
   /** Deliveries in a row that ended `failed`; reset by a success. */
   consecutive_failed_deliveries: number;
+  /** Of those, the ones in a row whose last attempt answered 410 (absent on subscriptions older than issue 10: 0). */
+  consecutive_gone_deliveries?: number;
   secret: StoredSecret;
   /** After a rotation, the previous secret also signs until `expires_at`. */
   previous_secret: (StoredSecret & { expires_at: Date }) | null;
   version: number;
+  /**
+   * A catch-up window, open after a change that lets the subscription want more events (see
+   * interest.ts): the sweeper fans out to it the events recorded since `catch_up_from` once
+   * `catch_up_due` has passed, then removes both. Absent when none is open.
+   */
+  catch_up_from?: Date;
+  catch_up_due?: Date;
   created_at: Date;
   updated_at: Date;
 };
@@ -40,6 +53,12 @@ export type AttemptDocument = {
   status: number | null;
   error: string | null;
   response_preview: string | null;
+  /**
+   * After a failed attempt that is retried: the delay chosen, in seconds (spec 6.1 rule 8); the
+   * delivery's `next_attempt_at` is the time it led to. Null after a success or a last failure
+   * (absent on attempts recorded before issue 10).
+   */
+  retry_seconds?: number | null;
 };
 
 export type DeliveryStatus = 'queued' | 'successful' | 'failed';
@@ -72,6 +91,7 @@ export const webhookIndexes: IndexDeclaration[] = [
     indexes: [
       { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
       { key: { store_id: 1, active: 1 }, name: 'store_id_active' },
+      { key: { catch_up_due: 1 }, name: 'catch_up_due' },
     ],
   },
   {

@@ -1,12 +1,9 @@
-import type Router from '@koa/router';
-import { z } from 'zod';
-import type { AppState } from '../http/context.js';
-import { idempotent } from '../http/idempotency.js';
-import { storeScopedRouter } from '../http/scoped.js';
-import { parseInput } from '../http/validate.js';
+import Router from '@koa/router';
+import type { AppRouter } from '../http/context.js';
+import { endpoint, storeScoped } from '../http/endpoint.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { CreateSubscriptionBody, RotateSecretBody, UpdateSubscriptionBody } from './schemas.js';
+import { RotateSecretBody, subscriptionSchemas } from './schemas.js';
 import {
   createSubscription,
   deleteSubscription,
@@ -16,50 +13,32 @@ import {
   updateSubscription,
 } from './subscriptions.js';
 
-const NoQuery = z.strictObject({});
-const ListQuery = PageQuery.strict();
+/** Operations routes are the merchant's (apps manage their subscriptions through their manifest). */
+const MERCHANT_OPERATIONS = storeScoped(null, { apps: false });
 
 /** /v1/operations/webhook-subscriptions: a store's webhook subscriptions (docs/webhooks.md). */
-export function webhookSubscriptionRoutes(platform: Platform): Router<AppState> {
-  const router = storeScopedRouter(platform);
+export function webhookSubscriptionRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
+  const { CreateSubscriptionBody, UpdateSubscriptionBody } = subscriptionSchemas(platform.events);
+  const access = MERCHANT_OPERATIONS;
 
-  router.get('/', async (ctx) => {
-    const page = parseInput(ListQuery, ctx.query, 'query');
-    const { items, nextCursor } = await listSubscriptions(platform, ctx.state.store!.id, page);
-    ctx.body = { data: items, page: { next_cursor: nextCursor } };
-  });
+  router.get('/', endpoint(platform, { access, query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listSubscriptions(platform, store.id, query)));
 
   // Idempotent so a lost response can be retried and still show the secret (stored responses are encrypted).
-  router.post('/', idempotent(platform), async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    const body = parseInput(CreateSubscriptionBody, ctx.request.body, 'body');
-    const owner = { type: 'merchant' as const, id: ctx.state.auth!.merchantId };
-    ctx.status = 201;
-    ctx.body = { data: await createSubscription(platform, ctx.state.store!.id, owner, body) };
-  });
+  router.post(
+    '/',
+    endpoint(platform, { access, body: CreateSubscriptionBody, idempotent: true, status: 201 }, ({ principal, store, body }) =>
+      createSubscription(platform, store.id, { type: 'merchant', id: principal.merchantId }, body),
+    ),
+  );
 
-  router.get('/:id', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    ctx.body = { data: await getSubscription(platform, ctx.state.store!.id, ctx.params.id!) };
-  });
+  router.get('/:id', endpoint(platform, { access }, ({ store, params }) => getSubscription(platform, store.id, params.id!)));
 
-  router.patch('/:id', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    const body = parseInput(UpdateSubscriptionBody, ctx.request.body, 'body');
-    ctx.body = { data: await updateSubscription(platform, ctx.state.store!.id, ctx.params.id!, body) };
-  });
+  router.patch('/:id', endpoint(platform, { access, body: UpdateSubscriptionBody }, ({ store, params, body }) => updateSubscription(platform, store.id, params.id!, body)));
 
-  router.delete('/:id', async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    await deleteSubscription(platform, ctx.state.store!.id, ctx.params.id!);
-    ctx.status = 204;
-  });
+  router.delete('/:id', endpoint(platform, { access, respond: 'empty' }, ({ store, params }) => deleteSubscription(platform, store.id, params.id!)));
 
-  router.post('/:id/rotate-secret', idempotent(platform), async (ctx) => {
-    parseInput(NoQuery, ctx.query, 'query');
-    const body = parseInput(RotateSecretBody, ctx.request.body, 'body');
-    ctx.body = { data: await rotateSubscriptionSecret(platform, ctx.state.store!.id, ctx.params.id!, body) };
-  });
+  router.post('/:id/rotate-secret', endpoint(platform, { access, body: RotateSecretBody, idempotent: true }, ({ store, params, body }) => rotateSubscriptionSecret(platform, store.id, params.id!, body)));
 
   return router;
 }

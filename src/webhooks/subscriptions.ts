@@ -6,8 +6,9 @@ import type { Platform } from '../platform.js';
 import { presentSubscription, type SubscriptionView, type SubscriptionWithSecret } from './present.js';
 import type { CreateSubscriptionBody, RotateSecretBody, UpdateSubscriptionBody } from './schemas.js';
 import { generateSigningSecret, sealSecret } from './signing.js';
+import { catchUpWindow, forgetStoreInterest } from './interest.js';
 import { subscriptions, type SubscriptionDocument } from './store.js';
-import { checkTargetUrl, type Resolver } from './targets.js';
+import { checkTargetUrl, type Resolver } from '../outbound/index.js';
 
 /** Subscriptions one store may have (all owners together). */
 export const MAX_SUBSCRIPTIONS_PER_STORE = 50;
@@ -60,13 +61,16 @@ export async function createSubscription(
     disabled_reason: null,
     disabled_at: null,
     consecutive_failed_deliveries: 0,
+    consecutive_gone_deliveries: 0,
     secret: sealSecret(platform.config.secretsKeys, secret, now),
     previous_secret: null,
     version: 1,
+    ...(input.active ? catchUpWindow(platform) : {}),
     created_at: now,
     updated_at: now,
   };
   await collection.insertOne(doc);
+  forgetStoreInterest(platform.db, store_id);
   // Two creations racing past the count above: whoever sees more than the limit takes its own back.
   if ((await collection.countDocuments({ store_id })) > MAX_SUBSCRIPTIONS_PER_STORE) {
     await collection.deleteOne({ _id: doc._id, store_id });
@@ -120,9 +124,17 @@ export async function updateSubscription(
   if (input.description !== undefined) set.description = input.description;
   if (input.active !== undefined) {
     set.active = input.active;
-    if (input.active) Object.assign(set, { disabled_reason: null, disabled_at: null, consecutive_failed_deliveries: 0 });
+    if (input.active) Object.assign(set, { disabled_reason: null, disabled_at: null, consecutive_failed_deliveries: 0, consecutive_gone_deliveries: 0 });
   }
-  const doc = await subscriptions(platform.db).findOneAndUpdate({ _id: id, store_id }, { $set: set, $inc: { version: 1 } }, { returnDocument: 'after' });
+  // A change that may let it want more events opens a catch-up window (interest.ts).
+  const widens = input.active === true || (input.event_types !== undefined && input.active !== false);
+  const window = widens ? catchUpWindow(platform) : null;
+  const doc = await subscriptions(platform.db).findOneAndUpdate(
+    { _id: id, store_id },
+    { $set: set, $inc: { version: 1 }, ...(window ? { $min: { catch_up_from: window.catch_up_from }, $max: { catch_up_due: window.catch_up_due } } : {}) },
+    { returnDocument: 'after' },
+  );
+  forgetStoreInterest(platform.db, store_id);
   if (!doc) throw notFound('Webhook subscription');
   const view = presentSubscription(doc);
   await platform.events.emit('webhook_subscription.updated', store_id, { webhook_subscription: view, changed }, `webhook_subscription.updated:${view.id}:v${doc.version}`);
@@ -133,6 +145,7 @@ export async function deleteSubscription(platform: Platform, storeId: string, su
   const id = parseObjectId(subscriptionId);
   const doc = id ? await subscriptions(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
   if (!doc) throw notFound('Webhook subscription');
+  forgetStoreInterest(platform.db, doc.store_id);
   const view = presentSubscription(doc);
   await platform.events.emit('webhook_subscription.deleted', doc.store_id, { webhook_subscription: view }, `webhook_subscription.deleted:${view.id}`);
 }

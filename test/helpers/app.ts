@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createApp } from '../../src/http/app.js';
 import { createLog } from '../../src/log.js';
-import { openPlatform, type Platform } from '../../src/platform.js';
+import { createWebApp, openPlatform } from '../../src/boot.js';
+import type { Module } from '../../src/module.js';
+import type { Platform } from '../../src/platform.js';
 
 export type TestApp = {
   url: string;
@@ -36,9 +37,10 @@ export function testEnv(dbName: string, extra: Record<string, string> = {}): Rec
 
 /**
  * The real web application on an ephemeral port, against a fresh database. Call in `before`
- * and close in `after`; closing drops the database.
+ * and close in `after`; closing drops the database. `modules`: the module list (default: the
+ * platform's, src/modules.ts).
  */
-export async function startTestApp(name: string, extra: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(name: string, extra: Record<string, string> = {}, options: { modules?: readonly Module[] } = {}): Promise<TestApp> {
   const dbName = `t_${name.replace(/[^A-Za-z0-9]/g, '_').slice(0, 30)}_${randomBytes(4).toString('hex')}`;
   const env = testEnv(dbName, extra);
   const config = loadConfig(env);
@@ -49,8 +51,8 @@ export async function startTestApp(name: string, extra: Record<string, string> =
       done();
     },
   });
-  const opened = await openPlatform(config, 'web', { log: createLog(config.logLevel, { process: 'web' }, sink) });
-  const server: Server = createApp(opened.platform).listen(0, '127.0.0.1');
+  const opened = await openPlatform(config, 'web', { log: createLog(config.logLevel, { process: 'web' }, sink), ...options });
+  const server: Server = createWebApp(opened.platform, options.modules).listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {

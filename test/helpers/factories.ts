@@ -7,11 +7,14 @@ export type GivenStore = { id: string; subdomain: string };
 
 const unique = () => randomBytes(4).toString('hex');
 
+/** A new merchant, signed up and then signed in, as a client does (sign-up answers 202 and starts no session). */
 export async function givenMerchant(api: Client, overrides: { email?: string; password?: string; name?: string } = {}): Promise<GivenMerchant> {
   const email = overrides.email ?? `merchant-${unique()}@example.com`;
   const password = overrides.password ?? `pw-${unique()}-${unique()}`;
-  const res = await api.post('/v1/auth/signup', { email, password, name: overrides.name ?? 'Test Merchant' });
-  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  const signup = await api.post('/v1/auth/signup', { email, password, name: overrides.name ?? 'Test Merchant' });
+  expect(signup.status, JSON.stringify(signup.body)).to.equal(202);
+  const res = await api.post('/v1/auth/signin', { email, password });
+  expect(res.status, `sign-in after sign-up (an email that already had an account?): ${JSON.stringify(res.body)}`).to.equal(200);
   return { id: res.body.data.merchant.id, email: res.body.data.merchant.email, password, token: res.body.data.session.token };
 }
 
@@ -25,4 +28,14 @@ export async function givenStore(api: Client, merchant: GivenMerchant, overrides
 export async function givenMerchantWithStore(api: Client) {
   const merchant = await givenMerchant(api);
   return { merchant, store: await givenStore(api, merchant) };
+}
+
+/** How a store-scoped request is made: the merchant's session token and the store's id (X-Store-Id). */
+export type As = { token: string; storeId: string };
+export type GivenShop = { merchant: GivenMerchant; store: GivenStore; as: As };
+
+/** A new merchant with a new store, and the credentials to act on it. */
+export async function givenShop(api: Client): Promise<GivenShop> {
+  const { merchant, store } = await givenMerchantWithStore(api);
+  return { merchant, store, as: { token: merchant.token, storeId: store.id } };
 }

@@ -1,50 +1,66 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { verifyBySpec } from './spec-verifier.js';
 
-/**
- * Verify a webhook exactly as docs/webhooks.md tells partners to: HMAC-SHA256 (hex) with the
- * signing secret over `<X-Platform-Timestamp>.<raw body>`, against each `v1=` signature in
- * the header (one, or two during a secret rotation), compared in constant time.
- */
-export function verifyWebhook(secret: string, headers: IncomingHttpHeaders, rawBody: string, header = 'x-platform-hmac-sha256'): boolean {
-  const timestamp = headers['x-platform-timestamp'];
-  const signatures = headers[header];
-  if (typeof timestamp !== 'string' || typeof signatures !== 'string') return false;
-  const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
-  return signatures.split(',').some((part) => {
-    const hex = part.trim().replace(/^v1=/, '');
-    const given = Buffer.from(hex, 'hex');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}
-
-export type Received = { path: string; headers: IncomingHttpHeaders; body: string; eventId: string };
+export type Received = {
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The body bytes as received (what a signature is checked against). */
+  raw: Buffer;
+  body: string;
+  eventId: string;
+  /** Whether both signature headers verified (spec 6.1) with the secret the path expects. */
+  verified: boolean;
+};
 type Behaviour = (attempt: number, req: { path: string }) => { status?: number; headers?: Record<string, string>; hang?: boolean; reset?: boolean };
 
-/** A partner's endpoint: records every request, and counts each event once per path (dedupe by event id). */
+/**
+ * A partner's endpoint: verifies every request as spec 6.1 says (test/helpers/spec-verifier.ts)
+ * with the signing secret its path expects, answers 401 to any that does not verify (or to a
+ * path nobody told it a secret for), records every request, and counts each event once per
+ * path (dedupe by event id). A test that expects a delivery to succeed thus also proves that a
+ * receiver written from the spec alone accepted it.
+ */
 export class WebhookReceiver {
   readonly requests: Received[] = [];
   readonly processed = new Map<string, Set<string>>();
   private readonly behaviours = new Map<string, Behaviour>();
+  private readonly secrets = new Map<string, string>();
   private readonly attempts = new Map<string, number>();
   private readonly hanging = new Set<() => void>();
   private server!: Server;
   url = '';
+
+  constructor(private readonly tls?: { key: string; cert: string }) {}
 
   on(path: string, behaviour: Behaviour): this {
     this.behaviours.set(path, behaviour);
     return this;
   }
 
+  /** The secret the partner at `path` verifies with (the subscription's, or the new one after a rotation). */
+  expectSecret(path: string, secret: string): this {
+    this.secrets.set(path, secret);
+    return this;
+  }
+
   async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
+    const handle = (req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const path = req.url ?? '/';
+        const raw = Buffer.concat(chunks);
         const eventId = String(req.headers['x-platform-event-id'] ?? '');
-        this.requests.push({ path, headers: req.headers, body, eventId });
+        const secret = this.secrets.get(path);
+        const verified =
+          secret !== undefined && verifyBySpec(secret, req.headers, raw, 'x-platform-hmac-sha256') && verifyBySpec(secret, req.headers, raw, 'x-platform-signature');
+        this.requests.push({ path, headers: req.headers, raw, body: raw.toString('utf8'), eventId, verified });
+        if (!verified) {
+          res.writeHead(401).end('signature does not verify');
+          return;
+        }
         const attempt = this.attempts.get(path) ?? 0;
         this.attempts.set(path, attempt + 1);
         const b = this.behaviours.get(path)?.(attempt, { path }) ?? {};
@@ -64,10 +80,15 @@ export class WebhookReceiver {
         }
         res.writeHead(status, b.headers ?? {}).end(status >= 300 ? 'nope: try later' : 'ok');
       });
-    });
+    };
+    this.server = this.tls ? createTlsServer(this.tls, handle) : createServer(handle);
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = `${this.tls ? 'https' : 'http'}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
   }
 
   to(path: string): Received[] {

@@ -1,0 +1,97 @@
+import { hostname } from 'node:os';
+import type { MongoClient } from 'mongodb';
+import type Koa from 'koa';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { connectDatabase, ensureIndexes, type IndexDeclaration } from './db.js';
+import { createEvents, eventIndexes, type DomainEvent, type EventHooks } from './events/index.js';
+import { createApp } from './http/app.js';
+import type { Access, AppCustom, AppState } from './http/context.js';
+import { idempotencyIndexes } from './http/idempotency/index.js';
+import { serveInternal } from './http/internal.js';
+import { createLog, type Log } from './log.js';
+import type { EventHookDeps, Module } from './module.js';
+import { MODULES } from './modules.js';
+import type { Platform } from './platform.js';
+import { createQueue } from './queue.js';
+
+/**
+ * The composition root: builds the platform from the module list. Every process (web, each
+ * worker group) and the tests start here; the core and the http toolkit know no domain.
+ */
+
+/** The core's own collections (events; the Idempotency-Key records of the http toolkit). */
+const CORE_INDEXES: readonly IndexDeclaration[] = [...eventIndexes, ...idempotencyIndexes];
+
+export type OpenPlatform = { platform: Platform; client: MongoClient; close(): Promise<void> };
+
+/** `web` → `web:host:pid`; `worker:webhooks` → `webhooks:host:pid` (the owner of the leases it takes). */
+const processId = (name: string) => `${name.replace(/^worker:/, '')}:${hostname()}:${process.pid}`;
+
+/**
+ * Connect (failing fast with DatabaseUnavailableError), create every module's indexes, and
+ * build the platform with the modules' event types and hooks. `processName` names the process
+ * in logs and in Agenda's lock owner.
+ */
+export async function openPlatform(
+  config: Config,
+  processName: string,
+  options: { clock?: Clock; log?: Log; modules?: readonly Module[] } = {},
+): Promise<OpenPlatform> {
+  const modules = options.modules ?? MODULES;
+  const log = options.log ?? createLog(config.logLevel, { process: processName });
+  const clock = options.clock ?? systemClock;
+  if (!config.mongo.url) throw new Error('MONGODB_URL is not set (npm start sets it for the embedded database)');
+  const { client, db } = await connectDatabase(config.mongo.url, config.mongo.dbName, config.mongo.connectTimeoutMs);
+  await ensureIndexes(db, [...CORE_INDEXES, ...modules.flatMap((m) => m.indexes ?? [])]);
+  const jobs = await createQueue(db, { name: processName, pollIntervalMs: config.jobs.pollIntervalMs });
+  const deps: EventHookDeps = { config, db, jobs, clock, log, process: { name: processName, id: processId(processName) } };
+  const hooks = modules.flatMap((m) => (m.eventHooks ? [m.eventHooks(deps)] : []));
+  const events = createEvents(db, clock, modules.flatMap((m) => m.eventTypes ?? []), combineHooks(hooks));
+  const platform: Platform = { ...deps, events };
+  return {
+    platform,
+    client,
+    async close() {
+      for (const h of hooks) await h.drain?.();
+      await client.close();
+    },
+  };
+}
+
+/** Several modules' event hooks as one: an event is wanted if any wants it; each hears of the events recorded. */
+function combineHooks(hooks: readonly EventHooks[]): EventHooks {
+  const wanting = hooks.filter((h) => h.wanted);
+  const hearing = hooks.filter((h) => h.afterRecord);
+  return {
+    ...(wanting.length
+      ? {
+          async wanted(docs) {
+            const answers = await Promise.all(wanting.map((h) => h.wanted!(docs)));
+            return docs.map((_, i) => answers.some((a) => a[i]));
+          },
+        }
+      : {}),
+    ...(hearing.length ? { afterRecord: async (event: DomainEvent) => void (await Promise.all(hearing.map((h) => h.afterRecord!(event)))) } : {}),
+  };
+}
+
+/** How the web app resolves callers: every module's authenticators, the store access rule and the request budget. */
+export function accessOf(modules: readonly Module[] = MODULES): Access {
+  const storeAccess = modules.find((m) => m.storeAccess)?.storeAccess;
+  if (!storeAccess) throw new Error('no module provides storeAccess (the stores module)');
+  const budget = modules.find((m) => m.requestBudget)?.requestBudget;
+  if (!budget) throw new Error('no module provides requestBudget (the ratelimit module)');
+  return { authenticators: modules.flatMap((m) => m.authenticators ?? []), storeAccess, budget };
+}
+
+/** The web application with every module's routes. */
+export function createWebApp(platform: Platform, modules: readonly Module[] = MODULES): Koa<AppState, AppCustom> {
+  const mounts = modules.flatMap((m) => (m.routes ?? []).map(({ path, router }) => ({ path, router: router(platform) })));
+  return createApp(platform, { mounts, access: accessOf(modules) });
+}
+
+/** The internal service with every module's internal routes, listening (the webhooks group runs it). */
+export function startInternalService(platform: Platform, modules: readonly Module[] = MODULES) {
+  return serveInternal(platform, modules.flatMap((m) => (m.internal ? [m.internal(platform)] : [])));
+}

@@ -1,0 +1,155 @@
+import type { RouterContext, RouterMiddleware } from '@koa/router';
+import type { Middleware, Next } from 'koa';
+import { z } from 'zod';
+import type { Platform } from '../platform.js';
+import { requirePrincipal, requireStore } from './auth.js';
+import { storeBudget } from './budget.js';
+import type { AppCustom, AppPrincipal, AppState, MerchantPrincipal, ScopedStore } from './context.js';
+import { idempotent } from './idempotency/index.js';
+import { parseInput } from './validate.js';
+
+/**
+ * Who may call an endpoint:
+ * - `'public'`: anyone (the handler sees no principal);
+ * - `'merchant'`: a merchant session, acting on no particular store;
+ * - `storeScoped(scope)`: a store-scoped admin endpoint: a merchant with an `X-Store-Id` it
+ *   owns, or an app installed in the store whose token was granted `scope` (unless
+ *   `{ apps: false }`: merchants only). `scope: null` needs no particular scope. Each request
+ *   spends one unit of the caller's request budget on the store (src/http/budget.ts).
+ */
+export type EndpointAccess = 'public' | 'merchant' | StoreScoped;
+export type StoreScoped<Apps extends boolean = boolean> = { store: { scope: string | null; apps: Apps } };
+
+export function storeScoped(scope: string | null): StoreScoped<true>;
+export function storeScoped(scope: string | null, options: { apps: false }): StoreScoped<false>;
+export function storeScoped(scope: string | null, options: { apps?: boolean } = {}): StoreScoped {
+  return { store: { scope, apps: options.apps ?? true } };
+}
+
+/** An empty object, strictly: the default query and body of an endpoint that declares none. */
+export const Empty = z.strictObject({});
+
+type Caller<A extends EndpointAccess> = A extends 'public'
+  ? object
+  : A extends 'merchant'
+    ? { merchant: MerchantPrincipal }
+    : A extends StoreScoped<false>
+      ? { principal: MerchantPrincipal; store: ScopedStore }
+      : { principal: MerchantPrincipal | AppPrincipal; store: ScopedStore };
+
+export type EndpointRequest<A extends EndpointAccess, Q, B, P = Record<string, string>> = {
+  ctx: RouterContext<AppState, AppCustom>;
+  /**
+   * The path's parameters: as given (an id that is malformed is simply not found, 404, in the
+   * service), or parsed by the endpoint's `params` schema.
+   */
+  params: P;
+  query: Q;
+  body: B;
+} & Caller<A>;
+
+type Respond = 'data' | 'page' | 'empty' | 'raw';
+type Output<R extends Respond, T> = R extends 'page' ? { items: readonly T[]; nextCursor: string | null } : R extends 'data' ? T : R extends 'empty' ? void : unknown;
+
+export type EndpointSpec<A extends EndpointAccess, QS extends z.ZodType, BS extends z.ZodType | 'multipart', R extends Respond, PS extends z.ZodType> = {
+  access: A;
+  /** The path parameters' schema, when they are more than ids (`params.…` in errors). */
+  params?: PS;
+  /** The query's schema; default: no query parameters at all (strict). */
+  query?: QS;
+  /**
+   * The body's schema; default: an empty object at most (strict). `'multipart'`: the endpoint
+   * reads `multipart/form-data` itself (readMultipart), after authentication; the app's JSON
+   * parser leaves it unread.
+   */
+  body?: BS;
+  /** Honour an `Idempotency-Key` (after authentication, before the input is checked). */
+  idempotent?: boolean;
+  /** The success status; default 200 (204 for `respond: 'empty'`). */
+  status?: number;
+  /**
+   * How the handler's result is answered: `data` (default) `{ data }`; `page` a list
+   * `{ data: items, page: { next_cursor } }`; `empty` 204 with no body; `raw` the handler sets
+   * `ctx` itself.
+   */
+  respond?: R;
+};
+
+/** Marks the middleware of an endpoint that takes `multipart/form-data` (see http/body.ts). */
+export const TAKES_MULTIPART = Symbol('takes multipart/form-data');
+
+type BodyOf<BS> = BS extends z.ZodType ? z.infer<BS> : undefined;
+
+/**
+ * One endpoint: its access check, input schemas and response shape in one place. The handler
+ * receives the parsed input and its caller, typed, and returns the result; the wrapping is
+ * done here. Usage:
+ *
+ *     router.post('/', endpoint(platform, { access: storeScoped('write_discounts'), body: CreateCouponBody, idempotent: true, status: 201 },
+ *       ({ store, body }) => createCoupon(platform, store, body)));
+ */
+export function endpoint<
+  A extends EndpointAccess,
+  QS extends z.ZodType = typeof Empty,
+  BS extends z.ZodType | 'multipart' = typeof Empty,
+  R extends Respond = 'data',
+  T = unknown,
+  PS extends z.ZodType = z.ZodType<Record<string, string>>,
+>(
+  platform: Platform,
+  spec: EndpointSpec<A, QS, BS, R, PS>,
+  handler: (request: EndpointRequest<A, z.infer<QS>, BodyOf<BS>, z.infer<PS>>) => Promise<Output<R, T>>,
+): RouterMiddleware<AppState, AppCustom> {
+  const steps: Middleware<AppState, AppCustom>[] = [];
+  const access = spec.access as EndpointAccess;
+  if (access === 'merchant') steps.push(requirePrincipal(platform, ['merchant']));
+  else if (access !== 'public') {
+    steps.push(requirePrincipal(platform, access.store.apps ? ['merchant', 'app'] : ['merchant']));
+    steps.push(requireStore(platform, { scope: access.store.scope }));
+    // The caller's request budget on that store (429 rate_limited when spent); RateLimit-* headers.
+    steps.push(storeBudget(platform));
+  }
+  if (spec.idempotent) steps.push(idempotent(platform));
+  const querySchema = spec.query ?? Empty;
+  const bodySchema = spec.body ?? Empty;
+  const respond = spec.respond ?? 'data';
+
+  const main = async (ctx: RouterContext<AppState, AppCustom>) => {
+    const params = spec.params ? parseInput(spec.params, ctx.params, 'params') : ctx.params;
+    const query = parseInput(querySchema as z.ZodType, ctx.query, 'query');
+    const body = bodySchema === 'multipart' ? undefined : parseInput(bodySchema as z.ZodType, ctx.request.body, 'body');
+    const principal = ctx.state.principal;
+    const request = {
+      ctx,
+      params,
+      query,
+      body,
+      ...(access === 'merchant' ? { merchant: principal } : {}),
+      ...(typeof access === 'object' ? { principal, store: ctx.state.store } : {}),
+    } as unknown as EndpointRequest<A, z.infer<QS>, BodyOf<BS>, z.infer<PS>>;
+    const result = await handler(request);
+    if (respond === 'raw') return;
+    if (respond === 'empty') {
+      ctx.status = spec.status ?? 204;
+      return;
+    }
+    ctx.status = spec.status ?? 200;
+    if (respond === 'page') {
+      const { items, nextCursor } = result as { items: unknown[]; nextCursor: string | null };
+      ctx.body = { data: items, page: { next_cursor: nextCursor } };
+    } else {
+      ctx.body = { data: result };
+    }
+  };
+
+  // The endpoint ends the chain: its access steps, then its handler (never the next route).
+  const run: RouterMiddleware<AppState, AppCustom> & { [TAKES_MULTIPART]?: true } = (ctx) => dispatch(steps, 0, ctx, () => main(ctx));
+  if (bodySchema === 'multipart') run[TAKES_MULTIPART] = true;
+  return run;
+}
+
+function dispatch(steps: Middleware<AppState, AppCustom>[], i: number, ctx: RouterContext<AppState, AppCustom>, last: Next): Promise<void> {
+  const step = steps[i];
+  if (!step) return last();
+  return Promise.resolve(step(ctx, () => dispatch(steps, i + 1, ctx, last)));
+}

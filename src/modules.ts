@@ -1,0 +1,45 @@
+import { authModule } from './auth/index.js';
+import { catalogModule } from './catalog/index.js';
+import { couponsModule } from './coupons/index.js';
+import { customersModule } from './customers/index.js';
+import { formsModule } from './forms/index.js';
+import { giftCardsModule } from './giftcards/index.js';
+import { healthModule } from './health/index.js';
+import { inventoryModule } from './inventory/index.js';
+import { maintenanceModule } from './maintenance/index.js';
+import { mediaModule } from './media/index.js';
+import { messagesModule } from './messages/index.js';
+import type { Module } from './module.js';
+import { ordersModule } from './orders/index.js';
+import { paymentsModule } from './payments/index.js';
+import { rateLimitModule } from './ratelimit/index.js';
+import { reviewsModule } from './reviews/index.js';
+import { storesModule } from './stores/index.js';
+import { taxesModule } from './taxes/index.js';
+import { webhooksModule } from './webhooks/index.js';
+
+/**
+ * The platform's modules: the table of contents. The composition root (src/boot.ts), the web
+ * and internal apps and the workers read only this list. Adding a domain is its folder and one
+ * line here (and, if it has jobs, their handlers in jobs/).
+ */
+export const MODULES: readonly Module[] = [
+  healthModule,
+  authModule,
+  storesModule,
+  catalogModule,
+  giftCardsModule,
+  inventoryModule,
+  couponsModule,
+  customersModule,
+  formsModule,
+  ordersModule,
+  taxesModule,
+  paymentsModule,
+  mediaModule,
+  reviewsModule,
+  webhooksModule,
+  messagesModule,
+  rateLimitModule,
+  maintenanceModule,
+];

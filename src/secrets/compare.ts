@@ -1,0 +1,14 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** Whether two byte strings are equal, in time that depends only on their length (false for different lengths). */
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Whether a secret a caller sent is the expected one, in constant time whatever either's
+ * length (both are hashed first, so the comparison never reveals the expected length).
+ */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
+}
