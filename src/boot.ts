@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { connectDatabase, ensureIndexes, type IndexDeclaration } from './db.js';
-import { createEvents, eventIndexes, type DomainEvent, type EventHooks } from './events/index.js';
+import { carrierIndexes, createEvents, eventIndexes, intentIndexes, type DomainEvent, type EventHooks } from './events/index.js';
 import { createApp } from './http/app.js';
 import type { Access, AppCustom, AppState } from './http/context.js';
 import { idempotencyIndexes } from './http/idempotency/index.js';
@@ -21,7 +21,7 @@ import { createQueue } from './queue.js';
  */
 
 /** The core's own collections (events; the Idempotency-Key records of the http toolkit). */
-const CORE_INDEXES: readonly IndexDeclaration[] = [...eventIndexes, ...idempotencyIndexes];
+const CORE_INDEXES: readonly IndexDeclaration[] = [...eventIndexes, ...intentIndexes, ...idempotencyIndexes];
 
 export type OpenPlatform = { platform: Platform; client: MongoClient; close(): Promise<void> };
 
@@ -43,11 +43,12 @@ export async function openPlatform(
   const clock = options.clock ?? systemClock;
   if (!config.mongo.url) throw new Error('MONGODB_URL is not set (npm start sets it for the embedded database)');
   const { client, db } = await connectDatabase(config.mongo.url, config.mongo.dbName, config.mongo.connectTimeoutMs);
-  await ensureIndexes(db, [...CORE_INDEXES, ...modules.flatMap((m) => m.indexes ?? [])]);
+  const carriers = [...new Set(modules.flatMap((m) => m.eventCarriers ?? []))];
+  await ensureIndexes(db, [...CORE_INDEXES, ...modules.flatMap((m) => m.indexes ?? []), ...carrierIndexes(carriers)]);
   const jobs = await createQueue(db, { name: processName, pollIntervalMs: config.jobs.pollIntervalMs });
   const deps: EventHookDeps = { config, db, jobs, clock, log, process: { name: processName, id: processId(processName) } };
   const hooks = modules.flatMap((m) => (m.eventHooks ? [m.eventHooks(deps)] : []));
-  const events = createEvents(db, clock, modules.flatMap((m) => m.eventTypes ?? []), combineHooks(hooks));
+  const events = createEvents(db, clock, modules.flatMap((m) => m.eventTypes ?? []), { ...combineHooks(hooks), carriers, log });
   const platform: Platform = { ...deps, events };
   return {
     platform,

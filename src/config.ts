@@ -57,6 +57,7 @@ const Env = z
     JOBS_POLL_INTERVAL_MS: int(2000, 50),
     WORKER_SHUTDOWN_GRACE_MS: int(25_000, 0),
     MAINTENANCE_SWEEP_INTERVAL_MS: int(5 * 60_000, 500),
+    EVENT_SETTLE_AFTER_MS: int(60_000, 0),
     MESSAGE_RELAY_URL: z.url({ protocol: /^https?$/ }).optional(),
     MESSAGE_RELAY_TOKEN: z.string().min(16).optional(),
     LOCALDB_PORT: int(27018, 1).pipe(z.number().max(65535)),
@@ -142,6 +143,8 @@ export type Config = Readonly<{
   logLevel: string;
   secretsKeys: readonly { id: string; key: Buffer }[];
   jobs: Readonly<{ pollIntervalMs: number; shutdownGraceMs: number; sweepIntervalMs: number }>;
+  /** How old an event left pending on a document (or a delete intent) must be before the sweep records it. */
+  events: Readonly<{ settleAfterMs: number }>;
   messageRelay: Readonly<{ url: string; token: string }> | null;
   localdb: Readonly<{ port: number; dir: string }>;
   storage: StorageConfig;
@@ -221,6 +224,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       shutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS,
       sweepIntervalMs: e.MAINTENANCE_SWEEP_INTERVAL_MS,
     },
+    events: { settleAfterMs: e.EVENT_SETTLE_AFTER_MS },
     messageRelay: e.MESSAGE_RELAY_URL && e.MESSAGE_RELAY_TOKEN ? { url: e.MESSAGE_RELAY_URL, token: e.MESSAGE_RELAY_TOKEN } : null,
     localdb: { port: e.LOCALDB_PORT, dir: e.LOCALDB_DIR },
     storage: {

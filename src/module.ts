@@ -23,6 +23,11 @@ export type Module = {
   jobs?: readonly JobContract[];
   /** The event types it records (docs/events.md); webhook subscriptions may name these. */
   eventTypes?: readonly string[];
+  /**
+   * Its collections whose writes carry their events (`pending_events`, docs/events.md): each gets
+   * the `events_pending_since` index, and the `maintenance.settle-events` sweep reads them.
+   */
+  eventCarriers?: readonly string[];
   /** Hooks on event recording (today: the webhooks domain's "who wants it" and wake-up). */
   eventHooks?: (platform: EventHookDeps) => EventHooks & { drain?(): Promise<void> };
   /** Turn bearer tokens of its prefixes into principals (auth: sessions; apps: access tokens). */

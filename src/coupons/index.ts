@@ -1,6 +1,6 @@
 import type { Module } from '../module.js';
 import { couponRoutes } from './routes.js';
-import { couponIndexes } from './store.js';
+import { COUPONS, couponIndexes } from './store.js';
 export { evaluateCoupon, type CouponEvaluation, type CouponRefusal } from './service.js';
 export {
   announceCouponRedemption,
@@ -19,5 +19,6 @@ export const couponsModule: Module = {
   name: 'coupons',
   indexes: couponIndexes,
   routes: [{ path: '/v1/coupons', router: couponRoutes }],
+  eventCarriers: [COUPONS],
   eventTypes: ['coupon.created', 'coupon.deleted', 'coupon.redeemed', 'coupon.updated'],
 };

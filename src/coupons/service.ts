@@ -4,7 +4,8 @@ import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentCoupon, type CouponView } from './present.js';
 import { CODE_PATTERN, EvaluationCart, couponRuleIssues, type CreateCouponBody, type EvaluateCouponBody, type ListCouponsQuery, type UpdateCouponBody } from './schemas.js';
-import { coupons, type CouponDocument } from './store.js';
+import { COUPONS, coupons, type CouponDocument } from './store.js';
+import { carried, carrying } from '../events/index.js';
 import { isDuplicateKeyError } from '../db.js';
 import { parseObjectId } from '../ids.js';
 import { couponCustomerKey, countCustomerRedemptions } from './redemptions.js';
@@ -54,14 +55,15 @@ export async function createCoupon(platform: Platform, store: { id: string; curr
     created_at: now,
     updated_at: now,
   };
+  const view = presentCoupon(doc);
+  const pending = [platform.events.pending('coupon.created', doc.store_id, { coupon: view }, `coupon.created:${view.id}`)];
   try {
-    await coupons(platform.db).insertOne(doc);
+    await coupons(platform.db).insertOne({ ...doc, ...carried(pending) });
   } catch (err) {
     if (isDuplicateKeyError(err)) throw codeTaken();
     throw err;
   }
-  const view = presentCoupon(doc);
-  await platform.events.emit('coupon.created', doc.store_id, { coupon: view }, `coupon.created:${view.id}`);
+  await platform.events.settle(coupons(platform.db), doc._id, pending);
   return view;
 }
 
@@ -110,20 +112,22 @@ export async function updateCoupon(platform: Platform, storeId: string, couponId
     const set: Partial<CouponDocument> = { ...Object.fromEntries(changed.map((k) => [k, input[k]])), updated_at: platform.clock.now() };
     if (input.code !== undefined) set.code_normalized = input.code.toUpperCase();
     if (input.usage_limit !== undefined) set.usage_remaining = remaining(input.usage_limit, current.usage_count);
-    let doc: CouponDocument | null;
+    // The write is conditional on what was read, so the coupon as it becomes is known now: its event travels with the write.
+    const view = presentCoupon({ ...current, ...set, version: current.version + 1 });
+    const pending = [platform.events.pending('coupon.updated', current.store_id, { coupon: view, changed }, `coupon.updated:${view.id}:v${current.version + 1}`)];
+    let written: boolean;
     try {
-      doc = await coupons(platform.db).findOneAndUpdate(
+      const result = await coupons(platform.db).updateOne(
         { _id: current._id, store_id: current.store_id, version: current.version, usage_count: current.usage_count },
-        { $set: set, $inc: { version: 1 } },
-        { returnDocument: 'after' },
+        carrying({ $set: set, $inc: { version: 1 } }, pending),
       );
+      written = result.matchedCount === 1;
     } catch (err) {
       if (isDuplicateKeyError(err)) throw codeTaken();
       throw err;
     }
-    if (!doc) continue;
-    const view = presentCoupon(doc);
-    await platform.events.emit('coupon.updated', doc.store_id, { coupon: view, changed }, `coupon.updated:${view.id}:v${doc.version}`);
+    if (!written) continue;
+    await platform.events.settle(coupons(platform.db), current._id, pending);
     return view;
   }
   throw new PlatformError('conflict', 'coupon_busy', 'The coupon kept changing while it was being updated; try again');
@@ -134,11 +138,19 @@ export async function updateCoupon(platform: Platform, storeId: string, couponId
  * code for a new coupon.
  */
 export async function deleteCoupon(platform: Platform, storeId: string, couponId: string): Promise<void> {
-  const id = parseObjectId(couponId);
-  const doc = id ? await coupons(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
-  if (!doc) throw notFound('Coupon');
-  const view = presentCoupon(doc);
-  await platform.events.emit('coupon.deleted', doc.store_id, { coupon: view }, `coupon.deleted:${view.id}`);
+  for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+    const current = await findCoupon(platform, storeId, couponId);
+    if (!current) throw notFound('Coupon');
+    const view = presentCoupon(current);
+    const pending = [platform.events.pending('coupon.deleted', current.store_id, { coupon: view }, `coupon.deleted:${view.id}`)];
+    // Conditional on the version read, so the event shows the coupon as it was when it went.
+    const removed = await platform.events.deleting(COUPONS, current._id, pending, async () => {
+      const result = await coupons(platform.db).deleteOne({ _id: current._id, store_id: current.store_id, version: current.version, usage_count: current.usage_count });
+      return result.deletedCount === 1;
+    });
+    if (removed) return;
+  }
+  throw new PlatformError('conflict', 'coupon_busy', 'The coupon kept changing while it was being deleted; try again');
 }
 
 /** The coupon's amounts are in its currency: only a coupon that carries amounts cares about the cart's. */

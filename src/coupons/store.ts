@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const COUPONS = 'coupons';
 export const COUPON_REDEMPTIONS = 'coupon_redemptions';
@@ -35,7 +36,7 @@ export type CouponDocument = {
   voided_ops?: string[];
   created_at: Date;
   updated_at: Date;
-};
+} & CarriesEvents;
 
 /**
  * One use of a coupon, by one order (`_id` is the order's id). Per-customer limits hold through

@@ -1,7 +1,9 @@
-import { ObjectId, type Db } from 'mongodb';
+import { ObjectId, type Collection, type Db, type Document } from 'mongodb';
 import type { Clock } from '../clock.js';
 import { insertEach } from '../db.js';
 import { groupCommit } from '../group-commit.js';
+import type { Log } from '../log.js';
+import { PENDING_EVENTS, PENDING_SINCE, eventIntents, type PendingEvent } from './outbox.js';
 import { events, type EventDocument } from './store.js';
 
 export type DomainEvent = {
@@ -19,6 +21,27 @@ export type Events = {
    * returns the event recorded first and writes nothing.
    */
   emit(type: string, storeId: string | ObjectId, payload: Record<string, unknown>, idempotencyKey: string): Promise<DomainEvent>;
+  /**
+   * An event to be carried by the write that makes its change (docs/events.md, "Every
+   * committed change, once"): put it on the document with `carried` (an insert) or `carrying`
+   * (an update), write, then `settle`. Nothing is recorded yet.
+   */
+  pending(type: string, storeId: string | ObjectId, payload: Record<string, unknown>, idempotencyKey: string): PendingEvent;
+  /**
+   * After the write that carried `pending` committed: record the events and take them off the
+   * document. Never throws: whatever it cannot finish stays on the document, and the
+   * `maintenance.settle-events` sweep records it (same keys, so once).
+   */
+  settle<T extends Document>(collection: Collection<T>, id: ObjectId, pending: readonly PendingEvent[]): Promise<void>;
+  /**
+   * A delete that reports an event: the intent (the events, naming the document) is written
+   * first, then `remove` runs; when it removed the document the events are recorded, when it
+   * removed nothing the intent is dropped. If the process stops between, the sweep records the
+   * events if and only if the document is gone. Returns what `remove` returned.
+   */
+  deleting(collection: string, id: ObjectId, pending: readonly PendingEvent[], remove: () => Promise<boolean>): Promise<boolean>;
+  /** The sweep: events left pending on documents (and delete intents) older than `before`. Returns how many it recorded. */
+  settleLeftBehind(before: Date, limit?: number): Promise<number>;
   /** Every event type the platform's modules record, sorted. */
   readonly types: readonly string[];
   /** A subscription pattern: a known type, `<family>.*` for a known family, or `*`. */
@@ -40,6 +63,12 @@ export type Wanted = (events: readonly Pick<EventDocument, 'type' | 'store_id'>[
 
 export type EventHooks = { wanted?: Wanted; afterRecord?: AfterRecord };
 
+export type EventOptions = EventHooks & {
+  /** Collections whose documents carry pending events (modules' `eventCarriers`): what the sweep reads. */
+  carriers?: readonly string[];
+  log?: Log;
+};
+
 /** Events recorded in one command at most (group commit, see createEvents). */
 const EMIT_BATCH = 200;
 
@@ -47,7 +76,7 @@ const EMIT_BATCH = 200;
  * The platform's events. `types`: every type the modules declare, which webhook subscriptions
  * may name (test/modules.test.ts checks that every type emitted in src/ is declared).
  */
-export function createEvents(db: Db, clock: Clock, types: readonly string[], { wanted, afterRecord }: EventHooks = {}): Events {
+export function createEvents(db: Db, clock: Clock, types: readonly string[], { wanted, afterRecord, carriers = [], log }: EventOptions = {}): Events {
   const known = new Set(types);
   const families = new Set(types.map((t) => t.split('.')[0]!));
   // Emits made while one insert is out are written together by the next (one command for a
@@ -62,28 +91,98 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
     },
     { maxBatch: EMIT_BATCH },
   );
-  return {
-    async emit(type, storeId, payload, idempotencyKey) {
-      if (!EVENT_TYPE.test(type)) throw new Error(`event type must be lower-case and dotted: ${type}`);
-      if (!idempotencyKey) throw new Error('an event needs an idempotency key');
-      const doc: EventDocument = {
-        _id: new ObjectId(),
-        type,
-        store_id: typeof storeId === 'string' ? new ObjectId(storeId) : storeId,
-        payload,
-        idempotency_key: idempotencyKey,
-        created_at: clock.now(),
-      };
-      const outcome = await record(doc);
-      if (outcome === 'inserted') {
-        const event = present(doc);
-        if (!doc.fanned_out_at) await afterRecord?.(event);
-        return event;
+  const build = (type: string, storeId: string | ObjectId, payload: Record<string, unknown>, idempotencyKey: string): EventDocument => {
+    if (!EVENT_TYPE.test(type)) throw new Error(`event type must be lower-case and dotted: ${type}`);
+    if (!idempotencyKey) throw new Error('an event needs an idempotency key');
+    return {
+      _id: new ObjectId(),
+      type,
+      store_id: typeof storeId === 'string' ? new ObjectId(storeId) : storeId,
+      payload,
+      idempotency_key: idempotencyKey,
+      created_at: clock.now(),
+    };
+  };
+  /** Record one event document; a repeated key answers the event recorded first. */
+  const recordOne = async (doc: EventDocument): Promise<DomainEvent> => {
+    const outcome = await record(doc);
+    if (outcome === 'inserted') {
+      const event = present(doc);
+      if (!doc.fanned_out_at) await afterRecord?.(event);
+      return event;
+    }
+    if (outcome instanceof Error) throw outcome;
+    const first = await events(db).findOne({ idempotency_key: doc.idempotency_key });
+    if (!first) throw new Error(`event ${doc.idempotency_key}: refused as a duplicate, but no event has that key`);
+    return present(first);
+  };
+  const recordPending = (pending: readonly PendingEvent[]) => Promise.all(pending.map((p) => recordOne({ ...p })));
+  const anyCollection = <T extends Document>(c: Collection<T>) => c as unknown as Collection<Document>;
+
+  /** Record what the document carries and take it off, if it still carries exactly that (at most `tries` reads). */
+  const settleDocument = async (collection: Collection<Document>, id: ObjectId, known: readonly PendingEvent[] | null, tries: number): Promise<number> => {
+    let carried = known;
+    let recorded = 0;
+    for (let i = 0; i < tries; i++) {
+      if (!carried) {
+        const doc = await collection.findOne({ _id: id }, { projection: { [PENDING_EVENTS]: 1, [PENDING_SINCE]: 1 } });
+        if (!doc) return recorded;
+        carried = (doc[PENDING_EVENTS] as PendingEvent[] | undefined) ?? [];
+        if (carried.length === 0) {
+          if (doc[PENDING_SINCE]) await collection.updateOne({ _id: id, [PENDING_EVENTS]: { $exists: false } }, { $unset: { [PENDING_SINCE]: '' } });
+          return recorded;
+        }
       }
-      if (outcome instanceof Error) throw outcome;
-      const first = await events(db).findOne({ idempotency_key: idempotencyKey });
-      if (!first) throw new Error(`event ${idempotencyKey}: refused as a duplicate, but no event has that key`);
-      return present(first);
+      await recordPending(carried);
+      recorded += carried.length;
+      // Equality on the whole array: taken off only if nothing was added meanwhile.
+      const cleared = await collection.updateOne({ _id: id, [PENDING_EVENTS]: carried }, { $unset: { [PENDING_EVENTS]: '', [PENDING_SINCE]: '' } });
+      if (cleared.matchedCount === 1) return recorded;
+      carried = null;
+    }
+    return recorded;
+  };
+
+  return {
+    emit: (type, storeId, payload, idempotencyKey) => recordOne(build(type, storeId, payload, idempotencyKey)),
+    pending: (type, storeId, payload, idempotencyKey) => build(type, storeId, payload, idempotencyKey),
+    async settle(collection, id, pending) {
+      try {
+        await settleDocument(anyCollection(collection), id, pending, 3);
+      } catch (err) {
+        log?.warn({ err, collection: anyCollection(collection).collectionName, id: id.toHexString() }, 'events left pending for the sweep');
+      }
+    },
+    async deleting(collection, id, pending, remove) {
+      const intent = { _id: new ObjectId(), collection, entity_id: id, events: [...pending], created_at: clock.now() };
+      await eventIntents(db).insertOne(intent);
+      // If remove throws, whether the delete happened is unknown: the sweep looks later.
+      const removed = await remove();
+      try {
+        if (removed) await recordPending(pending);
+        await eventIntents(db).deleteOne({ _id: intent._id });
+      } catch (err) {
+        log?.warn({ err, collection, id: id.toHexString() }, 'delete events left to the sweep');
+      }
+      return removed;
+    },
+    async settleLeftBehind(before, limit = 200) {
+      let recorded = 0;
+      for (const name of carriers) {
+        const collection = db.collection(name);
+        const docs = await collection.find({ [PENDING_SINCE]: { $lte: before } }, { projection: { _id: 1 } }).limit(limit).toArray();
+        for (const doc of docs) recorded += await settleDocument(collection, doc._id as ObjectId, null, 3);
+      }
+      const intents = await eventIntents(db).find({ created_at: { $lte: before } }).sort({ created_at: 1 }).limit(limit).toArray();
+      for (const intent of intents) {
+        const still = await db.collection(intent.collection).findOne({ _id: intent.entity_id }, { projection: { _id: 1 } });
+        if (!still) {
+          await recordPending(intent.events);
+          recorded += intent.events.length;
+        }
+        await eventIntents(db).deleteOne({ _id: intent._id });
+      }
+      return recorded;
     },
     types: [...known].sort(),
     isPattern(pattern) {

@@ -10,8 +10,12 @@ import { sweepExpiredRateLimits } from '../ratelimit/index.js';
  * FerretDB has no TTL indexes (and correctness must not depend on them anyway): every read
  * of a session, code or token already ignores expired documents; sweeps only reclaim space.
  * `repair-orders` finishes (or undoes) order changes whose process stopped between two writes
- * (docs/orders.md, "Changes that span documents").
+ * (docs/orders.md, "Changes that span documents"); `settle-events` records events a process
+ * left pending (docs/events.md, "Every committed change, once").
  */
+/** Events a process left on their documents (or delete intents) when it stopped between write and record. */
+const settleEvents = (platform: Platform) => platform.events.settleLeftBehind(new Date(platform.clock.now().getTime() - platform.config.events.settleAfterMs));
+
 export const SWEEPS = {
   'maintenance.sweep-expired-credentials': sweepExpiredCredentials,
   'maintenance.sweep-idempotency-records': sweepExpiredIdempotencyRecords,
@@ -19,6 +23,7 @@ export const SWEEPS = {
   'maintenance.sweep-outbound-messages': sweepExpiredMessages,
   'maintenance.redispatch-stranded-messages': redispatchStrandedMessages,
   'maintenance.repair-orders': repairOrders,
+  'maintenance.settle-events': settleEvents,
 } as const satisfies Record<string, (platform: Platform) => Promise<number>>;
 
 export type SweepName = keyof typeof SWEEPS;
