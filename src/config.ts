@@ -83,6 +83,13 @@ const Env = z
     WEBHOOK_CONNECT_TIMEOUT_MS: int(5000, 10),
     WEBHOOK_TIMEOUT_MS: int(15_000, 10),
     WEBHOOK_TARGET_ALLOWLIST: z.string().optional(),
+    OPERATOR_EMAILS: z.string().optional(),
+    OAUTH_CODE_TTL_SECONDS: int(60, 5).pipe(z.number().max(120)),
+    OAUTH_ACCESS_TOKEN_TTL_SECONDS: int(3600, 60).pipe(z.number().max(24 * 3600)),
+    OAUTH_REFRESH_TOKEN_TTL_SECONDS: int(90 * 24 * 3600, 3600),
+    OAUTH_REFRESH_REUSE_GRACE_SECONDS: int(30, 0).pipe(z.number().max(300)),
+    SESSION_TOKEN_TTL_SECONDS: int(60, 10).pipe(z.number().max(600)),
+    OAUTH_RATE_LIMIT: int(60, 1),
   })
   .superRefine((env, ctx) => {
     const deployed = env.APP_ENV === 'staging' || env.APP_ENV === 'production';
@@ -149,6 +156,20 @@ export type Config = Readonly<{
   localdb: Readonly<{ port: number; dir: string }>;
   storage: StorageConfig;
   media: Readonly<{ maxBytes: number }>;
+  /** The app platform (docs/apps.md, docs/oauth.md). */
+  apps: Readonly<{
+    /** Merchant accounts (by email, lower case) that have the operator role. */
+    operatorEmails: readonly string[];
+    /** The OAuth issuer and base of published URLs: PUBLIC_BASE_URL when set, else null (the request's own origin). */
+    issuer: string | null;
+    codeTtlSeconds: number;
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlSeconds: number;
+    refreshReuseGraceSeconds: number;
+    sessionTokenTtlSeconds: number;
+    /** Requests per minute to authorize and the token endpoints, per client and per merchant. */
+    oauthRateLimit: number;
+  }>;
   /** The internal routes' shared secret (X-Platform-Internal-Secret); null = routes answer 503. */
   internalSecret: string | null;
   webhooks: Readonly<{
@@ -225,6 +246,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       sweepIntervalMs: e.MAINTENANCE_SWEEP_INTERVAL_MS,
     },
     events: { settleAfterMs: e.EVENT_SETTLE_AFTER_MS },
+    apps: {
+      operatorEmails: (e.OPERATOR_EMAILS ?? '').split(',').map((m) => m.trim().toLowerCase()).filter(Boolean),
+      issuer: e.PUBLIC_BASE_URL ? e.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
+      codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS,
+      accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: e.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+      refreshReuseGraceSeconds: e.OAUTH_REFRESH_REUSE_GRACE_SECONDS,
+      sessionTokenTtlSeconds: e.SESSION_TOKEN_TTL_SECONDS,
+      oauthRateLimit: e.OAUTH_RATE_LIMIT,
+    },
     messageRelay: e.MESSAGE_RELAY_URL && e.MESSAGE_RELAY_TOKEN ? { url: e.MESSAGE_RELAY_URL, token: e.MESSAGE_RELAY_TOKEN } : null,
     localdb: { port: e.LOCALDB_PORT, dir: e.LOCALDB_DIR },
     storage: {

@@ -1,3 +1,4 @@
+import { appsModule } from './apps/index.js';
 import { authModule } from './auth/index.js';
 import { catalogModule } from './catalog/index.js';
 import { couponsModule } from './coupons/index.js';
@@ -38,6 +39,7 @@ export const MODULES: readonly Module[] = [
   paymentsModule,
   mediaModule,
   reviewsModule,
+  appsModule,
   webhooksModule,
   messagesModule,
   rateLimitModule,

@@ -21,14 +21,14 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
       expect(new Set(names).size).to.equal(names.length);
       const paths = MODULES.flatMap((m) => (m.routes ?? []).map((r) => r.path));
       expect(new Set(paths).size).to.equal(paths.length);
-      for (const path of paths) expect(path).to.match(/^\/(v1\/)?[a-z-]+(\/[a-z-]+)*$/);
+      for (const path of paths) expect(path).to.match(/^\/(v1\/|\.well-known$)?[a-z-]*(\/[a-z-]+)*$/);
     });
 
     it('declares every event type that src/ records, and only those', () => {
       const declared = new Set(MODULES.flatMap((m) => m.eventTypes ?? []));
       const emitted = new Set<string>();
       for (const file of sources('src')) {
-        for (const match of readFileSync(join(ROOT, file), 'utf8').matchAll(/\.emit\(\s*'([a-z_]+\.[a-z_]+)'/g)) emitted.add(match[1]!);
+        for (const match of readFileSync(join(ROOT, file), 'utf8').matchAll(/\.(?:emit|pending)\(\s*'([a-z_]+\.[a-z_]+)'/g)) emitted.add(match[1]!);
       }
       expect(emitted.size).to.be.greaterThan(30);
       expect([...emitted].filter((t) => !declared.has(t)), 'emitted but not declared').to.deep.equal([]);

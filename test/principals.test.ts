@@ -28,7 +28,7 @@ describe('Principals: merchants, apps and customers on store-scoped endpoints', 
     ],
   };
   const installed = (token: string, storeId: string, scopes: string[]) => {
-    principals.set(token, { kind: 'app', appId: new ObjectId().toHexString(), installationId: new ObjectId().toHexString(), storeId, scopes });
+    principals.set(token, { kind: 'app', appId: new ObjectId().toHexString(), installationId: new ObjectId().toHexString(), storeId, scopes, onlineMerchantId: null });
     return { token };
   };
 

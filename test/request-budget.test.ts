@@ -128,7 +128,7 @@ describe('Request budget of the store-scoped admin API', () => {
     expect((await api.get('/v1/products', { token: signin.body.data.session.token, storeId: shop.store.id })).status).to.equal(429);
 
     // An app installed in the store is another caller.
-    principals.set('test_app_budget', { kind: 'app', appId: new ObjectId().toHexString(), installationId: new ObjectId().toHexString(), storeId: shop.store.id, scopes: ['read_products'] });
+    principals.set('test_app_budget', { kind: 'app', appId: new ObjectId().toHexString(), installationId: new ObjectId().toHexString(), storeId: shop.store.id, scopes: ['read_products'], onlineMerchantId: null });
     const asApp = await api.get('/v1/products', { token: 'test_app_budget' });
     expect(asApp.status).to.equal(200);
     expect(headers(asApp).remaining).to.equal(String(LIMIT - 1));

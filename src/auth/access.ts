@@ -10,7 +10,8 @@ export const sessionAuthenticator: Authenticator = {
   async authenticate(platform, token) {
     const auth = await authenticateSession(platform, token);
     if (!auth) return null;
-    const principal: MerchantPrincipal = { kind: 'merchant', merchantId: auth.merchant.id, sessionId: auth.session.id };
+    const operator = platform.config.apps.operatorEmails.includes(auth.merchant.email.toLowerCase());
+    const principal: MerchantPrincipal = { kind: 'merchant', merchantId: auth.merchant.id, sessionId: auth.session.id, operator };
     found.set(principal, auth);
     return principal;
   },

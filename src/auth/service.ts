@@ -83,7 +83,7 @@ async function startSession(platform: Platform, merchant: MerchantDocument, meth
   };
   await sessions(platform.db).insertOne(session);
   // The merchant's budget account on the store-scoped API, open for as long as this session can be used.
-  await openBudgetAccount(platform, storeBudgetAccount({ kind: 'merchant', merchantId: merchant._id.toHexString(), sessionId: session._id.toHexString() }), session.expires_at);
+  await openBudgetAccount(platform, storeBudgetAccount({ kind: 'merchant', merchantId: merchant._id.toHexString(), sessionId: session._id.toHexString(), operator: false }), session.expires_at);
   platform.log.info({ event: 'auth.session_started', merchant_id: merchant._id.toHexString(), session_id: session._id.toHexString(), method });
   return presentNewSession(merchant, session, token);
 }

@@ -36,6 +36,15 @@ export function requirePrincipal(platform: Platform, kinds: readonly PrincipalKi
   };
 }
 
+/** After requirePrincipal(['merchant']): 403 unless the account has the operator role. */
+export const requireOperator: Middleware<AppState, AppCustom> = async (ctx, next) => {
+  const principal = ctx.state.principal;
+  if (principal?.kind !== 'merchant' || !principal.operator) {
+    throw new PlatformError('not_allowed', 'operator_required', 'Only an operator of the platform may do this');
+  }
+  await next();
+};
+
 /** 401 unless a merchant session: the principal is a merchant. */
 export const requireMerchant = (platform: Platform) => requirePrincipal(platform, ['merchant']);
 

@@ -9,8 +9,22 @@ import type { Platform } from '../platform.js';
  * - an app: an app installation's access token, bound to one store and its granted scopes;
  * - a customer: a storefront shopper of one store.
  */
-export type MerchantPrincipal = { kind: 'merchant'; merchantId: string; sessionId: string };
-export type AppPrincipal = { kind: 'app'; appId: string; installationId: string; storeId: string; scopes: readonly string[] };
+export type MerchantPrincipal = {
+  kind: 'merchant';
+  merchantId: string;
+  sessionId: string;
+  /** The account has the operator role (reviews apps and themes; `/v1/operations/…` review routes). */
+  operator: boolean;
+};
+export type AppPrincipal = {
+  kind: 'app';
+  appId: string;
+  installationId: string;
+  storeId: string;
+  scopes: readonly string[];
+  /** An online token's merchant user (token exchange), or null for the installation's offline token. */
+  onlineMerchantId: string | null;
+};
 export type CustomerPrincipal = { kind: 'customer'; customerId: string; storeId: string };
 export type Principal = MerchantPrincipal | AppPrincipal | CustomerPrincipal;
 export type PrincipalKind = Principal['kind'];

@@ -2,7 +2,7 @@ import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Middleware, Next } from 'koa';
 import { z } from 'zod';
 import type { Platform } from '../platform.js';
-import { requirePrincipal, requireStore } from './auth.js';
+import { requireOperator, requirePrincipal, requireStore } from './auth.js';
 import { storeBudget } from './budget.js';
 import type { AppCustom, AppPrincipal, AppState, MerchantPrincipal, ScopedStore } from './context.js';
 import { idempotent } from './idempotency/index.js';
@@ -12,12 +12,13 @@ import { parseInput } from './validate.js';
  * Who may call an endpoint:
  * - `'public'`: anyone (the handler sees no principal);
  * - `'merchant'`: a merchant session, acting on no particular store;
+ * - `'operator'`: a merchant session of an account with the operator role (403 `operator_required` for other merchants);
  * - `storeScoped(scope)`: a store-scoped admin endpoint: a merchant with an `X-Store-Id` it
  *   owns, or an app installed in the store whose token was granted `scope` (unless
  *   `{ apps: false }`: merchants only). `scope: null` needs no particular scope. Each request
  *   spends one unit of the caller's request budget on the store (src/http/budget.ts).
  */
-export type EndpointAccess = 'public' | 'merchant' | StoreScoped;
+export type EndpointAccess = 'public' | 'merchant' | 'operator' | StoreScoped;
 export type StoreScoped<Apps extends boolean = boolean> = { store: { scope: string | null; apps: Apps } };
 
 export function storeScoped(scope: string | null): StoreScoped<true>;
@@ -31,7 +32,7 @@ export const Empty = z.strictObject({});
 
 type Caller<A extends EndpointAccess> = A extends 'public'
   ? object
-  : A extends 'merchant'
+  : A extends 'merchant' | 'operator'
     ? { merchant: MerchantPrincipal }
     : A extends StoreScoped<false>
       ? { principal: MerchantPrincipal; store: ScopedStore }
@@ -103,6 +104,7 @@ export function endpoint<
   const steps: Middleware<AppState, AppCustom>[] = [];
   const access = spec.access as EndpointAccess;
   if (access === 'merchant') steps.push(requirePrincipal(platform, ['merchant']));
+  else if (access === 'operator') steps.push(requirePrincipal(platform, ['merchant']), requireOperator);
   else if (access !== 'public') {
     steps.push(requirePrincipal(platform, access.store.apps ? ['merchant', 'app'] : ['merchant']));
     steps.push(requireStore(platform, { scope: access.store.scope }));
@@ -124,7 +126,7 @@ export function endpoint<
       params,
       query,
       body,
-      ...(access === 'merchant' ? { merchant: principal } : {}),
+      ...(access === 'merchant' || access === 'operator' ? { merchant: principal } : {}),
       ...(typeof access === 'object' ? { principal, store: ctx.state.store } : {}),
     } as unknown as EndpointRequest<A, z.infer<QS>, BodyOf<BS>, z.infer<PS>>;
     const result = await handler(request);

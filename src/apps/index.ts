@@ -1,0 +1,32 @@
+import type { Module } from '../module.js';
+import { appApiRoutes } from './app-api-routes.js';
+import { developerRoutes } from './developer-routes.js';
+import { installationRoutes } from './installation-routes.js';
+import { oauthRoutes } from './oauth-routes.js';
+import { appReviewRoutes } from './review-routes.js';
+import { appStoreRoutes } from './store-routes.js';
+import { INSTALLATIONS, appIndexes } from './store.js';
+import { wellKnownRoutes } from './well-known-routes.js';
+export { SCOPES, SCOPE_NAMES, isScope, normaliseScopes, type Scope } from './scopes.js';
+export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest-types.js';
+
+/**
+ * The app platform (docs/apps.md, docs/oauth.md): partners and their apps, review by operators,
+ * the catalog, installs through OAuth 2.1 with PKCE, app tokens and token exchange, and the
+ * app API.
+ */
+export const appsModule: Module = {
+  name: 'apps',
+  indexes: appIndexes,
+  routes: [
+    { path: '/v1/app-store/developers', router: developerRoutes },
+    { path: '/v1/app-store/apps', router: appStoreRoutes },
+    { path: '/v1/app-store/oauth', router: oauthRoutes },
+    { path: '/v1/app-store/installations', router: installationRoutes },
+    { path: '/v1/operations/app-reviews', router: appReviewRoutes },
+    { path: '/v1/app', router: appApiRoutes },
+    { path: '/.well-known', router: wellKnownRoutes },
+  ],
+  eventCarriers: [INSTALLATIONS],
+  eventTypes: ['app.installed', 'app.scopes_updated', 'app.uninstalled'],
+};

@@ -1,0 +1,49 @@
+/**
+ * The scope registry (docs/apps.md, Scopes): what an app may ask for in its manifest and be
+ * granted at install. Reads need `read_*`, every change `write_*`; a write scope implies its
+ * read (normalisation adds it). The admin API's routes name the scope they need
+ * (docs/conventions.md); the app API (`/v1/app/…`) likewise.
+ */
+export const SCOPES = {
+  read_products: 'Products and collections',
+  write_products: 'Create, change and delete products and collections',
+  read_orders: 'Orders',
+  write_orders: 'Create, fulfil, refund and cancel orders',
+  read_customers: 'Customers and their addresses',
+  write_customers: 'Create, change and delete customers and addresses',
+  read_inventory: 'Inventory locations and levels',
+  write_inventory: 'Change inventory locations and levels',
+  read_themes: 'The store’s installed themes',
+  write_themes: 'Change the store’s installed themes',
+  read_gift_cards: 'Gift cards',
+  write_gift_cards: 'Issue and disable gift cards',
+  read_discounts: 'Coupons',
+  write_discounts: 'Create, change and delete coupons',
+  read_reviews: 'Product reviews',
+  write_reviews: 'Moderate and answer product reviews',
+  read_taxes: 'Tax settings',
+  write_taxes: 'Change tax settings',
+  read_files: 'Media files',
+  write_files: 'Upload and delete media files',
+  read_form_submissions: 'Storefront form submissions',
+  read_app_metadata: 'The app’s own metadata for the store',
+  write_app_metadata: 'Change the app’s own metadata for the store',
+} as const;
+
+export type Scope = keyof typeof SCOPES;
+
+export const SCOPE_NAMES = Object.keys(SCOPES).sort() as Scope[];
+
+export const isScope = (name: string): name is Scope => Object.hasOwn(SCOPES, name);
+
+/** Sorted, deduplicated, each `write_x` with its `read_x` (when the registry has one). */
+export function normaliseScopes(scopes: readonly string[]): string[] {
+  const out = new Set(scopes);
+  for (const s of scopes) {
+    if (s.startsWith('write_')) {
+      const read = `read_${s.slice('write_'.length)}`;
+      if (isScope(read)) out.add(read);
+    }
+  }
+  return [...out].sort();
+}

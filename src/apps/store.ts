@@ -1,0 +1,222 @@
+import type { Db, ObjectId } from 'mongodb';
+import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
+import type { AppManifest } from './manifest-types.js';
+
+export const DEVELOPERS = 'developers';
+export const APPS = 'apps';
+export const APP_VERSIONS = 'app_versions';
+export const INSTALLATIONS = 'app_installations';
+export const OAUTH_CODES = 'oauth_codes';
+export const OAUTH_TOKENS = 'oauth_tokens';
+export const SIGNING_KEYS = 'signing_keys';
+
+/** A partner's developer profile: one per merchant account (docs/apps.md, Partners). */
+export type DeveloperDocument = {
+  _id: ObjectId;
+  merchant_id: ObjectId;
+  name: string;
+  contact_email: string;
+  website_url: string | null;
+  support_url: string;
+  privacy_policy_url: string;
+  created_at: Date;
+  updated_at: Date;
+};
+
+/**
+ * What is kept of a show-once secret (spec 2.2, 5): the SHA-256 of the secret (the secrets are
+ * 256-bit random, so a fast hash is enough and stays indexable), the algorithm's name, a short
+ * prefix for display, and when it was made. Never the plaintext.
+ */
+export type HashedSecret = { algorithm: 'sha256'; hash: string; prefix: string; created_at: Date };
+
+/**
+ * An app: `submitted` until an operator first approves a version (→ `published`), `rejected`
+ * when its only versions were rejected. A published app keeps serving its published version while
+ * a newer one is in review.
+ */
+export type AppStatus = 'submitted' | 'published' | 'rejected';
+
+export type AppDocument = {
+  _id: ObjectId;
+  developer_id: ObjectId;
+  /** The merchant account that owns the developer profile. */
+  merchant_id: ObjectId;
+  handle: string;
+  /** The name of the latest submitted version (the published one is `published.name`). */
+  name: string;
+  status: AppStatus;
+  /** Public OAuth client identifier (`emp_ci_…`), unique. */
+  client_id: string;
+  client_secret: HashedSecret;
+  api_key: HashedSecret;
+  /** The version that serves installs and the catalog, and its manifest (a copy), or null before the first approval. */
+  published_version_id: ObjectId | null;
+  published: AppManifest | null;
+  published_at: Date | null;
+  latest_version_id: ObjectId;
+  version_count: number;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type AppVersionStatus = 'submitted' | 'approved' | 'rejected' | 'superseded';
+
+/** One submitted manifest of an app, and its review. */
+export type AppVersionDocument = {
+  _id: ObjectId;
+  app_id: ObjectId;
+  developer_id: ObjectId;
+  /** 1, 2, … per app. */
+  number: number;
+  manifest: AppManifest;
+  status: AppVersionStatus;
+  /** An operator's reasons for a rejection (empty otherwise). */
+  reasons: string[];
+  submitted_at: Date;
+  reviewed_at: Date | null;
+  reviewed_by: ObjectId | null;
+};
+
+export type InstallationStatus = 'active' | 'uninstalled';
+
+/**
+ * One app in one store (unique per app and store). Each install (the first, or one after an
+ * uninstall) starts a new `grant_id`: every code and token carries the grant it was issued
+ * under, and only the current grant of an active installation is honoured, so an uninstall
+ * kills every token at once and a re-install never revives an old one.
+ */
+export type InstallationDocument = {
+  _id: ObjectId;
+  app_id: ObjectId;
+  store_id: ObjectId;
+  status: InstallationStatus;
+  grant_id: ObjectId;
+  /** Granted scopes (normalised: sorted, deduplicated, each write scope with its read). */
+  scopes: string[];
+  webhook_url: string;
+  /** The merchant account that authorized the current grant. */
+  installed_by: ObjectId;
+  /** The app's own JSON object for this store (`/v1/app/installation/metadata`). */
+  metadata: Record<string, unknown>;
+  metadata_version: number;
+  version: number;
+  installed_at: Date;
+  uninstalled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+} & CarriesEvents;
+
+/** An authorization code (RFC 6749 4.1.2): single use, bound to its client, grant, redirect URI and PKCE challenge. */
+export type CodeDocument = {
+  _id: ObjectId;
+  code_hash: string;
+  app_id: ObjectId;
+  installation_id: ObjectId;
+  grant_id: ObjectId;
+  store_id: ObjectId;
+  merchant_id: ObjectId;
+  redirect_uri: string;
+  code_challenge: string;
+  scopes: string[];
+  expires_at: Date;
+  /** Set by the one exchange that may use it; a second use revokes every token issued from it. */
+  used_at: Date | null;
+  created_at: Date;
+};
+
+export type TokenKind = 'access' | 'refresh';
+export type AccessMode = 'offline' | 'online';
+
+/**
+ * An access or refresh token (opaque, `emp_at_…` / `emp_rt_…`; only the SHA-256 is stored).
+ * `family_id`: every token descending from one authorization (code or token exchange), so a
+ * replayed refresh token revokes them all (RFC 9700 4.14). `code_id`: the code they came
+ * from, so a replayed code revokes them all (RFC 6749 4.1.2).
+ */
+export type TokenDocument = {
+  _id: ObjectId;
+  kind: TokenKind;
+  token_hash: string;
+  app_id: ObjectId;
+  installation_id: ObjectId;
+  grant_id: ObjectId;
+  store_id: ObjectId;
+  scopes: string[];
+  access_mode: AccessMode;
+  /** Online tokens: the merchant user and session they act for (they die with the session). */
+  merchant_id: ObjectId | null;
+  session_id: ObjectId | null;
+  family_id: ObjectId;
+  code_id: ObjectId | null;
+  /** The refresh token whose use issued this one (null for the first of a family). */
+  parent_id: ObjectId | null;
+  /** Refresh tokens: when it was used (rotated); a later use is a replay. */
+  used_at: Date | null;
+  revoked_at: Date | null;
+  expires_at: Date;
+  created_at: Date;
+};
+
+/** A platform signing key (ES256) for session tokens and install links; the private key encrypted with SECRETS_KEYS. */
+export type SigningKeyDocument = {
+  _id: string;
+  alg: 'ES256';
+  public_jwk: Record<string, unknown>;
+  private_jwk_encrypted: string;
+  created_at: Date;
+};
+
+export const appIndexes: IndexDeclaration[] = [
+  { collection: DEVELOPERS, indexes: [{ key: { merchant_id: 1 }, name: 'merchant_id_unique', unique: true }] },
+  {
+    collection: APPS,
+    indexes: [
+      { key: { handle: 1 }, name: 'handle_unique', unique: true },
+      { key: { client_id: 1 }, name: 'client_id_unique', unique: true },
+      { key: { 'api_key.hash': 1 }, name: 'api_key_hash' },
+      { key: { developer_id: 1, _id: 1 }, name: 'developer_id_id' },
+      { key: { status: 1, _id: 1 }, name: 'status_id' },
+    ],
+  },
+  {
+    collection: APP_VERSIONS,
+    indexes: [
+      { key: { app_id: 1, number: 1 }, name: 'app_id_number_unique', unique: true },
+      { key: { status: 1, _id: 1 }, name: 'status_id' },
+    ],
+  },
+  {
+    collection: INSTALLATIONS,
+    indexes: [
+      { key: { app_id: 1, store_id: 1 }, name: 'app_id_store_id_unique', unique: true },
+      { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
+    ],
+  },
+  {
+    collection: OAUTH_CODES,
+    indexes: [
+      { key: { code_hash: 1 }, name: 'code_hash_unique', unique: true },
+      { key: { expires_at: 1 }, name: 'expires_at' },
+    ],
+  },
+  {
+    collection: OAUTH_TOKENS,
+    indexes: [
+      { key: { token_hash: 1 }, name: 'token_hash_unique', unique: true },
+      { key: { family_id: 1 }, name: 'family_id' },
+      { key: { code_id: 1 }, name: 'code_id' },
+      { key: { installation_id: 1 }, name: 'installation_id' },
+      { key: { expires_at: 1 }, name: 'expires_at' },
+    ],
+  },
+];
+
+export const developers = (db: Db) => db.collection<DeveloperDocument>(DEVELOPERS);
+export const apps = (db: Db) => db.collection<AppDocument>(APPS);
+export const appVersions = (db: Db) => db.collection<AppVersionDocument>(APP_VERSIONS);
+export const installations = (db: Db) => db.collection<InstallationDocument>(INSTALLATIONS);
+export const oauthCodes = (db: Db) => db.collection<CodeDocument>(OAUTH_CODES);
+export const oauthTokens = (db: Db) => db.collection<TokenDocument>(OAUTH_TOKENS);
+export const signingKeys = (db: Db) => db.collection<SigningKeyDocument>(SIGNING_KEYS);
