@@ -27,7 +27,7 @@ export class PlatformError extends Error {
     readonly kind: ErrorKind,
     readonly code: string,
     message: string,
-    readonly extra: { details?: string[]; issues?: readonly InputIssue[]; retryAfterSeconds?: number } = {},
+    readonly extra: { details?: string[]; issues?: readonly InputIssue[]; retryAfterSeconds?: number; headers?: Readonly<Record<string, string>> } = {},
   ) {
     super(message);
     this.name = 'PlatformError';

@@ -6,6 +6,7 @@ import { oauthRoutes } from './oauth-routes.js';
 import { appReviewRoutes } from './review-routes.js';
 import { appStoreRoutes } from './store-routes.js';
 import { INSTALLATIONS, appIndexes } from './store.js';
+import { accessTokenAuthenticator } from './tokens.js';
 import { wellKnownRoutes } from './well-known-routes.js';
 export { SCOPES, SCOPE_NAMES, isScope, normaliseScopes, type Scope } from './scopes.js';
 export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest-types.js';
@@ -27,6 +28,7 @@ export const appsModule: Module = {
     { path: '/v1/app', router: appApiRoutes },
     { path: '/.well-known', router: wellKnownRoutes },
   ],
+  authenticators: [accessTokenAuthenticator],
   eventCarriers: [INSTALLATIONS],
   eventTypes: ['app.installed', 'app.scopes_updated', 'app.uninstalled'],
 };

@@ -1,10 +1,22 @@
 import Router from '@koa/router';
 import type { AppRouter } from '../http/context.js';
+import { endpoint, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
+import { getInstallation, listInstallations, uninstall } from './installations.js';
+import { ListInstallationsQuery } from './oauth-schemas.js';
+
+/** Merchants only: a store's apps are the merchant's to see and remove. */
+const merchantStore = storeScoped(null, { apps: false });
 
 /** /v1/app-store/installations: a store's installed apps, uninstall, session tokens. */
 export function installationRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
-  void platform;
+
+  router.get('/', endpoint(platform, { access: merchantStore, query: ListInstallationsQuery, respond: 'page' }, ({ store, query }) => listInstallations(platform, store.id, query)));
+
+  router.get('/:id', endpoint(platform, { access: merchantStore }, ({ store, params }) => getInstallation(platform, store.id, params.id!)));
+
+  router.delete('/:id', endpoint(platform, { access: merchantStore }, ({ store, params }) => uninstall(platform, store.id, params.id!)));
+
   return router;
 }

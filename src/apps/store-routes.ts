@@ -1,10 +1,27 @@
 import Router from '@koa/router';
+import { PlatformError } from '../errors.js';
 import type { AppRouter } from '../http/context.js';
+import { endpoint } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
+import { authorize } from './installations.js';
+import { AuthorizeBody } from './oauth-schemas.js';
 
 /** /v1/app-store/apps: the public catalog, install and OAuth authorize. */
 export function appStoreRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
-  void platform;
+
+  // --- Install and authorize (docs/oauth.md) ---
+
+  // The merchant's consent (spec 2.1): the store in the body must be one the merchant owns.
+  router.post(
+    '/:id/oauth/authorize',
+    endpoint(platform, { access: 'merchant', body: AuthorizeBody }, async ({ ctx, merchant, params, body }) => {
+      const store = await ctx.access.storeAccess(platform, merchant, body.store_id);
+      if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
+      ctx.set('Cache-Control', 'no-store');
+      return authorize(platform, merchant.merchantId, store.id, params.id!, body);
+    }),
+  );
+
   return router;
 }

@@ -302,6 +302,18 @@ export async function authenticateSession(platform: Platform, token: string): Pr
   return live ? { merchant: presentMerchant(merchant), session: presentSession(session) } : null;
 }
 
+/**
+ * Whether a merchant session (by id) is still live: not expired, not signed out, not revoked by
+ * a password change. What an app's online token checks on every use (it dies with the session).
+ */
+export async function isSessionLive(platform: Platform, sessionId: ObjectId): Promise<Date | null> {
+  const session = await sessions(platform.db).findOne({ _id: sessionId, expires_at: { $gt: platform.clock.now() } });
+  if (!session) return null;
+  const merchant = await merchants(platform.db).findOne({ _id: session.merchant_id }, { projection: { auth_epoch: 1, auth_epoch_session_id: 1 } });
+  const live = merchant && (epochOf(session) === epochOf(merchant as MerchantDocument) || merchant.auth_epoch_session_id?.equals(session._id) === true);
+  return live ? session.expires_at : null;
+}
+
 /** Expired sessions, sign-in codes and reset tokens, for the maintenance sweep. */
 export async function sweepExpiredCredentials(platform: Pick<Platform, 'db' | 'clock'>): Promise<number> {
   const expired = { expires_at: { $lte: platform.clock.now() } };

@@ -1,7 +1,8 @@
 import type { Module } from '../module.js';
 import { collectionRoutes, productRoutes } from './routes.js';
 import { catalogIndexes } from './store.js';
-export { findVariants, productExists, type VariantRef } from './products.js';
+export { findVariants, getProduct, listProducts, productExists, type VariantRef } from './products.js';
+export { ListProductsQuery } from './schemas.js';
 export type { ProductView, VariantView, CollectionView } from './present.js';
 
 /** Products and collections: /v1/products, /v1/products/collections. */

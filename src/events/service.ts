@@ -144,7 +144,7 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
   };
 
   return {
-    emit: (type, storeId, payload, idempotencyKey) => recordOne(build(type, storeId, payload, idempotencyKey)),
+    emit: async (type, storeId, payload, idempotencyKey) => recordOne(build(type, storeId, payload, idempotencyKey)),
     pending: (type, storeId, payload, idempotencyKey) => build(type, storeId, payload, idempotencyKey),
     async settle(collection, id, pending) {
       try {

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { Platform } from '../platform.js';
 import { jsonBody } from './body.js';
 import type { Access, AppContext, AppCustom, AppRouter, AppState } from './context.js';
-import { TAKES_MULTIPART } from './endpoint.js';
+import { TAKES_FORM, TAKES_MULTIPART } from './endpoint.js';
 import { errorEnvelope } from './errors.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
@@ -35,14 +35,16 @@ export function createApp(platform: Platform, options: { mounts: readonly Mounte
   for (const { path, router } of ordered) root.use(path, router.routes(), router.allowedMethods());
 
   // Whether the route a request is for declared that it takes multipart/form-data.
-  const takesMultipart = (ctx: AppContext) =>
-    root.match(ctx.path, ctx.method).pathAndMethod.some((layer) => layer.stack.some((fn) => (fn as { [TAKES_MULTIPART]?: true })[TAKES_MULTIPART]));
+  const routeMarked = (marker: symbol) => (ctx: AppContext) =>
+    root.match(ctx.path, ctx.method).pathAndMethod.some((layer) => layer.stack.some((fn) => (fn as unknown as Record<symbol, true | undefined>)[marker]));
+  const takesMultipart = routeMarked(TAKES_MULTIPART);
+  const takesForm = routeMarked(TAKES_FORM);
 
   app.use(requestId());
   app.use(requestLog(platform.log));
   app.use(errorEnvelope(platform.log));
   app.use(unmatched);
-  for (const mw of jsonBody(platform.config.http.bodyLimitBytes, takesMultipart)) app.use(mw);
+  for (const mw of jsonBody(platform.config.http.bodyLimitBytes, takesMultipart, takesForm)) app.use(mw);
   app.use(root.routes());
   app.use(root.allowedMethods());
   return app;

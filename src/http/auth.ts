@@ -19,6 +19,7 @@ export async function resolvePrincipal(platform: Platform, ctx: AppContext): Pro
 const UNAUTHENTICATED: Record<string, string> = {
   merchant: 'A valid merchant session is required (Authorization: Bearer <session token>)',
   'merchant,app': 'A valid merchant session or app access token is required (Authorization: Bearer <token>)',
+  app: 'A valid app access token is required (Authorization: Bearer <access token>)',
 };
 
 /**
@@ -30,10 +31,27 @@ export function requirePrincipal(platform: Platform, kinds: readonly PrincipalKi
   const message = UNAUTHENTICATED[kinds.join(',')] ?? `A valid credential is required (${kinds.join(' or ')})`;
   return async (ctx, next) => {
     const principal = await resolvePrincipal(platform, ctx);
-    if (!principal || !kinds.includes(principal.kind)) throw new PlatformError('unauthenticated', 'unauthenticated', message);
+    if (!principal || !kinds.includes(principal.kind)) {
+      // RFC 6750 3.1: a presented bearer token that is not live (unknown, expired, revoked) is invalid_token.
+      const presented = bearerToken(ctx.get('Authorization')) !== null;
+      const headers = presented ? { 'WWW-Authenticate': bearerChallenge('invalid_token', 'The access token is not valid (unknown, expired or revoked)') } : undefined;
+      throw new PlatformError('unauthenticated', 'unauthenticated', message, headers ? { headers } : {});
+    }
     ctx.state.principal = principal;
     await next();
   };
+}
+
+/** An RFC 6750 challenge: `Bearer realm="emporium", error="…", error_description="…"` (and the scope needed). */
+export function bearerChallenge(error: 'invalid_token' | 'insufficient_scope' | 'invalid_request', description: string, scope?: string): string {
+  const quote = (v: string) => `"${v.replace(/["\\]/g, '')}"`;
+  return `Bearer realm="emporium", error=${quote(error)}, error_description=${quote(description)}${scope ? `, scope=${quote(scope)}` : ''}`;
+}
+
+/** 403 `insufficient_scope` for an app token without `scope` (RFC 6750 3.1), naming the scope needed. */
+export function insufficientScope(scope: string): PlatformError {
+  const message = `This app's access token was not granted the ${scope} scope`;
+  return new PlatformError('not_allowed', 'insufficient_scope', message, { headers: { 'WWW-Authenticate': bearerChallenge('insufficient_scope', message, scope) } });
 }
 
 /** After requirePrincipal(['merchant']): 403 unless the account has the operator role. */
@@ -73,9 +91,7 @@ export function requireStore(platform: Platform, options: { scope: string | null
       if (header && header !== principal.storeId) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
       storeId = principal.storeId;
     }
-    if (principal.kind === 'app' && options.scope !== null && !principal.scopes.includes(options.scope)) {
-      throw new PlatformError('not_allowed', 'insufficient_scope', `This app's access token was not granted the ${options.scope} scope`);
-    }
+    if (principal.kind === 'app' && options.scope !== null && !principal.scopes.includes(options.scope)) throw insufficientScope(options.scope);
     const store = await ctx.access.storeAccess(platform, principal, storeId);
     if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
     ctx.state.store = store;

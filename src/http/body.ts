@@ -12,9 +12,32 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * that declares it takes one (`takesMultipart`, see http/endpoint.ts) is left unread here for
  * the endpoint to read (readMultipart), after its access check.
  */
-export function jsonBody(limitBytes: number, takesMultipart: (ctx: AppContext) => boolean = () => false): Middleware<AppState, AppCustom>[] {
+export function jsonBody(
+  limitBytes: number,
+  takesMultipart: (ctx: AppContext) => boolean = () => false,
+  takesForm: (ctx: AppContext) => boolean = () => false,
+): Middleware<AppState, AppCustom>[] {
+  // `application/x-www-form-urlencoded`, only for a route that declares it takes it (the OAuth
+  // token endpoints, RFC 6749 4.1.3): parsed into a plain object of strings, same size limit.
+  const parseForm = koaBody({
+    json: false,
+    urlencoded: true,
+    text: false,
+    multipart: false,
+    formLimit: limitBytes,
+    parsedMethods: ['POST'] as never,
+    onError(err) {
+      const status = (err as { status?: number }).status;
+      if (status === 413) throw new PlatformError('payload_too_large', 'payload_too_large', `The request body is larger than ${limitBytes} bytes`);
+      throw new PlatformError('invalid_data', 'invalid_form', 'The request body is not a valid form (application/x-www-form-urlencoded)');
+    },
+  }) as Middleware<AppState, AppCustom>;
   const requireJson: Middleware<AppState, AppCustom> = async (ctx, next) => {
     if (ctx.is('multipart/form-data') === 'multipart/form-data' && takesMultipart(ctx)) return next();
+    if (ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded' && takesForm(ctx)) {
+      (ctx.state as { formBody?: true }).formBody = true;
+      return parseForm(ctx, next);
+    }
     if (WITH_BODY.has(ctx.method) && hasBody(ctx.req.headers) && !ctx.is('application/json', 'application/*+json')) {
       throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'The request body must be application/json');
     }
@@ -40,7 +63,8 @@ export function jsonBody(limitBytes: number, takesMultipart: (ctx: AppContext) =
       throw new PlatformError('invalid_data', 'invalid_json', 'The request body is not valid JSON (an object or array is expected)');
     },
   });
-  return [requireJson, parse as Middleware<AppState, AppCustom>];
+  const parseJson: Middleware<AppState, AppCustom> = (ctx, next) => ((ctx.state as { formBody?: true }).formBody ? next() : (parse as Middleware<AppState, AppCustom>)(ctx, next));
+  return [requireJson, parseJson];
 }
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {

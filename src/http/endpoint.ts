@@ -18,7 +18,13 @@ import { parseInput } from './validate.js';
  *   `{ apps: false }`: merchants only). `scope: null` needs no particular scope. Each request
  *   spends one unit of the caller's request budget on the store (src/http/budget.ts).
  */
-export type EndpointAccess = 'public' | 'merchant' | 'operator' | StoreScoped;
+export type EndpointAccess = 'public' | 'merchant' | 'operator' | StoreScoped | AppScoped;
+/** `/v1/app/…`: an installed app's access token only (never a merchant session), on the token's store, with `scope` (null: any). */
+export type AppScoped = { app: { scope: string | null } };
+
+export function appScoped(scope: string | null): AppScoped {
+  return { app: { scope } };
+}
 export type StoreScoped<Apps extends boolean = boolean> = { store: { scope: string | null; apps: Apps } };
 
 export function storeScoped(scope: string | null): StoreScoped<true>;
@@ -34,9 +40,11 @@ type Caller<A extends EndpointAccess> = A extends 'public'
   ? object
   : A extends 'merchant' | 'operator'
     ? { merchant: MerchantPrincipal }
-    : A extends StoreScoped<false>
-      ? { principal: MerchantPrincipal; store: ScopedStore }
-      : { principal: MerchantPrincipal | AppPrincipal; store: ScopedStore };
+    : A extends AppScoped
+      ? { principal: AppPrincipal; store: ScopedStore }
+      : A extends StoreScoped<false>
+        ? { principal: MerchantPrincipal; store: ScopedStore }
+        : { principal: MerchantPrincipal | AppPrincipal; store: ScopedStore };
 
 export type EndpointRequest<A extends EndpointAccess, Q, B, P = Record<string, string>> = {
   ctx: RouterContext<AppState, AppCustom>;
@@ -78,6 +86,14 @@ export type EndpointSpec<A extends EndpointAccess, QS extends z.ZodType, BS exte
 
 /** Marks the middleware of an endpoint that takes `multipart/form-data` (see http/body.ts). */
 export const TAKES_MULTIPART = Symbol('takes multipart/form-data');
+/** Marks a route's middleware that takes `application/x-www-form-urlencoded` (the OAuth token endpoints; see http/body.ts). */
+export const TAKES_FORM = Symbol('takes application/x-www-form-urlencoded');
+
+/** Declare that `middleware` (a route's handler) takes form bodies besides JSON. */
+export function takesForm<M extends object>(middleware: M): M {
+  (middleware as { [TAKES_FORM]?: true })[TAKES_FORM] = true;
+  return middleware;
+}
 
 type BodyOf<BS> = BS extends z.ZodType ? z.infer<BS> : undefined;
 
@@ -106,8 +122,9 @@ export function endpoint<
   if (access === 'merchant') steps.push(requirePrincipal(platform, ['merchant']));
   else if (access === 'operator') steps.push(requirePrincipal(platform, ['merchant']), requireOperator);
   else if (access !== 'public') {
-    steps.push(requirePrincipal(platform, access.store.apps ? ['merchant', 'app'] : ['merchant']));
-    steps.push(requireStore(platform, { scope: access.store.scope }));
+    const [kinds, scope] = 'app' in access ? [['app'] as const, access.app.scope] : [access.store.apps ? (['merchant', 'app'] as const) : (['merchant'] as const), access.store.scope];
+    steps.push(requirePrincipal(platform, kinds));
+    steps.push(requireStore(platform, { scope }));
     // The caller's request budget on that store (429 rate_limited when spent); RateLimit-* headers.
     steps.push(storeBudget(platform));
   }

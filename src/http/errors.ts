@@ -30,7 +30,9 @@ export function errorEnvelope(log: Log): Middleware<AppState, AppCustom> {
       if (err) {
         ctx.status = STATUS[err.kind];
         if (err.extra.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.extra.retryAfterSeconds));
-        if (err.kind === 'unauthenticated') ctx.set('WWW-Authenticate', 'Bearer');
+        if (err.kind === 'unauthenticated') ctx.set('WWW-Authenticate', 'Bearer realm="emporium"');
+        // An error may name its own headers (RFC 6750 challenges: error="invalid_token", "insufficient_scope").
+        for (const [name, value] of Object.entries(err.extra.headers ?? {})) ctx.set(name, value);
         // Issues are relative to an operation's input; on this edge that input is the body.
         const details = err.extra.details ?? (err.extra.issues ? issueDetails(err.extra.issues, 'body') : undefined);
         ctx.body = {

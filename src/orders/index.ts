@@ -2,6 +2,8 @@ import type { Module } from '../module.js';
 import { orderRoutes } from './routes.js';
 import { orderIndexes } from './store.js';
 export { repairOrders } from './operations.js';
+export { getOrder, listOrders } from './service.js';
+export { ListOrdersQuery } from './schemas.js';
 export type { OrderView } from './present.js';
 
 /** Orders, fulfilments, refunds, cancellations and payments: /v1/orders. */

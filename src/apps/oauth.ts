@@ -1,0 +1,237 @@
+import type { Context } from 'koa';
+import { ObjectId } from 'mongodb';
+import { createHash } from 'node:crypto';
+import { PlatformError } from '../errors.js';
+import type { Platform } from '../platform.js';
+import { consumeRateLimit } from '../ratelimit/index.js';
+import { equalBytes, hashToken } from '../secrets/index.js';
+import { CODE_PREFIX } from './installations.js';
+import { apps, oauthCodes, oauthTokens, type AppDocument } from './store.js';
+import { findToken, issueTokens, liveInstallation, revokeTokens, type IssuedTokens } from './tokens.js';
+
+/**
+ * The token endpoint (RFC 6749 3.2, 4.1.3, 6; RFC 9700; RFC 8693 for token exchange). Its
+ * answers are the RFC's, not the platform envelope: generic OAuth clients parse exactly
+ * `{ access_token, token_type, expires_in, refresh_token, scope }` and
+ * `{ error, error_description }` (docs/oauth.md, "Why the token endpoint does not use the
+ * envelope").
+ */
+export class OAuthError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly description: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(description);
+  }
+}
+
+const invalidRequest = (description: string) => new OAuthError(400, 'invalid_request', description);
+const invalidGrant = (description: string) => new OAuthError(400, 'invalid_grant', description);
+
+export const GRANT_AUTHORIZATION_CODE = 'authorization_code';
+export const GRANT_REFRESH_TOKEN = 'refresh_token';
+export const GRANT_TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+
+/** A grant handler: the authenticated client's app and the request's parameters. */
+export type Grant = (platform: Platform, client: AppDocument, params: Readonly<Record<string, string>>, ctx: Context) => Promise<Record<string, unknown>>;
+
+/**
+ * Answer one token request: parameters from a form or JSON body (each at most once), the
+ * client authenticated (client_secret_basic or client_secret_post, one of them), a rate limit per
+ * client, then the grant. Every answer has `Cache-Control: no-store`.
+ */
+export async function answerTokenRequest(platform: Platform, ctx: Context, grants: Readonly<Record<string, Grant>>): Promise<void> {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Pragma', 'no-cache');
+  try {
+    const params = readParams(ctx.request.body);
+    const client = await authenticateClientRequest(platform, ctx, params);
+    try {
+      await consumeRateLimit(platform, [{ bucket: `oauth-token:client:${client.client_id}`, limit: platform.config.apps.oauthRateLimit, windowSeconds: 60 }]);
+    } catch (err) {
+      if (err instanceof PlatformError && err.kind === 'rate_limited') {
+        throw new OAuthError(429, 'temporarily_unavailable', 'Too many token requests for this client; try again later', { 'Retry-After': String(err.extra.retryAfterSeconds ?? 60) });
+      }
+      throw err;
+    }
+    const grantType = params.grant_type;
+    if (!grantType) throw invalidRequest('grant_type is required');
+    const grant = grants[grantType];
+    if (!grant) throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here (supported: ${Object.keys(grants).join(', ')})`);
+    const body = await grant(platform, client, params, ctx);
+    ctx.status = 200;
+    ctx.body = body;
+  } catch (err) {
+    if (!(err instanceof OAuthError)) throw err;
+    ctx.status = err.status;
+    for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+    ctx.body = { error: err.error, error_description: err.description };
+    platform.log.info({ event: 'oauth.token_refused', error: err.error, request_id: (ctx.state as { requestId?: string }).requestId });
+  }
+}
+
+/** RFC 6749 3.2: parameters sent without a value are treated as omitted; none may be repeated. */
+function readParams(body: unknown): Record<string, string> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('The request body must be application/x-www-form-urlencoded (or a JSON object)');
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    if (Array.isArray(value)) throw invalidRequest(`${key} must not be repeated`);
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value !== 'string') throw invalidRequest(`${key} must be a string`);
+    if (value.length > 4096) throw invalidRequest(`${key} is too long`);
+    params[key] = value;
+  }
+  return params;
+}
+
+/** RFC 6749 5.2: 401 with a Basic challenge (for either method: the client may retry with Basic). */
+const invalidClient = () => new OAuthError(401, 'invalid_client', 'Client authentication failed (unknown client or wrong secret)', { 'WWW-Authenticate': 'Basic realm="emporium"' });
+
+/** RFC 6749 2.3.1: HTTP Basic (client_secret_basic) or the body (client_secret_post), never both. */
+async function authenticateClientRequest(platform: Platform, ctx: Context, params: Record<string, string>): Promise<AppDocument> {
+  const header = ctx.get('Authorization');
+  let clientId: string | undefined;
+  let secret: string | undefined;
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (header && !basic) throw invalidClient();
+  if (basic) {
+    if (params.client_secret) throw invalidRequest('Use one client authentication method: HTTP Basic or client_secret in the body, not both');
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw invalidClient();
+    try {
+      clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+      secret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+    } catch {
+      throw invalidClient();
+    }
+    if (params.client_id && params.client_id !== clientId) throw invalidRequest('client_id in the body differs from the authenticated client');
+  } else {
+    clientId = params.client_id;
+    secret = params.client_secret;
+    if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required (HTTP Basic or client_id and client_secret)', { 'WWW-Authenticate': 'Basic realm="emporium"' });
+  }
+  const app = await authenticateClient(platform, clientId, secret);
+  if (!app) throw invalidClient();
+  return app;
+}
+
+/**
+ * The app whose OAuth client this is, if `secret` is its client secret (compared as SHA-256
+ * digests in constant time). An app that was never published has no installs to act on, but
+ * its client is still authenticated; the grants check the installation.
+ */
+export async function authenticateClient(platform: Platform, clientId: string | undefined, secret: string | undefined): Promise<AppDocument | null> {
+  if (!clientId || !secret || clientId.length > 100 || secret.length > 200) return null;
+  const app = await apps(platform.db).findOne({ client_id: clientId });
+  const given = Buffer.from(hashToken(secret), 'hex');
+  const expected = Buffer.from(app?.client_secret.hash ?? hashToken('no client'), 'hex');
+  return equalBytes(given, expected) && app ? app : null;
+}
+
+const tokenBody = (tokens: IssuedTokens, extra: Record<string, unknown> = {}) => {
+  const { ids: _ids, ...body } = tokens;
+  return { ...body, ...extra };
+};
+
+/** PKCE S256 (RFC 7636 4.6): BASE64URL(SHA256(ASCII(code_verifier))) === code_challenge. */
+function pkceMatches(verifier: string, challenge: string): boolean {
+  const computed = createHash('sha256').update(verifier, 'ascii').digest();
+  const expected = Buffer.from(challenge, 'base64url');
+  return equalBytes(computed, expected);
+}
+
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+/**
+ * authorization_code (RFC 6749 4.1.3, RFC 7636 4.5): the code is used once, by its own client,
+ * with the redirect URI and the verifier of its challenge, before it expires. A code presented a
+ * second time revokes every token issued from it (RFC 6749 4.1.2).
+ */
+export const authorizationCodeGrant: Grant = async (platform, client, params) => {
+  const { code, redirect_uri: redirectUri, code_verifier: verifier } = params;
+  if (!code) throw invalidRequest('code is required');
+  if (!redirectUri) throw invalidRequest('redirect_uri is required (the one the authorization used)');
+  if (!verifier) throw invalidRequest('code_verifier is required (PKCE)');
+  if (!VERIFIER.test(verifier)) throw invalidRequest('code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
+  if (!code.startsWith(`${CODE_PREFIX}_`) || code.length > 100) throw invalidGrant('The authorization code is not valid');
+  const now = platform.clock.now();
+  const codes = oauthCodes(platform.db);
+  const found = await codes.findOne({ code_hash: hashToken(code) });
+  if (!found || !found.app_id.equals(client._id)) throw invalidGrant('The authorization code is not valid');
+  // Single use: the first presentation takes it, whatever happens next.
+  const taken = await codes.findOneAndUpdate({ _id: found._id, used_at: null }, { $set: { used_at: now } });
+  if (!taken) {
+    await codes.updateOne({ _id: found._id }, { $set: { replayed_at: now } });
+    const revoked = await revokeTokens(platform, { code_id: found._id });
+    platform.log.warn({ event: 'oauth.code_replayed', app_id: client._id.toHexString(), code_id: found._id.toHexString(), revoked });
+    throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
+  }
+  if (found.expires_at <= now) throw invalidGrant('The authorization code has expired');
+  if (found.redirect_uri !== redirectUri) throw invalidGrant('redirect_uri does not match the one the authorization used');
+  if (!pkceMatches(verifier, found.code_challenge)) throw invalidGrant('code_verifier does not match the code_challenge');
+  const installation = await liveInstallation(platform, found);
+  if (!installation) throw invalidGrant('The installation this code was issued for is no longer active');
+  const tokens = await issueTokens(platform, { installation, scopes: found.scopes, mode: 'offline', familyId: new ObjectId(), codeId: found._id, parentId: null });
+  // A replay that raced this exchange revoked nothing yet: look again now that the tokens exist.
+  const after = await codes.findOne({ _id: found._id }, { projection: { replayed_at: 1 } });
+  if ((after as { replayed_at?: Date } | null)?.replayed_at) {
+    await revokeTokens(platform, { code_id: found._id });
+    throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
+  }
+  platform.log.info({ event: 'oauth.code_exchanged', app_id: client._id.toHexString(), installation_id: installation._id.toHexString() });
+  return tokenBody(tokens);
+};
+
+/**
+ * refresh_token (RFC 6749 6, RFC 9700 4.14.2): every use rotates the refresh token. A refresh
+ * token used again is a replay and revokes its whole family, unless it comes within the grace
+ * period after its rotation and its successor was never used (a client whose response was lost):
+ * then the unused successor is revoked and a new pair issued. `scope` may narrow, never widen.
+ */
+export const refreshTokenGrant: Grant = async (platform, client, params) => {
+  const { refresh_token: presented } = params;
+  if (!presented) throw invalidRequest('refresh_token is required');
+  const found = await findToken(platform, presented, 'refresh');
+  const now = platform.clock.now();
+  if (!found || !found.app_id.equals(client._id)) throw invalidGrant('The refresh token is not valid');
+  if (found.revoked_at) throw invalidGrant('The refresh token has been revoked');
+  if (found.expires_at <= now) throw invalidGrant('The refresh token has expired');
+  let scopes = found.scopes;
+  if (params.scope !== undefined) {
+    const asked = [...new Set(params.scope.split(' ').filter(Boolean))].sort();
+    const beyond = asked.filter((s) => !found.scopes.includes(s));
+    if (asked.length === 0 || beyond.length > 0) throw new OAuthError(400, 'invalid_scope', `scope may only narrow the original grant (${found.scopes.join(' ')})`);
+    scopes = asked;
+  }
+  const installation = await liveInstallation(platform, found);
+  if (!installation) throw invalidGrant('The installation this token was issued for is no longer active');
+  scopes = scopes.filter((s) => installation.scopes.includes(s));
+
+  const tokens = oauthTokens(platform.db);
+  const rotated = await tokens.findOneAndUpdate({ _id: found._id, used_at: null, revoked_at: null }, { $set: { used_at: now } });
+  if (!rotated) {
+    const graceMs = platform.config.apps.refreshReuseGraceSeconds * 1000;
+    const usedAt = (await tokens.findOne({ _id: found._id }, { projection: { used_at: 1, revoked_at: 1 } })) ?? found;
+    const inGrace = usedAt.used_at && !usedAt.revoked_at && now.getTime() - usedAt.used_at.getTime() <= graceMs;
+    // The successor is taken out of service only if nobody used it: then this is the same client retrying.
+    const successor = inGrace
+      ? await tokens.findOneAndUpdate({ parent_id: found._id, kind: 'refresh', used_at: null, revoked_at: null }, { $set: { revoked_at: now } })
+      : null;
+    if (!successor) {
+      const revoked = await revokeTokens(platform, { family_id: found.family_id });
+      platform.log.warn({ event: 'oauth.refresh_token_replayed', app_id: client._id.toHexString(), family_id: found.family_id.toHexString(), revoked });
+      throw invalidGrant('The refresh token was already used; every token of its family is revoked');
+    }
+    await tokens.updateMany({ parent_id: found._id, kind: 'access', revoked_at: null }, { $set: { revoked_at: now } });
+  }
+  const issued = await issueTokens(platform, { installation, scopes, mode: 'offline', familyId: found.family_id, codeId: found.code_id, parentId: found._id });
+  // A replay that raced this rotation revoked the family (this token with it) before the new tokens existed.
+  if ((await tokens.countDocuments({ _id: found._id, revoked_at: { $ne: null } })) > 0) {
+    await revokeTokens(platform, { family_id: found.family_id });
+    throw invalidGrant('The refresh token was already used; every token of its family is revoked');
+  }
+  return tokenBody(issued);
+};
