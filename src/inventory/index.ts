@@ -1,6 +1,6 @@
 import type { Module } from '../module.js';
 import { inventoryRoutes } from './routes.js';
-import { inventoryIndexes } from './store.js';
+import { LEVELS, LOCATIONS, inventoryIndexes } from './store.js';
 export { getLocation } from './service.js';
 export {
   activeLocationIds,
@@ -20,5 +20,6 @@ export const inventoryModule: Module = {
   name: 'inventory',
   indexes: inventoryIndexes,
   routes: [{ path: '/v1/inventory', router: inventoryRoutes }],
+  eventCarriers: [LOCATIONS, LEVELS],
   eventTypes: ['inventory_level.updated', 'inventory_location.created', 'inventory_location.updated'],
 };

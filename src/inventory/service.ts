@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import { findVariants } from '../catalog/index.js';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
+import { carried, carrying } from '../events/index.js';
 import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentLevel, presentLocation, type LevelView, type LocationView } from './present.js';
@@ -9,13 +10,23 @@ import type { CreateLocationBody, UpdateLocationBody } from './schemas.js';
 import { levels, locations, type LevelDocument, type LocationDocument } from './store.js';
 import { parseObjectId } from '../ids.js';
 
+/** A location update retries this often when a concurrent change got there first. */
+const UPDATE_ATTEMPTS = 5;
+/**
+ * A level is a hot counter: many set/adjust requests may race on one level. Every lost race is
+ * another request's committed write (the version moved), so with this many attempts that many
+ * concurrent writers of one level all succeed; a short random pause spreads them out.
+ */
+const LEVEL_ATTEMPTS = 32;
+const pauseAfterLostRace = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * Math.min(attempt, 10)));
 
 export async function createLocation(platform: Platform, storeId: string, input: CreateLocationBody): Promise<LocationView> {
   const now = platform.clock.now();
   const doc: LocationDocument = { _id: new ObjectId(), store_id: new ObjectId(storeId), ...input, active: true, version: 1, created_at: now, updated_at: now };
-  await locations(platform.db).insertOne(doc);
   const view = presentLocation(doc);
-  await platform.events.emit('inventory_location.created', doc.store_id, { location: view }, `inventory_location.created:${view.id}`);
+  const pending = [platform.events.pending('inventory_location.created', doc.store_id, { location: view }, `inventory_location.created:${view.id}`)];
+  await locations(platform.db).insertOne({ ...doc, ...carried(pending) });
+  await platform.events.settle(locations(platform.db), doc._id, pending);
   return view;
 }
 
@@ -38,17 +49,20 @@ export async function getLocation(platform: Platform, storeId: string, locationI
 
 async function changeLocation(platform: Platform, storeId: string, locationId: string, set: Partial<LocationDocument>, changed: string[]): Promise<LocationView> {
   const id = parseObjectId(locationId);
-  const doc = id
-    ? await locations(platform.db).findOneAndUpdate(
-        { _id: id, store_id: new ObjectId(storeId) },
-        { $set: { ...set, updated_at: platform.clock.now() }, $inc: { version: 1 } },
-        { returnDocument: 'after' },
-      )
-    : null;
-  if (!doc) throw notFound('Location');
-  const view = presentLocation(doc);
-  await platform.events.emit('inventory_location.updated', doc.store_id, { location: view, changed }, `inventory_location.updated:${view.id}:v${doc.version}`);
-  return view;
+  if (!id) throw notFound('Location');
+  for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+    const current = await locations(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) });
+    if (!current) throw notFound('Location');
+    const fields: Partial<LocationDocument> = { ...set, updated_at: platform.clock.now() };
+    // Conditional on the version read, so the location as it becomes is known now: its event travels with the write.
+    const view = presentLocation({ ...current, ...fields, version: current.version + 1 });
+    const pending = [platform.events.pending('inventory_location.updated', current.store_id, { location: view, changed }, `inventory_location.updated:${view.id}:v${current.version + 1}`)];
+    const result = await locations(platform.db).updateOne({ _id: current._id, store_id: current.store_id, version: current.version }, carrying({ $set: fields, $inc: { version: 1 } }, pending));
+    if (result.matchedCount === 0) continue;
+    await platform.events.settle(locations(platform.db), current._id, pending);
+    return view;
+  }
+  throw new PlatformError('conflict', 'location_busy', 'The location kept changing while it was being updated; try again');
 }
 
 export function updateLocation(platform: Platform, storeId: string, locationId: string, input: UpdateLocationBody): Promise<LocationView> {
@@ -86,64 +100,72 @@ async function resolveTarget(platform: Platform, storeId: string, variantId: str
   return { variant, scope: { store_id: new ObjectId(storeId), variant_id: new ObjectId(variantId), location_id: location._id } };
 }
 
-async function recordChange(platform: Platform, doc: LevelDocument, change: Record<string, unknown>): Promise<LevelView> {
-  const view = presentLevel(doc);
-  await platform.events.emit('inventory_level.updated', doc.store_id, { inventory_level: view, ...change }, `inventory_level.updated:${view.id}:v${doc.version}`);
-  return view;
-}
-
 /** Set the units for sale outright (a stock count of what is not held for orders); committed units stay as they are. */
 export async function setLevel(platform: Platform, storeId: string, input: { variant_id: string; location_id: string; available: number }): Promise<LevelView> {
   const { variant, scope } = await resolveTarget(platform, storeId, input.variant_id, input.location_id);
-  const doc = await upsertLevel(platform, scope, new ObjectId(variant.product_id), { $set: { available: input.available } });
-  return recordChange(platform, doc, { reason: 'set' });
+  return writeLevel(platform, scope, new ObjectId(variant.product_id), { reason: 'set' }, () => ({ $set: { available: input.available } }));
 }
 
 export type Adjustment = { variant_id: string; location_id: string; delta: number; reason: string };
 
 /**
- * Change the units for sale by a delta, atomically: one conditional single-document update. A
- * decrease never takes them below zero unless the variant allows overselling (`continue`);
- * otherwise it is refused whole with 409 insufficient_stock. (Orders change stock through
- * commitments.ts.)
+ * Change the units for sale by a delta: a read, then a single-document update conditional on
+ * the version read (retried when another change got there first), so no concurrent change is
+ * lost and the event shows the level exactly as this change made it. A decrease never takes
+ * them below zero unless the variant allows overselling (`continue`); otherwise it is refused
+ * whole with 409 insufficient_stock. (Orders change stock through commitments.ts.)
  */
 export async function adjustInventory(platform: Platform, storeId: string, input: Adjustment): Promise<LevelView> {
   const { variant, scope } = await resolveTarget(platform, storeId, input.variant_id, input.location_id);
   const floorApplies = input.delta < 0 && variant.inventory_policy === 'deny';
-  let doc: LevelDocument | null;
-  if (floorApplies) {
-    doc = await levels(platform.db).findOneAndUpdate(
-      { ...scope, available: { $gte: -input.delta } },
-      { $inc: { available: input.delta, version: 1 }, $set: { updated_at: platform.clock.now() } },
-      { returnDocument: 'after' },
-    );
-    if (!doc) {
-      const current = await levels(platform.db).findOne(scope);
+  return writeLevel(platform, scope, new ObjectId(variant.product_id), { delta: input.delta, reason: input.reason }, (current) => {
+    if (floorApplies && (current?.available ?? 0) < -input.delta) {
       throw new PlatformError('conflict', 'insufficient_stock', `Only ${current?.available ?? 0} in stock at this location; cannot remove ${-input.delta}`);
     }
-  } else {
-    doc = await upsertLevel(platform, scope, new ObjectId(variant.product_id), { $inc: { available: input.delta } });
-  }
-  return recordChange(platform, doc, { delta: input.delta, reason: input.reason });
+    return { $inc: { available: input.delta } };
+  });
 }
 
-async function upsertLevel(
-  platform: Platform,
-  scope: { store_id: ObjectId; variant_id: ObjectId; location_id: ObjectId },
-  productId: ObjectId,
-  change: { $set: { available: number } } | { $inc: { available: number } },
-): Promise<LevelDocument> {
-  const update = {
-    ...('$set' in change ? { $set: { ...change.$set, updated_at: platform.clock.now() }, $inc: { version: 1 } } : { $set: { updated_at: platform.clock.now() }, $inc: { ...change.$inc, version: 1 } }),
-    $setOnInsert: { product_id: productId },
-  };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const doc = await levels(platform.db).findOneAndUpdate(scope, update, { upsert: true, returnDocument: 'after' });
-      if (doc) return doc;
-    } catch (err) {
-      // Two first writes for one (variant, location) race on the unique index; the loser retries as an update.
-      if (!isDuplicateKeyError(err) || attempt > 0) throw err;
+type LevelScope = { store_id: ObjectId; variant_id: ObjectId; location_id: ObjectId };
+type LevelChange = { $set: { available: number } } | { $inc: { available: number } };
+
+/**
+ * Write one level (creating it at the first write) as `decide` says from the level read (it may
+ * throw to refuse), conditional on the version read, carrying its `inventory_level.updated`
+ * event with the level as this write makes it. Every change of `available` or `committed`
+ * (commitments.ts too) increments the version, so a write that matches saw the exact level.
+ */
+async function writeLevel(platform: Platform, scope: LevelScope, productId: ObjectId, change: Record<string, unknown>, decide: (current: LevelDocument | null) => LevelChange): Promise<LevelView> {
+  for (let attempt = 1; attempt <= LEVEL_ATTEMPTS; attempt++) {
+    const current = await levels(platform.db).findOne(scope);
+    const op = decide(current);
+    const now = platform.clock.now();
+    const available = '$set' in op ? op.$set.available : (current?.available ?? 0) + op.$inc.available;
+    const next: LevelDocument = current
+      ? { ...current, available, version: current.version + 1, updated_at: now }
+      : { _id: new ObjectId(), ...scope, product_id: productId, available, version: 1, updated_at: now };
+    const view = presentLevel(next);
+    const pending = [platform.events.pending('inventory_level.updated', scope.store_id, { inventory_level: view, ...change }, `inventory_level.updated:${view.id}:v${next.version}`)];
+    let written: boolean;
+    if (current) {
+      const update = '$set' in op ? { $set: { available, updated_at: now }, $inc: { version: 1 } } : { $set: { updated_at: now }, $inc: { available: op.$inc.available, version: 1 } };
+      const result = await levels(platform.db).updateOne({ _id: current._id, ...scope, version: current.version }, carrying<LevelDocument>(update, pending));
+      written = result.matchedCount === 1;
+    } else {
+      try {
+        await levels(platform.db).insertOne({ ...next, ...carried(pending) });
+        written = true;
+      } catch (err) {
+        // Two first writes for one (variant, location) race on the unique index; the loser reads the winner's level.
+        if (!isDuplicateKeyError(err)) throw err;
+        written = false;
+      }
     }
+    if (written) {
+      await platform.events.settle(levels(platform.db), next._id, pending);
+      return view;
+    }
+    await pauseAfterLostRace(attempt);
   }
+  throw new PlatformError('conflict', 'inventory_level_busy', 'The stock level kept changing while it was being updated; try again');
 }

@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const LOCATIONS = 'inventory_locations';
 export const LEVELS = 'inventory_levels';
@@ -16,11 +17,12 @@ export type LocationDocument = {
   version: number;
   created_at: Date;
   updated_at: Date;
-};
+} & CarriesEvents;
 
 /**
  * Stock of one variant at one location. `available` (for sale) and `committed` (held by open
- * orders, not shipped yet) change only by atomic $inc or $set; on hand is their sum.
+ * orders, not shipped yet) change only by single-document updates that also increment
+ * `version` (set/adjust write conditionally on the version they read); on hand is their sum.
  */
 export type LevelDocument = {
   _id: ObjectId;
@@ -40,7 +42,7 @@ export type LevelDocument = {
   voided_ops?: string[];
   version: number;
   updated_at: Date;
-};
+} & CarriesEvents;
 
 export const inventoryIndexes: IndexDeclaration[] = [
   { collection: LOCATIONS, indexes: [{ key: { store_id: 1, _id: 1 }, name: 'store_id_id' }] },

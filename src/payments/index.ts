@@ -1,7 +1,7 @@
 import type { Module } from '../module.js';
 import { paymentRoutes } from './routes.js';
-import { paymentIndexes } from './store.js';
-export { recordPaymentTransaction } from './service.js';
+import { PAYMENT_PROVIDERS, paymentIndexes } from './store.js';
+export { recordPaymentTransaction } from './transactions.js';
 export type { PaymentTransactionView, ProviderSettingsView } from './present.js';
 export type { RecordTransactionInput } from './schemas.js';
 
@@ -10,5 +10,6 @@ export const paymentsModule: Module = {
   name: 'payments',
   indexes: paymentIndexes,
   routes: [{ path: '/v1/payments', router: paymentRoutes }],
+  eventCarriers: [PAYMENT_PROVIDERS],
   eventTypes: ['payment_provider.updated', 'payment_transaction.created'],
 };

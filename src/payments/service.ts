@@ -1,12 +1,13 @@
 import { ObjectId } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
+import { carried, carrying } from '../events/index.js';
 import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { decryptSecret, encryptSecret } from '../secrets/index.js';
 import { presentProviderSettings, presentTransaction, type PaymentTransactionView, type ProviderSettingsView } from './present.js';
-import { ProviderName, RecordTransactionInput, REQUIRED_CREDENTIALS, UpdateProviderBody, type TransactionsQuery, type UpdateProviderInput } from './schemas.js';
-import { PROVIDERS, paymentTransactions, providerSettings, type PaymentTransactionDocument, type Provider, type ProviderSettingsDocument } from './store.js';
+import { ProviderName, REQUIRED_CREDENTIALS, UpdateProviderBody, type TransactionsQuery, type UpdateProviderInput } from './schemas.js';
+import { PROVIDERS, paymentTransactions, providerSettings, type Provider, type ProviderSettingsDocument } from './store.js';
 
 const CREDENTIALS_PURPOSE = 'payments.credentials';
 const UPDATE_ATTEMPTS = 3;
@@ -81,67 +82,33 @@ async function saveProviderSettings(platform: Platform, storeId: string, provide
       instructions: input.instructions !== undefined ? input.instructions : (doc?.instructions ?? null),
       updated_at: now,
     };
-    let saved: ProviderSettingsDocument | null;
-    if (doc) {
-      saved = await providerSettings(platform.db).findOneAndUpdate(
-        { _id: doc._id, store_id: storeObjectId, version: doc.version },
-        { $set: fields, $inc: { version: 1 } },
-        { returnDocument: 'after' },
-      );
-    } else {
-      saved = { _id: new ObjectId(), store_id: storeObjectId, provider, ...fields, version: 1, created_at: now };
-      try {
-        await providerSettings(platform.db).insertOne(saved);
-      } catch (err) {
-        if (!isDuplicateKeyError(err)) throw err;
-        saved = null;
-      }
-    }
-    if (!saved) continue; // someone else changed it between our read and write: start again from theirs
+    // The write is conditional on what was read (an update on its version, a first save on the
+    // unique index), so the settings as they become are known now: the event travels with the write.
+    const saved: ProviderSettingsDocument = doc
+      ? { ...doc, ...fields, version: doc.version + 1 }
+      : { _id: new ObjectId(), store_id: storeObjectId, provider, ...fields, version: 1, created_at: now };
     const view = present(provider, saved);
     const changed = Object.keys(input).filter((k) => input[k as keyof UpdateProviderInput] !== undefined);
-    await platform.events.emit('payment_provider.updated', storeObjectId, { payment_provider: view, changed }, `payment_provider.updated:${saved._id.toHexString()}:v${saved.version}`);
+    const pending = [platform.events.pending('payment_provider.updated', storeObjectId, { payment_provider: view, changed }, `payment_provider.updated:${saved._id.toHexString()}:v${saved.version}`)];
+    let written: boolean;
+    if (doc) {
+      const result = await providerSettings(platform.db).updateOne({ _id: doc._id, store_id: storeObjectId, version: doc.version }, carrying({ $set: fields, $inc: { version: 1 } }, pending));
+      written = result.matchedCount === 1;
+    } else {
+      try {
+        await providerSettings(platform.db).insertOne({ ...saved, ...carried(pending) });
+        written = true;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        written = false;
+      }
+    }
+    if (!written) continue; // someone else changed it between our read and write: start again from theirs
+    await platform.events.settle(providerSettings(platform.db), saved._id, pending);
     platform.log.info({ event: 'payments.provider_updated', store_id: storeId, provider, changed, version: saved.version });
     return view;
   }
   throw new PlatformError('conflict', 'concurrent_update', 'The settings were changed by another request; try again');
-}
-
-/**
- * Record a payment transaction of an order (for the orders domain). Input is validated here
- * too: it is called by code, but a bad amount must never reach the ledger. With an `id`, the
- * call is safe to repeat: a transaction already recorded under that id is returned (and its
- * event recorded if an earlier attempt stopped before it).
- */
-export async function recordPaymentTransaction(platform: Platform, storeId: string, input: RecordTransactionInput): Promise<PaymentTransactionView> {
-  const parsed = RecordTransactionInput.safeParse(input);
-  if (!parsed.success) {
-    const details = parsed.error.issues.map((i) => `${['transaction', ...i.path.map(String)].join('.')}: ${i.message}`);
-    throw new PlatformError('invalid_data', 'invalid_input', 'The payment transaction is invalid', { details });
-  }
-  const t = parsed.data;
-  let doc: PaymentTransactionDocument = {
-    _id: t.id ? new ObjectId(t.id) : new ObjectId(),
-    store_id: new ObjectId(storeId),
-    order_id: new ObjectId(t.order_id),
-    kind: t.kind,
-    status: t.status,
-    amount: t.amount,
-    currency: t.currency,
-    provider: t.provider,
-    provider_reference: t.provider_reference,
-    created_at: platform.clock.now(),
-  };
-  try {
-    await paymentTransactions(platform.db).insertOne(doc);
-  } catch (err) {
-    const first = t.id && isDuplicateKeyError(err) ? await paymentTransactions(platform.db).findOne({ _id: doc._id, store_id: doc.store_id }) : null;
-    if (!first) throw err;
-    doc = first;
-  }
-  const view = presentTransaction(doc);
-  await platform.events.emit('payment_transaction.created', doc.store_id, { payment_transaction: view }, `payment_transaction.created:${view.id}`);
-  return view;
 }
 
 /** An order's transactions in this store, oldest first. */

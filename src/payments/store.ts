@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const PAYMENT_PROVIDERS = 'payment_providers';
 export const PAYMENT_TRANSACTIONS = 'payment_transactions';
@@ -22,7 +23,7 @@ export type ProviderSettingsDocument = {
   version: number;
   created_at: Date;
   updated_at: Date;
-};
+} & CarriesEvents;
 
 export const TRANSACTION_KINDS = ['authorization', 'capture', 'sale', 'refund', 'void'] as const;
 export const TRANSACTION_STATUSES = ['pending', 'success', 'failure'] as const;

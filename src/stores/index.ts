@@ -1,7 +1,7 @@
 import type { Module } from '../module.js';
 import { storeAccess } from './access.js';
 import { storeRoutes } from './routes.js';
-import { storeIndexes } from './store.js';
+import { STORES, storeIndexes } from './store.js';
 export { findOwnedStore, findStoreBySubdomain, listStoresOwnedBy, lockStoreCurrency } from './service.js';
 export type { StoreView } from './present.js';
 
@@ -10,6 +10,7 @@ export const storesModule: Module = {
   name: 'stores',
   indexes: storeIndexes,
   routes: [{ path: '/v1/stores', router: storeRoutes }],
+  eventCarriers: [STORES],
   eventTypes: ['store.created', 'store.updated'],
   storeAccess,
 };

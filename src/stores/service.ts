@@ -1,6 +1,7 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
+import { carried, carrying } from '../events/index.js';
 import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentStore, type StoreView } from './present.js';
@@ -9,7 +10,8 @@ import { stores, type StoreDocument } from './store.js';
 import { parseObjectId } from '../ids.js';
 
 const MAX_LISTED_IN_SESSION = 250;
-
+/** An update retries this often when a concurrent change got there first. */
+const UPDATE_ATTEMPTS = 5;
 
 export async function createStore(platform: Platform, ownerId: string, input: CreateStoreBody): Promise<StoreView> {
   const now = platform.clock.now();
@@ -23,14 +25,15 @@ export async function createStore(platform: Platform, ownerId: string, input: Cr
     created_at: now,
     updated_at: now,
   };
+  const view = presentStore(doc);
+  const pending = [platform.events.pending('store.created', doc._id, { store: view }, `store.created:${view.id}`)];
   try {
-    await stores(platform.db).insertOne(doc);
+    await stores(platform.db).insertOne({ ...doc, ...carried(pending) });
   } catch (err) {
     if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'subdomain_taken', 'That subdomain is already in use');
     throw err;
   }
-  const view = presentStore(doc);
-  await platform.events.emit('store.created', doc._id, { store: view }, `store.created:${view.id}`);
+  await platform.events.settle(stores(platform.db), doc._id, pending);
   return view;
 }
 
@@ -73,26 +76,34 @@ export async function getStore(platform: Platform, ownerId: string, storeId: str
 export async function updateStore(platform: Platform, ownerId: string, storeId: string, input: UpdateStoreBody): Promise<StoreView> {
   const id = parseObjectId(storeId);
   if (!id) throw notFound('Store');
-  const set: Partial<StoreDocument> = { updated_at: platform.clock.now() };
-  if (input.name !== undefined) set.name = input.name;
-  if (input.currency !== undefined) set.currency = input.currency;
   const owned: Filter<StoreDocument> = { _id: id, owner_id: new ObjectId(ownerId) };
-  // A new currency only while nothing is priced in the current one (lockStoreCurrency), decided
-  // in this one conditional update: a product priced at the same moment either locks first (this
-  // update then matches nothing) or finds the currency changed (and is refused).
-  const filter: Filter<StoreDocument> = input.currency === undefined ? owned : { ...owned, $or: [{ currency_locked_at: { $exists: false } }, { currency: input.currency }] };
-  const doc = await stores(platform.db).findOneAndUpdate(filter, { $set: set, $inc: { version: 1 } }, { returnDocument: 'after' });
-  if (!doc) {
-    if (input.currency !== undefined && (await stores(platform.db).countDocuments(owned, { limit: 1 })) > 0) {
-      throw new PlatformError('conflict', 'currency_locked', 'The store already has prices in its currency (products or gift cards), so its currency cannot change');
-    }
-    throw notFound('Store');
-  }
-  const view = presentStore(doc);
   const changed = Object.keys(input).filter((k) => input[k as keyof UpdateStoreBody] !== undefined);
-  await platform.events.emit('store.updated', doc._id, { store: view, changed }, `store.updated:${view.id}:v${doc.version}`);
-  return view;
+  for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
+    const current = await stores(platform.db).findOne(owned);
+    if (!current) throw notFound('Store');
+    // A new currency only while nothing is priced in the current one (lockStoreCurrency), decided
+    // again in the conditional update below: a product priced at the same moment either locks
+    // first (the update then matches nothing, and the next read sees the lock) or finds the
+    // currency changed (and is refused).
+    const newCurrency = input.currency !== undefined && input.currency !== current.currency;
+    if (newCurrency && current.currency_locked_at) throw currencyLocked();
+    const set: Partial<StoreDocument> = { updated_at: platform.clock.now() };
+    if (input.name !== undefined) set.name = input.name;
+    if (input.currency !== undefined) set.currency = input.currency;
+    // Conditional on the version read, so the store as it becomes is known now: its event travels with the write.
+    const view = presentStore({ ...current, ...set, version: current.version + 1 });
+    const pending = [platform.events.pending('store.updated', current._id, { store: view, changed }, `store.updated:${view.id}:v${current.version + 1}`)];
+    const filter: Filter<StoreDocument> = { ...owned, version: current.version, ...(newCurrency ? { currency_locked_at: { $exists: false } } : {}) };
+    const result = await stores(platform.db).updateOne(filter, carrying({ $set: set, $inc: { version: 1 } }, pending));
+    if (result.matchedCount === 0) continue;
+    await platform.events.settle(stores(platform.db), current._id, pending);
+    return view;
+  }
+  throw new PlatformError('conflict', 'store_busy', 'The store kept changing while it was being updated; try again');
 }
+
+const currencyLocked = () =>
+  new PlatformError('conflict', 'currency_locked', 'The store already has prices in its currency (products or gift cards), so its currency cannot change');
 
 /**
  * Call before pricing something in the store's currency (a product, a gift card), with the

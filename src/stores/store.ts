@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const STORES = 'stores';
 
@@ -18,7 +19,7 @@ export type StoreDocument = {
   version: number;
   created_at: Date;
   updated_at: Date;
-};
+} & CarriesEvents;
 
 export const storeIndexes: IndexDeclaration[] = [
   {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb';
-import { findEventsNotFannedOut, findStoreEventsSince, loadEvent, loadEventsNotFannedOut, markFannedOut, type DomainEvent } from '../events/index.js';
+import { carrying, findEventsNotFannedOut, findStoreEventsSince, loadEvent, loadEventsNotFannedOut, markFannedOut, type DomainEvent } from '../events/index.js';
 import { insertEach } from '../db.js';
 import { groupCommit } from '../group-commit.js';
 import { post, type FailureTexts, type SendResult } from '../outbound/index.js';
@@ -329,21 +329,41 @@ async function settleEach(db: Db, ops: Settle[]): Promise<boolean[]> {
   return ops.map((op) => recorded.has(op.requestId));
 }
 
+/** A disable retries this often when a concurrent change of the subscription got there first. */
+const DISABLE_ATTEMPTS = 5;
+
+/**
+ * Disable an active subscription, carrying `webhook_subscription.disabled` in the same write:
+ * conditional on the version read, so the event names the version this write makes. A
+ * subscription that stopped being active meanwhile is left as it is. If it kept changing, it
+ * stays active with its failure count at the limit, and the next failed delivery disables it.
+ */
 async function disableSubscription(platform: Platform, sub: SubscriptionDocument, reason: 'gone' | 'failing'): Promise<void> {
-  const now = platform.clock.now();
-  const doc = await subscriptions(platform.db).findOneAndUpdate(
-    { _id: sub._id, store_id: sub.store_id, active: true },
-    { $set: { active: false, disabled_reason: reason, disabled_at: now, updated_at: now }, $inc: { version: 1 } },
-    { returnDocument: 'after' },
-  );
-  if (!doc) return;
-  platform.log.warn({ event: 'webhook.subscription_disabled', subscription_id: doc._id.toHexString(), store_id: doc.store_id.toHexString(), reason });
-  await platform.events.emit(
-    'webhook_subscription.disabled',
-    doc.store_id,
-    { webhook_subscription: { id: doc._id.toHexString(), target_url: doc.target_url, disabled_reason: reason, disabled_at: now.toISOString() } },
-    `webhook_subscription.disabled:${doc._id.toHexString()}:v${doc.version}`,
-  );
+  let current: SubscriptionDocument | null = sub;
+  for (let attempt = 1; attempt <= DISABLE_ATTEMPTS; attempt++) {
+    if (!current?.active) return;
+    const now = platform.clock.now();
+    const id = current._id.toHexString();
+    const pending = [
+      platform.events.pending(
+        'webhook_subscription.disabled',
+        current.store_id,
+        { webhook_subscription: { id, target_url: current.target_url, disabled_reason: reason, disabled_at: now.toISOString() } },
+        `webhook_subscription.disabled:${id}:v${current.version + 1}`,
+      ),
+    ];
+    const result = await subscriptions(platform.db).updateOne(
+      { _id: current._id, store_id: current.store_id, active: true, version: current.version },
+      carrying({ $set: { active: false, disabled_reason: reason, disabled_at: now, updated_at: now }, $inc: { version: 1 } }, pending),
+    );
+    if (result.matchedCount === 1) {
+      platform.log.warn({ event: 'webhook.subscription_disabled', subscription_id: id, store_id: current.store_id.toHexString(), reason });
+      await platform.events.settle(subscriptions(platform.db), current._id, pending);
+      return;
+    }
+    current = await subscriptions(platform.db).findOne({ _id: sub._id, store_id: sub.store_id });
+  }
+  platform.log.warn({ event: 'webhook.subscription_disable_deferred', subscription_id: sub._id.toHexString(), store_id: sub.store_id.toHexString(), reason });
 }
 
 async function finishWithoutSending(platform: Platform, delivery: DeliveryDocument, owner: string, reason: string): Promise<AttemptOutcome> {

@@ -3,7 +3,7 @@ import { webhookDeliveryRoutes } from './delivery-routes.js';
 import { subscribedEvents } from './interest.js';
 import { webhookInternalRoutes } from './internal.js';
 import { webhookJobs } from './jobs.js';
-import { webhookIndexes } from './store.js';
+import { SUBSCRIPTIONS, webhookIndexes } from './store.js';
 import { webhookSubscriptionRoutes } from './subscription-routes.js';
 import { announceEvents } from './wake.js';
 export { presentSubscription, type SubscriptionView, type SubscriptionWithSecret } from './present.js';
@@ -36,6 +36,7 @@ export const webhooksModule: Module = {
   ],
   internal: webhookInternalRoutes,
   jobs: webhookJobs,
+  eventCarriers: [SUBSCRIPTIONS],
   eventTypes: ['webhook_subscription.created', 'webhook_subscription.deleted', 'webhook_subscription.disabled', 'webhook_subscription.updated'],
   eventHooks(platform) {
     const announcer = announceEvents(platform);

@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const SUBSCRIPTIONS = 'webhook_subscriptions';
 export const DELIVERIES = 'webhook_deliveries';
@@ -40,7 +41,7 @@ export type SubscriptionDocument = {
   catch_up_due?: Date;
   created_at: Date;
   updated_at: Date;
-};
+} & CarriesEvents;
 
 export type AttemptDocument = {
   /** The attempt series: 1, and one more for each redelivery. */

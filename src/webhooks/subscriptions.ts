@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { PlatformError, notFound } from '../errors.js';
+import { carried, carrying } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
 import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
@@ -7,13 +8,13 @@ import { presentSubscription, type SubscriptionView, type SubscriptionWithSecret
 import type { CreateSubscriptionBody, RotateSecretBody, UpdateSubscriptionBody } from './schemas.js';
 import { generateSigningSecret, sealSecret } from './signing.js';
 import { catchUpWindow, forgetStoreInterest } from './interest.js';
-import { subscriptions, type SubscriptionDocument } from './store.js';
+import { SUBSCRIPTIONS, subscriptions, type SubscriptionDocument } from './store.js';
 import { checkTargetUrl, type Resolver } from '../outbound/index.js';
 
 /** Subscriptions one store may have (all owners together). */
 export const MAX_SUBSCRIPTIONS_PER_STORE = 50;
-/** A rotation retries this often when a concurrent change got there first. */
-const ROTATE_ATTEMPTS = 5;
+/** A change (an update, a rotation, a delete) retries this often when a concurrent change got there first. */
+const CHANGE_ATTEMPTS = 5;
 
 export type SubscriptionOwner = { type: 'merchant' | 'app_installation'; id: string };
 /** Tests inject a resolver so production's DNS rule runs without the network. */
@@ -69,15 +70,17 @@ export async function createSubscription(
     created_at: now,
     updated_at: now,
   };
-  await collection.insertOne(doc);
+  const view = presentSubscription(doc);
+  const pending = [platform.events.pending('webhook_subscription.created', store_id, { webhook_subscription: view }, `webhook_subscription.created:${view.id}`)];
+  await collection.insertOne({ ...doc, ...carried(pending) });
   forgetStoreInterest(platform.db, store_id);
-  // Two creations racing past the count above: whoever sees more than the limit takes its own back.
+  // Two creations racing past the count above: whoever sees more than the limit takes its own
+  // back (and its event with it: the event is recorded only once the subscription stays).
   if ((await collection.countDocuments({ store_id })) > MAX_SUBSCRIPTIONS_PER_STORE) {
     await collection.deleteOne({ _id: doc._id, store_id });
     throw limitReached();
   }
-  const view = presentSubscription(doc);
-  await platform.events.emit('webhook_subscription.created', store_id, { webhook_subscription: view }, `webhook_subscription.created:${view.id}`);
+  await platform.events.settle(collection, doc._id, pending);
   return { ...view, secret };
 }
 
@@ -129,26 +132,43 @@ export async function updateSubscription(
   // A change that may let it want more events opens a catch-up window (interest.ts).
   const widens = input.active === true || (input.event_types !== undefined && input.active !== false);
   const window = widens ? catchUpWindow(platform) : null;
-  const doc = await subscriptions(platform.db).findOneAndUpdate(
-    { _id: id, store_id },
-    { $set: set, $inc: { version: 1 }, ...(window ? { $min: { catch_up_from: window.catch_up_from }, $max: { catch_up_due: window.catch_up_due } } : {}) },
-    { returnDocument: 'after' },
-  );
-  forgetStoreInterest(platform.db, store_id);
-  if (!doc) throw notFound('Webhook subscription');
-  const view = presentSubscription(doc);
-  await platform.events.emit('webhook_subscription.updated', store_id, { webhook_subscription: view, changed }, `webhook_subscription.updated:${view.id}:v${doc.version}`);
-  return view;
+  for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
+    const current = await subscriptions(platform.db).findOne({ _id: id, store_id });
+    if (!current) throw notFound('Webhook subscription');
+    // Conditional on the version read, so the subscription as it becomes is known now: its event
+    // travels with the write. (The catch-up window and the failure counts are not in the view.)
+    const view = presentSubscription({ ...current, ...set, version: current.version + 1 });
+    const pending = [platform.events.pending('webhook_subscription.updated', store_id, { webhook_subscription: view, changed }, `webhook_subscription.updated:${view.id}:v${current.version + 1}`)];
+    const result = await subscriptions(platform.db).updateOne(
+      { _id: current._id, store_id, version: current.version },
+      carrying({ $set: set, $inc: { version: 1 }, ...(window ? { $min: { catch_up_from: window.catch_up_from }, $max: { catch_up_due: window.catch_up_due } } : {}) }, pending),
+    );
+    if (result.matchedCount === 0) continue;
+    forgetStoreInterest(platform.db, store_id);
+    await platform.events.settle(subscriptions(platform.db), current._id, pending);
+    return view;
+  }
+  throw busy('updated');
 }
 
 export async function deleteSubscription(platform: Platform, storeId: string, subscriptionId: string): Promise<void> {
-  const id = parseObjectId(subscriptionId);
-  const doc = id ? await subscriptions(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
-  if (!doc) throw notFound('Webhook subscription');
-  forgetStoreInterest(platform.db, doc.store_id);
-  const view = presentSubscription(doc);
-  await platform.events.emit('webhook_subscription.deleted', doc.store_id, { webhook_subscription: view }, `webhook_subscription.deleted:${view.id}`);
+  for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
+    const current = await findSubscription(platform, storeId, subscriptionId);
+    if (!current) throw notFound('Webhook subscription');
+    const view = presentSubscription(current);
+    const pending = [platform.events.pending('webhook_subscription.deleted', current.store_id, { webhook_subscription: view }, `webhook_subscription.deleted:${view.id}`)];
+    // Conditional on the version read, so the event shows the subscription as it was when it went.
+    const removed = await platform.events.deleting(SUBSCRIPTIONS, current._id, pending, async () => {
+      const result = await subscriptions(platform.db).deleteOne({ _id: current._id, store_id: current.store_id, version: current.version });
+      if (result.deletedCount === 1) forgetStoreInterest(platform.db, current.store_id);
+      return result.deletedCount === 1;
+    });
+    if (removed) return;
+  }
+  throw busy('deleted');
 }
+
+const busy = (doing: string) => new PlatformError('conflict', 'subscription_busy', `The subscription kept changing while it was being ${doing}; try again`);
 
 /**
  * A new signing secret, in this response only. The one it replaces keeps signing (beside the
@@ -161,21 +181,20 @@ export async function rotateSubscriptionSecret(
   subscriptionId: string,
   input: RotateSecretBody,
 ): Promise<SubscriptionWithSecret> {
-  for (let attempt = 1; attempt <= ROTATE_ATTEMPTS; attempt++) {
+  for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
     const current = await findSubscription(platform, storeId, subscriptionId);
     if (!current) throw notFound('Webhook subscription');
     const now = platform.clock.now();
     const secret = generateSigningSecret();
     const previous =
       input.grace_period_seconds > 0 ? { ...current.secret, expires_at: new Date(now.getTime() + input.grace_period_seconds * 1000) } : null;
-    const doc = await subscriptions(platform.db).findOneAndUpdate(
-      { _id: current._id, store_id: current.store_id, version: current.version },
-      { $set: { secret: sealSecret(platform.config.secretsKeys, secret, now), previous_secret: previous, updated_at: now }, $inc: { version: 1 } },
-      { returnDocument: 'after' },
-    );
-    if (!doc) continue;
-    const view = presentSubscription(doc);
-    await platform.events.emit('webhook_subscription.updated', doc.store_id, { webhook_subscription: view, changed: ['secret'] }, `webhook_subscription.updated:${view.id}:v${doc.version}`);
+    const set: Partial<SubscriptionDocument> = { secret: sealSecret(platform.config.secretsKeys, secret, now), previous_secret: previous, updated_at: now };
+    // Conditional on the version read: the event, with the subscription as it becomes, travels with the write.
+    const view = presentSubscription({ ...current, ...set, version: current.version + 1 });
+    const pending = [platform.events.pending('webhook_subscription.updated', current.store_id, { webhook_subscription: view, changed: ['secret'] }, `webhook_subscription.updated:${view.id}:v${current.version + 1}`)];
+    const result = await subscriptions(platform.db).updateOne({ _id: current._id, store_id: current.store_id, version: current.version }, carrying({ $set: set, $inc: { version: 1 } }, pending));
+    if (result.matchedCount === 0) continue;
+    await platform.events.settle(subscriptions(platform.db), current._id, pending);
     return { ...view, secret };
   }
   throw new PlatformError('conflict', 'subscription_busy', 'The subscription kept changing while its secret was being rotated; try again');
