@@ -7,6 +7,7 @@ import { appReviewRoutes } from './review-routes.js';
 import { appStoreRoutes } from './store-routes.js';
 import { INSTALLATIONS, appIndexes } from './store.js';
 import { accessTokenAuthenticator } from './tokens.js';
+export { sweepExpiredOAuth } from './tokens.js';
 import { wellKnownRoutes } from './well-known-routes.js';
 export { SCOPES, SCOPE_NAMES, isScope, normaliseScopes, type Scope } from './scopes.js';
 export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest-types.js';

@@ -3,7 +3,7 @@ import { isSessionLive } from '../auth/index.js';
 import type { AppPrincipal, Authenticator } from '../http/context.js';
 import type { Platform } from '../platform.js';
 import { generateToken, hashToken } from '../secrets/index.js';
-import { installations, oauthTokens, type AccessMode, type InstallationDocument, type TokenDocument } from './store.js';
+import { installations, oauthCodes, oauthTokens, type AccessMode, type InstallationDocument, type TokenDocument } from './store.js';
 
 export const ACCESS_TOKEN_PREFIX = 'emp_at';
 export const REFRESH_TOKEN_PREFIX = 'emp_rt';
@@ -123,3 +123,16 @@ export const accessTokenAuthenticator: Authenticator = {
     return principal;
   },
 };
+
+/** Codes are kept a day past their expiry, so a late replay still revokes what they issued. */
+const CODE_KEEP_MS = 24 * 60 * 60 * 1000;
+
+/** Expired tokens (no longer usable) and long-expired codes, for the maintenance sweep. */
+export async function sweepExpiredOAuth(platform: Pick<Platform, 'db' | 'clock'>): Promise<number> {
+  const now = platform.clock.now();
+  const [codes, tokens] = await Promise.all([
+    oauthCodes(platform.db).deleteMany({ expires_at: { $lte: new Date(now.getTime() - CODE_KEEP_MS) } }),
+    oauthTokens(platform.db).deleteMany({ expires_at: { $lte: now } }),
+  ]);
+  return codes.deletedCount + tokens.deletedCount;
+}

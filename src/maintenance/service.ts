@@ -1,3 +1,4 @@
+import { sweepExpiredOAuth } from '../apps/index.js';
 import { sweepExpiredCredentials } from '../auth/index.js';
 import { sweepExpiredIdempotencyRecords } from '../http/idempotency/index.js';
 import { redispatchStrandedMessages, sweepExpiredMessages } from '../messages/index.js';
@@ -24,6 +25,7 @@ export const SWEEPS = {
   'maintenance.redispatch-stranded-messages': redispatchStrandedMessages,
   'maintenance.repair-orders': repairOrders,
   'maintenance.settle-events': settleEvents,
+  'maintenance.sweep-oauth': sweepExpiredOAuth,
 } as const satisfies Record<string, (platform: Platform) => Promise<number>>;
 
 export type SweepName = keyof typeof SWEEPS;
