@@ -144,7 +144,8 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
   };
 
   return {
-    emit: (type, storeId, payload, idempotencyKey) => recordOne(build(type, storeId, payload, idempotencyKey)),
+    // async: a refused type or key is a rejected promise, like every other failure of emit.
+    emit: async (type, storeId, payload, idempotencyKey) => recordOne(build(type, storeId, payload, idempotencyKey)),
     pending: (type, storeId, payload, idempotencyKey) => build(type, storeId, payload, idempotencyKey),
     async settle(collection, id, pending) {
       try {
