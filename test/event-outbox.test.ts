@@ -130,6 +130,16 @@ describe('Events carried by their writes (the outbox)', () => {
     expect(await app.platform.db.collection('event_intents').countDocuments()).to.equal(0);
   });
 
+  it('records what a deleted document still carried (its writer stopped before settling) along with the delete', async () => {
+    stopped = stopAfterWrites(app.platform);
+    const created = (await api.post('/v1/coupons', { code: code(), type: 'percentage', value: 10 }, as)).body.data;
+    stopped.restore();
+    stopped = null;
+    expect((await api.delete(`/v1/coupons/${created.id}`, as)).status).to.equal(204);
+    expect(await events(`coupon.created:${created.id}`)).to.have.length(1);
+    expect(await events(`coupon.deleted:${created.id}`)).to.have.length(1);
+  });
+
   it('records each event once when the writing process and the sweep settle the same document at once', async () => {
     const ids: string[] = [];
     stopped = stopAfterWrites(app.platform);

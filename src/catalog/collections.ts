@@ -7,9 +7,12 @@ import { insertWithHandle } from './handles.js';
 import { sanitizeDescription } from './html.js';
 import { presentCollection, type CollectionView } from './present.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
-import { collections, products, type CollectionDocument, type ProductDocument, type RuleCondition } from './store.js';
+import { COLLECTIONS, collections, products, type CollectionDocument, type ProductDocument, type RuleCondition } from './store.js';
 import { parseObjectId } from '../ids.js';
+import { carried, carrying } from '../events/index.js';
 
+/** How many times an update or a delete re-reads a collection that changed under it before answering 409. */
+const WRITE_ATTEMPTS = 5;
 
 /**
  * A rule condition as a product filter. Text fields compare case-insensitively. Price compares
@@ -65,7 +68,7 @@ async function checkProductIds(platform: Platform, storeId: string, ids: string[
 export async function createCollection(platform: Platform, storeId: string, input: CreateCollectionBody): Promise<CollectionView> {
   const now = platform.clock.now();
   const productIds = input.type === 'manual' ? await checkProductIds(platform, storeId, input.product_ids) : [];
-  const doc = await insertWithHandle(input.handle, input.title, async (handle) => {
+  const { doc, view, pending } = await insertWithHandle(input.handle, input.title, async (handle) => {
     const d: CollectionDocument = {
       _id: new ObjectId(),
       store_id: new ObjectId(storeId),
@@ -79,11 +82,12 @@ export async function createCollection(platform: Platform, storeId: string, inpu
       created_at: now,
       updated_at: now,
     };
-    await collections(platform.db).insertOne(d);
-    return d;
+    const v = presentCollection(d);
+    const p = [platform.events.pending('collection.created', d.store_id, { collection: v }, `collection.created:${v.id}`)];
+    await collections(platform.db).insertOne({ ...d, ...carried(p) });
+    return { doc: d, view: v, pending: p };
   });
-  const view = presentCollection(doc);
-  await platform.events.emit('collection.created', doc.store_id, { collection: view }, `collection.created:${view.id}`);
+  await platform.events.settle(collections(platform.db), doc._id, pending);
   return view;
 }
 
@@ -107,36 +111,59 @@ export async function listCollections(platform: Platform, storeId: string, page:
 export async function updateCollection(platform: Platform, storeId: string, collectionId: string, input: UpdateCollectionBody): Promise<CollectionView> {
   const id = parseObjectId(collectionId);
   const scope = { _id: id ?? new ObjectId(), store_id: new ObjectId(storeId) };
-  const current = id ? await collections(platform.db).findOne(scope) : null;
-  if (!current) throw notFound('Collection');
-  if (current.type === 'manual' && input.rules !== undefined) {
-    throw invalidInput([{ path: 'rules', message: 'a manual collection has no rules' }]);
+  // Last writer wins (docs/catalog.md), but each write is conditional on the version read, so the
+  // collection as it becomes is known before the write and its event travels with it.
+  let productIds: ObjectId[] | undefined;
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const current = id ? await collections(platform.db).findOne(scope) : null;
+    if (!current) throw notFound('Collection');
+    if (current.type === 'manual' && input.rules !== undefined) {
+      throw invalidInput([{ path: 'rules', message: 'a manual collection has no rules' }]);
+    }
+    if (current.type === 'rule' && input.product_ids !== undefined) {
+      throw invalidInput([{ path: 'product_ids', message: 'a rule collection computes its products' }]);
+    }
+    const set: Partial<CollectionDocument> = { updated_at: platform.clock.now() };
+    if (input.title !== undefined) set.title = input.title;
+    if (input.handle !== undefined) set.handle = input.handle;
+    if (input.description_html !== undefined) set.description_html = sanitizeDescription(input.description_html);
+    if (input.product_ids !== undefined) set.product_ids = productIds ??= await checkProductIds(platform, storeId, input.product_ids);
+    if (input.rules !== undefined) set.rules = input.rules;
+    const version = current.version + 1;
+    const view = presentCollection({ ...current, ...set, version });
+    const pending = [platform.events.pending('collection.updated', current.store_id, { collection: view }, `collection.updated:${view.id}:v${version}`)];
+    let written: boolean;
+    try {
+      const result = await collections(platform.db).updateOne({ ...scope, version: current.version }, carrying({ $set: set, $inc: { version: 1 } }, pending));
+      written = result.matchedCount === 1;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'handle_taken', `The handle "${input.handle}" is already in use in this store`);
+      throw err;
+    }
+    if (!written) continue;
+    await platform.events.settle(collections(platform.db), current._id, pending);
+    return view;
   }
-  if (current.type === 'rule' && input.product_ids !== undefined) {
-    throw invalidInput([{ path: 'product_ids', message: 'a rule collection computes its products' }]);
-  }
-  const set: Partial<CollectionDocument> = { updated_at: platform.clock.now() };
-  if (input.title !== undefined) set.title = input.title;
-  if (input.handle !== undefined) set.handle = input.handle;
-  if (input.description_html !== undefined) set.description_html = sanitizeDescription(input.description_html);
-  if (input.product_ids !== undefined) set.product_ids = await checkProductIds(platform, storeId, input.product_ids);
-  if (input.rules !== undefined) set.rules = input.rules;
-  let doc: CollectionDocument | null;
-  try {
-    doc = await collections(platform.db).findOneAndUpdate(scope, { $set: set, $inc: { version: 1 } }, { returnDocument: 'after' });
-  } catch (err) {
-    if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'handle_taken', `The handle "${input.handle}" is already in use in this store`);
-    throw err;
-  }
-  if (!doc) throw notFound('Collection');
-  const view = presentCollection(doc);
-  await platform.events.emit('collection.updated', doc.store_id, { collection: view }, `collection.updated:${view.id}:v${doc.version}`);
-  return view;
+  throw new PlatformError('conflict', 'edit_conflict', 'The collection kept changing while this update was applied; try again');
 }
 
 export async function deleteCollection(platform: Platform, storeId: string, collectionId: string): Promise<void> {
   const id = parseObjectId(collectionId);
-  const doc = id ? await collections(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
-  if (!doc) throw notFound('Collection');
-  await platform.events.emit('collection.deleted', doc.store_id, { collection: { id: doc._id.toHexString(), handle: doc.handle } }, `collection.deleted:${doc._id.toHexString()}`);
+  if (!id) throw notFound('Collection');
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const doc = await collections(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) });
+    if (!doc) throw notFound('Collection');
+    // Events the collection still carries (a write whose process stopped) go with the intent, not with the document.
+    const pending = [
+      ...(doc.pending_events ?? []),
+      platform.events.pending('collection.deleted', doc.store_id, { collection: { id: doc._id.toHexString(), handle: doc.handle } }, `collection.deleted:${doc._id.toHexString()}`),
+    ];
+    // Conditional on the version read, so the event names the handle the collection had when it went.
+    const removed = await platform.events.deleting(COLLECTIONS, doc._id, pending, async () => {
+      const result = await collections(platform.db).deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version });
+      return result.deletedCount === 1;
+    });
+    if (removed) return;
+  }
+  throw new PlatformError('conflict', 'edit_conflict', 'The collection kept changing while it was being deleted; try again');
 }

@@ -1,6 +1,6 @@
 import type { Module } from '../module.js';
 import { collectionRoutes, productRoutes } from './routes.js';
-import { catalogIndexes } from './store.js';
+import { COLLECTIONS, PRODUCTS, catalogIndexes } from './store.js';
 export { findVariants, getProduct, listProducts, productExists, type VariantRef } from './products.js';
 export { ListProductsQuery } from './schemas.js';
 export type { ProductView, VariantView, CollectionView } from './present.js';
@@ -13,5 +13,6 @@ export const catalogModule: Module = {
     { path: '/v1/products/collections', router: collectionRoutes },
     { path: '/v1/products', router: productRoutes },
   ],
+  eventCarriers: [PRODUCTS, COLLECTIONS],
   eventTypes: ['collection.created', 'collection.deleted', 'collection.updated', 'product.created', 'product.deleted', 'product.updated'],
 };

@@ -10,8 +10,12 @@ import { insertWithHandle } from './handles.js';
 import { sanitizeDescription } from './html.js';
 import { presentProduct, type ProductView } from './present.js';
 import type { CreateProductBody, ListProductsQuery, UpdateProductBody, VariantInput } from './schemas.js';
-import { collections, products, type ProductDocument, type VariantDocument } from './store.js';
+import { PRODUCTS, collections, products, type ProductDocument, type VariantDocument } from './store.js';
 import { parseObjectId, escapeRegex } from '../ids.js';
+import { carried, carrying } from '../events/index.js';
+
+/** How many times a delete re-reads a product that changed under it before answering 409. */
+const DELETE_ATTEMPTS = 5;
 
 const lower = (s: string | null) => (s === null ? null : s.toLowerCase());
 
@@ -103,13 +107,14 @@ export async function createProduct(platform: Platform, store: StoreView, input:
     created_at: now,
     updated_at: now,
   };
-  const doc = await insertWithHandle(input.handle, input.title, async (handle) => {
+  const { doc, view, pending } = await insertWithHandle(input.handle, input.title, async (handle) => {
     const d: ProductDocument = { _id: new ObjectId(), handle, ...base, ...derived(base) };
-    await products(platform.db).insertOne(d);
-    return d;
+    const v = presentProduct(d);
+    const p = [platform.events.pending('product.created', d.store_id, { product: v }, `product.created:${v.id}`)];
+    await products(platform.db).insertOne({ ...d, ...carried(p) });
+    return { doc: d, view: v, pending: p };
   });
-  const view = presentProduct(doc);
-  await platform.events.emit('product.created', doc.store_id, { product: view }, `product.created:${view.id}`);
+  await platform.events.settle(products(platform.db), doc._id, pending);
   return view;
 }
 
@@ -145,23 +150,24 @@ export async function updateProduct(platform: Platform, storeId: string, product
     media_ids: input.media_ids !== undefined ? await checkMediaIds(platform, storeId, input.media_ids) : current.media_ids,
     ...(input.handle !== undefined ? { handle: input.handle } : {}),
   };
-  let doc: ProductDocument | null;
+  const set = { ...next, ...derived(next), updated_at: platform.clock.now() };
+  // The write is conditional on the version read, so the product as it becomes is known now: its event travels with the write.
+  const version = current.version + 1;
+  const view = presentProduct({ ...current, ...set, version });
+  const changed = Object.keys(input).filter((k) => input[k as keyof UpdateProductBody] !== undefined);
+  const pending = [platform.events.pending('product.updated', current.store_id, { product: view, changed }, `product.updated:${view.id}:v${version}`)];
+  let written: boolean;
   try {
     // Optimistic concurrency: apply only to the version we read, so a concurrent edit is never
     // silently overwritten (the loser gets a 409 and retries on fresh data).
-    doc = await products(platform.db).findOneAndUpdate(
-      { ...scope, version: current.version },
-      { $set: { ...next, ...derived(next), updated_at: platform.clock.now() }, $inc: { version: 1 } },
-      { returnDocument: 'after' },
-    );
+    const result = await products(platform.db).updateOne({ ...scope, version: current.version }, carrying({ $set: set, $inc: { version: 1 } }, pending));
+    written = result.matchedCount === 1;
   } catch (err) {
     if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'handle_taken', `The handle "${input.handle}" is already in use in this store`);
     throw err;
   }
-  if (!doc) throw new PlatformError('conflict', 'edit_conflict', 'The product changed while this update was applied; read it again and retry');
-  const view = presentProduct(doc);
-  const changed = Object.keys(input).filter((k) => input[k as keyof UpdateProductBody] !== undefined);
-  await platform.events.emit('product.updated', doc.store_id, { product: view, changed }, `product.updated:${view.id}:v${doc.version}`);
+  if (!written) throw new PlatformError('conflict', 'edit_conflict', 'The product changed while this update was applied; read it again and retry');
+  await platform.events.settle(products(platform.db), current._id, pending);
   return view;
 }
 
@@ -180,11 +186,27 @@ function variantInputOf(v: VariantDocument): VariantInput {
 
 export async function deleteProduct(platform: Platform, storeId: string, productId: string): Promise<void> {
   const id = parseObjectId(productId);
-  const doc = id ? await products(platform.db).findOneAndDelete({ _id: id, store_id: new ObjectId(storeId) }) : null;
-  if (!doc) throw notFound('Product');
-  // Manual collections forget it (rule collections compute membership and need nothing).
-  await collections(platform.db).updateMany({ store_id: doc.store_id, product_ids: doc._id }, { $pull: { product_ids: doc._id }, $inc: { version: 1 }, $set: { updated_at: platform.clock.now() } });
-  await platform.events.emit('product.deleted', doc.store_id, { product: { id: doc._id.toHexString(), handle: doc.handle } }, `product.deleted:${doc._id.toHexString()}`);
+  if (!id) throw notFound('Product');
+  for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt++) {
+    const doc = await products(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) });
+    if (!doc) throw notFound('Product');
+    // Events the product still carries (a write whose process stopped) go with the intent, not with the document.
+    const pending = [
+      ...(doc.pending_events ?? []),
+      platform.events.pending('product.deleted', doc.store_id, { product: { id: doc._id.toHexString(), handle: doc.handle } }, `product.deleted:${doc._id.toHexString()}`),
+    ];
+    // Conditional on the version read, so the event names the handle the product had when it went;
+    // the intent is written before anything is removed.
+    const removed = await platform.events.deleting(PRODUCTS, doc._id, pending, async () => {
+      const result = await products(platform.db).deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version });
+      if (result.deletedCount !== 1) return false;
+      // Manual collections forget it (rule collections compute membership and need nothing).
+      await collections(platform.db).updateMany({ store_id: doc.store_id, product_ids: doc._id }, { $pull: { product_ids: doc._id }, $inc: { version: 1 }, $set: { updated_at: platform.clock.now() } });
+      return true;
+    });
+    if (removed) return;
+  }
+  throw new PlatformError('conflict', 'edit_conflict', 'The product kept changing while it was being deleted; try again');
 }
 
 const SORT_FIELDS = { created_at: '_id', updated_at: 'updated_at', title: 'title_lower' } as const;

@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const PRODUCTS = 'products';
 export const COLLECTIONS = 'collections';
@@ -45,7 +46,7 @@ export type ProductDocument = {
   version: number;
   created_at: Date;
   updated_at: Date;
-};
+} & CarriesEvents;
 
 export type RuleCondition =
   | { field: 'tag' | 'vendor' | 'product_type'; relation: 'equals' | 'not_equals'; value: string }
@@ -63,7 +64,7 @@ export type CollectionDocument = {
   version: number;
   created_at: Date;
   updated_at: Date;
-};
+} & CarriesEvents;
 
 export const catalogIndexes: IndexDeclaration[] = [
   {

@@ -144,6 +144,7 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
   };
 
   return {
+    // async: a refused type or key is a rejected promise, like every other failure of emit.
     emit: async (type, storeId, payload, idempotencyKey) => recordOne(build(type, storeId, payload, idempotencyKey)),
     pending: (type, storeId, payload, idempotencyKey) => build(type, storeId, payload, idempotencyKey),
     async settle(collection, id, pending) {
@@ -154,6 +155,11 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
       }
     },
     async deleting(collection, id, pending, remove) {
+      // Events the document still carries (a writer that stopped before settling) go with the intent, or the delete would lose them.
+      const carrying = await db.collection(collection).findOne({ _id: id }, { projection: { [PENDING_EVENTS]: 1 } });
+      const keys = new Set(pending.map((p) => p.idempotency_key));
+      const leftOver = ((carrying?.[PENDING_EVENTS] as PendingEvent[] | undefined) ?? []).filter((p) => !keys.has(p.idempotency_key));
+      pending = [...leftOver, ...pending];
       const intent = { _id: new ObjectId(), collection, entity_id: id, events: [...pending], created_at: clock.now() };
       await eventIntents(db).insertOne(intent);
       // If remove throws, whether the delete happened is unknown: the sweep looks later.

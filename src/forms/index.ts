@@ -1,6 +1,6 @@
 import type { Module } from '../module.js';
 import { formSubmissionRoutes, storefrontFormRoutes } from './routes.js';
-import { formSubmissionIndexes } from './store.js';
+import { FORM_SUBMISSIONS, formSubmissionIndexes } from './store.js';
 export type { FormSubmissionView } from './present.js';
 
 /** Storefront forms: public submissions under /v1/storefront, the store's list at /v1/form-submissions. */
@@ -11,5 +11,6 @@ export const formsModule: Module = {
     { path: '/v1/storefront', router: storefrontFormRoutes },
     { path: '/v1/form-submissions', router: formSubmissionRoutes },
   ],
+  eventCarriers: [FORM_SUBMISSIONS],
   eventTypes: ['form_submission.created'],
 };

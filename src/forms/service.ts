@@ -8,6 +8,7 @@ import { findStoreBySubdomain } from '../stores/index.js';
 import { presentFormSubmission, type FormSubmissionView } from './present.js';
 import { HONEYPOT_FIELD, NewsletterEmail, type ListSubmissionsQuery } from './schemas.js';
 import { formSubmissions, type FormSubmissionDocument } from './store.js';
+import { carried } from '../events/index.js';
 
 export const SUBMISSIONS_PER_WINDOW = 10;
 export const SUBMISSION_WINDOW_SECONDS = 600;
@@ -44,9 +45,10 @@ export async function submitForm(platform: Platform, input: Submission): Promise
     user_agent: input.userAgent ? input.userAgent.slice(0, USER_AGENT_MAX) : null,
     created_at: platform.clock.now(),
   };
-  await formSubmissions(platform.db).insertOne(doc);
   const view = presentFormSubmission(doc);
-  await platform.events.emit('form_submission.created', doc.store_id, { form_submission: view }, `form_submission.created:${view.id}`);
+  const pending = [platform.events.pending('form_submission.created', doc.store_id, { form_submission: view }, `form_submission.created:${view.id}`)];
+  await formSubmissions(platform.db).insertOne({ ...doc, ...carried(pending) });
+  await platform.events.settle(formSubmissions(platform.db), doc._id, pending);
 }
 
 /** A store's submissions, newest first (descending `_id`; the cursor names the last one seen). */

@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const FORM_SUBMISSIONS = 'form_submissions';
 
@@ -12,7 +13,7 @@ export type FormSubmissionDocument = {
   ip_hash: string;
   user_agent: string | null;
   created_at: Date;
-};
+} & CarriesEvents;
 
 export const formSubmissionIndexes: IndexDeclaration[] = [
   {

@@ -1,6 +1,6 @@
 import type { Module } from '../module.js';
 import { mediaRoutes } from './routes.js';
-import { mediaIndexes } from './store.js';
+import { MEDIA, mediaIndexes } from './store.js';
 export { findMedia } from './service.js';
 export type { MediaView } from './present.js';
 
@@ -9,5 +9,6 @@ export const mediaModule: Module = {
   name: 'media',
   indexes: mediaIndexes,
   routes: [{ path: '/v1/media', router: mediaRoutes }],
+  eventCarriers: [MEDIA],
   eventTypes: ['media.created', 'media.deleted'],
 };

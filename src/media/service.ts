@@ -7,7 +7,8 @@ import { sanitizeFilename } from './filename.js';
 import { inspectImage } from './image.js';
 import { presentMedia, type MediaView } from './present.js';
 import type { UploadFields } from './schemas.js';
-import { media, type MediaDocument } from './store.js';
+import { MEDIA, media, type MediaDocument } from './store.js';
+import { carried } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
 
 /** How long the signed URL in a media response stays valid. */
@@ -40,15 +41,16 @@ export async function uploadMedia(platform: Platform, storeId: string, file: { f
     alt: fields.alt ? fields.alt : null,
     created_at: platform.clock.now(),
   };
+  const pending = [platform.events.pending('media.created', doc.store_id, { media: presentMedia(doc) }, `media.created:${id.toHexString()}`)];
   const storage = objectStorage(platform);
   await storage.put(doc.storage_key, file.bytes, doc.content_type);
   try {
-    await media(platform.db).insertOne(doc);
+    await media(platform.db).insertOne({ ...doc, ...carried(pending) });
   } catch (err) {
     await storage.delete(doc.storage_key).catch(() => {});
     throw err;
   }
-  await platform.events.emit('media.created', doc.store_id, { media: presentMedia(doc) }, `media.created:${id.toHexString()}`);
+  await platform.events.settle(media(platform.db), id, pending);
   platform.log.info({ event: 'media.uploaded', store_id: storeId, media_id: id.toHexString(), size: doc.size, content_type: doc.content_type });
   return withUrl(platform, doc);
 }
@@ -70,16 +72,24 @@ export async function getMedia(platform: Platform, storeId: string, mediaId: str
   return withUrl(platform, doc);
 }
 
-/** Removes the stored object, then the document; the event is emitted by whoever removed the document. */
+/**
+ * Removes the stored object, then the document; the event is recorded by whoever removed the
+ * document. Media never change after upload, so the event read before is the media as it went;
+ * the intent is written before the stored object is removed.
+ */
 export async function deleteMedia(platform: Platform, storeId: string, mediaId: string): Promise<void> {
   const id = parseObjectId(mediaId);
   const filter = id ? { _id: id, store_id: new ObjectId(storeId) } : null;
   const doc = filter ? await media(platform.db).findOne(filter) : null;
   if (!filter || !doc) throw notFound('Media');
-  await objectStorage(platform).delete(doc.storage_key);
-  const { deletedCount } = await media(platform.db).deleteOne(filter);
-  if (deletedCount === 0) throw notFound('Media');
-  await platform.events.emit('media.deleted', doc.store_id, { media: presentMedia(doc) }, `media.deleted:${mediaId}`);
+  // An event the media still carries (an upload whose process stopped) goes with the intent, not with the document.
+  const pending = [...(doc.pending_events ?? []), platform.events.pending('media.deleted', doc.store_id, { media: presentMedia(doc) }, `media.deleted:${doc._id.toHexString()}`)];
+  const removed = await platform.events.deleting(MEDIA, doc._id, pending, async () => {
+    await objectStorage(platform).delete(doc.storage_key);
+    const { deletedCount } = await media(platform.db).deleteOne(filter);
+    return deletedCount === 1;
+  });
+  if (!removed) throw notFound('Media');
 }
 
 /** Which of `ids` are media of the store (ids that are not ids, or another store's, are left out). */

@@ -1,6 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
 import type { ImageType } from './image.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const MEDIA = 'media';
 
@@ -16,7 +17,7 @@ export type MediaDocument = {
   height: number;
   alt: string | null;
   created_at: Date;
-};
+} & CarriesEvents;
 
 export const mediaIndexes: IndexDeclaration[] = [
   { collection: MEDIA, indexes: [{ key: { store_id: 1, _id: 1 }, name: 'store_id_id' }] },

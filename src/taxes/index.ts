@@ -1,6 +1,6 @@
 import type { Module } from '../module.js';
 import { taxRoutes } from './routes.js';
-import { taxIndexes } from './store.js';
+import { TAX_SETTINGS, taxIndexes } from './store.js';
 export { getTaxSettings, rateFor, taxOn, type TaxSettingsView } from './service.js';
 
 /** The store's tax rates: /v1/taxes. */
@@ -8,5 +8,6 @@ export const taxesModule: Module = {
   name: 'taxes',
   indexes: taxIndexes,
   routes: [{ path: '/v1/taxes', router: taxRoutes }],
+  eventCarriers: [TAX_SETTINGS],
   eventTypes: ['tax_settings.updated'],
 };

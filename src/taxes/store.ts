@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const TAX_SETTINGS = 'tax_settings';
 
@@ -11,7 +12,7 @@ export type TaxSettingsDocument = {
   rates: { country_code: string; province_code: string | null; name: string; rate_bps: number }[];
   version: number;
   updated_at: Date;
-};
+} & CarriesEvents;
 
 export const taxIndexes: IndexDeclaration[] = [
   { collection: TAX_SETTINGS, indexes: [{ key: { store_id: 1 }, name: 'store_id_unique', unique: true }] },
