@@ -63,7 +63,13 @@ export async function createAddress(platform: Platform, storeId: string, custome
   // The first address becomes the default (only if there is none: conditional on null). It is
   // claimed before the address is written, so the address's event says whether it is the
   // default; a create that fails afterwards moves the default on again (promoteOldest).
-  const claimed = reserved.default_address_id === null ? await moveDefault(platform, owner, null, id) : null;
+  let claimed: CustomerDocument | null = null;
+  try {
+    if (reserved.default_address_id === null) claimed = await moveDefault(platform, owner, null, id);
+  } catch (err) {
+    await customers(platform.db).updateOne(owner, { $inc: { addresses_count: -1 } });
+    throw err;
+  }
   const now = platform.clock.now();
   const doc: CustomerAddressDocument = {
     _id: id,
