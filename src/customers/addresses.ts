@@ -4,8 +4,9 @@ import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentAddress, presentCustomer, type CustomerAddressView } from './present.js';
 import type { CreateAddressBody, UpdateAddressBody } from './schemas.js';
-import { loadCustomer } from './service.js';
-import { customerAddresses, customers, type CustomerAddressDocument, type CustomerDocument } from './store.js';
+import { editConflict, loadCustomer, UPDATE_TRIES } from './service.js';
+import { CUSTOMER_ADDRESSES, customerAddresses, customers, type CustomerAddressDocument, type CustomerDocument } from './store.js';
+import { carried, carrying } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
 
 export const MAX_ADDRESSES_PER_CUSTOMER = 100;
@@ -16,9 +17,12 @@ export const MAX_ADDRESSES_PER_CUSTOMER = 100;
  * default replaces it (one single-document update); deleting the default promotes the
  * oldest remaining address. Without transactions, each change that could leave the default
  * pointing at a deleted address checks afterwards and repairs it (see repairDefault).
+ * Every move of the default is one write of the customer conditional on its version, carrying
+ * its customer.updated (moveDefault); every address write carries its customer_address event.
  */
 
 const addressNotFound = () => notFound('Address');
+const addressConflict = () => new PlatformError('conflict', 'edit_conflict', 'The address kept changing while this change was applied; read it again and retry');
 
 async function findAddress(platform: Pick<Platform, 'db'>, customer: CustomerDocument, addressId: string): Promise<CustomerAddressDocument> {
   const id = parseObjectId(addressId);
@@ -50,13 +54,25 @@ export async function createAddress(platform: Platform, storeId: string, custome
   const reserved = await customers(platform.db).findOneAndUpdate(
     { ...owner, addresses_count: { $lt: MAX_ADDRESSES_PER_CUSTOMER } },
     { $inc: { addresses_count: 1 } },
+    { returnDocument: 'after' },
   );
   if (!reserved) {
     throw new PlatformError('conflict', 'address_limit_reached', `A customer can have at most ${MAX_ADDRESSES_PER_CUSTOMER} addresses`);
   }
+  const id = new ObjectId();
+  // The first address becomes the default (only if there is none: conditional on null). It is
+  // claimed before the address is written, so the address's event says whether it is the
+  // default; a create that fails afterwards moves the default on again (promoteOldest).
+  let claimed: CustomerDocument | null = null;
+  try {
+    if (reserved.default_address_id === null) claimed = await moveDefault(platform, owner, null, id);
+  } catch (err) {
+    await customers(platform.db).updateOne(owner, { $inc: { addresses_count: -1 } });
+    throw err;
+  }
   const now = platform.clock.now();
   const doc: CustomerAddressDocument = {
-    _id: new ObjectId(),
+    _id: id,
     store_id: customer.store_id,
     customer_id: customer._id,
     first_name: input.first_name ?? null,
@@ -74,31 +90,29 @@ export async function createAddress(platform: Platform, storeId: string, custome
     created_at: now,
     updated_at: now,
   };
+  const view = presentAddress(doc, claimed ? id : reserved.default_address_id);
+  const pending = [platform.events.pending('customer_address.created', doc.store_id, { customer_address: view }, `customer_address.created:${view.id}`)];
   try {
-    await customerAddresses(platform.db).insertOne(doc);
+    await customerAddresses(platform.db).insertOne({ ...doc, ...carried(pending) });
   } catch (err) {
     await customers(platform.db).updateOne(owner, { $inc: { addresses_count: -1 } });
+    if (claimed) await promoteOldest(platform, claimed, id);
     throw err;
   }
-  // The first address becomes the default (only if there is none: conditional on null).
-  const updated = await customers(platform.db).findOneAndUpdate(
-    { ...owner, default_address_id: null },
-    { $set: { default_address_id: doc._id, updated_at: now }, $inc: { version: 1 } },
-    { returnDocument: 'after' },
-  );
-  if (updated) {
-    await emitDefaultChanged(platform, updated);
-    await repairDefault(platform, updated, doc._id);
+  await platform.events.settle(customerAddresses(platform.db), id, pending);
+  if (claimed) {
+    await repairDefault(platform, claimed, id);
+    return view;
   }
-  const view = presentAddress(doc, updated?.default_address_id ?? customer.default_address_id);
-  await platform.events.emit('customer_address.created', doc.store_id, { customer_address: view }, `customer_address.created:${view.id}`);
-  return view;
+  // The default went meanwhile (deleted with no address left to promote): this one takes it.
+  const later = await moveDefault(platform, owner, null, id);
+  if (!later) return view;
+  await repairDefault(platform, later, id);
+  return presentAddress(doc, later.default_address_id);
 }
 
 export async function updateAddress(platform: Platform, storeId: string, customerId: string, addressId: string, input: UpdateAddressBody): Promise<CustomerAddressView> {
   const customer = await loadCustomer(platform, storeId, customerId);
-  const id = parseObjectId(addressId);
-  if (!id) throw addressNotFound();
   const set: Partial<CustomerAddressDocument> = { updated_at: platform.clock.now() };
   const changed: string[] = [];
   for (const [key, value] of Object.entries(input)) {
@@ -106,40 +120,49 @@ export async function updateAddress(platform: Platform, storeId: string, custome
     (set as Record<string, unknown>)[key] = value;
     changed.push(key);
   }
-  const doc = await customerAddresses(platform.db).findOneAndUpdate(
-    { _id: id, store_id: customer.store_id, customer_id: customer._id },
-    { $set: set, $inc: { version: 1 } },
-    { returnDocument: 'after' },
-  );
-  if (!doc) throw addressNotFound();
-  const view = presentAddress(doc, customer.default_address_id);
-  await platform.events.emit('customer_address.updated', doc.store_id, { customer_address: view, changed }, `customer_address.updated:${view.id}:v${doc.version}`);
-  return view;
+  for (let tries = 0; tries < UPDATE_TRIES; tries++) {
+    const current = await findAddress(platform, customer, addressId);
+    // Conditional on the version read: the address as it becomes is known now, and its event travels with the write.
+    const view = presentAddress({ ...current, ...set, version: current.version + 1 }, customer.default_address_id);
+    const pending = [platform.events.pending('customer_address.updated', current.store_id, { customer_address: view, changed }, `customer_address.updated:${view.id}:v${current.version + 1}`)];
+    const result = await customerAddresses(platform.db).updateOne(
+      { _id: current._id, store_id: current.store_id, customer_id: current.customer_id, version: current.version },
+      carrying({ $set: set, $inc: { version: 1 } }, pending),
+    );
+    if (result.matchedCount === 0) continue;
+    await platform.events.settle(customerAddresses(platform.db), current._id, pending);
+    return view;
+  }
+  throw addressConflict();
 }
 
 export async function deleteAddress(platform: Platform, storeId: string, customerId: string, addressId: string): Promise<void> {
   const customer = await loadCustomer(platform, storeId, customerId);
-  const id = parseObjectId(addressId);
-  const doc = id ? await customerAddresses(platform.db).findOneAndDelete({ _id: id, store_id: customer.store_id, customer_id: customer._id }) : null;
-  if (!doc) throw addressNotFound();
-  await customers(platform.db).updateOne({ _id: customer._id, store_id: customer.store_id }, { $inc: { addresses_count: -1 } });
-  const view = presentAddress(doc, customer.default_address_id);
-  await platform.events.emit('customer_address.deleted', doc.store_id, { customer_address: view }, `customer_address.deleted:${view.id}`);
-  // Conditional on the default being this address, read at the moment of the update.
-  await promoteOldest(platform, customer, doc._id);
+  for (let tries = 0; tries < UPDATE_TRIES; tries++) {
+    // 404 once it is gone (also when a concurrent delete took it between tries).
+    const current = await findAddress(platform, customer, addressId);
+    const view = presentAddress(current, customer.default_address_id);
+    const pending = [platform.events.pending('customer_address.deleted', current.store_id, { customer_address: view }, `customer_address.deleted:${view.id}`)];
+    // Conditional on the version read, so the event shows the address as it was when it went.
+    const removed = await platform.events.deleting(CUSTOMER_ADDRESSES, current._id, pending, async () => {
+      const result = await customerAddresses(platform.db).deleteOne({ _id: current._id, store_id: current.store_id, customer_id: current.customer_id, version: current.version });
+      return result.deletedCount === 1;
+    });
+    if (!removed) continue;
+    await customers(platform.db).updateOne({ _id: customer._id, store_id: customer.store_id }, { $inc: { addresses_count: -1 } });
+    // Conditional on the default being this address, read at the moment of the update.
+    await promoteOldest(platform, customer, current._id);
+    return;
+  }
+  throw addressConflict();
 }
 
 export async function makeDefaultAddress(platform: Platform, storeId: string, customerId: string, addressId: string): Promise<CustomerAddressView> {
   const customer = await loadCustomer(platform, storeId, customerId);
   const address = await findAddress(platform, customer, addressId);
   if (!customer.default_address_id?.equals(address._id)) {
-    const updated = await customers(platform.db).findOneAndUpdate(
-      { _id: customer._id, store_id: customer.store_id },
-      { $set: { default_address_id: address._id, updated_at: platform.clock.now() }, $inc: { version: 1 } },
-      { returnDocument: 'after' },
-    );
+    const updated = await moveDefault(platform, customer, undefined, address._id);
     if (!updated) throw notFound('Customer');
-    await emitDefaultChanged(platform, updated);
     // Deleted meanwhile? Then the default must move on, and this request reports it gone.
     if (await repairDefault(platform, updated, address._id)) throw addressNotFound();
   }
@@ -158,7 +181,7 @@ async function repairDefault(platform: Platform, customer: CustomerDocument, exp
 }
 
 /** Replace a default that was `gone` with the oldest remaining address (or none). */
-async function promoteOldest(platform: Platform, customer: CustomerDocument, gone: ObjectId): Promise<void> {
+async function promoteOldest(platform: Platform, customer: Owner, gone: ObjectId): Promise<void> {
   let expected = gone;
   // Each round is one conditional single-document update; it loops only if the address it
   // promoted was deleted at the same moment.
@@ -168,20 +191,39 @@ async function promoteOldest(platform: Platform, customer: CustomerDocument, gon
       .sort({ _id: 1 })
       .limit(1)
       .toArray();
-    const updated = await customers(platform.db).findOneAndUpdate(
-      { _id: customer._id, store_id: customer.store_id, default_address_id: expected },
-      { $set: { default_address_id: oldest?._id ?? null, updated_at: platform.clock.now() }, $inc: { version: 1 } },
-      { returnDocument: 'after' },
-    );
+    const updated = await moveDefault(platform, customer, expected, oldest?._id ?? null);
     if (!updated) return; // someone else already moved the default
-    await emitDefaultChanged(platform, updated);
     if (!oldest) return;
     if ((await customerAddresses(platform.db).countDocuments({ _id: oldest._id, store_id: customer.store_id })) > 0) return;
     expected = oldest._id;
   }
 }
 
-async function emitDefaultChanged(platform: Platform, customer: CustomerDocument): Promise<void> {
-  const view = presentCustomer(customer);
-  await platform.events.emit('customer.updated', customer.store_id, { customer: view, changed: ['default_address_id'] }, `customer.updated:${view.id}:v${customer.version}`);
+type Owner = Pick<CustomerDocument, '_id' | 'store_id'>;
+
+const sameId = (a: ObjectId | null, b: ObjectId | null) => (a === null || b === null ? a === b : a.equals(b));
+
+/**
+ * Move the customer's default address from `from` (undefined: whatever it is) to `to`: one
+ * write conditional on the version read, carrying its customer.updated (changed
+ * ["default_address_id"]), re-read and retried when the customer changed meanwhile (409
+ * edit_conflict after UPDATE_TRIES). Returns the customer as written (or as read, when its
+ * default already is `to`), or null when the customer is gone or its default is no longer `from`.
+ */
+async function moveDefault(platform: Platform, owner: Owner, from: ObjectId | null | undefined, to: ObjectId | null): Promise<CustomerDocument | null> {
+  const scope = { _id: owner._id, store_id: owner.store_id };
+  for (let tries = 0; tries < UPDATE_TRIES; tries++) {
+    const current = await customers(platform.db).findOne(scope);
+    if (!current || (from !== undefined && !sameId(current.default_address_id, from))) return null;
+    if (sameId(current.default_address_id, to)) return current;
+    const set = { default_address_id: to, updated_at: platform.clock.now() };
+    const next: CustomerDocument = { ...current, ...set, version: current.version + 1 };
+    const view = presentCustomer(next);
+    const pending = [platform.events.pending('customer.updated', current.store_id, { customer: view, changed: ['default_address_id'] }, `customer.updated:${view.id}:v${next.version}`)];
+    const result = await customers(platform.db).updateOne({ ...scope, version: current.version }, carrying({ $set: set, $inc: { version: 1 } }, pending));
+    if (result.matchedCount === 0) continue;
+    await platform.events.settle(customers(platform.db), current._id, pending);
+    return next;
+  }
+  throw editConflict();
 }

@@ -3,8 +3,9 @@ import { PlatformError, notFound } from '../errors.js';
 import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentCustomer, type CustomerView } from './present.js';
-import { CustomerOrderRecord, type CreateCustomerBody, type ListCustomersQuery, type UpdateCustomerBody } from './schemas.js';
+import type { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from './schemas.js';
 import { customers, type CustomerDocument } from './store.js';
+import { carried, carrying } from '../events/index.js';
 import { isDuplicateKeyError } from '../db.js';
 import { parseObjectId, escapeRegex } from '../ids.js';
 
@@ -48,14 +49,15 @@ export async function createCustomer(platform: Platform, store: StoreRef, input:
     created_at: now,
     updated_at: now,
   };
+  const view = presentCustomer(doc);
+  const pending = [platform.events.pending('customer.created', doc.store_id, { customer: view }, `customer.created:${view.id}`)];
   try {
-    await customers(platform.db).insertOne(doc);
+    await customers(platform.db).insertOne({ ...doc, ...carried(pending) });
   } catch (err) {
     if (isDuplicateKeyError(err)) throw emailTaken();
     throw err;
   }
-  const view = presentCustomer(doc);
-  await platform.events.emit('customer.created', doc.store_id, { customer: view }, `customer.created:${view.id}`);
+  await platform.events.settle(customers(platform.db), doc._id, pending);
   return view;
 }
 
@@ -79,6 +81,11 @@ export async function getCustomer(platform: Platform, storeId: string, customerI
   return presentCustomer(await loadCustomer(platform, storeId, customerId));
 }
 
+/** How many times an update reads and writes conditionally before 409 edit_conflict. */
+export const UPDATE_TRIES = 5;
+
+export const editConflict = () => new PlatformError('conflict', 'edit_conflict', 'The customer kept changing while this update was applied; read it again and retry');
+
 export async function updateCustomer(platform: Platform, storeId: string, customerId: string, input: UpdateCustomerBody): Promise<CustomerView> {
   const id = parseObjectId(customerId);
   if (!id) throw notFound('Customer');
@@ -92,64 +99,32 @@ export async function updateCustomer(platform: Platform, storeId: string, custom
   if (input.note !== undefined) set.note = input.note;
   const filter = { _id: id, store_id: new ObjectId(storeId) };
   const renames = input.email !== undefined || input.first_name !== undefined || input.last_name !== undefined;
-  let doc: CustomerDocument | null = null;
-  // How many times the read and the conditional write are tried before 409 edit_conflict.
-  const UPDATE_TRIES = 5;
-  for (let tries = 0; !doc; tries++) {
-    // Bounded: a customer renamed between every read and write, try after try, is a conflict to report, not to outwait.
-    if (tries === UPDATE_TRIES) throw new PlatformError('conflict', 'edit_conflict', 'The customer kept changing while this update was applied; read it again and retry');
-    let condition = {};
-    let search = {};
-    if (renames) {
-      // The search terms derive from email and names together: read the current ones and make
-      // the update conditional on them, so a concurrent rename cannot leave stale terms.
-      const current = await customers(platform.db).findOne(filter);
-      if (!current) throw notFound('Customer');
-      condition = { email: current.email, first_name: current.first_name, last_name: current.last_name };
-      search = { search: searchTerms({ ...current, ...pick(set, ['email', 'first_name', 'last_name']) }) };
-    }
+  const changed = Object.keys(input).filter((k) => input[k as keyof UpdateCustomerBody] !== undefined);
+  // Bounded: a customer changed between every read and write, try after try, is a conflict to report, not to outwait.
+  for (let tries = 0; tries < UPDATE_TRIES; tries++) {
+    const current = await customers(platform.db).findOne(filter);
+    if (!current) throw notFound('Customer');
+    // The write is conditional on the version read, so the customer as it becomes is known
+    // before the write and its event travels with it. The search terms derive from email and
+    // names together: a rename is also conditional on the ones read, so no concurrent rename
+    // can leave stale terms.
+    const update: Partial<CustomerDocument> = renames ? { ...set, search: searchTerms({ ...current, ...pick(set, ['email', 'first_name', 'last_name']) }) } : set;
+    const condition = renames ? { email: current.email, first_name: current.first_name, last_name: current.last_name } : {};
+    const view = presentCustomer({ ...current, ...update, version: current.version + 1 });
+    const pending = [platform.events.pending('customer.updated', current.store_id, { customer: view, changed }, `customer.updated:${view.id}:v${current.version + 1}`)];
+    let written: boolean;
     try {
-      doc = await customers(platform.db).findOneAndUpdate({ ...filter, ...condition }, { $set: { ...set, ...search }, $inc: { version: 1 } }, { returnDocument: 'after' });
+      const result = await customers(platform.db).updateOne({ ...filter, ...condition, version: current.version }, carrying({ $set: update, $inc: { version: 1 } }, pending));
+      written = result.matchedCount === 1;
     } catch (err) {
       if (isDuplicateKeyError(err)) throw emailTaken();
       throw err;
     }
-    if (!doc && !renames) throw notFound('Customer');
+    if (!written) continue;
+    await platform.events.settle(customers(platform.db), current._id, pending);
+    return view;
   }
-  const view = presentCustomer(doc);
-  const changed = Object.keys(input).filter((k) => input[k as keyof UpdateCustomerBody] !== undefined);
-  await platform.events.emit('customer.updated', doc.store_id, { customer: view, changed }, `customer.updated:${view.id}:v${doc.version}`);
-  return view;
-}
-
-/**
- * For the orders domain: count an order against its customer and add an amount (integer minor
- * units of the customer's currency: what was paid, negative for a refund) to total_spent, in
- * one single-document `$inc`. `key` names the order step: it is pushed in the same update, so
- * a step retried after a crash finds it and counts nothing twice (the order clears it with
- * clearCustomerKey once the step is recorded). Emits customer.updated (idempotent on the key).
- * 404 when the customer is not in the store.
- */
-export async function recordCustomerOrder(platform: Platform, storeId: string, customerId: string, record: CustomerOrderRecord): Promise<CustomerView> {
-  const parsed = CustomerOrderRecord.safeParse(record);
-  if (!parsed.success) throw new Error(`recordCustomerOrder: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const { key, amount, countDelta } = parsed.data;
-  const id = parseObjectId(customerId);
-  if (!id) throw notFound('Customer');
-  const scope = { _id: id, store_id: new ObjectId(storeId) };
-  const doc =
-    (await customers(platform.db).findOneAndUpdate(
-      { ...scope, pending_ops: { $ne: key } },
-      { $inc: { orders_count: countDelta, total_spent: amount, version: 1 }, $set: { updated_at: platform.clock.now() }, $push: { pending_ops: key } },
-      { returnDocument: 'after' },
-    )) ??
-    // Counted by an earlier attempt of the same step (its key is there), or no such customer.
-    (await customers(platform.db).findOne({ ...scope, pending_ops: key }));
-  if (!doc) throw notFound('Customer');
-  const view = presentCustomer(doc);
-  const changed = countDelta ? ['orders_count', 'total_spent'] : ['total_spent'];
-  await platform.events.emit('customer.updated', doc.store_id, { customer: view, changed }, `customer.updated:${view.id}:${key}`);
-  return view;
+  throw editConflict();
 }
 
 /** Forget a step's key once its order has recorded the step as done. */

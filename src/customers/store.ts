@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const CUSTOMERS = 'customers';
 export const CUSTOMER_ADDRESSES = 'customer_addresses';
@@ -31,7 +32,7 @@ export type CustomerDocument = {
   pending_ops?: string[];
   created_at: Date;
   updated_at: Date;
-};
+} & CarriesEvents;
 
 export type CustomerAddressDocument = {
   _id: ObjectId;
@@ -51,7 +52,7 @@ export type CustomerAddressDocument = {
   version: number;
   created_at: Date;
   updated_at: Date;
-};
+} & CarriesEvents;
 
 export const customerIndexes: IndexDeclaration[] = [
   {

@@ -10,10 +10,15 @@ import { MERCHANT_CODE, generateCode, groupCode, normalizeCode } from './code.js
 import { presentGiftCard, type GiftCardView } from './present.js';
 import type { CreateGiftCardBody, ListGiftCardsQuery } from './schemas.js';
 import { giftCards, type GiftCardDocument } from './store.js';
+import { carried, carrying } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
 
 const CODE_PURPOSE = 'giftcards.code';
 const GENERATE_ATTEMPTS = 3;
+/** Reads and conditional writes of one change before 409 gift_card_busy. */
+const WRITE_ATTEMPTS = 5;
+
+const giftCardBusy = () => new PlatformError('conflict', 'gift_card_busy', 'The gift card kept changing while this change was applied; try again');
 
 export type CreatedGiftCard = GiftCardView & { code: string };
 
@@ -77,8 +82,10 @@ export async function createGiftCard(platform: Platform, store: { id: string; cu
       updated_at: now,
       disabled_at: null,
     };
+    const view = presentGiftCard(doc);
+    const pending = [platform.events.pending('gift_card.created', doc.store_id, { gift_card: view }, `gift_card.created:${view.id}`)];
     try {
-      await giftCards(platform.db).insertOne(doc);
+      await giftCards(platform.db).insertOne({ ...doc, ...carried(pending) });
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
       if (input.code !== undefined) throw new PlatformError('conflict', 'gift_card_code_taken', 'This store already has a gift card with that code');
@@ -86,8 +93,7 @@ export async function createGiftCard(platform: Platform, store: { id: string; cu
       if (attempt >= GENERATE_ATTEMPTS) throw err;
       continue;
     }
-    const view = presentGiftCard(doc);
-    await platform.events.emit('gift_card.created', doc.store_id, { gift_card: view }, `gift_card.created:${view.id}`);
+    await platform.events.settle(giftCards(platform.db), doc._id, pending);
     return { ...view, code: input.code === undefined ? groupCode(normalized) : normalized };
   }
 }
@@ -115,18 +121,24 @@ export async function getGiftCard(platform: Platform, storeId: string, giftCardI
 
 /** Disabling is final and idempotent: disabling a disabled card returns it unchanged and emits nothing. */
 export async function disableGiftCard(platform: Platform, storeId: string, giftCardId: string): Promise<GiftCardView> {
-  const id = parseObjectId(giftCardId);
-  if (!id) throw notFound('Gift card');
-  const now = platform.clock.now();
-  const doc = await giftCards(platform.db).findOneAndUpdate(
-    { _id: id, store_id: new ObjectId(storeId), status: 'active' },
-    { $set: { status: 'disabled', disabled_at: now, updated_at: now }, $inc: { version: 1 } },
-    { returnDocument: 'after' },
-  );
-  if (!doc) return getGiftCard(platform, storeId, giftCardId);
-  const view = presentGiftCard(doc);
-  await platform.events.emit('gift_card.disabled', doc.store_id, { gift_card: view }, `gift_card.disabled:${view.id}:v${doc.version}`);
-  return view;
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const current = await findGiftCard(platform, storeId, giftCardId);
+    if (!current) throw notFound('Gift card');
+    if (current.status !== 'active') return presentGiftCard(current);
+    const now = platform.clock.now();
+    const set = { status: 'disabled' as const, disabled_at: now, updated_at: now };
+    // Conditional on the version read: the card as it becomes is known now, and its event travels with the write.
+    const view = presentGiftCard({ ...current, ...set, version: current.version + 1 });
+    const pending = [platform.events.pending('gift_card.disabled', current.store_id, { gift_card: view }, `gift_card.disabled:${view.id}:v${current.version + 1}`)];
+    const result = await giftCards(platform.db).updateOne(
+      { _id: current._id, store_id: current.store_id, status: 'active', version: current.version },
+      carrying({ $set: set, $inc: { version: 1 } }, pending),
+    );
+    if (result.matchedCount === 0) continue;
+    await platform.events.settle(giftCards(platform.db), current._id, pending);
+    return view;
+  }
+  throw giftCardBusy();
 }
 
 /**
@@ -141,29 +153,56 @@ export async function findGiftCardByCode(platform: Platform, storeId: string, co
 }
 
 /**
- * Take `amount` (minor units) off a card in one conditional update: it happens only if the
- * card is active, not expired and holds at least `amount`, so concurrent debits can never
- * take the balance below zero. Returns the new balance.
+ * Take `amount` (minor units) off a card: read it, refuse unless it is active, not expired and
+ * holds at least `amount`, then write the new balance on the condition that the card is still
+ * the version read (and still active, unexpired and holding enough), so concurrent debits can
+ * never take the balance below zero, and the card as the debit leaves it (its event's payload)
+ * is known before the write. A debit that loses a race (to another process: this one debits a
+ * card one at a time) reads again (409 gift_card_busy after WRITE_ATTEMPTS). Returns the new balance.
  */
 export async function debitGiftCard(platform: Platform, storeId: string, giftCardId: string, amount: number): Promise<number> {
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new PlatformError('invalid_data', 'invalid_amount', 'A debit is a positive integer amount in minor units');
-  const id = parseObjectId(giftCardId);
-  if (!id || !parseObjectId(storeId)) throw notFound('Gift card');
-  const now = platform.clock.now();
-  const storeObjectId = new ObjectId(storeId);
-  const doc = await giftCards(platform.db).findOneAndUpdate(
-    { _id: id, store_id: storeObjectId, status: 'active', balance: { $gte: amount }, $or: [{ expires_at: null }, { expires_at: { $gt: now } }] },
-    { $inc: { balance: -amount, version: 1 }, $set: { updated_at: now } },
-    { returnDocument: 'after' },
+  if (!parseObjectId(giftCardId) || !parseObjectId(storeId)) throw notFound('Gift card');
+  return oneDebitAtATime(giftCardId, () => debitOnce(platform, storeId, giftCardId, amount));
+}
+
+/**
+ * Debits of one card in this process, one after another: only one debit per version read can
+ * be written, so debits racing in one process would only take turns losing (a checkout burst
+ * on one card would run out of attempts). Debits from other processes still race, on the version.
+ */
+const debitsInFlight = new Map<string, Promise<unknown>>();
+function oneDebitAtATime<T>(giftCardId: string, run: () => Promise<T>): Promise<T> {
+  const mine = (debitsInFlight.get(giftCardId) ?? Promise.resolve()).then(run);
+  const settled = mine.then(
+    () => undefined,
+    () => undefined,
   );
-  if (!doc) {
-    const current = await giftCards(platform.db).findOne({ _id: id, store_id: storeObjectId });
+  debitsInFlight.set(giftCardId, settled);
+  void settled.then(() => {
+    if (debitsInFlight.get(giftCardId) === settled) debitsInFlight.delete(giftCardId);
+  });
+  return mine;
+}
+
+async function debitOnce(platform: Platform, storeId: string, giftCardId: string, amount: number): Promise<number> {
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const now = platform.clock.now();
+    const current = await findGiftCard(platform, storeId, giftCardId);
     if (!current) throw notFound('Gift card');
     if (current.status === 'disabled') throw new PlatformError('conflict', 'gift_card_disabled', 'This gift card is disabled');
     if (isExpired(current, now)) throw new PlatformError('conflict', 'gift_card_expired', 'This gift card has expired');
-    throw new PlatformError('conflict', 'insufficient_balance', 'The gift card balance is lower than the amount');
+    if (current.balance < amount) throw new PlatformError('conflict', 'insufficient_balance', 'The gift card balance is lower than the amount');
+    const next: GiftCardDocument = { ...current, balance: current.balance - amount, updated_at: now, version: current.version + 1 };
+    const view = presentGiftCard(next);
+    const pending = [platform.events.pending('gift_card.debited', current.store_id, { gift_card: view, amount }, `gift_card.debited:${view.id}:v${next.version}`)];
+    const result = await giftCards(platform.db).updateOne(
+      { _id: current._id, store_id: current.store_id, version: current.version, status: 'active', balance: { $gte: amount }, $or: [{ expires_at: null }, { expires_at: { $gt: now } }] },
+      carrying({ $inc: { balance: -amount, version: 1 }, $set: { updated_at: now } }, pending),
+    );
+    if (result.matchedCount === 0) continue;
+    await platform.events.settle(giftCards(platform.db), current._id, pending);
+    return next.balance;
   }
-  const view = presentGiftCard(doc);
-  await platform.events.emit('gift_card.debited', doc.store_id, { gift_card: view, amount }, `gift_card.debited:${view.id}:v${doc.version}`);
-  return doc.balance;
+  throw giftCardBusy();
 }

@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const GIFT_CARDS = 'gift_cards';
 
@@ -26,7 +27,7 @@ export type GiftCardDocument = {
   created_at: Date;
   updated_at: Date;
   disabled_at: Date | null;
-};
+} & CarriesEvents;
 
 export const giftCardIndexes: IndexDeclaration[] = [
   {

@@ -1,6 +1,6 @@
 import type { Module } from '../module.js';
 import { reviewRoutes } from './routes.js';
-import { reviewIndexes } from './store.js';
+import { REVIEWS, reviewIndexes } from './store.js';
 export { productRatingSummary } from './service.js';
 export type { ReviewView, RatingSummary } from './present.js';
 
@@ -9,5 +9,6 @@ export const reviewsModule: Module = {
   name: 'reviews',
   indexes: reviewIndexes,
   routes: [{ path: '/v1/reviews', router: reviewRoutes }],
+  eventCarriers: [REVIEWS],
   eventTypes: ['review.created', 'review.deleted', 'review.replied', 'review.updated'],
 };

@@ -6,7 +6,8 @@ import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentReview, type RatingSummary, type ReviewView } from './present.js';
 import type { CreateReviewBody, ListReviewsQuery, ReplyBody, UpdateReviewBody } from './schemas.js';
-import { reviews, type ReviewDocument } from './store.js';
+import { REVIEWS, reviews, type ReviewDocument } from './store.js';
+import { carried, carrying, type PendingEvent } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
 
 /** The product and customer a new review names must be this store's: otherwise 400, nothing written. */
@@ -43,9 +44,10 @@ export async function createReview(platform: Platform, storeId: string, input: C
     created_at: now,
     updated_at: now,
   };
-  await reviews(platform.db).insertOne(doc);
   const view = presentReview(doc);
-  await platform.events.emit('review.created', doc.store_id, { review: view }, `review.created:${view.id}`);
+  const pending = [platform.events.pending('review.created', doc.store_id, { review: view }, `review.created:${view.id}`)];
+  await reviews(platform.db).insertOne({ ...doc, ...carried(pending) });
+  await platform.events.settle(reviews(platform.db), doc._id, pending);
   return view;
 }
 
@@ -76,61 +78,100 @@ export async function getReview(platform: Platform, storeId: string, reviewId: s
   return presentReview(await loadReview(platform, storeId, reviewId));
 }
 
+/** Reads and conditional writes of one change before 409 review_busy. */
+const WRITE_ATTEMPTS = 5;
+
+const reviewBusy = () => new PlatformError('conflict', 'review_busy', 'The review kept changing while this change was applied; try again');
+
+/**
+ * One change of a review: read it, let `change` decide the update from what it read (null:
+ * nothing to change, answered with the review as read), then write on the condition that the
+ * review is still the version read. So the review as it becomes is known before the write, and
+ * the event(s) `events` build from it travel with the write. A change that loses a race reads
+ * again (409 review_busy after WRITE_ATTEMPTS). 404 when the review is not the store's.
+ */
+async function changeReview(
+  platform: Platform,
+  storeId: string,
+  reviewId: string,
+  change: (current: ReviewDocument) => Partial<ReviewDocument> | null,
+  events: (review: ReviewView, version: number) => PendingEvent[],
+): Promise<{ view: ReviewView; changed: boolean }> {
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const current = await loadReview(platform, storeId, reviewId);
+    const set = change(current);
+    if (!set) return { view: presentReview(current), changed: false };
+    const version = current.version + 1;
+    const view = presentReview({ ...current, ...set, version });
+    const pending = events(view, version);
+    const result = await reviews(platform.db).updateOne(
+      { _id: current._id, store_id: current.store_id, version: current.version },
+      carrying({ $set: set, $inc: { version: 1 } }, pending),
+    );
+    if (result.matchedCount === 0) continue;
+    await platform.events.settle(reviews(platform.db), current._id, pending);
+    return { view, changed: true };
+  }
+  throw reviewBusy();
+}
+
 /**
  * Moderate: set the status (any status may follow any other). Setting the status it already
- * has changes nothing and records no event. One conditional update, so concurrent moderators
- * each get a version and an event of their own.
+ * has changes nothing and records no event. Conditional on the version read, so concurrent
+ * moderators each get a version and an event of their own.
  */
 export async function updateReview(platform: Platform, storeId: string, reviewId: string, input: UpdateReviewBody): Promise<ReviewView> {
-  const scope = scopeOf(storeId, reviewId);
-  if (!scope) throw notFound('Review');
-  const doc = await reviews(platform.db).findOneAndUpdate(
-    { ...scope, status: { $ne: input.status } },
-    { $set: { status: input.status, updated_at: platform.clock.now() }, $inc: { version: 1 } },
-    { returnDocument: 'after' },
+  const { view } = await changeReview(
+    platform,
+    storeId,
+    reviewId,
+    (current) => (current.status === input.status ? null : { status: input.status, updated_at: platform.clock.now() }),
+    (review, version) => [platform.events.pending('review.updated', storeId, { review, changed: ['status'] }, `review.updated:${review.id}:v${version}`)],
   );
-  if (!doc) return getReview(platform, storeId, reviewId);
-  const view = presentReview(doc);
-  await platform.events.emit('review.updated', doc.store_id, { review: view, changed: ['status'] }, `review.updated:${view.id}:v${doc.version}`);
   return view;
 }
 
 /** Set or replace the merchant's reply (replied_at is now either way). */
 export async function replyToReview(platform: Platform, storeId: string, reviewId: string, input: ReplyBody): Promise<ReviewView> {
-  const scope = scopeOf(storeId, reviewId);
-  const now = platform.clock.now();
-  const doc = scope
-    ? await reviews(platform.db).findOneAndUpdate(scope, { $set: { reply: { body: input.body, replied_at: now }, updated_at: now }, $inc: { version: 1 } }, { returnDocument: 'after' })
-    : null;
-  if (!doc) throw notFound('Review');
-  const view = presentReview(doc);
-  await platform.events.emit('review.replied', doc.store_id, { review: view }, `review.replied:${view.id}:v${doc.version}`);
+  const { view } = await changeReview(
+    platform,
+    storeId,
+    reviewId,
+    () => {
+      const now = platform.clock.now();
+      return { reply: { body: input.body, replied_at: now }, updated_at: now };
+    },
+    (review, version) => [platform.events.pending('review.replied', storeId, { review }, `review.replied:${review.id}:v${version}`)],
+  );
   return view;
 }
 
 /** Remove the reply: 404 `reply_not_found` when there is none. Recorded as review.updated with changed ["reply"]. */
 export async function deleteReviewReply(platform: Platform, storeId: string, reviewId: string): Promise<void> {
-  const scope = scopeOf(storeId, reviewId);
-  if (!scope) throw notFound('Review');
-  const doc = await reviews(platform.db).findOneAndUpdate(
-    { ...scope, reply: { $ne: null } },
-    { $set: { reply: null, updated_at: platform.clock.now() }, $inc: { version: 1 } },
-    { returnDocument: 'after' },
+  const { changed } = await changeReview(
+    platform,
+    storeId,
+    reviewId,
+    (current) => (current.reply === null ? null : { reply: null, updated_at: platform.clock.now() }),
+    (review, version) => [platform.events.pending('review.updated', storeId, { review, changed: ['reply'] }, `review.updated:${review.id}:v${version}`)],
   );
-  if (!doc) {
-    await loadReview(platform, storeId, reviewId);
-    throw new PlatformError('not_found', 'reply_not_found', 'This review has no reply');
-  }
-  const view = presentReview(doc);
-  await platform.events.emit('review.updated', doc.store_id, { review: view, changed: ['reply'] }, `review.updated:${view.id}:v${doc.version}`);
+  if (!changed) throw new PlatformError('not_found', 'reply_not_found', 'This review has no reply');
 }
 
 export async function deleteReview(platform: Platform, storeId: string, reviewId: string): Promise<void> {
-  const scope = scopeOf(storeId, reviewId);
-  const doc = scope ? await reviews(platform.db).findOneAndDelete(scope) : null;
-  if (!doc) throw notFound('Review');
-  const view = presentReview(doc);
-  await platform.events.emit('review.deleted', doc.store_id, { review: view }, `review.deleted:${view.id}`);
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    // 404 once it is gone (also when a concurrent delete took it between attempts).
+    const current = await loadReview(platform, storeId, reviewId);
+    const view = presentReview(current);
+    const pending = [platform.events.pending('review.deleted', current.store_id, { review: view }, `review.deleted:${view.id}`)];
+    // Conditional on the version read, so the event shows the review as it was when it went.
+    const removed = await platform.events.deleting(REVIEWS, current._id, pending, async () => {
+      const result = await reviews(platform.db).deleteOne({ _id: current._id, store_id: current.store_id, version: current.version });
+      return result.deletedCount === 1;
+    });
+    if (removed) return;
+  }
+  throw reviewBusy();
 }
 
 /**

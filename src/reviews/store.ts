@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const REVIEWS = 'reviews';
 
@@ -30,7 +31,7 @@ export type ReviewDocument = {
   version: number;
   created_at: Date;
   updated_at: Date;
-};
+} & CarriesEvents;
 
 export const reviewIndexes: IndexDeclaration[] = [
   {
