@@ -3,7 +3,9 @@ import type { AppRouter } from '../http/context.js';
 import { endpoint, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { getInstallation, listInstallations, uninstall } from './installations.js';
+import { requestIssuer } from './issuer.js';
 import { ListInstallationsQuery } from './oauth-schemas.js';
+import { createSessionToken } from './session-tokens.js';
 
 /** Merchants only: a store's apps are the merchant's to see and remove. */
 const merchantStore = storeScoped(null, { apps: false });
@@ -17,6 +19,15 @@ export function installationRoutes(platform: Platform): AppRouter {
   router.get('/:id', endpoint(platform, { access: merchantStore }, ({ store, params }) => getInstallation(platform, store.id, params.id!)));
 
   router.delete('/:id', endpoint(platform, { access: merchantStore }, ({ store, params }) => uninstall(platform, store.id, params.id!)));
+
+  // A session token for the merchant's admin to hand to the embedded app (docs/oauth.md, Session tokens).
+  router.post(
+    '/:id/session-token',
+    endpoint(platform, { access: merchantStore }, async ({ ctx, principal, store, params }) => {
+      ctx.set('Cache-Control', 'no-store');
+      return createSessionToken(platform, { issuer: requestIssuer(platform, ctx), storeId: store.id, installationId: params.id!, merchant: principal });
+    }),
+  );
 
   return router;
 }

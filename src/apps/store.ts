@@ -159,13 +159,18 @@ export type TokenDocument = {
   created_at: Date;
 };
 
-/** A platform signing key (ES256) for session tokens and install links; the private key encrypted with SECRETS_KEYS. */
+/**
+ * A platform signing key (ES256) for session tokens and install links (keys.ts); the private key
+ * encrypted with SECRETS_KEYS. The newest (`created_at`, then `_id`) signs; one replaced by a
+ * rotation has `retired_at` and stays published for verification for a grace period.
+ */
 export type SigningKeyDocument = {
   _id: string;
   alg: 'ES256';
   public_jwk: Record<string, unknown>;
   private_jwk_encrypted: string;
   created_at: Date;
+  retired_at: Date | null;
 };
 
 export const appIndexes: IndexDeclaration[] = [

@@ -1,10 +1,10 @@
 import Router from '@koa/router';
-import type { AppContext, AppRouter } from '../http/context.js';
+import type { AppRouter } from '../http/context.js';
+import { endpoint } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
+import { requestIssuer } from './issuer.js';
+import { publishedSigningKeys } from './keys.js';
 import { SCOPE_NAMES } from './scopes.js';
-
-/** The issuer: PUBLIC_BASE_URL, or (unset, in development and tests) the origin the request came to. */
-export const issuerOf = (platform: Platform, ctx: AppContext) => platform.config.apps.issuer ?? `${ctx.protocol}://${ctx.host}`;
 
 /** /.well-known: OAuth authorization server metadata (RFC 8414) and the JWKS. */
 export function wellKnownRoutes(platform: Platform): AppRouter {
@@ -12,7 +12,7 @@ export function wellKnownRoutes(platform: Platform): AppRouter {
 
   // --- RFC 8414: everything a generic OAuth client discovers ---
   router.get('/oauth-authorization-server', (ctx) => {
-    const issuer = issuerOf(platform, ctx);
+    const issuer = requestIssuer(platform, ctx);
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = {
       issuer,
@@ -28,6 +28,19 @@ export function wellKnownRoutes(platform: Platform): AppRouter {
       service_documentation: `${issuer}/docs/oauth.md`,
     };
   });
+
+  // --- JWKS (RFC 7517): the public keys that verify session tokens and install links (docs/oauth.md, Signing keys).
+  // A JWK Set, not the platform envelope: what every JOSE library's remote key set fetches. Five minutes of caching;
+  // a rotated-out key stays listed for a day, and a client shown an unknown kid fetches again.
+  router.get(
+    '/jwks.json',
+    endpoint(platform, { access: 'public', respond: 'raw' }, async ({ ctx }) => {
+      const keys = await publishedSigningKeys(platform);
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.body = { keys };
+    }),
+  );
+  // --- end JWKS
 
   return router;
 }
