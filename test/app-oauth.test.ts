@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import { startTestApp, type TestApp } from './helpers/app.js';
-import { givenPublishedApp as givenPublishedAppIn, type PublishedApp } from './helpers/oauth-apps.js';
+import { givenPublishedApp as publish, givenSubmittedApp, type GivenApp } from './helpers/apps.js';
 import { findPlaintext } from './helpers/database.js';
-import { givenShop, type GivenShop } from './helpers/factories.js';
+import { givenMerchant, givenShop, type GivenShop } from './helpers/factories.js';
 import { client, type Client, type Reply } from './helpers/http.js';
 
 const pkce = () => {
@@ -20,14 +20,21 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
   let api: Client;
   let shop: GivenShop;
   let other: GivenShop;
-  let partner: PublishedApp;
+  type Partner = GivenApp & { manifest: { redirect_urls: string[] } };
+  let partner: Partner;
   const secretsSeen: string[] = [];
-  const givenPublishedApp = (on: Client, over: Record<string, unknown> = {}, options: { publish?: boolean } = {}) =>
-    givenPublishedAppIn((on === api ? app : limitedApp!).platform.db, over, options);
-  let limitedApp: TestApp | null = null;
+  const OPERATOR = 'operator@example.com';
+  const operators = new Map<Client, string>();
+  /** A partner's app through the real partner API: submitted, and approved by an operator unless `publish: false`. */
+  const givenPublishedApp = async (on: Client, over: Record<string, unknown> = {}, options: { publish?: boolean } = {}): Promise<Partner> => {
+    if (!operators.has(on)) operators.set(on, (await givenMerchant(on, { email: OPERATOR })).token);
+    const given = options.publish === false ? await givenSubmittedApp(on, over) : await publish(on, operators.get(on)!, over);
+    const manifest = (given.app.published ?? given.app.latest_version.manifest) as { redirect_urls: string[] };
+    return { ...given, manifest };
+  };
 
   before(async () => {
-    app = await startTestApp('app_oauth', { OPERATOR_EMAILS: 'operator@example.com' });
+    app = await startTestApp('app_oauth', { OPERATOR_EMAILS: OPERATOR });
     api = client(app.url);
     shop = await givenShop(api);
     other = await givenShop(api);
@@ -413,8 +420,7 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
   });
 
   it('rate limits the token endpoint per client', async () => {
-    const limited = await startTestApp('app_oauth_limit', { OAUTH_RATE_LIMIT: '3' });
-    limitedApp = limited;
+    const limited = await startTestApp('app_oauth_limit', { OAUTH_RATE_LIMIT: '3', OPERATOR_EMAILS: OPERATOR });
     try {
       const lapi = client(limited.url);
       const p = await givenPublishedApp(lapi, {});

@@ -1,10 +1,49 @@
 import Router from '@koa/router';
 import type { AppRouter } from '../http/context.js';
+import { endpoint } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
+import { rotateApiKey } from './credentials.js';
+import { getDeveloperProfile, registerDeveloper, requireDeveloper } from './developers.js';
+import { DeveloperAppsQuery, ManifestBody, RegisterDeveloperBody } from './schemas.js';
+import { getDeveloperApp, listDeveloperApps, submitApp, submitVersion, validateManifestFor } from './submissions.js';
 
 /** /v1/app-store/developers: partners (developer profile, app submission, manifests, credentials). */
 export function developerRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
-  void platform;
+
+  router.get('/register', endpoint(platform, { access: 'merchant' }, ({ merchant }) => getDeveloperProfile(platform, merchant.merchantId)));
+
+  // Creates (201) or replaces (200) the caller's profile.
+  router.post(
+    '/register',
+    endpoint(platform, { access: 'merchant', body: RegisterDeveloperBody, respond: 'raw' }, async ({ ctx, merchant, body }) => {
+      const { created, developer } = await registerDeveloper(platform, merchant.merchantId, body);
+      ctx.status = created ? 201 : 200;
+      ctx.body = { data: developer };
+    }),
+  );
+
+  // Before /apps/:id. An invalid manifest is an answer here (ok: false), not an error.
+  router.post('/apps/manifest/validate', endpoint(platform, { access: 'merchant', body: ManifestBody }, ({ merchant, body }) => validateManifestFor(platform, merchant.merchantId, body.manifest)));
+
+  router.get('/apps', endpoint(platform, { access: 'merchant', query: DeveloperAppsQuery, respond: 'page' }, ({ merchant, query }) => listDeveloperApps(platform, merchant.merchantId, query)));
+
+  router.post('/apps', endpoint(platform, { access: 'merchant', body: ManifestBody, idempotent: true, status: 201 }, ({ merchant, body }) => submitApp(platform, merchant.merchantId, body)));
+
+  router.get('/apps/:id', endpoint(platform, { access: 'merchant' }, ({ merchant, params }) => getDeveloperApp(platform, merchant.merchantId, params.id!)));
+
+  router.post(
+    '/apps/:id/versions',
+    endpoint(platform, { access: 'merchant', body: ManifestBody, idempotent: true, status: 201 }, ({ merchant, params, body }) => submitVersion(platform, merchant.merchantId, params.id!, body)),
+  );
+
+  router.post(
+    '/apps/:id/api-key',
+    endpoint(platform, { access: 'merchant', idempotent: true }, async ({ merchant, params }) => {
+      await requireDeveloper(platform, merchant.merchantId);
+      return rotateApiKey(platform, merchant.merchantId, params.id!);
+    }),
+  );
+
   return router;
 }

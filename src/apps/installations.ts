@@ -8,6 +8,7 @@ import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
 import { generateToken } from '../secrets/index.js';
+import { findPublishedApp } from './catalog.js';
 import { LIFECYCLE_CONTRACT_VERSION } from './manifest-types.js';
 import { normaliseScopes } from './scopes.js';
 import type { AuthorizeBody } from './oauth-schemas.js';
@@ -52,14 +53,6 @@ export function presentInstallation(doc: InstallationDocument): InstallationView
 /** The app as lifecycle events name it. */
 const appRef = (app: AppDocument) => ({ id: app._id.toHexString(), handle: app.handle, name: app.published?.name ?? app.name });
 
-/** A published app by its id (a malformed id, an unknown or unpublished app: null). */
-export async function findPublishedApp(platform: Platform, appId: string): Promise<AppDocument | null> {
-  const id = parseObjectId(appId);
-  if (!id) return null;
-  const app = await apps(platform.db).findOne({ _id: id });
-  return app?.published ? app : null;
-}
-
 export type Authorization = {
   code: string;
   state: string;
@@ -77,7 +70,7 @@ export type Authorization = {
 export async function authorize(platform: Platform, merchantId: string, storeId: string, appId: string, body: AuthorizeBody): Promise<Authorization> {
   await consumeRateLimit(platform, [{ bucket: `oauth-authorize:merchant:${merchantId}`, limit: platform.config.apps.oauthRateLimit, windowSeconds: 60 }]);
   const app = await findPublishedApp(platform, appId);
-  if (!app?.published) throw notFound('App');
+  if (!app) throw notFound('App');
   const manifest = app.published;
 
   const issues: InputIssue[] = [];

@@ -5,8 +5,9 @@ import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
 import { equalBytes, hashToken } from '../secrets/index.js';
+import { authenticateClient } from './credentials.js';
 import { CODE_PREFIX } from './installations.js';
-import { apps, oauthCodes, oauthTokens, type AppDocument } from './store.js';
+import { oauthCodes, oauthTokens, type AppDocument } from './store.js';
 import { findToken, issueTokens, liveInstallation, revokeTokens, type IssuedTokens } from './tokens.js';
 
 /**
@@ -113,22 +114,9 @@ async function authenticateClientRequest(platform: Platform, ctx: Context, param
     secret = params.client_secret;
     if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required (HTTP Basic or client_id and client_secret)', { 'WWW-Authenticate': 'Basic realm="emporium"' });
   }
-  const app = await authenticateClient(platform, clientId, secret);
+  const app = clientId && secret ? await authenticateClient(platform, clientId, secret) : null;
   if (!app) throw invalidClient();
   return app;
-}
-
-/**
- * The app whose OAuth client this is, if `secret` is its client secret (compared as SHA-256
- * digests in constant time). An app that was never published has no installs to act on, but
- * its client is still authenticated; the grants check the installation.
- */
-export async function authenticateClient(platform: Platform, clientId: string | undefined, secret: string | undefined): Promise<AppDocument | null> {
-  if (!clientId || !secret || clientId.length > 100 || secret.length > 200) return null;
-  const app = await apps(platform.db).findOne({ client_id: clientId });
-  const given = Buffer.from(hashToken(secret), 'hex');
-  const expected = Buffer.from(app?.client_secret.hash ?? hashToken('no client'), 'hex');
-  return equalBytes(given, expected) && app ? app : null;
 }
 
 const tokenBody = (tokens: IssuedTokens, extra: Record<string, unknown> = {}) => {

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { givenMerchant, type GivenMerchant } from './factories.js';
+import type { Client } from './http.js';
+
+const unique = () => randomBytes(4).toString('hex');
+
+/** A valid app manifest (schema 2026-06-05.ws13) with a fresh handle; `overrides` replace top-level fields. */
+export function validManifest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const handle = `test-app-${unique()}`;
+  return {
+    schema_version: '2026-06-05.ws13',
+    name: 'Order Printer',
+    handle,
+    version: '1.0.0',
+    description: 'Prints packing slips for orders.',
+    app_url: `https://${handle}.example.com/app`,
+    redirect_urls: [`https://${handle}.example.com/oauth/callback`],
+    scopes: ['read_orders', 'read_products', 'write_app_metadata'],
+    webhooks: { topics: ['app.uninstalled'] },
+    privacy_policy_url: 'https://example.com/privacy',
+    support_url: 'https://example.com/support',
+    ...overrides,
+  };
+}
+
+export const DEVELOPER_PROFILE = {
+  name: 'Acme Apps',
+  contact_email: 'apps@example.com',
+  website_url: 'https://acme.example.com',
+  support_url: 'https://acme.example.com/support',
+  privacy_policy_url: 'https://acme.example.com/privacy',
+};
+
+export type GivenDeveloper = { merchant: GivenMerchant; profile: Record<string, any> };
+
+/** A new merchant account with a developer profile. */
+export async function givenDeveloper(api: Client, overrides: Record<string, unknown> = {}): Promise<GivenDeveloper> {
+  const merchant = await givenMerchant(api);
+  const res = await api.post('/v1/app-store/developers/register', { ...DEVELOPER_PROFILE, ...overrides }, { token: merchant.token });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return { merchant, profile: res.body.data };
+}
+
+export type AppCredentials = { oauth_client_id: string; client_secret: string; api_key: string };
+export type GivenApp = { app: Record<string, any>; credentials: AppCredentials; developer: GivenDeveloper };
+
+/** A developer's submitted (not yet reviewed) app. */
+export async function givenSubmittedApp(api: Client, manifestOverrides: Record<string, unknown> = {}, developer?: GivenDeveloper): Promise<GivenApp> {
+  const dev = developer ?? (await givenDeveloper(api));
+  const res = await api.post('/v1/app-store/developers/apps', { manifest: validManifest(manifestOverrides) }, { token: dev.merchant.token });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return { app: res.body.data.app, credentials: res.body.data.credentials, developer: dev };
+}
+
+/**
+ * A published app: a new developer submits a valid manifest (with `manifestOverrides`) and an
+ * operator (`operatorToken`: the session of an account in OPERATOR_EMAILS) approves it.
+ * `app` is the partner's view after approval.
+ */
+export async function givenPublishedApp(api: Client, operatorToken: string, manifestOverrides: Record<string, unknown> = {}): Promise<GivenApp> {
+  const submitted = await givenSubmittedApp(api, manifestOverrides);
+  const approve = await api.post(`/v1/operations/app-reviews/${submitted.app.latest_version.id}/approve`, undefined, { token: operatorToken });
+  expect(approve.status, JSON.stringify(approve.body)).to.equal(200);
+  const app = await api.get(`/v1/app-store/developers/apps/${submitted.app.id}`, { token: submitted.developer.merchant.token });
+  expect(app.body.data.status).to.equal('published');
+  return { ...submitted, app: app.body.data };
+}
