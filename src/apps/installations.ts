@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { PlatformError, invalidInput, notFound, type InputIssue } from '../errors.js';
 import { carried, carrying, type PendingEvent } from '../events/index.js';
@@ -11,6 +12,7 @@ import { generateToken } from '../secrets/index.js';
 import { findPublishedApp } from './catalog.js';
 import { LIFECYCLE_CONTRACT_VERSION } from './manifest-types.js';
 import { normaliseScopes } from './scopes.js';
+import { signInstallLink } from './session-tokens.js';
 import type { AuthorizeBody } from './oauth-schemas.js';
 import { apps, installations, oauthCodes, type AppDocument, type InstallationDocument } from './store.js';
 import { revokeTokens } from './tokens.js';
@@ -281,3 +283,36 @@ export async function putMetadata(platform: Platform, installationId: string, me
   return { metadata: doc.metadata, version: doc.metadata_version, updated_at: doc.updated_at.toISOString() };
 }
 
+
+export type InstallStart = {
+  /** Where the merchant's browser goes next: the app's app_url with the store and a signed install token. */
+  install_url: string;
+  install_token: string;
+  expires_in: number;
+  app: { id: string; handle: string; name: string; client_id: string };
+  store: { id: string; subdomain: string };
+};
+
+/**
+ * The start of an install (docs/oauth.md, "Install"): for a published app and a store the
+ * merchant owns, the app's `app_url` with `store_id`, `store` (the subdomain) and
+ * `install_token` (a platform-signed JWT for this app, 5 minutes, verifiable with the JWKS). The
+ * app checks it, then sends the merchant to authorize with its own PKCE challenge and state. It
+ * records nothing: the installation is made by the consent.
+ */
+export async function startInstall(platform: Platform, issuer: string, appId: string, store: { id: string; subdomain: string }): Promise<InstallStart> {
+  const app = await findPublishedApp(platform, appId);
+  if (!app) throw notFound('App');
+  const link = await signInstallLink(platform, { issuer, app, store, nonce: randomBytes(16).toString('base64url') });
+  const url = new URL(app.published.app_url);
+  url.searchParams.set('store_id', store.id);
+  url.searchParams.set('store', store.subdomain);
+  url.searchParams.set('install_token', link.token);
+  return {
+    install_url: url.toString(),
+    install_token: link.token,
+    expires_in: link.expiresIn,
+    app: { id: app._id.toHexString(), handle: app.handle, name: app.published.name, client_id: app.client_id },
+    store,
+  };
+}

@@ -7,7 +7,7 @@ import type { Platform } from '../platform.js';
 import { authorize } from './installations.js';
 import { AuthorizeBody } from './oauth-schemas.js';
 import { apps } from './store.js';
-import { GRANT_AUTHORIZATION_CODE, GRANT_REFRESH_TOKEN, answerTokenRequest, authorizationCodeGrant, refreshTokenGrant, type Grant } from './oauth.js';
+import { GRANT_AUTHORIZATION_CODE, GRANT_REFRESH_TOKEN, GRANT_TOKEN_EXCHANGE, answerTokenRequest, authorizationCodeGrant, refreshTokenGrant, tokenExchangeGrant, type Grant } from './oauth.js';
 
 class RedirectError extends Error {
   constructor(
@@ -34,12 +34,17 @@ const AuthorizeQuery = z.strictObject({
 export const TOKEN_GRANTS: Readonly<Record<string, Grant>> = {
   [GRANT_AUTHORIZATION_CODE]: authorizationCodeGrant,
   [GRANT_REFRESH_TOKEN]: refreshTokenGrant,
+  [GRANT_TOKEN_EXCHANGE]: tokenExchangeGrant,
 };
+
+/** The token exchange endpoint of spec 4.7 takes that grant only (the token endpoint takes it too, as RFC 8693 places it). */
+const EXCHANGE_GRANTS: Readonly<Record<string, Grant>> = { [GRANT_TOKEN_EXCHANGE]: tokenExchangeGrant };
 
 /** /v1/app-store/oauth: the token endpoint (RFC 6749) and token exchange (RFC 8693). Form or JSON bodies. */
 export function oauthRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
   router.post('/token', takesForm((ctx: AppContext) => answerTokenRequest(platform, ctx, TOKEN_GRANTS)));
+  router.post('/token-exchange', takesForm((ctx: AppContext) => answerTokenRequest(platform, ctx, EXCHANGE_GRANTS)));
 
   // RFC 6749 4.1.1 with the spec's consent rules (docs/oauth.md, "The authorization endpoint"): the
   // same authorization as POST /v1/app-store/apps/:id/oauth/authorize, addressed by client_id with

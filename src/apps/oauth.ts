@@ -6,8 +6,12 @@ import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
 import { equalBytes, hashToken } from '../secrets/index.js';
 import { authenticateClient } from './credentials.js';
+import { isSessionLive } from '../auth/index.js';
+import { parseObjectId } from '../ids.js';
 import { CODE_PREFIX } from './installations.js';
-import { oauthCodes, oauthTokens, type AppDocument } from './store.js';
+import { requestIssuer } from './issuer.js';
+import { SESSION_TOKEN_TYPE_URN, verifySessionToken } from './session-tokens.js';
+import { installations, oauthCodes, oauthTokens, type AppDocument } from './store.js';
 import { findToken, issueTokens, liveInstallation, revokeTokens, type IssuedTokens } from './tokens.js';
 
 /**
@@ -222,4 +226,53 @@ export const refreshTokenGrant: Grant = async (platform, client, params) => {
     throw invalidGrant('The refresh token was already used; every token of its family is revoked');
   }
   return tokenBody(issued);
+};
+
+export const TOKEN_TYPE_ACCESS = 'urn:ietf:params:oauth:token-type:access_token';
+export const TOKEN_TYPE_ONLINE = 'urn:emporium:params:oauth:token-type:online-access-token';
+export const TOKEN_TYPE_OFFLINE = 'urn:emporium:params:oauth:token-type:offline-access-token';
+/** What a session token may be presented as (RFC 8693 3): an ID-token-like JWT. */
+const SUBJECT_TOKEN_TYPES = new Set([SESSION_TOKEN_TYPE_URN, 'urn:ietf:params:oauth:token-type:jwt']);
+
+/**
+ * Token exchange (RFC 8693): an embedded app's backend trades the session token its frontend got
+ * from the merchant's admin (a platform-signed JWT for this app, docs/oauth.md) for an access
+ * token: online (the merchant user's, no refresh, ending with their session at the latest) or
+ * offline (the installation's, with a refresh token; the default). RFC 8693 2.2.2: a subject
+ * token that does not verify is `invalid_request`, with the reason.
+ */
+export const tokenExchangeGrant: Grant = async (platform, client, params, ctx) => {
+  const { subject_token: subject, subject_token_type: subjectType } = params;
+  if (!subject) throw invalidRequest('subject_token is required');
+  if (!subjectType) throw invalidRequest('subject_token_type is required');
+  if (!SUBJECT_TOKEN_TYPES.has(subjectType)) throw invalidRequest(`subject_token_type must be ${SESSION_TOKEN_TYPE_URN}`);
+  const requested = params.requested_token_type ?? TOKEN_TYPE_OFFLINE;
+  if (requested !== TOKEN_TYPE_ONLINE && requested !== TOKEN_TYPE_OFFLINE) {
+    throw invalidRequest(`requested_token_type must be ${TOKEN_TYPE_ONLINE} or ${TOKEN_TYPE_OFFLINE}`);
+  }
+  if (params.actor_token || params.resource || params.audience || params.scope) throw invalidRequest('actor_token, resource, audience and scope are not supported in token exchange');
+  const verified = await verifySessionToken(platform, { token: subject, issuer: requestIssuer(platform, ctx), audience: client.client_id });
+  if (!verified.ok) throw invalidRequest(`subject_token is not valid: ${verified.reason.replace(/_/g, ' ')}`);
+  const { claims } = verified;
+  const installationId = parseObjectId(claims.installation_id);
+  const sessionId = parseObjectId(claims.sid);
+  const merchantId = parseObjectId(claims.sub);
+  const installation = installationId ? await installations(platform.db).findOne({ _id: installationId, status: 'active' }) : null;
+  if (!installation || !installation.app_id.equals(client._id) || installation.store_id.toHexString() !== claims.store_id) {
+    throw invalidRequest('subject_token is not valid: the app is not installed in that store');
+  }
+  const sessionEnds = sessionId ? await isSessionLive(platform, sessionId) : null;
+  if (!sessionEnds || !merchantId) throw invalidRequest('subject_token is not valid: the merchant session has ended');
+  const online = requested === TOKEN_TYPE_ONLINE;
+  const tokens = await issueTokens(platform, {
+    installation,
+    scopes: installation.scopes,
+    mode: online ? 'online' : 'offline',
+    familyId: new ObjectId(),
+    codeId: null,
+    parentId: null,
+    online: online ? { merchantId, sessionId: sessionId!, sessionExpiresAt: sessionEnds } : null,
+  });
+  platform.log.info({ event: 'oauth.token_exchanged', app_id: client._id.toHexString(), installation_id: installation._id.toHexString(), mode: online ? 'online' : 'offline' });
+  return tokenBody(tokens, { issued_token_type: TOKEN_TYPE_ACCESS, ...(online ? { associated_user: { id: merchantId.toHexString() } } : {}) });
 };
