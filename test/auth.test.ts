@@ -108,7 +108,7 @@ describe('Merchant identity (/v1/auth)', () => {
       expect(out.status).to.equal(204);
       const after = await api.get('/v1/auth/custom/session', { token });
       expect(after.status).to.equal(401);
-      expect(after.headers.get('www-authenticate')).to.equal('Bearer');
+      expect(after.headers.get('www-authenticate')).to.match(/^Bearer realm="emporium", error="invalid_token"/);
       // The other session is untouched.
       expect((await api.get('/v1/auth/custom/session', { token: m.token })).status).to.equal(200);
     });
