@@ -258,6 +258,7 @@ describe('App manifests (POST /v1/app-store/developers/apps/manifest/validate)',
           { kind: 'admin_ui', handle: 'ONE', name: 'Again', target: 'admin.x', config: { big: 'x'.repeat(9000) } },
           { kind: 'admin_ui', handle: 'seven', name: 'Seven', target: 'admin.x', config: [], wasm: 'AGFzbQ' },
           { kind: 'admin_ui', handle: 'eight' },
+          { kind: 'admin_ui', handle: 'nine', name: 'Nine', target: 'admin.x', config: { $where: 'x', 'a.b': 1, ok: { $gt: 1 } } },
         ],
       });
       expect(issues).to.have.members([
@@ -272,6 +273,9 @@ describe('App manifests (POST /v1/app-store/developers/apps/manifest/validate)',
         'extensions.6.wasm: is not a known field',
         'extensions.7.name: is required',
         'extensions.7.target: is required',
+        'extensions.8.config.$where: keys must not start with "$" or contain "." or NUL characters',
+        'extensions.8.config.a.b: keys must not start with "$" or contain "." or NUL characters',
+        'extensions.8.config.ok.$gt: keys must not start with "$" or contain "." or NUL characters',
       ]);
     });
 

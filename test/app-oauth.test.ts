@@ -325,6 +325,14 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       expect([big.status, big.body.error.code]).to.deep.equal([413, 'metadata_too_large']);
       const notObject = await api.put('/v1/app/installation/metadata', { metadata: [1, 2] }, { token: tokens.access_token });
       expect(notObject.status).to.equal(400);
+      // Keys a document cannot hold are refused, never a 500.
+      for (const metadata of [{ $where: 1 }, { 'a.b': 1 }, { n: { $gt: 1 } }, { 'a\u0000b': 1 }]) {
+        const res = await api.put('/v1/app/installation/metadata', { metadata }, { token: tokens.access_token });
+        expect([res.status, res.body.error.code], JSON.stringify(metadata)).to.deep.equal([400, 'invalid_input']);
+      }
+      const deep = await api.put('/v1/app/installation/metadata', { metadata: JSON.parse('{"a":'.repeat(25) + '1' + '}'.repeat(25)) }, { token: tokens.access_token });
+      expect(deep.status).to.equal(400);
+      expect((await api.get('/v1/app/installation/metadata', { token: tokens.access_token })).body.data.metadata).to.deep.equal({ plan: 'pro', n: 3 });
       // Another store's installation of the same app has its own metadata.
       const theirs = await install({}, other);
       expect((await api.get('/v1/app/installation/metadata', { token: theirs.tokens.access_token })).body.data.metadata).to.deep.equal({});

@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { Config } from '../config.js';
+import { unstorableJson } from '../storable.js';
 import { checkUrlShape } from '../outbound/index.js';
 import { BRIDGE_CAPABILITIES, EXTENSION_KINDS, MANIFEST_SCHEMA_VERSION, type AppManifest, type BridgeCapability, type ExtensionKind, type ManifestExtension } from './manifest-types.js';
 import { isScope, normaliseScopes } from './scopes.js';
@@ -174,6 +175,7 @@ export function validateManifest(context: ManifestContext, input: unknown): Mani
       if (typeof e.config === 'object' && e.config !== null && !Array.isArray(e.config)) {
         const size = Buffer.byteLength(JSON.stringify(e.config), 'utf8');
         if (size > MAX_EXTENSION_CONFIG_BYTES) issues.push({ path: `extensions.${i}.config`, message: `must be at most ${MAX_EXTENSION_CONFIG_BYTES} bytes as JSON (it is ${size})` });
+        issues.push(...unstorableJson(e.config, `extensions.${i}.config`));
       }
     });
   }

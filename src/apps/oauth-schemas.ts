@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PageQuery } from '../pagination.js';
+import { unstorableJson } from '../storable.js';
 
 const STORE_ID = /^[0-9a-f]{24}$/;
 
@@ -20,5 +21,9 @@ export const InstallBody = z.strictObject({ store_id: z.string().regex(STORE_ID,
 
 export const ListInstallationsQuery = PageQuery.extend({ status: z.enum(['active', 'uninstalled']).optional() }).strict();
 
-/** The app's metadata for its store: any JSON object (size-limited in the service). */
-export const MetadataBody = z.strictObject({ metadata: z.record(z.string(), z.unknown()) });
+/** The app's metadata for its store: a JSON object whose keys can be stored (size-limited in the service). */
+export const MetadataBody = z.strictObject({
+  metadata: z.record(z.string(), z.unknown()).superRefine((metadata, ctx) => {
+    for (const issue of unstorableJson(metadata, '')) ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
+  }),
+});
