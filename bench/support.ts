@@ -66,15 +66,15 @@ export async function benchDatabase(binary = process.env.LOCALDB_BINARY): Promis
  * the server and database processes spent per request (ms). */
 export type LoadFigures = { rps: number; p50: number; p99: number; total: number; cpu?: { server: number; db: number | null } };
 
-export function printComparison(title: string, platform: LoadFigures, baseline: LoadFigures): void {
+export function printComparison(title: string, platform: LoadFigures, baseline: LoadFigures, labels: readonly [string, string] = ['platform', 'baseline (bare Koa)']): void {
   console.log(title);
   const withCpu = platform.cpu && baseline.cpu;
-  console.log(`                     req/s     p50 ms   p99 ms   requests${withCpu ? '   CPU ms/request: server  database' : ''}`);
-  for (const [name, r] of [['platform', platform], ['baseline (bare Koa)', baseline]] as const) {
+  console.log(`                             req/s     p50 ms   p99 ms   requests${withCpu ? '   CPU ms/request: server  database' : ''}`);
+  for (const [name, r] of [[labels[0], platform], [labels[1], baseline]] as const) {
     const cpu = withCpu ? `   ${''.padStart(15)} ${r.cpu!.server.toFixed(2).padStart(6)}  ${r.cpu!.db === null ? '     -' : r.cpu!.db.toFixed(2).padStart(8)}` : '';
-    console.log(`${name.padEnd(20)} ${r.rps.toFixed(r.rps < 10 ? 2 : 0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}   ${String(r.total).padEnd(8)}${cpu}`);
+    console.log(`${name.padEnd(28)} ${r.rps.toFixed(r.rps < 10 ? 2 : 0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}   ${String(r.total).padEnd(8)}${cpu}`);
   }
-  console.log(`ratio platform/baseline throughput: ${(platform.rps / baseline.rps).toFixed(2)}\n`);
+  console.log(`ratio ${labels[0]}/${labels[1]} throughput: ${(platform.rps / baseline.rps).toFixed(2)}\n`);
 }
 
 const ticksPerSecond = 100; // USER_HZ on Linux
