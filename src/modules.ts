@@ -17,6 +17,7 @@ import { rateLimitModule } from './ratelimit/index.js';
 import { reviewsModule } from './reviews/index.js';
 import { storesModule } from './stores/index.js';
 import { taxesModule } from './taxes/index.js';
+import { themesModule } from './themes/index.js';
 import { webhooksModule } from './webhooks/index.js';
 
 /**
@@ -40,6 +41,7 @@ export const MODULES: readonly Module[] = [
   mediaModule,
   reviewsModule,
   appsModule,
+  themesModule,
   webhooksModule,
   messagesModule,
   rateLimitModule,
