@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'payment_required'
   | 'unavailable';
 
 /**

@@ -9,7 +9,7 @@ import { events, type EventDocument } from './store.js';
 export type DomainEvent = {
   id: string;
   type: string;
-  store_id: string;
+  store_id: string | null;
   payload: Record<string, unknown>;
   idempotency_key: string;
   created_at: string;
@@ -20,13 +20,13 @@ export type Events = {
    * Record one domain event. Idempotent on the key: a second emit with the same key
    * returns the event recorded first and writes nothing.
    */
-  emit(type: string, storeId: string | ObjectId, payload: Record<string, unknown>, idempotencyKey: string): Promise<DomainEvent>;
+  emit(type: string, storeId: string | ObjectId | null, payload: Record<string, unknown>, idempotencyKey: string): Promise<DomainEvent>;
   /**
    * An event to be carried by the write that makes its change (docs/events.md, "Every
    * committed change, once"): put it on the document with `carried` (an insert) or `carrying`
    * (an update), write, then `settle`. Nothing is recorded yet.
    */
-  pending(type: string, storeId: string | ObjectId, payload: Record<string, unknown>, idempotencyKey: string): PendingEvent;
+  pending(type: string, storeId: string | ObjectId | null, payload: Record<string, unknown>, idempotencyKey: string): PendingEvent;
   /**
    * After the write that carried `pending` committed: record the events and take them off the
    * document. Never throws: whatever it cannot finish stays on the document, and the
@@ -91,7 +91,7 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
     },
     { maxBatch: EMIT_BATCH },
   );
-  const build = (type: string, storeId: string | ObjectId, payload: Record<string, unknown>, idempotencyKey: string): EventDocument => {
+  const build = (type: string, storeId: string | ObjectId | null, payload: Record<string, unknown>, idempotencyKey: string): EventDocument => {
     if (!EVENT_TYPE.test(type)) throw new Error(`event type must be lower-case and dotted: ${type}`);
     if (!idempotencyKey) throw new Error('an event needs an idempotency key');
     return {
@@ -203,7 +203,7 @@ function present(doc: EventDocument): DomainEvent {
   return {
     id: doc._id.toHexString(),
     type: doc.type,
-    store_id: doc.store_id.toHexString(),
+    store_id: doc.store_id?.toHexString() ?? null,
     payload: doc.payload,
     idempotency_key: doc.idempotency_key,
     created_at: doc.created_at.toISOString(),

@@ -6,7 +6,8 @@ export const EVENTS = 'events';
 export type EventDocument = {
   _id: ObjectId;
   type: string;
-  store_id: ObjectId;
+  /** The store it happened in; null for an event of no store (a theme uploaded by an author who owns none): no subscription receives it. */
+  store_id: ObjectId | null;
   payload: Record<string, unknown>;
   idempotency_key: string;
   created_at: Date;

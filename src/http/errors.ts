@@ -13,6 +13,7 @@ const STATUS: Record<ErrorKind, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  payment_required: 402,
   unavailable: 503,
 };
 

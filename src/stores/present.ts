@@ -9,6 +9,7 @@ export const presentStore = (s: StoreDocument): StoreView => ({
   name: s.name,
   subdomain: s.subdomain,
   currency: s.currency,
+  live_theme_id: s.live_theme_id?.toHexString() ?? null,
   created_at: s.created_at.toISOString(),
   updated_at: s.updated_at.toISOString(),
 });

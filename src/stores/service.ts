@@ -126,3 +126,14 @@ export async function listStoresOwnedBy(platform: Pick<Platform, 'db'>, ownerId:
   const docs = await stores(platform.db).find({ owner_id: new ObjectId(ownerId) }).sort({ _id: 1 }).limit(MAX_LISTED_IN_SESSION).toArray();
   return docs.map(presentStore);
 }
+
+/**
+ * Make an installed theme the store's live theme (one conditional write: a store has exactly one
+ * live theme at any moment). `expected`: the live theme the caller read (undefined: whatever it
+ * is). Resolves whether it took.
+ */
+export async function setLiveTheme(platform: Pick<Platform, 'db' | 'clock'>, storeId: string, themeId: ObjectId, expected?: ObjectId | null): Promise<boolean> {
+  const filter = { _id: new ObjectId(storeId), ...(expected === undefined ? {} : { live_theme_id: expected }) };
+  const result = await stores(platform.db).updateOne(filter, { $set: { live_theme_id: themeId } });
+  return result.matchedCount === 1;
+}

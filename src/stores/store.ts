@@ -15,6 +15,11 @@ export type StoreDocument = {
    * currency cannot change, or those prices would be relabelled. Absent until then.
    */
   currency_locked_at?: Date;
+  /**
+   * The store's live theme (an installed theme, docs/themes.md "Install"): one field, so making
+   * another theme live is one atomic write and a store never has two. Absent or null: none.
+   */
+  live_theme_id?: ObjectId | null;
   /** Incremented by every update; names the update in its event's idempotency key. */
   version: number;
   created_at: Date;

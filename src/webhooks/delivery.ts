@@ -53,7 +53,8 @@ export async function fanOutEvents(platform: Platform, eventIds: readonly string
   const pending = await loadEventsNotFannedOut(platform.db, eventIds);
   if (pending.length === 0) return [];
   const now = platform.clock.now();
-  const subs = await activeSubscriptions(platform.db, pending.map((e) => e.store_id));
+  const stores = pending.flatMap((e) => (e.store_id ? [e.store_id] : []));
+  const subs = stores.length > 0 ? await activeSubscriptions(platform.db, stores) : [];
   const created = await insertDeliveries(platform, planDeliveries(platform, pending, subs, owner, now));
   await markFannedOut(platform.db, pending.map((e) => e.id), now);
   return created;

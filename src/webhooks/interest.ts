@@ -36,8 +36,8 @@ function memoryOf(db: Db): Map<string, Remembered> {
 }
 
 /** Whether a subscription wants an event: the same store, a matching type. */
-export const wants = (sub: Interest, event: { type: string; store_id: string | ObjectId }) =>
-  sub.store_id.equals(event.store_id) && matchesEventPatterns(event.type, sub.event_types);
+export const wants = (sub: Interest, event: { type: string; store_id: string | ObjectId | null }) =>
+  event.store_id !== null && sub.store_id.equals(event.store_id) && matchesEventPatterns(event.type, sub.event_types);
 
 /** The active subscriptions of the given stores (one read). */
 export function activeSubscriptions(db: Db, storeIds: readonly (string | ObjectId)[]): Promise<SubscriptionDocument[]> {
@@ -55,7 +55,7 @@ export function activeSubscriptions(db: Db, storeIds: readonly (string | ObjectI
  */
 export async function subscribedEvents(
   platform: Pick<Platform, 'db' | 'config' | 'clock'>,
-  events: readonly { type: string; store_id: ObjectId }[],
+  events: readonly { type: string; store_id: ObjectId | null }[],
 ): Promise<boolean[]> {
   if (events.length === 0) return [];
   const ttl = platform.config.webhooks.subscriptionCacheMs;
@@ -64,6 +64,7 @@ export async function subscribedEvents(
   const known = new Map<string, Interest[]>();
   const unknown = new Set<string>();
   for (const { store_id } of events) {
+    if (!store_id) continue; // an event of no store: no subscription wants it
     const key = store_id.toHexString();
     const remembered = ttl > 0 ? memory.get(key) : undefined;
     if (remembered && remembered.until > now) known.set(key, remembered.subs);
@@ -77,7 +78,7 @@ export async function subscribedEvents(
       if (ttl > 0) remember(memory, key, { subs, until: now + ttl });
     }
   }
-  return events.map((e) => known.get(e.store_id.toHexString())!.some((sub) => wants(sub, e)));
+  return events.map((e) => (e.store_id ? known.get(e.store_id.toHexString())!.some((sub) => wants(sub, e)) : false));
 }
 
 function remember(memory: Map<string, Remembered>, key: string, value: Remembered): void {
