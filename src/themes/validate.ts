@@ -94,7 +94,9 @@ export function validateBundle(raw: unknown, context: BundleContext): BundleVali
     const json = JSON.stringify(raw);
     const bytes = Buffer.byteLength(json, 'utf8');
     if (bytes > MAX_BUNDLE_BYTES) return { ok: false, issues: [`bundle: must be at most ${MAX_BUNDLE_BYTES} bytes as JSON (it is ${bytes})`], warnings: [] };
-    b = JSON.parse(json) as Obj;
+    const copy: unknown = JSON.parse(json);
+    if (!isObj(copy)) return { ok: false, issues: ['bundle: must be a JSON object'], warnings: [] };
+    b = copy;
   } catch {
     return { ok: false, issues: ['bundle: must be JSON (it holds a value JSON cannot carry)'], warnings: [] };
   }
