@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { expect } from 'chai';
 import { MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH, MAX_TEMPLATE_SECTIONS } from '../src/themes/bundle-schema.js';
@@ -39,6 +40,13 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
         expect(result.bundle!.package.slug).to.equal(name);
       });
     }
+
+    it('validates the example of docs/themes.md', () => {
+      const doc = readFileSync(new URL('../../docs/themes.md', import.meta.url), 'utf8');
+      const example = /```json\n([\s\S]*?)\n```/.exec(doc)?.[1];
+      expect(example, 'docs/themes.md has a json example').to.be.a('string');
+      expectOk(JSON.parse(example!));
+    });
 
     it('gives each loadFixture call its own copy', () => {
       const a = loadFixture('aurora') as any;
