@@ -3,6 +3,7 @@ import { MODULES } from '../src/modules.js';
 import { maintenanceHandlers } from './maintenance.js';
 import { messageHandlers } from './messages.js';
 import type { JobHandler, JobHandlers } from './types.js';
+import { themeHandlers } from './themes.js';
 import { webhookHandlers } from './webhooks.js';
 
 /**
@@ -15,11 +16,11 @@ import { webhookHandlers } from './webhooks.js';
  *                signed delivery, retries, the sweeper) and merchant messages (sign-in codes,
  *                password resets). Also serves the internal service.
  * - bulk:        admin bulk operations (JSONL exports); filled by the bulk issue.
- * - themes:      theme package review checks; filled by the themes issue.
+ * - themes:      theme package review checks (themes.review) and the sweep for stranded reviews.
  * - extensions:  extension/function lifecycle revocation; filled by the app platform issue.
  * - maintenance: recurring sweeps of expired and stranded records.
  */
-export const HANDLERS: JobHandlers = { ...webhookHandlers, ...messageHandlers, ...maintenanceHandlers };
+export const HANDLERS: JobHandlers = { ...webhookHandlers, ...messageHandlers, ...maintenanceHandlers, ...themeHandlers };
 
 export type RegisteredJob = JobContract & { handle: JobHandler };
 

@@ -90,6 +90,8 @@ const Env = z
     OAUTH_REFRESH_REUSE_GRACE_SECONDS: int(30, 0).pipe(z.number().max(300)),
     SESSION_TOKEN_TTL_SECONDS: int(60, 10).pipe(z.number().max(600)),
     OAUTH_RATE_LIMIT: int(60, 1),
+    THEMES_REVIEW_LEASE_MS: int(60_000, 200),
+    THEMES_SWEEP_INTERVAL_MS: int(30_000, 200),
   })
   .superRefine((env, ctx) => {
     const deployed = env.APP_ENV === 'staging' || env.APP_ENV === 'production';
@@ -170,6 +172,8 @@ export type Config = Readonly<{
     /** Requests per minute to authorize and the token endpoints, per client and per merchant. */
     oauthRateLimit: number;
   }>;
+  /** Theme review checks (docs/themes.md, Review): how long a worker holds a review it checks, how often stranded ones are picked up. */
+  themes: Readonly<{ reviewLeaseMs: number; sweepIntervalMs: number }>;
   /** The internal routes' shared secret (X-Platform-Internal-Secret); null = routes answer 503. */
   internalSecret: string | null;
   webhooks: Readonly<{
@@ -246,6 +250,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       sweepIntervalMs: e.MAINTENANCE_SWEEP_INTERVAL_MS,
     },
     events: { settleAfterMs: e.EVENT_SETTLE_AFTER_MS },
+    themes: { reviewLeaseMs: e.THEMES_REVIEW_LEASE_MS, sweepIntervalMs: e.THEMES_SWEEP_INTERVAL_MS },
     apps: {
       operatorEmails: (e.OPERATOR_EMAILS ?? '').split(',').map((m) => m.trim().toLowerCase()).filter(Boolean),
       issuer: e.PUBLIC_BASE_URL ? e.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,

@@ -39,6 +39,12 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
         expect(result.warnings).to.deep.equal([]);
         expect(result.bundle!.package.slug).to.equal(name);
       });
+
+      it(`validates the normalised ${name} again unchanged (the review re-validates what was stored)`, () => {
+        const once = expectOk(loadFixture(name)).bundle!;
+        const twice = expectOk(JSON.parse(JSON.stringify(once))).bundle!;
+        expect(twice).to.deep.equal(once);
+      });
     }
 
     it('validates the example of docs/themes.md', () => {

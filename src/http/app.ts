@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { Platform } from '../platform.js';
 import { jsonBody } from './body.js';
 import type { Access, AppContext, AppCustom, AppRouter, AppState } from './context.js';
-import { TAKES_FORM, TAKES_MULTIPART } from './endpoint.js';
+import { BODY_LIMIT, TAKES_FORM, TAKES_MULTIPART } from './endpoint.js';
 import { errorEnvelope } from './errors.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
@@ -39,12 +39,20 @@ export function createApp(platform: Platform, options: { mounts: readonly Mounte
     root.match(ctx.path, ctx.method).pathAndMethod.some((layer) => layer.stack.some((fn) => (fn as unknown as Record<symbol, true | undefined>)[marker]));
   const takesMultipart = routeMarked(TAKES_MULTIPART);
   const takesForm = routeMarked(TAKES_FORM);
+  // A route's own (larger) JSON body limit, if it declares one.
+  const routeLimit = (ctx: AppContext) => {
+    const limits = root
+      .match(ctx.path, ctx.method)
+      .pathAndMethod.flatMap((layer) => layer.stack.map((fn) => (fn as unknown as Record<symbol, number | undefined>)[BODY_LIMIT]))
+      .filter((n): n is number => typeof n === 'number');
+    return limits.length > 0 ? Math.max(...limits) : null;
+  };
 
   app.use(requestId());
   app.use(requestLog(platform.log));
   app.use(errorEnvelope(platform.log));
   app.use(unmatched);
-  for (const mw of jsonBody(platform.config.http.bodyLimitBytes, takesMultipart, takesForm)) app.use(mw);
+  for (const mw of jsonBody(platform.config.http.bodyLimitBytes, takesMultipart, takesForm, routeLimit)) app.use(mw);
   app.use(root.routes());
   app.use(root.allowedMethods());
   return app;

@@ -16,6 +16,7 @@ export function jsonBody(
   limitBytes: number,
   takesMultipart: (ctx: AppContext) => boolean = () => false,
   takesForm: (ctx: AppContext) => boolean = () => false,
+  routeLimit: (ctx: AppContext) => number | null = () => null,
 ): Middleware<AppState, AppCustom>[] {
   // `application/x-www-form-urlencoded`, only for a route that declares it takes it (the OAuth
   // token endpoints, RFC 6749 4.1.3): parsed into a plain object of strings, same size limit.
@@ -34,6 +35,8 @@ export function jsonBody(
   }) as Middleware<AppState, AppCustom>;
   const requireJson: Middleware<AppState, AppCustom> = async (ctx, next) => {
     if (ctx.is('multipart/form-data') === 'multipart/form-data' && takesMultipart(ctx)) return next();
+    const limit = routeLimit(ctx) ?? limitBytes;
+    (ctx.state as { bodyLimit?: number }).bodyLimit = limit;
     if (ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded' && takesForm(ctx)) {
       (ctx.state as { formBody?: true }).formBody = true;
       return parseForm(ctx, next);
@@ -42,15 +45,15 @@ export function jsonBody(
       throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'The request body must be application/json');
     }
     const declared = Number(ctx.get('Content-Length'));
-    if (Number.isFinite(declared) && declared > limitBytes) {
-      throw new PlatformError('payload_too_large', 'payload_too_large', `The request body is larger than ${limitBytes} bytes`);
+    if (Number.isFinite(declared) && declared > limit) {
+      throw new PlatformError('payload_too_large', 'payload_too_large', `The request body is larger than ${limit} bytes`);
     }
     await next();
   };
-  const parse = koaBody({
+  const jsonParser = (limit: number) => koaBody({
     json: true,
     jsonStrict: true,
-    jsonLimit: limitBytes,
+    jsonLimit: limit,
     urlencoded: false,
     text: false,
     multipart: false,
@@ -58,12 +61,20 @@ export function jsonBody(
     parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
     onError(err) {
       const status = (err as { status?: number }).status;
-      if (status === 413) throw new PlatformError('payload_too_large', 'payload_too_large', `The request body is larger than ${limitBytes} bytes`);
+      if (status === 413) throw new PlatformError('payload_too_large', 'payload_too_large', `The request body is larger than ${limit} bytes`);
       if (status === 415) throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'The request body must be application/json');
       throw new PlatformError('invalid_data', 'invalid_json', 'The request body is not valid JSON (an object or array is expected)');
     },
   });
-  const parseJson: Middleware<AppState, AppCustom> = (ctx, next) => ((ctx.state as { formBody?: true }).formBody ? next() : (parse as Middleware<AppState, AppCustom>)(ctx, next));
+  // One parser per limit in use (the default, and the few routes that declare a larger one).
+  const parsers = new Map<number, Middleware<AppState, AppCustom>>();
+  const parserFor = (limit: number) => {
+    let parser = parsers.get(limit);
+    if (!parser) parsers.set(limit, (parser = jsonParser(limit) as Middleware<AppState, AppCustom>));
+    return parser;
+  };
+  const parseJson: Middleware<AppState, AppCustom> = (ctx, next) =>
+    (ctx.state as { formBody?: true }).formBody ? next() : parserFor((ctx.state as { bodyLimit?: number }).bodyLimit ?? limitBytes)(ctx, next);
   return [requireJson, parseJson];
 }
 

@@ -72,6 +72,8 @@ export type EndpointSpec<A extends EndpointAccess, QS extends z.ZodType, BS exte
    * parser leaves it unread.
    */
   body?: BS;
+  /** A larger JSON body limit than BODY_LIMIT_BYTES for this route (theme bundle uploads). */
+  bodyLimitBytes?: number;
   /** Honour an `Idempotency-Key` (after authentication, before the input is checked). */
   idempotent?: boolean;
   /** The success status; default 200 (204 for `respond: 'empty'`). */
@@ -88,6 +90,9 @@ export type EndpointSpec<A extends EndpointAccess, QS extends z.ZodType, BS exte
 export const TAKES_MULTIPART = Symbol('takes multipart/form-data');
 /** Marks a route's middleware that takes `application/x-www-form-urlencoded` (the OAuth token endpoints; see http/body.ts). */
 export const TAKES_FORM = Symbol('takes application/x-www-form-urlencoded');
+
+/** Marks a route whose JSON body may be larger than BODY_LIMIT_BYTES: the value is its limit (see http/body.ts). */
+export const BODY_LIMIT = Symbol('body limit in bytes');
 
 /** Declare that `middleware` (a route's handler) takes form bodies besides JSON. */
 export function takesForm<M extends object>(middleware: M): M {
@@ -162,8 +167,9 @@ export function endpoint<
   };
 
   // The endpoint ends the chain: its access steps, then its handler (never the next route).
-  const run: RouterMiddleware<AppState, AppCustom> & { [TAKES_MULTIPART]?: true } = (ctx) => dispatch(steps, 0, ctx, () => main(ctx));
+  const run: RouterMiddleware<AppState, AppCustom> & { [TAKES_MULTIPART]?: true; [BODY_LIMIT]?: number } = (ctx) => dispatch(steps, 0, ctx, () => main(ctx));
   if (bodySchema === 'multipart') run[TAKES_MULTIPART] = true;
+  if (spec.bodyLimitBytes !== undefined) run[BODY_LIMIT] = spec.bodyLimitBytes;
   return run;
 }
 

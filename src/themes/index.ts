@@ -1,7 +1,10 @@
 import type { Module } from '../module.js';
 import { bundleSchemaRoutes } from './bundle-routes.js';
+import { themeJobs } from './jobs.js';
 import { themeReviewRoutes } from './review-routes.js';
 import { themeRoutes } from './routes.js';
+export { REVIEW_THEME_VERSION, ReviewPayload, SWEEP_THEME_REVIEWS } from './jobs.js';
+export { runReview, sweepReviews } from './reviews.js';
 import { STORE_THEMES, THEME_PACKAGES, THEME_REVIEWS, THEME_VERSIONS, themeIndexes } from './store.js';
 
 /**
@@ -16,5 +19,7 @@ export const themesModule: Module = {
     { path: '/v1/themes', router: themeRoutes },
     { path: '/v1/operations/theme-reviews', router: themeReviewRoutes },
   ],
+  jobs: themeJobs,
   eventCarriers: [THEME_PACKAGES, THEME_VERSIONS, THEME_REVIEWS, STORE_THEMES],
+  eventTypes: ['theme.installed', 'theme.published', 'theme.review.completed', 'theme.submitted'],
 };

@@ -1,10 +1,47 @@
 import Router from '@koa/router';
+import { PlatformError } from '../errors.js';
 import type { AppRouter } from '../http/context.js';
+import { endpoint, storeScoped } from '../http/endpoint.js';
+import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
+import { installTheme, listCatalog, listStoreThemes, publishStoreTheme, themeSchema } from './installs.js';
+import { uploadPackage } from './packages.js';
+import { MAX_BUNDLE_BYTES } from './bundle-schema.js';
+import { CatalogQuery, InstallBody, UploadBody } from './schemas.js';
 
-/** /v1/themes: the catalog, a theme's schema, upload, install. */
+/** An upload carries a whole bundle (at most MAX_BUNDLE_BYTES as JSON) and its envelope. */
+const UPLOAD_BODY_LIMIT = MAX_BUNDLE_BYTES + 64 * 1024;
+
+/** /v1/themes: the catalog, a theme's schema, upload, install, a store's installed themes. */
 export function themeRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
-  void platform;
+
+  router.get('/', endpoint(platform, { access: 'public', query: CatalogQuery, respond: 'page' }, ({ query }) => listCatalog(platform, query)));
+
+  // A theme author's upload (spec 4.6): the merchant is resolved before anything is read or written.
+  router.post(
+    '/packages/upload',
+    endpoint(platform, { access: 'merchant', body: UploadBody, idempotent: true, respond: 'raw', bodyLimitBytes: UPLOAD_BODY_LIMIT }, async ({ ctx, merchant, body }) => {
+      const uploaded = await uploadPackage(platform, merchant, ctx.get('X-Store-Id') || undefined, body);
+      ctx.status = uploaded.created ? 201 : 200;
+      ctx.body = { data: uploaded.result };
+    }),
+  );
+
+  // A store's installed themes (before /:slug routes: "installed" is never a slug's page).
+  router.get('/installed', endpoint(platform, { access: storeScoped('read_themes'), query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listStoreThemes(platform, store, query)));
+  router.post('/installed/:id/publish', endpoint(platform, { access: storeScoped('write_themes', { apps: false }) }, ({ store, params }) => publishStoreTheme(platform, store, params.id!)));
+
+  router.get('/:slug/schema', endpoint(platform, { access: 'public' }, ({ params }) => themeSchema(platform, params.slug!, null)));
+
+  router.post(
+    '/:slug/install',
+    endpoint(platform, { access: 'merchant', body: InstallBody, idempotent: true, status: 201 }, async ({ ctx, merchant, params, body }) => {
+      const store = await ctx.access.storeAccess(platform, merchant, body.store_id);
+      if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
+      return installTheme(platform, merchant, store, params.slug!, body.publish);
+    }),
+  );
+
   return router;
 }

@@ -13,6 +13,20 @@ export type PackageStatus = 'draft' | 'active' | 'rejected';
 export type VersionStatus = 'draft' | 'in_review' | 'published' | 'rejected' | 'superseded' | 'private';
 export type SubmissionMode = 'marketplace' | 'private_install';
 
+export type CatalogMeta = {
+  name: string;
+  author_name: string;
+  site_types: string[];
+  pricing_type: string;
+  price: number;
+  currency: string;
+  version: string;
+  version_number: number;
+  engine: string;
+  templates: string[];
+  published_at: Date;
+};
+
 /** One slug: its author, and the version that serves the catalog and installs. */
 export type ThemePackageDocument = {
   _id: ObjectId;
@@ -29,6 +43,8 @@ export type ThemePackageDocument = {
   /** Private packages are installable only into the author's own stores and never listed. */
   visibility: 'marketplace' | 'private';
   published_version_id: ObjectId | null;
+  /** What the catalog shows of the published version (copied when it is published), or null before. */
+  catalog: CatalogMeta | null;
   latest_version_number: number;
   created_at: Date;
   updated_at: Date;
@@ -67,6 +83,12 @@ export type ThemeReviewDocument = {
   reasons: string[];
   reviewed_by: ObjectId | null;
   reviewed_at: Date | null;
+  /** The store the review's events are recorded in (the uploader's; null when they own none). */
+  event_store_id: ObjectId | null;
+  /** The themes worker running the checks holds the review for a while (src/work/lease.ts); a dead worker's review is taken again. */
+  lease_until: Date | null;
+  lease_owner: string | null;
+  check_runs: number;
   created_at: Date;
   updated_at: Date;
 } & CarriesEvents;
@@ -92,7 +114,7 @@ export const themeIndexes: IndexDeclaration[] = [
     collection: THEME_PACKAGES,
     indexes: [
       { key: { slug: 1 }, name: 'slug_unique', unique: true },
-      { key: { status: 1, _id: 1 }, name: 'status_id' },
+      { key: { status: 1, visibility: 1, _id: 1 }, name: 'status_visibility_id' },
     ],
   },
   {
@@ -107,6 +129,7 @@ export const themeIndexes: IndexDeclaration[] = [
     indexes: [
       { key: { resource_id: 1 }, name: 'resource_id_unique', unique: true },
       { key: { status: 1, _id: 1 }, name: 'status_id' },
+      { key: { status: 1, lease_until: 1 }, name: 'status_lease_until' },
     ],
   },
   {

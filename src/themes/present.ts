@@ -1,0 +1,127 @@
+import { BUNDLE_SCHEMA_VERSION, RENDERER_VERSION } from './bundle-types.js';
+import type { CatalogMeta, StoreThemeDocument, ThemePackageDocument, ThemeReviewDocument, ThemeVersionDocument } from './store.js';
+
+export type ReviewView = {
+  id: string;
+  submission_type: 'theme_version';
+  resource_id: string;
+  package_id: string;
+  status: ThemeReviewDocument['status'];
+  checks: { name: string; status: string; details: string[]; ran_at: string | null }[];
+  schema_manifest_version: string;
+  renderer_version: string;
+  reasons: string[];
+  reviewed_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export const presentReview = (r: ThemeReviewDocument): ReviewView => ({
+  id: r._id.toHexString(),
+  submission_type: r.submission_type,
+  resource_id: r.resource_id.toHexString(),
+  package_id: r.package_id.toHexString(),
+  status: r.status,
+  checks: r.checks.map((c) => ({ name: c.name, status: c.status, details: c.details, ran_at: c.ran_at?.toISOString() ?? null })),
+  schema_manifest_version: r.schema_manifest_version,
+  renderer_version: r.renderer_version,
+  reasons: r.reasons,
+  reviewed_at: r.reviewed_at?.toISOString() ?? null,
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+});
+
+/** spec 2.6: installable only when the package is active and the version published. */
+export const isInstallable = (p: Pick<ThemePackageDocument, 'status'>, v: Pick<ThemeVersionDocument, 'status'>) => p.status === 'active' && v.status === 'published';
+
+export type VersionView = { id: string; version: string; version_number: number; status: ThemeVersionDocument['status']; submission_mode: string; created_at: string };
+
+export const presentVersion = (v: ThemeVersionDocument): VersionView => ({
+  id: v._id.toHexString(),
+  version: v.version,
+  version_number: v.version_number,
+  status: v.status,
+  submission_mode: v.submission_mode,
+  created_at: v.created_at.toISOString(),
+});
+
+/** spec 4.6: the upload result. `theme.id` is the uploaded theme build (this version). */
+export type UploadResult = {
+  theme: { id: string };
+  package: { id: string; slug: string; status: string };
+  version: VersionView;
+  schema_manifest_version: string;
+  renderer_version: string;
+  installable: boolean;
+  review_record: ReviewView | null;
+};
+
+export const presentUpload = (p: ThemePackageDocument, v: ThemeVersionDocument, review: ThemeReviewDocument | null): UploadResult => ({
+  theme: { id: v._id.toHexString() },
+  package: { id: p._id.toHexString(), slug: p.slug, status: p.status },
+  version: presentVersion(v),
+  schema_manifest_version: v.bundle.schema_version ?? BUNDLE_SCHEMA_VERSION,
+  renderer_version: v.bundle.renderer.renderer_version ?? RENDERER_VERSION,
+  installable: isInstallable(p, v),
+  review_record: review ? presentReview(review) : null,
+});
+
+export type CatalogThemeView = {
+  slug: string;
+  package_id: string;
+  name: string;
+  author_name: string;
+  site_types: string[];
+  pricing_type: string;
+  price: number;
+  currency: string;
+  version: string;
+  version_number: number;
+  engine: string;
+  templates: string[];
+  installable: boolean;
+  published_at: string;
+};
+
+export const presentCatalogTheme = (p: ThemePackageDocument & { catalog: CatalogMeta }): CatalogThemeView => ({
+  slug: p.slug,
+  package_id: p._id.toHexString(),
+  name: p.catalog.name,
+  author_name: p.catalog.author_name,
+  site_types: p.catalog.site_types,
+  pricing_type: p.catalog.pricing_type,
+  price: p.catalog.price,
+  currency: p.catalog.currency,
+  version: p.catalog.version,
+  version_number: p.catalog.version_number,
+  engine: p.catalog.engine,
+  templates: p.catalog.templates,
+  installable: p.status === 'active',
+  published_at: p.catalog.published_at.toISOString(),
+});
+
+export type StoreThemeView = {
+  id: string;
+  store_id: string;
+  slug: string;
+  package_id: string;
+  version_id: string;
+  version: string;
+  role: StoreThemeDocument['role'];
+  settings_data: StoreThemeDocument['settings_data'];
+  created_at: string;
+  updated_at: string;
+};
+
+export const presentStoreTheme = (t: StoreThemeDocument): StoreThemeView => ({
+  id: t._id.toHexString(),
+  store_id: t.store_id.toHexString(),
+  slug: t.slug,
+  package_id: t.package_id.toHexString(),
+  version_id: t.version_id.toHexString(),
+  version: t.version,
+  role: t.role,
+  settings_data: t.settings_data,
+  created_at: t.created_at.toISOString(),
+  updated_at: t.updated_at.toISOString(),
+});
