@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { counts } from './helpers/database.js';
+import { png } from './helpers/images.js';
 import { givenMerchant, givenShop, type GivenMerchant, type GivenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 import { runProcfileProcess, type RunningProcess } from './helpers/processes.js';
@@ -149,6 +151,29 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
         const object = await storage.get(`themes/${res.body.data.package.id}/${res.body.data.version.id}/${asset.path}`);
         expect(object?.bytes.toString('utf8'), asset.path).to.equal(asset.content);
       }
+    });
+    it('takes binary assets as media files of the author’s own stores, and checks them in storage', async () => {
+      const image = png(4, 4);
+      const mediaUpload = async (who: GivenShop) => {
+        const form = new FormData();
+        form.append('file', new Blob([image], { type: 'image/png' }), 'logo.png');
+        const res = await fetch(`${app.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${who.merchant.token}`, 'x-store-id': who.store.id }, body: form });
+        return ((await res.json()) as { data: { id: string } }).data.id;
+      };
+      const asset = (mediaId: string) => ({ path: 'assets/logo.png', content_type: 'image/png', size: image.length, sha256: createHash('sha256').update(image).digest('hex'), media_id: mediaId });
+      const theirs = await mediaUpload(await givenShop(api));
+      const foreign = bundleOf('aurora');
+      foreign.renderer.assets.push(asset(theirs));
+      const refused = await upload(foreign);
+      expect([refused.status, refused.body.error.code]).to.deep.equal([400, 'invalid_bundle']);
+      expect(refused.body.error.details.join('\n')).to.match(/media_id: is not a media file of a store you own/);
+
+      const mine = bundleOf('aurora');
+      mine.renderer.assets.push(asset(await mediaUpload(author)));
+      const up = await upload(mine);
+      expect(up.status, JSON.stringify(up.body)).to.equal(201);
+      const checked = await review(up.body.data.review_record.id, 'awaiting_review');
+      expect(checked.checks.find((c: { name: string }) => c.name === 'theme_package_persistence').status).to.equal('passed');
     });
   });
 

@@ -1,7 +1,7 @@
 import type { Module } from '../module.js';
 import { mediaRoutes } from './routes.js';
 import { MEDIA, mediaIndexes } from './store.js';
-export { findMedia } from './service.js';
+export { findMedia, findMediaFiles } from './service.js';
 export type { MediaView } from './present.js';
 
 /** A store's images (and the local driver's signed file URLs): /v1/media. */

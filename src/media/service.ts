@@ -101,3 +101,16 @@ export async function findMedia(platform: Pick<Platform, 'db'>, storeId: string,
     .toArray();
   return docs.map((d) => d._id.toHexString());
 }
+
+/**
+ * Media files by id among the given stores (another domain's reference to stored bytes, e.g. a
+ * theme's asset): each found one with its storage key, content type and size.
+ */
+export async function findMediaFiles(platform: Pick<Platform, 'db'>, storeIds: readonly string[], ids: readonly string[]): Promise<{ id: string; storage_key: string; content_type: string; size: number }[]> {
+  const wanted = [...new Set(ids)].map(parseObjectId).filter((id): id is ObjectId => id !== null);
+  if (wanted.length === 0 || storeIds.length === 0) return [];
+  const docs = await media(platform.db)
+    .find({ store_id: { $in: storeIds.map((s) => new ObjectId(s)) }, _id: { $in: wanted } }, { projection: { _id: 1, storage_key: 1, content_type: 1, size: 1 } })
+    .toArray();
+  return docs.map((d) => ({ id: d._id.toHexString(), storage_key: d.storage_key, content_type: d.content_type, size: d.size }));
+}

@@ -4,6 +4,7 @@ import { PlatformError, type InputIssue } from '../errors.js';
 import { carried } from '../events/index.js';
 import type { MerchantPrincipal } from '../http/context.js';
 import type { Platform } from '../platform.js';
+import { findMediaFiles } from '../media/index.js';
 import { isStorageKey, objectStorage } from '../storage/index.js';
 import { listStoresOwnedBy } from '../stores/index.js';
 import type { AssetEntry } from './bundle-types.js';
@@ -44,12 +45,8 @@ async function assetIssues(platform: Platform, merchant: MerchantPrincipal, asse
     }
   });
   if (mediaIds.length > 0) {
-    const stores = (await listStoresOwnedBy(platform, merchant.merchantId)).map((s) => new ObjectId(s.id));
-    const found = await platform.db
-      .collection('media')
-      .find({ _id: { $in: mediaIds.map((m) => m.id) }, store_id: { $in: stores } }, { projection: { _id: 1 } })
-      .toArray();
-    const known = new Set(found.map((d) => String(d._id)));
+    const stores = (await listStoresOwnedBy(platform, merchant.merchantId)).map((s) => s.id);
+    const known = new Set((await findMediaFiles(platform, stores, mediaIds.map((m) => m.id.toHexString()))).map((f) => f.id));
     for (const { i, id } of mediaIds) if (!known.has(id.toHexString())) issues.push({ path: `renderer.assets.${i}.media_id`, message: 'is not a media file of a store you own' });
   }
   return issues;
