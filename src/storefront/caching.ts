@@ -15,11 +15,24 @@ export function respondCacheable(ctx: RouterContext<AppState, AppCustom>, body: 
   ctx.status = 200;
   ctx.type = 'application/json';
   ctx.set('Cache-Control', `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
-  ctx.etag = `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
-  if (ctx.fresh) {
+  const etag = `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+  ctx.set('ETag', etag);
+  if (matchesNoneMatch(ctx.get('If-None-Match'), etag)) {
     ctx.status = 304;
     ctx.body = null;
     return;
   }
   ctx.body = json;
+}
+
+/**
+ * RFC 9110 13.1.2: weak comparison against each tag of `If-None-Match` (or `*`). Koa's
+ * `ctx.fresh` also gives up whenever the request says `Cache-Control: no-cache`, which fetch
+ * implementations send with every conditional request; an origin server still validates.
+ */
+function matchesNoneMatch(header: string, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
