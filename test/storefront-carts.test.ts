@@ -60,6 +60,17 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
       expect(read.headers.get('cache-control')).to.equal('no-store');
     });
 
+    it('replays a retried create with the same Idempotency-Key instead of making a second cart', async () => {
+      const headers = { 'idempotency-key': `cart-${Date.now()}` };
+      const first = await api.post(cartPath(shop), {}, { headers });
+      const again = await api.post(cartPath(shop), {}, { headers });
+      expect(first.status).to.equal(201);
+      expect(again.status).to.equal(201);
+      expect(again.headers.get('idempotent-replayed')).to.equal('true');
+      expect(again.body.data.token).to.equal(first.body.data.token);
+      expect(await findPlaintext(app.platform.db, first.body.data.token)).to.deep.equal([]);
+    });
+
     it('sets, changes and removes lines by variant, and discards the cart', async () => {
       const second = await givenProduct(shop.as, { title: 'Plate', variants: [{ price: 300, inventory_tracked: false }] });
       const { token } = await givenCart(shop);
