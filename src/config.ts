@@ -92,6 +92,12 @@ const Env = z
     OAUTH_RATE_LIMIT: int(60, 1),
     THEMES_REVIEW_LEASE_MS: int(60_000, 200),
     THEMES_SWEEP_INTERVAL_MS: int(30_000, 200),
+    STOREFRONT_BASE_DOMAIN: z
+      .string()
+      .toLowerCase()
+      .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, 'must be a domain name such as shops.example.com')
+      .default('localhost'),
+    CART_IDLE_DAYS: int(14, 1).pipe(z.number().max(365)),
   })
   .superRefine((env, ctx) => {
     const deployed = env.APP_ENV === 'staging' || env.APP_ENV === 'production';
@@ -174,6 +180,8 @@ export type Config = Readonly<{
   }>;
   /** Theme review checks (docs/themes.md, Review): how long a worker holds a review it checks, how often stranded ones are picked up. */
   themes: Readonly<{ reviewLeaseMs: number; sweepIntervalMs: number }>;
+  /** Storefronts (docs/storefront.md): the domain under which `<subdomain>.<baseDomain>` is a store; how long an untouched cart lives. */
+  storefront: Readonly<{ baseDomain: string; cartIdleDays: number }>;
   /** The internal routes' shared secret (X-Platform-Internal-Secret); null = routes answer 503. */
   internalSecret: string | null;
   webhooks: Readonly<{
@@ -280,6 +288,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           : null,
     },
     media: { maxBytes: e.MEDIA_MAX_BYTES },
+    storefront: { baseDomain: e.STOREFRONT_BASE_DOMAIN, cartIdleDays: e.CART_IDLE_DAYS },
     // npm start works out of the box (wake-ups included); tests and deployments set their own.
     internalSecret: e.INTERNAL_SECRET ?? (e.APP_ENV === 'development' ? DEV_INTERNAL_SECRET : null),
     webhooks: {

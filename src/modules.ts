@@ -15,6 +15,7 @@ import { ordersModule } from './orders/index.js';
 import { paymentsModule } from './payments/index.js';
 import { rateLimitModule } from './ratelimit/index.js';
 import { reviewsModule } from './reviews/index.js';
+import { storefrontModule } from './storefront/index.js';
 import { storesModule } from './stores/index.js';
 import { taxesModule } from './taxes/index.js';
 import { themesModule } from './themes/index.js';
@@ -35,6 +36,7 @@ export const MODULES: readonly Module[] = [
   couponsModule,
   customersModule,
   formsModule,
+  storefrontModule,
   ordersModule,
   taxesModule,
   paymentsModule,

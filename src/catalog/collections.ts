@@ -98,6 +98,12 @@ export async function getCollection(platform: Platform, storeId: string, collect
   return presentCollection(doc);
 }
 
+/** The store's collection with this handle, or null. */
+export async function findCollectionByHandle(platform: Pick<Platform, 'db'>, storeId: string, handle: string): Promise<CollectionView | null> {
+  const doc = await collections(platform.db).findOne({ store_id: new ObjectId(storeId), handle });
+  return doc ? presentCollection(doc) : null;
+}
+
 export async function listCollections(platform: Platform, storeId: string, page: Page): Promise<{ items: CollectionView[]; nextCursor: string | null }> {
   const docs = await collections(platform.db)
     .find({ store_id: new ObjectId(storeId), ...afterCursor(page) })

@@ -125,6 +125,12 @@ export async function getProduct(platform: Platform, storeId: string, productId:
   return presentProduct(doc);
 }
 
+/** The store's product with this handle (any status), or null. */
+export async function findProductByHandle(platform: Pick<Platform, 'db'>, storeId: string, handle: string): Promise<ProductView | null> {
+  const doc = await products(platform.db).findOne({ store_id: new ObjectId(storeId), handle });
+  return doc ? presentProduct(doc) : null;
+}
+
 export async function updateProduct(platform: Platform, storeId: string, productId: string, input: UpdateProductBody): Promise<ProductView> {
   const id = parseObjectId(productId);
   const scope = { _id: id ?? new ObjectId(), store_id: new ObjectId(storeId) };

@@ -1,16 +1,19 @@
 import type { Module } from '../module.js';
-import { formSubmissionRoutes, storefrontFormRoutes } from './routes.js';
+import { formSubmissionRoutes } from './routes.js';
 import { FORM_SUBMISSIONS, formSubmissionIndexes } from './store.js';
+export { submitForm, type Submission } from './service.js';
+export { SubmitFormBody, SubmitFormParams } from './schemas.js';
 export type { FormSubmissionView } from './present.js';
 
-/** Storefront forms: public submissions under /v1/storefront, the store's list at /v1/form-submissions. */
+/**
+ * Storefront forms: the store's list at /v1/form-submissions. Public submissions
+ * (`POST /v1/storefront/:subdomain/forms/:form`) are served by the storefront module, which
+ * owns that mount, through submitForm.
+ */
 export const formsModule: Module = {
   name: 'forms',
   indexes: formSubmissionIndexes,
-  routes: [
-    { path: '/v1/storefront', router: storefrontFormRoutes },
-    { path: '/v1/form-submissions', router: formSubmissionRoutes },
-  ],
+  routes: [{ path: '/v1/form-submissions', router: formSubmissionRoutes }],
   eventCarriers: [FORM_SUBMISSIONS],
   eventTypes: ['form_submission.created'],
 };

@@ -5,6 +5,7 @@ import { redispatchStrandedMessages, sweepExpiredMessages } from '../messages/in
 import { repairOrders } from '../orders/index.js';
 import type { Platform } from '../platform.js';
 import { sweepExpiredRateLimits } from '../ratelimit/index.js';
+import { sweepExpiredCarts } from '../storefront/index.js';
 
 /**
  * Housekeeping. Expiry is a field checked in code and enforced by these sweeps, because
@@ -26,6 +27,7 @@ export const SWEEPS = {
   'maintenance.repair-orders': repairOrders,
   'maintenance.settle-events': settleEvents,
   'maintenance.sweep-oauth': sweepExpiredOAuth,
+  'maintenance.sweep-carts': sweepExpiredCarts,
 } as const satisfies Record<string, (platform: Platform) => Promise<number>>;
 
 export type SweepName = keyof typeof SWEEPS;

@@ -1,0 +1,18 @@
+import type { Module } from '../module.js';
+import { storefrontRoutes } from './routes.js';
+import { cartIndexes } from './store.js';
+export { loadPricedCart, markCartConsumed, sweepExpiredCarts, type CartLineProblem, type PricedCart, type PricedCartLine, type PricedCoupon } from './carts.js';
+export { storefrontStore } from './reads.js';
+export { CART_TOKEN_HEADER } from './schemas.js';
+export type { CartView } from './present.js';
+
+/**
+ * The storefront runtime (docs/storefront.md): /v1/storefront, public reads and persisted
+ * carts of a store named by its subdomain, and its form submissions (served through the
+ * forms module). Customer accounts mount /v1/storefront/customer on their own.
+ */
+export const storefrontModule: Module = {
+  name: 'storefront',
+  indexes: cartIndexes,
+  routes: [{ path: '/v1/storefront', router: storefrontRoutes }],
+};

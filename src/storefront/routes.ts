@@ -1,0 +1,115 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { submitForm, SubmitFormBody, SubmitFormParams } from '../forms/index.js';
+import type { AppRouter } from '../http/context.js';
+import { endpoint } from '../http/endpoint.js';
+import type { Platform } from '../platform.js';
+import { cartConflict, createCart, discardCart, loadPricedCart, updateCart } from './carts.js';
+import { respondCacheable } from './caching.js';
+import { presentCart, presentPublicStore } from './present.js';
+import { getPublicProduct, listPublicCollectionProducts, listPublicCollections, listPublicProducts, lookupStore, storefrontStore } from './reads.js';
+import { CART_TOKEN_HEADER, CreateCartBody, ListPublicCollectionsQuery, ListPublicProductsQuery, LookupQuery, UpdateCartBody } from './schemas.js';
+
+const access = 'public' as const;
+const StoreParams = z.object({ subdomain: z.string().max(255) });
+const HandleParams = StoreParams.extend({ handle: z.string().max(255) });
+
+/** /v1/storefront: public reads, carts and form submissions of a store named by its subdomain (docs/storefront.md). */
+export function storefrontRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
+
+  router.get(
+    '/lookup',
+    endpoint(platform, { access, query: LookupQuery, respond: 'raw' }, async ({ ctx, query }) => respondCacheable(ctx, { data: await lookupStore(platform, query) })),
+  );
+  router.get(
+    '/:subdomain',
+    endpoint(platform, { access, params: StoreParams, respond: 'raw' }, async ({ ctx, params }) =>
+      respondCacheable(ctx, { data: presentPublicStore(await storefrontStore(platform, params.subdomain)) }),
+    ),
+  );
+  router.get(
+    '/:subdomain/products',
+    endpoint(platform, { access, params: StoreParams, query: ListPublicProductsQuery, respond: 'raw' }, async ({ ctx, params, query }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      const page = await listPublicProducts(platform, store.id, query);
+      respondCacheable(ctx, { data: page.items, page: { next_cursor: page.nextCursor } });
+    }),
+  );
+  router.get(
+    '/:subdomain/products/:handle',
+    endpoint(platform, { access, params: HandleParams, respond: 'raw' }, async ({ ctx, params }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      respondCacheable(ctx, { data: await getPublicProduct(platform, store.id, params.handle) });
+    }),
+  );
+  router.get(
+    '/:subdomain/collections',
+    endpoint(platform, { access, params: StoreParams, query: ListPublicCollectionsQuery, respond: 'raw' }, async ({ ctx, params, query }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      const page = await listPublicCollections(platform, store.id, query);
+      respondCacheable(ctx, { data: page.items, page: { next_cursor: page.nextCursor } });
+    }),
+  );
+  router.get(
+    '/:subdomain/collections/:handle/products',
+    endpoint(platform, { access, params: HandleParams, query: ListPublicProductsQuery, respond: 'raw' }, async ({ ctx, params, query }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      const page = await listPublicCollectionProducts(platform, store.id, params.handle, query);
+      respondCacheable(ctx, { data: page.items, page: { next_cursor: page.nextCursor } });
+    }),
+  );
+
+  // Carts: never cached (private to whoever holds the token).
+  const token = (ctx: { get(name: string): string }) => ctx.get(CART_TOKEN_HEADER) || undefined;
+  router.post(
+    '/:subdomain/cart',
+    endpoint(platform, { access, params: StoreParams, body: CreateCartBody, idempotent: true, status: 201 }, async ({ ctx, params, body }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      const { token: cartToken, cart } = await createCart(platform, store, body);
+      ctx.set('Cache-Control', 'no-store');
+      return { token: cartToken, cart: presentCart(cart) };
+    }),
+  );
+  router.get(
+    '/:subdomain/cart',
+    endpoint(platform, { access, params: StoreParams }, async ({ ctx, params }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      ctx.set('Cache-Control', 'no-store');
+      return presentCart(await loadPricedCart(platform, store, token(ctx)));
+    }),
+  );
+  router.patch(
+    '/:subdomain/cart',
+    endpoint(platform, { access, params: StoreParams, body: UpdateCartBody, respond: 'raw' }, async ({ ctx, params, body }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      const { version, ...changes } = body;
+      const result = await updateCart(platform, store, token(ctx), version, changes);
+      ctx.set('Cache-Control', 'no-store');
+      if (result.outcome === 'conflict') {
+        const err = cartConflict();
+        ctx.status = 409;
+        ctx.body = { error: { code: err.code, message: err.message, request_id: ctx.state.requestId }, data: presentCart(result.cart) };
+        return;
+      }
+      ctx.status = 200;
+      ctx.body = { data: presentCart(result.cart) };
+    }),
+  );
+  router.delete(
+    '/:subdomain/cart',
+    endpoint(platform, { access, params: StoreParams, respond: 'empty' }, async ({ ctx, params }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      await discardCart(platform, store.id, token(ctx));
+    }),
+  );
+
+  router.post(
+    '/:subdomain/forms/:form',
+    endpoint(platform, { access, params: SubmitFormParams, body: SubmitFormBody, status: 202 }, async ({ ctx, params, body }) => {
+      await submitForm(platform, { ...params, fields: body.fields, ip: ctx.ip, userAgent: ctx.get('User-Agent') });
+      return { accepted: true };
+    }),
+  );
+  return router;
+}

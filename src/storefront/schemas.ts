@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { IdString } from '../ids.js';
+import { KeysetCursorParam, DEFAULT_LIMIT, MAX_LIMIT, PageQuery } from '../pagination.js';
+
+/** The header a cart's token travels in (docs/storefront.md, Carts). */
+export const CART_TOKEN_HEADER = 'X-Cart-Token';
+export const CART_TOKEN_PREFIX = 'emp_ct';
+export const MAX_CART_LINES = 100;
+export const MAX_LINE_QUANTITY = 100;
+
+/** `?subdomain=` or `?host=`, exactly one. */
+export const LookupQuery = z
+  .strictObject({ subdomain: z.string().min(1).max(63).optional(), host: z.string().min(1).max(255).optional() })
+  .refine((q) => (q.subdomain === undefined) !== (q.host === undefined), 'give exactly one of subdomain and host');
+export type LookupQuery = z.infer<typeof LookupQuery>;
+
+/** Sorts a shopper may ask for (the admin list's, but not by last update). */
+export const STOREFRONT_SORTS = ['created_at', '-created_at', 'title', '-title'] as const;
+
+export const ListPublicProductsQuery = z.strictObject({
+  q: z.string().trim().min(1).max(255).optional(),
+  sort: z.enum(STOREFRONT_SORTS).default('created_at'),
+  limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
+  cursor: KeysetCursorParam.optional(),
+});
+export type ListPublicProductsQuery = z.infer<typeof ListPublicProductsQuery>;
+
+export const ListPublicCollectionsQuery = PageQuery.strict();
+
+const Line = z.strictObject({
+  variant_id: IdString('variant'),
+  quantity: z.number().int('must be a whole number').min(0).max(MAX_LINE_QUANTITY, `must be at most ${MAX_LINE_QUANTITY}`),
+});
+const Lines = z
+  .array(Line)
+  .max(MAX_CART_LINES)
+  .refine((lines) => new Set(lines.map((l) => l.variant_id)).size === lines.length, 'names a variant twice');
+const CouponCode = z.string().trim().min(1).max(100).nullable();
+
+/** POST …/cart: optionally the first lines and a coupon code. Never a price. */
+export const CreateCartBody = z.strictObject({ lines: Lines.optional(), coupon_code: CouponCode.optional() });
+export type CreateCartBody = z.infer<typeof CreateCartBody>;
+
+/** PATCH …/cart: set lines (quantity 0 removes) and/or the coupon code, on the version the client read. */
+export const UpdateCartBody = z
+  .strictObject({ version: z.number().int().min(1), lines: Lines.optional(), coupon_code: CouponCode.optional() })
+  .refine((b) => b.lines !== undefined || b.coupon_code !== undefined, 'give lines or coupon_code');
+export type UpdateCartBody = z.infer<typeof UpdateCartBody>;
+
+export type CartChanges = { lines?: { variant_id: string; quantity: number }[] | undefined; coupon_code?: string | null | undefined };
