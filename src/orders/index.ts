@@ -2,7 +2,9 @@ import type { Module } from '../module.js';
 import { orderRoutes } from './routes.js';
 import { orderIndexes } from './store.js';
 export { repairOrders } from './operations.js';
-export { getOrder, listOrders } from './service.js';
+export { createOrder, findOrderByRequest, getOrder, listOrders, markOrderPaid } from './service.js';
+export { AddressInput, CreateOrderBody } from './schemas.js';
+export type { RequestRef } from './store.js';
 export { ListOrdersQuery } from './schemas.js';
 export type { OrderView } from './present.js';
 

@@ -22,7 +22,13 @@ import { orders, type Effect, type LineItemDocument, type OrderDocument, type Re
  * the coupon's use and the stock of tracked lines are held, and if any cannot be, nothing is
  * left behind.
  */
-export async function createOrder(platform: Platform, store: StoreView, input: CreateOrderBody, request: RequestRef | null): Promise<OrderView> {
+export async function createOrder(
+  platform: Platform,
+  store: StoreView,
+  input: CreateOrderBody,
+  request: RequestRef | null,
+  options: { source?: OrderDocument['source'] } = {},
+): Promise<OrderView> {
   const storeId = store.id;
   if (request) {
     const made = await findCreation(platform, storeId, request);
@@ -133,7 +139,7 @@ export async function createOrder(platform: Platform, store: StoreView, input: C
     cancelled_at: null,
     cancel_reason: null,
     note: input.note ?? null,
-    source: 'admin',
+    source: options.source ?? 'admin',
     version: 1,
     creating: true,
     requests: request ? [request] : [],
@@ -180,6 +186,12 @@ async function planCommitments(platform: Platform, storeId: string, lines: LineI
   }
   if (problems.length > 0) throw new PlatformError('conflict', 'insufficient_stock', 'Not enough stock for this order', { details: problems });
   return holds;
+}
+
+/** The order a request (its Idempotency-Key, as the caller scopes it) already made, if any: a retried checkout answers it again. */
+export async function findOrderByRequest(platform: Platform, storeId: string, request: RequestRef): Promise<OrderView | null> {
+  const made = await findCreation(platform, storeId, request);
+  return made ? presentOrder(made) : null;
 }
 
 export async function getOrder(platform: Platform, storeId: string, orderId: string): Promise<OrderView> {

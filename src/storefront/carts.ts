@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import { findVariants, type VariantRef } from '../catalog/index.js';
 import { evaluateCoupon, type CouponRefusal } from '../coupons/index.js';
 import { PlatformError, invalidInput, notFound, type InputIssue } from '../errors.js';
+import { carrying, type PendingEvent } from '../events/index.js';
 import { activeLocationIds, availableAt } from '../inventory/index.js';
 import type { Platform } from '../platform.js';
 import { generateToken, hashToken } from '../secrets/index.js';
@@ -211,13 +212,15 @@ export async function discardCart(platform: Platform, storeId: string, token: st
  * checkout priced). False when it changed, expired, or was consumed meanwhile: the checkout
  * must not proceed on what it priced.
  */
-export async function markCartConsumed(platform: Platform, storeId: string, cartId: string, version: number): Promise<boolean> {
+export async function markCartConsumed(platform: Platform, storeId: string, cartId: string, version: number, made?: { orderId: string; pending: readonly PendingEvent[] }): Promise<boolean> {
   if (!ObjectId.isValid(cartId)) return false;
   const now = platform.clock.now();
+  const update = { $set: { consumed_at: now, updated_at: now, ...(made ? { order_id: new ObjectId(made.orderId) } : {}) }, $inc: { version: 1 } };
   const result = await carts(platform.db).updateOne(
     { _id: new ObjectId(cartId), store_id: new ObjectId(storeId), version, consumed_at: null, expires_at: { $gt: now } },
-    { $set: { consumed_at: now, updated_at: now }, $inc: { version: 1 } },
+    made ? carrying(update, made.pending) : update,
   );
+  if (result.matchedCount === 1 && made) await platform.events.settle(carts(platform.db), new ObjectId(cartId), made.pending);
   return result.matchedCount === 1;
 }
 

@@ -1,6 +1,6 @@
 import type { Module } from '../module.js';
 import { storefrontRoutes } from './routes.js';
-import { cartIndexes } from './store.js';
+import { CARTS, cartIndexes } from './store.js';
 export { loadPricedCart, markCartConsumed, sweepExpiredCarts, type CartLineProblem, type PricedCart, type PricedCartLine, type PricedCoupon } from './carts.js';
 export { storefrontStore } from './reads.js';
 export { CART_TOKEN_HEADER } from './schemas.js';
@@ -15,4 +15,6 @@ export const storefrontModule: Module = {
   name: 'storefront',
   indexes: cartIndexes,
   routes: [{ path: '/v1/storefront', router: storefrontRoutes }],
+  eventCarriers: [CARTS],
+  eventTypes: ['checkout.completed'],
 };

@@ -5,10 +5,11 @@ import type { AppRouter } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { cartConflict, createCart, discardCart, loadPricedCart, updateCart } from './carts.js';
+import { checkout } from './checkout.js';
 import { respondCacheable } from './caching.js';
 import { presentCart, presentPublicStore } from './present.js';
 import { getPublicProduct, listPublicCollectionProducts, listPublicCollections, listPublicProducts, lookupStore, storefrontStore } from './reads.js';
-import { CART_TOKEN_HEADER, CreateCartBody, ListPublicCollectionsQuery, ListPublicProductsQuery, LookupQuery, UpdateCartBody } from './schemas.js';
+import { CART_TOKEN_HEADER, CheckoutBody, CreateCartBody, ListPublicCollectionsQuery, ListPublicProductsQuery, LookupQuery, UpdateCartBody } from './schemas.js';
 
 const access = 'public' as const;
 const StoreParams = z.object({ subdomain: z.string().max(255) });
@@ -101,6 +102,18 @@ export function storefrontRoutes(platform: Platform): AppRouter {
     endpoint(platform, { access, params: StoreParams, respond: 'empty' }, async ({ ctx, params }) => {
       const store = await storefrontStore(platform, params.subdomain);
       await discardCart(platform, store.id, token(ctx));
+    }),
+  );
+
+  // Checkout: the cart (X-Cart-Token) becomes an order; an Idempotency-Key is required.
+  router.post(
+    '/:subdomain/orders',
+    endpoint(platform, { access, params: StoreParams, body: CheckoutBody, idempotent: true, respond: 'raw' }, async ({ ctx, params, body }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      const result = await checkout(platform, store, token(ctx), ctx.get('Idempotency-Key') || undefined, body);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = result.created ? 201 : 200;
+      ctx.body = { data: result.order };
     }),
   );
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AddressInput } from '../orders/index.js';
 import { IdString } from '../ids.js';
 import { KeysetCursorParam, DEFAULT_LIMIT, MAX_LIMIT, PageQuery } from '../pagination.js';
 
@@ -48,3 +49,12 @@ export const UpdateCartBody = z
 export type UpdateCartBody = z.infer<typeof UpdateCartBody>;
 
 export type CartChanges = { lines?: { variant_id: string; quantity: number }[] | undefined; coupon_code?: string | null | undefined };
+
+/** A checkout: who to send it to and where; everything priced comes from the cart and the catalog. */
+export const CheckoutBody = z.strictObject({
+  email: z.string().trim().max(254).transform((e) => e.toLowerCase()).pipe(z.email({ message: 'must be an email address' })),
+  shipping_address: AddressInput.optional(),
+  billing_address: AddressInput.optional(),
+  note: z.string().max(2000).optional(),
+});
+export type CheckoutBody = z.infer<typeof CheckoutBody>;

@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { CarriesEvents } from '../events/index.js';
 
 export const CARTS = 'storefront_carts';
 
@@ -20,7 +21,9 @@ export type CartDocument = {
   expires_at: Date;
   /** Set when a checkout turned it into an order: it then reads as not found. */
   consumed_at: Date | null;
-};
+  /** The order the checkout made of it. */
+  order_id?: ObjectId | null;
+} & CarriesEvents;
 
 export const cartIndexes: IndexDeclaration[] = [
   {

@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { startTestApp, type TestApp } from './helpers/app.js';
+import { givenShop, type GivenShop } from './helpers/factories.js';
+import { client, type Client } from './helpers/http.js';
+
+/**
+ * Checkout (docs/storefront.md, "Checkout"): a persisted cart becomes an order through
+ * POST /v1/storefront/:subdomain/orders, priced server-side, stock and coupon uses reserved
+ * atomically, once per Idempotency-Key.
+ */
+describe('Storefront checkout (cart to order)', () => {
+  let app: TestApp;
+  let api: Client;
+  let shop: GivenShop;
+  let warehouse: string;
+
+  before(async () => {
+    app = await startTestApp('storefront_checkout');
+    api = client(app.url);
+    shop = await givenShop(api);
+    warehouse = (await api.post('/v1/inventory/locations', { name: 'Warehouse' }, shop.as)).body.data.id;
+    await api.put('/v1/taxes', { shipping_taxable: false, rates: [{ country_code: 'FR', name: 'TVA', rate_bps: 2000 }] }, shop.as);
+  });
+  after(() => app.close());
+
+  const givenVariant = async (available: number, price = 1000) => {
+    const product = (await api.post('/v1/products', { title: `Item ${randomBytes(3).toString('hex')}`, status: 'active', variants: [{ price }] }, shop.as)).body.data;
+    await api.post('/v1/inventory/levels/set', { variant_id: product.variants[0].id, location_id: warehouse, available }, shop.as);
+    return { product: product.id as string, variant: product.variants[0].id as string };
+  };
+  const cartWith = async (lines: { variant_id: string; quantity: number }[], coupon_code?: string) => {
+    const res = await api.post(`/v1/storefront/${shop.store.subdomain}/cart`, { lines, ...(coupon_code ? { coupon_code } : {}) });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    return res.body.data.token as string;
+  };
+  const paris = { address1: '1 rue de Rivoli', city: 'Paris', country_code: 'FR' };
+  const checkout = (cart: string, key: string | null = randomBytes(8).toString('hex'), body: Record<string, unknown> = { email: 'shopper@example.com', shipping_address: paris }) =>
+    api.post(`/v1/storefront/${shop.store.subdomain}/orders`, body, { headers: { 'x-cart-token': cart, ...(key ? { 'idempotency-key': key } : {}) } });
+  const stock = async (variant: string) => {
+    const l = (await api.get(`/v1/inventory/levels?variant_id=${variant}&location_id=${warehouse}`, shop.as)).body.data[0];
+    return { available: l.available, committed: l.committed };
+  };
+  const events = (filter: Record<string, unknown>) => app.platform.db.collection('events').find(filter).toArray();
+
+  it('turns a cart into a storefront order priced by the catalog and the tax table; the cart is consumed', async () => {
+    const { variant } = await givenVariant(5, 2500);
+    const cart = await cartWith([{ variant_id: variant, quantity: 2 }]);
+    const res = await checkout(cart);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const order = res.body.data;
+    expect(order).to.include({ source: 'storefront', email: 'shopper@example.com', financial_status: 'pending', subtotal: 5000, tax_total: 1000, total: 6000, currency: 'USD' });
+    expect(await stock(variant)).to.deep.equal({ available: 3, committed: 2 });
+    expect((await api.get(`/v1/storefront/${shop.store.subdomain}/cart`, { headers: { 'x-cart-token': cart } })).status).to.equal(404);
+    expect(await events({ type: 'order.created', 'payload.order.id': order.id, 'payload.order.source': 'storefront' })).to.have.length(1);
+    const completed = await events({ idempotency_key: `checkout.completed:${order.id}` });
+    expect(completed).to.have.length(1);
+    expect(completed[0]!.payload).to.include({ order_id: order.id, total: 6000 });
+    // The merchant sees it.
+    expect((await api.get(`/v1/orders/${order.id}`, shop.as)).body.data.source).to.equal('storefront');
+  });
+
+  it('needs an Idempotency-Key, and a retry with the same key answers the same order (even after the cart is consumed)', async () => {
+    const { variant } = await givenVariant(5);
+    const cart = await cartWith([{ variant_id: variant, quantity: 1 }]);
+    const missing = await checkout(cart, null);
+    expect([missing.status, missing.body.error.code]).to.deep.equal([400, 'idempotency_key_required']);
+    const first = await checkout(cart, 'key-1');
+    expect(first.status).to.equal(201);
+    // The Idempotency-Key layer answers the first response again (docs/conventions.md, Idempotency).
+    const retry = await checkout(cart, 'key-1');
+    expect(retry.status, JSON.stringify(retry.body)).to.equal(201);
+    expect(retry.body.data.id).to.equal(first.body.data.id);
+    expect(await stock(variant)).to.deep.equal({ available: 4, committed: 1 });
+    // Another key on the consumed cart makes nothing.
+    expect((await checkout(cart, 'key-2')).status).to.equal(404);
+  });
+
+  it('charges the price at checkout, never the price when the line was added', async () => {
+    const { product, variant } = await givenVariant(5, 1000);
+    const cart = await cartWith([{ variant_id: variant, quantity: 1 }]);
+    const p = (await api.get(`/v1/products/${product}`, shop.as)).body.data;
+    await api.patch(`/v1/products/${product}`, { variants: [{ id: p.variants[0].id, price: 1500 }] }, shop.as);
+    const res = await checkout(cart);
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.data.subtotal).to.equal(1500);
+  });
+
+  it('sells exactly 10 of the last 10 units to 50 concurrent checkouts', async () => {
+    const { variant } = await givenVariant(10);
+    const carts = await Promise.all(Array.from({ length: 50 }, () => cartWith([{ variant_id: variant, quantity: 1 }])));
+    const results = await Promise.all(carts.map((c) => checkout(c)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).to.have.length(10);
+    expect(statuses.filter((s) => s !== 201 && s !== 409), JSON.stringify(results.find((r) => r.status !== 201 && r.status !== 409)?.body)).to.deep.equal([]);
+    expect(await stock(variant)).to.deep.equal({ available: 0, committed: 10 });
+  });
+
+  it('uses a 5-use coupon exactly 5 times across 20 concurrent checkouts', async () => {
+    const { variant } = await givenVariant(100);
+    const code = `FIVE${randomBytes(3).toString('hex').toUpperCase()}`;
+    expect((await api.post('/v1/coupons', { code, type: 'percentage', value: 10, usage_limit: 5 }, shop.as)).status).to.equal(201);
+    const carts = await Promise.all(Array.from({ length: 20 }, () => cartWith([{ variant_id: variant, quantity: 1 }], code)));
+    const results = await Promise.all(carts.map((c) => checkout(c)));
+    const made = results.filter((r) => r.status === 201);
+    expect(made).to.have.length(5);
+    for (const r of made) expect(r.body.data.coupon.code).to.equal(code);
+    for (const r of results.filter((x) => x.status !== 201)) expect(r.status, JSON.stringify(r.body)).to.be.within(400, 499);
+    const coupon = (await api.get(`/v1/coupons?limit=250`, shop.as)).body.data.find((c: { code: string }) => c.code === code);
+    expect(coupon.usage_count).to.equal(5);
+  });
+
+  it('refuses an empty cart, a cart with a line that cannot be bought, and another store’s cart', async () => {
+    const empty = await cartWith([]);
+    const res = await checkout(empty);
+    expect([res.status, res.body.error.code]).to.deep.equal([409, 'cart_not_purchasable']);
+    const { product, variant } = await givenVariant(2);
+    const cart = await cartWith([{ variant_id: variant, quantity: 1 }]);
+    await api.patch(`/v1/products/${product}`, { status: 'draft' }, shop.as);
+    const unpublished = await checkout(cart);
+    expect([unpublished.status, unpublished.body.error.code]).to.deep.equal([409, 'cart_not_purchasable']);
+    expect(unpublished.body.error.details[0]).to.match(/unpublished/);
+    const other = await givenShop(api);
+    const { variant: v2 } = await givenVariant(2);
+    const mine = await cartWith([{ variant_id: v2, quantity: 1 }]);
+    const elsewhere = await api.post(`/v1/storefront/${other.store.subdomain}/orders`, { email: 'a@example.com' }, { headers: { 'x-cart-token': mine, 'idempotency-key': 'k' } });
+    expect(elsewhere.status).to.equal(404);
+    const badBody = await checkout(mine, 'k2', { email: 'not-an-email', total: 1 });
+    expect(badBody.status).to.equal(400);
+  });
+});
