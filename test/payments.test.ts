@@ -32,6 +32,7 @@ describe('Payments (/v1/payments)', () => {
         { provider: 'stripe', enabled: false, test_mode: true, credentials_set: false, credential_hints: {}, updated_at: null },
         { provider: 'paypal', enabled: false, test_mode: true, credentials_set: false, credential_hints: {}, updated_at: null },
         { provider: 'manual', enabled: false, test_mode: true, credentials_set: false, credential_hints: {}, instructions: null, updated_at: null },
+        { provider: 'sandbox', enabled: false, test_mode: true, credentials_set: false, credential_hints: {}, updated_at: null },
       ]);
     });
 

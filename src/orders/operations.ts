@@ -355,7 +355,8 @@ async function applyStep(platform: Platform, order: OrderDocument, step: Effect)
         status: 'success',
         amount: step.amount,
         currency: order.currency,
-        provider: 'manual',
+        provider: step.provider ?? 'manual',
+        provider_reference: step.provider_reference ?? null,
       });
       return { outcome: 'applied', level: null };
   }

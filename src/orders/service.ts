@@ -417,12 +417,20 @@ export async function cancelOrder(platform: Platform, storeId: string, orderId: 
 }
 
 /** A pending order's money was collected outside the platform: it is paid in full, and counts in its customer's total spent. */
-export async function markOrderPaid(platform: Platform, storeId: string, orderId: string, request: RequestRef | null): Promise<OrderView> {
+export async function markOrderPaid(
+  platform: Platform,
+  storeId: string,
+  orderId: string,
+  request: RequestRef | null,
+  payment: { provider: 'sandbox'; reference: string } | null = null,
+): Promise<OrderView> {
   const updated = await changeOrder(platform, storeId, orderId, request, async (order, keys): Promise<Plan> => {
     if (order.cancelled_at) throw orderCancelled();
     if (order.financial_status !== 'pending') throw new PlatformError('conflict', 'order_not_pending', `Only a pending order can be marked paid; this one is ${order.financial_status}`);
     const effects: Effect[] = [];
-    if (order.total > 0) effects.push({ type: 'payment', transaction_id: new ObjectId(), kind: 'sale', amount: order.total });
+    if (order.total > 0) {
+      effects.push({ type: 'payment', transaction_id: new ObjectId(), kind: 'sale', amount: order.total, ...(payment ? { provider: payment.provider, provider_reference: payment.reference } : {}) });
+    }
     if (order.customer_id && order.total > 0) effects.push({ type: 'customer', key: keys(), customer_id: order.customer_id, amount: order.total, count: 0 });
     return { kind: 'pay', set: { paid_amount: order.total, financial_status: 'paid' }, holds: [], effects, subject_id: null };
   });

@@ -134,7 +134,15 @@ export type StockEffect = {
 };
 export type CouponEffect = { type: 'coupon'; key: string; coupon_id: ObjectId; customer_key: string | null };
 export type CustomerEffect = { type: 'customer'; key: string; customer_id: ObjectId; amount: number; count: 0 | 1 };
-export type PaymentEffect = { type: 'payment'; transaction_id: ObjectId; kind: 'sale' | 'refund'; amount: number };
+export type PaymentEffect = {
+  type: 'payment';
+  transaction_id: ObjectId;
+  kind: 'sale' | 'refund';
+  amount: number;
+  /** Who took the money (absent: `manual`, the merchant) and the provider's id for the payment. */
+  provider?: 'manual' | 'sandbox';
+  provider_reference?: string | null;
+};
 export type Effect = StockEffect | CouponEffect | CustomerEffect | PaymentEffect;
 
 export type OperationKind = 'create' | 'fulfil' | 'refund' | 'cancel' | 'pay';

@@ -2,6 +2,8 @@ import type { Module } from '../module.js';
 import { paymentRoutes } from './routes.js';
 import { PAYMENT_PROVIDERS, paymentIndexes } from './store.js';
 export { recordPaymentTransaction } from './transactions.js';
+export { GATEWAYS, paymentSignature, providerConfig, type Gateway } from './gateways.js';
+export { PROVIDERS, type Provider } from './store.js';
 export type { PaymentTransactionView, ProviderSettingsView } from './present.js';
 export type { RecordTransactionInput } from './schemas.js';
 

@@ -17,6 +17,11 @@ const PaypalCredentials = z.strictObject({
   client_secret: z.string().regex(/^[A-Za-z0-9_-]{10,200}$/, 'must be a PayPal client secret').optional(),
 });
 
+/** The sandbox provider's signing secret (docs/storefront.md, Payments): what verification's HMAC is keyed with. */
+const SandboxCredentials = z.strictObject({
+  key_secret: z.string().regex(/^[A-Za-z0-9_-]{16,200}$/, 'must be 16 to 200 characters of A-Z a-z 0-9 _ -').optional(),
+});
+
 const common = { enabled: z.boolean().optional(), test_mode: z.boolean().optional() };
 const changesASetting = givesSomething('give at least one setting to change');
 
@@ -26,6 +31,7 @@ export const UpdateProviderBody = {
   manual: z
     .strictObject({ ...common, instructions: z.string().trim().min(1).max(2000).nullable().optional() })
     .refine(...changesASetting),
+  sandbox: z.strictObject({ ...common, credentials: SandboxCredentials.optional() }).refine(...changesASetting),
 } satisfies Record<Provider, z.ZodType>;
 
 export type UpdateProviderInput = {
@@ -40,6 +46,7 @@ export const REQUIRED_CREDENTIALS: Record<Provider, string[]> = {
   stripe: ['secret_key'],
   paypal: ['client_id', 'client_secret'],
   manual: [],
+  sandbox: ['key_secret'],
 };
 
 export const ProviderName = z.enum(PROVIDERS);

@@ -5,7 +5,7 @@ import type { CarriesEvents } from '../events/index.js';
 export const PAYMENT_PROVIDERS = 'payment_providers';
 export const PAYMENT_TRANSACTIONS = 'payment_transactions';
 
-export const PROVIDERS = ['stripe', 'paypal', 'manual'] as const;
+export const PROVIDERS = ['stripe', 'paypal', 'manual', 'sandbox'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /** One store's settings for one provider; absent until the merchant first saves them. */

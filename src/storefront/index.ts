@@ -1,5 +1,6 @@
 import type { Module } from '../module.js';
 import { storefrontRoutes } from './routes.js';
+import { paymentIndexes } from './payments.js';
 import { CARTS, cartIndexes } from './store.js';
 export { loadPricedCart, markCartConsumed, sweepExpiredCarts, type CartLineProblem, type PricedCart, type PricedCartLine, type PricedCoupon } from './carts.js';
 export { storefrontStore } from './reads.js';
@@ -13,7 +14,7 @@ export type { CartView } from './present.js';
  */
 export const storefrontModule: Module = {
   name: 'storefront',
-  indexes: cartIndexes,
+  indexes: [...cartIndexes, ...paymentIndexes],
   routes: [{ path: '/v1/storefront', router: storefrontRoutes }],
   eventCarriers: [CARTS],
   eventTypes: ['checkout.completed'],

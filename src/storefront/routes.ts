@@ -2,10 +2,12 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { submitForm, SubmitFormBody, SubmitFormParams } from '../forms/index.js';
 import type { AppRouter } from '../http/context.js';
+import { IdString } from '../ids.js';
 import { endpoint } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { cartConflict, createCart, discardCart, loadPricedCart, updateCart } from './carts.js';
 import { checkout } from './checkout.js';
+import { createPaymentOrder, simulateSandboxPayment, verifyPayment } from './payments.js';
 import { respondCacheable } from './caching.js';
 import { presentCart, presentPublicStore } from './present.js';
 import { getPublicProduct, listPublicCollectionProducts, listPublicCollections, listPublicProducts, lookupStore, storefrontStore } from './reads.js';
@@ -115,6 +117,32 @@ export function storefrontRoutes(platform: Platform): AppRouter {
       ctx.status = result.created ? 201 : 200;
       ctx.body = { data: result.order };
     }),
+  );
+
+  // Payments (docs/storefront.md, Payments): the provider-side order, the provider's signed payment, the sandbox's checkout.
+  const OrderRef = z.strictObject({ order_id: IdString('order') });
+  const Verify = z.strictObject({
+    order_id: IdString('order'),
+    provider_order_id: z.string().min(1).max(200),
+    provider_payment_id: z.string().min(1).max(200),
+    signature: z.string().min(1).max(200),
+  });
+  const PaymentParams = z.object({ subdomain: z.string().min(1).max(63), provider: z.string().min(1).max(40) });
+  router.post(
+    '/:subdomain/payments/sandbox/simulate',
+    endpoint(platform, { access, params: StoreParams, body: z.strictObject({ provider_order_id: z.string().min(1).max(200) }) }, async ({ params, body }) =>
+      simulateSandboxPayment(platform, await storefrontStore(platform, params.subdomain), body.provider_order_id),
+    ),
+  );
+  router.post(
+    '/:subdomain/payments/:provider/order',
+    endpoint(platform, { access, params: PaymentParams, body: OrderRef, status: 201 }, async ({ params, body }) =>
+      createPaymentOrder(platform, await storefrontStore(platform, params.subdomain), params.provider, body.order_id),
+    ),
+  );
+  router.post(
+    '/:subdomain/payments/:provider/verify',
+    endpoint(platform, { access, params: PaymentParams, body: Verify }, async ({ params, body }) => verifyPayment(platform, await storefrontStore(platform, params.subdomain), params.provider, body)),
   );
 
   router.post(
