@@ -8,7 +8,7 @@ export const RESERVED_SUBDOMAINS = new Set([
   'www', 'api', 'admin', 'app', 'apps', 'app-store', 'auth', 'login', 'signin', 'signup', 'account', 'accounts',
   'billing', 'blog', 'cdn', 'assets', 'static', 'media', 'files', 'images', 'img', 'mail', 'email', 'smtp',
   'help', 'support', 'status', 'docs', 'developer', 'developers', 'partners', 'partner', 'themes', 'theme',
-  'storefront', 'checkout', 'shop', 'store', 'stores', 'graphql', 'webhooks', 'oauth', 'internal', 'ops',
+  'storefront', 'customer', 'checkout', 'shop', 'store', 'stores', 'graphql', 'webhooks', 'oauth', 'internal', 'ops',
   'operations', 'dev', 'staging', 'test', 'sandbox', 'localhost', 'emporium', 'security', 'root', 'system',
 ]);
 
