@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import { ObjectId } from 'mongodb';
+import { SWEEPS } from '../src/maintenance/index.js';
 import { readOutbox } from '../src/messages/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { findPlaintext } from './helpers/database.js';
@@ -372,6 +374,20 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
           }
         }
       }
+    });
+  });
+
+  describe('expiry', () => {
+    // Last: the sweep, run 30 days ahead, also removes the merchants' sessions of this file.
+    it('refuses a session after 30 days, and the maintenance sweep removes it', async () => {
+      const shopper = await givenShopper(shopB);
+      const sessions = app.platform.db.collection('customer_sessions');
+      const later = new Date(Date.now() + 30 * 24 * 3600 * 1000 + 60_000);
+      // The session as it will be in 30 days and a minute: expired.
+      expect(await sessions.countDocuments({ customer_id: new ObjectId(shopper.id), expires_at: { $gt: later } })).to.equal(0);
+      await SWEEPS['maintenance.sweep-expired-credentials']({ ...app.platform, clock: { now: () => later } });
+      expect(await sessions.countDocuments({ customer_id: new ObjectId(shopper.id) })).to.equal(0);
+      expect((await api.get(`${BASE}/me`, { token: shopper.token })).status).to.equal(401);
     });
   });
 });

@@ -257,3 +257,10 @@ export async function updateCustomerPassword(platform: Platform, input: Customer
   platform.log.info({ event: 'customers.password_updated', store_id: customer.store_id.toHexString(), customer_id: customer._id.toHexString(), via: input.via, revoked_sessions: deletedCount });
   return { revoked_sessions: deletedCount };
 }
+
+/** Expired customer sessions and reset tokens, for the maintenance sweep of expired credentials. */
+export async function sweepExpiredCustomerCredentials(platform: Pick<Platform, 'db' | 'clock'>): Promise<number> {
+  const expired = { expires_at: { $lte: platform.clock.now() } };
+  const results = await Promise.all([customerSessions(platform.db).deleteMany(expired), customerPasswordResets(platform.db).deleteMany(expired)]);
+  return results.reduce((n, r) => n + r.deletedCount, 0);
+}

@@ -4,6 +4,7 @@ import { customerAccountRoutes } from './account-routes.js';
 import { customerRoutes } from './routes.js';
 import { CUSTOMERS, CUSTOMER_ADDRESSES, customerIndexes } from './store.js';
 export { clearCustomerKey, getCustomer } from './service.js';
+export { sweepExpiredCustomerCredentials } from './account.js';
 export { recordCustomerOrder } from './orders.js';
 export type { CustomerView, CustomerAddressView } from './present.js';
 
