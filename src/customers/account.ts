@@ -5,7 +5,7 @@ import { sendMessage } from '../messages/index.js';
 import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
 import { decoyPasswordHash, generateToken, hashPassword, hashToken, verifyPassword } from '../secrets/index.js';
-import { findStoreBySubdomain, type StoreView } from '../stores/index.js';
+import { findStoreBySubdomain } from '../stores/index.js';
 import { presentAccount, type AccountView } from './present.js';
 import { createCustomer } from './service.js';
 import { customerPasswordResets, customers, customerSessions, type CustomerAccount, type CustomerDocument } from './store.js';
@@ -43,11 +43,6 @@ function limitBy(action: keyof typeof LIMITS, account: string | null, caller: Ca
 const invalidCredentials = () => new PlatformError('unauthenticated', 'invalid_credentials', 'The email or password is wrong');
 const invalidResetToken = () => new PlatformError('unauthenticated', 'invalid_reset_token', 'The reset token is wrong, used or expired');
 
-/** The store a storefront request names by subdomain; null when there is none (callers answer as for a wrong email). */
-async function storeNamed(platform: Platform, subdomain: string): Promise<StoreView | null> {
-  return findStoreBySubdomain(platform, subdomain);
-}
-
 /** Sign-up's one answer, for a new email and for one that already has an account alike. */
 export const CUSTOMER_SIGNUP_ACCEPTED = {
   accepted: true,
@@ -64,7 +59,7 @@ export type SignUpInput = { subdomain: string; email: string; password: string; 
  * same too, so sign-up reveals neither which emails have accounts nor which stores exist.
  */
 export async function signUpCustomer(platform: Platform, input: SignUpInput, caller: Caller): Promise<typeof CUSTOMER_SIGNUP_ACCEPTED> {
-  const store = await storeNamed(platform, input.subdomain);
+  const store = await findStoreBySubdomain(platform, input.subdomain);
   await consumeRateLimit(platform, limitBy('signup', store ? `${store.id}:${input.email}` : null, caller));
   const now = platform.clock.now();
   const account: CustomerAccount = {
@@ -118,7 +113,7 @@ export async function signUpCustomer(platform: Platform, input: SignUpInput, cal
 export type NewCustomerSession = { token: string; expires_at: string; customer: AccountView };
 
 export async function logInCustomer(platform: Platform, input: { subdomain: string; email: string; password: string }, caller: Caller): Promise<NewCustomerSession> {
-  const store = await storeNamed(platform, input.subdomain);
+  const store = await findStoreBySubdomain(platform, input.subdomain);
   await consumeRateLimit(platform, limitBy('login', `${store?.id ?? input.subdomain}:${input.email}`, caller));
   const customer = store ? await customers(platform.db).findOne({ store_id: new ObjectId(store.id), email: input.email }) : null;
   // Verify against a decoy when there is no account, so timing does not reveal which emails (or stores) have one.
@@ -179,7 +174,7 @@ export async function getAccount(platform: Platform, storeId: string, customerId
 
 /** Answers the same whether or not the email has an account in that store. */
 export async function requestCustomerPasswordReset(platform: Platform, input: { subdomain: string; email: string }, caller: Caller): Promise<void> {
-  const store = await storeNamed(platform, input.subdomain);
+  const store = await findStoreBySubdomain(platform, input.subdomain);
   await consumeRateLimit(platform, limitBy('resetRequest', `${store?.id ?? input.subdomain}:${input.email}`, caller));
   if (!store) return;
   const customer = await customers(platform.db).findOne({ store_id: new ObjectId(store.id), email: input.email });
