@@ -1,9 +1,9 @@
 import { ObjectId } from 'mongodb';
-import { PlatformError, notFound } from '../errors.js';
+import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentAddress, presentCustomer, type CustomerAddressView } from './present.js';
-import type { CreateAddressBody, UpdateAddressBody } from './schemas.js';
+import type { CreateAddressBody, OwnAddressChangeBody, UpdateAddressBody } from './schemas.js';
 import { editConflict, loadCustomer, UPDATE_TRIES } from './service.js';
 import { CUSTOMER_ADDRESSES, customerAddresses, customers, type CustomerAddressDocument, type CustomerDocument } from './store.js';
 import { carried, carrying } from '../events/index.js';
@@ -226,4 +226,17 @@ async function moveDefault(platform: Platform, owner: Owner, from: ObjectId | nu
     return next;
   }
   throw editConflict();
+}
+
+/**
+ * A customer's own change of one of their addresses (the storefront's PATCH): its fields,
+ * then, with `default: true`, the default moved to it. Answers the address as it is after both.
+ */
+export async function changeOwnAddress(platform: Platform, storeId: string, customerId: string, addressId: string, input: OwnAddressChangeBody): Promise<CustomerAddressView> {
+  const { default: makeDefault, ...fields } = input;
+  const hasFields = Object.values(fields).some((v) => v !== undefined);
+  if (!hasFields && !makeDefault) throw invalidInput([{ path: 'body', message: 'give at least one field to change, or default: true' }]);
+  if (hasFields) await updateAddress(platform, storeId, customerId, addressId, fields);
+  if (makeDefault) await makeDefaultAddress(platform, storeId, customerId, addressId);
+  return getAddress(platform, storeId, customerId, addressId);
 }

@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import type { CustomerAddressDocument, CustomerDocument } from './store.js';
+import type { CustomerAddressDocument, CustomerDocument, WishlistItemDocument } from './store.js';
 
 export type CustomerView = {
   id: string;
@@ -72,4 +72,39 @@ export const presentAddress = (a: CustomerAddressDocument, defaultId: ObjectId |
   default: defaultId !== null && defaultId.equals(a._id),
   created_at: a.created_at.toISOString(),
   updated_at: a.updated_at.toISOString(),
+});
+
+/**
+ * The customer as they see themselves on the storefront: what they gave and what is theirs,
+ * never the merchant's tags, note or spending figures.
+ */
+export type AccountView = {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  accepts_marketing: boolean;
+  default_address_id: string | null;
+  created_at: string;
+};
+
+export const presentAccount = (c: CustomerDocument): AccountView => ({
+  id: c._id.toHexString(),
+  email: c.email,
+  first_name: c.first_name,
+  last_name: c.last_name,
+  phone: c.phone,
+  accepts_marketing: c.accepts_marketing,
+  default_address_id: c.default_address_id?.toHexString() ?? null,
+  created_at: c.created_at.toISOString(),
+});
+
+export type WishlistItemView = { id: string; product_id: string; variant_id: string | null; created_at: string };
+
+export const presentWishlistItem = (w: WishlistItemDocument): WishlistItemView => ({
+  id: w._id.toHexString(),
+  product_id: w.product_id.toHexString(),
+  variant_id: w.variant_id?.toHexString() ?? null,
+  created_at: w.created_at.toISOString(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PageQuery } from '../pagination.js';
 import { givesSomething } from '../http/validate.js';
+import { IdString } from '../ids.js';
 
 /** As src/auth/schemas.ts Email: trimmed, NFC-normalised and lower-cased before it is checked. */
 export const CustomerEmail = z
@@ -147,3 +148,41 @@ export const CustomerOrderRecord = z.strictObject({
   countDelta: z.union([z.literal(0), z.literal(1)]),
 });
 export type CustomerOrderRecord = z.infer<typeof CustomerOrderRecord>;
+
+/** As merchant passwords (src/auth/schemas.ts): 10..200 characters to set, any length up to 200 to check. */
+export const CUSTOMER_PASSWORD_MIN = 10;
+export const CUSTOMER_PASSWORD_MAX = 200;
+const NewPassword = z
+  .string()
+  .min(CUSTOMER_PASSWORD_MIN, `must be at least ${CUSTOMER_PASSWORD_MIN} characters`)
+  .max(CUSTOMER_PASSWORD_MAX, `must be at most ${CUSTOMER_PASSWORD_MAX} characters`);
+const GivenPassword = z.string().min(1).max(CUSTOMER_PASSWORD_MAX);
+
+/** The store's subdomain as a shopper's client sends it: checked by lookup, not by the sign-up rules of new stores. */
+const StoreSubdomain = z.string().trim().toLowerCase().min(1).max(63);
+
+export const CustomerSignUpBody = z.strictObject({
+  subdomain: StoreSubdomain,
+  email: CustomerEmail,
+  password: NewPassword,
+  first_name: OptionalText(100).optional(),
+  last_name: OptionalText(100).optional(),
+});
+export type CustomerSignUpBody = z.infer<typeof CustomerSignUpBody>;
+
+export const CustomerLoginBody = z.strictObject({ subdomain: StoreSubdomain, email: CustomerEmail, password: GivenPassword });
+export const CustomerResetBody = z.strictObject({ subdomain: StoreSubdomain, email: CustomerEmail });
+export const CustomerPasswordUpdateBody = z
+  .strictObject({
+    reset_token: z.string().min(1).max(200).optional(),
+    current_password: GivenPassword.optional(),
+    new_password: NewPassword,
+  })
+  .refine((b) => (b.reset_token === undefined) !== (b.current_password === undefined), { message: 'give exactly one of reset_token or current_password' });
+
+export const AddWishlistItemBody = z.strictObject({ product_id: IdString('product'), variant_id: IdString('variant').optional() });
+export type AddWishlistItemBody = z.infer<typeof AddWishlistItemBody>;
+
+/** A customer's own address change: its fields, and/or `default: true` to make it the default. */
+export const OwnAddressChangeBody = z.strictObject({ ...UpdateAddressBody.shape, default: z.literal(true).optional() });
+export type OwnAddressChangeBody = z.infer<typeof OwnAddressChangeBody>;

@@ -4,7 +4,7 @@ import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentCustomer, type CustomerView } from './present.js';
 import type { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from './schemas.js';
-import { customers, type CustomerDocument } from './store.js';
+import { customers, type CustomerAccount, type CustomerDocument } from './store.js';
 import { carried, carrying } from '../events/index.js';
 import { isDuplicateKeyError } from '../db.js';
 import { parseObjectId, escapeRegex } from '../ids.js';
@@ -28,7 +28,8 @@ const pick = <T extends object, K extends keyof T>(o: T, keys: K[]): Partial<Pic
   Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<T, K>>;
 
 
-export async function createCustomer(platform: Platform, store: StoreRef, input: CreateCustomerBody): Promise<CustomerView> {
+/** `account`: a storefront sign-up creates the customer with its account in the same write. */
+export async function createCustomer(platform: Platform, store: StoreRef, input: CreateCustomerBody, account: CustomerAccount | null = null): Promise<CustomerView> {
   const now = platform.clock.now();
   const base = { email: input.email, first_name: input.first_name ?? null, last_name: input.last_name ?? null };
   const doc: CustomerDocument = {
@@ -46,6 +47,7 @@ export async function createCustomer(platform: Platform, store: StoreRef, input:
     default_address_id: null,
     addresses_count: 0,
     version: 1,
+    ...(account ? { account } : {}),
     created_at: now,
     updated_at: now,
   };

@@ -4,6 +4,24 @@ import type { CarriesEvents } from '../events/index.js';
 
 export const CUSTOMERS = 'customers';
 export const CUSTOMER_ADDRESSES = 'customer_addresses';
+export const CUSTOMER_SESSIONS = 'customer_sessions';
+export const CUSTOMER_PASSWORD_RESETS = 'customer_password_resets';
+export const WISHLIST_ITEMS = 'customer_wishlist_items';
+
+/**
+ * A customer's storefront account in their store (absent or null: the merchant's record only,
+ * no sign-in). As a merchant's credentials: sessions and reset tokens are valid only under the
+ * `auth_epoch` they were issued in, and a password change sets a new one in the same write as
+ * the new hash.
+ */
+export type CustomerAccount = {
+  password_hash: string;
+  password_updated_at: Date;
+  auth_epoch: string;
+  /** The session a password change was made from, which lives on under the new epoch (null after a reset). */
+  auth_epoch_session_id: ObjectId | null;
+  created_at: Date;
+};
 
 export type CustomerDocument = {
   _id: ObjectId;
@@ -30,6 +48,8 @@ export type CustomerDocument = {
   version: number;
   /** Keys of order steps counted in orders_count / total_spent whose order has not yet recorded them as done. */
   pending_ops?: string[];
+  /** The storefront account (docs/customer-accounts.md); never presented. */
+  account?: CustomerAccount | null;
   created_at: Date;
   updated_at: Date;
 } & CarriesEvents;
@@ -54,6 +74,40 @@ export type CustomerAddressDocument = {
   updated_at: Date;
 } & CarriesEvents;
 
+/** A customer's storefront session. Only the SHA-256 of the bearer token is stored. */
+export type CustomerSessionDocument = {
+  _id: ObjectId;
+  store_id: ObjectId;
+  customer_id: ObjectId;
+  token_hash: string;
+  /** The account's auth_epoch when the session started. */
+  auth_epoch: string;
+  created_at: Date;
+  expires_at: Date;
+};
+
+export type CustomerPasswordResetDocument = {
+  _id: ObjectId;
+  store_id: ObjectId;
+  customer_id: ObjectId;
+  token_hash: string;
+  auth_epoch: string;
+  created_at: Date;
+  expires_at: Date;
+};
+
+/** One saved product (or one variant of it) on a customer's wishlist. */
+export type WishlistItemDocument = {
+  _id: ObjectId;
+  store_id: ObjectId;
+  customer_id: ObjectId;
+  product_id: ObjectId;
+  variant_id: ObjectId | null;
+  /** `<product id>:<variant id or *>`: unique per customer, so an item is saved once. */
+  key: string;
+  created_at: Date;
+};
+
 export const customerIndexes: IndexDeclaration[] = [
   {
     collection: CUSTOMERS,
@@ -67,8 +121,34 @@ export const customerIndexes: IndexDeclaration[] = [
     collection: CUSTOMER_ADDRESSES,
     indexes: [{ key: { store_id: 1, customer_id: 1, _id: 1 }, name: 'store_id_customer_id_id' }],
   },
+  {
+    collection: CUSTOMER_SESSIONS,
+    indexes: [
+      { key: { token_hash: 1 }, name: 'token_hash_unique', unique: true },
+      { key: { customer_id: 1 }, name: 'customer_id' },
+      { key: { expires_at: 1 }, name: 'expires_at' },
+    ],
+  },
+  {
+    collection: CUSTOMER_PASSWORD_RESETS,
+    indexes: [
+      { key: { token_hash: 1 }, name: 'token_hash_unique', unique: true },
+      { key: { customer_id: 1 }, name: 'customer_id' },
+      { key: { expires_at: 1 }, name: 'expires_at' },
+    ],
+  },
+  {
+    collection: WISHLIST_ITEMS,
+    indexes: [
+      { key: { store_id: 1, customer_id: 1, key: 1 }, name: 'store_id_customer_id_key_unique', unique: true },
+      { key: { store_id: 1, customer_id: 1, _id: 1 }, name: 'store_id_customer_id_id' },
+    ],
+  },
 ];
 
 export const customers = (db: Db) => db.collection<CustomerDocument>(CUSTOMERS);
 export const customerAddresses = (db: Db) => db.collection<CustomerAddressDocument>(CUSTOMER_ADDRESSES);
 
+export const customerSessions = (db: Db) => db.collection<CustomerSessionDocument>(CUSTOMER_SESSIONS);
+export const customerPasswordResets = (db: Db) => db.collection<CustomerPasswordResetDocument>(CUSTOMER_PASSWORD_RESETS);
+export const wishlistItems = (db: Db) => db.collection<WishlistItemDocument>(WISHLIST_ITEMS);

@@ -20,6 +20,7 @@ const UNAUTHENTICATED: Record<string, string> = {
   merchant: 'A valid merchant session is required (Authorization: Bearer <session token>)',
   'merchant,app': 'A valid merchant session or app access token is required (Authorization: Bearer <token>)',
   app: 'A valid app access token is required (Authorization: Bearer <access token>)',
+  customer: 'A valid customer session is required (Authorization: Bearer <customer token>)',
 };
 
 /**

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { requireOperator, requirePrincipal, requireStore } from './auth.js';
 import { storeBudget } from './budget.js';
-import type { AppCustom, AppPrincipal, AppState, MerchantPrincipal, ScopedStore } from './context.js';
+import type { AppCustom, AppPrincipal, AppState, CustomerPrincipal, MerchantPrincipal, ScopedStore } from './context.js';
 import { idempotent } from './idempotency/index.js';
 import { parseInput } from './validate.js';
 
@@ -17,8 +17,10 @@ import { parseInput } from './validate.js';
  *   owns, or an app installed in the store whose token was granted `scope` (unless
  *   `{ apps: false }`: merchants only). `scope: null` needs no particular scope. Each request
  *   spends one unit of the caller's request budget on the store (src/http/budget.ts).
+ * - `'customer'`: a storefront customer's session (never a merchant's or an app's token), acting
+ *   on the one store the customer has an account in (the principal's `storeId`).
  */
-export type EndpointAccess = 'public' | 'merchant' | 'operator' | StoreScoped | AppScoped;
+export type EndpointAccess = 'public' | 'merchant' | 'operator' | 'customer' | StoreScoped | AppScoped;
 /** `/v1/app/…`: an installed app's access token only (never a merchant session), on the token's store, with `scope` (null: any). */
 export type AppScoped = { app: { scope: string | null } };
 
@@ -40,11 +42,13 @@ type Caller<A extends EndpointAccess> = A extends 'public'
   ? object
   : A extends 'merchant' | 'operator'
     ? { merchant: MerchantPrincipal }
-    : A extends AppScoped
-      ? { principal: AppPrincipal; store: ScopedStore }
-      : A extends StoreScoped<false>
-        ? { principal: MerchantPrincipal; store: ScopedStore }
-        : { principal: MerchantPrincipal | AppPrincipal; store: ScopedStore };
+    : A extends 'customer'
+      ? { customer: CustomerPrincipal }
+      : A extends AppScoped
+        ? { principal: AppPrincipal; store: ScopedStore }
+        : A extends StoreScoped<false>
+          ? { principal: MerchantPrincipal; store: ScopedStore }
+          : { principal: MerchantPrincipal | AppPrincipal; store: ScopedStore };
 
 export type EndpointRequest<A extends EndpointAccess, Q, B, P = Record<string, string>> = {
   ctx: RouterContext<AppState, AppCustom>;
@@ -126,6 +130,7 @@ export function endpoint<
   const access = spec.access as EndpointAccess;
   if (access === 'merchant') steps.push(requirePrincipal(platform, ['merchant']));
   else if (access === 'operator') steps.push(requirePrincipal(platform, ['merchant']), requireOperator);
+  else if (access === 'customer') steps.push(requirePrincipal(platform, ['customer']));
   else if (access !== 'public') {
     const [kinds, scope] = 'app' in access ? [['app'] as const, access.app.scope] : [access.store.apps ? (['merchant', 'app'] as const) : (['merchant'] as const), access.store.scope];
     steps.push(requirePrincipal(platform, kinds));
@@ -149,6 +154,7 @@ export function endpoint<
       query,
       body,
       ...(access === 'merchant' || access === 'operator' ? { merchant: principal } : {}),
+      ...(access === 'customer' ? { customer: principal } : {}),
       ...(typeof access === 'object' ? { principal, store: ctx.state.store } : {}),
     } as unknown as EndpointRequest<A, z.infer<QS>, BodyOf<BS>, z.infer<PS>>;
     const result = await handler(request);

@@ -1,5 +1,6 @@
 import { sweepExpiredOAuth } from '../apps/index.js';
 import { sweepExpiredCredentials } from '../auth/index.js';
+import { sweepExpiredCustomerCredentials } from '../customers/index.js';
 import { sweepExpiredIdempotencyRecords } from '../http/idempotency/index.js';
 import { redispatchStrandedMessages, sweepExpiredMessages } from '../messages/index.js';
 import { repairOrders } from '../orders/index.js';
@@ -18,8 +19,11 @@ import { sweepExpiredCarts } from '../storefront/index.js';
 /** Events a process left on their documents (or delete intents) when it stopped between write and record. */
 const settleEvents = (platform: Platform) => platform.events.settleLeftBehind(new Date(platform.clock.now().getTime() - platform.config.events.settleAfterMs));
 
+/** Merchants' and storefront customers' expired sessions, codes and reset tokens. */
+const sweepAllExpiredCredentials = async (platform: Platform) => (await sweepExpiredCredentials(platform)) + (await sweepExpiredCustomerCredentials(platform));
+
 export const SWEEPS = {
-  'maintenance.sweep-expired-credentials': sweepExpiredCredentials,
+  'maintenance.sweep-expired-credentials': sweepAllExpiredCredentials,
   'maintenance.sweep-idempotency-records': sweepExpiredIdempotencyRecords,
   'maintenance.sweep-rate-limits': sweepExpiredRateLimits,
   'maintenance.sweep-outbound-messages': sweepExpiredMessages,

@@ -1,17 +1,21 @@
 import type { Module } from '../module.js';
-import { orderRoutes } from './routes.js';
+import { customerOrderRoutes, orderRoutes } from './routes.js';
 import { orderIndexes } from './store.js';
 export { repairOrders } from './operations.js';
 export { createOrder, findOrderByRequest, getOrder, listOrders, markOrderPaid } from './service.js';
+export { customerBoughtProduct, getCustomerOrder, listCustomerOrders } from './customer.js';
 export { AddressInput, CreateOrderBody } from './schemas.js';
 export type { RequestRef } from './store.js';
 export { ListOrdersQuery } from './schemas.js';
-export type { OrderView } from './present.js';
+export type { CustomerOrderView, OrderView } from './present.js';
 
-/** Orders, fulfilments, refunds, cancellations and payments: /v1/orders. */
+/** Orders, fulfilments, refunds, cancellations and payments: /v1/orders; a customer's own orders: /v1/storefront/customer/orders. */
 export const ordersModule: Module = {
   name: 'orders',
   indexes: orderIndexes,
-  routes: [{ path: '/v1/orders', router: orderRoutes }],
+  routes: [
+    { path: '/v1/orders', router: orderRoutes },
+    { path: '/v1/storefront/customer/orders', router: customerOrderRoutes },
+  ],
   eventTypes: ['order.cancelled', 'order.created', 'order.fulfilled', 'order.paid', 'order.refunded'],
 };

@@ -67,3 +67,10 @@ export const presentOrder = (o: OrderDocument) => ({
   updated_at: o.updated_at.toISOString(),
 });
 export type OrderView = ReturnType<typeof presentOrder>;
+
+/** An order as its customer sees it on the storefront: the merchant's internal note left out. */
+export const presentCustomerOrder = (o: OrderDocument) => {
+  const { note: _note, ...view } = presentOrder(o);
+  return view;
+};
+export type CustomerOrderView = ReturnType<typeof presentCustomerOrder>;

@@ -6,6 +6,8 @@ import type { Platform } from '../platform.js';
 import { CancelBody, CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
 import { cancelOrder, createOrder, fulfillOrder, getOrder, listOrders, markOrderPaid, refundOrder } from './service.js';
 import type { RequestRef } from './store.js';
+import { getCustomerOrder, listCustomerOrders } from './customer.js';
+import { PageQuery } from '../pagination.js';
 
 const read = storeScoped('read_orders');
 const write = storeScoped('write_orders');
@@ -42,5 +44,16 @@ export function orderRoutes(platform: Platform): AppRouter {
 
   router.post('/:id/mark-paid', endpoint(platform, { access: write, idempotent: true }, (r) => markOrderPaid(platform, r.store.id, r.params.id!, requestOf(r))));
 
+  return router;
+}
+
+/** /v1/storefront/customer/orders: a signed-in customer's own orders (docs/customer-accounts.md). */
+export function customerOrderRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
+  router.get(
+    '/',
+    endpoint(platform, { access: 'customer', query: PageQuery.strict(), respond: 'page' }, ({ customer, query }) => listCustomerOrders(platform, customer.storeId, customer.customerId, query)),
+  );
+  router.get('/:id', endpoint(platform, { access: 'customer' }, ({ customer, params }) => getCustomerOrder(platform, customer.storeId, customer.customerId, params.id!)));
   return router;
 }

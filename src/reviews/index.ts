@@ -1,14 +1,17 @@
 import type { Module } from '../module.js';
-import { reviewRoutes } from './routes.js';
+import { customerReviewRoutes, reviewRoutes } from './routes.js';
 import { REVIEWS, reviewIndexes } from './store.js';
 export { productRatingSummary } from './service.js';
 export type { ReviewView, RatingSummary } from './present.js';
 
-/** Product reviews with moderation: /v1/reviews. */
+/** Product reviews with moderation: /v1/reviews; customers' reviews of what they bought: /v1/storefront/customer/reviews. */
 export const reviewsModule: Module = {
   name: 'reviews',
   indexes: reviewIndexes,
-  routes: [{ path: '/v1/reviews', router: reviewRoutes }],
+  routes: [
+    { path: '/v1/reviews', router: reviewRoutes },
+    { path: '/v1/storefront/customer/reviews', router: customerReviewRoutes },
+  ],
   eventCarriers: [REVIEWS],
   eventTypes: ['review.created', 'review.deleted', 'review.replied', 'review.updated'],
 };

@@ -2,8 +2,8 @@ import Router from '@koa/router';
 import type { AppRouter } from '../http/context.js';
 import { endpoint, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
-import { CreateReviewBody, ListReviewsQuery, ReplyBody, SummaryQuery, UpdateReviewBody } from './schemas.js';
-import { createReview, deleteReview, deleteReviewReply, getReview, listReviews, replyToReview, summaryForProduct, updateReview } from './service.js';
+import { CreateReviewBody, CustomerReviewBody, ListReviewsQuery, ReplyBody, SummaryQuery, UpdateReviewBody } from './schemas.js';
+import { createCustomerReview, createReview, deleteReview, deleteReviewReply, getReview, listReviews, replyToReview, summaryForProduct, updateReview } from './service.js';
 
 const read = storeScoped('read_reviews');
 const write = storeScoped('write_reviews');
@@ -29,5 +29,17 @@ export function reviewRoutes(platform: Platform): AppRouter {
 
   router.delete('/:id/reply', endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteReviewReply(platform, store.id, params.id!)));
 
+  return router;
+}
+
+/** /v1/storefront/customer/reviews: a signed-in customer reviews a product they bought; it enters moderation as pending. */
+export function customerReviewRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
+  router.post(
+    '/',
+    endpoint(platform, { access: 'customer', body: CustomerReviewBody, idempotent: true, status: 201 }, ({ customer, body }) =>
+      createCustomerReview(platform, customer.storeId, customer.customerId, body),
+    ),
+  );
   return router;
 }

@@ -64,3 +64,12 @@ export const ListReviewsQuery = PageQuery.extend({
 export type ListReviewsQuery = z.infer<typeof ListReviewsQuery>;
 
 export const SummaryQuery = z.strictObject({ product_id: IdString('product') });
+
+/** A signed-in customer's review of a product they bought: the author and status are not theirs to set. */
+export const CustomerReviewBody = z.strictObject({
+  product_id: IdString('product'),
+  rating: Rating,
+  title: Title.default(null),
+  body: PlainText,
+});
+export type CustomerReviewBody = z.infer<typeof CustomerReviewBody>;

@@ -1,11 +1,12 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { productExists } from '../catalog/index.js';
 import { getCustomer } from '../customers/index.js';
+import { customerBoughtProduct } from '../orders/index.js';
 import { PlatformError, invalidInput, notFound, type InputIssue } from '../errors.js';
 import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentReview, type RatingSummary, type ReviewView } from './present.js';
-import type { CreateReviewBody, ListReviewsQuery, ReplyBody, UpdateReviewBody } from './schemas.js';
+import type { CreateReviewBody, CustomerReviewBody, ListReviewsQuery, ReplyBody, UpdateReviewBody } from './schemas.js';
 import { REVIEWS, reviews, type ReviewDocument } from './store.js';
 import { carried, carrying, type PendingEvent } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
@@ -212,4 +213,31 @@ export async function productRatingSummary(platform: Pick<Platform, 'db'>, store
 export async function summaryForProduct(platform: Platform, storeId: string, productId: string): Promise<RatingSummary> {
   if (!(await productExists(platform, storeId, productId))) throw notFound('Product');
   return productRatingSummary(platform, storeId, productId);
+}
+
+/**
+ * A storefront customer's review: only of a product they bought (an order of theirs, paid and
+ * not cancelled, with a line of it; 403 `purchase_required` otherwise), once per product (409
+ * `already_reviewed`), and always `pending`, so it waits for the merchant's moderation. The
+ * author is the customer: their first name and last initial (or "Customer"), and their email.
+ */
+export async function createCustomerReview(platform: Platform, storeId: string, customerId: string, input: CustomerReviewBody): Promise<ReviewView> {
+  if (!(await productExists(platform, storeId, input.product_id))) throw invalidInput([{ path: 'product_id', message: 'is not a product of this store' }]);
+  if (!(await customerBoughtProduct(platform, storeId, customerId, input.product_id))) {
+    throw new PlatformError('not_allowed', 'purchase_required', 'Only a customer who bought this product may review it');
+  }
+  const existing = await reviews(platform.db).findOne({ store_id: new ObjectId(storeId), product_id: new ObjectId(input.product_id), customer_id: new ObjectId(customerId) }, { projection: { _id: 1 } });
+  if (existing) throw new PlatformError('conflict', 'already_reviewed', 'You have already reviewed this product');
+  const customer = await getCustomer(platform, storeId, customerId);
+  const name = [customer.first_name, customer.last_name ? `${[...customer.last_name][0]}.` : null].filter((p): p is string => !!p).join(' ');
+  return createReview(platform, storeId, {
+    product_id: input.product_id,
+    customer_id: customerId,
+    author_name: name || 'Customer',
+    author_email: customer.email,
+    rating: input.rating,
+    title: input.title,
+    body: input.body,
+    status: 'pending',
+  });
 }

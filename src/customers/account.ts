@@ -1,0 +1,261 @@
+import { ObjectId } from 'mongodb';
+import { PlatformError } from '../errors.js';
+import { parseObjectId } from '../ids.js';
+import { sendMessage } from '../messages/index.js';
+import type { Platform } from '../platform.js';
+import { consumeRateLimit } from '../ratelimit/index.js';
+import { decoyPasswordHash, generateToken, hashPassword, hashToken, verifyPassword } from '../secrets/index.js';
+import { findStoreBySubdomain } from '../stores/index.js';
+import { presentAccount, type AccountView } from './present.js';
+import { createCustomer } from './service.js';
+import { customerPasswordResets, customers, customerSessions, type CustomerAccount, type CustomerDocument } from './store.js';
+
+/** Customer session tokens: `emp_cs_` + 256 random bits; only the SHA-256 is stored. */
+export const CUSTOMER_SESSION_PREFIX = 'emp_cs';
+const RESET_PREFIX = 'emp_csreset';
+export const CUSTOMER_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const CUSTOMER_RESET_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * As merchant sign-in (src/auth/service.ts), per (store, email) and per client IP in fixed
+ * 15-minute windows. Every attempt counts, so the per-email limit is the lockout: after 10
+ * sign-ins for one email of one store in a window, the 11th is 429 whatever the password,
+ * until the window ends. docs/customer-accounts.md lists them.
+ */
+const WINDOW = 15 * 60;
+const LIMITS = {
+  signup: { email: 5, ip: 50 },
+  login: { email: 10, ip: 100 },
+  resetRequest: { email: 5, ip: 30 },
+  passwordUpdate: { email: 10, ip: 30 },
+} as const;
+
+export type Caller = { ip: string };
+
+function limitBy(action: keyof typeof LIMITS, account: string | null, caller: Caller) {
+  const limits = LIMITS[action];
+  return [
+    ...(account ? [{ bucket: `customer.${action}:account:${account}`, limit: limits.email, windowSeconds: WINDOW }] : []),
+    { bucket: `customer.${action}:ip:${caller.ip}`, limit: limits.ip, windowSeconds: WINDOW },
+  ];
+}
+
+const invalidCredentials = () => new PlatformError('unauthenticated', 'invalid_credentials', 'The email or password is wrong');
+const invalidResetToken = () => new PlatformError('unauthenticated', 'invalid_reset_token', 'The reset token is wrong, used or expired');
+
+/** Sign-up's one answer, for a new email and for one that already has an account alike. */
+export const CUSTOMER_SIGNUP_ACCEPTED = {
+  accepted: true,
+  message: 'Sign-up received: log in with your email and password. If the email already had an account, a message is on its way to it',
+} as const;
+
+export type SignUpInput = { subdomain: string; email: string; password: string; first_name?: string | null | undefined; last_name?: string | null | undefined };
+
+/**
+ * Give an email an account in a store: a new customer with its account in one write, or, for
+ * a customer the merchant already has (an order, an import), the account added to that record.
+ * An email that already has an account changes nothing, and its owner is told by message;
+ * the answer is the same either way (as merchant sign-up), and an unknown store answers the
+ * same too, so sign-up reveals neither which emails have accounts nor which stores exist.
+ */
+export async function signUpCustomer(platform: Platform, input: SignUpInput, caller: Caller): Promise<typeof CUSTOMER_SIGNUP_ACCEPTED> {
+  const store = await findStoreBySubdomain(platform, input.subdomain);
+  await consumeRateLimit(platform, limitBy('signup', store ? `${store.id}:${input.email}` : null, caller));
+  const now = platform.clock.now();
+  const account: CustomerAccount = {
+    password_hash: await hashPassword(input.password),
+    password_updated_at: now,
+    auth_epoch: new ObjectId().toHexString(),
+    auth_epoch_session_id: null,
+    created_at: now,
+  };
+  if (!store) return CUSTOMER_SIGNUP_ACCEPTED;
+  const storeId = new ObjectId(store.id);
+  // Twice at most: a customer created by someone else between the upgrade and the insert is upgraded on the second round.
+  for (let round = 0; round < 2; round++) {
+    const upgraded = await customers(platform.db).updateOne(
+      { store_id: storeId, email: input.email, $or: [{ account: { $exists: false } }, { account: null }] },
+      { $set: { account, updated_at: now } },
+    );
+    if (upgraded.matchedCount === 1) {
+      platform.log.info({ event: 'customers.account_created', store_id: store.id, upgraded: true });
+      return CUSTOMER_SIGNUP_ACCEPTED;
+    }
+    try {
+      const created = await createCustomer(
+        platform,
+        store,
+        { email: input.email, first_name: input.first_name ?? null, last_name: input.last_name ?? null, accepts_marketing: false, tags: [] },
+        account,
+      );
+      platform.log.info({ event: 'customers.account_created', store_id: store.id, customer_id: created.id, upgraded: false });
+      return CUSTOMER_SIGNUP_ACCEPTED;
+    } catch (err) {
+      if (!(err instanceof PlatformError && err.code === 'email_taken')) throw err;
+    }
+    const existing = await customers(platform.db).findOne({ store_id: storeId, email: input.email }, { projection: { account: 1 } });
+    if (existing?.account) {
+      await sendMessage(platform, {
+        kind: 'account_exists',
+        to: input.email,
+        subject: `Someone tried to sign up at ${store.name} with your email`,
+        text:
+          `Someone (perhaps you) tried to create an account at ${store.name} for ${input.email}, which already has one. Nothing was changed.\n\n` +
+          `If it was you, log in with your password, or reset it (POST /v1/storefront/customer/password/reset).\nIf it was not you, you can ignore this message.`,
+      });
+      platform.log.info({ event: 'customers.signup_for_existing_account', store_id: store.id });
+      return CUSTOMER_SIGNUP_ACCEPTED;
+    }
+  }
+  throw new PlatformError('conflict', 'edit_conflict', 'The customer kept changing while the account was created; try again');
+}
+
+export type NewCustomerSession = { token: string; expires_at: string; customer: AccountView };
+
+export async function logInCustomer(platform: Platform, input: { subdomain: string; email: string; password: string }, caller: Caller): Promise<NewCustomerSession> {
+  const store = await findStoreBySubdomain(platform, input.subdomain);
+  await consumeRateLimit(platform, limitBy('login', `${store?.id ?? input.subdomain}:${input.email}`, caller));
+  const customer = store ? await customers(platform.db).findOne({ store_id: new ObjectId(store.id), email: input.email }) : null;
+  // Verify against a decoy when there is no account, so timing does not reveal which emails (or stores) have one.
+  const account = customer?.account ?? null;
+  const ok = await verifyPassword(input.password, account?.password_hash ?? (await decoyPasswordHash()));
+  if (!customer || !account || !ok) throw invalidCredentials();
+  return startCustomerSession(platform, customer, account);
+}
+
+async function startCustomerSession(platform: Platform, customer: CustomerDocument, account: CustomerAccount): Promise<NewCustomerSession> {
+  const now = platform.clock.now();
+  const { token, hash } = generateToken(CUSTOMER_SESSION_PREFIX);
+  const expiresAt = new Date(now.getTime() + CUSTOMER_SESSION_TTL_MS);
+  const sessionId = new ObjectId();
+  await customerSessions(platform.db).insertOne({
+    _id: sessionId,
+    store_id: customer.store_id,
+    customer_id: customer._id,
+    token_hash: hash,
+    // Read with the password that was checked: a change since then makes it dead on arrival.
+    auth_epoch: account.auth_epoch,
+    created_at: now,
+    expires_at: expiresAt,
+  });
+  platform.log.info({ event: 'customers.session_started', store_id: customer.store_id.toHexString(), customer_id: customer._id.toHexString(), session_id: sessionId.toHexString() });
+  return { token, expires_at: expiresAt.toISOString(), customer: presentAccount(customer) };
+}
+
+export type AuthenticatedCustomer = { customerId: string; storeId: string; sessionId: string };
+
+/** A bearer token to its live customer session, or null: expired, logged out, or issued before the password last changed. */
+export async function authenticateCustomerSession(platform: Platform, token: string): Promise<AuthenticatedCustomer | null> {
+  if (!token.startsWith(`${CUSTOMER_SESSION_PREFIX}_`) || token.length > 200) return null;
+  const session = await customerSessions(platform.db).findOne({ token_hash: hashToken(token), expires_at: { $gt: platform.clock.now() } });
+  if (!session) return null;
+  const customer = await customers(platform.db).findOne({ _id: session.customer_id, store_id: session.store_id }, { projection: { account: 1 } });
+  const account = customer?.account;
+  const live = account && (account.auth_epoch === session.auth_epoch || account.auth_epoch_session_id?.equals(session._id) === true);
+  return live ? { customerId: session.customer_id.toHexString(), storeId: session.store_id.toHexString(), sessionId: session._id.toHexString() } : null;
+}
+
+export async function logOutCustomer(platform: Platform, session: AuthenticatedCustomer): Promise<void> {
+  await customerSessions(platform.db).deleteOne({ _id: new ObjectId(session.sessionId), customer_id: new ObjectId(session.customerId) });
+}
+
+/** The signed-in customer's own record. */
+export async function loadAccountHolder(platform: Pick<Platform, 'db'>, storeId: string, customerId: string): Promise<CustomerDocument> {
+  const id = parseObjectId(customerId);
+  const doc = id ? await customers(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  // The session was live a moment ago: a record gone since is a session gone.
+  if (!doc?.account) throw new PlatformError('unauthenticated', 'unauthenticated', 'A valid customer session is required (Authorization: Bearer <customer token>)');
+  return doc;
+}
+
+export async function getAccount(platform: Platform, storeId: string, customerId: string): Promise<AccountView> {
+  return presentAccount(await loadAccountHolder(platform, storeId, customerId));
+}
+
+/** Answers the same whether or not the email has an account in that store. */
+export async function requestCustomerPasswordReset(platform: Platform, input: { subdomain: string; email: string }, caller: Caller): Promise<void> {
+  const store = await findStoreBySubdomain(platform, input.subdomain);
+  await consumeRateLimit(platform, limitBy('resetRequest', `${store?.id ?? input.subdomain}:${input.email}`, caller));
+  if (!store) return;
+  const customer = await customers(platform.db).findOne({ store_id: new ObjectId(store.id), email: input.email });
+  if (!customer?.account) return;
+  const now = platform.clock.now();
+  const { token, hash } = generateToken(RESET_PREFIX);
+  // Only the newest reset token works.
+  await customerPasswordResets(platform.db).deleteMany({ customer_id: customer._id });
+  await customerPasswordResets(platform.db).insertOne({
+    _id: new ObjectId(),
+    store_id: customer.store_id,
+    customer_id: customer._id,
+    token_hash: hash,
+    auth_epoch: customer.account.auth_epoch,
+    created_at: now,
+    expires_at: new Date(now.getTime() + CUSTOMER_RESET_TTL_MS),
+  });
+  await sendMessage(platform, {
+    kind: 'password_reset',
+    to: customer.email,
+    subject: `Reset your ${store.name} password`,
+    text:
+      `Someone asked to reset the password of your account at ${store.name}. This reset token works once, for 60 minutes:\n\n${token}\n\n` +
+      `Send it with your new password to POST /v1/storefront/customer/password/update as {"reset_token": "...", "new_password": "..."}.\n` +
+      `If it was not you, ignore this message: your password has not changed.`,
+  });
+}
+
+export type CustomerPasswordUpdate =
+  | { via: 'reset_token'; resetToken: string; newPassword: string }
+  | { via: 'current_password'; session: AuthenticatedCustomer; currentPassword: string; newPassword: string };
+
+/**
+ * A new password, proven by a reset token or by the current password within a session. As for
+ * merchants, one write conditional on the account as read sets the hash and a new epoch, so
+ * every other session (all of them after a reset) and reset token is dead from that write on;
+ * deleting them afterwards is clean-up.
+ */
+export async function updateCustomerPassword(platform: Platform, input: CustomerPasswordUpdate, caller: Caller): Promise<{ revoked_sessions: number }> {
+  await consumeRateLimit(platform, limitBy('passwordUpdate', input.via === 'current_password' ? `customer:${input.session.customerId}` : null, caller));
+  const now = platform.clock.now();
+  let customer: CustomerDocument | null;
+  let keepSession: ObjectId | null = null;
+  if (input.via === 'reset_token') {
+    const reset = await customerPasswordResets(platform.db).findOneAndDelete({ token_hash: hashToken(input.resetToken), expires_at: { $gt: now } });
+    if (!reset) throw invalidResetToken();
+    customer = await customers(platform.db).findOne({ _id: reset.customer_id, store_id: reset.store_id });
+    if (!customer?.account || customer.account.auth_epoch !== reset.auth_epoch) throw invalidResetToken();
+  } else {
+    customer = await loadAccountHolder(platform, input.session.storeId, input.session.customerId);
+    if (!(await verifyPassword(input.currentPassword, customer.account!.password_hash))) {
+      throw new PlatformError('unauthenticated', 'invalid_credentials', 'The current password is wrong');
+    }
+    keepSession = new ObjectId(input.session.sessionId);
+  }
+  const current = customer.account!;
+  const { matchedCount } = await customers(platform.db).updateOne(
+    { _id: customer._id, store_id: customer.store_id, 'account.password_hash': current.password_hash, 'account.auth_epoch': current.auth_epoch },
+    {
+      $set: {
+        'account.password_hash': await hashPassword(input.newPassword),
+        'account.password_updated_at': now,
+        'account.auth_epoch': new ObjectId().toHexString(),
+        'account.auth_epoch_session_id': keepSession,
+        updated_at: now,
+      },
+    },
+  );
+  if (matchedCount !== 1) {
+    if (input.via === 'reset_token') throw invalidResetToken();
+    throw new PlatformError('conflict', 'password_changed', 'The password was changed by another request meanwhile; nothing was changed by this one');
+  }
+  const { deletedCount } = await customerSessions(platform.db).deleteMany(keepSession ? { customer_id: customer._id, _id: { $ne: keepSession } } : { customer_id: customer._id });
+  await customerPasswordResets(platform.db).deleteMany({ customer_id: customer._id });
+  platform.log.info({ event: 'customers.password_updated', store_id: customer.store_id.toHexString(), customer_id: customer._id.toHexString(), via: input.via, revoked_sessions: deletedCount });
+  return { revoked_sessions: deletedCount };
+}
+
+/** Expired customer sessions and reset tokens, for the maintenance sweep of expired credentials. */
+export async function sweepExpiredCustomerCredentials(platform: Pick<Platform, 'db' | 'clock'>): Promise<number> {
+  const expired = { expires_at: { $lte: platform.clock.now() } };
+  const results = await Promise.all([customerSessions(platform.db).deleteMany(expired), customerPasswordResets(platform.db).deleteMany(expired)]);
+  return results.reduce((n, r) => n + r.deletedCount, 0);
+}
