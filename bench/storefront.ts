@@ -68,12 +68,17 @@ const listSlice = (url: string, path: string, seconds: number) =>
     return { requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99 };
   });
 
+/** Per server, the latency of each request of the cart → checkout loop apart (ms), over every slice. */
+const split = new Map<string, { cart: number[]; checkout: number[] }>();
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 /** One slice of cart → checkout: WORKERS loops for `seconds`; a checkout counts when its 201 arrived in time. */
 const checkoutSlice = (url: string, subdomain: string, variantIds: string[], seconds: number) =>
   measured(url, async () => {
     const latencies: number[] = [];
+    const parts = split.get(url) ?? { cart: [], checkout: [] };
+    split.set(url, parts);
     const started = performance.now();
     const until = started + seconds * 1000;
     await Promise.all(
@@ -84,6 +89,7 @@ const checkoutSlice = (url: string, subdomain: string, variantIds: string[], sec
           const b = (a + 1 + Math.floor(Math.random() * (variantIds.length - 1))) % variantIds.length;
           const lines = [variantIds[a]!, variantIds[b]!].map((variant_id) => ({ variant_id, quantity: 1 }));
           const cart = (await call(url, `/v1/storefront/${subdomain}/cart`, { method: 'POST', body: JSON.stringify({ lines }) })).data as { token: string };
+          const tCart = performance.now();
           const order = (await call(url, `/v1/storefront/${subdomain}/orders`, {
             method: 'POST',
             headers: { 'x-cart-token': cart.token, 'idempotency-key': randomUUID() },
@@ -91,7 +97,11 @@ const checkoutSlice = (url: string, subdomain: string, variantIds: string[], sec
           })).data as { line_items: unknown[] };
           if (order.line_items.length !== 2) throw new Error('an order without its two lines');
           const t1 = performance.now();
-          if (t1 <= until) latencies.push(t1 - t0);
+          if (t1 <= until) {
+            latencies.push(t1 - t0);
+            parts.cart.push(tCart - t0);
+            parts.checkout.push(t1 - tCart);
+          }
         }
       }),
     );
@@ -171,13 +181,18 @@ try {
   if (ONLY !== 'list') {
     await checkoutSlice(api, subdomain, variantIds, 2);
     await checkoutSlice(baseUrl, subdomain, variantIds, 2);
+    split.clear(); // the warm-up's latencies are not reported
     checkouts = await compare((url, seconds) => checkoutSlice(url, subdomain, variantIds, seconds));
   }
 
   const where = `${DURATION_S} s each in ${ROUNDS} alternating slices, database ${database.embedded ? 'embedded FerretDB' : 'MONGODB_URL'}`;
   console.log(`seeded ${PRODUCTS} products x 1 variant (${STOCK} units each) through the admin API in ${seedSeconds.toFixed(1)} s\n`);
   if (list) printComparison(`GET /v1/storefront/:subdomain/products?limit=${LIMIT}, ${CONNECTIONS} connections, ${where}`, ...list);
-  if (checkouts) printComparison(`cart (2 lines) + checkout, ${WORKERS} workers, ${where}; req/s = checkouts/s, latency = both requests`, ...checkouts, ['platform (checkouts)', 'baseline (bare Koa)']);
+  if (checkouts) {
+    printComparison(`cart (2 lines) + checkout, ${WORKERS} workers, ${where}; req/s = checkouts/s, latency = both requests`, ...checkouts, ['platform (checkouts)', 'baseline (bare Koa)']);
+    const p50 = (url: string, part: 'cart' | 'checkout') => percentile([...split.get(url)![part]].sort((x, y) => x - y), 50).toFixed(1);
+    console.log(`p50 of each request: POST …/cart ${p50(api, 'cart')} ms, POST …/orders ${p50(api, 'checkout')} ms (baseline ${p50(baseUrl, 'cart')} ms, ${p50(baseUrl, 'checkout')} ms)`);
+  }
 } finally {
   web.kill('SIGTERM');
   base.kill('SIGTERM');
