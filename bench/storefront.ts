@@ -25,7 +25,7 @@ import { benchDatabase, cpuMicros, freePort, printComparison, startServer, type 
  * Each side runs BENCH_SECONDS (default 20) per part, in BENCH_ROUNDS (default 4) alternating
  * slices, platform first then baseline first, so drift falls on both alike; the CPU the server
  * and the database spent per request (per checkout) is printed too. BENCH_ONLY=list|checkout
- * runs one part.
+ * runs one part; BENCH_VERBOSE=1 prints each slice.
  */
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 2_000);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 20);
@@ -33,6 +33,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 2);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
 const ONLY = process.env.BENCH_ONLY;
+const VERBOSE = Boolean(process.env.BENCH_VERBOSE);
 const LIMIT = 50;
 const STOCK = 1_000_000;
 
@@ -115,7 +116,11 @@ async function compare(slice: (url: string, seconds: number) => Promise<Run>): P
   const seconds = Math.max(1, Math.round(DURATION_S / ROUNDS));
   const runs = { [api]: [] as Run[], [baseUrl]: [] as Run[] };
   for (let round = 0; round < ROUNDS; round++) {
-    for (const url of round % 2 === 0 ? [api, baseUrl] : [baseUrl, api]) runs[url]!.push(await slice(url, seconds));
+    for (const url of round % 2 === 0 ? [api, baseUrl] : [baseUrl, api]) {
+      const run = await slice(url, seconds);
+      runs[url]!.push(run);
+      if (VERBOSE) console.log(`  slice ${round + 1} ${url === api ? 'platform' : 'baseline'}: ${(run.requests / run.seconds).toFixed(0)}/s, p50 ${run.p50[0]} ms`);
+    }
   }
   return [figures(runs[api]!), figures(runs[baseUrl]!)];
 }
