@@ -110,6 +110,24 @@ describe('Storefront checkout (cart to order)', () => {
     expect(coupon.usage_count).to.equal(5);
   });
 
+  it('makes the order a signed-in customer’s when the checkout carries their token; other tokens are refused', async () => {
+    const { variant } = await givenVariant(5);
+    const email = `buyer-${randomBytes(3).toString('hex')}@example.com`;
+    expect((await api.post('/v1/storefront/customer/signup', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' })).status).to.equal(202);
+    const login = await api.post('/v1/storefront/customer/login', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' });
+    expect(login.status, JSON.stringify(login.body)).to.equal(200);
+    const customerToken = login.body.data.token as string;
+    const cart = await cartWith([{ variant_id: variant, quantity: 1 }]);
+    const res = await api.post(`/v1/storefront/${shop.store.subdomain}/orders`, { email }, { token: customerToken, headers: { 'x-cart-token': cart, 'idempotency-key': 'mine' } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect(res.body.data.customer_id).to.equal(login.body.data.customer.id);
+    const mine = await api.get('/v1/storefront/customer/orders', { token: customerToken });
+    expect(mine.body.data.map((o: { id: string }) => o.id)).to.include(res.body.data.id);
+    const other = await cartWith([{ variant_id: variant, quantity: 1 }]);
+    const asMerchant = await api.post(`/v1/storefront/${shop.store.subdomain}/orders`, { email }, { token: shop.merchant.token, headers: { 'x-cart-token': other, 'idempotency-key': 'm' } });
+    expect(asMerchant.status).to.equal(401);
+  });
+
   it('refuses an empty cart, a cart with a line that cannot be bought, and another store’s cart', async () => {
     const empty = await cartWith([]);
     const res = await checkout(empty);

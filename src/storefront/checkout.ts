@@ -17,7 +17,14 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
  * same key and cart answers the order the first one made, even once the cart is consumed. The
  * cart is consumed carrying `checkout.completed`.
  */
-export async function checkout(platform: Platform, store: StoreView, cartToken: string | undefined, key: string | undefined, body: CheckoutBody): Promise<{ created: boolean; order: OrderView }> {
+export async function checkout(
+  platform: Platform,
+  store: StoreView,
+  cartToken: string | undefined,
+  key: string | undefined,
+  body: CheckoutBody,
+  customerId: string | null = null,
+): Promise<{ created: boolean; order: OrderView }> {
   if (!key) throw new PlatformError('invalid_data', 'idempotency_key_required', 'A checkout needs an Idempotency-Key header, so a retry never makes a second order');
   if (!cartToken) throw new PlatformError('not_found', 'not_found', 'Cart not found');
   const request: RequestRef = { id: sha256(`storefront-checkout|${store.id}|${hashToken(cartToken)}|${key}`), hash: sha256(JSON.stringify(body)) };
@@ -37,6 +44,7 @@ export async function checkout(platform: Platform, store: StoreView, cartToken: 
     store,
     {
       email: body.email,
+      ...(customerId ? { customer_id: customerId } : {}),
       line_items: cart.lines.map((l) => ({ variant_id: l.variant_id, quantity: l.quantity })),
       ...(cart.coupon ? { coupon_code: cart.coupon.code } : {}),
       ...(body.shipping_address ? { shipping_address: body.shipping_address } : {}),

@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { submitForm, SubmitFormBody, SubmitFormParams } from '../forms/index.js';
+import { PlatformError } from '../errors.js';
+import { resolvePrincipal } from '../http/auth.js';
 import type { AppRouter } from '../http/context.js';
 import { IdString } from '../ids.js';
 import { endpoint } from '../http/endpoint.js';
@@ -112,7 +114,16 @@ export function storefrontRoutes(platform: Platform): AppRouter {
     '/:subdomain/orders',
     endpoint(platform, { access, params: StoreParams, body: CheckoutBody, idempotent: true, respond: 'raw' }, async ({ ctx, params, body }) => {
       const store = await storefrontStore(platform, params.subdomain);
-      const result = await checkout(platform, store, token(ctx), ctx.get('Idempotency-Key') || undefined, body);
+      // A signed-in customer of this store (optional): the order is theirs.
+      let customerId: string | null = null;
+      if (ctx.get('Authorization')) {
+        const principal = await resolvePrincipal(platform, ctx);
+        if (principal?.kind !== 'customer' || principal.storeId !== store.id) {
+          throw new PlatformError('unauthenticated', 'unauthenticated', 'Check out as a guest (no Authorization) or with a customer token of this store');
+        }
+        customerId = principal.customerId;
+      }
+      const result = await checkout(platform, store, token(ctx), ctx.get('Idempotency-Key') || undefined, body, customerId);
       ctx.set('Cache-Control', 'no-store');
       ctx.status = result.created ? 201 : 200;
       ctx.body = { data: result.order };
