@@ -79,6 +79,20 @@ describe('Storefront payments (the sandbox provider)', () => {
     expect((await api.post(path('/payments/sandbox/order'), { order_id: order.id })).status).to.equal(409);
   });
 
+  it('has no sandbox in production: it would mark orders paid without money changing hands', async () => {
+    const order = await givenOrder();
+    const { createPaymentOrder } = await import('../src/storefront/payments.js');
+    const production = { ...app.platform, config: { ...app.platform.config, env: 'production' as const } };
+    const store = (await api.get('/v1/stores/current', shop.as)).body.data;
+    let code: string | null = null;
+    try {
+      await createPaymentOrder(production, store, 'sandbox', order.id);
+    } catch (err) {
+      code = (err as { code?: string }).code ?? null;
+    }
+    expect(code).to.equal('provider_not_supported');
+  });
+
   it('refuses a signature for another provider order, another store, an unknown provider, and a store that has not enabled it', async () => {
     const order = await givenOrder();
     const first = (await api.post(path('/payments/sandbox/order'), { order_id: order.id })).body.data.provider_order_id as string;

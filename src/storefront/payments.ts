@@ -41,7 +41,9 @@ export type PaymentOrderView = { order_id: string; provider: Provider; provider_
 const present = (p: PaymentDocument): PaymentOrderView => ({ order_id: p.order_id.toHexString(), provider: p.provider, provider_order_id: p.provider_order_id, amount: p.amount, currency: p.currency, status: p.status });
 
 async function gatewayOf(platform: Platform, storeId: string, provider: string) {
-  const gateway = (PROVIDERS as readonly string[]).includes(provider) ? GATEWAYS[provider as Provider] : undefined;
+  // The sandbox marks orders paid without money changing hands: never in production.
+  const allowed = provider !== 'sandbox' || platform.config.env !== 'production';
+  const gateway = allowed && (PROVIDERS as readonly string[]).includes(provider) ? GATEWAYS[provider as Provider] : undefined;
   if (!gateway) throw new PlatformError('not_found', 'provider_not_supported', `Payments through ${provider} are not available on the storefront (supported: ${Object.keys(GATEWAYS).join(', ')})`);
   const config = await providerConfig(platform, storeId, provider as Provider);
   if (!config?.enabled) throw new PlatformError('conflict', 'provider_not_enabled', `The store has not enabled ${provider} payments`);
