@@ -1,5 +1,6 @@
 import type { Module } from '../module.js';
 import { appApiRoutes } from './app-api-routes.js';
+import { bridgeRoutes } from './bridge-routes.js';
 import { developerRoutes } from './developer-routes.js';
 import { installationRoutes } from './installation-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
@@ -25,6 +26,7 @@ export const appsModule: Module = {
     { path: '/v1/app-store/apps', router: appStoreRoutes },
     { path: '/v1/app-store/oauth', router: oauthRoutes },
     { path: '/v1/app-store/installations', router: installationRoutes },
+    { path: '/v1/app-store/bridge', router: bridgeRoutes },
     { path: '/v1/operations/app-reviews', router: appReviewRoutes },
     { path: '/v1/app', router: appApiRoutes },
     { path: '/.well-known', router: wellKnownRoutes },
