@@ -1,5 +1,6 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv } from 'ajv';
 import type { Config } from '../config.js';
+import { schemaIssue } from '../schema-issues.js';
 import { unstorableJson } from '../storable.js';
 import { checkUrlShape } from '../outbound/index.js';
 import { BRIDGE_CAPABILITIES, EXTENSION_KINDS, MANIFEST_SCHEMA_VERSION, type AppManifest, type BridgeCapability, type ExtensionKind, type ManifestExtension } from './manifest-types.js';
@@ -119,7 +120,7 @@ export function validateManifest(context: ManifestContext, input: unknown): Mani
   }
   const bytes = Buffer.byteLength(JSON.stringify(input), 'utf8');
   if (bytes > MAX_MANIFEST_BYTES) issues.push({ path: '', message: `must be at most ${MAX_MANIFEST_BYTES} bytes as JSON (it is ${bytes})` });
-  if (!checkShape(input)) issues.push(...(checkShape.errors ?? []).map(shapeIssue));
+  if (!checkShape(input)) issues.push(...(checkShape.errors ?? []).map(schemaIssue));
   const m = input as Record<string, unknown>;
   const urls = new Map<string, string>(); // path → normalised URL, for the fields that passed
   const checkUrl = (path: string, value: unknown, rule: 'app' | 'page') => {
@@ -231,44 +232,6 @@ function targetProblem(kind: ExtensionKind, target: string): string | null {
       return (CHECKOUT_FUNCTION_TARGETS as readonly string[]).includes(target) ? null : `must be one of ${CHECKOUT_FUNCTION_TARGETS.join(', ')} (Checkout Functions only advise)`;
     case 'theme_app_block':
       return (THEME_APP_BLOCK_TARGETS as readonly string[]).includes(target) ? null : `must be one of ${THEME_APP_BLOCK_TARGETS.join(', ')}`;
-  }
-}
-
-const pathOf = (instancePath: string) => instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
-const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
-const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-const TYPE_WORDS: Record<string, string> = { object: 'an object', array: 'an array', string: 'a string', boolean: 'true or false', null: 'null', number: 'a number', integer: 'an integer' };
-
-/** An ajv error in our words, at its path. */
-function shapeIssue(e: ErrorObject): Issue {
-  const path = pathOf(e.instancePath);
-  const p = e.params as Record<string, unknown>;
-  const custom = (e.parentSchema as Record<string, unknown> | undefined)?.['x-message'];
-  switch (e.keyword) {
-    case 'required':
-      return { path: join(path, String(p.missingProperty)), message: 'is required' };
-    case 'additionalProperties':
-      return { path: join(path, String(p.additionalProperty)), message: 'is not a known field' };
-    case 'type': {
-      const types = ([] as string[]).concat(p.type as string | string[]);
-      return { path, message: `must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}` };
-    }
-    case 'const':
-      return { path, message: `must be ${JSON.stringify(p.allowedValue)}` };
-    case 'enum':
-      return { path, message: `must be one of ${(p.allowedValues as unknown[]).map(String).join(', ')}` };
-    case 'minLength':
-      return { path, message: p.limit === 1 ? 'must not be empty' : `must be at least ${plural(Number(p.limit), 'character')}` };
-    case 'maxLength':
-      return { path, message: `must be at most ${plural(Number(p.limit), 'character')}` };
-    case 'minItems':
-      return { path, message: `must have at least ${plural(Number(p.limit), 'item')}` };
-    case 'maxItems':
-      return { path, message: `must have at most ${plural(Number(p.limit), 'item')}` };
-    case 'pattern':
-      return { path, message: typeof custom === 'string' ? custom : 'has an invalid format' };
-    default:
-      return { path, message: e.message ?? 'is invalid' };
   }
 }
 

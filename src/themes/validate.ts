@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv } from 'ajv';
 import semver from 'semver';
 import type { Config } from '../config.js';
+import { schemaIssue } from '../schema-issues.js';
 import { unstorableJson } from '../storable.js';
 import {
   ASSET_CONTENT_TYPES,
@@ -102,7 +103,7 @@ export function validateBundle(raw: unknown, context: BundleContext): BundleVali
   }
 
   const v = new Validation(b);
-  if (!checkShape(b)) v.issues.push(...(checkShape.errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'propertyNames').map(shapeIssue));
+  if (!checkShape(b)) v.issues.push(...(checkShape.errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'propertyNames').map(schemaIssue));
   v.run();
   if (v.issues.length > 0) return { ok: false, issues: render(v.issues), warnings: renderWarnings(v.warnings) };
   return { ok: true, bundle: normalise(b), issues: [], warnings: renderWarnings(v.warnings) };
@@ -693,61 +694,6 @@ function normaliseBlock(s: Obj): BlockDef {
 }
 
 // --- issues in words
-
-const pathOf = (instancePath: string) =>
-  instancePath
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .join('.');
-const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
-const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-const TYPE_WORDS: Record<string, string> = { object: 'an object', array: 'an array', string: 'a string', boolean: 'true or false', null: 'null', number: 'a number', integer: 'an integer' };
-
-/** An ajv error in our words, at its path. */
-function shapeIssue(e: ErrorObject): Issue {
-  const path = pathOf(e.instancePath);
-  const p = e.params as Record<string, unknown>;
-  const custom = (e.parentSchema as Record<string, unknown> | undefined)?.['x-message'];
-  // An error of a map's key (propertyNames): at the key, in the key schema's words.
-  if (e.propertyName !== undefined) return { path: join(path, e.propertyName), message: typeof custom === 'string' ? custom : 'is not a valid key' };
-  switch (e.keyword) {
-    case 'required':
-      return { path: join(path, String(p.missingProperty)), message: 'is required' };
-    case 'additionalProperties':
-      return { path: join(path, String(p.additionalProperty)), message: 'is not a known field' };
-    case 'type': {
-      const types = ([] as string[]).concat(p.type as string | string[]);
-      return { path, message: `must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}` };
-    }
-    case 'const':
-      return { path, message: `must be ${JSON.stringify(p.allowedValue)}` };
-    case 'enum':
-      return { path, message: `must be one of ${(p.allowedValues as unknown[]).map(String).join(', ')}` };
-    case 'minLength':
-      return { path, message: p.limit === 1 ? 'must not be empty' : `must be at least ${plural(Number(p.limit), 'character')}` };
-    case 'maxLength':
-      return { path, message: `must be at most ${plural(Number(p.limit), 'character')}` };
-    case 'minItems':
-      return { path, message: `must have at least ${plural(Number(p.limit), 'item')}` };
-    case 'maxItems':
-      return { path, message: `must have at most ${plural(Number(p.limit), 'item')}` };
-    case 'maxProperties':
-      return { path, message: `must have at most ${plural(Number(p.limit), 'entry')}`.replace('entrys', 'entries') };
-    case 'minimum':
-      return { path, message: `must be at least ${String(p.limit)}` };
-    case 'maximum':
-      return { path, message: `must be at most ${String(p.limit)}` };
-    case 'exclusiveMinimum':
-      return { path, message: `must be greater than ${String(p.limit)}` };
-    case 'uniqueItems':
-      return { path, message: `must not repeat an item (items ${String(p.j)} and ${String(p.i)} are the same)` };
-    case 'pattern':
-      return { path, message: typeof custom === 'string' ? custom : 'has an invalid format' };
-    default:
-      return { path, message: e.message ?? 'is invalid' };
-  }
-}
 
 /** `path: message` strings (the root is `bundle`), each once, in the order found. */
 function render(issues: Issue[]): string[] {
