@@ -6,6 +6,7 @@ import { PlatformError, invalidInput, type InputIssue } from '../errors.js';
 import { activeLocationIds, availableAt, getLocation, type LocationView } from '../inventory/index.js';
 import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
+import type { Provider } from '../payments/index.js';
 import type { StoreView } from '../stores/index.js';
 import { getTaxSettings, rateFor } from '../taxes/index.js';
 import { changeOrder, createAndRun, findCreation, fulfillable, fulfillmentStatusOf, keysFor, loadOrder, type Keys, type Plan } from './operations.js';
@@ -422,7 +423,7 @@ export async function markOrderPaid(
   storeId: string,
   orderId: string,
   request: RequestRef | null,
-  payment: { provider: 'sandbox'; reference: string } | null = null,
+  payment: { provider: Provider; reference: string } | null = null,
 ): Promise<OrderView> {
   const updated = await changeOrder(platform, storeId, orderId, request, async (order, keys): Promise<Plan> => {
     if (order.cancelled_at) throw orderCancelled();

@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { Provider } from '../payments/index.js';
 
 export const ORDERS = 'orders';
 export const ORDER_COUNTERS = 'order_counters';
@@ -140,7 +141,7 @@ export type PaymentEffect = {
   kind: 'sale' | 'refund';
   amount: number;
   /** Who took the money (absent: `manual`, the merchant) and the provider's id for the payment. */
-  provider?: 'manual' | 'sandbox';
+  provider?: Provider;
   provider_reference?: string | null;
 };
 export type Effect = StockEffect | CouponEffect | CustomerEffect | PaymentEffect;

@@ -109,7 +109,7 @@ export async function verifyPayment(platform: Platform, store: StoreView, provid
     if (order.financial_status !== 'pending' || payment.provider_payment_id !== input.provider_payment_id) {
       throw new PlatformError('conflict', 'payment_already_verified', 'This payment was already verified; nothing changed');
     }
-    return markOrderPaid(platform, store.id, input.order_id, request, { provider: 'sandbox', reference: payment.provider_payment_id });
+    return markOrderPaid(platform, store.id, input.order_id, request, { provider, reference: payment.provider_payment_id });
   }
   const claimed = await payments(platform.db).findOneAndUpdate(
     { _id: payment._id, status: 'created' },
@@ -117,7 +117,7 @@ export async function verifyPayment(platform: Platform, store: StoreView, provid
   );
   if (!claimed) throw new PlatformError('conflict', 'payment_already_verified', 'This payment was already verified; nothing changed');
   platform.log.info({ event: 'storefront.payment_verified', store_id: store.id, order_id: input.order_id, provider });
-  return markOrderPaid(platform, store.id, input.order_id, request, { provider: 'sandbox', reference: input.provider_payment_id });
+  return markOrderPaid(platform, store.id, input.order_id, request, { provider, reference: input.provider_payment_id });
 }
 
 /**

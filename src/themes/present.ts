@@ -66,36 +66,13 @@ export const presentUpload = (p: ThemePackageDocument, v: ThemeVersionDocument, 
   review_record: review ? presentReview(review) : null,
 });
 
-export type CatalogThemeView = {
-  slug: string;
-  package_id: string;
-  name: string;
-  author_name: string;
-  site_types: string[];
-  pricing_type: string;
-  price: number;
-  currency: string;
-  version: string;
-  version_number: number;
-  engine: string;
-  templates: string[];
-  installable: boolean;
-  published_at: string;
-};
+/** A published theme in the catalog: what the package keeps of its published version, with ids and installability. */
+export type CatalogThemeView = Omit<CatalogMeta, 'published_at'> & { slug: string; package_id: string; installable: boolean; published_at: string };
 
 export const presentCatalogTheme = (p: ThemePackageDocument & { catalog: CatalogMeta }): CatalogThemeView => ({
+  ...p.catalog,
   slug: p.slug,
   package_id: p._id.toHexString(),
-  name: p.catalog.name,
-  author_name: p.catalog.author_name,
-  site_types: p.catalog.site_types,
-  pricing_type: p.catalog.pricing_type,
-  price: p.catalog.price,
-  currency: p.catalog.currency,
-  version: p.catalog.version,
-  version_number: p.catalog.version_number,
-  engine: p.catalog.engine,
-  templates: p.catalog.templates,
   installable: p.status === 'active',
   published_at: p.catalog.published_at.toISOString(),
 });
