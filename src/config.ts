@@ -90,6 +90,7 @@ const Env = z
     OAUTH_REFRESH_REUSE_GRACE_SECONDS: int(30, 0).pipe(z.number().max(300)),
     SESSION_TOKEN_TTL_SECONDS: int(60, 10).pipe(z.number().max(600)),
     OAUTH_RATE_LIMIT: int(60, 1),
+    APP_SHOP_REDACT_DELAY_SECONDS: int(48 * 3600, 0),
     THEMES_REVIEW_LEASE_MS: int(60_000, 200),
     THEMES_SWEEP_INTERVAL_MS: int(30_000, 200),
     STOREFRONT_BASE_DOMAIN: z
@@ -177,6 +178,8 @@ export type Config = Readonly<{
     sessionTokenTtlSeconds: number;
     /** Requests per minute to authorize and the token endpoints, per client and per merchant. */
     oauthRateLimit: number;
+    /** How long after an uninstall the app is sent `shop.redact` (docs/apps.md, App webhooks): 48 hours by default. */
+    shopRedactDelaySeconds: number;
   }>;
   /** Theme review checks (docs/themes.md, Review): how long a worker holds a review it checks, how often stranded ones are picked up. */
   themes: Readonly<{ reviewLeaseMs: number; sweepIntervalMs: number }>;
@@ -268,6 +271,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       refreshReuseGraceSeconds: e.OAUTH_REFRESH_REUSE_GRACE_SECONDS,
       sessionTokenTtlSeconds: e.SESSION_TOKEN_TTL_SECONDS,
       oauthRateLimit: e.OAUTH_RATE_LIMIT,
+      shopRedactDelaySeconds: e.APP_SHOP_REDACT_DELAY_SECONDS,
     },
     messageRelay: e.MESSAGE_RELAY_URL && e.MESSAGE_RELAY_TOKEN ? { url: e.MESSAGE_RELAY_URL, token: e.MESSAGE_RELAY_TOKEN } : null,
     localdb: { port: e.LOCALDB_PORT, dir: e.LOCALDB_DIR },

@@ -57,7 +57,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       // Stored sealed, opening to the secret shown.
       const doc = await subscriptions(platform.db).findOne({ _id: new ObjectId(view.id) });
       expect(doc!.store_id.toHexString()).to.equal(store.id);
-      expect(openSecret(platform.config.secretsKeys, doc!.secret)).to.equal(secret);
+      expect(openSecret(platform.config.secretsKeys, doc!.secret!)).to.equal(secret);
       // Never again: not in get, list, or the event.
       const got = await api.get(`${PATH}/${view.id}`, as);
       expect(got.body.data).to.deep.equal(view);
@@ -371,7 +371,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       expect(expires).to.be.within(before + 86_400_000 - 1000, Date.now() + 86_400_000 + 1000);
       expect(Date.parse(view.secret_rotated_at)).to.be.at.least(Date.parse(sub.secret_rotated_at));
       const doc = await subscriptions(platform.db).findOne({ _id: new ObjectId(sub.id) });
-      expect(openSecret(platform.config.secretsKeys, doc!.secret)).to.equal(secret);
+      expect(openSecret(platform.config.secretsKeys, doc!.secret!)).to.equal(secret);
       expect(openSecret(platform.config.secretsKeys, doc!.previous_secret!)).to.equal(oldSecret);
       expect(doc!.previous_secret!.expires_at.getTime()).to.equal(expires);
       expect((await api.get(`${PATH}/${sub.id}`, as)).body.data).to.deep.equal(view);
@@ -395,7 +395,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       expect(now.body.data.previous_secret_expires_at).to.equal(null);
       doc = await subscriptions(platform.db).findOne({ _id: new ObjectId(sub.id) });
       expect(doc!.previous_secret).to.equal(null);
-      expect(openSecret(platform.config.secretsKeys, doc!.secret)).to.equal(now.body.data.secret);
+      expect(openSecret(platform.config.secretsKeys, doc!.secret!)).to.equal(now.body.data.secret);
       expect(doc!.version).to.equal(4);
     });
 

@@ -387,7 +387,10 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     const ok = await post('/webhook-deliveries/dispatch', { 'x-platform-internal-secret': SECRET });
     expect(ok.status).to.equal(200);
     expect(((await ok.json()) as { data: Record<string, number> }).data).to.have.all.keys('fanned_out', 'claimed', 'successful', 'retry_scheduled', 'failed');
-    expect((await post('/app-lifecycle/dispatch', { 'x-platform-internal-secret': SECRET })).status).to.equal(200);
+    expect((await post('/app-lifecycle/dispatch', { 'x-platform-internal-secret': SECRET })).status).to.equal(400); // event_ids required
+    const lifecycle = await post('/app-lifecycle/dispatch', { 'x-platform-internal-secret': SECRET }, JSON.stringify({ event_ids: [new ObjectId().toHexString()] }));
+    expect(lifecycle.status).to.equal(200);
+    expect(((await lifecycle.json()) as { data: Record<string, number> }).data).to.include({ events: 0, skipped: 1, claimed: 0 });
     expect((await post('/webhook-deliveries/dispatch', { 'x-platform-internal-secret': SECRET }, '{"delivery_ids":["x"]}')).status).to.equal(400);
     expect((await api.post('/v1/webhook-deliveries/dispatch', {}, { headers: { 'x-platform-internal-secret': SECRET } })).status).to.equal(404);
 

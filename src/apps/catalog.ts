@@ -10,7 +10,7 @@ import { apps, developers, type AppDocument } from './store.js';
 
 /** The public catalog (docs/apps.md, The catalog): published apps, each as its published version. */
 
-type PublishedApp = AppDocument & { published: AppManifest; published_at: Date };
+export type PublishedApp = AppDocument & { published: AppManifest; published_at: Date };
 
 const PUBLISHED: Filter<AppDocument> = { status: 'published', published: { $ne: null } };
 

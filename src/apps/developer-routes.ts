@@ -5,7 +5,8 @@ import type { Platform } from '../platform.js';
 import { rotateApiKey } from './credentials.js';
 import { getDeveloperProfile, registerDeveloper, requireDeveloper } from './developers.js';
 import { DeveloperAppsQuery, ManifestBody, RegisterDeveloperBody } from './schemas.js';
-import { getDeveloperApp, listDeveloperApps, submitApp, submitVersion, validateManifestFor } from './submissions.js';
+import { RotateSecretBody } from '../webhooks/index.js';
+import { getDeveloperApp, listDeveloperApps, rotateWebhookSecret, submitApp, submitVersion, validateManifestFor } from './submissions.js';
 
 /** /v1/app-store/developers: partners (developer profile, app submission, manifests, credentials). */
 export function developerRoutes(platform: Platform): AppRouter {
@@ -43,6 +44,14 @@ export function developerRoutes(platform: Platform): AppRouter {
       await requireDeveloper(platform, merchant.merchantId);
       return rotateApiKey(platform, merchant.merchantId, params.id!);
     }),
+  );
+
+  // A new show-once webhook signing secret; the previous one signs beside it for the grace period.
+  router.post(
+    '/apps/:id/webhook-secret',
+    endpoint(platform, { access: 'merchant', body: RotateSecretBody, idempotent: true }, ({ merchant, params, body }) =>
+      rotateWebhookSecret(platform, merchant.merchantId, params.id!, body.grace_period_seconds),
+    ),
   );
 
   return router;

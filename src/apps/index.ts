@@ -1,6 +1,8 @@
 import type { Module } from '../module.js';
 import { appApiRoutes } from './app-api-routes.js';
 import { bridgeRoutes } from './bridge-routes.js';
+import { COMPLIANCE_REQUESTS, complianceIndexes } from './compliance.js';
+import { complianceOperationsRoutes, complianceRoutes } from './compliance-routes.js';
 import { developerRoutes } from './developer-routes.js';
 import { installationRoutes } from './installation-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
@@ -9,6 +11,7 @@ import { appStoreRoutes } from './store-routes.js';
 import { INSTALLATIONS, appIndexes } from './store.js';
 import { accessTokenAuthenticator } from './tokens.js';
 export { sweepExpiredOAuth } from './tokens.js';
+export { sendDueShopRedactions } from './compliance.js';
 import { wellKnownRoutes } from './well-known-routes.js';
 export { SCOPES, SCOPE_NAMES, isScope, normaliseScopes, type Scope } from './scopes.js';
 export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest-types.js';
@@ -20,18 +23,20 @@ export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest }
  */
 export const appsModule: Module = {
   name: 'apps',
-  indexes: appIndexes,
+  indexes: [...appIndexes, ...complianceIndexes],
   routes: [
     { path: '/v1/app-store/developers', router: developerRoutes },
     { path: '/v1/app-store/apps', router: appStoreRoutes },
     { path: '/v1/app-store/oauth', router: oauthRoutes },
     { path: '/v1/app-store/installations', router: installationRoutes },
     { path: '/v1/app-store/bridge', router: bridgeRoutes },
+    { path: '/v1/app-store/compliance', router: complianceRoutes },
     { path: '/v1/operations/app-reviews', router: appReviewRoutes },
+    { path: '/v1/operations/compliance-requests', router: complianceOperationsRoutes },
     { path: '/v1/app', router: appApiRoutes },
     { path: '/.well-known', router: wellKnownRoutes },
   ],
   authenticators: [accessTokenAuthenticator],
-  eventCarriers: [INSTALLATIONS],
-  eventTypes: ['app.installed', 'app.scopes_updated', 'app.uninstalled'],
+  eventCarriers: [INSTALLATIONS, COMPLIANCE_REQUESTS],
+  eventTypes: ['app.installed', 'app.scopes_updated', 'app.uninstalled', 'customers.data_request', 'customers.redact', 'shop.redact'],
 };

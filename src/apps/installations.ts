@@ -9,9 +9,11 @@ import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
 import { generateToken } from '../secrets/index.js';
-import { findPublishedApp } from './catalog.js';
-import { LIFECYCLE_CONTRACT_VERSION } from './manifest-types.js';
-import { normaliseScopes } from './scopes.js';
+import { findPublishedApp, type PublishedApp } from './catalog.js';
+import { LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest-types.js';
+import { APP_WEBHOOK_TOPICS } from './manifest.js';
+import { narrowAppSubscription, openAppSubscription } from '../webhooks/index.js';
+import { normaliseScopes, topicScope } from './scopes.js';
 import { signInstallLink } from './session-tokens.js';
 import type { AuthorizeBody } from './oauth-schemas.js';
 import { apps, installations, oauthCodes, type AppDocument, type InstallationDocument } from './store.js';
@@ -50,6 +52,23 @@ export function presentInstallation(doc: InstallationDocument): InstallationView
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };
+}
+
+/** Lifecycle events are addressed to the installation: its app's subscription receives them, no other app's (docs/apps.md, App webhooks). */
+const toInstallation = (doc: Pick<InstallationDocument, '_id'>) => ({ recipient: { type: 'app_installation' as const, id: doc._id } });
+
+/**
+ * The topics of an installation's subscription: the lifecycle and compliance topics, and the
+ * manifest's store topics that the granted scopes allow (an app hears of what it can read).
+ */
+export function subscriptionTopics(manifest: AppManifest, scopes: readonly string[]): string[] {
+  const granted = new Set(scopes);
+  const store = manifest.webhooks.topics.filter((t) => {
+    if ((APP_WEBHOOK_TOPICS as readonly string[]).includes(t)) return false;
+    const needs = topicScope(t);
+    return needs === null || (needs !== undefined && granted.has(needs));
+  });
+  return [...APP_WEBHOOK_TOPICS, ...store];
 }
 
 /** The app as lifecycle events name it. */
@@ -122,7 +141,7 @@ export async function authorize(platform: Platform, merchantId: string, storeId:
  * active one (same grant; `app.scopes_updated` when the scopes change). Each write is
  * conditional on the version read and carries its event.
  */
-async function grantInstallation(platform: Platform, app: AppDocument, storeId: ObjectId, merchantId: ObjectId, scopes: string[], webhookUrl: string): Promise<InstallationDocument> {
+async function grantInstallation(platform: Platform, app: PublishedApp, storeId: ObjectId, merchantId: ObjectId, scopes: string[], webhookUrl: string): Promise<InstallationDocument> {
   const coll = installations(platform.db);
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const now = platform.clock.now();
@@ -152,6 +171,7 @@ async function grantInstallation(platform: Platform, app: AppDocument, storeId: 
         if (isDuplicateKeyError(err)) continue; // installed concurrently: read it and go on from there
         throw err;
       }
+      await openSubscription(platform, app, doc);
       await platform.events.settle(coll, doc._id, pending);
       return doc;
     }
@@ -169,6 +189,7 @@ async function grantInstallation(platform: Platform, app: AppDocument, storeId: 
         metadata_version: 0,
         installed_at: now,
         uninstalled_at: null,
+        shop_redact_due_at: null,
         updated_at: now,
       };
       next = { ...current, ...set, version: current.version + 1 };
@@ -185,16 +206,28 @@ async function grantInstallation(platform: Platform, app: AppDocument, storeId: 
               storeId,
               { installation: presentInstallation(next), app: appRef(app), previous_scopes: current.scopes, contract_version: LIFECYCLE_CONTRACT_VERSION },
               `app.scopes_updated:${next._id.toHexString()}:v${next.version}`,
+              toInstallation(next),
             ),
           ]
         : [];
     }
     const written = await coll.updateOne({ _id: current._id, version: current.version }, carrying({ $set: set, $inc: { version: 1 } }, pending));
     if (written.matchedCount === 0) continue;
+    await openSubscription(platform, app, next);
     await platform.events.settle(coll, current._id, pending);
     return next;
   }
   throw new PlatformError('conflict', 'installation_busy', 'The installation kept changing while it was being authorized; try again');
+}
+
+/**
+ * The installation's webhook subscription, made active with its target and topics before its
+ * lifecycle event is recorded. If the process stops between the installation's write and this,
+ * the event is recorded later by the sweep and finds no subscription; the merchant's retry of
+ * the consent (which failed for them) makes it.
+ */
+async function openSubscription(platform: Platform, app: PublishedApp, doc: InstallationDocument): Promise<void> {
+  await openAppSubscription(platform, { installationId: doc._id, appId: app._id, storeId: doc.store_id, targetUrl: doc.webhook_url, eventTypes: subscriptionTopics(app.published, doc.scopes) });
 }
 
 function installedEvent(platform: Platform, app: AppDocument, doc: InstallationDocument): PendingEvent {
@@ -203,6 +236,7 @@ function installedEvent(platform: Platform, app: AppDocument, doc: InstallationD
     doc.store_id,
     { installation: presentInstallation(doc), app: appRef(app), contract_version: LIFECYCLE_CONTRACT_VERSION },
     `app.installed:${doc._id.toHexString()}:${doc.grant_id.toHexString()}`,
+    toInstallation(doc),
   );
 }
 
@@ -244,13 +278,18 @@ export async function uninstall(platform: Platform, storeId: string, installatio
         current.store_id,
         { installation: presentInstallation(next), app: app ? appRef(app) : { id: current.app_id.toHexString() }, contract_version: LIFECYCLE_CONTRACT_VERSION },
         `app.uninstalled:${current._id.toHexString()}:${current.grant_id.toHexString()}`,
+        toInstallation(current),
       ),
     ];
+    const shopRedactDue = new Date(now.getTime() + platform.config.apps.shopRedactDelaySeconds * 1000);
     const written = await coll.updateOne(
       { _id: current._id, store_id: current.store_id, version: current.version },
-      carrying({ $set: { status: 'uninstalled' as const, uninstalled_at: now, updated_at: now }, $inc: { version: 1 } }, pending),
+      carrying({ $set: { status: 'uninstalled' as const, uninstalled_at: now, shop_redact_due_at: shopRedactDue, updated_at: now }, $inc: { version: 1 } }, pending),
     );
     if (written.matchedCount === 0) continue;
+    // The app hears nothing more of the store: only what is addressed to this installation
+    // (app.uninstalled now, shop.redact later).
+    await narrowAppSubscription(platform, current._id, current.store_id, [...APP_WEBHOOK_TOPICS]);
     await revokeTokens(platform, { installation_id: current._id });
     await platform.events.settle(coll, current._id, pending);
     platform.log.info({ event: 'apps.uninstalled', installation_id: current._id.toHexString(), store_id: storeId });

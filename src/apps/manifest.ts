@@ -3,8 +3,8 @@ import type { Config } from '../config.js';
 import { schemaIssue } from '../schema-issues.js';
 import { unstorableJson } from '../storable.js';
 import { checkUrlShape } from '../outbound/index.js';
-import { BRIDGE_CAPABILITIES, EXTENSION_KINDS, MANIFEST_SCHEMA_VERSION, type AppManifest, type BridgeCapability, type ExtensionKind, type ManifestExtension } from './manifest-types.js';
-import { isScope, normaliseScopes } from './scopes.js';
+import { BRIDGE_CAPABILITIES, COMPLIANCE_TOPICS, LIFECYCLE_TOPICS, EXTENSION_KINDS, MANIFEST_SCHEMA_VERSION, type AppManifest, type BridgeCapability, type ExtensionKind, type ManifestExtension } from './manifest-types.js';
+import { isScope, normaliseScopes, topicScope } from './scopes.js';
 
 /**
  * Manifest validation (docs/apps.md, The manifest): an ajv schema for the shape (every problem
@@ -15,10 +15,10 @@ import { isScope, normaliseScopes } from './scopes.js';
  */
 
 /**
- * Webhook topics an app may list besides the platform's event types: its own lifecycle, and the
- * mandatory compliance topics (spec 6.2; delivered by the lifecycle webhooks of the next app issue).
+ * Webhook topics an app may list besides the platform's store topics: its own lifecycle, and the
+ * mandatory compliance topics (which every app's subscription gets whether listed or not).
  */
-export const APP_WEBHOOK_TOPICS = ['app.installed', 'app.scopes_updated', 'app.uninstalled', 'customers.data_request', 'customers.redact', 'shop.redact'] as const;
+export const APP_WEBHOOK_TOPICS = [...LIFECYCLE_TOPICS, ...COMPLIANCE_TOPICS] as const;
 
 /** The whole manifest, as JSON. */
 export const MAX_MANIFEST_BYTES = 64 * 1024;
@@ -152,10 +152,18 @@ export function validateManifest(context: ManifestContext, input: unknown): Mani
   const webhooks = m.webhooks as { topics?: unknown } | undefined;
   if (webhooks && Array.isArray(webhooks.topics)) {
     const known = new Set<string>([...context.eventTypes, ...APP_WEBHOOK_TOPICS]);
+    const asked = new Set(normaliseScopes(Array.isArray(m.scopes) ? m.scopes.filter((s): s is string => typeof s === 'string') : []));
+    const appTopics = new Set<string>(APP_WEBHOOK_TOPICS);
     webhooks.topics.forEach((t, i) => {
-      if (typeof t === 'string' && t.length > 0 && !known.has(t)) {
+      if (typeof t !== 'string' || t.length === 0) return;
+      if (!known.has(t)) {
         issues.push({ path: `webhooks.topics.${i}`, message: `is not an event type or app topic: "${t}" (wildcards are not accepted)` });
+        return;
       }
+      if (appTopics.has(t)) return;
+      const needs = topicScope(t);
+      if (needs === undefined) issues.push({ path: `webhooks.topics.${i}`, message: `"${t}" is not delivered to apps (docs/apps.md, App webhooks)` });
+      else if (needs !== null && !asked.has(needs)) issues.push({ path: `webhooks.topics.${i}`, message: `"${t}" needs the scope ${needs}, which the manifest does not ask for` });
     });
   }
   if (Array.isArray(m.extensions)) {

@@ -91,7 +91,8 @@ export const presentDeveloperApp = (a: AppDocument, latest: AppVersionDocument |
 });
 
 /** Submission's answer: the app and its show-once credentials (spec 2.2). */
-export type SubmissionView = { app: DeveloperAppView; credentials: { oauth_client_id: string; client_secret: string; api_key: string } };
+/** The submission's answer: the app, its credentials and its webhook signing secret, the secrets shown this once. */
+export type SubmissionView = { app: DeveloperAppView; credentials: { oauth_client_id: string; client_secret: string; api_key: string }; webhook_signing_secret: string };
 
 /** The scopes an app asks for, with what each lets it do (the registry's words). */
 export const presentScopes = (scopes: readonly string[]) => scopes.map((name) => ({ name, description: isScope(name) ? SCOPES[name] : name }));

@@ -47,3 +47,35 @@ export function normaliseScopes(scopes: readonly string[]): string[] {
   }
   return [...out].sort();
 }
+
+/**
+ * The scope a store topic needs for an app to receive it (docs/apps.md, App webhooks), by the
+ * event type's family: an app hears of what it could read. `null`: no scope (the store's own
+ * settings, which every installed app may read). Families not listed (webhook subscriptions,
+ * payment providers, apps) are no app's topic.
+ */
+const TOPIC_SCOPES: Record<string, Scope | null> = {
+  store: null,
+  product: 'read_products',
+  collection: 'read_products',
+  order: 'read_orders',
+  checkout: 'read_orders',
+  payment_transaction: 'read_orders',
+  customer: 'read_customers',
+  customer_address: 'read_customers',
+  inventory_level: 'read_inventory',
+  inventory_location: 'read_inventory',
+  theme: 'read_themes',
+  gift_card: 'read_gift_cards',
+  coupon: 'read_discounts',
+  review: 'read_reviews',
+  tax_settings: 'read_taxes',
+  media: 'read_files',
+  form_submission: 'read_form_submissions',
+};
+
+/** The scope an app needs to receive a store topic: a scope, null (none needed), or undefined (never an app's). */
+export function topicScope(type: string): Scope | null | undefined {
+  const family = type.split('.')[0]!;
+  return Object.hasOwn(TOPIC_SCOPES, family) ? TOPIC_SCOPES[family] : undefined;
+}

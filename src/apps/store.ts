@@ -104,6 +104,13 @@ export type InstallationDocument = {
   version: number;
   installed_at: Date;
   uninstalled_at: Date | null;
+  /**
+   * After an uninstall: when the app is due `shop.redact` (uninstalled_at plus
+   * APP_SHOP_REDACT_DELAY_SECONDS); unset once it is sent, or by a re-install first.
+   */
+  shop_redact_due_at?: Date | null;
+  /** When `shop.redact` was recorded for the last uninstall. */
+  shop_redacted_at?: Date | null;
   created_at: Date;
   updated_at: Date;
 } & CarriesEvents;
@@ -197,6 +204,7 @@ export const appIndexes: IndexDeclaration[] = [
     indexes: [
       { key: { app_id: 1, store_id: 1 }, name: 'app_id_store_id_unique', unique: true },
       { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
+      { key: { shop_redact_due_at: 1 }, name: 'shop_redact_due_at' },
     ],
   },
   {

@@ -4,6 +4,7 @@ import { PlatformError, notFound } from '../errors.js';
 import { parseObjectId } from '../ids.js';
 import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
+import { createAppSigningSecret, rotateAppSigningSecret, type AppSecretView } from '../webhooks/index.js';
 import { newCredentials } from './credentials.js';
 import { requireDeveloper } from './developers.js';
 import { validateManifest, type ManifestValidation } from './manifest.js';
@@ -84,10 +85,12 @@ export async function submitApp(platform: Platform, merchantId: string, input: {
     throw err;
   }
   await appVersions(platform.db).insertOne(version);
+  const webhookSecret = await createAppSigningSecret(platform, app._id);
   platform.log.info({ event: 'apps.app_submitted', app_id: app._id.toHexString(), version_id: version._id.toHexString(), developer_id: developer._id.toHexString() });
   return {
     app: presentDeveloperApp(app, version),
     credentials: { oauth_client_id: credentials.clientId, client_secret: credentials.clientSecret.plaintext, api_key: credentials.apiKey.plaintext },
+    webhook_signing_secret: webhookSecret,
   };
 }
 
@@ -161,4 +164,16 @@ export async function getDeveloperApp(platform: Platform, merchantId: string, ap
   await requireDeveloper(platform, merchantId);
   const app = await findOwnApp(platform, merchantId, appId);
   return presentDeveloperApp(app, await appVersions(platform.db).findOne({ _id: app.latest_version_id }));
+}
+
+/**
+ * A new webhook signing secret for the caller's app, in this answer only (docs/apps.md, App
+ * webhooks); the one it replaces keeps signing beside it for `grace_period_seconds`.
+ */
+export async function rotateWebhookSecret(platform: Platform, merchantId: string, appId: string, graceSeconds: number): Promise<AppSecretView & { app_id: string; secret: string }> {
+  await requireDeveloper(platform, merchantId);
+  const app = await findOwnApp(platform, merchantId, appId);
+  const rotated = await rotateAppSigningSecret(platform, app._id, graceSeconds);
+  platform.log.info({ event: 'apps.webhook_secret_rotated', app_id: appId, grace_period_seconds: graceSeconds });
+  return { app_id: appId, ...rotated };
 }

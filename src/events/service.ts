@@ -4,16 +4,21 @@ import { insertEach } from '../db.js';
 import { groupCommit } from '../group-commit.js';
 import type { Log } from '../log.js';
 import { PENDING_EVENTS, PENDING_SINCE, eventIntents, type PendingEvent } from './outbox.js';
-import { events, type EventDocument } from './store.js';
+import { events, type EventDocument, type EventRecipient } from './store.js';
 
 export type DomainEvent = {
   id: string;
   type: string;
   store_id: string | null;
+  /** The one subscriber an addressed event is for (EventDocument.recipient), or null. */
+  recipient: { type: 'app_installation'; id: string; exclusive: boolean } | null;
   payload: Record<string, unknown>;
   idempotency_key: string;
   created_at: string;
 };
+
+/** Options of an event: `recipient` addresses it to one subscriber (EventDocument.recipient). */
+export type EventOptionsOf = { recipient?: EventRecipient };
 
 export type Events = {
   /**
@@ -26,7 +31,7 @@ export type Events = {
    * committed change, once"): put it on the document with `carried` (an insert) or `carrying`
    * (an update), write, then `settle`. Nothing is recorded yet.
    */
-  pending(type: string, storeId: string | ObjectId | null, payload: Record<string, unknown>, idempotencyKey: string): PendingEvent;
+  pending(type: string, storeId: string | ObjectId | null, payload: Record<string, unknown>, idempotencyKey: string, options?: EventOptionsOf): PendingEvent;
   /**
    * After the write that carried `pending` committed: record the events and take them off the
    * document. Never throws: whatever it cannot finish stays on the document, and the
@@ -59,7 +64,7 @@ export type AfterRecord = (event: DomainEvent) => Promise<void>;
  * store matches its type. An event nothing wants is recorded as already fanned out and not
  * announced, so it costs no wake-up, job or fan-out read.
  */
-export type Wanted = (events: readonly Pick<EventDocument, 'type' | 'store_id'>[]) => Promise<boolean[]>;
+export type Wanted = (events: readonly Pick<EventDocument, 'type' | 'store_id' | 'recipient'>[]) => Promise<boolean[]>;
 
 export type EventHooks = { wanted?: Wanted; afterRecord?: AfterRecord };
 
@@ -91,7 +96,7 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
     },
     { maxBatch: EMIT_BATCH },
   );
-  const build = (type: string, storeId: string | ObjectId | null, payload: Record<string, unknown>, idempotencyKey: string): EventDocument => {
+  const build = (type: string, storeId: string | ObjectId | null, payload: Record<string, unknown>, idempotencyKey: string, options: EventOptionsOf = {}): EventDocument => {
     if (!EVENT_TYPE.test(type)) throw new Error(`event type must be lower-case and dotted: ${type}`);
     if (!idempotencyKey) throw new Error('an event needs an idempotency key');
     return {
@@ -99,6 +104,7 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
       type,
       store_id: typeof storeId === 'string' ? new ObjectId(storeId) : storeId,
       payload,
+      ...(options.recipient ? { recipient: options.recipient } : {}),
       idempotency_key: idempotencyKey,
       created_at: clock.now(),
     };
@@ -146,7 +152,7 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
   return {
     // async: a refused type or key is a rejected promise, like every other failure of emit.
     emit: async (type, storeId, payload, idempotencyKey) => recordOne(build(type, storeId, payload, idempotencyKey)),
-    pending: (type, storeId, payload, idempotencyKey) => build(type, storeId, payload, idempotencyKey),
+    pending: (type, storeId, payload, idempotencyKey, options) => build(type, storeId, payload, idempotencyKey, options),
     async settle(collection, id, pending) {
       try {
         await settleDocument(anyCollection(collection), id, pending, 3);
@@ -204,6 +210,7 @@ function present(doc: EventDocument): DomainEvent {
     id: doc._id.toHexString(),
     type: doc.type,
     store_id: doc.store_id?.toHexString() ?? null,
+    recipient: doc.recipient ? { type: doc.recipient.type, id: doc.recipient.id.toHexString(), exclusive: doc.recipient.exclusive === true } : null,
     payload: doc.payload,
     idempotency_key: doc.idempotency_key,
     created_at: doc.created_at.toISOString(),

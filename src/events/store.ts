@@ -3,12 +3,26 @@ import type { IndexDeclaration } from '../db.js';
 
 export const EVENTS = 'events';
 
+/** Who an addressed event is for: today only an app installation. */
+export type EventRecipient = {
+  type: 'app_installation';
+  id: ObjectId;
+  /** Only the recipient receives it (the compliance topics); otherwise subscriptions of the store that match its type do too. */
+  exclusive?: boolean;
+};
+
 export type EventDocument = {
   _id: ObjectId;
   type: string;
   /** The store it happened in; null for an event of no store (a theme uploaded by an author who owns none): no subscription receives it. */
   store_id: ObjectId | null;
   payload: Record<string, unknown>;
+  /**
+   * One subscriber the event is for (docs/apps.md, App webhooks): an app installation's
+   * lifecycle and compliance events go to that installation's subscription and no other app's.
+   * Absent or null for an event of the store as a whole.
+   */
+  recipient?: EventRecipient | null;
   idempotency_key: string;
   created_at: Date;
   /** Set once webhook fan-out has created this event's deliveries (absent or null before). */

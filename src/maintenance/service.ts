@@ -1,4 +1,4 @@
-import { sweepExpiredOAuth } from '../apps/index.js';
+import { sendDueShopRedactions, sweepExpiredOAuth } from '../apps/index.js';
 import { sweepExpiredCredentials } from '../auth/index.js';
 import { sweepExpiredCustomerCredentials } from '../customers/index.js';
 import { sweepExpiredIdempotencyRecords } from '../http/idempotency/index.js';
@@ -14,7 +14,8 @@ import { sweepExpiredCarts } from '../storefront/index.js';
  * of a session, code or token already ignores expired documents; sweeps only reclaim space.
  * `repair-orders` finishes (or undoes) order changes whose process stopped between two writes
  * (docs/orders.md, "Changes that span documents"); `settle-events` records events a process
- * left pending (docs/events.md, "Every committed change, once").
+ * left pending (docs/events.md, "Every committed change, once"); `app-shop-redact` sends an
+ * uninstalled app `shop.redact` once APP_SHOP_REDACT_DELAY_SECONDS have passed (docs/apps.md).
  */
 /** Events a process left on their documents (or delete intents) when it stopped between write and record. */
 const settleEvents = (platform: Platform) => platform.events.settleLeftBehind(new Date(platform.clock.now().getTime() - platform.config.events.settleAfterMs));
@@ -32,6 +33,7 @@ export const SWEEPS = {
   'maintenance.settle-events': settleEvents,
   'maintenance.sweep-oauth': sweepExpiredOAuth,
   'maintenance.sweep-carts': sweepExpiredCarts,
+  'maintenance.app-shop-redact': sendDueShopRedactions,
 } as const satisfies Record<string, (platform: Platform) => Promise<number>>;
 
 export type SweepName = keyof typeof SWEEPS;

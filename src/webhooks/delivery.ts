@@ -10,6 +10,7 @@ import { backoff, claimLease, extendLease, leaseFields, settleLease, settlement,
 import { scheduleDispatch } from './jobs.js';
 import { signatureHeaders, tryOpenSecret, unreadableSecretError, type UnreadableSecret } from './signing.js';
 import { activeSubscriptions, wants } from './interest.js';
+import { signingSecretsOf } from './app-subscriptions.js';
 import { deliveries, subscriptions, type AttemptDocument, type DeliveryDocument, type SubscriptionDocument } from './store.js';
 
 /** Attempts are numbered 0 to 8: nine sends at most (spec 6.1 rule 6). */
@@ -71,6 +72,7 @@ function planDeliveries(platform: Platform, events: readonly DomainEvent[], subs
         store_id: sub.store_id,
         event_id: new ObjectId(event.id),
         subscription_id: sub._id,
+        ...(sub.app_id ? { app_id: sub.app_id } : {}),
         event_type: event.type,
         status: 'queued',
         next_attempt: 0,
@@ -187,8 +189,9 @@ export async function sendClaimed(platform: Platform, claimed: ClaimedDelivery, 
   const body = JSON.stringify({ id: event.id, event_type: event.type, created_at: event.created_at, payload: event.payload });
   const requestId = `whreq_${randomBytes(12).toString('hex')}`;
   const keys = platform.config.secretsKeys;
-  const current = tryOpenSecret(keys, sub.secret);
-  const previous = sub.previous_secret && sub.previous_secret.expires_at > now ? tryOpenSecret(keys, sub.previous_secret) : null;
+  const secrets = await signingSecretsOf(platform, sub);
+  const current: ReturnType<typeof tryOpenSecret> = secrets.current ? tryOpenSecret(keys, secrets.current) : { ok: false, cause: 'no_secret', keyId: null };
+  const previous = secrets.previous && secrets.previous.expires_at > now ? tryOpenSecret(keys, secrets.previous) : null;
   let result: SendResult;
   if (!current.ok || (previous && !previous.ok)) {
     // A secret that cannot be decrypted (SECRETS_KEYS lost its key, or the stored secret is

@@ -19,6 +19,18 @@ export {
   type TargetVerdict,
 } from '../outbound/index.js';
 export { MAX_SUBSCRIPTIONS_PER_STORE } from './subscriptions.js';
+export {
+  appDeliveryReadiness,
+  appSigningSecretInfo,
+  createAppSigningSecret,
+  narrowAppSubscription,
+  openAppSubscription,
+  rotateAppSigningSecret,
+  type AppSecretView,
+  type DeliveryReadiness,
+} from './app-subscriptions.js';
+export { RotateSecretBody } from './schemas.js';
+export { deliveries as webhookDeliveries, type DeliveryDocument } from './store.js';
 export { catchUpSubscriptions, dispatchDue, fanOutEvents, fanOutPendingEvents } from './delivery.js';
 export { FAN_OUT_EVENT, DISPATCH_DELIVERY, SWEEP, FanOutPayload, DispatchPayload } from './jobs.js';
 
@@ -42,7 +54,7 @@ export const webhooksModule: Module = {
     const announcer = announceEvents(platform);
     return {
       wanted: (docs) => subscribedEvents(platform, docs),
-      afterRecord: async (event) => announcer.announce(event.id),
+      afterRecord: async (event) => announcer.announce(event.id, event.recipient !== null),
       drain: () => announcer.drain(),
     };
   },

@@ -19,7 +19,7 @@ import { subscriptions, type SubscriptionDocument } from './store.js';
  * what it remembered of a store as soon as it changes one of the store's subscriptions itself.
  */
 
-type Interest = Pick<SubscriptionDocument, 'store_id' | 'event_types'>;
+type Interest = Pick<SubscriptionDocument, 'store_id' | 'event_types' | 'owner'>;
 type Remembered = { subs: Interest[]; until: number };
 
 /** Stores remembered per process at most; the oldest entry goes first. */
@@ -35,9 +35,25 @@ function memoryOf(db: Db): Map<string, Remembered> {
   return memory;
 }
 
-/** Whether a subscription wants an event: the same store, a matching type. */
-export const wants = (sub: Interest, event: { type: string; store_id: string | ObjectId | null }) =>
-  event.store_id !== null && sub.store_id.equals(event.store_id) && matchesEventPatterns(event.type, sub.event_types);
+type Wantable = { type: string; store_id: string | ObjectId | null; recipient?: { type: 'app_installation'; id: string | ObjectId; exclusive?: boolean } | null };
+
+/**
+ * Whether a subscription wants an event: the same store, and
+ * - an event addressed to an app installation (its lifecycle, a compliance notice): that
+ *   installation's subscription always (whatever its topics: the mandatory ones, spec 6.1
+ *   rule 9), another app's never, a merchant's when its type matches and the event is not
+ *   exclusive to its recipient (compliance notices are);
+ * - any other event: a matching type.
+ */
+export function wants(sub: Interest, event: Wantable): boolean {
+  if (event.store_id === null || !sub.store_id.equals(event.store_id)) return false;
+  const recipient = event.recipient;
+  if (recipient) {
+    if (sub.owner.type === 'app_installation') return sub.owner.id.equals(recipient.id);
+    if (recipient.exclusive) return false;
+  }
+  return matchesEventPatterns(event.type, sub.event_types);
+}
 
 /** The active subscriptions of the given stores (one read). */
 export function activeSubscriptions(db: Db, storeIds: readonly (string | ObjectId)[]): Promise<SubscriptionDocument[]> {
@@ -55,7 +71,7 @@ export function activeSubscriptions(db: Db, storeIds: readonly (string | ObjectI
  */
 export async function subscribedEvents(
   platform: Pick<Platform, 'db' | 'config' | 'clock'>,
-  events: readonly { type: string; store_id: ObjectId | null }[],
+  events: readonly { type: string; store_id: ObjectId | null; recipient?: Wantable['recipient'] }[],
 ): Promise<boolean[]> {
   if (events.length === 0) return [];
   const ttl = platform.config.webhooks.subscriptionCacheMs;
@@ -73,12 +89,14 @@ export async function subscribedEvents(
   if (unknown.size > 0) {
     const read = await activeSubscriptions(platform.db, [...unknown]);
     for (const key of unknown) {
-      const subs = read.filter((s) => s.store_id.toHexString() === key).map(({ store_id, event_types }) => ({ store_id, event_types }));
+      const subs = read.filter((s) => s.store_id.toHexString() === key).map(({ store_id, event_types, owner }) => ({ store_id, event_types, owner }));
       known.set(key, subs);
       if (ttl > 0) remember(memory, key, { subs, until: now + ttl });
     }
   }
-  return events.map((e) => (e.store_id ? known.get(e.store_id.toHexString())!.some((sub) => wants(sub, e)) : false));
+  // An event addressed to an app installation is always wanted: its subscription may have been
+  // made a moment ago by another process (an install), and the fan-out reads it fresh.
+  return events.map((e) => (e.recipient ? e.store_id !== null : e.store_id ? known.get(e.store_id.toHexString())!.some((sub) => wants(sub, e)) : false));
 }
 
 function remember(memory: Map<string, Remembered>, key: string, value: Remembered): void {

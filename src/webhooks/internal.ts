@@ -5,11 +5,13 @@ import { endpoint } from '../http/endpoint.js';
 import { IdString } from '../ids.js';
 import type { InternalRoutes } from '../module.js';
 import type { Platform } from '../platform.js';
+import { loadEventsNotFannedOut } from '../events/index.js';
 import { dispatchDue, fanOutEvents } from './delivery.js';
 import { createDispatcher } from './dispatcher.js';
 import { WAKE_BATCH } from './wake.js';
 
 const DispatchBody = z.strictObject({ delivery_ids: z.array(IdString()).max(WAKE_BATCH).optional(), event_ids: z.array(IdString()).max(WAKE_BATCH).optional() });
+const LifecycleBody = z.strictObject({ event_ids: z.array(IdString()).min(1).max(WAKE_BATCH) });
 
 /**
  * The webhooks domain's routes on the internal service (spec 4.9, behind the internal secret):
@@ -17,7 +19,10 @@ const DispatchBody = z.strictObject({ delivery_ids: z.array(IdString()).max(WAKE
  *   events and claim the given deliveries, hand them to the process's dispatcher (which sends
  *   them, `concurrency` at a time, after the answer) and answer how many; with neither, claim
  *   and send any due deliveries now and answer what happened to them;
- * - POST /app-lifecycle/dispatch: reserved for the app platform; nothing to dispatch yet.
+ * - POST /app-lifecycle/dispatch with `event_ids`: the same for events addressed to an app
+ *   installation (its lifecycle, compliance notices; docs/apps.md, App webhooks): how the web
+ *   process hands them over. Events that are not addressed to an installation are not
+ *   dispatched here (`skipped`); the sweeper still finds anything this misses.
  * Deliveries are leased to this process (`platform.process.id`).
  */
 export function webhookInternalRoutes(platform: Platform): InternalRoutes {
@@ -38,7 +43,16 @@ export function webhookInternalRoutes(platform: Platform): InternalRoutes {
       return { fanned_out: created.length, claimed: created.length + claimed, sending: dispatcher.pending };
     }),
   );
-  router.post('/app-lifecycle/dispatch', endpoint(platform, { access: 'public' }, async () => ({ dispatched: 0 })));
+  router.post(
+    '/app-lifecycle/dispatch',
+    endpoint(platform, { access: 'public', body: LifecycleBody }, async ({ body }) => {
+      const pending = await loadEventsNotFannedOut(platform.db, body.event_ids);
+      const addressed = pending.filter((e) => e.recipient !== null).map((e) => e.id);
+      const created = await fanOutEvents(platform, addressed, owner);
+      dispatcher.hold(created);
+      return { events: addressed.length, skipped: body.event_ids.length - addressed.length, claimed: created.length, sending: dispatcher.pending };
+    }),
+  );
 
   return { router, close: () => dispatcher.close() };
 }

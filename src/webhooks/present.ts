@@ -10,8 +10,8 @@ export type SubscriptionView = {
   disabled_reason: 'gone' | 'failing' | null;
   disabled_at: string | null;
   owner: { type: 'merchant' | 'app_installation'; id: string };
-  /** When the current signing secret was made (creation or the last rotation). */
-  secret_rotated_at: string;
+  /** When the current signing secret was made (creation or the last rotation); null for an app's (it signs with the app's secret). */
+  secret_rotated_at: string | null;
   /** Until when the previous secret also signs, after a rotation with a grace period. */
   previous_secret_expires_at: string | null;
   created_at: string;
@@ -30,7 +30,7 @@ export const presentSubscription = (s: SubscriptionDocument): SubscriptionView =
   disabled_reason: s.disabled_reason,
   disabled_at: s.disabled_at ? s.disabled_at.toISOString() : null,
   owner: { type: s.owner.type, id: s.owner.id.toHexString() },
-  secret_rotated_at: s.secret.created_at.toISOString(),
+  secret_rotated_at: s.secret?.created_at.toISOString() ?? null,
   previous_secret_expires_at: s.previous_secret ? s.previous_secret.expires_at.toISOString() : null,
   created_at: s.created_at.toISOString(),
   updated_at: s.updated_at.toISOString(),

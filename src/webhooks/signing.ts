@@ -38,8 +38,11 @@ export function openSecret(keys: readonly SecretsKey[], stored: StoredSecret): s
 
 /** Why a stored signing secret did not open. */
 export type UnreadableSecret = {
-  /** `key_missing`: the key it was sealed with is not in SECRETS_KEYS; `undecryptable`: that key (by id) does not open it. */
-  cause: 'key_missing' | 'undecryptable';
+  /**
+   * `key_missing`: the key it was sealed with is not in SECRETS_KEYS; `undecryptable`: that key
+   * (by id) does not open it; `no_secret`: there is none (an app submitted before app webhooks).
+   */
+  cause: 'key_missing' | 'undecryptable' | 'no_secret';
   /** The id of the SECRETS_KEYS key it was sealed with, when the envelope names one (an id, not a secret). */
   keyId: string | null;
 };
@@ -74,6 +77,7 @@ function sealedKeyId(stored: StoredSecret): string | null {
  */
 export function unreadableSecretError(which: 'current' | 'previous', { cause }: UnreadableSecret): string {
   const what = which === 'current' ? 'Signing secret' : 'Previous signing secret';
+  if (cause === 'no_secret') return "The app has no webhook signing secret: its partner must rotate one (POST /v1/app-store/developers/apps/:id/webhook-secret)";
   return cause === 'key_missing'
     ? `${what} cannot be decrypted: the key it was sealed with is not in SECRETS_KEYS (restore that key, or rotate the secret with grace_period_seconds 0)`
     : `${what} cannot be decrypted: it does not open with the key of its id in SECRETS_KEYS (the key was changed, or the stored secret is damaged; rotate the secret with grace_period_seconds 0)`;

@@ -4,15 +4,34 @@ import type { CarriesEvents } from '../events/index.js';
 
 export const SUBSCRIPTIONS = 'webhook_subscriptions';
 export const DELIVERIES = 'webhook_deliveries';
+/** Apps' webhook signing secrets, by app id (app-subscriptions.ts). */
+export const APP_SECRETS = 'app_webhook_secrets';
 
 /** A signing secret kept encrypted (encryptSecret, purpose `webhooks.signing_secret`). */
 export type StoredSecret = { ciphertext: string; created_at: Date };
+/** A secret replaced by a rotation, still signing until `expires_at`. */
+export type RotatedSecret = StoredSecret & { expires_at: Date };
+
+/** An app's webhook signing secret (its `_id` is the app's): what signs every delivery to its installations. */
+export type AppSecretDocument = {
+  _id: ObjectId;
+  secret: StoredSecret;
+  previous_secret: RotatedSecret | null;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+};
 
 export type SubscriptionDocument = {
   _id: ObjectId;
   store_id: ObjectId;
-  /** Who the subscription belongs to: the merchant (API), or an app installation (later). */
+  /**
+   * Who the subscription belongs to: the merchant (the operations API), or an app installation
+   * (made by the install; its `_id` is the installation's, so there is one per installation).
+   */
   owner: { type: 'merchant' | 'app_installation'; id: ObjectId };
+  /** An app installation's subscription: the app, whose signing secret (APP_SECRETS) signs its deliveries. */
+  app_id?: ObjectId;
   target_url: string;
   event_types: string[];
   description: string | null;
@@ -28,9 +47,10 @@ export type SubscriptionDocument = {
   consecutive_failed_deliveries: number;
   /** Of those, the ones in a row whose last attempt answered 410 (absent on subscriptions older than issue 10: 0). */
   consecutive_gone_deliveries?: number;
-  secret: StoredSecret;
+  /** The subscription's own signing secret (a merchant's subscription; an app's signs with the app's, `app_id`). */
+  secret?: StoredSecret;
   /** After a rotation, the previous secret also signs until `expires_at`. */
-  previous_secret: (StoredSecret & { expires_at: Date }) | null;
+  previous_secret?: RotatedSecret | null;
   version: number;
   /**
    * A catch-up window, open after a change that lets the subscription want more events (see
@@ -70,6 +90,8 @@ export type DeliveryDocument = {
   store_id: ObjectId;
   event_id: ObjectId;
   subscription_id: ObjectId;
+  /** A delivery to an app installation's subscription: the app (the partner dashboard reads by it). */
+  app_id?: ObjectId;
   event_type: string;
   status: DeliveryStatus;
   /** The next attempt's number (0 to 8): attempts so far in the current series. */
@@ -102,9 +124,11 @@ export const webhookIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
       { key: { store_id: 1, status: 1, _id: 1 }, name: 'store_id_status_id' },
       { key: { status: 1, next_attempt_at: 1 }, name: 'status_next_attempt_at' },
+      { key: { app_id: 1, created_at: 1 }, name: 'app_id_created_at' },
     ],
   },
 ];
 
 export const subscriptions = (db: Db) => db.collection<SubscriptionDocument>(SUBSCRIPTIONS);
+export const appSecrets = (db: Db) => db.collection<AppSecretDocument>(APP_SECRETS);
 export const deliveries = (db: Db) => db.collection<DeliveryDocument>(DELIVERIES);

@@ -8,7 +8,7 @@ import { presentSubscription, type SubscriptionView, type SubscriptionWithSecret
 import type { CreateSubscriptionBody, RotateSecretBody, UpdateSubscriptionBody } from './schemas.js';
 import { generateSigningSecret, sealSecret } from './signing.js';
 import { catchUpWindow, forgetStoreInterest } from './interest.js';
-import { SUBSCRIPTIONS, subscriptions, type SubscriptionDocument } from './store.js';
+import { SUBSCRIPTIONS, subscriptions, type RotatedSecret, type StoredSecret, type SubscriptionDocument } from './store.js';
 import { checkTargetUrl, type Resolver } from '../outbound/index.js';
 
 /** Subscriptions one store may have (all owners together). */
@@ -19,6 +19,12 @@ const CHANGE_ATTEMPTS = 5;
 export type SubscriptionOwner = { type: 'merchant' | 'app_installation'; id: string };
 /** Tests inject a resolver so production's DNS rule runs without the network. */
 export type TargetOptions = { resolver?: Resolver };
+
+/**
+ * The operations API's subscriptions are the merchant's: an app installation's subscription is
+ * the app's (made by the install, app-subscriptions.ts) and is neither listed nor changed here.
+ */
+const MERCHANT_OWNED = { 'owner.type': 'merchant' } as const;
 
 const limitReached = () =>
   new PlatformError('conflict', 'subscription_limit_reached', `A store may have at most ${MAX_SUBSCRIPTIONS_PER_STORE} webhook subscriptions; delete one first`);
@@ -48,7 +54,7 @@ export async function createSubscription(
   const store_id = new ObjectId(storeId);
   const collection = subscriptions(platform.db);
   const target_url = await acceptTarget(platform, input.target_url, options);
-  if ((await collection.countDocuments({ store_id })) >= MAX_SUBSCRIPTIONS_PER_STORE) throw limitReached();
+  if ((await collection.countDocuments({ store_id, ...MERCHANT_OWNED })) >= MAX_SUBSCRIPTIONS_PER_STORE) throw limitReached();
   const now = platform.clock.now();
   const secret = generateSigningSecret();
   const doc: SubscriptionDocument = {
@@ -76,7 +82,7 @@ export async function createSubscription(
   forgetStoreInterest(platform.db, store_id);
   // Two creations racing past the count above: whoever sees more than the limit takes its own
   // back (and its event with it: the event is recorded only once the subscription stays).
-  if ((await collection.countDocuments({ store_id })) > MAX_SUBSCRIPTIONS_PER_STORE) {
+  if ((await collection.countDocuments({ store_id, ...MERCHANT_OWNED })) > MAX_SUBSCRIPTIONS_PER_STORE) {
     await collection.deleteOne({ _id: doc._id, store_id });
     throw limitReached();
   }
@@ -86,7 +92,7 @@ export async function createSubscription(
 
 export async function listSubscriptions(platform: Platform, storeId: string, page: Page): Promise<{ items: SubscriptionView[]; nextCursor: string | null }> {
   const docs = await subscriptions(platform.db)
-    .find({ store_id: new ObjectId(storeId), ...afterCursor(page) })
+    .find({ store_id: new ObjectId(storeId), ...MERCHANT_OWNED, ...afterCursor(page) })
     .sort({ _id: 1 })
     .limit(page.limit + 1)
     .toArray();
@@ -96,7 +102,7 @@ export async function listSubscriptions(platform: Platform, storeId: string, pag
 
 async function findSubscription(platform: Platform, storeId: string, subscriptionId: string): Promise<SubscriptionDocument | null> {
   const id = parseObjectId(subscriptionId);
-  return id ? subscriptions(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  return id ? subscriptions(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId), ...MERCHANT_OWNED }) : null;
 }
 
 export async function getSubscription(platform: Platform, storeId: string, subscriptionId: string): Promise<SubscriptionView> {
@@ -119,7 +125,7 @@ export async function updateSubscription(
   const id = parseObjectId(subscriptionId);
   const store_id = new ObjectId(storeId);
   // 404 before the target check, so another store's id never learns which URLs pass.
-  if (!id || !(await subscriptions(platform.db).findOne({ _id: id, store_id }, { projection: { _id: 1 } }))) throw notFound('Webhook subscription');
+  if (!id || !(await subscriptions(platform.db).findOne({ _id: id, store_id, ...MERCHANT_OWNED }, { projection: { _id: 1 } }))) throw notFound('Webhook subscription');
   const changed = (Object.keys(input) as (keyof UpdateSubscriptionBody)[]).filter((k) => input[k] !== undefined);
   const set: Partial<SubscriptionDocument> = { updated_at: platform.clock.now() };
   if (input.target_url !== undefined) set.target_url = await acceptTarget(platform, input.target_url, options);
@@ -133,7 +139,7 @@ export async function updateSubscription(
   const widens = input.active === true || (input.event_types !== undefined && input.active !== false);
   const window = widens ? catchUpWindow(platform) : null;
   for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
-    const current = await subscriptions(platform.db).findOne({ _id: id, store_id });
+    const current = await subscriptions(platform.db).findOne({ _id: id, store_id, ...MERCHANT_OWNED });
     if (!current) throw notFound('Webhook subscription');
     // Conditional on the version read, so the subscription as it becomes is known now: its event
     // travels with the write. (The catch-up window and the failure counts are not in the view.)
@@ -168,6 +174,11 @@ export async function deleteSubscription(platform: Platform, storeId: string, su
   throw busy('deleted');
 }
 
+/** The secret a rotation replaces, kept signing for the grace period (none for 0, or when there was none). */
+export function rotatedOut(secret: StoredSecret | undefined, graceSeconds: number, now: Date): RotatedSecret | null {
+  return secret && graceSeconds > 0 ? { ...secret, expires_at: new Date(now.getTime() + graceSeconds * 1000) } : null;
+}
+
 const busy = (doing: string) => new PlatformError('conflict', 'subscription_busy', `The subscription kept changing while it was being ${doing}; try again`);
 
 /**
@@ -186,8 +197,7 @@ export async function rotateSubscriptionSecret(
     if (!current) throw notFound('Webhook subscription');
     const now = platform.clock.now();
     const secret = generateSigningSecret();
-    const previous =
-      input.grace_period_seconds > 0 ? { ...current.secret, expires_at: new Date(now.getTime() + input.grace_period_seconds * 1000) } : null;
+    const previous = rotatedOut(current.secret, input.grace_period_seconds, now);
     const set: Partial<SubscriptionDocument> = { secret: sealSecret(platform.config.secretsKeys, secret, now), previous_secret: previous, updated_at: now };
     // Conditional on the version read: the event, with the subscription as it becomes, travels with the write.
     const view = presentSubscription({ ...current, ...set, version: current.version + 1 });

@@ -3,6 +3,14 @@ import { enqueueFanOut } from './jobs.js';
 
 type WakeDeps = Pick<Platform, 'config' | 'log'>;
 
+/**
+ * The internal routes a wake-up goes to (spec 4.9): an app installation's lifecycle and
+ * compliance events (addressed events) to `/app-lifecycle/dispatch`, every other event and
+ * redeliveries to `/webhook-deliveries/dispatch`.
+ */
+export type WakeRoute = 'deliveries' | 'app_lifecycle';
+const WAKE_PATHS: Record<WakeRoute, string> = { deliveries: '/webhook-deliveries/dispatch', app_lifecycle: '/app-lifecycle/dispatch' };
+
 /** Events one wake-up names at most (the dispatch route's limit). */
 export const WAKE_BATCH = 500;
 /** Wake-ups a process has in flight at once; events announced meanwhile wait and go together. */
@@ -14,11 +22,11 @@ const WAKES_IN_FLIGHT = 2;
  * the deliveries claimed by it; false when there is no internal secret (poll-only), the service
  * is unreachable, or it failed.
  */
-export async function wakeWebhooks(platform: WakeDeps, eventIds: readonly string[], deliveryIds: readonly string[] = [], signal?: AbortSignal): Promise<boolean> {
+export async function wakeWebhooks(platform: WakeDeps, eventIds: readonly string[], deliveryIds: readonly string[] = [], signal?: AbortSignal, route: WakeRoute = 'deliveries'): Promise<boolean> {
   const secret = platform.config.internalSecret;
   if (!secret) return false;
   try {
-    const res = await fetch(`${platform.config.webhooks.internalUrl}/webhook-deliveries/dispatch`, {
+    const res = await fetch(`${platform.config.webhooks.internalUrl}${WAKE_PATHS[route]}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-platform-internal-secret': secret },
       body: JSON.stringify({ ...(eventIds.length ? { event_ids: eventIds } : {}), ...(deliveryIds.length ? { delivery_ids: deliveryIds } : {}) }),
@@ -46,27 +54,31 @@ export async function wakeWebhooks(platform: WakeDeps, eventIds: readonly string
  * per event.
  */
 export function announceEvents(deps: Pick<Platform, 'config' | 'log' | 'jobs'>) {
-  const waiting: string[] = [];
+  const waiting: Record<WakeRoute, string[]> = { deliveries: [], app_lifecycle: [] };
   const inFlight = new Set<Promise<void>>();
   const shutdown = new AbortController();
   const pump = () => {
-    while (inFlight.size < WAKES_IN_FLIGHT && waiting.length > 0) {
-      const batch = waiting.splice(0, WAKE_BATCH);
-      const work: Promise<void> = (async () => {
-        if (await wakeWebhooks(deps, batch, [], shutdown.signal)) return;
-        for (const eventId of batch) {
-          await enqueueFanOut(deps, eventId).catch((err: Error) => deps.log.error({ event: 'webhooks.announce_failed', event_id: eventId, err: err.message }));
-        }
-      })().finally(() => {
-        inFlight.delete(work);
-        pump();
-      });
-      inFlight.add(work);
+    for (const route of ['app_lifecycle', 'deliveries'] as const) {
+      const queue = waiting[route];
+      while (inFlight.size < WAKES_IN_FLIGHT && queue.length > 0) {
+        const batch = queue.splice(0, WAKE_BATCH);
+        const work: Promise<void> = (async () => {
+          if (await wakeWebhooks(deps, batch, [], shutdown.signal, route)) return;
+          for (const eventId of batch) {
+            await enqueueFanOut(deps, eventId).catch((err: Error) => deps.log.error({ event: 'webhooks.announce_failed', event_id: eventId, err: err.message }));
+          }
+        })().finally(() => {
+          inFlight.delete(work);
+          pump();
+        });
+        inFlight.add(work);
+      }
     }
   };
   return {
-    announce(eventId: string): void {
-      waiting.push(eventId);
+    /** An event was recorded that a subscription wants: `addressed` when it is for one app installation. */
+    announce(eventId: string, addressed = false): void {
+      waiting[addressed ? 'app_lifecycle' : 'deliveries'].push(eventId);
       pump();
     },
     /** On shutdown: stop waiting for wake-ups and enqueue the jobs of the events not confirmed. */

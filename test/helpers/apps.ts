@@ -43,14 +43,15 @@ export async function givenDeveloper(api: Client, overrides: Record<string, unkn
 }
 
 export type AppCredentials = { oauth_client_id: string; client_secret: string; api_key: string };
-export type GivenApp = { app: Record<string, any>; credentials: AppCredentials; developer: GivenDeveloper };
+/** `webhookSecret`: the app's webhook signing secret, shown once at submission. */
+export type GivenApp = { app: Record<string, any>; credentials: AppCredentials; webhookSecret: string; developer: GivenDeveloper };
 
 /** A developer's submitted (not yet reviewed) app. */
 export async function givenSubmittedApp(api: Client, manifestOverrides: Record<string, unknown> = {}, developer?: GivenDeveloper): Promise<GivenApp> {
   const dev = developer ?? (await givenDeveloper(api));
   const res = await api.post('/v1/app-store/developers/apps', { manifest: validManifest(manifestOverrides) }, { token: dev.merchant.token });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
-  return { app: res.body.data.app, credentials: res.body.data.credentials, developer: dev };
+  return { app: res.body.data.app, credentials: res.body.data.credentials, webhookSecret: res.body.data.webhook_signing_secret, developer: dev };
 }
 
 /**
