@@ -35,6 +35,9 @@ describe('App platform routes under malformed input (never a 500)', () => {
     { reasons: 'no' },
     JSON.parse('{"a":'.repeat(60) + '1' + '}'.repeat(60)),
     { grant_type: ['authorization_code'], code: { a: 1 } },
+    { rating: 3, title: {}, body: 'x' },
+    { rating: 5, body: '\ud800' },
+    { store_id: '0123456789abcdef01234567', rating: 4, body: 'fine' },
   ];
   const IDS = ['x', '0123456789abcdef01234567', '%24where', 'ffffffffffffffffffffffffffffffffffffff'];
 
@@ -45,6 +48,21 @@ describe('App platform routes under malformed input (never a 500)', () => {
     const shop = await givenShop(api);
     const merchant = { token: shop.merchant.token };
     const store = shop.as;
+    // A catalog review of the partner's app by the shop, for the review routes to find.
+    const consent = {
+      store_id: shop.store.id,
+      redirect_uri: partner.app.published.redirect_urls[0],
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'S256',
+      scopes: ['read_products'],
+      state: 's',
+      webhook_url: 'https://partner.example.com/webhooks',
+    };
+    expect((await api.post(`/v1/app-store/apps/${partner.app.id}/oauth/authorize`, consent, merchant)).status).to.equal(200);
+    const reviewed = await api.post(`/v1/app-store/apps/${partner.app.id}/reviews`, { store_id: shop.store.id, rating: 4, body: 'Good' }, merchant);
+    expect(reviewed.status).to.equal(201);
+    const reviewId = reviewed.body.data.id as string;
+    const partnerToken = { token: partner.developer.merchant.token };
     const routes: [string, string, { token?: string; storeId?: string }][] = [
       ['POST', '/v1/app-store/developers/register', { token: dev.merchant.token }],
       ['POST', '/v1/app-store/developers/apps/manifest/validate', { token: dev.merchant.token }],
@@ -62,6 +80,14 @@ describe('App platform routes under malformed input (never a 500)', () => {
       ['DELETE', '/v1/app-store/installations/:id', store],
       ['POST', '/v1/app-store/installations/:id/session-token', store],
       ['PUT', '/v1/app/installation/metadata', {}],
+      ['POST', `/v1/app-store/apps/${partner.app.id}/reviews`, merchant],
+      ['POST', `/v1/app-store/apps/:id/reviews`, merchant],
+      ['PATCH', `/v1/app-store/apps/${partner.app.id}/reviews/${reviewId}`, merchant],
+      ['PATCH', `/v1/app-store/apps/${partner.app.id}/reviews/:id`, merchant],
+      ['POST', `/v1/app-store/developers/apps/${partner.app.id}/reviews/${reviewId}/reply`, partnerToken],
+      ['PATCH', `/v1/app-store/developers/apps/${partner.app.id}/reviews/${reviewId}/reply`, partnerToken],
+      ['POST', `/v1/app-store/developers/apps/${partner.app.id}/reviews/:id/reply`, partnerToken],
+      ['DELETE', `/v1/app-store/apps/${partner.app.id}/reviews/:id`, merchant],
     ];
     let sent = 0;
     for (const [method, path, auth] of routes) {
@@ -86,9 +112,14 @@ describe('App platform routes under malformed input (never a 500)', () => {
       '/v1/app-store/installations?status=x',
       '/v1/app/products?limit=9999',
       '/.well-known/jwks.json?x=1',
+      '/v1/app-store/apps/x/reviews',
+      `/v1/app-store/apps/${partner.app.id}/reviews?rating=9`,
+      `/v1/app-store/apps/${partner.app.id}/reviews?rating[$gt]=1`,
+      `/v1/app-store/apps/${partner.app.id}/reviews?cursor=%7B%7D`,
+      `/v1/app-store/developers/apps/${partner.app.id}/reviews?limit=x`,
     ];
     for (const path of gets) {
-      const res = await api.get(path, path.includes('reviews') ? { token: operator.token } : path.includes('installations') ? store : merchant);
+      const res = await api.get(path, path.includes('app-reviews') ? { token: operator.token } : path.includes('developers') ? partnerToken : path.includes('installations') ? store : merchant);
       sent++;
       expect(res.status, `GET ${path}: ${JSON.stringify(res.body)}`).to.be.below(500);
     }

@@ -378,7 +378,8 @@ describe('App partners, submission, review and catalog', () => {
       const ids = res.body.data.map((a: { id: string }) => a.id);
       expect(ids).to.include(published.app.id).and.not.include(submitted.app.id);
       const item = res.body.data.find((a: { id: string }) => a.id === published.app.id);
-      expect(item).to.have.all.keys('id', 'handle', 'name', 'description', 'version', 'app_url', 'scopes', 'privacy_policy_url', 'support_url', 'embedded', 'extension_kinds', 'developer', 'published_at');
+      expect(item).to.have.all.keys('id', 'handle', 'name', 'description', 'version', 'app_url', 'scopes', 'privacy_policy_url', 'support_url', 'embedded', 'extension_kinds', 'developer', 'rating', 'published_at');
+      expect(item.rating).to.deep.equal({ average: null, count: 0, distribution: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 } });
       expect(item.scopes).to.deep.equal([
         { name: 'read_app_metadata', description: 'The app’s own metadata for the store' },
         { name: 'read_orders', description: 'Orders' },

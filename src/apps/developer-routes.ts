@@ -2,9 +2,10 @@ import Router from '@koa/router';
 import type { AppRouter } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
+import { listDeveloperAppReviews, replyToCatalogReview, updateCatalogReviewReply } from './catalog-reviews.js';
 import { rotateApiKey } from './credentials.js';
 import { getDeveloperProfile, registerDeveloper, requireDeveloper } from './developers.js';
-import { DeveloperAppsQuery, ManifestBody, RegisterDeveloperBody } from './schemas.js';
+import { CatalogReviewReplyBody, CatalogReviewsQuery, DeveloperAppsQuery, ManifestBody, RegisterDeveloperBody } from './schemas.js';
 import { RotateSecretBody } from '../webhooks/index.js';
 import { getDeveloperApp, listDeveloperApps, rotateWebhookSecret, submitApp, submitVersion, validateManifestFor } from './submissions.js';
 
@@ -52,6 +53,24 @@ export function developerRoutes(platform: Platform): AppRouter {
     endpoint(platform, { access: 'merchant', body: RotateSecretBody, idempotent: true }, ({ merchant, params, body }) =>
       rotateWebhookSecret(platform, merchant.merchantId, params.id!, body.grace_period_seconds),
     ),
+  );
+
+  // Catalog reviews of the partner's app, and the partner's one reply to each (docs/apps-catalog-reviews.md).
+  router.get(
+    '/apps/:id/reviews',
+    endpoint(platform, { access: 'merchant', query: CatalogReviewsQuery, respond: 'page' }, ({ merchant, params, query }) => listDeveloperAppReviews(platform, merchant.merchantId, params.id!, query)),
+  );
+
+  router.post(
+    '/apps/:id/reviews/:reviewId/reply',
+    endpoint(platform, { access: 'merchant', body: CatalogReviewReplyBody, idempotent: true, status: 201 }, ({ merchant, params, body }) =>
+      replyToCatalogReview(platform, merchant.merchantId, params.id!, params.reviewId!, body),
+    ),
+  );
+
+  router.patch(
+    '/apps/:id/reviews/:reviewId/reply',
+    endpoint(platform, { access: 'merchant', body: CatalogReviewReplyBody }, ({ merchant, params, body }) => updateCatalogReviewReply(platform, merchant.merchantId, params.id!, params.reviewId!, body)),
   );
 
   return router;

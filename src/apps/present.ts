@@ -1,6 +1,6 @@
 import type { AppManifest } from './manifest-types.js';
 import { SCOPES, isScope } from './scopes.js';
-import type { AppDocument, AppStatus, AppVersionDocument, AppVersionStatus, DeveloperDocument, HashedSecret } from './store.js';
+import type { AppDocument, AppStatus, AppVersionDocument, AppVersionStatus, CatalogReviewDocument, DeveloperDocument, HashedSecret, RatingKey, RatingSummary } from './store.js';
 
 /**
  * Documents → API shapes, by allow-list: a credential's hash and the owner's merchant id are in
@@ -111,8 +111,22 @@ export type CatalogAppView = {
   embedded: boolean;
   extension_kinds: string[];
   developer: { name: string; website_url: string | null };
+  rating: RatingView;
   published_at: string;
 };
+
+/** An app's catalog reviews at a glance: the average to one decimal (null without reviews), how many, how many of each rating. */
+export type RatingView = { average: number | null; count: number; distribution: Record<RatingKey, number> };
+
+const RATING_KEYS: readonly RatingKey[] = ['1', '2', '3', '4', '5'];
+
+function presentRating(summary: RatingSummary | undefined): RatingView {
+  const count = summary?.count ?? 0;
+  const sum = summary?.sum ?? 0;
+  const distribution = Object.fromEntries(RATING_KEYS.map((k) => [k, summary?.distribution[k] ?? 0])) as Record<RatingKey, number>;
+  // round(sum / count, 1) half up, in integers: floor((20·sum + count) / (2·count)) tenths.
+  return { average: count > 0 ? Math.floor((20 * sum + count) / (2 * count)) / 10 : null, count, distribution };
+}
 
 export function presentCatalogApp(a: AppDocument & { published: AppManifest; published_at: Date }, developer: DeveloperDocument | null): CatalogAppView {
   const m = a.published;
@@ -129,6 +143,7 @@ export function presentCatalogApp(a: AppDocument & { published: AppManifest; pub
     embedded: m.embedded.enabled,
     extension_kinds: [...new Set(m.extensions.map((e) => e.kind))].sort(),
     developer: { name: developer?.name ?? '', website_url: developer?.website_url ?? null },
+    rating: presentRating(a.rating_summary),
     published_at: a.published_at.toISOString(),
   };
 }
@@ -158,3 +173,32 @@ export function presentReview(v: AppVersionDocument, a: AppDocument, d: Develope
       : null,
   };
 }
+
+/**
+ * A catalog review as anyone sees it: never its author or store (the author's own answers add
+ * `store_id`, which they gave), nor who at the partner wrote the reply.
+ */
+export type CatalogReviewView = {
+  id: string;
+  rating: number;
+  title: string | null;
+  body: string;
+  reply: { body: string; created_at: string; updated_at: string } | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export const presentCatalogReview = (r: CatalogReviewDocument): CatalogReviewView => ({
+  id: r._id.toHexString(),
+  rating: r.rating,
+  title: r.title,
+  body: r.body,
+  reply: r.reply ? { body: r.reply.body, created_at: r.reply.created_at.toISOString(), updated_at: r.reply.updated_at.toISOString() } : null,
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+});
+
+/** The author's view of their review (create, edit): the public view and the store it is for. */
+export type OwnCatalogReviewView = CatalogReviewView & { store_id: string };
+
+export const presentOwnCatalogReview = (r: CatalogReviewDocument): OwnCatalogReviewView => ({ ...presentCatalogReview(r), store_id: r.store_id.toHexString() });

@@ -1,15 +1,22 @@
-import Router from '@koa/router';
+import Router, { type RouterContext } from '@koa/router';
 import { PlatformError } from '../errors.js';
-import type { AppRouter } from '../http/context.js';
+import type { AppCustom, AppRouter, AppState, MerchantPrincipal } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { getCatalogApp, listCatalog } from './catalog.js';
-import { CatalogQuery } from './schemas.js';
+import { createCatalogReview, deleteCatalogReview, listCatalogReviews, updateCatalogReview, type StoreCheck } from './catalog-reviews.js';
+import { CatalogQuery, CatalogReviewsQuery, CreateCatalogReviewBody, UpdateCatalogReviewBody } from './schemas.js';
 import { authorize, startInstall } from './installations.js';
 import { requestIssuer } from './issuer.js';
 import { AuthorizeBody, InstallBody } from './oauth-schemas.js';
 
-/** /v1/app-store/apps: the public catalog, install and OAuth authorize. */
+/** The stores the merchant may act for (owns), as the catalog reviews ask it. */
+const storeCheck =
+  (platform: Platform, ctx: RouterContext<AppState, AppCustom>, merchant: MerchantPrincipal): StoreCheck =>
+  async (storeId) =>
+    (await ctx.access.storeAccess(platform, merchant, storeId)) !== null;
+
+/** /v1/app-store/apps: the public catalog, its reviews, install and OAuth authorize. */
 export function appStoreRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
@@ -18,6 +25,29 @@ export function appStoreRoutes(platform: Platform): AppRouter {
 
   router.get('/:id', endpoint(platform, { access: 'public' }, ({ params }) => getCatalogApp(platform, params.id!)));
   // ── End of the catalog ───────────────────────────────────────────────────────────────────
+
+  // --- Catalog reviews (docs/apps-catalog-reviews.md) ---
+
+  router.get('/:id/reviews', endpoint(platform, { access: 'public', query: CatalogReviewsQuery, respond: 'page' }, ({ params, query }) => listCatalogReviews(platform, params.id!, query)));
+
+  router.post(
+    '/:id/reviews',
+    endpoint(platform, { access: 'merchant', body: CreateCatalogReviewBody, idempotent: true, status: 201 }, ({ ctx, merchant, params, body }) =>
+      createCatalogReview(platform, merchant.merchantId, storeCheck(platform, ctx, merchant), params.id!, body),
+    ),
+  );
+
+  router.patch(
+    '/:id/reviews/:reviewId',
+    endpoint(platform, { access: 'merchant', body: UpdateCatalogReviewBody }, ({ ctx, merchant, params, body }) =>
+      updateCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id!, params.reviewId!, body),
+    ),
+  );
+
+  router.delete(
+    '/:id/reviews/:reviewId',
+    endpoint(platform, { access: 'merchant', respond: 'empty' }, ({ ctx, merchant, params }) => deleteCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id!, params.reviewId!)),
+  );
 
   // --- Install and authorize (docs/oauth.md) ---
 

@@ -10,6 +10,7 @@ export const INSTALLATIONS = 'app_installations';
 export const OAUTH_CODES = 'oauth_codes';
 export const OAUTH_TOKENS = 'oauth_tokens';
 export const SIGNING_KEYS = 'signing_keys';
+export const APP_CATALOG_REVIEWS = 'app_catalog_reviews';
 
 /** A partner's developer profile: one per merchant account (docs/apps.md, Partners). */
 export type DeveloperDocument = {
@@ -57,9 +58,16 @@ export type AppDocument = {
   published_at: Date | null;
   latest_version_id: ObjectId;
   version_count: number;
+  /** Catalog reviews, counted as they are written (catalog-reviews.ts); absent until the first review. */
+  rating_summary?: RatingSummary;
   created_at: Date;
   updated_at: Date;
 };
+
+export type RatingKey = '1' | '2' | '3' | '4' | '5';
+
+/** How many catalog reviews an app has, the sum of their ratings and how many of each rating. */
+export type RatingSummary = { count: number; sum: number; distribution: Partial<Record<RatingKey, number>> };
 
 export type AppVersionStatus = 'submitted' | 'approved' | 'rejected' | 'superseded';
 
@@ -166,6 +174,28 @@ export type TokenDocument = {
   created_at: Date;
 };
 
+/** A partner's answer to a catalog review: one per review, editable. */
+export type CatalogReviewReply = { body: string; developer_id: ObjectId; created_at: Date; updated_at: Date };
+
+/**
+ * A merchant's review of an app in the catalog, for one store (unique per app and store): the
+ * store has or had the app installed. `merchant_id` is the author (any merchant with access to
+ * the store may edit it).
+ */
+export type CatalogReviewDocument = {
+  _id: ObjectId;
+  app_id: ObjectId;
+  store_id: ObjectId;
+  merchant_id: ObjectId;
+  rating: number;
+  title: string | null;
+  body: string;
+  reply: CatalogReviewReply | null;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+};
+
 /**
  * A platform signing key (ES256) for session tokens and install links (keys.ts); the private key
  * encrypted with SECRETS_KEYS. The newest (`created_at`, then `_id`) signs; one replaced by a
@@ -224,6 +254,14 @@ export const appIndexes: IndexDeclaration[] = [
       { key: { expires_at: 1 }, name: 'expires_at' },
     ],
   },
+  {
+    collection: APP_CATALOG_REVIEWS,
+    indexes: [
+      { key: { app_id: 1, store_id: 1 }, name: 'app_id_store_id_unique', unique: true },
+      { key: { app_id: 1, _id: 1 }, name: 'app_id_id' },
+      { key: { app_id: 1, rating: 1, _id: 1 }, name: 'app_id_rating_id' },
+    ],
+  },
 ];
 
 export const developers = (db: Db) => db.collection<DeveloperDocument>(DEVELOPERS);
@@ -232,4 +270,5 @@ export const appVersions = (db: Db) => db.collection<AppVersionDocument>(APP_VER
 export const installations = (db: Db) => db.collection<InstallationDocument>(INSTALLATIONS);
 export const oauthCodes = (db: Db) => db.collection<CodeDocument>(OAUTH_CODES);
 export const oauthTokens = (db: Db) => db.collection<TokenDocument>(OAUTH_TOKENS);
+export const catalogReviews = (db: Db) => db.collection<CatalogReviewDocument>(APP_CATALOG_REVIEWS);
 export const signingKeys = (db: Db) => db.collection<SigningKeyDocument>(SIGNING_KEYS);
