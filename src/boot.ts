@@ -1,3 +1,4 @@
+import { appUsageIndexes, flushAppUsage } from './http/app-usage.js';
 import { hostname } from 'node:os';
 import type { MongoClient } from 'mongodb';
 import type Koa from 'koa';
@@ -21,7 +22,7 @@ import { createQueue } from './queue.js';
  */
 
 /** The core's own collections (events; the Idempotency-Key records of the http toolkit). */
-const CORE_INDEXES: readonly IndexDeclaration[] = [...eventIndexes, ...intentIndexes, ...idempotencyIndexes];
+const CORE_INDEXES: readonly IndexDeclaration[] = [...eventIndexes, ...intentIndexes, ...idempotencyIndexes, ...appUsageIndexes];
 
 export type OpenPlatform = { platform: Platform; client: MongoClient; close(): Promise<void> };
 
@@ -55,6 +56,7 @@ export async function openPlatform(
     client,
     async close() {
       for (const h of hooks) await h.drain?.();
+      await flushAppUsage(db).catch((err: Error) => log.warn({ event: 'app_usage.flush_failed', err: err.message }));
       await client.close();
     },
   };

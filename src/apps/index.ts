@@ -4,6 +4,8 @@ import { bridgeRoutes } from './bridge-routes.js';
 import { COMPLIANCE_REQUESTS, complianceIndexes } from './compliance.js';
 import { complianceOperationsRoutes, complianceRoutes } from './compliance-routes.js';
 import { developerRoutes } from './developer-routes.js';
+import { installStatsIndexes } from './install-stats.js';
+import { partnerRoutes } from './partner-routes.js';
 import { installationRoutes } from './installation-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { appReviewRoutes } from './review-routes.js';
@@ -23,7 +25,7 @@ export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest }
  */
 export const appsModule: Module = {
   name: 'apps',
-  indexes: [...appIndexes, ...complianceIndexes],
+  indexes: [...appIndexes, ...complianceIndexes, ...installStatsIndexes],
   routes: [
     { path: '/v1/app-store/developers', router: developerRoutes },
     { path: '/v1/app-store/apps', router: appStoreRoutes },
@@ -31,6 +33,7 @@ export const appsModule: Module = {
     { path: '/v1/app-store/installations', router: installationRoutes },
     { path: '/v1/app-store/bridge', router: bridgeRoutes },
     { path: '/v1/app-store/compliance', router: complianceRoutes },
+    { path: '/v1/app-store/partners', router: partnerRoutes },
     { path: '/v1/operations/app-reviews', router: appReviewRoutes },
     { path: '/v1/operations/compliance-requests', router: complianceOperationsRoutes },
     { path: '/v1/app', router: appApiRoutes },

@@ -18,6 +18,7 @@ import { signInstallLink } from './session-tokens.js';
 import type { AuthorizeBody } from './oauth-schemas.js';
 import { apps, installations, oauthCodes, type AppDocument, type InstallationDocument } from './store.js';
 import { revokeTokens } from './tokens.js';
+import { countInstallChange } from './install-stats.js';
 
 export const CODE_PREFIX = 'emp_ac';
 
@@ -172,6 +173,7 @@ async function grantInstallation(platform: Platform, app: PublishedApp, storeId:
         throw err;
       }
       await openSubscription(platform, app, doc);
+      await countInstallChange(platform, app._id, 'installed');
       await platform.events.settle(coll, doc._id, pending);
       return doc;
     }
@@ -214,6 +216,7 @@ async function grantInstallation(platform: Platform, app: PublishedApp, storeId:
     const written = await coll.updateOne({ _id: current._id, version: current.version }, carrying({ $set: set, $inc: { version: 1 } }, pending));
     if (written.matchedCount === 0) continue;
     await openSubscription(platform, app, next);
+    if (current.status !== 'active') await countInstallChange(platform, app._id, 'reinstalled');
     await platform.events.settle(coll, current._id, pending);
     return next;
   }
@@ -290,6 +293,7 @@ export async function uninstall(platform: Platform, storeId: string, installatio
     // The app hears nothing more of the store: only what is addressed to this installation
     // (app.uninstalled now, shop.redact later).
     await narrowAppSubscription(platform, current._id, current.store_id, [...APP_WEBHOOK_TOPICS]);
+    await countInstallChange(platform, current.app_id, 'uninstalled');
     await revokeTokens(platform, { installation_id: current._id });
     await platform.events.settle(coll, current._id, pending);
     platform.log.info({ event: 'apps.uninstalled', installation_id: current._id.toHexString(), store_id: storeId });

@@ -120,7 +120,7 @@ export type RatingView = { average: number | null; count: number; distribution: 
 
 const RATING_KEYS: readonly RatingKey[] = ['1', '2', '3', '4', '5'];
 
-function presentRating(summary: RatingSummary | undefined): RatingView {
+export function presentRating(summary: RatingSummary | undefined): RatingView {
   const count = summary?.count ?? 0;
   const sum = summary?.sum ?? 0;
   const distribution = Object.fromEntries(RATING_KEYS.map((k) => [k, summary?.distribution[k] ?? 0])) as Record<RatingKey, number>;

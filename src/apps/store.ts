@@ -58,6 +58,8 @@ export type AppDocument = {
   published_at: Date | null;
   latest_version_id: ObjectId;
   version_count: number;
+  /** Installations now (install-stats.ts): absent until the first install. */
+  install_counts?: { active: number; uninstalled: number };
   /** Catalog reviews, counted as they are written (catalog-reviews.ts); absent until the first review. */
   rating_summary?: RatingSummary;
   created_at: Date;

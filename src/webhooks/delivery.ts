@@ -11,6 +11,7 @@ import { scheduleDispatch } from './jobs.js';
 import { signatureHeaders, tryOpenSecret, unreadableSecretError, type UnreadableSecret } from './signing.js';
 import { activeSubscriptions, wants } from './interest.js';
 import { signingSecretsOf } from './app-subscriptions.js';
+import { countAppAttempt, type AttemptEnd } from './app-stats.js';
 import { deliveries, subscriptions, type AttemptDocument, type DeliveryDocument, type SubscriptionDocument } from './store.js';
 
 /** Attempts are numbered 0 to 8: nine sends at most (spec 6.1 rule 6). */
@@ -274,6 +275,9 @@ async function recordAttempt(platform: Platform, delivery: DeliveryDocument, sub
   if (!settled) return 'lost_claim'; // the lease expired and another worker took the delivery over
 
   const ids = { delivery_id: delivery._id.toHexString(), event_id: delivery.event_id.toHexString(), subscription_id: sub._id.toHexString(), attempt: attempt.number };
+  if (sub.app_id) {
+    await countAppAttempt(platform, sub.app_id, outcome as AttemptEnd).catch((err: Error) => platform.log.warn({ event: 'webhook.app_stats_failed', ...ids, err: err.message }));
+  }
   if (ok) {
     platform.log.info({ event: 'webhook.delivered', ...ids, status: result.status, duration_ms: result.durationMs });
     if (sub.consecutive_failed_deliveries > 0 || (sub.consecutive_gone_deliveries ?? 0) > 0) {

@@ -1,5 +1,6 @@
 import type { Module } from '../module.js';
 import { webhookDeliveryRoutes } from './delivery-routes.js';
+import { appWebhookStatsIndexes } from './app-stats.js';
 import { subscribedEvents } from './interest.js';
 import { webhookInternalRoutes } from './internal.js';
 import { webhookJobs } from './jobs.js';
@@ -30,6 +31,7 @@ export {
   type DeliveryReadiness,
 } from './app-subscriptions.js';
 export { RotateSecretBody } from './schemas.js';
+export { appDeliveryFigures, type AppDeliveryFigures } from './app-stats.js';
 export { deliveries as webhookDeliveries, type DeliveryDocument } from './store.js';
 export { catchUpSubscriptions, dispatchDue, fanOutEvents, fanOutPendingEvents } from './delivery.js';
 export { FAN_OUT_EVENT, DISPATCH_DELIVERY, SWEEP, FanOutPayload, DispatchPayload } from './jobs.js';
@@ -41,7 +43,7 @@ export { FAN_OUT_EVENT, DISPATCH_DELIVERY, SWEEP, FanOutPayload, DispatchPayload
  */
 export const webhooksModule: Module = {
   name: 'webhooks',
-  indexes: webhookIndexes,
+  indexes: [...webhookIndexes, ...appWebhookStatsIndexes],
   routes: [
     { path: '/v1/operations/webhook-subscriptions', router: webhookSubscriptionRoutes },
     { path: '/v1/operations/webhook-deliveries', router: webhookDeliveryRoutes },

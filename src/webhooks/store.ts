@@ -115,6 +115,7 @@ export const webhookIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
       { key: { store_id: 1, active: 1 }, name: 'store_id_active' },
       { key: { catch_up_due: 1 }, name: 'catch_up_due' },
+      { key: { app_id: 1, consecutive_failed_deliveries: 1 }, name: 'app_id_consecutive_failed_deliveries' },
     ],
   },
   {
