@@ -272,11 +272,19 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
       expect(await stored(full.installationId)).to.deep.equal(before);
     });
 
-    it('is not found once the app is uninstalled', async () => {
-      const gone = await install(await givenPublishedApp(api, operatorToken), shop);
+    it("is not found once the app is uninstalled; a re-install keeps the merchant's settings", async () => {
+      const partner = await givenPublishedApp(api, operatorToken);
+      const gone = await install(partner, shop);
+      expect((await embedding(gone.installationId, { embed_url: 'https://kept.example.com/', bridge_capabilities: { toast: false } })).status).to.equal(200);
       expect((await api.delete(`/v1/app-store/installations/${gone.installationId}`, shop.as)).status).to.equal(200);
       expect((await embed(gone.installationId)).status).to.equal(404);
       expect((await embedding(gone.installationId, { embed_url: null })).status).to.equal(404);
+      expect((await api.get(`/v1/app-store/installations/${gone.installationId}/embedding`, shop.as)).status).to.equal(404);
+      const back = await install(partner, shop);
+      expect(back.installationId).to.equal(gone.installationId);
+      const settings = await api.get(`/v1/app-store/installations/${back.installationId}/embedding`, shop.as);
+      expect(settings.body.data).to.deep.include({ embed_url: 'https://kept.example.com/', bridge_capabilities: { toast: false } });
+      expect((await capabilities(back.token)).body.data.capabilities.toast).to.equal(false);
     });
   });
 
