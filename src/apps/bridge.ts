@@ -4,6 +4,7 @@ import { PlatformError, issueDetails } from '../errors.js';
 import type { AppPrincipal, ScopedStore } from '../http/context.js';
 import { ListOrdersQuery, getOrder, listOrders } from '../orders/index.js';
 import type { Platform } from '../platform.js';
+import { requireBridgeCapability } from './embedding.js';
 import { getMetadata } from './installations.js';
 
 /** spec 2.4: the bridge request. Only GET; the store must be the token's. */
@@ -73,6 +74,7 @@ const SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 export async function bridgeFetch(platform: Platform, principal: AppPrincipal, store: ScopedStore, body: BridgeFetchBody): Promise<BridgeResult> {
   if (body.method !== 'GET') throw new PlatformError('invalid_data', 'bridge_method_not_allowed', 'The bridge proxies GET only');
   if (body.store_id !== principal.storeId) throw new PlatformError('not_allowed', 'store_forbidden', "store_id must be the store of the app's access token");
+  await requireBridgeCapability(platform, principal, 'api.fetch');
   const refused = (why: string) => new PlatformError('invalid_data', 'invalid_bridge_path', `path ${why}`);
   const raw = body.path;
   if (!raw.startsWith('/') || raw.startsWith('//')) throw refused('must be a relative read path starting with one "/" (no absolute URLs)');

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { AppRouter } from '../http/context.js';
 import { endpoint, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
+import { EmbedQuery, UpdateEmbeddingBody, getEmbed, getEmbedding, updateEmbedding } from './embedding.js';
 import { getInstallation, listInstallations, uninstall } from './installations.js';
 import { requestIssuer } from './issuer.js';
 import { ListInstallationsQuery } from './oauth-schemas.js';
@@ -26,6 +27,17 @@ export function installationRoutes(platform: Platform): AppRouter {
     endpoint(platform, { access: merchantStore }, async ({ ctx, principal, store, params }) => {
       ctx.set('Cache-Control', 'no-store');
       return createSessionToken(platform, { issuer: requestIssuer(platform, ctx), storeId: store.id, installationId: params.id!, merchant: principal });
+    }),
+  );
+
+  // The merchant's embedding settings, and what the admin needs to frame the app (docs/apps-embedding.md).
+  router.get('/:id/embedding', endpoint(platform, { access: merchantStore }, ({ store, params }) => getEmbedding(platform, store.id, params.id!)));
+  router.patch('/:id/embedding', endpoint(platform, { access: merchantStore, body: UpdateEmbeddingBody }, ({ store, params, body }) => updateEmbedding(platform, store.id, params.id!, body)));
+  router.get(
+    '/:id/embed',
+    endpoint(platform, { access: merchantStore, query: EmbedQuery }, async ({ ctx, principal, store, params, query }) => {
+      ctx.set('Cache-Control', 'no-store');
+      return getEmbed(platform, { issuer: requestIssuer(platform, ctx), store, installationId: params.id!, merchant: principal, query });
     }),
   );
 

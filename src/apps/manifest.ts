@@ -185,6 +185,7 @@ export function validateManifest(context: ManifestContext, input: unknown): Mani
         const size = Buffer.byteLength(JSON.stringify(e.config), 'utf8');
         if (size > MAX_EXTENSION_CONFIG_BYTES) issues.push({ path: `extensions.${i}.config`, message: `must be at most ${MAX_EXTENSION_CONFIG_BYTES} bytes as JSON (it is ${size})` });
         issues.push(...unstorableJson(e.config, `extensions.${i}.config`));
+        if (e.kind === 'admin_ui') issues.push(...adminEmbedConfigIssues(context, e.config as Record<string, unknown>, `extensions.${i}.config`));
       }
     });
   }
@@ -227,6 +228,28 @@ export function urlProblem(config: Pick<Config, 'env'>, raw: string, rule: 'app'
   if (!shape.ok) return { ok: false, reason: rule === 'page' && /^must use https/.test(shape.reason) ? 'must use https' : shape.reason };
   if (rule === 'page' && shape.url.protocol !== 'https:') return { ok: false, reason: 'must use https' };
   return { ok: true, href: shape.url.href };
+}
+
+/**
+ * What an admin_ui extension's config says about its embed (docs/apps-embedding.md): `url`, its
+ * own embed URL (the `app` URL rule), and `bridge_capabilities`, the capabilities it uses.
+ */
+function adminEmbedConfigIssues(context: ManifestContext, config: Record<string, unknown>, path: string): Issue[] {
+  const issues: Issue[] = [];
+  if ('url' in config) {
+    const problem = typeof config.url === 'string' && config.url.length > 0 ? urlProblem(context.config, config.url, 'app') : { ok: false as const, reason: 'must be a URL string' };
+    if (!problem.ok) issues.push({ path: `${path}.url`, message: problem.reason });
+  }
+  if ('bridge_capabilities' in config) {
+    const listed = config.bridge_capabilities;
+    if (!Array.isArray(listed)) issues.push({ path: `${path}.bridge_capabilities`, message: `must be a list of bridge capabilities (${BRIDGE_CAPABILITIES.join(', ')})` });
+    else {
+      listed.forEach((c, j) => {
+        if (!(BRIDGE_CAPABILITIES as readonly unknown[]).includes(c)) issues.push({ path: `${path}.bridge_capabilities.${j}`, message: `must be one of ${BRIDGE_CAPABILITIES.join(', ')}` });
+      });
+    }
+  }
+  return issues;
 }
 
 /** Each kind's targets (docs/apps.md, Extensions). */

@@ -1,7 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
 import type { CarriesEvents } from '../events/index.js';
-import type { AppManifest } from './manifest-types.js';
+import type { AppManifest, BridgeCapability } from './manifest-types.js';
 
 export const DEVELOPERS = 'developers';
 export const APPS = 'apps';
@@ -123,7 +123,16 @@ export type InstallationDocument = {
   shop_redacted_at?: Date | null;
   created_at: Date;
   updated_at: Date;
+  /**
+   * The merchant's bridge capability settings for this store (embedding.ts), one entry per
+   * capability set. A list, not a map: capability names contain `.`, which a field name must not.
+   */
+  bridge_capabilities?: BridgeCapabilitySetting[];
+  /** The install config of the admin embed: the merchant's embed URL, first in the URL's resolution (embedding.ts). */
+  embed?: { url: string } | null;
 } & CarriesEvents;
+
+export type BridgeCapabilitySetting = { capability: BridgeCapability; enabled: boolean };
 
 /** An authorization code (RFC 6749 4.1.2): single use, bound to its client, grant, redirect URI and PKCE challenge. */
 export type CodeDocument = {
