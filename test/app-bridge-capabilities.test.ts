@@ -13,7 +13,7 @@ import { client, type Client } from './helpers/http.js';
 const OPERATOR = 'op-embed@example.com';
 const ALL_ON_BUT_REDIRECT = { 'api.fetch': true, toast: true, resize: true, 'navigation.redirect': false };
 
-/** Bridge capabilities and the admin embed (spec 2.4; docs/apps-embedding.md). */
+/** Bridge capabilities and the admin embed (spec 2.4; docs/apps.md, Embedded apps). */
 describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
   let app: TestApp;
   let api: Client;

@@ -12,7 +12,7 @@ const OPERATOR_EMAIL = 'operator-catalog-reviews@example.com';
 const PUBLIC_FIELDS = ['id', 'rating', 'title', 'body', 'reply', 'created_at', 'updated_at'];
 const NO_RATINGS = { average: null, count: 0, distribution: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 } };
 
-/** Catalog reviews (docs/apps-catalog-reviews.md): merchants review apps their stores have or had installed; partners reply. */
+/** Catalog reviews (docs/apps.md, Catalog reviews of apps): merchants review apps their stores have or had installed; partners reply. */
 describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
   let app: TestApp;
   let api: Client;

@@ -9,7 +9,7 @@ import { EmbedQuery, getBridgeCapabilities } from './embedding.js';
 export function bridgeRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
   router.post('/fetch', endpoint(platform, { access: appScoped(null), body: BridgeFetchBody }, ({ principal, store, body }) => bridgeFetch(platform, principal, store, body)));
-  // The calling app's bridge capabilities in its store (docs/apps-embedding.md).
+  // The calling app's bridge capabilities in its store (docs/apps.md, Embedded apps).
   router.get('/capabilities', endpoint(platform, { access: appScoped(null), query: EmbedQuery }, ({ principal, query }) => getBridgeCapabilities(platform, principal, query)));
   return router;
 }

@@ -12,7 +12,7 @@ import { apps, catalogReviews, installations, type AppDocument, type CatalogRevi
 import { findOwnApp } from './submissions.js';
 
 /**
- * Catalog reviews (docs/apps-catalog-reviews.md): a merchant reviews an app once per store that
+ * Catalog reviews (docs/apps.md, Catalog reviews of apps): a merchant reviews an app once per store that
  * has or had it installed; the app's partner replies once; the app document counts the ratings
  * (`rating_summary`) so the catalog shows them without another read.
  *

@@ -55,7 +55,7 @@ export function developerRoutes(platform: Platform): AppRouter {
     ),
   );
 
-  // Catalog reviews of the partner's app, and the partner's one reply to each (docs/apps-catalog-reviews.md).
+  // Catalog reviews of the partner's app, and the partner's one reply to each (docs/apps.md, Catalog reviews of apps).
   router.get(
     '/apps/:id/reviews',
     endpoint(platform, { access: 'merchant', query: CatalogReviewsQuery, respond: 'page' }, ({ merchant, params, query }) => listDeveloperAppReviews(platform, merchant.merchantId, params.id!, query)),

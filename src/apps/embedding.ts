@@ -11,7 +11,7 @@ import { SESSION_TOKEN_TYPE_URN, issueSessionToken } from './session-tokens.js';
 import { apps, installations, type AppDocument, type BridgeCapabilitySetting, type InstallationDocument } from './store.js';
 
 /**
- * Embedding an app in the admin (spec 2.4; docs/apps-embedding.md): which bridge capabilities an
+ * Embedding an app in the admin (spec 2.4; docs/apps.md, Embedded apps): which bridge capabilities an
  * embedded app has, and the URL the admin frames it from, with the session token it needs.
  *
  * Capabilities are resolved in layers, each later one winning, inside a ceiling:
@@ -256,7 +256,7 @@ export type EmbedView = {
  * `GET /v1/app-store/installations/:id/embed`: what the admin needs to frame an installed app
  * for the signed-in merchant. The URL carries `embedded=1`, `store_id`, `store` (the subdomain)
  * and, for an extension, `extension` and `target`; never the session token, which is answered
- * beside it for the admin to hand over (docs/apps-embedding.md).
+ * beside it for the admin to hand over (docs/apps.md, Embedded apps).
  */
 export async function getEmbed(platform: Platform, input: { issuer: string; store: ScopedStore; installationId: string; merchant: MerchantPrincipal; query: EmbedQuery }): Promise<EmbedView> {
   const { installation, app, manifest } = await findEmbeddable(platform, input.store.id, input.installationId);

@@ -30,7 +30,7 @@ export function installationRoutes(platform: Platform): AppRouter {
     }),
   );
 
-  // The merchant's embedding settings, and what the admin needs to frame the app (docs/apps-embedding.md).
+  // The merchant's embedding settings, and what the admin needs to frame the app (docs/apps.md, Embedded apps).
   router.get('/:id/embedding', endpoint(platform, { access: merchantStore }, ({ store, params }) => getEmbedding(platform, store.id, params.id!)));
   router.patch('/:id/embedding', endpoint(platform, { access: merchantStore, body: UpdateEmbeddingBody }, ({ store, params, body }) => updateEmbedding(platform, store.id, params.id!, body)));
   router.get(

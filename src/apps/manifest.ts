@@ -231,7 +231,7 @@ export function urlProblem(config: Pick<Config, 'env'>, raw: string, rule: 'app'
 }
 
 /**
- * What an admin_ui extension's config says about its embed (docs/apps-embedding.md): `url`, its
+ * What an admin_ui extension's config says about its embed (docs/apps.md, Embedded apps): `url`, its
  * own embed URL (the `app` URL rule), and `bridge_capabilities`, the capabilities it uses.
  */
 function adminEmbedConfigIssues(context: ManifestContext, config: Record<string, unknown>, path: string): Issue[] {

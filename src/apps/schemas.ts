@@ -39,7 +39,7 @@ export const CatalogQuery = PageQuery.extend({
 }).strict();
 export type CatalogQuery = z.infer<typeof CatalogQuery>;
 
-// ── Catalog reviews (docs/apps-catalog-reviews.md) ───────────────────────────────────────────
+// ── Catalog reviews (docs/apps.md, Catalog reviews of apps) ───────────────────────────────────────────
 
 /** Lone surrogates would be silently replaced when stored: refuse them rather than store something else. */
 const wellFormed = (s: string) => !/\p{Cs}/u.test(s);

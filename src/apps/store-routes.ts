@@ -26,7 +26,7 @@ export function appStoreRoutes(platform: Platform): AppRouter {
   router.get('/:id', endpoint(platform, { access: 'public' }, ({ params }) => getCatalogApp(platform, params.id!)));
   // ── End of the catalog ───────────────────────────────────────────────────────────────────
 
-  // --- Catalog reviews (docs/apps-catalog-reviews.md) ---
+  // --- Catalog reviews (docs/apps.md, Catalog reviews of apps) ---
 
   router.get('/:id/reviews', endpoint(platform, { access: 'public', query: CatalogReviewsQuery, respond: 'page' }, ({ params, query }) => listCatalogReviews(platform, params.id!, query)));
 
