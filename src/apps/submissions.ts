@@ -94,7 +94,8 @@ export async function submitApp(platform: Platform, merchantId: string, input: {
   };
 }
 
-async function findOwnApp(platform: Platform, merchantId: string, appId: string): Promise<AppDocument> {
+/** The caller's app, or 404 (another partner's app is not told apart from none). */
+export async function findOwnApp(platform: Platform, merchantId: string, appId: string): Promise<AppDocument> {
   const id = parseObjectId(appId);
   const app = id ? await apps(platform.db).findOne({ _id: id, merchant_id: new ObjectId(merchantId) }) : null;
   if (!app) throw notFound('App');
