@@ -184,6 +184,29 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
     expect(listed.body.data[0].apps[0].delivery.status).to.equal('successful');
   });
 
+  it('after an uninstall, a store topic that failed before is neither retried nor redelivered; the lifecycle topics still are', async () => {
+    const shop = await givenShop(api);
+    const a = await givenAppAt('/topic-gone', { scopes: ['read_products'], webhooks: { topics: ['product.created'] } });
+    let failing = false;
+    receiver.on('/topic-gone', () => (failing ? { status: 500 } : {}));
+    const installation = await install(a, shop, ['read_products']);
+    await waitFor('/topic-gone', 'app.installed');
+    failing = true;
+    await api.post('/v1/products', { title: 'Failing', status: 'active', variants: [{ price: 100 }] }, shop.as);
+    const partner = { token: a.developer.merchant.token };
+    const failed = await until('the product.created delivery failed', async () => {
+      const list = await api.get(`/v1/app-store/developers/apps/${a.app.id}/webhook-deliveries?event_type=product.created`, partner);
+      return list.body.data[0]?.status === 'failed' ? list.body.data[0] : null;
+    });
+    failing = false;
+    expect((await api.delete(`/v1/app-store/installations/${installation.id}`, shop.as)).status).to.equal(200);
+    await waitFor('/topic-gone', 'app.uninstalled');
+    const refused = await api.post(`/v1/app-store/developers/apps/${a.app.id}/webhook-deliveries/${failed.id}/redeliver`, undefined, partner);
+    expect([refused.status, refused.body.error.code]).to.deep.equal([409, 'topic_not_subscribed']);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(received('/topic-gone', 'product.created')).to.have.length(9); // its nine failed attempts, nothing since
+  });
+
   it('a re-install before the delay cancels the shop.redact of the uninstall', async () => {
     const shop = await givenShop(api);
     const a = await givenAppAt('/reinstall');

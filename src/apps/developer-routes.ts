@@ -5,11 +5,12 @@ import type { Platform } from '../platform.js';
 import { listDeveloperAppReviews, replyToCatalogReview, updateCatalogReviewReply } from './catalog-reviews.js';
 import { rotateApiKey } from './credentials.js';
 import { getDeveloperProfile, registerDeveloper, requireDeveloper } from './developers.js';
-import { CatalogReviewReplyBody, CatalogReviewsQuery, DeveloperAppsQuery, ManifestBody, RegisterDeveloperBody } from './schemas.js';
-import { RotateSecretBody } from '../webhooks/index.js';
+import { getAppDelivery, listAppDeliveries, listAppWebhookSubscriptions, redeliverAppDelivery } from './partner-deliveries.js';
+import { AppWebhookSubscriptionsQuery, CatalogReviewReplyBody, CatalogReviewsQuery, DeveloperAppsQuery, ManifestBody, RegisterDeveloperBody } from './schemas.js';
+import { AppDeliveriesQuery, RotateSecretBody } from '../webhooks/index.js';
 import { getDeveloperApp, listDeveloperApps, rotateWebhookSecret, submitApp, submitVersion, validateManifestFor } from './submissions.js';
 
-/** /v1/app-store/developers: partners (developer profile, app submission, manifests, credentials). */
+/** /v1/app-store/developers: partners (developer profile, app submission, manifests, credentials, the app's webhooks). */
 export function developerRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
@@ -71,6 +72,21 @@ export function developerRoutes(platform: Platform): AppRouter {
   router.patch(
     '/apps/:id/reviews/:reviewId/reply',
     endpoint(platform, { access: 'merchant', body: CatalogReviewReplyBody }, ({ merchant, params, body }) => updateCatalogReviewReply(platform, merchant.merchantId, params.id!, params.reviewId!, body)),
+  );
+
+  // The app's webhooks: its installations' subscriptions, and their deliveries log and redelivery.
+  router.get(
+    '/apps/:id/webhook-subscriptions',
+    endpoint(platform, { access: 'merchant', query: AppWebhookSubscriptionsQuery, respond: 'page' }, ({ merchant, params, query }) => listAppWebhookSubscriptions(platform, merchant.merchantId, params.id!, query)),
+  );
+  router.get(
+    '/apps/:id/webhook-deliveries',
+    endpoint(platform, { access: 'merchant', query: AppDeliveriesQuery, respond: 'page' }, ({ merchant, params, query }) => listAppDeliveries(platform, merchant.merchantId, params.id!, query)),
+  );
+  router.get('/apps/:id/webhook-deliveries/:deliveryId', endpoint(platform, { access: 'merchant' }, ({ merchant, params }) => getAppDelivery(platform, merchant.merchantId, params.id!, params.deliveryId!)));
+  router.post(
+    '/apps/:id/webhook-deliveries/:deliveryId/redeliver',
+    endpoint(platform, { access: 'merchant', status: 202 }, ({ merchant, params }) => redeliverAppDelivery(platform, merchant.merchantId, params.id!, params.deliveryId!)),
   );
 
   return router;

@@ -24,6 +24,9 @@ export type ManifestBody = z.infer<typeof ManifestBody>;
 export const DeveloperAppsQuery = PageQuery.strict();
 export type DeveloperAppsQuery = z.infer<typeof DeveloperAppsQuery>;
 
+export const AppWebhookSubscriptionsQuery = PageQuery.strict();
+export type AppWebhookSubscriptionsQuery = z.infer<typeof AppWebhookSubscriptionsQuery>;
+
 export const ReviewListQuery = PageQuery.extend({
   status: z.enum(['submitted', 'approved', 'rejected']).default('submitted'),
 }).strict();

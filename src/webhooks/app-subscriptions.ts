@@ -1,8 +1,10 @@
 import { ObjectId } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError } from '../errors.js';
+import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { catchUpWindow, forgetStoreInterest } from './interest.js';
+import { presentAppSubscription, type AppSubscriptionView } from './present.js';
 import { generateSigningSecret, sealSecret } from './signing.js';
 import { rotatedOut } from './subscriptions.js';
 import { appSecrets, subscriptions, type AppSecretDocument, type RotatedSecret, type StoredSecret, type SubscriptionDocument } from './store.js';
@@ -143,6 +145,17 @@ export async function openAppSubscription(platform: Platform, spec: AppSubscript
 export async function narrowAppSubscription(platform: Platform, installationId: ObjectId, storeId: ObjectId, eventTypes: string[]): Promise<void> {
   await subscriptions(platform.db).updateOne({ _id: installationId, store_id: storeId }, { $set: { event_types: eventTypes, updated_at: platform.clock.now() }, $inc: { version: 1 } });
   forgetStoreInterest(platform.db, storeId);
+}
+
+/** The subscriptions of the app's installations, in every store, oldest first (the partner's view). */
+export async function listAppSubscriptions(platform: Platform, appId: ObjectId, page: Page): Promise<{ items: AppSubscriptionView[]; nextCursor: string | null }> {
+  const docs = await subscriptions(platform.db)
+    .find({ app_id: appId, ...afterCursor(page) })
+    .sort({ _id: 1 })
+    .limit(page.limit + 1)
+    .toArray();
+  const { items, nextCursor } = pageOf(docs, page.limit);
+  return { items: items.map(presentAppSubscription), nextCursor };
 }
 
 /** Whether an installation can be told something: its subscription is active and its app has a signing secret. */

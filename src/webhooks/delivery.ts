@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb';
-import { carrying, findEventsNotFannedOut, findStoreEventsSince, loadEvent, loadEventsNotFannedOut, markFannedOut, type DomainEvent } from '../events/index.js';
+import { carrying, findEventsNotFannedOut, matchesEventPatterns, findStoreEventsSince, loadEvent, loadEventsNotFannedOut, markFannedOut, type DomainEvent } from '../events/index.js';
 import { insertEach } from '../db.js';
 import { groupCommit } from '../group-commit.js';
 import { post, type FailureTexts, type SendResult } from '../outbound/index.js';
@@ -168,6 +168,16 @@ async function keepLease(platform: Platform, delivery: DeliveryDocument, owner: 
   });
 }
 
+/**
+ * An app installation's subscription sends only the topics it still has: after an uninstall
+ * (or a re-authorization with fewer scopes), a store topic's delivery still queued or failed
+ * is not sent or redelivered (the lifecycle and compliance topics always stay). A merchant's
+ * subscription sends what it was made for.
+ */
+export function stillSubscribed(sub: Pick<SubscriptionDocument, 'app_id' | 'event_types'>, eventType: string): boolean {
+  return !sub.app_id || matchesEventPatterns(eventType, sub.event_types);
+}
+
 export type AttemptOutcome = 'successful' | 'retry_scheduled' | 'failed' | 'lost_claim';
 
 /**
@@ -180,8 +190,14 @@ export async function sendClaimed(platform: Platform, claimed: ClaimedDelivery, 
   if (!delivery) return 'lost_claim';
   const sub = claimed.sub ?? (await subscriptions(platform.db).findOne({ _id: delivery.subscription_id, store_id: delivery.store_id }));
   const event = claimed.event ?? (await loadEvent(platform.db, delivery.event_id.toHexString()));
-  if (!sub || !sub.active || !event) {
-    const reason = !sub ? 'The subscription was deleted' : !sub.active ? 'The subscription is disabled' : 'The event no longer exists';
+  if (!sub || !sub.active || !event || !stillSubscribed(sub, event.type)) {
+    const reason = !sub
+      ? 'The subscription was deleted'
+      : !sub.active
+        ? 'The subscription is disabled'
+        : !event
+          ? 'The event no longer exists'
+          : `The app no longer receives ${event.type} in this store (uninstalled, or its scopes changed)`;
     return finishWithoutSending(platform, delivery, owner, reason);
   }
 

@@ -24,6 +24,7 @@ export {
   appDeliveryReadiness,
   appSigningSecretInfo,
   createAppSigningSecret,
+  listAppSubscriptions,
   narrowAppSubscription,
   openAppSubscription,
   rotateAppSigningSecret,
@@ -32,6 +33,8 @@ export {
 } from './app-subscriptions.js';
 export { RotateSecretBody } from './schemas.js';
 export { appDeliveryFigures, type AppDeliveryFigures } from './app-stats.js';
+export { AppDeliveriesQuery, getDelivery, listDeliveries, redeliver, type DeliveryScope } from './operations.js';
+export type { AppSubscriptionView } from './present.js';
 export { deliveries as webhookDeliveries, type DeliveryDocument } from './store.js';
 export { catchUpSubscriptions, dispatchDue, fanOutEvents, fanOutPendingEvents } from './delivery.js';
 export { FAN_OUT_EVENT, DISPATCH_DELIVERY, SWEEP, FanOutPayload, DispatchPayload } from './jobs.js';

@@ -5,54 +5,82 @@ import { IdString, parseObjectId } from '../ids.js';
 import { afterCursor, pageOf, PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { scheduleDispatch } from './jobs.js';
-import { presentDelivery } from './present.js';
+import { presentAppDelivery, presentDelivery } from './present.js';
+import { stillSubscribed } from './delivery.js';
 import { deliveries, subscriptions, type DeliveryDocument } from './store.js';
 import { wakeWebhooks } from './wake.js';
 
-/** The operations API over a store's deliveries (spec 4.8): list, read with attempts, redeliver. */
+/**
+ * The deliveries log (spec 4.8): list, read with attempts, redeliver. One implementation for
+ * two scopes: a store's deliveries (the merchant's operations API) and an app's, to every
+ * installation in every store (the partner's, docs/apps.md).
+ */
+export type DeliveryScope = { store_id: string } | { app_id: string };
 
 const Time = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
-export const ListDeliveriesQuery = PageQuery.extend({
+const DeliveryFilters = PageQuery.extend({
   status: z.enum(['queued', 'successful', 'failed']).optional(),
   event_type: z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/, 'must be an event type').optional(),
-  subscription_id: IdString().optional(),
   event_id: IdString().optional(),
   created_after: Time.optional(),
   created_before: Time.optional(),
-}).strict();
+});
+/** GET /v1/operations/webhook-deliveries (a store's). */
+export const ListDeliveriesQuery = DeliveryFilters.extend({ subscription_id: IdString().optional() }).strict();
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
+/** GET /v1/app-store/developers/apps/:id/webhook-deliveries (an app's, in any store it is installed in). */
+export const AppDeliveriesQuery = DeliveryFilters.extend({ store_id: IdString('store').optional() }).strict();
+export type AppDeliveriesQuery = z.infer<typeof AppDeliveriesQuery>;
 
-export async function listDeliveries(platform: Platform, storeId: string, q: ListDeliveriesQuery) {
-  const filter: Filter<DeliveryDocument> = { store_id: new ObjectId(storeId), ...afterCursor(q) };
+const INSTALLATION_INACTIVE = "The installation's webhook subscription is disabled or gone; the merchant's next authorization of the app enables it again";
+
+const scopeFilter = (scope: DeliveryScope): Filter<DeliveryDocument> =>
+  'app_id' in scope ? { app_id: new ObjectId(scope.app_id) } : { store_id: new ObjectId(scope.store_id) };
+
+/** The view of each scope: an app's partner also reads which store a delivery belongs to. */
+const present = (scope: DeliveryScope, d: DeliveryDocument, withAttempts: boolean) =>
+  'app_id' in scope ? presentAppDelivery(d, withAttempts) : presentDelivery(d, withAttempts);
+
+export async function listDeliveries(platform: Platform, scope: DeliveryScope, q: ListDeliveriesQuery | AppDeliveriesQuery) {
+  const filter: Filter<DeliveryDocument> = afterCursor(q);
   if (q.status) filter.status = q.status;
   if (q.event_type) filter.event_type = q.event_type;
-  if (q.subscription_id) filter.subscription_id = new ObjectId(q.subscription_id);
+  if ('subscription_id' in q && q.subscription_id) filter.subscription_id = new ObjectId(q.subscription_id);
+  if ('store_id' in q && q.store_id) filter.store_id = new ObjectId(q.store_id);
   if (q.event_id) filter.event_id = new ObjectId(q.event_id);
   if (q.created_after || q.created_before) {
     filter.created_at = { ...(q.created_after ? { $gte: q.created_after } : {}), ...(q.created_before ? { $lte: q.created_before } : {}) };
   }
-  const docs = await deliveries(platform.db).find(filter).sort({ _id: 1 }).limit(q.limit + 1).toArray();
+  // The scope last: no filter can widen it.
+  const docs = await deliveries(platform.db).find({ ...filter, ...scopeFilter(scope) }).sort({ _id: 1 }).limit(q.limit + 1).toArray();
   const { items, nextCursor } = pageOf(docs, q.limit);
-  return { items: items.map((d) => presentDelivery(d, false)), nextCursor };
+  return { items: items.map((d) => present(scope, d, false)), nextCursor };
 }
 
-async function findDelivery(platform: Platform, storeId: string, deliveryId: string): Promise<DeliveryDocument> {
+async function findDelivery(platform: Platform, scope: DeliveryScope, deliveryId: string): Promise<DeliveryDocument> {
   const id = parseObjectId(deliveryId);
-  const doc = id ? await deliveries(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  const doc = id ? await deliveries(platform.db).findOne({ _id: id, ...scopeFilter(scope) }) : null;
   if (!doc) throw notFound('Delivery');
   return doc;
 }
 
-export async function getDelivery(platform: Platform, storeId: string, deliveryId: string) {
-  return presentDelivery(await findDelivery(platform, storeId, deliveryId), true);
+export async function getDelivery(platform: Platform, scope: DeliveryScope, deliveryId: string) {
+  return present(scope, await findDelivery(platform, scope, deliveryId), true);
 }
 
-/** Send a failed delivery again: the same event, a new attempt series (attempts 0 to 8 again). */
-export async function redeliver(platform: Platform, storeId: string, deliveryId: string) {
-  const current = await findDelivery(platform, storeId, deliveryId);
+/**
+ * Send a failed delivery again: the same event, a new attempt series (attempts 0 to 8 again).
+ * Its subscription must be active (an app's: the installation's, which stays active after an
+ * uninstall for the notices addressed to it).
+ */
+export async function redeliver(platform: Platform, scope: DeliveryScope, deliveryId: string) {
+  const current = await findDelivery(platform, scope, deliveryId);
   if (current.status !== 'failed') throw new PlatformError('conflict', 'delivery_not_failed', `Only a failed delivery can be redelivered; this one is ${current.status}`);
   const sub = await subscriptions(platform.db).findOne({ _id: current.subscription_id, store_id: current.store_id });
-  if (!sub?.active) throw new PlatformError('conflict', 'subscription_inactive', 'The subscription is deleted or disabled; re-enable it first');
+  if (!sub?.active) throw new PlatformError('conflict', 'subscription_inactive', 'app_id' in scope ? INSTALLATION_INACTIVE : 'The subscription is deleted or disabled; re-enable it first');
+  if (!stillSubscribed(sub, current.event_type)) {
+    throw new PlatformError('conflict', 'topic_not_subscribed', `The app no longer receives ${current.event_type} in this store (uninstalled, or its scopes changed)`);
+  }
   const now = platform.clock.now();
   const doc = await deliveries(platform.db).findOneAndUpdate(
     { _id: current._id, store_id: current.store_id, status: 'failed' },
@@ -62,5 +90,5 @@ export async function redeliver(platform: Platform, storeId: string, deliveryId:
   if (!doc) throw new PlatformError('conflict', 'delivery_not_failed', 'The delivery changed; read it again');
   await scheduleDispatch(platform, doc._id.toHexString(), now);
   void wakeWebhooks(platform, [], [doc._id.toHexString()]);
-  return presentDelivery(doc, false);
+  return present(scope, doc, false);
 }

@@ -70,3 +70,33 @@ export function presentDelivery(d: DeliveryDocument, withAttempts: boolean) {
       : {}),
   };
 }
+
+/** A delivery to an app's installation as its partner sees it: the store's view and the store. */
+export const presentAppDelivery = (d: DeliveryDocument, withAttempts: boolean) => ({ ...presentDelivery(d, withAttempts), store_id: d.store_id.toHexString() });
+
+/** An app installation's subscription as the app's partner sees it: where and what it delivers, and how it is doing; never a secret. */
+export type AppSubscriptionView = {
+  id: string;
+  store_id: string;
+  target_url: string;
+  event_types: string[];
+  active: boolean;
+  disabled_reason: 'gone' | 'failing' | null;
+  disabled_at: string | null;
+  consecutive_failed_deliveries: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export const presentAppSubscription = (s: SubscriptionDocument): AppSubscriptionView => ({
+  id: s._id.toHexString(),
+  store_id: s.store_id.toHexString(),
+  target_url: s.target_url,
+  event_types: [...s.event_types],
+  active: s.active,
+  disabled_reason: s.disabled_reason,
+  disabled_at: s.disabled_at ? s.disabled_at.toISOString() : null,
+  consecutive_failed_deliveries: s.consecutive_failed_deliveries,
+  created_at: s.created_at.toISOString(),
+  updated_at: s.updated_at.toISOString(),
+});

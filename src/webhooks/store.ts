@@ -90,7 +90,7 @@ export type DeliveryDocument = {
   store_id: ObjectId;
   event_id: ObjectId;
   subscription_id: ObjectId;
-  /** A delivery to an app installation's subscription: the app (the partner dashboard reads by it). */
+  /** A delivery to an app installation's subscription: the app (its partner's deliveries log reads by it). */
   app_id?: ObjectId;
   event_type: string;
   status: DeliveryStatus;
@@ -116,6 +116,7 @@ export const webhookIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, active: 1 }, name: 'store_id_active' },
       { key: { catch_up_due: 1 }, name: 'catch_up_due' },
       { key: { app_id: 1, consecutive_failed_deliveries: 1 }, name: 'app_id_consecutive_failed_deliveries' },
+      { key: { app_id: 1, _id: 1 }, name: 'app_id_id' },
     ],
   },
   {
@@ -125,7 +126,7 @@ export const webhookIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
       { key: { store_id: 1, status: 1, _id: 1 }, name: 'store_id_status_id' },
       { key: { status: 1, next_attempt_at: 1 }, name: 'status_next_attempt_at' },
-      { key: { app_id: 1, created_at: 1 }, name: 'app_id_created_at' },
+      { key: { app_id: 1, _id: 1 }, name: 'app_id_id' },
     ],
   },
 ];
