@@ -23,6 +23,21 @@ describe('Rate-limit keys behind proxies (TRUST_PROXY, TRUST_PROXY_HOPS)', () =>
     await twoHops.close();
   });
 
+  /**
+   * Sign-up limits count in fixed 15-minute windows (src/ratelimit): a run that crosses a
+   * window's end starts counting again and cannot reach the limit. Each counting test first
+   * waits out the end of a window that is less than a minute away (CI once crossed one).
+   */
+  const awayFromWindowEdge = async () => {
+    const windowMs = 15 * 60_000;
+    const left = windowMs - (Date.now() % windowMs);
+    if (left < 60_000) await new Promise((r) => setTimeout(r, left + 500));
+  };
+  beforeEach(async function () {
+    this.timeout(90_000);
+    await awayFromWindowEdge();
+  });
+
   let n = 0;
   const signUp = (c: Client, forwardedFor: string, email = `proxied-${++n}-${Date.now()}@example.com`) =>
     c.post('/v1/auth/signup', { email, password: 'long enough password', name: 'Proxied' }, { headers: { 'x-forwarded-for': forwardedFor } });
