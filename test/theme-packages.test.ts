@@ -185,7 +185,12 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
       for (const c of done.checks) expect(['passed', 'warning'], c.name).to.include(c.status);
       expect(done.checks.find((c: { name: string }) => c.name === 'bundle_schema_validation').status).to.equal('passed');
       expect(done.checks.find((c: { name: string }) => c.name === 'theme_package_persistence').status).to.equal('passed');
-      expect(await events(`theme.review.completed:${up.review_record.id}`)).to.have.length(1);
+      // The event travels with the review's write and is recorded just after it (the outbox): wait for it.
+      const recorded = await until('theme.review.completed recorded', async () => {
+        const found = await events(`theme.review.completed:${up.review_record.id}`);
+        return found.length > 0 ? found : null;
+      });
+      expect(recorded).to.have.length(1);
     });
 
     it('fails liquid_syntax with each file, line and column, and persistence when an asset is gone from storage', async () => {
