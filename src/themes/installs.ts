@@ -86,6 +86,8 @@ export async function installTheme(platform: Platform, merchant: MerchantPrincip
     version: version.version,
     role: 'unpublished',
     settings_data: structuredClone(version.bundle.config.settings_data),
+    templates: structuredClone(version.bundle.templates),
+    release_number: 0,
     installed_by: new ObjectId(merchant.merchantId),
     version_counter: 1,
     created_at: now,
