@@ -310,6 +310,34 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
       for (const bad of ['99', 'x', '1.5']) expect((await api.post(`/v1/themes/${slug}/releases/${bad}/rollback`, undefined, shop.as)).status).to.equal(404);
       expect((await api.post(`/v1/themes/${slug}/releases/1/rollback`, { extra: 1 }, shop.as)).status).to.equal(400);
     });
+
+    it('never loses a saved draft to a concurrent publish: each saved version is published or still a draft; a publish retried with its Idempotency-Key is replayed', async () => {
+      for (let round = 0; round < 6; round++) {
+        const home = (await editor()).templates.home;
+        const based = await save('home', homeWith(`Round ${round}`, home.live), home.version);
+        expect(based.status).to.equal(200);
+        const [saved, published] = await Promise.all([save('home', homeWith(`Round ${round} bis`, home.live), based.body.data.version), publish({ template_keys: ['home'] })]);
+        expect(published.status, JSON.stringify(published.body)).to.equal(201);
+        const after = (await editor()).templates.home;
+        if (saved.status === 200) {
+          const publishedIt = published.body.data.draft_versions.home === saved.body.data.version;
+          const stillDraft = after.has_draft && after.version === saved.body.data.version;
+          expect(publishedIt || stillDraft, JSON.stringify({ saved: saved.body.data.version, release: published.body.data.draft_versions, after })).to.equal(true);
+          if (stillDraft) expect(after.draft.sections.hero.blocks.heading.settings.heading).to.equal(`Round ${round} bis`);
+        } else {
+          // The publish cleared the draft first: the stale save learns the new version.
+          expect([saved.status, after.has_draft]).to.deep.equal([409, false]);
+        }
+        if (after.has_draft) expect((await api.delete(`/v1/themes/${slug}/editor/draft?template_key=home`, shop.as)).status).to.equal(200);
+      }
+      const home = (await editor()).templates.home;
+      expect((await save('home', homeWith('Once', home.live), home.version)).status).to.equal(200);
+      const key = { ...shop.as, headers: { 'Idempotency-Key': `publish-${Date.now()}` } };
+      const first = await api.post(`/v1/themes/${slug}/editor/publish`, {}, key);
+      const again = await api.post(`/v1/themes/${slug}/editor/publish`, {}, key);
+      expect([first.status, again.status, again.headers.get('idempotent-replayed')]).to.deep.equal([201, 201, 'true']);
+      expect(again.body.data.number).to.equal(first.body.data.number);
+    });
   });
 
   describe('POST /v1/themes/:slug/preview-session', () => {

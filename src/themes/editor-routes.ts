@@ -49,7 +49,7 @@ export function addEditorRoutes(platform: Platform, router: AppRouter): void {
 
   router.post(
     '/:slug/editor/publish',
-    endpoint(platform, { access: write, query: EditorQuery, body: PublishBody, status: 201 }, async ({ principal, store, params, query, body }) =>
+    endpoint(platform, { access: write, query: EditorQuery, body: PublishBody, idempotent: true, status: 201 }, async ({ principal, store, params, query, body }) =>
       publishDrafts(platform, await editableTheme(platform, store, params.slug!, query.theme_id), new ObjectId(principal.merchantId), body.template_keys),
     ),
   );
@@ -68,14 +68,14 @@ export function addEditorRoutes(platform: Platform, router: AppRouter): void {
 
   router.post(
     '/:slug/releases/:number/rollback',
-    endpoint(platform, { access: write, query: EditorQuery, status: 201 }, async ({ principal, store, params, query }) =>
+    endpoint(platform, { access: write, query: EditorQuery, idempotent: true, status: 201 }, async ({ principal, store, params, query }) =>
       rollbackRelease(platform, await editableTheme(platform, store, params.slug!, query.theme_id), new ObjectId(principal.merchantId), params.number!),
     ),
   );
 
   router.post(
     '/:slug/preview-session',
-    endpoint(platform, { access: write, query: EditorQuery, body: PreviewSessionBody, status: 201 }, async ({ principal, store, params, query, body }) =>
+    endpoint(platform, { access: write, query: EditorQuery, body: PreviewSessionBody, idempotent: true, status: 201 }, async ({ principal, store, params, query, body }) =>
       createPreviewSession(platform, await editableTheme(platform, store, params.slug!, query.theme_id), new ObjectId(principal.merchantId), body.template_key),
     ),
   );
