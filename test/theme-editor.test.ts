@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { ObjectId } from 'mongodb';
+import { installations } from '../src/apps/store.js';
+import { issueTokens } from '../src/apps/tokens.js';
 import { previewRenderableTheme, liveRenderableTheme } from '../src/themes/index.js';
 import type { Platform } from '../src/platform.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
@@ -408,7 +411,7 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
   });
 
   describe('ownership', () => {
-    it('refuses another merchant on this store (403), finds nothing of this store from theirs (404), and asks for a session (401)', async () => {
+    it('refuses another merchant on this store (403), finds nothing of this store from theirs (404), and asks for a session (401); an app reads with read_themes but never writes (401)', async () => {
       const before = await counts();
       const other = await givenShop(api);
       const onMine = { token: other.merchant.token, storeId: shop.store.id };
@@ -427,6 +430,20 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
         expect((await api.send(method, path, body, other.as)).status, `${method} ${path} (own store)`).to.equal(404);
         expect((await api.send(method, path, body)).status, `${method} ${path} (no session)`).to.equal(401);
       }
+      // An app installed in the store: it reads the editor with read_themes; it never changes drafts or releases (merchant sessions only).
+      const now = new Date();
+      const installation = {
+        _id: new ObjectId(), app_id: new ObjectId(), store_id: new ObjectId(shop.store.id), status: 'active' as const, grant_id: new ObjectId(),
+        scopes: ['read_themes', 'write_themes'], webhook_url: 'https://app.example.com/webhooks', installed_by: new ObjectId(shop.merchant.id),
+        metadata: {}, metadata_version: 0, version: 1, installed_at: now, uninstalled_at: null, created_at: now, updated_at: now,
+      };
+      await installations(app.platform.db).insertOne(installation);
+      const issued = await issueTokens(app.platform, { installation, scopes: installation.scopes, mode: 'offline', familyId: new ObjectId(), codeId: null, parentId: null });
+      const asApp = { token: issued.access_token, storeId: shop.store.id };
+      expect((await api.get(`/v1/themes/${slug}/editor`, asApp)).status).to.equal(200);
+      expect((await api.get(`/v1/themes/${slug}/releases`, asApp)).status).to.equal(200);
+      for (const [method, path, body] of calls.filter(([m]) => m !== 'GET')) expect((await api.send(method, path, body, asApp)).status, `${method} ${path} (app)`).to.equal(401);
+
       const theirs = await givenInstalled(other);
       const mine = (await api.get('/v1/themes/installed', shop.as)).body.data[0].id;
       expect((await api.get(`/v1/themes/${theirs.slug}/editor?theme_id=${mine}`, other.as)).status).to.equal(404);
