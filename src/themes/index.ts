@@ -5,13 +5,13 @@ import { themeReviewRoutes } from './review-routes.js';
 import { themeRoutes } from './routes.js';
 export { REVIEW_THEME_VERSION, ReviewPayload, SWEEP_THEME_REVIEWS } from './jobs.js';
 export { runReview, sweepReviews } from './reviews.js';
-export { liveRenderableTheme, type RenderableTheme } from './renderable.js';
+export { liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './renderable.js';
 export type { ThemeBundle, Template, TemplateKey } from './bundle-types.js';
 import { STORE_THEMES, THEME_PACKAGES, THEME_REVIEWS, THEME_VERSIONS, themeIndexes } from './store.js';
 
 /**
  * Themes (docs/themes.md): the JSON-contract bundle, upload, review by the themes worker and
- * operators, the catalog, install into a store.
+ * operators, the catalog, install into a store, the editor (drafts, releases, preview sessions).
  */
 export const themesModule: Module = {
   name: 'themes',
@@ -23,5 +23,5 @@ export const themesModule: Module = {
   ],
   jobs: themeJobs,
   eventCarriers: [THEME_PACKAGES, THEME_VERSIONS, THEME_REVIEWS, STORE_THEMES],
-  eventTypes: ['theme.installed', 'theme.published', 'theme.review.completed', 'theme.submitted'],
+  eventTypes: ['theme.installed', 'theme.published', 'theme.released', 'theme.review.completed', 'theme.submitted'],
 };

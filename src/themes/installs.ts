@@ -62,7 +62,7 @@ export async function themeSchema(platform: Platform, slug: string, caller: Merc
 /**
  * Install a theme into a store the merchant owns (spec 4.6; docs/themes.md "Install"): a
  * published marketplace theme, or the merchant's own private one. The store gets its own copy:
- * the version it was installed at and its own `settings_data` (copied from the bundle). The
+ * the version it was installed at and its own `settings_data` and templates (copied from the bundle; the editor changes them). The
  * store's first theme becomes live, as does one installed with `publish: true` (one write of the
  * store: never two live themes). A paid theme needs a verified purchase, which comes with the
  * editor issue: until then it is refused (402 `purchase_required`).
@@ -86,6 +86,8 @@ export async function installTheme(platform: Platform, merchant: MerchantPrincip
     version: version.version,
     role: 'unpublished',
     settings_data: structuredClone(version.bundle.config.settings_data),
+    templates: structuredClone(version.bundle.templates),
+    release_number: 0,
     installed_by: new ObjectId(merchant.merchantId),
     version_counter: 1,
     created_at: now,

@@ -1,5 +1,5 @@
 import { BUNDLE_SCHEMA_VERSION, RENDERER_VERSION } from './bundle-types.js';
-import type { CatalogMeta, StoreThemeDocument, ThemePackageDocument, ThemeReviewDocument, ThemeVersionDocument } from './store.js';
+import type { CatalogMeta, DraftKey, ReleaseRecord, StoreThemeDocument, ThemeDraftDocument, ThemePackageDocument, ThemePreviewSessionDocument, ThemeReleaseDocument, ThemeReviewDocument, ThemeVersionDocument } from './store.js';
 
 export type ReviewView = {
   id: string;
@@ -101,4 +101,52 @@ export const presentStoreTheme = (t: StoreThemeDocument): StoreThemeView => ({
   settings_data: t.settings_data,
   created_at: t.created_at.toISOString(),
   updated_at: t.updated_at.toISOString(),
+});
+
+/** One key's draft as the editor sees it: `version` is what the next save sends back (0: never drafted). */
+export type DraftView = { has_draft: boolean; draft: ThemeDraftDocument['content']; version: number; updated_by: string | null; updated_at: string | null };
+
+export const presentDraft = (d: ThemeDraftDocument | undefined): DraftView => ({
+  has_draft: d !== undefined && d.content !== null,
+  draft: d?.content ?? null,
+  version: d?.version ?? 0,
+  updated_by: d ? d.updated_by.toHexString() : null,
+  updated_at: d ? d.updated_at.toISOString() : null,
+});
+
+export type ReleaseView = {
+  number: number;
+  kind: ReleaseRecord['kind'];
+  published_by: string;
+  published_at: string;
+  template_keys: DraftKey[];
+  draft_versions: ReleaseRecord['draft_versions'];
+  rolled_back_to: number | null;
+};
+
+export const presentReleaseRecord = (r: ReleaseRecord): ReleaseView => ({
+  number: r.number,
+  kind: r.kind,
+  published_by: r.published_by.toHexString(),
+  published_at: r.published_at.toISOString(),
+  template_keys: r.template_keys,
+  draft_versions: r.draft_versions,
+  rolled_back_to: r.rolled_back_to,
+});
+
+export const presentRelease = (r: ThemeReleaseDocument): ReleaseView & { id: string; store_theme_id: string } => ({
+  id: r._id.toHexString(),
+  store_theme_id: r.store_theme_id.toHexString(),
+  ...presentReleaseRecord(r),
+});
+
+export const presentReleaseWithSnapshot = (r: ThemeReleaseDocument) => ({ ...presentRelease(r), snapshot: r.snapshot });
+
+/** A new preview session: its token is shown this once. */
+export const presentPreviewSession = (s: ThemePreviewSessionDocument, token: string) => ({
+  token,
+  store_id: s.store_id.toHexString(),
+  store_theme_id: s.store_theme_id.toHexString(),
+  template_key: s.template_key,
+  expires_at: s.expires_at.toISOString(),
 });

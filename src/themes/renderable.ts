@@ -1,7 +1,9 @@
-import { ObjectId } from 'mongodb';
+import { parseObjectId } from '../ids.js';
 import type { Platform } from '../platform.js';
 import type { Template, TemplateKey, ThemeBundle } from './bundle-types.js';
-import { storeThemes, themeVersions } from './store.js';
+import { releaseNumber, withDrafts } from './editor.js';
+import { findPreviewSession } from './previews.js';
+import { storeThemes, themeDrafts, themeVersions, type StoreThemeDocument } from './store.js';
 
 /**
  * What the storefront renderer needs of a store's theme (docs/rendering.md): the bundle of the
@@ -9,8 +11,13 @@ import { storeThemes, themeVersions } from './store.js';
  * and settings, and a cache key that changes whenever any of those does (a publish, a
  * rollback, a previewed draft), so compiled templates are cached per key.
  *
- * The live theme is the store's `live_theme_id`. The editor issue layers the store's published
- * template copies and, for a preview session, the session's drafts on top of the bundle's.
+ * The live theme is the store's `live_theme_id`, with the store's published template copies
+ * (docs/themes.md, Releases and rollback). A preview session's theme has the session's drafts
+ * laid over those (docs/themes.md, Preview sessions).
+ *
+ * The effective templates and settings are `templates` and `settingsData`: a Liquid bundle's
+ * layout files (`templates/*.json`, `config/settings_data.json` among `bundle.renderer.assets`)
+ * hold the bundle's as uploaded, never the store's edits.
  */
 export type RenderableTheme = {
   storeThemeId: string;
@@ -19,27 +26,61 @@ export type RenderableTheme = {
   bundle: ThemeBundle;
   templates: Partial<Record<TemplateKey, Template>>;
   settingsData: ThemeBundle['config']['settings_data'];
-  /** Changes with anything above: `<store theme id>:<version id>:<release or draft marker>`. */
+  /**
+   * Changes with anything above: `<store theme id>:<version id>:r<release number>:v<counter>`;
+   * a preview's adds `:preview:<key>=<draft version>,…` (the drafts laid over).
+   */
   cacheKey: string;
   /** Whether this is a preview of unpublished drafts (never cached by shared caches). */
   preview: boolean;
+  /** The release the live templates are (0: as installed). */
+  releaseNumber: number;
 };
 
 /** The store's live theme as it renders for shoppers, or null when the store has none. */
 export async function liveRenderableTheme(platform: Platform, storeId: string, liveThemeId: string | null): Promise<RenderableTheme | null> {
-  if (!liveThemeId) return null;
-  const theme = await storeThemes(platform.db).findOne({ _id: new ObjectId(liveThemeId), store_id: new ObjectId(storeId) });
+  const id = liveThemeId ? parseObjectId(liveThemeId) : null;
+  const store = parseObjectId(storeId);
+  if (!id || !store) return null;
+  const theme = await storeThemes(platform.db).findOne({ _id: id, store_id: store });
+  return theme ? renderable(platform, theme) : null;
+}
+
+/**
+ * The theme a preview token shows (its own store theme, live or not), with the session's drafts
+ * laid over the published copy: the one key's draft, or every draft when the session names none.
+ * Null when the token is malformed, unknown, expired, or another store's: the renderer then shows
+ * the live theme (or refuses), never another store's drafts.
+ */
+export async function previewRenderableTheme(platform: Platform, storeId: string, previewToken: string): Promise<RenderableTheme | null> {
+  const session = await findPreviewSession(platform, storeId, previewToken);
+  if (!session) return null;
+  const theme = await storeThemes(platform.db).findOne({ _id: session.store_theme_id, store_id: session.store_id });
   if (!theme) return null;
+  const live = await renderable(platform, theme);
+  if (!live) return null;
+  const drafts = await themeDrafts(platform.db)
+    .find({ store_theme_id: theme._id, content: { $ne: null }, ...(session.template_key ? { template_key: session.template_key } : {}) })
+    .sort({ template_key: 1 })
+    .toArray();
+  const { templates, settingsData } = withDrafts(live.templates, live.settingsData, drafts);
+  const marker = drafts.map((d) => `${d.template_key}=${d.version}`).join(',');
+  return { ...live, templates, settingsData, cacheKey: `${live.cacheKey}:preview:${marker}`, preview: true };
+}
+
+async function renderable(platform: Platform, theme: StoreThemeDocument): Promise<RenderableTheme | null> {
   const version = await themeVersions(platform.db).findOne({ _id: theme.version_id });
   if (!version) return null;
+  const release = releaseNumber(theme);
   return {
     storeThemeId: theme._id.toHexString(),
     slug: theme.slug,
     versionId: version._id.toHexString(),
     bundle: version.bundle,
-    templates: version.bundle.templates,
+    templates: theme.templates ?? version.bundle.templates,
     settingsData: theme.settings_data,
-    cacheKey: `${theme._id.toHexString()}:${version._id.toHexString()}:v${theme.version_counter}`,
+    cacheKey: `${theme._id.toHexString()}:${version._id.toHexString()}:r${release}:v${theme.version_counter}`,
     preview: false,
+    releaseNumber: release,
   };
 }

@@ -5,6 +5,7 @@ import { endpoint, storeScoped } from '../http/endpoint.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { installTheme, listCatalog, listStoreThemes, publishStoreTheme, themeSchema } from './installs.js';
+import { addEditorRoutes } from './editor-routes.js';
 import { uploadPackage } from './packages.js';
 import { MAX_BUNDLE_BYTES } from './bundle-schema.js';
 import { CatalogQuery, InstallBody, UploadBody } from './schemas.js';
@@ -12,7 +13,7 @@ import { CatalogQuery, InstallBody, UploadBody } from './schemas.js';
 /** An upload carries a whole bundle (at most MAX_BUNDLE_BYTES as JSON) and its envelope. */
 const UPLOAD_BODY_LIMIT = MAX_BUNDLE_BYTES + 64 * 1024;
 
-/** /v1/themes: the catalog, a theme's schema, upload, install, a store's installed themes. */
+/** /v1/themes: the catalog, a theme's schema, upload, install, a store's installed themes, the editor of an installed theme. */
 export function themeRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
@@ -31,6 +32,8 @@ export function themeRoutes(platform: Platform): AppRouter {
   // A store's installed themes (before /:slug routes: "installed" is never a slug's page).
   router.get('/installed', endpoint(platform, { access: storeScoped('read_themes'), query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listStoreThemes(platform, store, query)));
   router.post('/installed/:id/publish', endpoint(platform, { access: storeScoped('write_themes', { apps: false }) }, ({ store, params }) => publishStoreTheme(platform, store, params.id!)));
+
+  addEditorRoutes(platform, router);
 
   router.get('/:slug/schema', endpoint(platform, { access: 'public' }, ({ params }) => themeSchema(platform, params.slug!, null)));
 

@@ -1,12 +1,21 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
 import type { CarriesEvents } from '../events/index.js';
-import type { ThemeBundle } from './bundle-types.js';
+import type { Template, TemplateKey, ThemeBundle } from './bundle-types.js';
 
 export const THEME_PACKAGES = 'theme_packages';
 export const THEME_VERSIONS = 'theme_versions';
 export const THEME_REVIEWS = 'theme_reviews';
 export const STORE_THEMES = 'store_themes';
+export const THEME_DRAFTS = 'theme_drafts';
+export const THEME_RELEASES = 'theme_releases';
+export const THEME_PREVIEW_SESSIONS = 'theme_preview_sessions';
+
+/** The draft key of the theme settings (`config.settings_data`): every other draft key is a template key. */
+export const SETTINGS_DATA_KEY = 'settings_data';
+export type DraftKey = TemplateKey | typeof SETTINGS_DATA_KEY;
+export type SettingsData = ThemeBundle['config']['settings_data'];
+export type Templates = Partial<Record<TemplateKey, Template>>;
 
 /** spec 3: a marketplace upload creates package and version `draft`; approval makes them `active` / `published`. */
 export type PackageStatus = 'draft' | 'active' | 'rejected';
@@ -102,12 +111,66 @@ export type StoreThemeDocument = {
   slug: string;
   version: string;
   role: 'live' | 'unpublished';
-  settings_data: ThemeBundle['config']['settings_data'];
+  settings_data: SettingsData;
+  /**
+   * The store's published templates (the bundle's at install; each publish or rollback replaces
+   * them). Absent on a theme installed before the editor: the bundle's templates are its copy.
+   */
+  templates?: Templates;
+  /** The number of the last release (0, or absent: none since install); publish and rollback move it by one, conditionally. */
+  release_number?: number;
+  /** The last release's record (without its snapshot, which is `templates` and `settings_data`), so a release whose history row was never written is written later. */
+  last_release?: ReleaseRecord;
   installed_by: ObjectId;
   version_counter: number;
   created_at: Date;
   updated_at: Date;
 } & CarriesEvents;
+
+/** One template's (or the settings') draft of a store's theme. `content: null`: no draft (discarded or published); `version` never goes back. */
+export type ThemeDraftDocument = {
+  _id: ObjectId;
+  store_theme_id: ObjectId;
+  store_id: ObjectId;
+  template_key: DraftKey;
+  content: Template | SettingsData | null;
+  version: number;
+  updated_by: ObjectId;
+  updated_at: Date;
+  created_at: Date;
+};
+
+export type ReleaseRecord = {
+  number: number;
+  kind: 'publish' | 'rollback';
+  published_by: ObjectId;
+  published_at: Date;
+  /** The draft keys a publish applied; a rollback's: every template of the snapshot and settings_data. */
+  template_keys: DraftKey[];
+  /** The draft versions a publish applied, by key. */
+  draft_versions: Partial<Record<DraftKey, number>>;
+  rolled_back_to: number | null;
+};
+
+/** A release of a store theme: who published what when, and the live content it made (history is only ever added to). */
+export type ThemeReleaseDocument = ReleaseRecord & {
+  _id: ObjectId;
+  store_theme_id: ObjectId;
+  store_id: ObjectId;
+  snapshot: { templates: Templates; settings_data: SettingsData };
+};
+
+/** A preview session: the SHA-256 of its token only, bound to one store and store theme and optionally one draft key. */
+export type ThemePreviewSessionDocument = {
+  _id: ObjectId;
+  token_hash: string;
+  store_id: ObjectId;
+  store_theme_id: ObjectId;
+  template_key: DraftKey | null;
+  created_by: ObjectId;
+  created_at: Date;
+  expires_at: Date;
+};
 
 export const themeIndexes: IndexDeclaration[] = [
   {
@@ -138,7 +201,23 @@ export const themeIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
       { key: { store_id: 1, package_id: 1 }, name: 'store_id_package_id' },
       { key: { store_id: 1, role: 1 }, name: 'store_id_role' },
+      { key: { store_id: 1, slug: 1, _id: -1 }, name: 'store_id_slug_id' },
     ],
+  },
+  {
+    collection: THEME_DRAFTS,
+    indexes: [{ key: { store_theme_id: 1, template_key: 1 }, name: 'store_theme_id_template_key_unique', unique: true }],
+  },
+  {
+    collection: THEME_RELEASES,
+    indexes: [
+      { key: { store_theme_id: 1, number: 1 }, name: 'store_theme_id_number_unique', unique: true },
+      { key: { store_theme_id: 1, _id: 1 }, name: 'store_theme_id_id' },
+    ],
+  },
+  {
+    collection: THEME_PREVIEW_SESSIONS,
+    indexes: [{ key: { token_hash: 1 }, name: 'token_hash_unique', unique: true }],
   },
 ];
 
@@ -146,3 +225,6 @@ export const themePackages = (db: Db) => db.collection<ThemePackageDocument>(THE
 export const themeVersions = (db: Db) => db.collection<ThemeVersionDocument>(THEME_VERSIONS);
 export const themeReviews = (db: Db) => db.collection<ThemeReviewDocument>(THEME_REVIEWS);
 export const storeThemes = (db: Db) => db.collection<StoreThemeDocument>(STORE_THEMES);
+export const themeDrafts = (db: Db) => db.collection<ThemeDraftDocument>(THEME_DRAFTS);
+export const themeReleases = (db: Db) => db.collection<ThemeReleaseDocument>(THEME_RELEASES);
+export const themePreviewSessions = (db: Db) => db.collection<ThemePreviewSessionDocument>(THEME_PREVIEW_SESSIONS);

@@ -700,3 +700,31 @@ function render(issues: Issue[]): string[] {
   return [...new Set(issues.map((i) => `${i.path || 'bundle'}: ${i.message}`))];
 }
 const renderWarnings = render;
+
+// --- drafts (docs/themes.md, Editor and drafts)
+
+/** The bundle's JSON layout files (Liquid themes): they mirror bundle areas, so a draft check leaves them out. */
+const isLayoutFile = (path: string) => path.endsWith('.json') && /^(config|templates|sections|blocks|locales)\//.test(path);
+
+export type DraftValidation = { ok: true; content: Template | ThemeBundle['config']['settings_data'] } | { ok: false; issues: string[] };
+
+/**
+ * A store's draft of one template (`key`), or of the theme settings (`settings_data`), checked by
+ * the bundle's own rules: the installed bundle with that area replaced is validated whole, so the
+ * issues are the upload's, at the same paths (`templates.<key>.sections.<id>.type`,
+ * `config.settings_data.current.<id>`). The stored bundle is valid, so every issue is the draft's.
+ * The content answered is normalised (defaults filled), as an upload's would be.
+ */
+export function validateDraft(bundle: ThemeBundle, key: TemplateKey | 'settings_data', content: unknown, context: BundleContext): DraftValidation {
+  const settings = key === 'settings_data';
+  const candidate = {
+    ...bundle,
+    config: settings ? { ...bundle.config, settings_data: content } : bundle.config,
+    templates: settings ? bundle.templates : { ...bundle.templates, [key]: content },
+    renderer: { ...bundle.renderer, assets: bundle.renderer.assets.filter((a) => !isLayoutFile(a.path)) },
+  };
+  const result = validateBundle(candidate, context);
+  if (!result.ok || !result.bundle) return { ok: false, issues: result.issues };
+  const normalised = settings ? result.bundle.config.settings_data : result.bundle.templates[key];
+  return normalised ? { ok: true, content: normalised } : { ok: false, issues: [`templates.${key}: is required`] };
+}
