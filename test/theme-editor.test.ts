@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { installations } from '../src/apps/store.js';
 import { issueTokens } from '../src/apps/tokens.js';
-import { previewRenderableTheme, liveRenderableTheme } from '../src/themes/index.js';
+import { sweepExpiredPreviewSessions, previewRenderableTheme, liveRenderableTheme } from '../src/themes/index.js';
 import type { Platform } from '../src/platform.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { givenShop, type GivenShop } from './helpers/factories.js';
@@ -378,6 +378,10 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
       expect(await previewRenderableTheme(app.platform, other.store.id, session.token)).to.equal(null);
       const later: Platform = { ...app.platform, clock: { now: () => new Date(Date.now() + 31 * 60_000) } };
       expect(await previewRenderableTheme(later, shop.store.id, session.token)).to.equal(null);
+      // The maintenance sweep removes expired sessions (only those).
+      expect(await sweepExpiredPreviewSessions(app.platform)).to.equal(0);
+      expect(await sweepExpiredPreviewSessions(later)).to.be.greaterThan(0);
+      expect(await app.platform.db.collection('theme_preview_sessions').countDocuments({ expires_at: { $lt: new Date(Date.now() + 31 * 60_000) } })).to.equal(0);
       for (const token of ['', 'emp_pv_x', 'nope', session.token + 'x', 'x'.repeat(10_000)]) expect(await previewRenderableTheme(app.platform, shop.store.id, token)).to.equal(null);
       expect(await previewRenderableTheme(app.platform, 'not-an-id', session.token)).to.equal(null);
 

@@ -7,6 +7,7 @@ import { repairOrders } from '../orders/index.js';
 import type { Platform } from '../platform.js';
 import { sweepExpiredRateLimits } from '../ratelimit/index.js';
 import { sweepExpiredCarts } from '../storefront/index.js';
+import { sweepExpiredPreviewSessions } from '../themes/index.js';
 
 /**
  * Housekeeping. Expiry is a field checked in code and enforced by these sweeps, because
@@ -34,6 +35,7 @@ export const SWEEPS = {
   'maintenance.sweep-oauth': sweepExpiredOAuth,
   'maintenance.sweep-carts': sweepExpiredCarts,
   'maintenance.app-shop-redact': sendDueShopRedactions,
+  'maintenance.sweep-theme-previews': sweepExpiredPreviewSessions,
 } as const satisfies Record<string, (platform: Platform) => Promise<number>>;
 
 export type SweepName = keyof typeof SWEEPS;

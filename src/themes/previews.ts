@@ -38,3 +38,9 @@ export async function findPreviewSession(platform: Platform, storeId: string, to
   const session = await themePreviewSessions(platform.db).findOne({ token_hash: hashToken(token), store_id: store });
   return session && session.expires_at.getTime() > platform.clock.now().getTime() ? session : null;
 }
+
+/** The maintenance sweep `maintenance.sweep-theme-previews`: preview sessions past their expiry (reads already ignore them). */
+export async function sweepExpiredPreviewSessions(platform: Platform): Promise<number> {
+  const result = await themePreviewSessions(platform.db).deleteMany({ expires_at: { $lt: platform.clock.now() } });
+  return result.deletedCount;
+}

@@ -217,7 +217,10 @@ export const themeIndexes: IndexDeclaration[] = [
   },
   {
     collection: THEME_PREVIEW_SESSIONS,
-    indexes: [{ key: { token_hash: 1 }, name: 'token_hash_unique', unique: true }],
+    indexes: [
+      { key: { token_hash: 1 }, name: 'token_hash_unique', unique: true },
+      { key: { expires_at: 1 }, name: 'expires_at' },
+    ],
   },
 ];
 
