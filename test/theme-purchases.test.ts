@@ -77,8 +77,11 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
     expect([refused.status, refused.body.error.code]).to.deep.equal([402, 'purchase_required']);
     expect(refused.body.error.message).to.include(`/v1/themes/${slug}/purchase`);
 
-    const created = await purchase(slug, shop, shop.store.id, { 'idempotency-key': `buy-${randomBytes(4).toString('hex')}` });
+    const key = { 'idempotency-key': `buy-${randomBytes(4).toString('hex')}` };
+    const created = await purchase(slug, shop, shop.store.id, key);
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const retried = await purchase(slug, shop, shop.store.id, key);
+    expect([retried.status, retried.body]).to.deep.equal([201, created.body]);
     const p = created.body.data.purchase;
     expect(p).to.include({ slug, store_id: shop.store.id, amount: 49.99, currency: 'USD', status: 'pending', provider: 'sandbox', provider_payment_id: null, paid_at: null });
     expect(p.provider_order_id).to.match(/^sbx_order_/);
