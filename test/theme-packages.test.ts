@@ -295,7 +295,7 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
       expect(await events(`theme.installed:${first.body.data.id}`)).to.have.length(1);
     });
 
-    it('refuses a store the merchant does not own, an unpublished theme, and a paid one (until purchases exist)', async () => {
+    it('refuses a store the merchant does not own, an unpublished theme, and a paid one the store has not purchased (theme-purchases.test.ts)', async () => {
       const a = await published(bundleOf('aurora'));
       const shop = await givenShop(api);
       const notMine = await api.post(`/v1/themes/${a.package.slug}/install`, { store_id: author.store.id }, { token: shop.merchant.token });

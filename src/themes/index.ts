@@ -8,7 +8,7 @@ export { runReview, sweepReviews } from './reviews.js';
 export { sweepExpiredPreviewSessions } from './previews.js';
 export { liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './renderable.js';
 export type { ThemeBundle, Template, TemplateKey } from './bundle-types.js';
-import { STORE_THEMES, THEME_PACKAGES, THEME_REVIEWS, THEME_VERSIONS, themeIndexes } from './store.js';
+import { STORE_THEMES, THEME_PACKAGES, THEME_PURCHASES, THEME_REVIEWS, THEME_VERSIONS, themeIndexes, themePurchaseIndexes } from './store.js';
 
 /**
  * Themes (docs/themes.md): the JSON-contract bundle, upload, review by the themes worker and
@@ -16,13 +16,13 @@ import { STORE_THEMES, THEME_PACKAGES, THEME_REVIEWS, THEME_VERSIONS, themeIndex
  */
 export const themesModule: Module = {
   name: 'themes',
-  indexes: themeIndexes,
+  indexes: [...themeIndexes, ...themePurchaseIndexes],
   routes: [
     { path: '/v1/themes/bundle-schema', router: bundleSchemaRoutes },
     { path: '/v1/themes', router: themeRoutes },
     { path: '/v1/operations/theme-reviews', router: themeReviewRoutes },
   ],
   jobs: themeJobs,
-  eventCarriers: [THEME_PACKAGES, THEME_VERSIONS, THEME_REVIEWS, STORE_THEMES],
-  eventTypes: ['theme.installed', 'theme.published', 'theme.released', 'theme.review.completed', 'theme.submitted'],
+  eventCarriers: [THEME_PACKAGES, THEME_VERSIONS, THEME_REVIEWS, STORE_THEMES, THEME_PURCHASES],
+  eventTypes: ['theme.installed', 'theme.published', 'theme.purchased', 'theme.released', 'theme.review.completed', 'theme.submitted'],
 };

@@ -7,6 +7,7 @@ import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { setLiveTheme } from '../stores/index.js';
 import { presentCatalogTheme, presentStoreTheme, type CatalogThemeView, type StoreThemeView } from './present.js';
+import { hasPaidPurchase } from './purchases.js';
 import type { CatalogQuery } from './schemas.js';
 import { storeThemes, themePackages, themeVersions, type CatalogMeta, type StoreThemeDocument, type ThemePackageDocument } from './store.js';
 
@@ -64,16 +65,16 @@ export async function themeSchema(platform: Platform, slug: string, caller: Merc
  * published marketplace theme, or the merchant's own private one. The store gets its own copy:
  * the version it was installed at and its own `settings_data` and templates (copied from the bundle; the editor changes them). The
  * store's first theme becomes live, as does one installed with `publish: true` (one write of the
- * store: never two live themes). A paid theme needs a verified purchase, which comes with the
- * editor issue: until then it is refused (402 `purchase_required`).
+ * store: never two live themes). A paid marketplace theme needs the store's verified purchase of
+ * the package, any version (purchases.ts); without one it is refused (402 `purchase_required`).
  */
 export async function installTheme(platform: Platform, merchant: MerchantPrincipal, store: ScopedStore, slug: string, publish: boolean): Promise<StoreThemeView> {
   const pkg = await publishedPackage(platform, slug);
   if (!pkg || (pkg.visibility === 'private' && !pkg.author_id.equals(merchant.merchantId))) throw notFound('Theme');
   const version = await themeVersions(platform.db).findOne({ _id: pkg.published_version_id!, status: 'published' });
   if (!version) throw new PlatformError('conflict', 'theme_not_installable', 'This theme has no published version to install');
-  if (version.bundle.package.pricing_type !== 'free' && pkg.visibility === 'marketplace') {
-    throw new PlatformError('payment_required', 'purchase_required', `${pkg.slug} is a paid theme (${version.bundle.package.price} ${version.bundle.package.currency}); installing it needs a verified purchase, which is not available yet`);
+  if (version.bundle.package.pricing_type !== 'free' && pkg.visibility === 'marketplace' && !(await hasPaidPurchase(platform, store.id, pkg._id))) {
+    throw new PlatformError('payment_required', 'purchase_required', `${pkg.slug} is a paid theme (${version.bundle.package.price} ${version.bundle.package.currency}); purchase it for this store first: POST /v1/themes/${pkg.slug}/purchase, then POST /v1/themes/${pkg.slug}/purchase/verify`);
   }
   const now = platform.clock.now();
   const live = !store.live_theme_id || publish;

@@ -1,12 +1,13 @@
 import Router from '@koa/router';
 import { PlatformError } from '../errors.js';
-import type { AppRouter } from '../http/context.js';
+import type { AppContext, AppRouter, MerchantPrincipal } from '../http/context.js';
 import { endpoint, storeScoped } from '../http/endpoint.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { installTheme, listCatalog, listStoreThemes, publishStoreTheme, themeSchema } from './installs.js';
 import { addEditorRoutes } from './editor-routes.js';
 import { uploadPackage } from './packages.js';
+import { PurchaseBody, SimulatePurchaseBody, VerifyPurchaseBody, createPurchase, simulatePurchasePayment, verifyPurchase } from './purchases.js';
 import { MAX_BUNDLE_BYTES } from './bundle-schema.js';
 import { CatalogQuery, InstallBody, UploadBody } from './schemas.js';
 
@@ -44,6 +45,33 @@ export function themeRoutes(platform: Platform): AppRouter {
       if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
       return installTheme(platform, merchant, store, params.slug!, body.publish);
     }),
+  );
+
+  // Purchases of paid themes (docs/themes.md, Purchases): the platform's provider order, its signed payment, the sandbox's checkout.
+  const purchaseStore = async (ctx: AppContext, merchant: MerchantPrincipal, storeId: string) => {
+    const store = await ctx.access.storeAccess(platform, merchant, storeId);
+    if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
+    return store;
+  };
+  router.post(
+    '/:slug/purchase',
+    endpoint(platform, { access: 'merchant', body: PurchaseBody, idempotent: true, respond: 'raw' }, async ({ ctx, merchant, params, body }) => {
+      const made = await createPurchase(platform, merchant, await purchaseStore(ctx, merchant, body.store_id), params.slug!);
+      ctx.status = made.created ? 201 : 200;
+      ctx.body = { data: { purchase: made.purchase } };
+    }),
+  );
+  router.post(
+    '/:slug/purchase/verify',
+    endpoint(platform, { access: 'merchant', body: VerifyPurchaseBody }, async ({ ctx, merchant, params, body }) => ({
+      purchase: await verifyPurchase(platform, await purchaseStore(ctx, merchant, body.store_id), params.slug!, body),
+    })),
+  );
+  router.post(
+    '/:slug/purchase/simulate',
+    endpoint(platform, { access: 'merchant', body: SimulatePurchaseBody }, async ({ ctx, merchant, params, body }) =>
+      simulatePurchasePayment(platform, await purchaseStore(ctx, merchant, body.store_id), params.slug!, body.purchase_id),
+    ),
   );
 
   return router;
