@@ -5,8 +5,9 @@ import { themeReviewRoutes } from './review-routes.js';
 import { themeRoutes } from './routes.js';
 export { REVIEW_THEME_VERSION, ReviewPayload, SWEEP_THEME_REVIEWS } from './jobs.js';
 export { runReview, sweepReviews } from './reviews.js';
-export { liveRenderableTheme, type RenderableTheme } from './renderable.js';
-export type { ThemeBundle, Template, TemplateKey } from './bundle-types.js';
+export { liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './renderable.js';
+export type { SectionDef, SettingField, ThemeBundle, Template, TemplateKey } from './bundle-types.js';
+export { TEMPLATE_KEYS } from './bundle-types.js';
 import { STORE_THEMES, THEME_PACKAGES, THEME_REVIEWS, THEME_VERSIONS, themeIndexes } from './store.js';
 
 /**

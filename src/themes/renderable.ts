@@ -43,3 +43,11 @@ export async function liveRenderableTheme(platform: Platform, storeId: string, l
     preview: false,
   };
 }
+
+/**
+ * TEMPORARY stub (branch `render`): the editor issue's preview sessions replace this with the
+ * real lookup of a preview token's drafts. Until then no token names a preview.
+ */
+export async function previewRenderableTheme(_platform: Platform, _storeId: string, _previewToken: string): Promise<RenderableTheme | null> {
+  return null;
+}
