@@ -1,4 +1,4 @@
-import { Context, Drop, IncludeTag, Liquid, RenderTag, toPromise, type Emitter, type FS, type Template } from 'liquidjs';
+import { CaptureTag, Context, Drop, IncludeTag, Liquid, RenderTag, toPromise, type Emitter, type FS, type Template } from 'liquidjs';
 import type { RenderableTheme } from '../themes/index.js';
 import { escapeHtml, safeHref, scriptSafeJson } from './html.js';
 import { interpolate, type Translate } from './locale.js';
@@ -37,8 +37,11 @@ export const LIQUID_LIMITS: LiquidLimits = { parseChars: 4 * 1024 * 1024, memory
 /** What the filters need of the page being rendered, per render (the instance is shared by every page of the theme). */
 export type LiquidPageEnv = { t: Translate; currency: string; assetUrl: (path: string) => string };
 
-/** Per render: the page's environment and the render's `{% render %}` depth. Keyed by the render's globals object, which liquidjs hands to every spawned context. */
-const renders = new WeakMap<object, { env: LiquidPageEnv; depth: number }>();
+/**
+ * Per render: the page's environment, the render's `{% render %}` depth and its output limit.
+ * Keyed by the render's globals object, which liquidjs hands to every spawned context.
+ */
+const renders = new WeakMap<object, { env: LiquidPageEnv; depth: number; maxChars: number }>();
 
 function renderState(ctx: Context) {
   const state = renders.get(ctx.globals);
@@ -70,7 +73,14 @@ function boundedTags(maxDepth: number) {
       yield* nested(ctx, maxDepth, () => super.render(ctx, emitter));
     }
   }
-  return { BoundedRender, BoundedInclude };
+  // A capture renders into a buffer of its own, which neither the output limit nor liquidjs's memory limit sees: bound it too.
+  class BoundedCapture extends CaptureTag {
+    override *render(ctx: Context): Generator<unknown, void, string> {
+      const html = yield this.liquid.renderer.renderTemplates(this.templates, ctx, new CappedEmitter(renderState(ctx).maxChars)) as unknown as string;
+      ctx.bottom()[this.variable] = html;
+    }
+  }
+  return { BoundedRender, BoundedInclude, BoundedCapture };
 }
 const SNIPPET_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
@@ -145,9 +155,10 @@ export function compileLiquid(theme: RenderableTheme, onParse: () => void, limit
     memoryLimit: limits.memory,
     timezoneOffset: 0,
   });
-  const { BoundedRender, BoundedInclude } = boundedTags(limits.renderDepth);
+  const { BoundedRender, BoundedInclude, BoundedCapture } = boundedTags(limits.renderDepth);
   liquid.registerTag('render', BoundedRender);
   liquid.registerTag('include', BoundedInclude);
+  liquid.registerTag('capture', BoundedCapture);
   registerFilters(liquid);
 
   const parse = (path: string): Template[] | Error | null => {
@@ -236,7 +247,7 @@ class CappedEmitter implements Emitter {
 /** One template (a section, the layout) rendered with the page's scope, within a time limit (ms) and an output limit. */
 export async function renderLiquid(compiled: CompiledLiquid, templates: Template[], scope: Record<string, unknown>, page: LiquidPageEnv, limits: { timeMs: number; maxChars: number }): Promise<string> {
   const globals = {};
-  renders.set(globals, { env: page, depth: 0 });
+  renders.set(globals, { env: page, depth: 0, maxChars: limits.maxChars });
   const ctx = new Context(scope, compiled.liquid.options, { globals, ownPropertyOnly: true, renderLimit: limits.timeMs }, { liquid: compiled.liquid });
   const emitter = new CappedEmitter(limits.maxChars);
   await toPromise(compiled.liquid.renderer.renderTemplates(templates, ctx, emitter));

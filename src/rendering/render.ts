@@ -22,7 +22,9 @@ export type PageLimits = {
   /** The page's HTML, in characters; a section that would pass it fails. */
   maxPageChars: number;
 };
-export const PAGE_LIMITS: PageLimits = { pageBudgetMs: 1500, sectionTimeMs: 500, maxPageChars: 2 * 1024 * 1024 };
+export const PAGE_LIMITS: PageLimits = { pageBudgetMs: 1000, sectionTimeMs: 250, maxPageChars: 2 * 1024 * 1024 };
+/** The layout's time even when the sections spent the page's budget, so the page keeps its frame. */
+const LAYOUT_MIN_MS = 100;
 
 /** Compiled themes kept per web process (LRU by entries). */
 export const COMPILED_THEMES = 200;
@@ -137,9 +139,8 @@ async function renderPageWith(platform: Platform, store: StoreView, theme: Rende
   if (liquid.layout === null) return { html: content, status: 200 };
   try {
     if (liquid.layout instanceof Error) throw liquid.layout;
-    const remaining = deadline - performance.now();
-    if (remaining <= 0) throw new Error('page time budget exhausted');
-    const html = await renderLiquid(liquid, liquid.layout, { ...objects, content_for_layout: new SafeHtml(content) }, pageEnv, { timeMs: remaining, maxChars: limits.maxPageChars * 2 });
+    const timeMs = Math.max(LAYOUT_MIN_MS, deadline - performance.now());
+    const html = await renderLiquid(liquid, liquid.layout, { ...objects, content_for_layout: new SafeHtml(content) }, pageEnv, { timeMs, maxChars: limits.maxPageChars * 2 });
     return { html, status: 200 };
   } catch (err) {
     // The sections still reach the shopper, in a bare page.
