@@ -239,6 +239,36 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
     });
   });
 
+  describe('Liquid filters and objects', () => {
+    it('formats money, translates with placeholders, escapes once, and links assets', async () => {
+      const shop = await shopWithTheme(bundleOf('ember-liquid'));
+      await givenProduct(shop.as, { title: 'Fish & Chips "Deluxe"', handle: 'fish', variants: [{ price: 123456, inventory_tracked: false }] });
+      const store = (await findStoreById(app.platform, shop.store.id))!;
+      const live = (await liveRenderableTheme(app.platform, store.id, store.live_theme_id))!;
+      const source = [
+        '<b id="m">{{ product.price | money }}|{{ product.price | money_with_currency }}</b>',
+        '<b id="t">{{ \'general.page\' | t: page: 3 }}|{{ \'no.such.key\' | t }}</b>',
+        '<b id="e">{{ product.title | escape }}|{{ product.title }}|{{ product.title | raw | handleize }}</b>',
+        '<b id="j">{{ product.handle | json }}|{{ product.variants.first.price | json }}</b>',
+        '<b id="a">{{ \'ember.css\' | asset_url }}|{{ \'https://cdn.example.com/x.png\' | image_url }}|{{ \'javascript:alert(1)\' | image_url }}</b>',
+        '<b id="p">{% render \'price\', variant: product.variants.first %}</b>',
+        '<b id="o">{{ product.__proto__ }}{{ product.constructor }}|{{ shop.name }}</b>',
+      ].join('\n');
+      const bundle = structuredClone(live.bundle);
+      bundle.renderer.assets = bundle.renderer.assets.map((a) => (a.path === 'sections/main-product.liquid' ? { ...a, content: source } : a));
+      const theme: RenderableTheme = { ...live, bundle, cacheKey: `${live.cacheKey}:filters` };
+      const { html } = await renderPage(app.platform, store, theme, { template: 'product', handle: 'fish', locale: 'es' });
+      const part = (id: string) => new RegExp(`<b id="${id}">([\\s\\S]*?)</b>`).exec(html)?.[1];
+      expect(part('m')).to.equal('$1,234.56|$1,234.56 USD');
+      expect(part('t')).to.equal('Página 3|no.such.key');
+      expect(part('e')).to.equal('Fish &amp; Chips &quot;Deluxe&quot;|Fish &amp; Chips &quot;Deluxe&quot;|fish-chips-deluxe');
+      expect(part('j')).to.equal('"fish"|123456');
+      expect(part('a')).to.equal(`/v1/storefront/${shop.store.subdomain}/assets/${live.versionId}/assets/ember.css|https://cdn.example.com/x.png|`);
+      expect(part('p')).to.include('<span class="price__current">$1,234.56</span>');
+      expect(part('o')).to.equal('|Test Store');
+    });
+  });
+
   describe('a hostile Liquid theme', () => {
     const HOSTILE: Record<string, string> = {
       loop: '{% for i in (1..3000) %}{% for j in (1..3000) %}{% for k in (1..3000) %}{% assign x = k %}{% endfor %}{% endfor %}{% endfor %}',
