@@ -276,6 +276,7 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       flood: '{% for i in (1..5000000) %}<p>xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx</p>{% endfor %}',
       doubling: "{% assign x = 'xxxxxxxxxx' %}{% for i in (1..40) %}{% capture x %}{{ x }}{{ x }}{% endcapture %}{% endfor %}{{ x }}",
       recurse: "{% render 'self' %}",
+      layout: "{% layout 'again' %}",
       passwd: "{% render '../../etc/passwd' %}",
       absolute: "{% include '/etc/passwd' %}",
       section: "{% render 'sections/hero-banner' %}",
@@ -290,6 +291,7 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
         setAsset(bundle, `sections/${key}.liquid`, source);
       }
       setAsset(bundle, 'snippets/self.liquid', "<i>{% render 'self' %}</i>");
+      setAsset(bundle, 'layout/again.liquid', "{% layout 'again' %}<b>again</b>");
       bundle.templates.home.order = ['hero', ...Object.keys(HOSTILE), 'featured'];
       syncLiquidFiles(bundle);
       shop = await shopWithTheme(bundle);

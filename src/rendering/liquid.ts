@@ -1,4 +1,4 @@
-import { CaptureTag, Context, Drop, IncludeTag, Liquid, RenderTag, toPromise, type Emitter, type FS, type Template } from 'liquidjs';
+import { CaptureTag, Context, Drop, IncludeTag, LayoutTag, Liquid, RenderTag, toPromise, type Emitter, type FS, type Template } from 'liquidjs';
 import type { RenderableTheme } from '../themes/index.js';
 import { escapeHtml, safeHref, scriptSafeJson } from './html.js';
 import { interpolate, type Translate } from './locale.js';
@@ -49,8 +49,8 @@ function renderState(ctx: Context) {
   return state;
 }
 
-/** Around a `{% render %}` or `{% include %}`: one level deeper, refused past the limit. */
-function* nested(ctx: Context, maxDepth: number, body: () => Generator<unknown, void, unknown>): Generator<unknown, void, unknown> {
+/** Around a `{% render %}`, `{% include %}` or `{% layout %}`: one level deeper, refused past the limit. */
+function* nested(ctx: Context, maxDepth: number, body: () => Generator<unknown, unknown, unknown>): Generator<unknown, void, unknown> {
   const state = renderState(ctx);
   if (state.depth >= maxDepth) throw new Error(`render depth limit exceeded (${maxDepth} nested renders)`);
   state.depth++;
@@ -61,7 +61,7 @@ function* nested(ctx: Context, maxDepth: number, body: () => Generator<unknown, 
   }
 }
 
-/** The `render` and `include` tags with their nesting bounded. */
+/** The `render`, `include` and `layout` tags with their nesting bounded, and `capture` with its output bounded. */
 function boundedTags(maxDepth: number) {
   class BoundedRender extends RenderTag {
     override *render(ctx: Context, emitter: Emitter): Generator<unknown, void, unknown> {
@@ -73,6 +73,11 @@ function boundedTags(maxDepth: number) {
       yield* nested(ctx, maxDepth, () => super.render(ctx, emitter));
     }
   }
+  class BoundedLayout extends LayoutTag {
+    override *render(ctx: Context, emitter: Emitter): Generator<unknown, void, unknown> {
+      yield* nested(ctx, maxDepth, () => super.render(ctx, emitter));
+    }
+  }
   // A capture renders into a buffer of its own, which neither the output limit nor liquidjs's memory limit sees: bound it too.
   class BoundedCapture extends CaptureTag {
     override *render(ctx: Context): Generator<unknown, void, string> {
@@ -80,7 +85,7 @@ function boundedTags(maxDepth: number) {
       ctx.bottom()[this.variable] = html;
     }
   }
-  return { BoundedRender, BoundedInclude, BoundedCapture };
+  return { BoundedRender, BoundedInclude, BoundedLayout, BoundedCapture };
 }
 const SNIPPET_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
@@ -155,7 +160,8 @@ export function compileLiquid(theme: RenderableTheme, onParse: () => void, limit
     memoryLimit: limits.memory,
     timezoneOffset: 0,
   });
-  const { BoundedRender, BoundedInclude, BoundedCapture } = boundedTags(limits.renderDepth);
+  const { BoundedRender, BoundedInclude, BoundedLayout, BoundedCapture } = boundedTags(limits.renderDepth);
+  liquid.registerTag('layout', BoundedLayout);
   liquid.registerTag('render', BoundedRender);
   liquid.registerTag('include', BoundedInclude);
   liquid.registerTag('capture', BoundedCapture);
