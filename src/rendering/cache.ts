@@ -26,8 +26,4 @@ export class LruCache<V> {
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     return made;
   }
-
-  has(key: string): boolean {
-    return this.entries.has(key);
-  }
 }

@@ -19,7 +19,7 @@ function liquidSettings(settings: Record<string, unknown>, schema: readonly Sett
 
 const variantObject = (v: PublicProductView['variants'][number]) => ({ id: v.id, title: v.title, price: v.price, compare_at_price: v.compare_at_price, available: v.available, options: v.option_values });
 
-export function productObject(p: PublicProductView) {
+function productObject(p: PublicProductView) {
   const variants = p.variants.map(variantObject);
   const first = variants.find((v) => v.available) ?? variants[0] ?? null;
   return {

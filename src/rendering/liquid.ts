@@ -225,7 +225,7 @@ function registerFilters(liquid: Liquid): void {
   liquid.registerFilter('escape_once', (value: unknown) => new SafeHtml(escapeHtml(stringOf(value).replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!))));
 }
 
-export const handleize = (value: string) =>
+const handleize = (value: string) =>
   value
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')

@@ -66,8 +66,3 @@ export function templateSections(theme: RenderableTheme, template: TemplateKey, 
   }
   return out;
 }
-
-/** Setting ids of `type` in a section's or the theme's schema (the engines treat richtext and image settings specially). */
-export function settingIdsOfType(schema: readonly SettingField[], type: SettingField['type']): Set<string> {
-  return new Set(schema.filter((f) => f.type === type).map((f) => f.id));
-}
