@@ -14,6 +14,7 @@ import type { Module } from './module.js';
 import { ordersModule } from './orders/index.js';
 import { paymentsModule } from './payments/index.js';
 import { rateLimitModule } from './ratelimit/index.js';
+import { renderingModule } from './rendering/index.js';
 import { reviewsModule } from './reviews/index.js';
 import { storefrontModule } from './storefront/index.js';
 import { storesModule } from './stores/index.js';
@@ -44,6 +45,7 @@ export const MODULES: readonly Module[] = [
   reviewsModule,
   appsModule,
   themesModule,
+  renderingModule,
   webhooksModule,
   messagesModule,
   rateLimitModule,

@@ -21,7 +21,7 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
       expect(new Set(names).size).to.equal(names.length);
       const paths = MODULES.flatMap((m) => (m.routes ?? []).map((r) => r.path));
       expect(new Set(paths).size).to.equal(paths.length);
-      for (const path of paths) expect(path).to.match(/^\/(v1\/|\.well-known$)?[a-z-]*(\/[a-z-]+)*$/);
+      for (const path of paths) expect(path).to.match(/^\/(v1\/|\.well-known$)?[a-z-]*(\/([a-z-]+|:[a-z]+))*$/);
     });
 
     it('declares every event type that src/ records, and only those', () => {

@@ -3,8 +3,10 @@ import { storefrontRoutes } from './routes.js';
 import { paymentIndexes } from './payments.js';
 import { CARTS, cartIndexes } from './store.js';
 export { loadPricedCart, markCartConsumed, sweepExpiredCarts, type CartLineProblem, type PricedCart, type PricedCartLine, type PricedCoupon } from './carts.js';
-export { storefrontStore } from './reads.js';
+export { findPublicCollection, getPublicProduct, storefrontStore, type PublicCollectionWithProducts } from './reads.js';
+export { presentCart, type PublicProductView } from './present.js';
 export { CART_TOKEN_HEADER } from './schemas.js';
+export { PUBLIC_MAX_AGE_SECONDS } from './caching.js';
 export type { CartView } from './present.js';
 
 /**

@@ -83,3 +83,12 @@ export async function listPublicCollectionProducts(platform: Platform, storeId: 
   if (!collection) throw notFound('Collection');
   return listPublicProducts(platform, storeId, query, collection.id);
 }
+
+/** A collection by handle with its first `limit` active products, for a rendered page (src/rendering), or null. */
+export async function findPublicCollection(platform: Platform, storeId: string, handle: string, limit: number) {
+  const collection = await findCollectionByHandle(platform, storeId, handle);
+  if (!collection) return null;
+  const page = await listPublicProducts(platform, storeId, { sort: 'created_at', limit }, collection.id);
+  return { ...presentPublicCollection(collection), products: page.items };
+}
+export type PublicCollectionWithProducts = NonNullable<Awaited<ReturnType<typeof findPublicCollection>>>;

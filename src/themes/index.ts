@@ -7,7 +7,8 @@ export { REVIEW_THEME_VERSION, ReviewPayload, SWEEP_THEME_REVIEWS } from './jobs
 export { runReview, sweepReviews } from './reviews.js';
 export { sweepExpiredPreviewSessions } from './previews.js';
 export { liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './renderable.js';
-export type { ThemeBundle, Template, TemplateKey } from './bundle-types.js';
+export type { SectionDef, SettingField, ThemeBundle, Template, TemplateKey } from './bundle-types.js';
+export { TEMPLATE_KEYS } from './bundle-types.js';
 import { STORE_THEMES, THEME_PACKAGES, THEME_PURCHASES, THEME_REVIEWS, THEME_VERSIONS, themeIndexes, themePurchaseIndexes } from './store.js';
 
 /**

@@ -1,0 +1,40 @@
+import sanitizeHtml from 'sanitize-html';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text as HTML text or a quoted attribute value. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+/**
+ * A setting of type `richtext` is merchant HTML: the formatting, links and images kept; scripts,
+ * event handlers, styles and URL schemes other than http(s) and mailto dropped (as catalog
+ * descriptions are when they are written).
+ */
+export function sanitizeRichText(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'h1', 'h2', 'span'],
+    allowedAttributes: { a: ['href', 'title', 'target', 'rel'], img: ['src', 'alt', 'title', 'width', 'height'], '*': [] },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowProtocolRelative: false,
+    transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }) },
+  });
+}
+
+/** An http(s) URL or a site path (`/collections/all`), else null: what a rendered link may point at. */
+export function safeHref(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  if (/^\/(?!\/)[^\s]*$/.test(value)) return value;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** JSON for a `<script>` element or a single-quoted attribute: no `<`, `>`, `&`, `'` or line separators left literal. */
+export function scriptSafeJson(value: unknown): string {
+  return (JSON.stringify(value ?? null) ?? 'null').replace(/[<>&'\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

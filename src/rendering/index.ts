@@ -1,0 +1,16 @@
+import type { Module } from '../module.js';
+import { renderedPageRoutes, themeAssetRoutes } from './routes.js';
+export { createPageRenderer, PAGE_LIMITS, pageRendererOf, renderPage, type PageLimits, type PageRenderer, type RenderedPage } from './render.js';
+export type { PageRequest } from './page.js';
+
+/**
+ * Rendering (docs/rendering.md): a store's live theme, or a previewed draft, rendered into the
+ * storefront's HTML pages, by the built-in json-contract renderer or Liquid (liquidjs).
+ */
+export const renderingModule: Module = {
+  name: 'rendering',
+  routes: [
+    { path: '/v1/storefront/:subdomain/pages', router: renderedPageRoutes },
+    { path: '/v1/storefront/:subdomain/assets', router: themeAssetRoutes },
+  ],
+};

@@ -1,0 +1,81 @@
+import { PlatformError } from '../errors.js';
+import type { Platform } from '../platform.js';
+import { findPublicCollection, getPublicProduct, loadPricedCart, presentCart, type CartView, type PublicCollectionWithProducts, type PublicProductView } from '../storefront/index.js';
+import type { StoreView } from '../stores/index.js';
+import type { RenderableTheme, TemplateKey } from '../themes/index.js';
+import { DEFAULT_LOCALE, localeChain } from './locale.js';
+import type { RenderedSection } from './sections.js';
+
+/** What a page is asked for (the route's input, or a benchmark's). */
+export type PageRequest = {
+  template: TemplateKey;
+  /** The product's or collection's handle (product and collection pages); a page's handle. */
+  handle?: string;
+  /** The shopper's cart (X-Cart-Token); an unknown or expired one renders as an empty cart. */
+  cartToken?: string;
+  /** A locale asked for (`?locale=`); else the store's, else `en`. */
+  locale?: string;
+};
+
+/** The engine-neutral page context: what every engine renders from (docs/rendering.md, Page context). */
+export type PageModel = {
+  template: TemplateKey;
+  locale: string;
+  store: { name: string; subdomain: string; currency: string };
+  product: PublicProductView | null;
+  collection: PublicCollectionWithProducts | null;
+  /** Collections named by a section's `collection` setting, by handle (featured products). */
+  collections: Record<string, PublicCollectionWithProducts>;
+  cart: CartView | null;
+  page: { handle: string; title: string } | null;
+};
+
+/** How many products a collection brings to a page (collection pages, featured collections). */
+export const PAGE_PRODUCTS = 24;
+
+/** The locale a page renders in: the one asked for if the theme has it (or its language), else `en`. */
+export function pageLocale(theme: RenderableTheme, requested: string | undefined): string {
+  if (requested) for (const l of localeChain(requested)) if (Object.hasOwn(theme.bundle.locales, l)) return l;
+  return DEFAULT_LOCALE;
+}
+
+const notFound = (what: string, code = 'not_found') => new PlatformError('not_found', code, `${what} not found`);
+
+/**
+ * The page context from the storefront's public reads: the product (product pages, by handle)
+ * or collection (collection pages) or 404; the collections that sections name; the cart when
+ * the shopper sent a token.
+ */
+export async function buildPageModel(platform: Platform, store: StoreView, sections: readonly RenderedSection[], locale: string, request: PageRequest): Promise<PageModel> {
+  const handle = request.handle;
+  const product = request.template === 'product' ? await getPublicProduct(platform, store.id, requireHandle(handle, 'Product')) : null;
+  const collection = request.template === 'collection' ? await findPublicCollection(platform, store.id, requireHandle(handle, 'Collection'), PAGE_PRODUCTS) : null;
+  if (request.template === 'collection' && !collection) throw notFound('Collection');
+  const named = [...new Set(sections.map((s) => s.settings.collection).filter((h): h is string => typeof h === 'string' && h.length > 0 && h.length <= 255))];
+  const collections: Record<string, PublicCollectionWithProducts> = {};
+  for (const found of await Promise.all(named.map((h) => findPublicCollection(platform, store.id, h, PAGE_PRODUCTS)))) if (found) collections[found.handle] = found;
+  return {
+    template: request.template,
+    locale,
+    store: { name: store.name, subdomain: store.subdomain, currency: store.currency },
+    product,
+    collection,
+    collections,
+    cart: request.cartToken ? await shopperCart(platform, store, request.cartToken) : null,
+    page: request.template === 'page' && handle ? { handle, title: handle.replace(/[-_]+/g, ' ').replace(/^\w/, (c) => c.toUpperCase()) } : null,
+  };
+}
+
+function requireHandle(handle: string | undefined, what: string): string {
+  if (!handle) throw notFound(what);
+  return handle;
+}
+
+async function shopperCart(platform: Platform, store: StoreView, token: string): Promise<CartView | null> {
+  try {
+    return presentCart(await loadPricedCart(platform, store, token));
+  } catch (err) {
+    if (err instanceof PlatformError && err.kind === 'not_found') return null;
+    throw err;
+  }
+}

@@ -1,0 +1,68 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { notFound, PlatformError } from '../errors.js';
+import type { AppRouter } from '../http/context.js';
+import { endpoint } from '../http/endpoint.js';
+import type { Platform } from '../platform.js';
+import { CART_TOKEN_HEADER, PUBLIC_MAX_AGE_SECONDS, storefrontStore } from '../storefront/index.js';
+import { liveRenderableTheme, previewRenderableTheme, TEMPLATE_KEYS, type TemplateKey } from '../themes/index.js';
+import { LOCALE_PATTERN } from './locale.js';
+import { renderPage } from './render.js';
+
+const access = 'public' as const;
+const PageParams = z.object({ subdomain: z.string().max(255), template: z.string().max(40), handle: z.string().min(1).max(255).optional() });
+const PageQuery = z.strictObject({
+  locale: z.string().regex(LOCALE_PATTERN, 'must be a locale code like "en" or "es-MX"').max(35).optional(),
+  preview_token: z.string().min(1).max(200).optional(),
+});
+const AssetParams = z.object({ subdomain: z.string().max(255), version: z.string().regex(/^[0-9a-f]{24}$/), path: z.string().min(1).max(255) });
+
+const isTemplateKey = (key: string): key is TemplateKey => (TEMPLATE_KEYS as readonly string[]).includes(key);
+
+/** /v1/storefront/:subdomain/pages: a store's pages rendered from its live theme (or a preview) as HTML (docs/rendering.md). */
+export function renderedPageRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
+  const page = endpoint(platform, { access, params: PageParams, query: PageQuery, respond: 'raw' }, async ({ ctx, params, query }) => {
+    if (!isTemplateKey(params.template)) throw notFound('Template');
+    const store = await storefrontStore(platform, params.subdomain);
+    const preview = query.preview_token !== undefined;
+    const theme = preview ? await previewRenderableTheme(platform, store.id, query.preview_token!) : await liveRenderableTheme(platform, store.id, store.live_theme_id);
+    if (!theme) throw preview ? new PlatformError('not_found', 'preview_not_found', 'No preview of this store has that token') : new PlatformError('not_found', 'no_live_theme', 'This store has no live theme');
+    const cartToken = ctx.get(CART_TOKEN_HEADER) || undefined;
+    const rendered = await renderPage(platform, store, theme, { template: params.template, handle: params.handle, cartToken, locale: query.locale });
+    ctx.status = rendered.status;
+    ctx.type = 'text/html; charset=utf-8';
+    // A preview or a page showing a shopper's cart is private; other pages are the same for everyone.
+    ctx.set('Cache-Control', preview || theme.preview || cartToken ? 'private, no-store' : `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
+    ctx.set('Vary', CART_TOKEN_HEADER);
+    ctx.body = rendered.html;
+  });
+  router.get('/:template', page);
+  router.get('/:template/:handle', page);
+  return router;
+}
+
+/**
+ * /v1/storefront/:subdomain/assets/:version/<path>: the live theme's inline assets (CSS, JS, SVG,
+ * fonts are media), what `asset_url` points at. The version in the path makes them immutable.
+ * Served with `nosniff` and a sandboxing CSP, so an SVG or script opened directly runs nowhere.
+ */
+export function themeAssetRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
+  router.get(
+    '/:version/{*path}',
+    endpoint(platform, { access, params: AssetParams, respond: 'raw' }, async ({ ctx, params }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      const theme = await liveRenderableTheme(platform, store.id, store.live_theme_id);
+      const asset = theme?.versionId === params.version ? theme.bundle.renderer.assets.find((a) => a.path === params.path && a.path.startsWith('assets/')) : undefined;
+      if (!asset || asset.content === undefined) throw notFound('Asset');
+      ctx.status = 200;
+      ctx.type = asset.content_type;
+      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+      ctx.body = asset.content;
+    }),
+  );
+  return router;
+}
