@@ -85,7 +85,7 @@ for (const p of products) {
     ).data,
   );
 }
-await call('POST', '/v1/collections', { type: 'manual', title: 'Featured', handle: 'featured', product_ids: created.map((p) => p.id) }, as);
+await call('POST', '/v1/products/collections', { type: 'manual', title: 'Featured', handle: 'featured', product_ids: created.map((p) => p.id) }, as);
 
 mkdirSync(OUT, { recursive: true });
 for (const fixture of ['aurora', 'ember-liquid']) {

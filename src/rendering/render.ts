@@ -8,8 +8,8 @@ import { escapeHtml } from './html.js';
 import { renderJsonContractLayout, renderJsonContractSection, type JsonContractEnv } from './json-contract.js';
 import { compileLiquid, renderLiquid, SafeHtml, type CompiledLiquid, type LiquidPageEnv } from './liquid.js';
 import { pageObjects, sectionObject } from './liquid-objects.js';
-import { translator } from './locale.js';
-import { buildPageModel, pageLocale, type PageRequest } from './page.js';
+import { translator, type Translate } from './locale.js';
+import { buildPageModel, pageLocale, type PageModel, type PageRequest } from './page.js';
 import { templateSections, themeSettings, type RenderedSection } from './sections.js';
 import { PlatformError } from '../errors.js';
 
@@ -37,6 +37,10 @@ export type RenderedPage = { html: string; status: number };
 /** The renderer of one web process: its compiled-theme cache and limits. */
 export type PageRenderer = {
   render(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest): Promise<RenderedPage>;
+  /** The page's data (the storefront reads of its products, collections and cart): the first half of `render`. */
+  prepare(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest): Promise<PreparedPage>;
+  /** The second half: the prepared page into HTML, no reads (bench:render times it alone). */
+  renderPrepared(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest, prepared: PreparedPage): Promise<RenderedPage>;
   /** Cache counters: compiled-theme hits and misses, entries, and templates parsed (tests, benchmarks). */
   stats(): { hits: number; misses: number; entries: number; parses: number };
 };
@@ -49,7 +53,12 @@ export function createPageRenderer(options: { cacheEntries?: number; limits?: Pa
   return {
     render: async (platform, store, theme, request) => {
       const compiled = cache.getOrCreate(theme.cacheKey, () => compile(theme));
-      return renderPageWith(platform, store, theme, request, compiled, limits);
+      return renderPrepared(platform, store, theme, request, await preparePage(platform, store, theme, request), compiled, limits);
+    },
+    prepare: preparePage,
+    renderPrepared: async (platform, store, theme, request, prepared) => {
+      const compiled = cache.getOrCreate(theme.cacheKey, () => compile(theme));
+      return renderPrepared(platform, store, theme, request, prepared, compiled, limits);
     },
     stats: () => ({ hits: cache.hits, misses: cache.misses, entries: cache.size, parses }),
   };
@@ -77,12 +86,19 @@ export function renderPage(platform: Platform, store: StoreView, theme: Renderab
   return pageRendererOf(platform).render(platform, store, theme, request);
 }
 
-async function renderPageWith(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest, compiled: CompiledTheme, limits: PageLimits): Promise<RenderedPage> {
+/** A page's sections (resolved settings) and its data, read from the storefront. */
+export type PreparedPage = { locale: string; t: Translate; sections: RenderedSection[]; page: PageModel };
+
+async function preparePage(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest): Promise<PreparedPage> {
   const locale = pageLocale(theme, request.locale);
   const t = translator(theme.bundle.locales, locale);
   const sections = templateSections(theme, request.template, t);
   if (!sections) throw new PlatformError('not_found', 'template_not_found', `This theme has no ${request.template} template`);
-  const page = await buildPageModel(platform, store, sections, locale, request);
+  return { locale, t, sections, page: await buildPageModel(platform, store, sections, locale, request) };
+}
+
+async function renderPrepared(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest, prepared: PreparedPage, compiled: CompiledTheme, limits: PageLimits): Promise<RenderedPage> {
+  const { locale, t, sections, page } = prepared;
   const settings = themeSettings(theme, t);
   const assetUrl = (path: string) => `/v1/storefront/${encodeURIComponent(store.subdomain)}/assets/${theme.versionId}/${path.split('/').map(encodeURIComponent).join('/')}`;
   const failure = (section: string, err: unknown) => {

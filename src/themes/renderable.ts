@@ -1,3 +1,4 @@
+import type { Db, ObjectId } from 'mongodb';
 import { parseObjectId } from '../ids.js';
 import type { Platform } from '../platform.js';
 import type { Template, TemplateKey, ThemeBundle } from './bundle-types.js';
@@ -68,9 +69,35 @@ export async function previewRenderableTheme(platform: Platform, storeId: string
   return { ...live, templates, settingsData, cacheKey: `${live.cacheKey}:preview:${marker}`, preview: true };
 }
 
-async function renderable(platform: Platform, theme: StoreThemeDocument): Promise<RenderableTheme | null> {
-  const version = await themeVersions(platform.db).findOne({ _id: theme.version_id });
+/** Bundles of theme versions kept per process (LRU by entries): a stored version's bundle never changes. */
+const BUNDLES_KEPT = 64;
+const bundles = new WeakMap<Db, Map<string, ThemeBundle>>();
+
+/**
+ * A version's bundle, read once per process: versions are immutable once stored (an upload
+ * makes a new one), so the largest read of a page (the whole bundle) is not made per request.
+ */
+async function versionBundle(platform: Platform, versionId: ObjectId): Promise<ThemeBundle | null> {
+  let kept = bundles.get(platform.db);
+  if (!kept) bundles.set(platform.db, (kept = new Map()));
+  const key = versionId.toHexString();
+  const hit = kept.get(key);
+  if (hit) {
+    kept.delete(key); // re-inserted last: the Map's order is the age order
+    kept.set(key, hit);
+    return hit;
+  }
+  const version = await themeVersions(platform.db).findOne({ _id: versionId }, { projection: { bundle: 1 } });
   if (!version) return null;
+  kept.set(key, version.bundle);
+  if (kept.size > BUNDLES_KEPT) kept.delete(kept.keys().next().value!);
+  return version.bundle;
+}
+
+async function renderable(platform: Platform, theme: StoreThemeDocument): Promise<RenderableTheme | null> {
+  const bundle = await versionBundle(platform, theme.version_id);
+  if (!bundle) return null;
+  const version = { _id: theme.version_id, bundle };
   const release = releaseNumber(theme);
   return {
     storeThemeId: theme._id.toHexString(),
