@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 /**
  * `npm run screenshot` (docs/rendering.md, "Seeing a page"): what a shopper sees, in a real
  * browser. Against a running platform (`npm start`; BASE_URL, default http://localhost:3000) it
- * makes a merchant, a store with a few products and a collection, installs each fixture theme
+ * makes a merchant, a store with a few products and the collections the fixtures feature, installs each fixture theme
  * (fixtures/themes/, a private install) live in turn, and has headless Chromium (Debian's
  * `chromium`; CHROMIUM to name another binary) load the rendered home and product pages and
  * save them as docs/screenshots/<theme>-<page>.png.
@@ -85,7 +85,10 @@ for (const p of products) {
     ).data,
   );
 }
-await call('POST', '/v1/products/collections', { type: 'manual', title: 'Featured', handle: 'featured', product_ids: created.map((p) => p.id) }, as);
+// The collections the fixtures' featured sections show.
+for (const [title, handle] of [['Bestsellers', 'bestsellers'], ['New', 'new']]) {
+  await call('POST', '/v1/products/collections', { type: 'manual', title, handle, product_ids: created.map((p) => p.id) }, as);
+}
 
 mkdirSync(OUT, { recursive: true });
 for (const fixture of ['aurora', 'ember-liquid']) {
