@@ -38,7 +38,7 @@ describe('Storefront public reads (/v1/storefront)', () => {
     it('finds a store by its subdomain and by a host under the base domain', async () => {
       const bySub = await api.get(`${SF}/lookup?subdomain=${shop.store.subdomain}`);
       expect(bySub.status).to.equal(200);
-      expect(bySub.body.data).to.deep.equal({ name: 'Test Store', subdomain: shop.store.subdomain, currency: 'USD', live_theme_id: null });
+      expect(bySub.body.data).to.deep.equal({ name: 'Test Store', subdomain: shop.store.subdomain, currency: 'USD', locale: 'en', live_theme_id: null });
       const byHost = await api.get(`${SF}/lookup?host=${shop.store.subdomain}.shops.example.test:443`);
       expect(byHost.status).to.equal(200);
       expect(byHost.body.data).to.deep.equal(bySub.body.data);
@@ -63,7 +63,7 @@ describe('Storefront public reads (/v1/storefront)', () => {
     it('shows the public face of the store and nothing else', async () => {
       const res = await api.get(`${SF}/${shop.store.subdomain}`);
       expect(res.status).to.equal(200);
-      expect(res.body.data).to.have.all.keys('name', 'subdomain', 'currency', 'live_theme_id');
+      expect(res.body.data).to.have.all.keys('name', 'subdomain', 'currency', 'locale', 'live_theme_id');
       expect(res.headers.get('cache-control')).to.equal('public, max-age=30');
     });
 

@@ -111,6 +111,22 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       expect(unknown.html).to.include('>Shop now</a>');
     });
 
+    it('renders in the store’s locale (its language when the theme lacks the region), which ?locale= overrides', async () => {
+      const bad = await api.patch(`/v1/stores/${shop.store.id}`, { locale: 'not a locale' }, shop.as);
+      expect([bad.status, bad.body.error.code]).to.deep.equal([400, 'invalid_input']);
+      const set = await api.patch(`/v1/stores/${shop.store.id}`, { locale: 'fr-ca' }, shop.as);
+      expect([set.status, set.body.data.locale]).to.deep.equal([200, 'fr-CA']);
+      try {
+        const fr = await page(shop, 'home');
+        expect(fr.html).to.include('<html lang="fr"');
+        expect(fr.html).to.include('>Acheter</a>');
+        expect((await page(shop, 'home?locale=en')).html).to.include('>Shop now</a>');
+        expect((await api.get(`${SF}/${shop.store.subdomain}`)).body.data.locale).to.equal('fr-CA');
+      } finally {
+        await api.patch(`/v1/stores/${shop.store.id}`, { locale: 'en' }, shop.as);
+      }
+    });
+
     it('escapes product text and sanitises descriptions on product, collection and featured sections', async () => {
       const home = await page(shop, 'home');
       expect(home.html).to.include('&lt;script&gt;alert(1)&lt;/script&gt;');

@@ -19,9 +19,21 @@ describe('Stores (/v1/stores)', () => {
       const res = await api.post('/v1/stores', { name: 'Corner Shop', subdomain: 'corner-shop', currency: 'EUR' }, { token: m.token });
       expect(res.status).to.equal(201);
       expect(res.body.data).to.include({ name: 'Corner Shop', subdomain: 'corner-shop', currency: 'EUR' });
-      expect(res.body.data).to.have.all.keys('id', 'name', 'subdomain', 'currency', 'live_theme_id', 'created_at', 'updated_at');
+      expect(res.body.data).to.have.all.keys('id', 'name', 'subdomain', 'currency', 'locale', 'live_theme_id', 'created_at', 'updated_at');
       const event = await app.platform.db.collection('events').findOne({ type: 'store.created', idempotency_key: `store.created:${res.body.data.id}` });
       expect(event?.store_id.toHexString()).to.equal(res.body.data.id);
+    });
+
+    it('defaults the locale to en, and keeps a given one canonical', async () => {
+      const m = await givenMerchant(api);
+      const plain = await api.post('/v1/stores', { name: 'Plain', subdomain: 'plain-locale' }, { token: m.token });
+      expect(plain.body.data.locale).to.equal('en');
+      const mx = await api.post('/v1/stores', { name: 'Tienda', subdomain: 'tienda-mx', locale: 'es-mx' }, { token: m.token });
+      expect([mx.status, mx.body.data.locale]).to.deep.equal([201, 'es-MX']);
+      for (const locale of ['', 'english', 'e', 'en_US', 'en-', 42]) {
+        const bad = await api.post('/v1/stores', { name: 'Bad', subdomain: `bad-locale-${String(locale).length}`, locale }, { token: m.token });
+        expect(bad.status, String(locale)).to.equal(400);
+      }
     });
 
     it('defaults the currency to USD', async () => {

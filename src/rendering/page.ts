@@ -33,9 +33,14 @@ export type PageModel = {
 /** How many products a collection brings to a page (collection pages, featured collections). */
 export const PAGE_PRODUCTS = 24;
 
-/** The locale a page renders in: the one asked for if the theme has it (or its language), else `en`. */
-export function pageLocale(theme: RenderableTheme, requested: string | undefined): string {
-  if (requested) for (const l of localeChain(requested)) if (Object.hasOwn(theme.bundle.locales, l)) return l;
+/**
+ * The locale a page renders in: the one asked for (`?locale=`), else the store's, whichever the
+ * theme has first (or its language: `es-MX` → `es`), else `en`.
+ */
+export function pageLocale(theme: RenderableTheme, requested: string | undefined, storeLocale?: string): string {
+  for (const wanted of [requested, storeLocale]) {
+    if (wanted) for (const l of localeChain(wanted)) if (Object.hasOwn(theme.bundle.locales, l)) return l;
+  }
   return DEFAULT_LOCALE;
 }
 

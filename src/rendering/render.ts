@@ -90,7 +90,7 @@ export function renderPage(platform: Platform, store: StoreView, theme: Renderab
 export type PreparedPage = { locale: string; t: Translate; sections: RenderedSection[]; page: PageModel };
 
 async function preparePage(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest): Promise<PreparedPage> {
-  const locale = pageLocale(theme, request.locale);
+  const locale = pageLocale(theme, request.locale, store.locale);
   const t = translator(theme.bundle.locales, locale);
   const sections = templateSections(theme, request.template, t);
   if (!sections) throw new PlatformError('not_found', 'template_not_found', `This theme has no ${request.template} template`);

@@ -12,6 +12,7 @@ export const presentPublicStore = (s: StoreView) => ({
   name: s.name,
   subdomain: s.subdomain,
   currency: s.currency,
+  locale: s.locale,
   live_theme_id: s.live_theme_id,
 });
 export type PublicStoreView = ReturnType<typeof presentPublicStore>;

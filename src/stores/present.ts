@@ -1,6 +1,9 @@
 import type { ScopedStore } from '../http/context.js';
 import type { StoreDocument } from './store.js';
 
+/** The locale of a store that never set one. */
+export const DEFAULT_STORE_LOCALE = 'en';
+
 /** A store as the API shows it: also what store-scoped requests act on (`ctx.state.store`). */
 export type StoreView = ScopedStore;
 
@@ -9,6 +12,7 @@ export const presentStore = (s: StoreDocument): StoreView => ({
   name: s.name,
   subdomain: s.subdomain,
   currency: s.currency,
+  locale: s.locale ?? DEFAULT_STORE_LOCALE,
   live_theme_id: s.live_theme_id?.toHexString() ?? null,
   created_at: s.created_at.toISOString(),
   updated_at: s.updated_at.toISOString(),

@@ -26,15 +26,30 @@ export const Currency = z.string().refine((c) => /^[A-Z]{3}$/.test(c) && CURRENC
 
 const StoreName = z.string().trim().min(1).max(120);
 
-export const CreateStoreBody = z.strictObject({ name: StoreName, subdomain: Subdomain, currency: Currency.default('USD') });
+/** A locale code (BCP 47: a language, then optional region or script): `en`, `fr`, `es-MX`, `zh-Hant`; canonicalised (`en-us` → `en-US`). */
+export const Locale = z
+  .string()
+  .max(35)
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a locale code such as en, fr or es-MX')
+  .transform((l, ctx) => {
+    try {
+      return Intl.getCanonicalLocales(l)[0]!;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a locale code such as en, fr or es-MX' });
+      return z.NEVER;
+    }
+  });
+
+export const CreateStoreBody = z.strictObject({ name: StoreName, subdomain: Subdomain, currency: Currency.default('USD'), locale: Locale.default('en') });
 export type CreateStoreBody = z.infer<typeof CreateStoreBody>;
 
 export const UpdateStoreBody = z
   .strictObject({
     name: StoreName.optional(),
     currency: Currency.optional(),
+    locale: Locale.optional(),
     subdomain: z.unknown().optional(),
   })
   .refine((b) => b.subdomain === undefined, { path: ['subdomain'], message: 'cannot be changed: storefront addresses and app installations depend on it' })
-  .refine((b) => b.name !== undefined || b.currency !== undefined, { message: 'give at least one of name or currency' });
+  .refine((b) => b.name !== undefined || b.currency !== undefined || b.locale !== undefined, { message: 'give at least one of name, currency or locale' });
 export type UpdateStoreBody = z.infer<typeof UpdateStoreBody>;

@@ -21,6 +21,7 @@ export async function createStore(platform: Platform, ownerId: string, input: Cr
     name: input.name,
     subdomain: input.subdomain,
     currency: input.currency,
+    locale: input.locale,
     version: 1,
     created_at: now,
     updated_at: now,
@@ -90,6 +91,7 @@ export async function updateStore(platform: Platform, ownerId: string, storeId: 
     const set: Partial<StoreDocument> = { updated_at: platform.clock.now() };
     if (input.name !== undefined) set.name = input.name;
     if (input.currency !== undefined) set.currency = input.currency;
+    if (input.locale !== undefined) set.locale = input.locale;
     // Conditional on the version read, so the store as it becomes is known now: its event travels with the write.
     const view = presentStore({ ...current, ...set, version: current.version + 1 });
     const pending = [platform.events.pending('store.updated', current._id, { store: view, changed }, `store.updated:${view.id}:v${current.version + 1}`)];

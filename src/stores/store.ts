@@ -10,6 +10,8 @@ export type StoreDocument = {
   name: string;
   subdomain: string;
   currency: string;
+  /** The storefront's language (docs/stores.md): a locale code such as `en` or `fr-CA`; absent on stores made before it existed: `en`. */
+  locale?: string;
   /**
    * When something was first priced in `currency` (a product, a gift card): from then on the
    * currency cannot change, or those prices would be relabelled. Absent until then.
