@@ -5,7 +5,7 @@ import { liveRenderableTheme, type RenderableTheme } from '../src/themes/index.j
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { givenShop, type As, type GivenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
-import { bundleOf, setAsset } from './helpers/theme-uploads.js';
+import { bundleOf, setAsset, syncLiquidFiles } from './helpers/theme-uploads.js';
 
 const SF = '/v1/storefront';
 const XSS = '<script>alert(1)</script>';
@@ -13,13 +13,6 @@ const XSS = '<script>alert(1)</script>';
 /** The ids of `attr="…"` values in the order the HTML has them, among `ids`. */
 function orderIn(html: string, attr: string, ids: readonly string[]): string[] {
   return [...html.matchAll(new RegExp(`${attr}="([^"]+)"`, 'g'))].map((m) => m[1]!).filter((id) => ids.includes(id));
-}
-
-/** A Liquid bundle's JSON area files (templates/*.json, sections/manifest.json, locales/*.json) rewritten from its areas, after a test changed them. */
-function syncLiquidFiles(bundle: Record<string, any>) {
-  for (const key of Object.keys(bundle.templates)) setAsset(bundle, `templates/${key}.json`, JSON.stringify(bundle.templates[key]), 'application/json');
-  for (const code of Object.keys(bundle.locales)) setAsset(bundle, `locales/${code}.json`, JSON.stringify(bundle.locales[code]), 'application/json');
-  setAsset(bundle, 'sections/manifest.json', JSON.stringify(bundle.sections), 'application/json');
 }
 
 describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)', function () {
@@ -341,7 +334,8 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       await givenProduct(shop.as, { title: 'Mug', handle: 'mug' });
       const store = (await findStoreById(app.platform, shop.store.id))!;
       const live = (await liveRenderableTheme(app.platform, store.id, store.live_theme_id))!;
-      // App blocks come from the editor's drafts and published copies; here they are set on the templates directly.
+      // Validation keeps javascript: links and http iframes out of bundles and drafts (test/storefront-app-blocks.test.ts);
+      // the renderer refuses them anyway: here they are set on the templates directly.
       const templates = structuredClone(live.templates);
       const main = templates.product!.sections.main!;
       main.blocks.reviews = { type: '@app/reviews/stars', disabled: false, settings: { heading: `Reviews ${XSS}`, body: 'Rated "5"', cta_label: 'Read all', cta_href: 'javascript:alert(1)', iframe_url: 'https://apps.example.com/widget?x=1&y=2' } };

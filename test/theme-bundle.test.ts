@@ -423,6 +423,53 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
     });
   });
 
+  describe('app blocks (docs/themes.md, App blocks)', () => {
+    /** aurora with the product's main section (accepts_app_blocks) holding `block`. */
+    const withAppBlock = (block: unknown) => (b: any) => {
+      b.templates.product.sections.main.blocks.app = block;
+      b.templates.product.sections.main.block_order.push('app');
+    };
+    const valid = (block: unknown) => {
+      const b = loadFixture('aurora') as any;
+      withAppBlock(block)(b);
+      return expectOk(b);
+    };
+
+    it('takes @app and @app/<handle>/<block> blocks without a definition or block_types, normalised and valid again unchanged', () => {
+      for (const type of ['@app', '@app/reviews/stars', `@app/${'a'.repeat(64)}/x-1`]) {
+        const once = valid({ type, settings: { heading: 'Hi', body: 'Text', cta_label: 'Go', cta_href: '/pages/x', iframe_url: 'https://apps.example.com/w', kind: 'inline' } }).bundle!;
+        expect(once.templates.product!.sections.main!.blocks.app).to.deep.equal({ type, settings: { heading: 'Hi', body: 'Text', cta_label: 'Go', cta_href: '/pages/x', iframe_url: 'https://apps.example.com/w', kind: 'inline' }, disabled: false });
+        expect(expectOk(JSON.parse(JSON.stringify(once))).bundle).to.deep.equal(once);
+      }
+      valid({ type: '@app', settings: { cta_href: 'https://apps.example.com/go' } });
+      valid({ type: '@app' });
+    });
+
+    it('checks app block settings: the known fields only, text lengths, https links and iframes, the kind, t: references', () => {
+      const at = 'templates.product.sections.main.blocks.app';
+      const issues = issuesOf(
+        withAppBlock({
+          type: '@app',
+          settings: { heading: 't:no.such.key', body: 'x'.repeat(2001), cta_label: 5, cta_href: 'http://apps.example.com/', iframe_url: '/pages/x', kind: 'modal', script: 'x', $where: 'x' },
+        }),
+      );
+      for (const name of ['heading', 'body', 'cta_label', 'cta_href', 'iframe_url', 'kind', 'script', '$where']) expectIssue(issues, `${at}.settings.${name}`);
+      expectIssue(issuesOf(withAppBlock({ type: '@app', settings: { cta_href: '//evil.example.com' } })), `${at}.settings.cta_href`);
+      expectIssue(issuesOf(withAppBlock({ type: '@app', settings: { iframe_url: 'https://u:p@apps.example.com/' } })), `${at}.settings.iframe_url`);
+      expectIssue(issuesOf(withAppBlock({ type: '@app', settings: { cta_href: 'javascript:alert(1)' } })), `${at}.settings.cta_href`);
+    });
+
+    it('refuses malformed app block types, and app blocks in sections that do not accept them', () => {
+      for (const type of ['@app/', '@app/reviews', '@app/Reviews/stars', '@app/reviews/stars/x', `@app/${'a'.repeat(65)}/x`, '@app/a--b/c']) {
+        expectIssue(issuesOf(withAppBlock({ type })), 'templates.product.sections.main.blocks.app.type', /is not an app block type/);
+      }
+      const issues = issuesOf((b) => {
+        b.templates.product.sections.related.blocks = { app: { type: '@app/reviews/stars', settings: { heading: 'x' } } };
+      });
+      expect(issues).to.deep.equal(['templates.product.sections.related.blocks.app.type: app blocks are only allowed in sections with accepts_app_blocks (section "featured-collection" does not accept them)']);
+    });
+  });
+
   describe('all issues in one pass', () => {
     it('reports every fault of a bundle with many', () => {
       const issues = issuesOf((b) => {

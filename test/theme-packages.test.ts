@@ -7,7 +7,7 @@ import { png } from './helpers/images.js';
 import { givenMerchant, givenShop, type GivenMerchant, type GivenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 import { runProcfileProcess, type RunningProcess } from './helpers/processes.js';
-import { bundleOf, setAsset } from './helpers/theme-uploads.js';
+import { bundleOf, bundleWithAppBlocks, setAsset } from './helpers/theme-uploads.js';
 import { until } from './helpers/waiting.js';
 
 const OPERATOR = 'theme-operator@example.com';
@@ -178,6 +178,14 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
   });
 
   describe('review', () => {
+    it('passes every check of a bundle holding app blocks (stored normalised, validated again)', async () => {
+      const up = await upload(bundleWithAppBlocks('ember-liquid'));
+      expect(up.status, JSON.stringify(up.body)).to.equal(201);
+      const done = await review(up.body.data.review_record.id, 'awaiting_review');
+      for (const c of done.checks) expect(['passed', 'warning'], `${c.name}: ${JSON.stringify(c.details)}`).to.include(c.status);
+      expect(done.checks.find((c: { name: string }) => c.name === 'bundle_schema_validation').status).to.equal('passed');
+    });
+
     it('runs every check in the themes worker and records each result; theme.review.completed follows', async () => {
       const up = (await upload(bundleOf('ember-liquid'))).body.data;
       const done = await review(up.review_record.id, 'awaiting_review');

@@ -5,7 +5,7 @@ import type { AppRouter } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { CART_TOKEN_HEADER, PUBLIC_MAX_AGE_SECONDS, storefrontStore } from '../storefront/index.js';
-import { liveRenderableTheme, previewRenderableTheme, TEMPLATE_KEYS, type TemplateKey } from '../themes/index.js';
+import { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, TEMPLATE_KEYS, type TemplateKey } from '../themes/index.js';
 import { LOCALE_PATTERN } from './locale.js';
 import { renderPage } from './render.js';
 
@@ -43,8 +43,9 @@ export function renderedPageRoutes(platform: Platform): AppRouter {
 }
 
 /**
- * /v1/storefront/:subdomain/assets/:version/<path>: the live theme's inline assets (CSS, JS, SVG,
- * fonts are media), what `asset_url` points at. The version in the path makes them immutable.
+ * /v1/storefront/:subdomain/assets/:version/<path>: the inline assets (CSS, JS, SVG; fonts are
+ * media) of a theme version installed in the store, live or not (a preview of a theme that is not
+ * live links its own), what `asset_url` points at. The version in the path makes them immutable.
  * Served with `nosniff` and a sandboxing CSP, so an SVG or script opened directly runs nowhere.
  */
 export function themeAssetRoutes(platform: Platform): AppRouter {
@@ -53,8 +54,8 @@ export function themeAssetRoutes(platform: Platform): AppRouter {
     '/:version/{*path}',
     endpoint(platform, { access, params: AssetParams, respond: 'raw' }, async ({ ctx, params }) => {
       const store = await storefrontStore(platform, params.subdomain);
-      const theme = await liveRenderableTheme(platform, store.id, store.live_theme_id);
-      const asset = theme?.versionId === params.version ? theme.bundle.renderer.assets.find((a) => a.path === params.path && a.path.startsWith('assets/')) : undefined;
+      const bundle = await installedThemeBundle(platform, store.id, params.version);
+      const asset = bundle?.renderer.assets.find((a) => a.path === params.path && a.path.startsWith('assets/'));
       if (!asset || asset.content === undefined) throw notFound('Asset');
       ctx.status = 200;
       ctx.type = asset.content_type;

@@ -80,6 +80,13 @@ export const SEMVER_PATTERN =
 const KEBAB = '^[a-z0-9]+(-[a-z0-9]+)*$';
 /** Section and block types, renderer keys: a file name (`main-product`, `featured_collection`). */
 export const TYPE_PATTERN = '^[a-z][a-z0-9_-]{0,63}$';
+/**
+ * App block types in a template (Shopify's convention): `@app`, or `@app/<app handle>/<block>`,
+ * each segment lowercase kebab-case of at most 64 characters. They have no block definition.
+ */
+export const APP_BLOCK_TYPE_PATTERN = '^@app(/(?=[a-z0-9-]{1,64}/)[a-z0-9]+(-[a-z0-9]+)*/(?=[a-z0-9-]{1,64}$)[a-z0-9]+(-[a-z0-9]+)*)?$';
+/** The longest template block type: a definition's (64) or an app block's (`@app/` + 64 + `/` + 64). */
+const MAX_TEMPLATE_BLOCK_TYPE = 134;
 /** Setting ids: snake_case, as Shopify's. */
 export const SETTING_ID_PATTERN = '^[a-z][a-z0-9_]{0,63}$';
 /** Section and block ids inside a template (`main`, `hero-1`, `1651234abc`). */
@@ -133,7 +140,7 @@ const templateBlock = {
   type: 'object',
   additionalProperties: false,
   required: ['type'],
-  properties: { type: { type: 'string', minLength: 1, maxLength: 64 }, settings: settingValues, disabled: { type: 'boolean' } },
+  properties: { type: { type: 'string', minLength: 1, maxLength: MAX_TEMPLATE_BLOCK_TYPE }, settings: settingValues, disabled: { type: 'boolean' } },
 };
 const templateSection = {
   type: 'object',

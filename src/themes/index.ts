@@ -6,7 +6,7 @@ import { themeRoutes } from './routes.js';
 export { REVIEW_THEME_VERSION, ReviewPayload, SWEEP_THEME_REVIEWS } from './jobs.js';
 export { runReview, sweepReviews } from './reviews.js';
 export { sweepExpiredPreviewSessions } from './previews.js';
-export { liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './renderable.js';
+export { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './renderable.js';
 export type { SectionDef, SettingField, ThemeBundle, Template, TemplateKey } from './bundle-types.js';
 export { TEMPLATE_KEYS } from './bundle-types.js';
 import { STORE_THEMES, THEME_PACKAGES, THEME_PURCHASES, THEME_REVIEWS, THEME_VERSIONS, themeIndexes, themePurchaseIndexes } from './store.js';

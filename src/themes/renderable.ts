@@ -111,3 +111,17 @@ async function renderable(platform: Platform, theme: StoreThemeDocument): Promis
     releaseNumber: release,
   };
 }
+
+/**
+ * The bundle of a theme version installed in the store (any of its store themes, live or not),
+ * or null: what the theme asset route serves from, so a preview of a theme that is not live finds
+ * its assets. Assets are public and immutable per version.
+ */
+export async function installedThemeBundle(platform: Platform, storeId: string, versionId: string): Promise<ThemeBundle | null> {
+  const store = parseObjectId(storeId);
+  const version = parseObjectId(versionId);
+  if (!store || !version) return null;
+  const installed = await storeThemes(platform.db).findOne({ store_id: store, version_id: version }, { projection: { _id: 1 } });
+  if (!installed) return null;
+  return (await themeVersions(platform.db).findOne({ _id: version }, { projection: { bundle: 1 } }))?.bundle ?? null;
+}

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { schemaIssue } from '../schema-issues.js';
 import { unstorableJson } from '../storable.js';
 import {
+  APP_BLOCK_TYPE_PATTERN,
   ASSET_CONTENT_TYPES,
   BUNDLE_JSON_SCHEMA,
   MAX_BUNDLE_BYTES,
@@ -70,6 +71,12 @@ const quote = (s: string) => JSON.stringify(s);
 const COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 const T_REF = /^t:[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const MEDIA_ID = new RegExp(MEDIA_ID_PATTERN);
+const APP_BLOCK_TYPE = new RegExp(APP_BLOCK_TYPE_PATTERN);
+/** Any type in the `@app` namespace, well formed or not: never a block definition's (those start with a letter). */
+const isAppNamespace = (type: string) => type === '@app' || type.startsWith('@app/');
+/** The longest text of each app block text setting (docs/themes.md, App blocks). */
+const APP_BLOCK_TEXT_MAX: Record<'heading' | 'body' | 'cta_label', number> = { heading: 200, body: 2000, cta_label: 80 };
+const APP_BLOCK_KINDS = ['inline', 'iframe'];
 /** Which keys of a setting field apply to which types; any other use is an issue. */
 const TYPED_KEYS: Record<string, readonly SettingType[]> = {
   options: ['select', 'radio'],
@@ -404,6 +411,15 @@ class Validation {
       for (const [blockId, block] of Object.entries(blocks)) {
         if (!isObj(block) || typeof block.type !== 'string') continue;
         const blockAt = `${at}.blocks.${blockId}`;
+        if (isAppNamespace(block.type)) {
+          if (!APP_BLOCK_TYPE.test(block.type)) {
+            this.issues.push({ path: `${blockAt}.type`, message: `${quote(block.type)} is not an app block type: "@app" or "@app/<app handle>/<block>", each lowercase kebab-case of at most 64 characters` });
+          } else if (def && def.accepts_app_blocks !== true) {
+            this.issues.push({ path: `${blockAt}.type`, message: `app blocks are only allowed in sections with accepts_app_blocks (section ${quote(type!)} does not accept them)` });
+          }
+          this.checkAppBlockSettings(block.settings, `${blockAt}.settings`);
+          continue;
+        }
         if (!own(blockDefs, block.type)) {
           this.issues.push({ path: `${blockAt}.type`, message: `names block type ${quote(block.type)}, which has no definition in blocks` });
           continue;
@@ -423,6 +439,42 @@ class Validation {
         for (const blockId of Object.keys(blocks)) {
           if (!inOrder.has(blockId)) this.warnings.push({ path: `${at}.blocks.${blockId}`, message: `is not in ${at}.block_order, so it is never rendered` });
         }
+      }
+    }
+  }
+
+  /**
+   * An app block's settings (docs/themes.md, App blocks): it has no definition, so its fields are
+   * the renderer's own: text, a call to action to an https URL or a store path, an https iframe.
+   */
+  private checkAppBlockSettings(raw: unknown, path: string): void {
+    if (!isObj(raw)) return;
+    const hostile = unstorableJson(raw, path);
+    this.issues.push(...hostile);
+    for (const [key, value] of Object.entries(raw)) {
+      const at = `${path}.${key}`;
+      if (hostile.some((h) => h.path === at || h.path.startsWith(`${at}.`))) continue;
+      const problem = (message: string) => this.issues.push({ path: at, message });
+      switch (key) {
+        case 'heading':
+        case 'body':
+        case 'cta_label': {
+          const max = APP_BLOCK_TEXT_MAX[key];
+          if (typeof value !== 'string' || value.length > max) problem(`must be a string of at most ${max} characters (app block ${key})`);
+          else this.ref(at, value);
+          break;
+        }
+        case 'cta_href':
+          if (typeof value !== 'string' || !isSettingUrl(value) || !(value.startsWith('/') || isHttpsUrl(value))) problem('must be an https URL or a path starting with "/" (app block cta_href)');
+          break;
+        case 'iframe_url':
+          if (typeof value !== 'string' || !isSettingUrl(value) || !isHttpsUrl(value)) problem('must be an https URL without credentials (app block iframe_url)');
+          break;
+        case 'kind':
+          if (typeof value !== 'string' || !APP_BLOCK_KINDS.includes(value)) problem(`must be one of ${APP_BLOCK_KINDS.map(quote).join(', ')} (app block kind)`);
+          break;
+        default:
+          problem('is not a setting of an app block (heading, body, cta_label, cta_href, iframe_url, kind)');
       }
     }
   }
@@ -557,6 +609,15 @@ function isSettingUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '' && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}
+
+/** An absolute https URL (a setting URL already: no credentials, no whitespace). */
+function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:';
   } catch {
     return false;
   }
