@@ -89,7 +89,8 @@ describe('Theme review when the themes worker dies mid-review', () => {
         return r.body.data.status === 'awaiting_review' ? r.body.data : null;
       });
       expect(done.checks.find((c: { name: string }) => c.name === 'theme_package_persistence').status).to.equal('passed');
-      expect(second.output()).to.include('themes.review_completed');
+      // Logged just after the review's write (and its event's settle): wait for the line.
+      await second.waitFor('themes.review_completed');
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;

@@ -1,4 +1,4 @@
-import type { RenderableTheme, TemplateKey } from '../themes/index.js';
+import { isAppBlockType, type RenderableTheme, type TemplateKey } from '../themes/index.js';
 import type { SettingField } from '../themes/index.js';
 import { resolveReference, type Translate } from './locale.js';
 
@@ -7,9 +7,6 @@ export type RenderedBlock = { id: string; type: string; settings: Record<string,
 
 /** A section of the page, in template order, with its resolved settings and its enabled blocks in `block_order`. */
 export type RenderedSection = { id: string; type: string; rendererKey: string; acceptsAppBlocks: boolean; settings: Record<string, unknown>; blocks: RenderedBlock[] };
-
-/** A block type `@app` (or `@app/<app>/<block>`, Shopify's convention): an app's block, kept only where the section accepts app blocks. */
-export const isAppBlockType = (type: string) => type === '@app' || type.startsWith('@app/');
 
 /** Each field's own `default`, by id. */
 function fieldDefaults(schema: readonly SettingField[]): Record<string, unknown> {

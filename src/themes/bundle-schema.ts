@@ -84,6 +84,7 @@ export const TYPE_PATTERN = '^[a-z][a-z0-9_-]{0,63}$';
  * App block types in a template (Shopify's convention): `@app`, or `@app/<app handle>/<block>`,
  * each segment lowercase kebab-case of at most 64 characters. They have no block definition.
  */
+/** An app block's type (docs/themes.md, App blocks): `@app` or `@app/<app handle>/<block>`. */
 export const APP_BLOCK_TYPE_PATTERN = '^@app(/(?=[a-z0-9-]{1,64}/)[a-z0-9]+(-[a-z0-9]+)*/(?=[a-z0-9-]{1,64}$)[a-z0-9]+(-[a-z0-9]+)*)?$';
 /** The longest template block type: a definition's (64) or an app block's (`@app/` + 64 + `/` + 64). */
 const MAX_TEMPLATE_BLOCK_TYPE = 134;
@@ -330,3 +331,7 @@ export const BUNDLE_JSON_SCHEMA = {
     },
   },
 } as const;
+
+const APP_BLOCK_TYPE = new RegExp(APP_BLOCK_TYPE_PATTERN);
+/** Whether a template block's type is an app block's: the one rule the validator and the renderer share. */
+export const isAppBlockType = (type: string) => APP_BLOCK_TYPE.test(type);

@@ -9,6 +9,7 @@ export { sweepExpiredPreviewSessions } from './previews.js';
 export { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './renderable.js';
 export type { SectionDef, SettingField, ThemeBundle, Template, TemplateKey } from './bundle-types.js';
 export { TEMPLATE_KEYS } from './bundle-types.js';
+export { isAppBlockType } from './bundle-schema.js';
 import { STORE_THEMES, THEME_PACKAGES, THEME_PURCHASES, THEME_REVIEWS, THEME_VERSIONS, themeIndexes, themePurchaseIndexes } from './store.js';
 
 /**

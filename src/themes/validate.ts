@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { schemaIssue } from '../schema-issues.js';
 import { unstorableJson } from '../storable.js';
 import {
-  APP_BLOCK_TYPE_PATTERN,
+  isAppBlockType,
   ASSET_CONTENT_TYPES,
   BUNDLE_JSON_SCHEMA,
   MAX_BUNDLE_BYTES,
@@ -71,7 +71,6 @@ const quote = (s: string) => JSON.stringify(s);
 const COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 const T_REF = /^t:[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const MEDIA_ID = new RegExp(MEDIA_ID_PATTERN);
-const APP_BLOCK_TYPE = new RegExp(APP_BLOCK_TYPE_PATTERN);
 /** Any type in the `@app` namespace, well formed or not: never a block definition's (those start with a letter). */
 const isAppNamespace = (type: string) => type === '@app' || type.startsWith('@app/');
 /** The longest text of each app block text setting (docs/themes.md, App blocks). */
@@ -412,7 +411,7 @@ class Validation {
         if (!isObj(block) || typeof block.type !== 'string') continue;
         const blockAt = `${at}.blocks.${blockId}`;
         if (isAppNamespace(block.type)) {
-          if (!APP_BLOCK_TYPE.test(block.type)) {
+          if (!isAppBlockType(block.type)) {
             this.issues.push({ path: `${blockAt}.type`, message: `${quote(block.type)} is not an app block type: "@app" or "@app/<app handle>/<block>", each lowercase kebab-case of at most 64 characters` });
           } else if (def && def.accepts_app_blocks !== true) {
             this.issues.push({ path: `${blockAt}.type`, message: `app blocks are only allowed in sections with accepts_app_blocks (section ${quote(type!)} does not accept them)` });
