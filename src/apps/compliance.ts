@@ -34,7 +34,7 @@ export type ComplianceSource = 'merchant' | 'uninstall';
 
 export type ComplianceRequestDocument = {
   _id: ObjectId;
-  /** Unique: `merchant:<merchant id>:<Idempotency-Key>` or `uninstall:<installation id>:<grant id>`. */
+  /** Unique: `merchant:<merchant id>:<store id>:<topic>:<Idempotency-Key>` or `uninstall:<installation id>:<grant id>`. */
   key: string;
   store_id: ObjectId;
   topic: ComplianceTopic;
@@ -103,7 +103,7 @@ export async function requestCompliance(platform: Platform, merchantId: string, 
   if (!idempotencyKey) {
     throw new PlatformError('invalid_data', 'idempotency_key_required', 'A compliance request needs an Idempotency-Key header, so a retry never notifies the apps twice');
   }
-  const key = `merchant:${merchantId}:${idempotencyKey}`;
+  const key = `merchant:${merchantId}:${store.id}:${input.topic}:${idempotencyKey}`;
   const existing = await complianceRequests(platform.db).findOne({ key });
   if (existing) return presentRequest(platform, existing);
 
