@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { createHash, randomBytes } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { ObjectId } from 'mongodb';
 import { checkEmbedUrl, resolveCapabilities, resolveEmbedUrl } from '../src/apps/embedding.js';
 import { installations } from '../src/apps/store.js';
 import type { Config } from '../src/config.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
-import { givenDeveloper, givenPublishedApp, givenSubmittedApp, validManifest, type GivenApp } from './helpers/apps.js';
+import { givenDeveloper, givenPublishedApp, givenSubmittedApp, installApp, validManifest, type GivenApp } from './helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 
@@ -24,26 +23,7 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
   type Installed = { partner: GivenApp; token: string; installationId: string };
 
   /** Install the app in a store with these scopes, through authorize and the token endpoint. */
-  const install = async (partner: GivenApp, into: GivenShop, scopes = ['read_products']): Promise<Installed> => {
-    const verifier = randomBytes(32).toString('base64url');
-    const redirect = partner.app.published.redirect_urls[0];
-    const granted = await api.post(
-      `/v1/app-store/apps/${partner.app.id}/oauth/authorize`,
-      { store_id: into.store.id, redirect_uri: redirect, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', scopes, state: 's', webhook_url: 'https://partner.example.com/h' },
-      { token: into.merchant.token },
-    );
-    expect(granted.status, JSON.stringify(granted.body)).to.equal(200);
-    const tokens = await api.post('/v1/app-store/oauth/token', {
-      grant_type: 'authorization_code',
-      code: granted.body.data.code,
-      redirect_uri: redirect,
-      code_verifier: verifier,
-      client_id: partner.credentials.oauth_client_id,
-      client_secret: partner.credentials.client_secret,
-    });
-    expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
-    return { partner, token: tokens.body.access_token as string, installationId: granted.body.data.installation.id as string };
-  };
+  const install = async (partner: GivenApp, into: GivenShop, scopes = ['read_products']): Promise<Installed> => ({ partner, ...(await installApp(api, partner, into, { scopes, webhookUrl: 'https://partner.example.com/h' })) });
 
   /** The app with every capability declared, an admin path and three extensions. */
   const FULL = {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { startTestApp, type TestApp } from './helpers/app.js';
-import { givenPublishedApp } from './helpers/apps.js';
+import { givenPublishedApp, installApp, type GivenApp } from './helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 
@@ -16,26 +16,8 @@ describe('The app bridge (read-only fetch for embedded apps)', () => {
   let token: string;
   let narrowToken: string;
 
-  /** Install the app in a store with these scopes, through authorize and the token endpoint. */
-  const install = async (partner: Awaited<ReturnType<typeof givenPublishedApp>>, into: GivenShop, scopes: string[]) => {
-    const verifier = randomBytes(32).toString('base64url');
-    const redirect = partner.app.published.redirect_urls[0];
-    const granted = await api.post(
-      `/v1/app-store/apps/${partner.app.id}/oauth/authorize`,
-      { store_id: into.store.id, redirect_uri: redirect, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', scopes, state: 's', webhook_url: 'https://partner.example.com/h' },
-      { token: into.merchant.token },
-    );
-    expect(granted.status, JSON.stringify(granted.body)).to.equal(200);
-    const tokens = await api.post('/v1/app-store/oauth/token', {
-      grant_type: 'authorization_code',
-      code: granted.body.data.code,
-      redirect_uri: redirect,
-      code_verifier: verifier,
-      client_id: partner.credentials.oauth_client_id,
-      client_secret: partner.credentials.client_secret,
-    });
-    return tokens.body.access_token as string;
-  };
+  /** Install the app in a store with these scopes, through authorize and the token endpoint; its access token. */
+  const install = async (partner: GivenApp, into: GivenShop, scopes: string[]) => (await installApp(api, partner, into, { scopes })).token;
 
   before(async () => {
     app = await startTestApp('app_bridge', { OPERATOR_EMAILS: OPERATOR });

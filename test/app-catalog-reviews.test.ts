@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { startTestApp, type TestApp } from './helpers/app.js';
-import { givenDeveloper, givenPublishedApp, givenSubmittedApp, type GivenApp } from './helpers/apps.js';
+import { authorizeApp, givenDeveloper, givenPublishedApp, givenSubmittedApp, type GivenApp } from './helpers/apps.js';
 import { givenMerchant, givenShop, givenStore, type GivenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 
@@ -34,21 +34,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
 
   /** The merchant's consent in its store (the installation exists from then on); its id. */
   async function install(shop: GivenShop, a: GivenApp = partner): Promise<string> {
-    const res = await api.post(
-      `${CATALOG}/${a.app.id}/oauth/authorize`,
-      {
-        store_id: shop.store.id,
-        redirect_uri: a.app.published.redirect_urls[0],
-        code_challenge: randomBytes(32).toString('base64url'),
-        code_challenge_method: 'S256',
-        scopes: ['read_products'],
-        state: 'st',
-        webhook_url: 'https://partner.example.com/webhooks',
-      },
-      asMerchant(shop),
-    );
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body.data.installation.id;
+    return (await authorizeApp(api, a, shop, { scopes: ['read_products'] })).installationId;
   }
 
   /** A new merchant and store with the app installed. */

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { createHash, randomBytes } from 'node:crypto';
 import { startTestApp, type TestApp } from './helpers/app.js';
-import { givenDeveloper, givenPublishedApp, validManifest, type GivenApp } from './helpers/apps.js';
+import { givenDeveloper, givenPublishedApp, installApp, validManifest, type GivenApp } from './helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 import { runProcfileProcess, type RunningProcess } from './helpers/processes.js';
@@ -27,26 +26,7 @@ describe('The partner dashboard', function () {
   let bad: GivenShop;
   const workers: RunningProcess[] = [];
 
-  async function install(into: GivenShop, path: string, scopes: string[]) {
-    const verifier = randomBytes(32).toString('base64url');
-    const redirect = partner.app.published.redirect_urls[0];
-    const granted = await api.post(
-      `/v1/app-store/apps/${partner.app.id}/oauth/authorize`,
-      { store_id: into.store.id, redirect_uri: redirect, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', scopes, state: 's', webhook_url: `${receiver.url}${path}` },
-      { token: into.merchant.token },
-    );
-    expect(granted.status, JSON.stringify(granted.body)).to.equal(200);
-    const tokens = await api.post('/v1/app-store/oauth/token', {
-      grant_type: 'authorization_code',
-      code: granted.body.data.code,
-      redirect_uri: redirect,
-      code_verifier: verifier,
-      client_id: partner.credentials.oauth_client_id,
-      client_secret: partner.credentials.client_secret,
-    });
-    expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
-    return { installationId: granted.body.data.installation.id as string, token: tokens.body.access_token as string };
-  }
+  const install = (into: GivenShop, path: string, scopes: string[]) => installApp(api, partner, into, { scopes, webhookUrl: `${receiver.url}${path}` });
 
   const dashboard = (query = '', token = partner.developer.merchant.token) => api.get(`/v1/app-store/partners/dashboard${query}`, { token });
 

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { createHash, randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { startTestApp, type TestApp } from './helpers/app.js';
-import { givenDeveloper, givenPublishedApp, type GivenApp } from './helpers/apps.js';
+import { authorizeApp, givenDeveloper, givenPublishedApp, type GivenApp } from './helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 import { runProcfileProcess, type RunningProcess } from './helpers/processes.js';
@@ -62,22 +61,7 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
 
   /** The merchant's consent with the receiver path as webhook_url; answers the installation. */
   async function install(partner: Partner, shop: GivenShop, scopes: string[]): Promise<{ id: string }> {
-    const verifier = randomBytes(32).toString('base64url');
-    const res = await api.post(
-      `/v1/app-store/apps/${partner.app.id}/oauth/authorize`,
-      {
-        store_id: shop.store.id,
-        redirect_uri: partner.app.published.redirect_urls[0],
-        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-        code_challenge_method: 'S256',
-        scopes,
-        state: 'st',
-        webhook_url: `${receiver.url}${partner.path}`,
-      },
-      { token: shop.merchant.token },
-    );
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body.data.installation;
+    return { id: (await authorizeApp(api, partner, shop, { scopes, webhookUrl: `${receiver.url}${partner.path}` })).installationId };
   }
 
   const deliveriesPath = (partner: Partner, rest = '') => `/v1/app-store/developers/apps/${partner.app.id}/webhook-deliveries${rest}`;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { startTestApp, type TestApp } from './helpers/app.js';
-import { givenPublishedApp, type GivenApp } from './helpers/apps.js';
+import { authorizeApp, givenPublishedApp, type GivenApp } from './helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 import { runProcfileProcess, type RunningProcess } from './helpers/processes.js';
@@ -69,22 +69,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
 
   /** The merchant's consent (spec 2.1) with the receiver path as webhook_url; answers the installation. */
   async function install(partner: GivenApp & { path: string }, shop: GivenShop, scopes: string[]) {
-    const verifier = randomBytes(32).toString('base64url');
-    const res = await api.post(
-      `/v1/app-store/apps/${partner.app.id}/oauth/authorize`,
-      {
-        store_id: shop.store.id,
-        redirect_uri: partner.app.published.redirect_urls[0],
-        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-        code_challenge_method: 'S256',
-        scopes,
-        state: 'st',
-        webhook_url: `${receiver.url}${partner.path}`,
-      },
-      { token: shop.merchant.token },
-    );
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body.data.installation as { id: string };
+    return { id: (await authorizeApp(api, partner, shop, { scopes, webhookUrl: `${receiver.url}${partner.path}` })).installationId };
   }
 
   /** The verified requests the partner at `path` processed, by event type. */

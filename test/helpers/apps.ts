@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { givenMerchant, type GivenMerchant } from './factories.js';
+import { givenMerchant, type GivenMerchant, type GivenShop } from './factories.js';
 import type { Client } from './http.js';
 
 const unique = () => randomBytes(4).toString('hex');
@@ -66,4 +66,47 @@ export async function givenPublishedApp(api: Client, operatorToken: string, mani
   const app = await api.get(`/v1/app-store/developers/apps/${submitted.app.id}`, { token: submitted.developer.merchant.token });
   expect(app.body.data.status).to.equal('published');
   return { ...submitted, app: app.body.data };
+}
+
+export type InstallOptions = { scopes: string[]; webhookUrl?: string };
+export type Authorized = { installationId: string; code: string; verifier: string; redirectUri: string };
+
+/**
+ * The merchant's consent (spec 2.1): authorize `partner`'s published app into `shop` with a
+ * fresh PKCE verifier, the app's first redirect URL and `webhookUrl` (a placeholder partner URL
+ * by default). The installation exists from then on.
+ */
+export async function authorizeApp(api: Client, partner: GivenApp, shop: GivenShop, { scopes, webhookUrl = 'https://partner.example.com/webhooks' }: InstallOptions): Promise<Authorized> {
+  const verifier = randomBytes(32).toString('base64url');
+  const redirectUri = partner.app.published.redirect_urls[0] as string;
+  const res = await api.post(
+    `/v1/app-store/apps/${partner.app.id}/oauth/authorize`,
+    {
+      store_id: shop.store.id,
+      redirect_uri: redirectUri,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      scopes,
+      state: 'st',
+      webhook_url: webhookUrl,
+    },
+    { token: shop.merchant.token },
+  );
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return { installationId: res.body.data.installation.id as string, code: res.body.data.code as string, verifier, redirectUri };
+}
+
+/** authorizeApp, then its code exchanged at the token endpoint: the installation and its access token. */
+export async function installApp(api: Client, partner: GivenApp, shop: GivenShop, options: InstallOptions): Promise<{ installationId: string; token: string }> {
+  const granted = await authorizeApp(api, partner, shop, options);
+  const tokens = await api.post('/v1/app-store/oauth/token', {
+    grant_type: 'authorization_code',
+    code: granted.code,
+    redirect_uri: granted.redirectUri,
+    code_verifier: granted.verifier,
+    client_id: partner.credentials.oauth_client_id,
+    client_secret: partner.credentials.client_secret,
+  });
+  expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
+  return { installationId: granted.installationId, token: tokens.body.access_token as string };
 }
