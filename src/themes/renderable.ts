@@ -123,5 +123,5 @@ export async function installedThemeBundle(platform: Platform, storeId: string, 
   if (!store || !version) return null;
   const installed = await storeThemes(platform.db).findOne({ store_id: store, version_id: version }, { projection: { _id: 1 } });
   if (!installed) return null;
-  return (await themeVersions(platform.db).findOne({ _id: version }, { projection: { bundle: 1 } }))?.bundle ?? null;
+  return versionBundle(platform, version);
 }
