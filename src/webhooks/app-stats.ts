@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import { dayOf } from '../http/app-usage.js';
 import type { Platform } from '../platform.js';
 import { subscriptions } from './store.js';
 
@@ -23,7 +24,7 @@ export type AttemptEnd = 'successful' | 'failed' | 'retry_scheduled';
 
 /** Count how an attempt of a delivery to an app ended. */
 export async function countAppAttempt(platform: Pick<Platform, 'db' | 'clock'>, appId: ObjectId, end: AttemptEnd): Promise<void> {
-  const day = platform.clock.now().toISOString().slice(0, 10);
+  const day = dayOf(platform.clock.now());
   const field = end === 'retry_scheduled' ? 'retried' : end;
   const filter = { _id: `${appId.toHexString()}:${day}` };
   try {
