@@ -56,6 +56,7 @@ export async function openPlatform(
     client,
     async close() {
       for (const h of hooks) await h.drain?.();
+      for (const m of modules) await m.close?.(platform);
       await flushAppUsage(db).catch((err: Error) => log.warn({ event: 'app_usage.flush_failed', err: err.message }));
       await client.close();
     },

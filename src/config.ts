@@ -92,6 +92,8 @@ const Env = z
     OAUTH_RATE_LIMIT: int(60, 1),
     APP_SHOP_REDACT_DELAY_SECONDS: int(48 * 3600, 0),
     THEMES_REVIEW_LEASE_MS: int(60_000, 200),
+    RENDER_THREADS: int(0, 0).pipe(z.number().max(64)),
+    RENDER_THREAD_MEMORY_MB: int(256, 32).pipe(z.number().max(4096)),
     THEMES_SWEEP_INTERVAL_MS: int(30_000, 200),
     STOREFRONT_BASE_DOMAIN: z
       .string()
@@ -183,6 +185,8 @@ export type Config = Readonly<{
   }>;
   /** Theme review checks (docs/themes.md, Review): how long a worker holds a review it checks, how often stranded ones are picked up. */
   themes: Readonly<{ reviewLeaseMs: number; sweepIntervalMs: number }>;
+  /** Liquid rendering (docs/rendering.md, Threads): worker threads per process (0: two to four, by the machine's cores) and each thread's heap limit. */
+  rendering: Readonly<{ threads: number; threadMemoryMb: number }>;
   /** Storefronts (docs/storefront.md): the domain under which `<subdomain>.<baseDomain>` is a store; how long an untouched cart lives. */
   storefront: Readonly<{ baseDomain: string; cartIdleDays: number }>;
   /** The internal routes' shared secret (X-Platform-Internal-Secret); null = routes answer 503. */
@@ -262,6 +266,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     events: { settleAfterMs: e.EVENT_SETTLE_AFTER_MS },
     themes: { reviewLeaseMs: e.THEMES_REVIEW_LEASE_MS, sweepIntervalMs: e.THEMES_SWEEP_INTERVAL_MS },
+    rendering: { threads: e.RENDER_THREADS, threadMemoryMb: e.RENDER_THREAD_MEMORY_MB },
     apps: {
       operatorEmails: (e.OPERATOR_EMAILS ?? '').split(',').map((m) => m.trim().toLowerCase()).filter(Boolean),
       issuer: e.PUBLIC_BASE_URL ? e.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,

@@ -32,6 +32,8 @@ export type Module = {
   eventHooks?: (platform: EventHookDeps) => EventHooks & { drain?(): Promise<void> };
   /** Turn bearer tokens of its prefixes into principals (auth: sessions; apps: access tokens). */
   authenticators?: readonly Authenticator[];
+  /** Let go of what it holds in this process (threads, connections) when the platform closes. */
+  close?: (platform: Platform) => Promise<void>;
   /** Whether a principal may act on a store (the stores domain). */
   storeAccess?: StoreAccess;
   /** The counters behind request budgets, e.g. the store-scoped API's (the ratelimit domain). */
