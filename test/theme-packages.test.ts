@@ -224,6 +224,24 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
       expect(check.details[0]).to.match(/not in object storage/);
     });
 
+    it('fails liquid_syntax on the Liquid bounds, without parsing, for a version stored before them', async () => {
+      const up = (await upload(bundleOf('ember-liquid'))).body.data;
+      await review(up.review_record.id, 'awaiting_review');
+      // Seven sections of half a megabyte of outputs (seconds of parsing each): as a version stored before the bounds could hold.
+      const huge = '{{ b }}'.repeat(72_000);
+      const version = await app.platform.db.collection('theme_versions').findOne({ _id: new ObjectId(up.version.id) });
+      const assets = version!.bundle.renderer.assets.map((a: Record<string, unknown>) => (a.path === 'sections/hero-banner.liquid' ? { ...a, content: huge } : a));
+      for (let i = 0; i < 6; i++) assets.push({ path: `snippets/huge-${i}.liquid`, content_type: 'text/x-liquid', size: huge.length, sha256: 'x', content: huge });
+      await app.platform.db.collection('theme_versions').updateOne({ _id: version!._id }, { $set: { 'bundle.renderer.assets': assets } });
+      await app.platform.db.collection('theme_reviews').updateOne({ _id: new ObjectId(up.review_record.id) }, { $set: { status: 'pending_checks', lease_until: null, lease_owner: null } });
+      const failed = await review(up.review_record.id, 'checks_failed');
+      const liquid = failed.checks.find((c: { name: string }) => c.name === 'liquid_syntax');
+      expect(liquid.status).to.equal('failed');
+      expect(liquid.details).to.include('sections/hero-banner.liquid: is 504000 characters; a Liquid file may have at most 262144 characters');
+      expect(liquid.details.filter((d: string) => d.startsWith('snippets/huge-'))).to.have.length(6);
+      expect(worker.output()).to.not.match(/liquid_syntax_thread_stopped/);
+    });
+
     it('is for operators: approve publishes (installable, in the catalog), reject records reasons', async () => {
       const up = (await upload(bundleOf('aurora'))).body.data;
       expect((await api.get('/v1/operations/theme-reviews', { token: author.merchant.token })).status).to.equal(403);

@@ -1,6 +1,7 @@
 import type { Module } from '../module.js';
 import { bundleSchemaRoutes } from './bundle-routes.js';
 import { themeJobs } from './jobs.js';
+import { closeLiquidSyntaxThreads } from './liquid-syntax.js';
 import { themeReviewRoutes } from './review-routes.js';
 import { themeRoutes } from './routes.js';
 export { REVIEW_THEME_VERSION, ReviewPayload, SWEEP_THEME_REVIEWS } from './jobs.js';
@@ -27,4 +28,5 @@ export const themesModule: Module = {
   jobs: themeJobs,
   eventCarriers: [THEME_PACKAGES, THEME_VERSIONS, THEME_REVIEWS, STORE_THEMES, THEME_PURCHASES],
   eventTypes: ['theme.installed', 'theme.published', 'theme.purchased', 'theme.released', 'theme.review.completed', 'theme.submitted'],
+  close: closeLiquidSyntaxThreads,
 };

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Liquid } from 'liquidjs';
 import { ObjectId } from 'mongodb';
 import { PlatformError, notFound } from '../errors.js';
 import { carrying } from '../events/index.js';
@@ -13,6 +12,7 @@ import { claimLease, settleLease } from '../work/lease.js';
 import type { ThemeBundle } from './bundle-types.js';
 import { REVIEW_THEME_VERSION } from './jobs.js';
 import { assetKey, bundleHash } from './hashing.js';
+import { checkLiquidSyntax } from './liquid-syntax.js';
 import { presentReview, type ReviewView } from './present.js';
 import {
   themePackages,
@@ -32,8 +32,9 @@ import { validateBundle } from './validate.js';
  * - `bundle_schema_validation`: the stored bundle validated again by the current rules;
  * - `theme_package_persistence`: the stored version reads back with its upload hash, and every
  *   asset is in object storage with its SHA-256;
- * - `liquid_syntax` (Liquid themes): every `.liquid` asset parses with the renderer's engine
- *   (liquidjs), each error with its file, line and column.
+ * - `liquid_syntax` (Liquid themes): every `.liquid` asset within the Liquid bounds (size, tags,
+ *   nesting) and parsed by liquidjs in a thread with a time limit (liquid-syntax.ts), each error
+ *   with its file, line and column.
  * Advisory checks (`warning` never blocks): `settings_labels` (every setting and option a
  * person can read: a label, options labelled), `locale_coverage` (each locale's keys against
  * the default locale `en`).
@@ -71,22 +72,6 @@ async function persistence(platform: Platform, version: ThemeVersionDocument): P
       const object = file ? await storage.get(file.storage_key) : null;
       if (!object) details.push(`${asset.path}: media ${asset.media_id} is not in object storage`);
       else if (object.bytes.length !== asset.size) details.push(`${asset.path}: media ${asset.media_id} is ${object.bytes.length} bytes, not the ${asset.size} declared`);
-    }
-  }
-  return { status: details.length > 0 ? 'failed' : 'passed', details };
-}
-
-function liquidSyntax(bundle: ThemeBundle): Outcome {
-  const engine = new Liquid();
-  const details: string[] = [];
-  for (const asset of bundle.renderer.assets) {
-    if (!asset.path.endsWith('.liquid') || asset.content === undefined) continue;
-    try {
-      engine.parse(asset.content, asset.path);
-    } catch (err) {
-      const position = (err as { token?: { getPosition?(): [number, number] } }).token?.getPosition?.();
-      const message = (err as Error).message.split(', file:')[0];
-      details.push(`${asset.path}${position ? `:${position[0]}:${position[1]}` : ''}: ${message}`);
     }
   }
   return { status: details.length > 0 ? 'failed' : 'passed', details };
@@ -133,7 +118,7 @@ async function runCheck(platform: Platform, name: string, version: ThemeVersionD
     case 'theme_package_persistence':
       return persistence(platform, version);
     case 'liquid_syntax':
-      return liquidSyntax(version.bundle);
+      return checkLiquidSyntax(platform, version.bundle);
     case 'settings_labels':
       return settingsLabels(version.bundle);
     case 'locale_coverage':

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Ajv } from 'ajv';
 import semver from 'semver';
 import type { Config } from '../config.js';
+import { checkLiquidBounds } from '../liquid-bounds.js';
 import { schemaIssue } from '../schema-issues.js';
 import { unstorableJson } from '../storable.js';
 import {
@@ -147,6 +148,7 @@ class Validation {
     this.checkPackage(isObj(b.package) ? b.package : {});
     const renderer = isObj(b.renderer) ? b.renderer : {};
     this.checkAssets(list(renderer.assets));
+    this.checkLiquidBounds(list(renderer.assets));
 
     const config = isObj(b.config) ? b.config : {};
     const schema = isObj(config.settings_schema) ? config.settings_schema : {};
@@ -233,6 +235,21 @@ class Validation {
       if (isNum(a.size)) total += a.size;
     });
     if (total > MAX_TOTAL_ASSET_BYTES) this.issues.push({ path: 'renderer.assets', message: `must total at most ${MAX_TOTAL_ASSET_BYTES} bytes (they total ${total})` });
+  }
+
+  /**
+   * The Liquid files' bounds (src/liquid-bounds.ts: size, tags and outputs, nesting; the theme's
+   * totals), read before anything parses them: a file past them is refused here, cheaply, rather
+   * than parsed for seconds later.
+   */
+  private checkLiquidBounds(assets: unknown[]): void {
+    const liquid = assets.flatMap((a, i) => (isObj(a) && typeof a.path === 'string' && a.path.endsWith('.liquid') && typeof a.content === 'string' ? [{ path: a.path, content: a.content, at: i }] : []));
+    const report = checkLiquidBounds(liquid);
+    for (const file of liquid) {
+      const problem = report.files.get(file.path);
+      if (problem) this.issues.push({ path: `renderer.assets.${file.at}.content`, message: `${file.path} ${problem}` });
+    }
+    if (report.theme) this.issues.push({ path: 'renderer.assets', message: report.theme });
   }
 
   /**
