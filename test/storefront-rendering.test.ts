@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { createPageRenderer, renderPage } from '../src/rendering/index.js';
 import { findStoreById } from '../src/stores/index.js';
@@ -231,29 +232,47 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
 
     it('compiles a theme version once: later pages hit the cache and parse nothing', async () => {
       const renderer = createPageRenderer();
-      const store = (await findStoreById(app.platform, shop.store.id))!;
-      const theme = (await liveRenderableTheme(app.platform, store.id, store.live_theme_id))!;
-      await renderer.render(app.platform, store, theme, { template: 'home' });
-      const first = renderer.stats();
-      expect(first).to.include({ misses: 1, hits: 0, entries: 1 });
-      expect(first.parses).to.be.greaterThan(0);
-      for (let i = 0; i < 3; i++) await renderer.render(app.platform, store, theme, { template: 'home' });
-      expect(renderer.stats()).to.deep.equal({ ...first, hits: 3 });
-      // Another version (a publish changes the key) is compiled on its own; the cache is bounded.
-      const small = createPageRenderer({ cacheEntries: 1 });
-      await small.render(app.platform, store, theme, { template: 'home' });
-      await small.render(app.platform, store, { ...theme, cacheKey: `${theme.cacheKey}:next` }, { template: 'home' });
-      await small.render(app.platform, store, theme, { template: 'home' });
-      expect(small.stats()).to.include({ misses: 3, hits: 0, entries: 1 });
+      const small = createPageRenderer({ threads: 1, cacheEntries: 1 });
+      try {
+        const store = (await findStoreById(app.platform, shop.store.id))!;
+        const theme = (await liveRenderableTheme(app.platform, store.id, store.live_theme_id))!;
+        await renderer.render(app.platform, store, theme, { template: 'home' });
+        const first = renderer.stats();
+        expect(first).to.include({ misses: 1, hits: 0, threads: 1 });
+        expect(first.parses).to.be.greaterThan(0);
+        for (let i = 0; i < 3; i++) await renderer.render(app.platform, store, theme, { template: 'home' });
+        expect(renderer.stats()).to.deep.equal({ ...first, hits: 3 });
+        // Another version (other sources) is compiled on its own; a thread's cache is bounded.
+        await small.render(app.platform, store, theme, { template: 'home' });
+        await small.render(app.platform, store, { ...theme, sourceKey: `${theme.sourceKey}:next` }, { template: 'home' });
+        await small.render(app.platform, store, theme, { template: 'home' });
+        expect(small.stats()).to.include({ misses: 3, hits: 0, threads: 1 });
+      } finally {
+        await renderer.close();
+        await small.close();
+      }
     });
   });
 
+  /**
+   * A product page of a new ember-liquid shop whose main-product section is `source` (a product
+   * `fish` made from `product`), rendered in-process: its HTML, the shop and the live theme.
+   */
+  async function renderFishWith(source: string, product: Record<string, unknown>, locale?: string) {
+    const shop = await shopWithTheme(bundleOf('ember-liquid'));
+    await givenProduct(shop.as, { handle: 'fish', ...product });
+    const store = (await findStoreById(app.platform, shop.store.id))!;
+    const live = (await liveRenderableTheme(app.platform, store.id, store.live_theme_id))!;
+    const bundle = structuredClone(live.bundle);
+    bundle.renderer.assets = bundle.renderer.assets.map((a) => (a.path === 'sections/main-product.liquid' ? { ...a, content: source } : a));
+    // Other sources than the version's: another key, so no thread uses what it compiled of the version.
+    const theme: RenderableTheme = { ...live, bundle, sourceKey: `${live.sourceKey}:${randomBytes(4).toString('hex')}` };
+    const { html } = await renderPage(app.platform, store, theme, { template: 'product', handle: 'fish', ...(locale ? { locale } : {}) });
+    return { html, shop, live };
+  }
+
   describe('Liquid filters and objects', () => {
     it('formats money, translates with placeholders, escapes once, and links assets', async () => {
-      const shop = await shopWithTheme(bundleOf('ember-liquid'));
-      await givenProduct(shop.as, { title: 'Fish & Chips "Deluxe"', handle: 'fish', variants: [{ price: 123456, inventory_tracked: false }] });
-      const store = (await findStoreById(app.platform, shop.store.id))!;
-      const live = (await liveRenderableTheme(app.platform, store.id, store.live_theme_id))!;
       const source = [
         '<b id="m">{{ product.price | money }}|{{ product.price | money_with_currency }}</b>',
         '<b id="t">{{ \'general.page\' | t: page: 3 }}|{{ \'no.such.key\' | t }}</b>',
@@ -263,10 +282,7 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
         '<b id="p">{% render \'price\', variant: product.variants.first %}</b>',
         '<b id="o">{{ product.__proto__ }}{{ product.constructor }}|{{ shop.name }}</b>',
       ].join('\n');
-      const bundle = structuredClone(live.bundle);
-      bundle.renderer.assets = bundle.renderer.assets.map((a) => (a.path === 'sections/main-product.liquid' ? { ...a, content: source } : a));
-      const theme: RenderableTheme = { ...live, bundle, cacheKey: `${live.cacheKey}:filters` };
-      const { html } = await renderPage(app.platform, store, theme, { template: 'product', handle: 'fish', locale: 'es' });
+      const { html, shop, live } = await renderFishWith(source, { title: 'Fish & Chips "Deluxe"', variants: [{ price: 123456, inventory_tracked: false }] }, 'es');
       const part = (id: string) => new RegExp(`<b id="${id}">([\\s\\S]*?)</b>`).exec(html)?.[1];
       expect(part('m')).to.equal('$1,234.56|$1,234.56 USD');
       expect(part('t')).to.equal('Página 3|no.such.key');
@@ -275,6 +291,36 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       expect(part('a')).to.equal(`/v1/storefront/${shop.store.subdomain}/assets/${live.versionId}/assets/ember.css|https://cdn.example.com/x.png|`);
       expect(part('p')).to.include('<span class="price__current">$1,234.56</span>');
       expect(part('o')).to.equal('|Test Store');
+    });
+  });
+
+  describe('the json filter', () => {
+    it('prints JSON as it is in text and scripts, and HTML-escaped where it lands in a tag, so no value can leave its attribute', async () => {
+      const title = `Fish & "Chips" </script><img src=x onerror=alert(1)> a=b 'q'`;
+      const source = [
+        '<b id="text">{{ product.title | json }}</b>',
+        '<script type="application/json" id="script">{{ product.title | json }}</script>',
+        '<div id="double" data-title="{{ product.title | json }}"></div>',
+        "<div id=\"single\" data-title='{{ product.title | json }}'></div>",
+        '<div id="unquoted" data-title={{ product.title | json }}></div>',
+        '{% assign j = product.title | json %}<div id="assigned" data-title="{{ j }}"></div>',
+        '<!-- {{ product.title | json }} -->',
+      ].join('\n');
+      const { html } = await renderFishWith(source, { title });
+      const json = JSON.stringify(title).replace(/[<>&']/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      const decode = (text: string) => text.replace(/&quot;/g, '"').replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))).replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+      expect(/<b id="text">([^<]*)<\/b>/.exec(html)![1]).to.equal(json);
+      expect(/<script type="application\/json" id="script">([^<]*)<\/script>/.exec(html)![1]).to.equal(json);
+      for (const id of ['double', 'assigned']) {
+        const value = new RegExp(`<div id="${id}" data-title="([^"]*)"></div>`).exec(html)?.[1];
+        expect(value, id).to.be.a('string');
+        expect(JSON.parse(decode(value!)), id).to.equal(title);
+      }
+      const single = /<div id="single" data-title='([^']*)'><\/div>/.exec(html)?.[1];
+      expect(JSON.parse(decode(single!))).to.equal(title);
+      const unquoted = /<div id="unquoted" data-title=([^\s>]*)><\/div>/.exec(html)?.[1];
+      expect(JSON.parse(decode(unquoted!))).to.equal(title);
+      expect(html).to.not.match(/<img|onerror=alert\(1\)>|<\/script><img/);
     });
   });
 
@@ -344,7 +390,7 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       const related = templates.product!.sections.related!;
       related.blocks.stray = { type: '@app', disabled: false, settings: { heading: 'Not here' } };
       related.block_order = ['stray'];
-      const theme: RenderableTheme = { ...live, templates, cacheKey: `${live.cacheKey}:apps` };
+      const theme: RenderableTheme = { ...live, templates };
       const { html, status } = await renderPage(app.platform, store, theme, { template: 'product', handle: 'mug' });
       expect(status).to.equal(200);
       expect(html).to.include('<h3 class="app-block__heading">Reviews &lt;script&gt;alert(1)&lt;/script&gt;</h3>');

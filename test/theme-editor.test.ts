@@ -236,7 +236,7 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
       const live = await liveTheme();
       expect(live!.templates.home).to.deep.equal(home.draft);
       expect(live!.preview).to.equal(false);
-      expect(live!.cacheKey).to.not.equal(before!.cacheKey);
+      expect(live!.releaseNumber).to.equal(before!.releaseNumber + 1);
       const events = await app.platform.db.collection('events').find({ type: 'theme.released' }).toArray();
       expect(events.map((e) => e.payload.release.number)).to.deep.equal([1]);
     });
@@ -301,7 +301,7 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
       expect(state.templates.product.live).to.deep.equal(installed.product);
       expect(state.settings.live).to.deep.equal(bundle.config.settings_data);
       const live = await liveTheme();
-      expect(live!.cacheKey).to.not.equal(before!.cacheKey);
+      expect(live!.releaseNumber).to.equal(before!.releaseNumber + 1);
       expect(live!.templates).to.deep.equal(one.snapshot.templates);
 
       const toInstall = await api.post(`/v1/themes/${slug}/releases/0/rollback`, undefined, shop.as);
@@ -368,8 +368,7 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
       expect(preview!.storeThemeId).to.equal(state.theme.id);
       expect(preview!.templates.home!.sections.hero!.blocks.heading!.settings.heading).to.equal('Preview me');
       expect(preview!.templates.product).to.deep.equal(live!.templates.product);
-      expect(preview!.cacheKey).to.not.equal(live!.cacheKey);
-      expect(preview!.cacheKey).to.include(`home=${state.templates.home.version + 1}`);
+      expect(preview!.sourceKey).to.equal(live!.sourceKey); // drafts change templates, never the Liquid sources
       // The live theme is untouched.
       expect(live!.templates.home!.sections.hero!.blocks.heading!.settings.heading).to.not.equal('Preview me');
 
@@ -385,7 +384,7 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
       for (const token of ['', 'emp_pv_x', 'nope', session.token + 'x', 'x'.repeat(10_000)]) expect(await previewRenderableTheme(app.platform, shop.store.id, token)).to.equal(null);
       expect(await previewRenderableTheme(app.platform, 'not-an-id', session.token)).to.equal(null);
 
-      // A session without a template key previews every draft; a new save changes the cache key.
+      // A session without a template key previews every draft; a new save is seen at once.
       const all = await api.post(`/v1/themes/${slug}/preview-session`, {}, shop.as);
       expect([all.status, all.body.data.template_key]).to.deep.equal([201, null]);
       const everything = await previewRenderableTheme(app.platform, shop.store.id, all.body.data.token);
@@ -394,7 +393,6 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
       const version = (await editor()).templates.home.version;
       expect((await save('home', homeWith('Edited again'), version)).status).to.equal(200);
       const edited = await previewRenderableTheme(app.platform, shop.store.id, all.body.data.token);
-      expect(edited!.cacheKey).to.not.equal(everything!.cacheKey);
       expect(edited!.templates.home!.sections.hero!.blocks.heading!.settings.heading).to.equal('Edited again');
     });
 

@@ -1,11 +1,13 @@
 import type { Module } from '../module.js';
+import { closePageRenderer } from './render.js';
 import { renderedPageRoutes, themeAssetRoutes } from './routes.js';
 export { createPageRenderer, PAGE_LIMITS, pageRendererOf, renderPage, type PageLimits, type PageRenderer, type RenderedPage } from './render.js';
 export type { PageRequest } from './page.js';
 
 /**
  * Rendering (docs/rendering.md): a store's live theme, or a previewed draft, rendered into the
- * storefront's HTML pages, by the built-in json-contract renderer or Liquid (liquidjs).
+ * storefront's HTML pages, by the built-in json-contract renderer or Liquid (liquidjs, in the
+ * process's render threads, stopped when the platform closes).
  */
 export const renderingModule: Module = {
   name: 'rendering',
@@ -13,4 +15,5 @@ export const renderingModule: Module = {
     { path: '/v1/storefront/:subdomain/pages', router: renderedPageRoutes },
     { path: '/v1/storefront/:subdomain/assets', router: themeAssetRoutes },
   ],
+  close: closePageRenderer,
 };

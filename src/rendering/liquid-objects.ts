@@ -1,8 +1,9 @@
 import type { CartView, PublicCollectionWithProducts, PublicProductView } from '../storefront/index.js';
-import type { SettingField, ThemeBundle } from '../themes/index.js';
+import type { SettingField } from '../themes/index.js';
 import { renderAppBlock } from './app-blocks.js';
 import { sanitizeRichText } from './html.js';
 import { SafeHtml } from './liquid.js';
+import type { LiquidTheme } from './liquid-theme.js';
 import type { PageModel } from './page.js';
 import type { RenderedSection } from './sections.js';
 
@@ -82,7 +83,7 @@ function cartObject(cart: CartView | null) {
 }
 
 /** The page's objects: shop, settings, template, request, product, collection, collections, cart, page, blog, linklists. */
-export function pageObjects(bundle: ThemeBundle, page: PageModel, settings: Record<string, unknown>): Record<string, unknown> {
+export function pageObjects(bundle: Pick<LiquidTheme, 'config'>, page: PageModel, settings: Record<string, unknown>): Record<string, unknown> {
   const product = page.product ? productObject(page.product) : null;
   const collection = page.collection ? collectionObject(page.collection) : null;
   return {
@@ -104,7 +105,7 @@ export function pageObjects(bundle: ThemeBundle, page: PageModel, settings: Reco
 }
 
 /** `section` for a section's template: id, type, settings, and blocks (app blocks with their HTML as `block.html`). */
-export function sectionObject(bundle: ThemeBundle, section: RenderedSection) {
+export function sectionObject(bundle: Pick<LiquidTheme, 'sections' | 'blocks'>, section: RenderedSection) {
   const def = bundle.sections[section.type];
   return {
     id: section.id,

@@ -1,13 +1,16 @@
-import { CaptureTag, Context, Drop, IncludeTag, LayoutTag, Liquid, RenderTag, toPromise, type Emitter, type FS, type Template } from 'liquidjs';
-import type { RenderableTheme } from '../themes/index.js';
+import { CaptureTag, Context, Drop, IncludeTag, LayoutTag, Liquid, RenderTag, toPromise, type Emitter, type FilterImplOptions, type FS, type Template } from 'liquidjs';
+import { checkLiquidBounds, LIQUID_BOUNDS } from '../liquid-bounds.js';
 import { escapeHtml, safeHref, scriptSafeJson } from './html.js';
+import { HtmlContext } from './html-context.js';
+import type { LiquidTheme } from './liquid-theme.js';
 import { interpolate, type Translate } from './locale.js';
 import { formatMoney } from './money.js';
 
 /**
  * The Liquid engine (liquidjs) for themes that ship Liquid sources (docs/rendering.md, Liquid).
- * One `Liquid` instance per compiled theme (cache.ts): its file system is the bundle's inline
- * assets, nothing on disk; output is HTML-escaped unless a value is marked safe.
+ * It runs in the render threads (render-thread.ts), never on the web process's event loop. One
+ * `Liquid` instance per compiled theme version: its file system is the theme's `.liquid` files,
+ * nothing on disk; output is HTML-escaped unless a value is marked safe.
  */
 
 /** HTML that is already safe to emit as it is (escaped, sanitised or built by us); every other output value is escaped. */
@@ -32,7 +35,14 @@ export type LiquidLimits = {
   renderDepth: number;
 };
 
-export const LIQUID_LIMITS: LiquidLimits = { parseChars: 4 * 1024 * 1024, memory: 10_000_000, renderDepth: 10 };
+export const LIQUID_LIMITS: LiquidLimits = { parseChars: LIQUID_BOUNDS.themeChars, memory: 10_000_000, renderDepth: 10 };
+
+/**
+ * What one filter call may be given or make: an array of at most this many items, a string of at
+ * most this many characters (a theme file's size). A filter's work is then bounded by its input,
+ * whatever a theme built before it (20 `append` doublings and a `split` make a million items).
+ */
+export const FILTER_LIMITS = { items: 10_000, chars: 256 * 1024 } as const;
 
 /** What the filters need of the page being rendered, per render (the instance is shared by every page of the theme). */
 export type LiquidPageEnv = { t: Translate; currency: string; assetUrl: (path: string) => string };
@@ -125,23 +135,63 @@ const stringOf = (value: unknown): string => {
   return String(v);
 };
 
-/** Output escaping: safe HTML as it is, anything else escaped (liquidjs `outputEscape`). */
-const escapeOutput = (value: unknown): string => (value instanceof SafeHtml ? value.html : escapeHtml(stringOf(value)));
+/**
+ * The `json` filter's output: JSON with `<`, `>`, `&`, `'` and line separators as `\\u` escapes,
+ * safe as it is in text and in a `<script>`. Where it lands in a tag (a quoted attribute value,
+ * an unquoted one) the emitter also HTML-escapes it (`"` → `&quot;`), so it cannot end the value.
+ * Not a Drop: liquidjs hands it to the emitter as it is. Used as text by any other filter.
+ */
+export class JsonText {
+  constructor(readonly json: string) {}
+  toString(): string {
+    return this.json;
+  }
+}
+
+/** Output escaping: safe HTML and JSON as they are (JSON is placed by the emitter), anything else escaped (liquidjs `outputEscape`). */
+const escapeOutput = (value: unknown): string => (value instanceof SafeHtml ? value.html : value instanceof JsonText ? (value as never) : escapeHtml(stringOf(value)));
+
+/** JSON for where it lands: as it is in text and raw text, HTML-escaped in a tag (and its spaces, `=` and backticks too where a value is unquoted). */
+function placeJson(json: string, context: HtmlContext): string {
+  const place = context.place;
+  if (place === 'text' || place === 'rawtext') return json;
+  const escaped = escapeHtml(json);
+  return place === 'tag' ? escaped.replace(/[\s=`]/g, (c) => `&#${c.charCodeAt(0)};`) : escaped;
+}
 
 function env(filter: { context: Context }): LiquidPageEnv {
   return renderState(filter.context).env;
 }
 
-/** A theme's Liquid sources compiled once: the layout and each section by renderer key (or why it did not parse). */
+/**
+ * A theme version's Liquid engine: the layout parsed at once, each section's file when a page first
+ * needs it (`sectionTemplates`), snippets when first rendered (liquidjs's own cache); all kept.
+ */
 export type CompiledLiquid = {
   liquid: Liquid;
   layout: Template[] | Error | null;
+  /** Sections parsed so far (or why one did not parse), by renderer key. */
   sections: Map<string, Template[] | Error>;
+  /** Parse a file of the theme (null when it has none; an Error for one past the bounds or broken). */
+  parse(path: string): Template[] | Error | null;
+  /** The characters of its sources (what a thread's cache counts). */
+  chars: number;
+  /** What it was compiled from (the page objects read its schemas and locales). */
+  theme: LiquidTheme;
 };
 
-/** `onParse` is told of every template parsed (sections and the layout now, snippets when first rendered). */
-export function compileLiquid(theme: RenderableTheme, onParse: () => void, limits: LiquidLimits = LIQUID_LIMITS): CompiledLiquid {
-  const files = new Map(theme.bundle.renderer.assets.filter((a) => a.path.endsWith('.liquid') && typeof a.content === 'string').map((a) => [a.path, a.content!]));
+/**
+ * `onParse` is told of every template parsed (the layout now, sections and snippets when first
+ * needed). A file past the bounds (liquid-bounds.ts; only versions stored before them can have
+ * one) is not parsed: its section fails with the reason, and a snippet in it is missing.
+ */
+export function compileLiquid(theme: LiquidTheme, onParse: () => void, limits: LiquidLimits = LIQUID_LIMITS): CompiledLiquid {
+  const bounds = checkLiquidBounds(theme.files.map(([path, content]) => ({ path, content })));
+  const refused = (path: string) => {
+    const problem = bounds.theme ?? bounds.files.get(path);
+    return problem ? new Error(`${path} is not rendered: ${bounds.theme ? problem : `it ${problem}`}`) : null;
+  };
+  const files = new Map(theme.files.filter(([path]) => !refused(path)));
   const liquid = new Liquid({
     fs: bundleFileSystem(files, onParse),
     root: ['snippets'],
@@ -166,8 +216,11 @@ export function compileLiquid(theme: RenderableTheme, onParse: () => void, limit
   liquid.registerTag('include', BoundedInclude);
   liquid.registerTag('capture', BoundedCapture);
   registerFilters(liquid);
+  capFilters(liquid);
 
   const parse = (path: string): Template[] | Error | null => {
+    const why = refused(path);
+    if (why) return why;
     const source = files.get(path);
     if (source === undefined) return null;
     try {
@@ -177,12 +230,40 @@ export function compileLiquid(theme: RenderableTheme, onParse: () => void, limit
       return err instanceof Error ? err : new Error(String(err));
     }
   };
-  const sections = new Map<string, Template[] | Error>();
-  for (const def of Object.values(theme.bundle.sections)) {
-    if (sections.has(def.renderer_key)) continue;
-    sections.set(def.renderer_key, parse(`sections/${def.renderer_key}.liquid`) ?? new Error(`sections/${def.renderer_key}.liquid is not in the theme`));
+  const chars = theme.files.reduce((n, [, source]) => n + source.length, 0);
+  return { liquid, layout: parse('layout/theme.liquid'), sections: new Map(), parse, chars, theme };
+}
+
+/** A section's templates, parsed on first use and kept; `parsing` is told before a parse (the caller times it). */
+export function sectionTemplates(compiled: CompiledLiquid, rendererKey: string, parsing: () => void): Template[] | Error {
+  let found = compiled.sections.get(rendererKey);
+  if (found === undefined) {
+    parsing();
+    const path = `sections/${rendererKey}.liquid`;
+    found = compiled.parse(path) ?? new Error(`${path} is not in the theme`);
+    compiled.sections.set(rendererKey, found);
   }
-  return { liquid, layout: parse('layout/theme.liquid'), sections };
+  return found;
+}
+
+/** Every filter (liquidjs's and ours) refuses input and output past FILTER_LIMITS. */
+function capFilters(liquid: Liquid): void {
+  const check = (name: string, value: unknown, what: string) => {
+    if (Array.isArray(value) && value.length > FILTER_LIMITS.items) throw new Error(`the ${name} filter ${what} ${value.length} items (at most ${FILTER_LIMITS.items})`);
+    if (typeof value === 'string' && value.length > FILTER_LIMITS.chars) throw new Error(`the ${name} filter ${what} ${value.length} characters (at most ${FILTER_LIMITS.chars})`);
+  };
+  for (const [name, impl] of Object.entries(liquid.filters) as [string, FilterImplOptions][]) {
+    const handler = typeof impl === 'function' ? impl : impl.handler;
+    // A generator, because liquidjs's filters may be generators: yielding the handler's result runs one to its value.
+    const capped = function* (this: unknown, value: unknown, ...args: unknown[]): Generator<unknown, unknown, unknown> {
+      check(name, value, 'was given');
+      for (const arg of args) check(name, arg, 'was given');
+      const made = yield handler.call(this as never, value, ...args);
+      check(name, made, 'made');
+      return made;
+    };
+    liquid.registerFilter(name, typeof impl === 'function' ? capped : { ...impl, handler: capped });
+  }
 }
 
 function registerFilters(liquid: Liquid): void {
@@ -220,7 +301,7 @@ function registerFilters(liquid: Liquid): void {
   liquid.registerFilter('script_tag', (url: unknown) => new SafeHtml(`<script src="${escapeHtml(stringOf(url))}" defer></script>`));
   liquid.registerFilter('handleize', (value: unknown) => handleize(stringOf(value)));
   liquid.registerFilter('handle', (value: unknown) => handleize(stringOf(value)));
-  liquid.registerFilter('json', (value: unknown) => new SafeHtml(scriptSafeJson(plain(value))));
+  liquid.registerFilter('json', (value: unknown) => new JsonText(scriptSafeJson(plain(value))));
   liquid.registerFilter('escape', (value: unknown) => new SafeHtml(escapeHtml(stringOf(value))));
   liquid.registerFilter('escape_once', (value: unknown) => new SafeHtml(escapeHtml(stringOf(value).replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!))));
 }
@@ -240,12 +321,15 @@ function plain(value: unknown, depth = 0): unknown {
   return value;
 }
 
-/** Output past `maxChars` stops the render (a theme printing without end). */
+/** Output past `maxChars` stops the render (a theme printing without end); JSON is placed where it lands in the HTML. */
 class CappedEmitter implements Emitter {
   buffer = '';
+  private readonly context = new HtmlContext();
   constructor(private readonly maxChars: number) {}
   write(html: unknown): void {
-    this.buffer += stringOf(html);
+    const text = html instanceof JsonText ? placeJson(html.json, this.context) : stringOf(html);
+    this.context.write(text);
+    this.buffer += text;
     if (this.buffer.length > this.maxChars) throw new Error(`output limit exceeded (${this.maxChars} characters)`);
   }
 }

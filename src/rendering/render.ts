@@ -1,66 +1,104 @@
-import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { PlatformError } from '../errors.js';
+import type { Log } from '../log.js';
 import type { Platform } from '../platform.js';
 import type { StoreView } from '../stores/index.js';
-import type { RenderableTheme } from '../themes/index.js';
-import { renderAppBlock } from './app-blocks.js';
+import type { RenderableTheme, ThemeBundle } from '../themes/index.js';
+import { PoolBusy, ThreadPool, ThreadStopped, type Lease } from '../threads/pool.js';
 import { LruCache } from './cache.js';
-import { escapeHtml } from './html.js';
+import { barePage, failureComment, newErrorId, type SectionFailure } from './failures.js';
 import { renderJsonContractLayout, renderJsonContractSection, type JsonContractEnv } from './json-contract.js';
-import { compileLiquid, renderLiquid, SafeHtml, type CompiledLiquid, type LiquidPageEnv } from './liquid.js';
-import { pageObjects, sectionObject } from './liquid-objects.js';
+import type { LiquidPageMessage, LiquidPageTask } from './liquid-page.js';
+import { liquidThemeOf, type LiquidTheme } from './liquid-theme.js';
 import { translator, type Translate } from './locale.js';
 import { buildPageModel, pageLocale, type PageModel, type PageRequest } from './page.js';
+import type { RenderThreadData, RenderThreadRequest } from './render-thread.js';
 import { templateSections, themeSettings, type RenderedSection } from './sections.js';
-import { PlatformError } from '../errors.js';
 
 /** Limits of one page render (docs/rendering.md, Limits). */
 export type PageLimits = {
-  /** Wall time for all of a page's Liquid (sections and layout); a section started after it is skipped. */
+  /** Wall time for all of a page's Liquid sections (the layout gets at least LAYOUT_MIN_MS more); a section started after it is skipped. */
   pageBudgetMs: number;
-  /** Time for one Liquid section (liquidjs `renderLimit`, checked between template nodes). */
+  /** Time for one Liquid section: liquidjs's `renderLimit` between template nodes, and the thread is stopped past it (and a grace). */
   sectionTimeMs: number;
   /** The page's HTML, in characters; a section that would pass it fails. */
   maxPageChars: number;
+  /** Time for a thread to parse one file it has not parsed yet (the layout, a section's); past it the thread is stopped. */
+  parseTimeMs: number;
+  /**
+   * How much a page's time may grow for warming a thread up: the files it parsed for the page (a
+   * thread new to the theme version), and a replacement thread's start after one was stopped.
+   */
+  warmupBudgetMs: number;
+  /** How long a section whose thread had to be stopped is not run again (for that theme version, in this process). */
+  stoppedSectionPauseMs: number;
 };
-export const PAGE_LIMITS: PageLimits = { pageBudgetMs: 1000, sectionTimeMs: 250, maxPageChars: 2 * 1024 * 1024 };
+export const PAGE_LIMITS: PageLimits = { pageBudgetMs: 1000, sectionTimeMs: 250, maxPageChars: 2 * 1024 * 1024, parseTimeMs: 1000, warmupBudgetMs: 1000, stoppedSectionPauseMs: 60_000 };
 /** The layout's time even when the sections spent the page's budget, so the page keeps its frame. */
 const LAYOUT_MIN_MS = 100;
-
-/** Compiled themes kept per web process (LRU by entries). */
-export const COMPILED_THEMES = 200;
-
-/** A theme's compiled form, cached by its `cacheKey` (a new publish or draft is a new key). */
-type CompiledTheme = { liquid: CompiledLiquid | null };
+/** How long past a step's own time the web process waits for its thread before stopping it (the thread's own limits usually end the step first). */
+const STOP_GRACE_MS = 100;
 
 export type RenderedPage = { html: string; status: number };
 
-/** The renderer of one web process: its compiled-theme cache and limits. */
+export type RendererOptions = {
+  /** Render threads (0 or unset: two to four, by the machine's cores). */
+  threads?: number;
+  /** Each thread's heap limit (V8 old generation), MB. */
+  threadMemoryMb?: number;
+  /** Compiled theme versions a thread keeps (LRU), and the characters of their sources at most. */
+  cacheEntries?: number;
+  cacheChars?: number;
+  limits?: PageLimits;
+  log?: Log;
+};
+
+/** The renderer of one web process: its render threads and limits. */
 export type PageRenderer = {
   render(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest): Promise<RenderedPage>;
   /** The page's data (the storefront reads of its products, collections and cart): the first half of `render`. */
   prepare(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest): Promise<PreparedPage>;
   /** The second half: the prepared page into HTML, no reads (bench:render times it alone). */
   renderPrepared(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest, prepared: PreparedPage): Promise<RenderedPage>;
-  /** Cache counters: compiled-theme hits and misses, entries, and templates parsed (tests, benchmarks). */
-  stats(): { hits: number; misses: number; entries: number; parses: number };
+  /**
+   * Counters: Liquid pages whose thread held the theme version (`hits`) or compiled it (`misses`),
+   * templates parsed, threads alive and threads stopped (a step past its time, or a thread that died).
+   */
+  stats(): { hits: number; misses: number; parses: number; threads: number; stopped: number };
+  /** Stop the threads (the process is stopping). */
+  close(): Promise<void>;
 };
 
-export function createPageRenderer(options: { cacheEntries?: number; limits?: PageLimits } = {}): PageRenderer {
-  const cache = new LruCache<CompiledTheme>(options.cacheEntries ?? COMPILED_THEMES);
+/** Threads when not configured: one per core, at least two (one store's pages never hold them all) and at most four. */
+export const defaultRenderThreads = () => Math.min(4, Math.max(2, availableParallelism()));
+
+export function createPageRenderer(options: RendererOptions = {}): PageRenderer {
   const limits = options.limits ?? PAGE_LIMITS;
-  let parses = 0;
-  const compile = (theme: RenderableTheme): CompiledTheme => ({ liquid: theme.bundle.renderer.engine === 'liquid' ? compileLiquid(theme, () => parses++) : null });
+  const size = options.threads || defaultRenderThreads();
+  const counters = { hits: 0, misses: 0, parses: 0, stopped: 0 };
+  const data: Omit<RenderThreadData, 'port'> = { cacheEntries: options.cacheEntries ?? 64, cacheChars: options.cacheChars ?? 32 * 1024 * 1024 };
+  const pool = new ThreadPool({
+    name: 'render',
+    script: new URL('./render-thread.js', import.meta.url),
+    workerData: data,
+    size,
+    resourceLimits: { maxOldGenerationSizeMb: options.threadMemoryMb ?? 256, stackSizeMb: 4 },
+    // One store's pages take at most half the threads; the rest wait a little, then are refused (503).
+    perTenant: Math.max(1, Math.floor(size / 2)),
+    maxQueuedPerTenant: 32,
+    maxWaitMs: 3000,
+    onThreadEnd: (info) => {
+      counters.stopped++;
+      options.log?.warn({ event: 'render.thread_stopped', thread: info.thread, reason: info.reason, detail: info.detail });
+    },
+  });
+  const liquid: LiquidRendering = { pool, limits, counters, paused: new LruCache<number>(1000) };
   return {
-    render: async (platform, store, theme, request) => {
-      const compiled = cache.getOrCreate(theme.cacheKey, () => compile(theme));
-      return renderPrepared(platform, store, theme, request, await preparePage(platform, store, theme, request), compiled, limits);
-    },
+    render: async (platform, store, theme, request) => renderPrepared(platform, store, theme, request, await preparePage(platform, store, theme, request), liquid),
     prepare: preparePage,
-    renderPrepared: async (platform, store, theme, request, prepared) => {
-      const compiled = cache.getOrCreate(theme.cacheKey, () => compile(theme));
-      return renderPrepared(platform, store, theme, request, prepared, compiled, limits);
-    },
-    stats: () => ({ hits: cache.hits, misses: cache.misses, entries: cache.size, parses }),
+    renderPrepared: (platform, store, theme, request, prepared) => renderPrepared(platform, store, theme, request, prepared, liquid),
+    stats: () => ({ ...counters, threads: pool.size }),
+    close: () => pool.close(),
   };
 }
 
@@ -70,17 +108,26 @@ const renderers = new WeakMap<Platform, PageRenderer>();
 export function pageRendererOf(platform: Platform): PageRenderer {
   let renderer = renderers.get(platform);
   if (!renderer) {
-    renderer = createPageRenderer();
+    const { threads, threadMemoryMb } = platform.config.rendering;
+    renderer = createPageRenderer({ threads, threadMemoryMb, log: platform.log });
     renderers.set(platform, renderer);
   }
   return renderer;
+}
+
+/** Stop the platform's render threads, if it started any. */
+export async function closePageRenderer(platform: Platform): Promise<void> {
+  const renderer = renderers.get(platform);
+  renderers.delete(platform);
+  await renderer?.close();
 }
 
 /**
  * Render one page of a store's theme (the live one, or a preview's): its template's sections in
  * order into HTML, in the theme's engine. A product or collection page whose handle names
  * nothing, or a template the theme lacks, is a `not_found` PlatformError; a section that fails
- * renders as an HTML comment with an error id (logged) and the rest of the page renders.
+ * renders as an HTML comment with an error id (logged) and the rest of the page renders. When
+ * every render thread is taken by the store's other pages for too long, `unavailable` (503).
  */
 export function renderPage(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest): Promise<RenderedPage> {
   return pageRendererOf(platform).render(platform, store, theme, request);
@@ -97,77 +144,170 @@ async function preparePage(platform: Platform, store: StoreView, theme: Renderab
   return { locale, t, sections, page: await buildPageModel(platform, store, sections, locale, request) };
 }
 
-async function renderPrepared(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest, prepared: PreparedPage, compiled: CompiledTheme, limits: PageLimits): Promise<RenderedPage> {
+type LiquidRendering = {
+  pool: ThreadPool;
+  limits: PageLimits;
+  counters: { hits: number; misses: number; parses: number };
+  /** Sections whose thread was stopped, until when they are not run: `<source key>|<renderer key>` → epoch ms. */
+  paused: LruCache<number>;
+};
+
+/** What a failure is logged with: the page's ids and the section. */
+type FailureLog = (section: string, failure: SectionFailure) => string;
+
+async function renderPrepared(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest, prepared: PreparedPage, liquid: LiquidRendering): Promise<RenderedPage> {
   const { locale, t, sections, page } = prepared;
   const settings = themeSettings(theme, t);
-  const assetUrl = (path: string) => `/v1/storefront/${encodeURIComponent(store.subdomain)}/assets/${theme.versionId}/${path.split('/').map(encodeURIComponent).join('/')}`;
-  const failure = (section: string, err: unknown) => {
-    const errorId = randomBytes(6).toString('hex');
-    platform.log.warn({ event: 'render.section_failed', error_id: errorId, store_id: store.id, theme: theme.slug, version_id: theme.versionId, template: request.template, section, err: err instanceof Error ? err.message : String(err) });
-    return `<!-- section "${escapeComment(section)}" failed to render (error ${errorId}) -->`;
+  const logFailure: FailureLog = (section, failure) => {
+    platform.log.warn({ event: 'render.section_failed', error_id: failure.errorId, store_id: store.id, theme: theme.slug, version_id: theme.versionId, template: request.template, section, err: failure.message });
+    return failureComment(section, failure.errorId);
   };
+  const failure = (section: string, err: unknown) => logFailure(section, { errorId: newErrorId(), message: err instanceof Error ? err.message : String(err) });
 
-  if (!compiled.liquid) {
-    const env: JsonContractEnv = { bundle: theme.bundle, page, t, assetUrl };
-    const parts: string[] = [];
-    let size = 0;
-    for (const section of sections) {
-      let html: string;
-      try {
-        html = renderJsonContractSection(section, env);
-      } catch (err) {
-        html = failure(section.id, err);
-      }
-      if (size + html.length > limits.maxPageChars) html = failure(section.id, new Error('page output limit exceeded'));
-      size += html.length;
-      parts.push(html);
-    }
-    return { html: renderJsonContractLayout(env, settings, parts.join('\n')), status: 200 };
+  if (theme.bundle.renderer.engine === 'liquid') {
+    const task: LiquidPageTask = {
+      key: theme.sourceKey,
+      sections,
+      from: 0,
+      done: [],
+      page,
+      settings,
+      locale,
+      storeName: store.name,
+      currency: store.currency,
+      assetBase: `/v1/storefront/${encodeURIComponent(store.subdomain)}/assets/${theme.versionId}/`,
+      deadline: null,
+      budgetMs: liquid.limits.pageBudgetMs,
+      warmupBudgetMs: liquid.limits.warmupBudgetMs,
+      resumedAt: null,
+      skip: pausedSections(liquid, theme.sourceKey, sections),
+      sectionTimeMs: liquid.limits.sectionTimeMs,
+      layoutMinMs: LAYOUT_MIN_MS,
+      maxPageChars: liquid.limits.maxPageChars,
+    };
+    return { html: await renderLiquidInThreads(liquid, store.id, theme.bundle, task, logFailure, failure), status: 200 };
   }
 
-  const liquid = compiled.liquid;
-  const pageEnv: LiquidPageEnv = { t, currency: store.currency, assetUrl };
-  const objects = pageObjects(theme.bundle, page, settings);
-  const deadline = performance.now() + limits.pageBudgetMs;
+  const assetUrl = (path: string) => `/v1/storefront/${encodeURIComponent(store.subdomain)}/assets/${theme.versionId}/${path.split('/').map(encodeURIComponent).join('/')}`;
+  const env: JsonContractEnv = { bundle: theme.bundle, page, t, assetUrl };
   const parts: string[] = [];
   let size = 0;
   for (const section of sections) {
-    const remaining = deadline - performance.now();
     let html: string;
     try {
-      if (remaining <= 0) throw new Error('page time budget exhausted');
-      const templates = liquid.sections.get(section.rendererKey);
-      if (!templates) throw new Error(`no Liquid template for renderer key ${section.rendererKey}`);
-      if (templates instanceof Error) throw templates;
-      const own = await renderLiquid(liquid, templates, { ...objects, section: sectionObject(theme.bundle, section) }, pageEnv, {
-        timeMs: Math.min(limits.sectionTimeMs, remaining),
-        maxChars: limits.maxPageChars - size,
-      });
-      html = wrapSection(section, own);
+      html = renderJsonContractSection(section, env);
     } catch (err) {
       html = failure(section.id, err);
     }
-    if (size + html.length > limits.maxPageChars) html = failure(section.id, new Error('page output limit exceeded'));
+    if (size + html.length > liquid.limits.maxPageChars) html = failure(section.id, new Error('page output limit exceeded'));
     size += html.length;
     parts.push(html);
   }
-  const content = parts.join('\n');
-  if (liquid.layout === null) return { html: content, status: 200 };
-  try {
-    if (liquid.layout instanceof Error) throw liquid.layout;
-    const timeMs = Math.max(LAYOUT_MIN_MS, deadline - performance.now());
-    const html = await renderLiquid(liquid, liquid.layout, { ...objects, content_for_layout: new SafeHtml(content) }, pageEnv, { timeMs, maxChars: limits.maxPageChars * 2 });
-    return { html, status: 200 };
-  } catch (err) {
-    // The sections still reach the shopper, in a bare page.
-    return { html: `<!doctype html><html lang="${escapeHtml(locale)}"><head><meta charset="utf-8"><title>${escapeHtml(store.name)}</title></head><body>${failure('layout', err)}\n${content}</body></html>`, status: 200 };
+  return { html: renderJsonContractLayout(env, settings, parts.join('\n')), status: 200 };
+}
+
+/** The page's sections that are paused (their thread was stopped lately), with why. */
+function pausedSections(liquid: LiquidRendering, sourceKey: string, sections: readonly RenderedSection[]): [string, string][] {
+  const now = Date.now();
+  const paused: [string, string][] = [];
+  for (const key of new Set(sections.map((s) => s.rendererKey))) {
+    const until = liquid.paused.get(`${sourceKey}|${key}`);
+    if (until !== undefined && until > now) paused.push([key, `not run until ${new Date(until).toISOString()}: its render thread was stopped for running past its time`]);
   }
+  return paused;
 }
 
-/** A Liquid section in Shopify's wrapper, followed by its app blocks (the platform renders those, whatever the theme's code). */
-function wrapSection(section: RenderedSection, own: string): string {
-  const apps = section.blocks.filter((b) => b.app).map(renderAppBlock).join('');
-  return `<div id="shopify-section-${escapeHtml(section.id)}" class="shopify-section" data-section-type="${escapeHtml(section.type)}">${own}${apps}</div>`;
+/** A theme version's slim copy for the threads, made once per bundle the process holds. */
+const liquidThemes = new WeakMap<ThemeBundle, LiquidTheme>();
+function liquidThemeFor(bundle: ThemeBundle): LiquidTheme {
+  let found = liquidThemes.get(bundle);
+  if (!found) liquidThemes.set(bundle, (found = liquidThemeOf(bundle)));
+  return found;
 }
 
-const escapeComment = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '');
+/**
+ * A Liquid page in the render threads. Each step has its time: the compile, each section, the
+ * layout; a thread that overruns one (plus a grace) is stopped, that step fails, and the page
+ * goes on from the next section on another thread while the page's time lasts (then the sections
+ * left fail, and the layout too if it cannot run: the sections in a bare page).
+ */
+async function renderLiquidInThreads(liquid: LiquidRendering, storeId: string, bundle: ThemeBundle, first: LiquidPageTask, logFailure: FailureLog, failure: (section: string, err: unknown) => string): Promise<string> {
+  const { limits, counters } = liquid;
+  const sections = first.sections;
+  const parts: string[] = [];
+  let deadline: number | null = null;
+  /** The page's deadline as first set, so the warm-up budget left is known; when the last thread was stopped. */
+  let firstDeadline: number | null = null;
+  let resumedAt: number | null = null;
+  let layout: string | null | undefined;
+  /** What the thread was doing when it was stopped. */
+  let step: 'compile' | 'sections' | 'layout' = 'compile';
+  const now = () => performance.timeOrigin + performance.now();
+  const left = () => (deadline === null ? limits.pageBudgetMs : deadline - now());
+
+  const converse = async (lease: Lease) => {
+    const theme = liquidThemeFor(bundle);
+    const send = (request: RenderThreadRequest) => lease.send(request);
+    const next = async (timeoutMs: number) => {
+      const message = await lease.next<LiquidPageMessage>(timeoutMs);
+      if ('parses' in message) counters.parses += message.parses;
+      return message;
+    };
+    step = 'compile';
+    const warmupBudgetMs = firstDeadline === null || deadline === null ? first.warmupBudgetMs : Math.max(0, first.warmupBudgetMs - (deadline - firstDeadline));
+    send({ type: 'render', task: { ...first, from: parts.length, done: [...parts], deadline, resumedAt, warmupBudgetMs }, theme: lease.holds.has(first.key) ? null : theme });
+    let message = await next(limits.parseTimeMs);
+    if (message.type === 'need-theme') {
+      send({ type: 'theme', theme });
+      message = await next(limits.parseTimeMs);
+    }
+    if (message.type !== 'compiled') throw new Error(`render thread answered ${message.type} before compiled`);
+    lease.remember(first.key);
+    if (message.fresh) counters.misses++;
+    else counters.hits++;
+    deadline = message.deadline;
+    firstDeadline ??= message.deadline;
+    step = 'sections';
+    while (parts.length < sections.length) {
+      message = await next(Math.min(limits.sectionTimeMs, Math.max(0, left())) + STOP_GRACE_MS);
+      if (message.type === 'parsing') {
+        message = await next(limits.parseTimeMs + STOP_GRACE_MS);
+        if (message.type !== 'parsed') throw new Error(`render thread answered ${message.type} instead of parsed`);
+        deadline = message.deadline;
+        message = await next(Math.min(limits.sectionTimeMs, Math.max(0, left())) + STOP_GRACE_MS);
+      }
+      if (message.type !== 'section' || message.index !== parts.length) throw new Error(`render thread answered ${message.type} out of order`);
+      parts.push(message.failure ? logFailure(sections[message.index]!.id, message.failure) : message.html);
+    }
+    step = 'layout';
+    message = await next(Math.max(LAYOUT_MIN_MS, left()) + STOP_GRACE_MS);
+    if (message.type !== 'layout') throw new Error(`render thread answered ${message.type} instead of the layout`);
+    if (message.failure) logFailure('layout', message.failure);
+    layout = message.html;
+  };
+
+  while (layout === undefined) {
+    try {
+      await liquid.pool.run(storeId, first.key, converse);
+    } catch (err) {
+      if (err instanceof PoolBusy) {
+        throw new PlatformError('unavailable', 'render_busy', "This store's pages are rendering more than it may at once; try again in a moment", { retryAfterSeconds: 1 });
+      }
+      if (!(err instanceof ThreadStopped)) throw err;
+      const rest = (why: string) => {
+        while (parts.length < sections.length) parts.push(failure(sections[parts.length]!.id, why));
+        layout = barePage(first.locale, first.storeName, failure('layout', why), parts.join('\n'));
+      };
+      if (step === 'compile') rest(`the theme could not be compiled in its time (${err.message})`);
+      else if (step === 'layout') layout = barePage(first.locale, first.storeName, failure('layout', err), parts.join('\n'));
+      else {
+        const section = sections[parts.length]!;
+        if (err.reason !== 'closed') liquid.paused.set(`${first.key}|${section.rendererKey}`, Date.now() + limits.stoppedSectionPauseMs);
+        parts.push(failure(section.id, err));
+        resumedAt = now();
+        if (left() <= 0) rest('page time budget exhausted');
+      }
+    }
+  }
+  return layout ?? parts.join('\n');
+}

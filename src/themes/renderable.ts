@@ -9,8 +9,9 @@ import { storeThemes, themeDrafts, themeVersions, type StoreThemeDocument } from
 /**
  * What the storefront renderer needs of a store's theme (docs/rendering.md): the bundle of the
  * installed version (sections, blocks, locales, renderer and assets), the effective templates
- * and settings, and a cache key that changes whenever any of those does (a publish, a
- * rollback, a previewed draft), so compiled templates are cached per key.
+ * and settings, and the key of its Liquid sources (the version: compiled templates are kept per
+ * version, so a publish, a rollback or a previewed draft, which change only templates and
+ * settings, compile nothing).
  *
  * The live theme is the store's `live_theme_id`, with the store's published template copies
  * (docs/themes.md, Releases and rollback). A preview session's theme has the session's drafts
@@ -27,11 +28,8 @@ export type RenderableTheme = {
   bundle: ThemeBundle;
   templates: Partial<Record<TemplateKey, Template>>;
   settingsData: ThemeBundle['config']['settings_data'];
-  /**
-   * Changes with anything above: `<store theme id>:<version id>:r<release number>:v<counter>`;
-   * a preview's adds `:preview:<key>=<draft version>,…` (the drafts laid over).
-   */
-  cacheKey: string;
+  /** The key of the Liquid sources, what render threads keep compiled templates by: the version id (a version never changes). */
+  sourceKey: string;
   /** Whether this is a preview of unpublished drafts (never cached by shared caches). */
   preview: boolean;
   /** The release the live templates are (0: as installed). */
@@ -65,8 +63,7 @@ export async function previewRenderableTheme(platform: Platform, storeId: string
     .sort({ template_key: 1 })
     .toArray();
   const { templates, settingsData } = withDrafts(live.templates, live.settingsData, drafts);
-  const marker = drafts.map((d) => `${d.template_key}=${d.version}`).join(',');
-  return { ...live, templates, settingsData, cacheKey: `${live.cacheKey}:preview:${marker}`, preview: true };
+  return { ...live, templates, settingsData, preview: true };
 }
 
 /** Bundles of theme versions kept per process (LRU by entries): a stored version's bundle never changes. */
@@ -106,7 +103,7 @@ async function renderable(platform: Platform, theme: StoreThemeDocument): Promis
     bundle: version.bundle,
     templates: theme.templates ?? version.bundle.templates,
     settingsData: theme.settings_data,
-    cacheKey: `${theme._id.toHexString()}:${version._id.toHexString()}:r${release}:v${theme.version_counter}`,
+    sourceKey: version._id.toHexString(),
     preview: false,
     releaseNumber: release,
   };
