@@ -100,7 +100,7 @@ export function compileInto(cache: CompiledCache, key: string, theme: LiquidThem
  * web process, which stops the thread if a step outlasts its time by more than a grace).
  * `parsed()` answers how many templates were parsed since it was last asked.
  */
-export async function renderLiquidPage(compiled: CompiledLiquid, task: LiquidPageTask, page: { deadline: number; warmup: number }, parsed: () => number, post: (message: LiquidPageMessage) => void): Promise<void> {
+export function renderLiquidPage(compiled: CompiledLiquid, task: LiquidPageTask, page: { deadline: number; warmup: number }, parsed: () => number, post: (message: LiquidPageMessage) => void): void {
   const theme = compiled.theme;
   const t = translator(theme.locales, task.locale);
   const assetUrl = (path: string) => `${task.assetBase}${path.split('/').map(encodeURIComponent).join('/')}`;
@@ -138,7 +138,7 @@ export async function renderLiquidPage(compiled: CompiledLiquid, task: LiquidPag
       if (templates instanceof Error) throw templates;
       const remaining = deadline - now();
       if (remaining <= 0) throw new Error('page time budget exhausted');
-      const own = await renderLiquid(compiled, templates, { ...objects, section: sectionObject(theme, section) }, env, {
+      const own = renderLiquid(compiled, templates, { ...objects, section: sectionObject(theme, section) }, env, {
         timeMs: Math.min(task.sectionTimeMs, remaining),
         maxChars: task.maxPageChars - size,
       });
@@ -156,7 +156,7 @@ export async function renderLiquidPage(compiled: CompiledLiquid, task: LiquidPag
   try {
     if (compiled.layout instanceof Error) throw compiled.layout;
     const timeMs = Math.max(task.layoutMinMs, deadline - now());
-    const html = await renderLiquid(compiled, compiled.layout, { ...objects, content_for_layout: new SafeHtml(parts.join('\n')) }, env, { timeMs, maxChars: task.maxPageChars * 2 });
+    const html = renderLiquid(compiled, compiled.layout, { ...objects, content_for_layout: new SafeHtml(parts.join('\n')) }, env, { timeMs, maxChars: task.maxPageChars * 2 });
     post({ type: 'layout', html, failure: null, parses: parsed() });
   } catch (err) {
     const { html, failure } = failed('layout', err);

@@ -1,4 +1,4 @@
-import { CaptureTag, Context, Drop, IncludeTag, LayoutTag, Liquid, RenderTag, toPromise, type Emitter, type FilterImplOptions, type FS, type Template } from 'liquidjs';
+import { CaptureTag, Context, Drop, IncludeTag, LayoutTag, Liquid, RenderTag, toValueSync, type Emitter, type FilterImplOptions, type FS, type Template } from 'liquidjs';
 import { checkLiquidBounds, LIQUID_BOUNDS } from '../liquid-bounds.js';
 import { escapeHtml, safeHref, scriptSafeJson } from './html.js';
 import { HtmlContext } from './html-context.js';
@@ -246,6 +246,8 @@ export function sectionTemplates(compiled: CompiledLiquid, rendererKey: string, 
   return found;
 }
 
+const isGenerator = (v: unknown): v is Generator => typeof v === 'object' && v !== null && typeof (v as Generator).next === 'function' && typeof (v as Generator).throw === 'function';
+
 /** Every filter (liquidjs's and ours) refuses input and output past FILTER_LIMITS. */
 function capFilters(liquid: Liquid): void {
   const check = (name: string, value: unknown, what: string) => {
@@ -254,13 +256,20 @@ function capFilters(liquid: Liquid): void {
   };
   for (const [name, impl] of Object.entries(liquid.filters) as [string, FilterImplOptions][]) {
     const handler = typeof impl === 'function' ? impl : impl.handler;
-    // A generator, because liquidjs's filters may be generators: yielding the handler's result runs one to its value.
-    const capped = function* (this: unknown, value: unknown, ...args: unknown[]): Generator<unknown, unknown, unknown> {
+    const capped = function (this: unknown, value: unknown, ...args: unknown[]): unknown {
       check(name, value, 'was given');
       for (const arg of args) check(name, arg, 'was given');
-      const made = yield handler.call(this as never, value, ...args);
-      check(name, made, 'made');
-      return made;
+      const made: unknown = handler.call(this as never, value, ...args);
+      // Some of liquidjs's filters are generators: what one makes is known once the renderer has run it.
+      if (!isGenerator(made)) {
+        check(name, made, 'made');
+        return made;
+      }
+      return (function* () {
+        const value: unknown = yield made;
+        check(name, value, 'made');
+        return value;
+      })();
     };
     liquid.registerFilter(name, typeof impl === 'function' ? capped : { ...impl, handler: capped });
   }
@@ -334,12 +343,17 @@ class CappedEmitter implements Emitter {
   }
 }
 
-/** One template (a section, the layout) rendered with the page's scope, within a time limit (ms) and an output limit. */
-export async function renderLiquid(compiled: CompiledLiquid, templates: Template[], scope: Record<string, unknown>, page: LiquidPageEnv, limits: { timeMs: number; maxChars: number }): Promise<string> {
+/**
+ * One template (a section, the layout) rendered with the page's scope, within a time limit (ms)
+ * and an output limit. Synchronously: a render thread has nothing else to do, the theme's files
+ * are in memory, and liquidjs's asynchronous runner awaits every nested generator (a microtask
+ * per tag and per generator filter).
+ */
+export function renderLiquid(compiled: CompiledLiquid, templates: Template[], scope: Record<string, unknown>, page: LiquidPageEnv, limits: { timeMs: number; maxChars: number }): string {
   const globals = {};
   renders.set(globals, { env: page, depth: 0, maxChars: limits.maxChars });
-  const ctx = new Context(scope, compiled.liquid.options, { globals, ownPropertyOnly: true, renderLimit: limits.timeMs }, { liquid: compiled.liquid });
+  const ctx = new Context(scope, compiled.liquid.options, { globals, ownPropertyOnly: true, renderLimit: limits.timeMs, sync: true }, { liquid: compiled.liquid });
   const emitter = new CappedEmitter(limits.maxChars);
-  await toPromise(compiled.liquid.renderer.renderTemplates(templates, ctx, emitter));
+  toValueSync(compiled.liquid.renderer.renderTemplates(templates, ctx, emitter));
   return emitter.buffer;
 }

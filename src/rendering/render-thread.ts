@@ -26,7 +26,7 @@ const parsed = () => {
   return since;
 };
 
-async function handle(request: RenderThreadRequest): Promise<void> {
+function handle(request: RenderThreadRequest): void {
   const task = request.type === 'render' ? request.task : waiting;
   if (!task) return;
   waiting = null;
@@ -44,7 +44,7 @@ async function handle(request: RenderThreadRequest): Promise<void> {
   const moved = task.resumedAt === null ? 0 : Math.min(task.warmupBudgetMs, Math.max(0, now - task.resumedAt));
   const page = { deadline: task.deadline === null ? now + task.budgetMs : task.deadline + moved, warmup: task.warmupBudgetMs - moved };
   post({ type: 'compiled', fresh, parses: parsed(), entries: cache.size, deadline: page.deadline });
-  await renderLiquidPage(compiled, task, page, parsed, post);
+  renderLiquidPage(compiled, task, page, parsed, post);
 }
 
-parentPort!.on('message', (request: RenderThreadRequest) => void handle(request));
+parentPort!.on('message', handle);
