@@ -42,12 +42,39 @@ describe('Secrets at rest and in logs', () => {
     secrets.push({ label: 'live reset token', value: liveReset });
 
     const again = await api.post('/v1/auth/signin', { email: m.email, password: 'plaintext-password-canary-2' });
-    await api.post('/v1/stores', { name: 'Canary', subdomain: 'canary-store' }, { token: again.body.data.session.token, headers: { 'idempotency-key': 'canary' } });
+    const store = await api.post('/v1/stores', { name: 'Canary', subdomain: 'canary-store' }, { token: again.body.data.session.token, headers: { 'idempotency-key': 'canary' } });
     secrets.push({ label: 'latest session token', value: again.body.data.session.token });
+
+    // A storefront customer's account, and the activation of records the merchant already had.
+    const as = { token: again.body.data.session.token as string, storeId: store.body.data.id as string };
+    const storefront = '/v1/storefront/customer';
+    const shopper = { subdomain: 'canary-store', email: 'canary-shopper@example.com', password: 'plaintext-password-canary-3' };
+    expect((await api.post(`${storefront}/signup`, shopper)).status).to.equal(202);
+    const login = await api.post(`${storefront}/login`, shopper);
+    secrets.push({ label: 'customer password', value: shopper.password }, { label: 'customer session token', value: login.body.data.token });
+    const activationToken = async (email: string, kind: string) => /(emp_csact_[A-Za-z0-9_-]+)/.exec((await readOutbox(app.platform, email)).find((x) => x.kind === kind)!.text!)![1]!;
+    for (const email of ['canary-known@example.com', 'canary-invited@example.com', 'canary-pending@example.com']) {
+      expect((await api.post('/v1/customers', { email }, as)).status).to.equal(201);
+    }
+    expect((await api.post(`${storefront}/signup`, { subdomain: 'canary-store', email: 'canary-known@example.com', password: 'plaintext-password-canary-4' })).status).to.equal(202);
+    secrets.push({ label: 'password of a sign-up for a known customer', value: 'plaintext-password-canary-4' });
+    const used = await activationToken('canary-known@example.com', 'account_activation');
+    const activated = await api.post(`${storefront}/activate`, { token: used, password: 'plaintext-password-canary-5' });
+    expect(activated.status).to.equal(200);
+    secrets.push(
+      { label: 'used activation token', value: used },
+      { label: 'password set at activation', value: 'plaintext-password-canary-5' },
+      { label: 'activated customer session token', value: activated.body.data.token },
+    );
+    const invited = (await api.post(`/v1/customers/${(await api.get('/v1/customers?query=canary-invited', as)).body.data[0].id}/invite`, undefined, as)).status;
+    expect(invited).to.equal(202);
+    secrets.push({ label: 'live invite token', value: await activationToken('canary-invited@example.com', 'account_invite') });
+    expect((await api.post(`${storefront}/signup`, { subdomain: 'canary-store', email: 'canary-pending@example.com', password: 'plaintext-password-canary-6' })).status).to.equal(202);
+    secrets.push({ label: 'live activation token', value: await activationToken('canary-pending@example.com', 'account_activation') });
   });
   after(() => app.close());
 
-  it('stores no password, session token, sign-in code or reset token in plaintext', async () => {
+  it('stores no password, session token, sign-in code, reset or activation token in plaintext', async () => {
     const everything = JSON.stringify(await snapshot(app.platform.db));
     expect(everything.length).to.be.greaterThan(1000);
     for (const { label, value } of secrets) {
@@ -57,10 +84,15 @@ describe('Secrets at rest and in logs', () => {
     }
   });
 
-  it('keeps only hashes of session tokens and scrypt hashes of passwords', async () => {
+  it('keeps only hashes of session and activation tokens and scrypt hashes of passwords', async () => {
     const session = await app.platform.db.collection('sessions').findOne({});
     expect(session?.token_hash).to.match(/^[0-9a-f]{64}$/);
     expect(Object.keys(session!)).to.not.include('token');
+    for (const name of ['customer_sessions', 'customer_activations']) {
+      const doc = await app.platform.db.collection(name).findOne({});
+      expect(doc?.token_hash, name).to.match(/^[0-9a-f]{64}$/);
+      expect(Object.keys(doc!), name).to.not.include('token');
+    }
     const merchant = await app.platform.db.collection('merchants').findOne({});
     expect(merchant?.password_hash).to.match(/^scrypt\$32768\$8\$1\$/);
   });
