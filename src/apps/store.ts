@@ -178,8 +178,17 @@ export type TokenDocument = {
   code_id: ObjectId | null;
   /** The refresh token whose use issued this one (null for the first of a family). */
   parent_id: ObjectId | null;
-  /** Refresh tokens: when it was used (rotated); a later use is a replay. */
+  /** Refresh tokens: when it was used (rotated); a later use is a replay, but for one retry (below). */
   used_at: Date | null;
+  /**
+   * Refresh tokens, for the one retry of a rotation whose response was lost (oauth.ts): the
+   * rotation's answer, encrypted (SECRETS_KEYS, purpose `oauth.refresh_retry`), kept until
+   * `retry_until` (the grace after the rotation), then cleared by the retry or the OAuth sweep.
+   */
+  rotation_answer?: string | null;
+  retry_until?: Date | null;
+  /** When the one retry was answered. */
+  retried_at?: Date | null;
   revoked_at: Date | null;
   expires_at: Date;
   created_at: Date;
@@ -262,7 +271,9 @@ export const appIndexes: IndexDeclaration[] = [
       { key: { family_id: 1 }, name: 'family_id' },
       { key: { code_id: 1 }, name: 'code_id' },
       { key: { installation_id: 1 }, name: 'installation_id' },
+      { key: { parent_id: 1 }, name: 'parent_id' },
       { key: { expires_at: 1 }, name: 'expires_at' },
+      { key: { retry_until: 1 }, name: 'retry_until' },
     ],
   },
   {

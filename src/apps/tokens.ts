@@ -127,12 +127,13 @@ export const accessTokenAuthenticator: Authenticator = {
 /** Codes are kept a day past their expiry, so a late replay still revokes what they issued. */
 const CODE_KEEP_MS = 24 * 60 * 60 * 1000;
 
-/** Expired tokens (no longer usable) and long-expired codes, for the maintenance sweep. */
+/** Expired tokens (no longer usable), long-expired codes, and rotation answers kept past their retry's grace, for the maintenance sweep. */
 export async function sweepExpiredOAuth(platform: Pick<Platform, 'db' | 'clock'>): Promise<number> {
   const now = platform.clock.now();
-  const [codes, tokens] = await Promise.all([
+  const [codes, tokens, answers] = await Promise.all([
     oauthCodes(platform.db).deleteMany({ expires_at: { $lte: new Date(now.getTime() - CODE_KEEP_MS) } }),
     oauthTokens(platform.db).deleteMany({ expires_at: { $lte: now } }),
+    oauthTokens(platform.db).updateMany({ retry_until: { $lte: now } }, { $set: { rotation_answer: null, retry_until: null } }),
   ]);
-  return codes.deletedCount + tokens.deletedCount;
+  return codes.deletedCount + tokens.deletedCount + answers.modifiedCount;
 }
