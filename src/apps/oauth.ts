@@ -10,7 +10,7 @@ import { isSessionLive } from '../auth/index.js';
 import { parseObjectId } from '../ids.js';
 import { CODE_PREFIX } from './installations.js';
 import { requestIssuer } from './issuer.js';
-import { SESSION_TOKEN_TYPE_URN, verifySessionToken } from './session-tokens.js';
+import { SESSION_TOKEN_TYPE_URN, recordSessionTokenExchange, verifySessionToken } from './session-tokens.js';
 import { installations, oauthCodes, oauthTokens, type AppDocument, type TokenDocument } from './store.js';
 import { findToken, issueTokens, liveInstallation, revokeTokens, type IssuedTokens } from './tokens.js';
 
@@ -263,8 +263,9 @@ const SUBJECT_TOKEN_TYPES = new Set([SESSION_TOKEN_TYPE_URN, 'urn:ietf:params:oa
  * Token exchange (RFC 8693): an embedded app's backend trades the session token its frontend got
  * from the merchant's admin (a platform-signed JWT for this app, docs/oauth.md) for an access
  * token: online (the merchant user's, no refresh, ending with their session at the latest) or
- * offline (the installation's, with a refresh token; the default). RFC 8693 2.2.2: a subject
- * token that does not verify is `invalid_request`, with the reason.
+ * offline (the installation's, with a refresh token; the default). A session token is exchanged
+ * at most once. RFC 8693 2.2.2: a subject token that does not verify, or is unacceptable (already
+ * exchanged), is `invalid_request`, with the reason.
  */
 export const tokenExchangeGrant: Grant = async (platform, client, params, ctx) => {
   const { subject_token: subject, subject_token_type: subjectType } = params;
@@ -288,6 +289,8 @@ export const tokenExchangeGrant: Grant = async (platform, client, params, ctx) =
   }
   const sessionEnds = sessionId ? await isSessionLive(platform, sessionId) : null;
   if (!sessionEnds || !merchantId) throw invalidRequest('subject_token is not valid: the merchant session has ended');
+  // Once per session token: a second exchange is a replay (docs/oauth.md, "One exchange per session token").
+  if (!(await recordSessionTokenExchange(platform, claims, installation))) throw invalidRequest('subject_token is not valid: already exchanged');
   const online = requested === TOKEN_TYPE_ONLINE;
   const tokens = await issueTokens(platform, {
     installation,

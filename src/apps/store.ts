@@ -11,6 +11,7 @@ export const OAUTH_CODES = 'oauth_codes';
 export const OAUTH_TOKENS = 'oauth_tokens';
 export const SIGNING_KEYS = 'signing_keys';
 export const APP_CATALOG_REVIEWS = 'app_catalog_reviews';
+export const SESSION_TOKEN_USES = 'app_session_token_uses';
 
 /** A partner's developer profile: one per merchant account (docs/apps.md, Partners). */
 export type DeveloperDocument = {
@@ -230,6 +231,21 @@ export type SigningKeyDocument = {
   retired_at: Date | null;
 };
 
+/**
+ * A session token exchanged at the token endpoint (token exchange, oauth.ts), by its `jti`: the
+ * insert of this document is what allows the exchange, and `_id` is unique, so a session token is
+ * exchanged at most once however many requests present it. Kept until the token could no longer
+ * verify anyway (`exp` and the clock tolerance), then swept.
+ */
+export type SessionTokenUseDocument = {
+  /** The token's `jti` (128 random bits of the platform's). */
+  _id: string;
+  app_id: ObjectId;
+  installation_id: ObjectId;
+  exchanged_at: Date;
+  expires_at: Date;
+};
+
 export const appIndexes: IndexDeclaration[] = [
   { collection: DEVELOPERS, indexes: [{ key: { merchant_id: 1 }, name: 'merchant_id_unique', unique: true }] },
   {
@@ -276,6 +292,7 @@ export const appIndexes: IndexDeclaration[] = [
       { key: { retry_until: 1 }, name: 'retry_until' },
     ],
   },
+  { collection: SESSION_TOKEN_USES, indexes: [{ key: { expires_at: 1 }, name: 'expires_at' }] },
   {
     collection: APP_CATALOG_REVIEWS,
     indexes: [
@@ -294,3 +311,4 @@ export const oauthCodes = (db: Db) => db.collection<CodeDocument>(OAUTH_CODES);
 export const oauthTokens = (db: Db) => db.collection<TokenDocument>(OAUTH_TOKENS);
 export const catalogReviews = (db: Db) => db.collection<CatalogReviewDocument>(APP_CATALOG_REVIEWS);
 export const signingKeys = (db: Db) => db.collection<SigningKeyDocument>(SIGNING_KEYS);
+export const sessionTokenUses = (db: Db) => db.collection<SessionTokenUseDocument>(SESSION_TOKEN_USES);
