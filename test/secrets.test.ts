@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { readOutbox } from '../src/messages/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { findPlaintext, snapshot } from './helpers/database.js';
+import { authorizeApp, givenPublishedApp } from './helpers/apps.js';
 import { givenMerchant } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 
@@ -10,7 +11,7 @@ describe('Secrets at rest and in logs', () => {
   let api: Client;
   const secrets: { label: string; value: string }[] = [];
   before(async () => {
-    app = await startTestApp('secrets');
+    app = await startTestApp('secrets', { OPERATOR_EMAILS: 'secrets-operator@example.com' });
     api = client(app.url);
 
     // Walk every flow that handles a secret, collecting each plaintext the client saw.
@@ -71,10 +72,29 @@ describe('Secrets at rest and in logs', () => {
     secrets.push({ label: 'live invite token', value: await activationToken('canary-invited@example.com', 'account_invite') });
     expect((await api.post(`${storefront}/signup`, { subdomain: 'canary-store', email: 'canary-pending@example.com', password: 'plaintext-password-canary-6' })).status).to.equal(202);
     secrets.push({ label: 'live activation token', value: await activationToken('canary-pending@example.com', 'account_activation') });
+
+    // An app's tokens, refreshed: the rotation's answer is kept (encrypted) for one retry of a lost response.
+    const operator = await givenMerchant(api, { email: 'secrets-operator@example.com' });
+    const partner = await givenPublishedApp(api, operator.token, { scopes: ['read_products'] });
+    const shop = { merchant: { ...m, token: as.token }, store: { id: as.storeId, subdomain: 'canary-store' }, as };
+    const granted = await authorizeApp(api, partner, shop, { scopes: ['read_products'] });
+    const client_ = { client_id: partner.credentials.oauth_client_id, client_secret: partner.credentials.client_secret };
+    const issued = await api.post('/v1/app-store/oauth/token', { grant_type: 'authorization_code', code: granted.code, redirect_uri: granted.redirectUri, code_verifier: granted.verifier, ...client_ });
+    expect(issued.status, JSON.stringify(issued.body)).to.equal(200);
+    const rotated = await api.post('/v1/app-store/oauth/token', { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token, ...client_ });
+    expect(rotated.status, JSON.stringify(rotated.body)).to.equal(200);
+    expect(await app.platform.db.collection('oauth_tokens').countDocuments({ rotation_answer: { $type: 'string' } })).to.equal(1);
+    secrets.push(
+      { label: 'client secret', value: partner.credentials.client_secret },
+      { label: 'authorization grant', value: granted.code },
+      { label: 'used refresh token', value: issued.body.refresh_token },
+      { label: 'rotated access token (kept for a retry)', value: rotated.body.access_token },
+      { label: 'rotated refresh token (kept for a retry)', value: rotated.body.refresh_token },
+    );
   });
   after(() => app.close());
 
-  it('stores no password, session token, sign-in code, reset or activation token in plaintext', async () => {
+  it('stores no password, session or app token, sign-in code, reset or activation token in plaintext', async () => {
     const everything = JSON.stringify(await snapshot(app.platform.db));
     expect(everything.length).to.be.greaterThan(1000);
     for (const { label, value } of secrets) {
