@@ -578,6 +578,26 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     });
   });
 
+  describe('activation attempts', () => {
+    // After every other activation of this file: it spends the client address's window.
+    it('bounds activation attempts per client address (30 per 15 minutes): past it, even a valid token waits', async () => {
+      const known = await givenKnownCustomer(shopB);
+      expect((await api.post(`${BASE}/signup`, { subdomain: shopB.store.subdomain, email: known.email, password: 'a password of ten' })).status).to.equal(202);
+      const token = ACTIVATION_TOKEN.exec((await latestMessage(known.email, 'account_activation')).text ?? '')![0];
+      const statuses: number[] = [];
+      for (let i = 0; i < 31 && statuses.at(-1) !== 429; i++) {
+        statuses.push((await api.post(`${BASE}/activate`, { token: `emp_csact_${randomBytes(32).toString('base64url')}`, password: 'a password of ten' })).status);
+      }
+      expect(statuses.at(-1)).to.equal(429);
+      expect(statuses.slice(0, -1).every((s) => s === 401)).to.equal(true);
+      const limited = await api.post(`${BASE}/activate`, { token, password: 'the owner password' });
+      expect([limited.status, limited.body.error.code]).to.deep.equal([429, 'rate_limited']);
+      expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 900);
+      // Refused before the token was looked at: it still works once the window has passed.
+      expect(await app.platform.db.collection('customer_activations').countDocuments({ customer_id: new ObjectId(known.id) })).to.equal(1);
+    });
+  });
+
   describe('expiry', () => {
     // Last: the sweep, run 30 days ahead, also removes the merchants' sessions of this file.
     it('refuses a session after 30 days, and the maintenance sweep removes it', async () => {
