@@ -231,6 +231,12 @@ export type StorageConfig = Readonly<{
   s3: S3Config | null;
 }>;
 
+/**
+ * Development and test: where nothing is sold or sent for real, so the sandbox checkouts that sign
+ * payments nobody made, and the readable message outbox, exist. Never staging or production.
+ */
+export const isLocalEnv = (config: Pick<Config, 'env'>): boolean => config.env === 'development' || config.env === 'test';
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
+import { SWEEPS } from '../src/maintenance/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { givenPublishedApp, type GivenApp } from './helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from './helpers/factories.js';
@@ -41,6 +42,38 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
     clientAuth = oauth.ClientSecretBasic(partner.credentials.client_secret);
   });
   after(() => app.close());
+
+  /** The merchant of `into` authorizes the app (read_products): the installation's id. */
+  const authorizeInto = async (into: GivenShop): Promise<string> => {
+    const verifier = oauth.generateRandomCodeVerifier();
+    const authorized = await api.post(
+      `/v1/app-store/apps/${partner.app.id}/oauth/authorize`,
+      {
+        store_id: into.store.id,
+        redirect_uri: redirectUri,
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        scopes: ['read_products'],
+        state: 's',
+        webhook_url: 'https://partner.example.com/webhooks',
+      },
+      { token: into.merchant.token },
+    );
+    expect(authorized.status, JSON.stringify(authorized.body)).to.equal(200);
+    return authorized.body.data.installation.id as string;
+  };
+  /** A token exchange of `subject` by a client, its answer parsed. */
+  const exchangeWith = async (auth: oauth.ClientAuth, clientId: string, subject: string, requested?: string) => {
+    const res = await oauth.genericTokenEndpointRequest(
+      as,
+      { client_id: clientId },
+      auth,
+      'urn:ietf:params:oauth:grant-type:token-exchange',
+      { subject_token: subject, subject_token_type: 'urn:ietf:params:oauth:token-type:id_token', ...(requested ? { requested_token_type: requested } : {}) },
+      insecure,
+    );
+    return { status: res.status, body: (await res.json()) as { error?: string; error_description?: string; access_token?: string } };
+  };
 
   it('installs, reads, refreshes, exchanges session tokens and is uninstalled, end to end', async () => {
     expect(as.code_challenge_methods_supported).to.deep.equal(['S256']);
@@ -101,16 +134,19 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
 
     // 6. The embedded app: the merchant's admin gets a session token, the app's backend exchanges it.
     const installationId = (await api.get('/v1/app-store/installations?status=active', shop.as)).body.data[0].id as string;
-    const session = await api.post(`/v1/app-store/installations/${installationId}/session-token`, undefined, shop.as);
-    expect(session.status, JSON.stringify(session.body)).to.equal(200);
-    const sessionToken = session.body.data.session_token as string;
-    const exchange = (requested: string) =>
+    // A session token is exchanged once: the admin hands the app a fresh one for each request.
+    const newSessionToken = async () => {
+      const session = await api.post(`/v1/app-store/installations/${installationId}/session-token`, undefined, shop.as);
+      expect(session.status, JSON.stringify(session.body)).to.equal(200);
+      return session.body.data.session_token as string;
+    };
+    const exchange = async (requested: string) =>
       oauth.genericTokenEndpointRequest(
         as,
         oauthClient,
         clientAuth,
         'urn:ietf:params:oauth:grant-type:token-exchange',
-        { subject_token: sessionToken, subject_token_type: 'urn:ietf:params:oauth:token-type:id_token', requested_token_type: requested },
+        { subject_token: await newSessionToken(), subject_token_type: 'urn:ietf:params:oauth:token-type:id_token', requested_token_type: requested },
         insecure,
       );
     const online = await oauth.processGenericTokenEndpointResponse(as, oauthClient, await exchange('urn:emporium:params:oauth:token-type:online-access-token'));
@@ -126,7 +162,7 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
     const viaSpecPath = await api.send(
       'POST',
       '/v1/app-store/oauth/token-exchange',
-      new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: sessionToken, subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' }).toString(),
+      new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: await newSessionToken(), subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' }).toString(),
       { headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${oauthClient.client_id}:${partner.credentials.client_secret}`).toString('base64')}` } },
     );
     expect(viaSpecPath.status, JSON.stringify(viaSpecPath.body)).to.equal(200);
@@ -146,37 +182,38 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
     expect(((await afterUninstall.json()) as { error: string }).error).to.equal('invalid_grant');
   });
 
+  it('exchanges a session token once: the same token again, even at once in parallel, is refused (RFC 8693 invalid_request)', async () => {
+    const own = await givenShop(api);
+    const installationId = await authorizeInto(own);
+    const sessionToken = async () => (await api.post(`/v1/app-store/installations/${installationId}/session-token`, undefined, own.as)).body.data.session_token as string;
+    const exchange = (subject: string, requested = 'urn:emporium:params:oauth:token-type:online-access-token') => exchangeWith(clientAuth, oauthClient.client_id, subject, requested);
+
+    const first = await sessionToken();
+    const used = await exchange(first);
+    expect(used.status, JSON.stringify(used.body)).to.equal(200);
+    // Again, for an online or an offline token: refused, and the first access token still works.
+    for (const requested of ['urn:emporium:params:oauth:token-type:online-access-token', 'urn:emporium:params:oauth:token-type:offline-access-token']) {
+      const again = await exchange(first, requested);
+      expect([again.status, again.body.error, again.body.error_description]).to.deep.equal([400, 'invalid_request', 'subject_token is not valid: already exchanged']);
+    }
+    expect((await api.get('/v1/app/products', { token: used.body.access_token! })).status).to.equal(200);
+
+    // Five exchanges of one new token at once: exactly one access token.
+    const fresh = await sessionToken();
+    const raced = await Promise.all(Array.from({ length: 5 }, () => exchange(fresh)));
+    expect(raced.map((r) => r.status).sort()).to.deep.equal([200, 400, 400, 400, 400]);
+    // A used token is remembered until it expires, then swept; it could not be exchanged by then anyway.
+    const uses = app.platform.db.collection('app_session_token_uses');
+    expect(await uses.countDocuments({})).to.be.at.least(2);
+    await SWEEPS['maintenance.sweep-oauth']({ ...app.platform, clock: { now: () => new Date(Date.now() + 60_000 + 10_000) } });
+    expect(await uses.countDocuments({})).to.equal(0);
+  });
+
   it('refuses session tokens that are not for this app, tampered or of an uninstalled app, with RFC 8693 errors', async () => {
     const other = await givenShop(api);
     // An installation of this app in another store, and a session token for it.
-    const verifier = oauth.generateRandomCodeVerifier();
-    const authorized = await api.post(
-      `/v1/app-store/apps/${partner.app.id}/oauth/authorize`,
-      {
-        store_id: other.store.id,
-        redirect_uri: redirectUri,
-        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        scopes: ['read_products'],
-        state: 's',
-        webhook_url: 'https://partner.example.com/webhooks',
-      },
-      { token: other.merchant.token },
-    );
-    expect(authorized.status).to.equal(200);
-    const installationId = authorized.body.data.installation.id as string;
+    const installationId = await authorizeInto(other);
     const sessionToken = (await api.post(`/v1/app-store/installations/${installationId}/session-token`, undefined, other.as)).body.data.session_token as string;
-    const exchangeWith = async (auth: oauth.ClientAuth, clientId: string, subject: string) => {
-      const res = await oauth.genericTokenEndpointRequest(
-        as,
-        { client_id: clientId },
-        auth,
-        'urn:ietf:params:oauth:grant-type:token-exchange',
-        { subject_token: subject, subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' },
-        insecure,
-      );
-      return { status: res.status, body: (await res.json()) as { error?: string; error_description?: string } };
-    };
 
     // Another app's client presenting this app's session token: wrong audience.
     const stranger = await givenPublishedApp(api, operatorToken, {});

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
+import { SWEEPS } from '../src/maintenance/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { givenPublishedApp as publish, givenSubmittedApp, type GivenApp } from './helpers/apps.js';
 import { findPlaintext } from './helpers/database.js';
@@ -245,7 +246,7 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       const third = await token({ grant_type: 'refresh_token', refresh_token: second.body.refresh_token });
       expect(third.status).to.equal(200);
       // The first refresh token again, long after its rotation (beyond the grace): the family is revoked.
-      await app.platform.db.collection('oauth_tokens').updateMany({ used_at: { $ne: null } }, { $set: { used_at: new Date(Date.now() - 10 * 60_000) } });
+      await app.platform.db.collection('oauth_tokens').updateMany({ used_at: { $ne: null } }, { $set: { used_at: new Date(Date.now() - 10 * 60_000), retry_until: new Date(Date.now() - 10 * 60_000 + 30_000) } });
       const replay = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
       expect([replay.status, replay.body.error]).to.deep.equal([400, 'invalid_grant']);
       for (const t of [tokens.access_token, second.body.access_token, third.body.access_token]) expect((await api.get('/v1/app/products', { token: t })).status).to.equal(401);
@@ -253,22 +254,57 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       expect([latest.status, latest.body.error]).to.deep.equal([400, 'invalid_grant']);
     });
 
-    it('lets a client whose refresh response was lost use the old token again within the grace, once', async () => {
+    it('lets a client whose refresh response was lost retry once within the grace, answering the same rotation', async () => {
       const { tokens } = await install();
       const lost = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
       expect(lost.status).to.equal(200);
+      // Kept for the retry, encrypted: neither token of the pair is stored in plaintext.
+      const tokensDb = app.platform.db.collection('oauth_tokens');
+      const original = await tokensDb.findOne({ token_hash: createHash('sha256').update(tokens.refresh_token).digest('hex') });
+      expect(original!.rotation_answer).to.match(/^v1\./);
+      for (const t of [lost.body.access_token, lost.body.refresh_token]) expect(await findPlaintext(app.platform.db, t)).to.deep.equal([]);
       const retried = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
       expect(retried.status, JSON.stringify(retried.body)).to.equal(200);
-      // The response that was lost is dead; the retried one works.
+      // The retry is answered the pair the lost response carried, not a new one.
+      expect(retried.body).to.deep.include({ access_token: lost.body.access_token, refresh_token: lost.body.refresh_token, token_type: 'Bearer', scope: lost.body.scope });
+      expect(retried.body.expires_in).to.be.within(lost.body.expires_in - 5, lost.body.expires_in);
+      expect((await api.get('/v1/app/products', { token: retried.body.access_token })).status).to.equal(200);
+      // A second retry, still within the grace and with the pair never used: a replay, and the family goes.
+      const again = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+      expect([again.status, again.body.error]).to.deep.equal([400, 'invalid_grant']);
+      expect(again.body).to.not.have.property('access_token');
       expect((await api.get('/v1/app/products', { token: lost.body.access_token })).status).to.equal(401);
       expect((await token({ grant_type: 'refresh_token', refresh_token: lost.body.refresh_token })).body.error).to.equal('invalid_grant');
-      expect((await api.get('/v1/app/products', { token: retried.body.access_token })).status).to.equal(200);
-      // A third use: its successor (the retried pair) is in use, so this is a replay: the family goes.
-      await api.get('/v1/app/products', { token: retried.body.access_token });
-      expect((await token({ grant_type: 'refresh_token', refresh_token: retried.body.refresh_token })).status).to.equal(200);
-      const replay = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
-      expect([replay.status, replay.body.error]).to.deep.equal([400, 'invalid_grant']);
-      expect((await api.get('/v1/app/products', { token: retried.body.access_token })).status).to.equal(401);
+      // Never a chain: every token this family ever had, counted, is one rotation's worth.
+      const family = await tokensDb.find({ family_id: original!.family_id }).toArray();
+      expect(family.map((t) => t.kind).sort()).to.deep.equal(['access', 'access', 'refresh', 'refresh']);
+    });
+
+    it('refuses a retry once the rotated pair was used, or after the grace: a replay', async () => {
+      const first = (await install()).tokens;
+      const rotated = (await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token })).body;
+      expect((await token({ grant_type: 'refresh_token', refresh_token: rotated.refresh_token })).status).to.equal(200);
+      const used = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
+      expect([used.status, used.body.error]).to.deep.equal([400, 'invalid_grant']);
+
+      const second = (await install()).tokens;
+      const pair = (await token({ grant_type: 'refresh_token', refresh_token: second.refresh_token })).body;
+      // 31 seconds later (the grace is 30): as the rotation would be stored by then.
+      await app.platform.db.collection('oauth_tokens').updateMany({ used_at: { $ne: null }, revoked_at: null }, { $set: { used_at: new Date(Date.now() - 31_000), retry_until: new Date(Date.now() - 1000) } });
+      const late = await token({ grant_type: 'refresh_token', refresh_token: second.refresh_token });
+      expect([late.status, late.body.error]).to.deep.equal([400, 'invalid_grant']);
+      expect((await api.get('/v1/app/products', { token: pair.access_token })).status).to.equal(401);
+
+      // The maintenance sweep erases the kept answer once the grace is over; a retry then is a replay too.
+      const third = (await install()).tokens;
+      const thirdPair = (await token({ grant_type: 'refresh_token', refresh_token: third.refresh_token })).body;
+      const kept = { token_hash: createHash('sha256').update(third.refresh_token).digest('hex') };
+      expect((await app.platform.db.collection('oauth_tokens').findOne(kept))!.rotation_answer).to.be.a('string');
+      await SWEEPS['maintenance.sweep-oauth']({ ...app.platform, clock: { now: () => new Date(Date.now() + 31_000) } });
+      expect((await app.platform.db.collection('oauth_tokens').findOne(kept))).to.deep.include({ rotation_answer: null, retry_until: null });
+      const swept = await token({ grant_type: 'refresh_token', refresh_token: third.refresh_token });
+      expect([swept.status, swept.body.error]).to.deep.equal([400, 'invalid_grant']);
+      expect((await api.get('/v1/app/products', { token: thirdPair.access_token })).status).to.equal(401);
     });
 
     it('narrows scopes on request and never widens them', async () => {

@@ -3,15 +3,22 @@ import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { SWEEPS } from '../src/maintenance/index.js';
 import { readOutbox } from '../src/messages/index.js';
+import { givenPublishedApp, installApp } from './helpers/apps.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { findPlaintext } from './helpers/database.js';
-import { givenShop, type GivenShop } from './helpers/factories.js';
+import { givenMerchant, givenShop, type GivenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 
 const BASE = '/v1/storefront/customer';
 const SIGNUP_ANSWER = {
-  data: { accepted: true, message: 'Sign-up received: log in with your email and password. If the email already had an account, a message is on its way to it' },
+  data: {
+    accepted: true,
+    message:
+      'Sign-up received: log in with your email and password. If the store already knew the email (an account, an earlier order), a message is on its way to it instead, to prove the email is yours',
+  },
 };
+const OPERATOR = 'accounts-operator@example.com';
+const ACTIVATION_TOKEN = /emp_csact_[A-Za-z0-9_-]{43}/;
 const paris = { address1: '1 Rue de Rivoli', city: 'Paris', country_code: 'FR' };
 
 describe('Customer accounts (/v1/storefront/customer)', () => {
@@ -20,7 +27,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
   let shopA: GivenShop;
   let shopB: GivenShop;
   before(async () => {
-    app = await startTestApp('customer_accounts');
+    app = await startTestApp('customer_accounts', { OPERATOR_EMAILS: OPERATOR });
     api = client(app.url);
     shopA = await givenShop(api);
     shopB = await givenShop(api);
@@ -52,6 +59,20 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     const res = await api.post('/v1/orders', { customer_id: customerId, line_items: [{ variant_id: variantId, quantity: 1 }], financial_status, shipping_address: paris }, shop.as);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return res.body.data.id as string;
+  }
+
+  /** A customer the merchant created (no account): a phone, an address, and a paid order shipped to it. */
+  async function givenKnownCustomer(shop: GivenShop) {
+    const email = `known-${unique()}@example.com`;
+    const phone = `+33 1 ${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const created = await api.post('/v1/customers', { email, first_name: 'Known', phone, tags: ['vip'], note: 'internal' }, shop.as);
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const id = created.body.data.id as string;
+    const address = await api.post(`/v1/customers/${id}/addresses`, { ...paris, address1: '7 Rue Secrète' }, shop.as);
+    expect(address.status, JSON.stringify(address.body)).to.equal(201);
+    const product = await givenProduct(shop);
+    const order = await givenOrder(shop, id, product.variants[0]!);
+    return { id, email, phone, product, order };
   }
 
   async function latestMessage(email: string, kind: string) {
@@ -99,19 +120,6 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       expect(after.headers.get('www-authenticate')).to.include('invalid_token');
     });
 
-    it('upgrades a customer the merchant already has, keeping its record', async () => {
-      const email = `known-${unique()}@example.com`;
-      const created = await api.post('/v1/customers', { email, first_name: 'Known', tags: ['vip'], note: 'internal' }, shopA.as);
-      expect(created.status).to.equal(201);
-      const shopper = await givenShopper(shopA, { email });
-      expect(shopper.id).to.equal(created.body.data.id);
-      const me = await api.get(`${BASE}/me`, { token: shopper.token });
-      expect(me.body.data.first_name).to.equal('Known');
-      // The merchant's tags and note are not the customer's to see.
-      expect(JSON.stringify(me.body)).to.not.include('internal');
-      expect(JSON.stringify(me.body)).to.not.include('vip');
-    });
-
     it('answers the same for an email that already has an account, changes nothing and tells its owner', async () => {
       const shopper = await givenShopper(shopA);
       const again = await api.post(`${BASE}/signup`, { subdomain: shopA.store.subdomain, email: shopper.email, password: 'another password entirely' });
@@ -148,6 +156,198 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       // The lockout is per (store, email): the same email in another store is not locked.
       const elsewhere = await api.post(`${BASE}/login`, { subdomain: shopB.store.subdomain, email: shopper.email, password: shopper.password });
       expect(elsewhere.status).to.equal(401);
+    });
+  });
+
+  describe('an email the store already knows (no account takeover)', () => {
+    it('gives a stranger who signs up with the email of a customer the merchant has no access to that record', async () => {
+      // The merchant's customer: a phone, an address, a paid order shipped to that address.
+      const known = await givenKnownCustomer(shopA);
+      const before = await app.platform.db.collection('customers').findOne({ _id: new ObjectId(known.id) });
+      const stranger = { subdomain: shopA.store.subdomain, email: known.email, password: 'the stranger password' };
+      const signup = await api.post(`${BASE}/signup`, stranger);
+      expect(signup.status).to.equal(202);
+      expect(signup.body).to.deep.equal(SIGNUP_ANSWER);
+      // The stranger's password opens nothing: no session, so no phone, address, order or review.
+      const login = await api.post(`${BASE}/login`, { subdomain: stranger.subdomain, email: stranger.email, password: stranger.password });
+      expect(login.status, JSON.stringify(login.body)).to.equal(401);
+      expect(login.body.error.code).to.equal('invalid_credentials');
+      expect(JSON.stringify(login.body)).to.not.include(known.phone);
+      // The merchant's record is as it was: no account was added to it.
+      expect(await app.platform.db.collection('customers').findOne({ _id: new ObjectId(known.id) })).to.deep.equal(before);
+    });
+
+
+    it('opens the account only with the token sent to the email, with the password chosen there; the token works once', async () => {
+      const known = await givenKnownCustomer(shopA);
+      const signup = await api.post(`${BASE}/signup`, { subdomain: shopA.store.subdomain, email: known.email, password: 'the stranger password', first_name: 'Mallory' });
+      expect(signup.body).to.deep.equal(SIGNUP_ANSWER);
+      const message = await latestMessage(known.email, 'account_activation');
+      expect(message.subject).to.include('Activate your account');
+      const token = ACTIVATION_TOKEN.exec(message.text ?? '')?.[0];
+      expect(token, message.text ?? '').to.be.a('string');
+      // Only its SHA-256 is stored (and the message body is encrypted).
+      expect(await findPlaintext(app.platform.db, token!.slice('emp_csact_'.length))).to.deep.equal([]);
+      expect(app.logLines.join('\n')).to.not.include(token!.slice('emp_csact_'.length));
+
+      const wrong = await api.post(`${BASE}/activate`, { token: `emp_csact_${'A'.repeat(43)}`, password: 'the owner password' });
+      expect([wrong.status, wrong.body.error.code]).to.deep.equal([401, 'invalid_activation_token']);
+      const activated = await api.post(`${BASE}/activate`, { token, password: 'the owner password' });
+      expect(activated.status, JSON.stringify(activated.body)).to.equal(200);
+      expect(activated.body.data.token).to.match(/^emp_cs_/);
+      // The merchant's record, as it was: its names (not the sign-up's), phone, address and order.
+      expect(activated.body.data.customer).to.include({ id: known.id, first_name: 'Known', phone: known.phone });
+      const as = { token: activated.body.data.token as string };
+      expect((await api.get(`${BASE}/addresses`, as)).body.data.map((a: { address1: string }) => a.address1)).to.deep.equal(['7 Rue Secrète']);
+      expect((await api.get(`${BASE}/orders`, as)).body.data.map((o: { id: string }) => o.id)).to.deep.equal([known.order]);
+
+      const replay = await api.post(`${BASE}/activate`, { token, password: 'another password!' });
+      expect([replay.status, replay.body.error.code]).to.deep.equal([401, 'invalid_activation_token']);
+      // The password opens the account; the one given at sign-up never does.
+      expect((await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: known.email, password: 'the owner password' })).status).to.equal(200);
+      expect((await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: known.email, password: 'the stranger password' })).status).to.equal(401);
+      expect((await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: known.email, password: 'another password!' })).status).to.equal(401);
+      expect(await app.platform.db.collection('customer_activations').countDocuments({ customer_id: new ObjectId(known.id) })).to.equal(0);
+    });
+
+    it('answers a sign-up alike, in similar time, whatever the store knows of the email', async () => {
+      const account = await givenShopper(shopA);
+      const durations: Record<string, number[]> = { new: [], known: [], account: [], unknownStore: [] };
+      for (let i = 0; i < 3; i++) {
+        const known = await givenKnownCustomer(shopA);
+        const cases: [string, Record<string, string>][] = [
+          ['new', { subdomain: shopA.store.subdomain, email: `new-${unique()}@example.com` }],
+          ['known', { subdomain: shopA.store.subdomain, email: known.email }],
+          ['account', { subdomain: shopA.store.subdomain, email: account.email }],
+          ['unknownStore', { subdomain: `nope-${unique()}`, email: known.email }],
+        ];
+        for (const [kind, body] of cases) {
+          const started = performance.now();
+          const res = await api.post(`${BASE}/signup`, { ...body, password: 'a password of ten' });
+          durations[kind]!.push(performance.now() - started);
+          expect([res.status, res.body], kind).to.deep.equal([202, SIGNUP_ANSWER]);
+        }
+      }
+      // Every path hashes the password (scrypt, tens of milliseconds): none answers in a fraction of another's time.
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
+      const medians = Object.values(durations).map(median);
+      expect(Math.max(...medians) / Math.min(...medians), JSON.stringify(durations)).to.be.below(2);
+    });
+
+    it('only the newest token works, only while the record keeps that email, and not past its expiry', async () => {
+      const known = await givenKnownCustomer(shopA);
+      const signUp = async () => {
+        expect((await api.post(`${BASE}/signup`, { subdomain: shopA.store.subdomain, email: known.email, password: 'a password of ten' })).status).to.equal(202);
+        return ACTIVATION_TOKEN.exec((await latestMessage(known.email, 'account_activation')).text ?? '')![0];
+      };
+      const first = await signUp();
+      const second = await signUp();
+      expect(second).to.not.equal(first);
+      expect((await api.post(`${BASE}/activate`, { token: first, password: 'the owner password' })).status).to.equal(401);
+      // Expired (24 hours after it was sent): refused.
+      const activations = app.platform.db.collection('customer_activations');
+      const doc = await activations.findOne({ customer_id: new ObjectId(known.id) });
+      expect(doc!.expires_at.getTime() - doc!.created_at.getTime()).to.equal(24 * 3600 * 1000);
+      await activations.updateOne({ _id: doc!._id }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+      expect((await api.post(`${BASE}/activate`, { token: second, password: 'the owner password' })).status).to.equal(401);
+      // The merchant changes the email after the token was sent: the token proved the old one, so it opens nothing.
+      const third = await signUp();
+      const renamed = `renamed-${unique()}@example.com`;
+      expect((await api.patch(`/v1/customers/${known.id}`, { email: renamed }, shopA.as)).status).to.equal(200);
+      const refused = await api.post(`${BASE}/activate`, { token: third, password: 'the owner password' });
+      expect([refused.status, refused.body.error.code]).to.deep.equal([401, 'invalid_activation_token']);
+      expect((await app.platform.db.collection('customers').findOne({ _id: new ObjectId(known.id) }))!.account ?? null).to.equal(null);
+      // A password reset for a record without an account sends nothing: it proves nothing to reset.
+      const reset = await api.post(`${BASE}/password/reset`, { subdomain: shopA.store.subdomain, email: renamed });
+      expect(reset.status).to.equal(202);
+      expect((await readOutbox(app.platform, renamed)).map((m) => m.kind)).to.deep.equal([]);
+    });
+
+    it('removes activation tokens past their expiry in the maintenance sweep (24 hours after a sign-up, 7 days after an invite)', async () => {
+      const signedUp = await givenKnownCustomer(shopA);
+      const invited = await givenKnownCustomer(shopA);
+      expect((await api.post(`${BASE}/signup`, { subdomain: shopA.store.subdomain, email: signedUp.email, password: 'a password of ten' })).status).to.equal(202);
+      expect((await api.post(`/v1/customers/${invited.id}/invite`, undefined, shopA.as)).status).to.equal(202);
+      const activations = app.platform.db.collection('customer_activations');
+      const left = async () => (await activations.find({ customer_id: { $in: [new ObjectId(signedUp.id), new ObjectId(invited.id)] } }).toArray()).map((a) => a.via);
+      const sweep = (ms: number) => SWEEPS['maintenance.sweep-expired-credentials']({ ...app.platform, clock: { now: () => new Date(Date.now() + ms) } });
+      await sweep(23 * 3600 * 1000);
+      expect((await left()).sort()).to.deep.equal(['invite', 'signup']);
+      await sweep(24 * 3600 * 1000 + 60_000);
+      expect(await left()).to.deep.equal(['invite']);
+      await sweep(7 * 24 * 3600 * 1000 + 60_000);
+      expect(await left()).to.deep.equal([]);
+    });
+
+    it('keeps the same email of another store out of it', async () => {
+      const known = await givenKnownCustomer(shopA);
+      const inB = await api.post('/v1/customers', { email: known.email, first_name: 'Other' }, shopB.as);
+      expect(inB.status).to.equal(201);
+      expect((await api.post(`${BASE}/signup`, { subdomain: shopB.store.subdomain, email: known.email, password: 'a password of ten' })).status).to.equal(202);
+      const token = ACTIVATION_TOKEN.exec((await latestMessage(known.email, 'account_activation')).text ?? '')![0];
+      const activated = await api.post(`${BASE}/activate`, { token, password: 'the owner password' });
+      expect(activated.body.data.customer.id).to.equal(inB.body.data.id);
+      // Store A's record still has no account, and B's session reads B's record only.
+      expect((await app.platform.db.collection('customers').findOne({ _id: new ObjectId(known.id) }))!.account ?? null).to.equal(null);
+      expect((await api.get(`${BASE}/orders`, { token: activated.body.data.token })).body.data).to.deep.equal([]);
+      expect((await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: known.email, password: 'the owner password' })).status).to.equal(401);
+    });
+  });
+
+  describe('POST /v1/customers/:id/invite', () => {
+    it('sends the customer an invite whose token opens their account', async () => {
+      const known = await givenKnownCustomer(shopA);
+      const key = { 'idempotency-key': `invite-${unique()}` };
+      const invited = await api.post(`/v1/customers/${known.id}/invite`, undefined, { ...shopA.as, headers: key });
+      expect(invited.status, JSON.stringify(invited.body)).to.equal(202);
+      expect(invited.body.data).to.have.all.keys('customer_id', 'sent_to', 'expires_at');
+      expect(invited.body.data).to.include({ customer_id: known.id, sent_to: known.email });
+      expect(Date.parse(invited.body.data.expires_at) - Date.now()).to.be.within(7 * 24 * 3600 * 1000 - 60_000, 7 * 24 * 3600 * 1000);
+      // A retry with the same key answers the same and sends nothing more.
+      const retried = await api.post(`/v1/customers/${known.id}/invite`, undefined, { ...shopA.as, headers: key });
+      expect([retried.status, retried.body]).to.deep.equal([202, invited.body]);
+      const invites = (await readOutbox(app.platform, known.email)).filter((m) => m.kind === 'account_invite');
+      expect(invites).to.have.length(1);
+      const token = ACTIVATION_TOKEN.exec(invites[0]!.text ?? '')![0];
+      expect(JSON.stringify(invited.body)).to.not.include(token);
+      const activated = await api.post(`${BASE}/activate`, { token, password: 'the owner password' });
+      expect(activated.status, JSON.stringify(activated.body)).to.equal(200);
+      expect(activated.body.data.customer).to.include({ id: known.id, phone: known.phone });
+      // Now that the customer has an account, there is nothing to invite them to.
+      const again = await api.post(`/v1/customers/${known.id}/invite`, undefined, shopA.as);
+      expect([again.status, again.body.error.code]).to.deep.equal([409, 'account_exists']);
+    });
+
+    it('is the store\'s own: other merchants, apps of other stores, apps without write_customers and customers get nothing', async () => {
+      const known = await givenKnownCustomer(shopA);
+      const invite = (options: { token: string; storeId?: string }) => api.post(`/v1/customers/${known.id}/invite`, undefined, options);
+      const operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
+      const partner = await givenPublishedApp(api, operatorToken, { scopes: ['read_customers', 'write_customers'] });
+      const appOfA = await installApp(api, partner, shopA, { scopes: ['read_customers', 'write_customers'] });
+      const appOfB = await installApp(api, partner, shopB, { scopes: ['read_customers', 'write_customers'] });
+      const readerOfA = await installApp(api, await givenPublishedApp(api, operatorToken, { scopes: ['read_customers'] }), shopA, { scopes: ['read_customers'] });
+      const shopper = await givenShopper(shopA);
+
+      expect((await invite(shopB.as)).status).to.equal(404);
+      expect((await invite({ token: shopB.merchant.token, storeId: shopA.store.id })).status).to.equal(403);
+      expect((await invite({ token: appOfB.token })).status).to.equal(404);
+      expect((await invite({ token: appOfB.token, storeId: shopA.store.id })).status).to.equal(403);
+      const noScope = await invite({ token: readerOfA.token });
+      expect([noScope.status, noScope.body.error.code]).to.deep.equal([403, 'insufficient_scope']);
+      expect((await invite({ token: shopper.token, storeId: shopA.store.id })).status).to.equal(401);
+      expect((await api.post(`/v1/customers/${known.id}/invite`)).status).to.equal(401);
+      expect((await api.post('/v1/customers/not-an-id/invite', undefined, shopA.as)).status).to.equal(404);
+      expect((await api.post(`/v1/customers/${new ObjectId().toHexString()}/invite`, undefined, shopA.as)).status).to.equal(404);
+      expect((await api.post(`/v1/customers/${known.id}/invite`, { message: 'hi' }, shopA.as)).status).to.equal(400);
+      // None of that sent anything or left a token.
+      expect(await readOutbox(app.platform, known.email)).to.deep.equal([]);
+      expect(await app.platform.db.collection('customer_activations').countDocuments({ customer_id: new ObjectId(known.id) })).to.equal(0);
+
+      // The app installed in the store with write_customers may invite, up to 5 times an hour for one customer.
+      for (let i = 0; i < 5; i++) expect((await invite({ token: appOfA.token })).status).to.equal(202);
+      const flooded = await invite({ token: appOfA.token });
+      expect([flooded.status, flooded.body.error.code]).to.deep.equal([429, 'rate_limited']);
+      expect((await readOutbox(app.platform, known.email)).filter((m) => m.kind === 'account_invite')).to.have.length(5);
     });
   });
 
@@ -346,10 +546,11 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     it('answers no input a client can send with a 500', async () => {
       const shopper = await givenShopper(shopB);
       const values: unknown[] = [null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(300), '0'.repeat(24), 'f'.repeat(24), [], {}, { $gt: '' }, '\u0000', '\ud800'];
-      const keys = ['subdomain', 'email', 'password', 'first_name', 'id', 'product_id', 'variant_id', 'rating', 'body', 'reset_token', 'current_password', 'new_password', 'default', 'address1', 'country_code'];
+      const keys = ['subdomain', 'email', 'password', 'token', 'first_name', 'id', 'product_id', 'variant_id', 'rating', 'body', 'reset_token', 'current_password', 'new_password', 'default', 'address1', 'country_code'];
       const routes: [string, string][] = [
         ['POST', '/signup'],
         ['POST', '/login'],
+        ['POST', '/activate'],
         ['POST', '/logout'],
         ['POST', '/password/reset'],
         ['POST', '/password/update'],
@@ -374,6 +575,26 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
           }
         }
       }
+    });
+  });
+
+  describe('activation attempts', () => {
+    // After every other activation of this file: it spends the client address's window.
+    it('bounds activation attempts per client address (30 per 15 minutes): past it, even a valid token waits', async () => {
+      const known = await givenKnownCustomer(shopB);
+      expect((await api.post(`${BASE}/signup`, { subdomain: shopB.store.subdomain, email: known.email, password: 'a password of ten' })).status).to.equal(202);
+      const token = ACTIVATION_TOKEN.exec((await latestMessage(known.email, 'account_activation')).text ?? '')![0];
+      const statuses: number[] = [];
+      for (let i = 0; i < 31 && statuses.at(-1) !== 429; i++) {
+        statuses.push((await api.post(`${BASE}/activate`, { token: `emp_csact_${randomBytes(32).toString('base64url')}`, password: 'a password of ten' })).status);
+      }
+      expect(statuses.at(-1)).to.equal(429);
+      expect(statuses.slice(0, -1).every((s) => s === 401)).to.equal(true);
+      const limited = await api.post(`${BASE}/activate`, { token, password: 'the owner password' });
+      expect([limited.status, limited.body.error.code]).to.deep.equal([429, 'rate_limited']);
+      expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 900);
+      // Refused before the token was looked at: it still works once the window has passed.
+      expect(await app.platform.db.collection('customer_activations').countDocuments({ customer_id: new ObjectId(known.id) })).to.equal(1);
     });
   });
 

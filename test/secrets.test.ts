@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { readOutbox } from '../src/messages/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { findPlaintext, snapshot } from './helpers/database.js';
+import { authorizeApp, givenPublishedApp } from './helpers/apps.js';
 import { givenMerchant } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 
@@ -10,7 +11,7 @@ describe('Secrets at rest and in logs', () => {
   let api: Client;
   const secrets: { label: string; value: string }[] = [];
   before(async () => {
-    app = await startTestApp('secrets');
+    app = await startTestApp('secrets', { OPERATOR_EMAILS: 'secrets-operator@example.com' });
     api = client(app.url);
 
     // Walk every flow that handles a secret, collecting each plaintext the client saw.
@@ -42,12 +43,58 @@ describe('Secrets at rest and in logs', () => {
     secrets.push({ label: 'live reset token', value: liveReset });
 
     const again = await api.post('/v1/auth/signin', { email: m.email, password: 'plaintext-password-canary-2' });
-    await api.post('/v1/stores', { name: 'Canary', subdomain: 'canary-store' }, { token: again.body.data.session.token, headers: { 'idempotency-key': 'canary' } });
+    const store = await api.post('/v1/stores', { name: 'Canary', subdomain: 'canary-store' }, { token: again.body.data.session.token, headers: { 'idempotency-key': 'canary' } });
     secrets.push({ label: 'latest session token', value: again.body.data.session.token });
+
+    // A storefront customer's account, and the activation of records the merchant already had.
+    const as = { token: again.body.data.session.token as string, storeId: store.body.data.id as string };
+    const storefront = '/v1/storefront/customer';
+    const shopper = { subdomain: 'canary-store', email: 'canary-shopper@example.com', password: 'plaintext-password-canary-3' };
+    expect((await api.post(`${storefront}/signup`, shopper)).status).to.equal(202);
+    const login = await api.post(`${storefront}/login`, shopper);
+    secrets.push({ label: 'customer password', value: shopper.password }, { label: 'customer session token', value: login.body.data.token });
+    const activationToken = async (email: string, kind: string) => /(emp_csact_[A-Za-z0-9_-]+)/.exec((await readOutbox(app.platform, email)).find((x) => x.kind === kind)!.text!)![1]!;
+    for (const email of ['canary-known@example.com', 'canary-invited@example.com', 'canary-pending@example.com']) {
+      expect((await api.post('/v1/customers', { email }, as)).status).to.equal(201);
+    }
+    expect((await api.post(`${storefront}/signup`, { subdomain: 'canary-store', email: 'canary-known@example.com', password: 'plaintext-password-canary-4' })).status).to.equal(202);
+    secrets.push({ label: 'password of a sign-up for a known customer', value: 'plaintext-password-canary-4' });
+    const used = await activationToken('canary-known@example.com', 'account_activation');
+    const activated = await api.post(`${storefront}/activate`, { token: used, password: 'plaintext-password-canary-5' });
+    expect(activated.status).to.equal(200);
+    secrets.push(
+      { label: 'used activation token', value: used },
+      { label: 'password set at activation', value: 'plaintext-password-canary-5' },
+      { label: 'activated customer session token', value: activated.body.data.token },
+    );
+    const invited = (await api.post(`/v1/customers/${(await api.get('/v1/customers?query=canary-invited', as)).body.data[0].id}/invite`, undefined, as)).status;
+    expect(invited).to.equal(202);
+    secrets.push({ label: 'live invite token', value: await activationToken('canary-invited@example.com', 'account_invite') });
+    expect((await api.post(`${storefront}/signup`, { subdomain: 'canary-store', email: 'canary-pending@example.com', password: 'plaintext-password-canary-6' })).status).to.equal(202);
+    secrets.push({ label: 'live activation token', value: await activationToken('canary-pending@example.com', 'account_activation') });
+
+    // An app's tokens, refreshed: the rotation's answer is kept (encrypted) for one retry of a lost response.
+    const operator = await givenMerchant(api, { email: 'secrets-operator@example.com' });
+    const partner = await givenPublishedApp(api, operator.token, { scopes: ['read_products'] });
+    const shop = { merchant: { ...m, token: as.token }, store: { id: as.storeId, subdomain: 'canary-store' }, as };
+    const granted = await authorizeApp(api, partner, shop, { scopes: ['read_products'] });
+    const client_ = { client_id: partner.credentials.oauth_client_id, client_secret: partner.credentials.client_secret };
+    const issued = await api.post('/v1/app-store/oauth/token', { grant_type: 'authorization_code', code: granted.code, redirect_uri: granted.redirectUri, code_verifier: granted.verifier, ...client_ });
+    expect(issued.status, JSON.stringify(issued.body)).to.equal(200);
+    const rotated = await api.post('/v1/app-store/oauth/token', { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token, ...client_ });
+    expect(rotated.status, JSON.stringify(rotated.body)).to.equal(200);
+    expect(await app.platform.db.collection('oauth_tokens').countDocuments({ rotation_answer: { $type: 'string' } })).to.equal(1);
+    secrets.push(
+      { label: 'client secret', value: partner.credentials.client_secret },
+      { label: 'authorization grant', value: granted.code },
+      { label: 'used refresh token', value: issued.body.refresh_token },
+      { label: 'rotated access token (kept for a retry)', value: rotated.body.access_token },
+      { label: 'rotated refresh token (kept for a retry)', value: rotated.body.refresh_token },
+    );
   });
   after(() => app.close());
 
-  it('stores no password, session token, sign-in code or reset token in plaintext', async () => {
+  it('stores no password, session or app token, sign-in code, reset or activation token in plaintext', async () => {
     const everything = JSON.stringify(await snapshot(app.platform.db));
     expect(everything.length).to.be.greaterThan(1000);
     for (const { label, value } of secrets) {
@@ -57,10 +104,15 @@ describe('Secrets at rest and in logs', () => {
     }
   });
 
-  it('keeps only hashes of session tokens and scrypt hashes of passwords', async () => {
+  it('keeps only hashes of session and activation tokens and scrypt hashes of passwords', async () => {
     const session = await app.platform.db.collection('sessions').findOne({});
     expect(session?.token_hash).to.match(/^[0-9a-f]{64}$/);
     expect(Object.keys(session!)).to.not.include('token');
+    for (const name of ['customer_sessions', 'customer_activations']) {
+      const doc = await app.platform.db.collection(name).findOne({});
+      expect(doc?.token_hash, name).to.match(/^[0-9a-f]{64}$/);
+      expect(Object.keys(doc!), name).to.not.include('token');
+    }
     const merchant = await app.platform.db.collection('merchants').findOne({});
     expect(merchant?.password_hash).to.match(/^scrypt\$32768\$8\$1\$/);
   });

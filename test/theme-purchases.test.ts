@@ -187,3 +187,46 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
     expect(await purchasesOf(slug)).to.deep.equal([]);
   });
 });
+
+/**
+ * The sandbox's hosted checkout (`POST /v1/themes/:slug/purchase/simulate`) signs a payment
+ * nobody made: it exists where nothing is sold for real (development and test) and nowhere else,
+ * where it answers as a route that does not exist.
+ */
+describe('Theme purchases: the simulated checkout exists only in development and test', () => {
+  const deployedEnv = {
+    SECRETS_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64url')}`,
+    INTERNAL_SECRET: 'internal-secret-for-the-theme-purchase-tests-0123',
+    MESSAGE_RELAY_URL: 'https://relay.example.com/send',
+    MESSAGE_RELAY_TOKEN: 'relay-token-of-the-theme-tests-0123',
+  };
+
+  for (const env of ['staging', 'production'] as const) {
+    it(`answers it in ${env} as a route that does not exist (404 route_not_found), whoever calls`, async () => {
+      const deployed = await startTestApp(`theme_simulate_${env}`, { APP_ENV: env, ...deployedEnv });
+      try {
+        const api = client(deployed.url);
+        const shop = await givenShop(api);
+        const body = { store_id: shop.store.id, purchase_id: '6650c0ffee00000000000001' };
+        const absent = await api.post('/v1/themes/aurora/purchase/no-such-route', body, { token: shop.merchant.token });
+        expect([absent.status, absent.body.error.code]).to.deep.equal([404, 'route_not_found']);
+        for (const options of [{ token: shop.merchant.token }, {}]) {
+          const res = await api.post('/v1/themes/aurora/purchase/simulate', body, options);
+          expect([res.status, res.body.error.code, res.body.error.message]).to.deep.equal([404, 'route_not_found', 'No route for POST /v1/themes/aurora/purchase/simulate']);
+        }
+      } finally {
+        await deployed.close();
+      }
+    });
+  }
+
+  it('has it in test: an anonymous call is refused for want of a session (401), not as an unknown route', async () => {
+    const local = await startTestApp('theme_simulate_test');
+    try {
+      const res = await client(local.url).post('/v1/themes/aurora/purchase/simulate', { store_id: '6650c0ffee00000000000002', purchase_id: '6650c0ffee00000000000001' });
+      expect([res.status, res.body.error.code]).to.deep.equal([401, 'unauthenticated']);
+    } finally {
+      await local.close();
+    }
+  });
+});

@@ -4,14 +4,14 @@ import { createHash } from 'node:crypto';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
-import { equalBytes, hashToken } from '../secrets/index.js';
+import { decryptSecret, encryptSecret, equalBytes, hashToken } from '../secrets/index.js';
 import { authenticateClient } from './credentials.js';
 import { isSessionLive } from '../auth/index.js';
 import { parseObjectId } from '../ids.js';
 import { CODE_PREFIX } from './installations.js';
 import { requestIssuer } from './issuer.js';
-import { SESSION_TOKEN_TYPE_URN, verifySessionToken } from './session-tokens.js';
-import { installations, oauthCodes, oauthTokens, type AppDocument } from './store.js';
+import { SESSION_TOKEN_TYPE_URN, recordSessionTokenExchange, verifySessionToken } from './session-tokens.js';
+import { installations, oauthCodes, oauthTokens, type AppDocument, type TokenDocument } from './store.js';
 import { findToken, issueTokens, liveInstallation, revokeTokens, type IssuedTokens } from './tokens.js';
 
 /**
@@ -179,9 +179,8 @@ export const authorizationCodeGrant: Grant = async (platform, client, params) =>
 
 /**
  * refresh_token (RFC 6749 6, RFC 9700 4.14.2): every use rotates the refresh token. A refresh
- * token used again is a replay and revokes its whole family, unless it comes within the grace
- * period after its rotation and its successor was never used (a client whose response was lost):
- * then the unused successor is revoked and a new pair issued. `scope` may narrow, never widen.
+ * token used again is a replay and revokes its whole family, but for one retry of a lost
+ * response (answerRetry). `scope` may narrow, never widen.
  */
 export const refreshTokenGrant: Grant = async (platform, client, params) => {
   const { refresh_token: presented } = params;
@@ -204,29 +203,55 @@ export const refreshTokenGrant: Grant = async (platform, client, params) => {
 
   const tokens = oauthTokens(platform.db);
   const rotated = await tokens.findOneAndUpdate({ _id: found._id, used_at: null, revoked_at: null }, { $set: { used_at: now } });
-  if (!rotated) {
-    const graceMs = platform.config.apps.refreshReuseGraceSeconds * 1000;
-    const usedAt = (await tokens.findOne({ _id: found._id }, { projection: { used_at: 1, revoked_at: 1 } })) ?? found;
-    const inGrace = usedAt.used_at && !usedAt.revoked_at && now.getTime() - usedAt.used_at.getTime() <= graceMs;
-    // The successor is taken out of service only if nobody used it: then this is the same client retrying.
-    const successor = inGrace
-      ? await tokens.findOneAndUpdate({ parent_id: found._id, kind: 'refresh', used_at: null, revoked_at: null }, { $set: { revoked_at: now } })
-      : null;
-    if (!successor) {
-      const revoked = await revokeTokens(platform, { family_id: found.family_id });
-      platform.log.warn({ event: 'oauth.refresh_token_replayed', app_id: client._id.toHexString(), family_id: found.family_id.toHexString(), revoked });
-      throw invalidGrant('The refresh token was already used; every token of its family is revoked');
-    }
-    await tokens.updateMany({ parent_id: found._id, kind: 'access', revoked_at: null }, { $set: { revoked_at: now } });
-  }
+  if (!rotated) return answerRetry(platform, client, found, now);
   const issued = await issueTokens(platform, { installation, scopes, mode: 'offline', familyId: found.family_id, codeId: found.code_id, parentId: found._id });
+  const body = tokenBody(issued);
+  const graceMs = platform.config.apps.refreshReuseGraceSeconds * 1000;
+  if (graceMs > 0) {
+    // Kept for the one retry, before the replay check below, so a retry either finds it or revokes the family that check sees.
+    const answer: RotationAnswer = { body, access_expires_at: new Date(now.getTime() + issued.expires_in * 1000).toISOString() };
+    await tokens.updateOne(
+      { _id: found._id },
+      { $set: { rotation_answer: encryptSecret(platform.config.secretsKeys, RETRY_PURPOSE, JSON.stringify(answer)), retry_until: new Date(now.getTime() + graceMs) } },
+    );
+  }
   // A replay that raced this rotation revoked the family (this token with it) before the new tokens existed.
   if ((await tokens.countDocuments({ _id: found._id, revoked_at: { $ne: null } })) > 0) {
     await revokeTokens(platform, { family_id: found.family_id });
     throw invalidGrant('The refresh token was already used; every token of its family is revoked');
   }
-  return tokenBody(issued);
+  return body;
 };
+
+const RETRY_PURPOSE = 'oauth.refresh_retry';
+/** A rotation's answer, kept encrypted for its one retry: the body, and when its access token ends (for `expires_in`). */
+type RotationAnswer = { body: Record<string, unknown>; access_expires_at: string };
+
+/**
+ * A used refresh token presented again. The client whose response was lost retries with it:
+ * within OAUTH_REFRESH_REUSE_GRACE_SECONDS of the rotation, once, and only while the pair that
+ * rotation issued is unused, it is answered that same pair (the answer kept encrypted on the
+ * token), never a new one, so a leaked token buys no chain of pairs. Anything else (a second
+ * retry, a retry after the grace or after the pair was used) is a replay: every token of the
+ * family is revoked.
+ */
+async function answerRetry(platform: Platform, client: AppDocument, found: TokenDocument, now: Date): Promise<Record<string, unknown>> {
+  const tokens = oauthTokens(platform.db);
+  // Whoever clears the kept answer first is the one retry.
+  const kept = await tokens.findOneAndUpdate(
+    { _id: found._id, revoked_at: null, retry_until: { $gt: now }, rotation_answer: { $ne: null } },
+    { $set: { rotation_answer: null, retry_until: null, retried_at: now } },
+  );
+  const successor = kept?.rotation_answer ? await tokens.findOne({ parent_id: found._id, kind: 'refresh' }) : null;
+  if (kept?.rotation_answer && successor && !successor.used_at && !successor.revoked_at) {
+    const answer = JSON.parse(decryptSecret(platform.config.secretsKeys, RETRY_PURPOSE, kept.rotation_answer)) as RotationAnswer;
+    platform.log.info({ event: 'oauth.refresh_retried', app_id: client._id.toHexString(), family_id: found.family_id.toHexString() });
+    return { ...answer.body, expires_in: Math.max(0, Math.floor((Date.parse(answer.access_expires_at) - now.getTime()) / 1000)) };
+  }
+  const revoked = await revokeTokens(platform, { family_id: found.family_id });
+  platform.log.warn({ event: 'oauth.refresh_token_replayed', app_id: client._id.toHexString(), family_id: found.family_id.toHexString(), revoked });
+  throw invalidGrant('The refresh token was already used; every token of its family is revoked');
+}
 
 export const TOKEN_TYPE_ACCESS = 'urn:ietf:params:oauth:token-type:access_token';
 export const TOKEN_TYPE_ONLINE = 'urn:emporium:params:oauth:token-type:online-access-token';
@@ -238,8 +263,9 @@ const SUBJECT_TOKEN_TYPES = new Set([SESSION_TOKEN_TYPE_URN, 'urn:ietf:params:oa
  * Token exchange (RFC 8693): an embedded app's backend trades the session token its frontend got
  * from the merchant's admin (a platform-signed JWT for this app, docs/oauth.md) for an access
  * token: online (the merchant user's, no refresh, ending with their session at the latest) or
- * offline (the installation's, with a refresh token; the default). RFC 8693 2.2.2: a subject
- * token that does not verify is `invalid_request`, with the reason.
+ * offline (the installation's, with a refresh token; the default). A session token is exchanged
+ * at most once. RFC 8693 2.2.2: a subject token that does not verify, or is unacceptable (already
+ * exchanged), is `invalid_request`, with the reason.
  */
 export const tokenExchangeGrant: Grant = async (platform, client, params, ctx) => {
   const { subject_token: subject, subject_token_type: subjectType } = params;
@@ -263,6 +289,8 @@ export const tokenExchangeGrant: Grant = async (platform, client, params, ctx) =
   }
   const sessionEnds = sessionId ? await isSessionLive(platform, sessionId) : null;
   if (!sessionEnds || !merchantId) throw invalidRequest('subject_token is not valid: the merchant session has ended');
+  // Once per session token: a second exchange is a replay (docs/oauth.md, "One exchange per session token").
+  if (!(await recordSessionTokenExchange(platform, claims, installation))) throw invalidRequest('subject_token is not valid: already exchanged');
   const online = requested === TOKEN_TYPE_ONLINE;
   const tokens = await issueTokens(platform, {
     installation,

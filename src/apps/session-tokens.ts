@@ -1,19 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { z } from 'zod';
+import { isDuplicateKeyError } from '../db.js';
 import { notFound } from '../errors.js';
 import type { MerchantPrincipal } from '../http/context.js';
 import { parseObjectId } from '../ids.js';
 import type { Platform } from '../platform.js';
 import { SIGNING_ALG, currentSigningKey, verificationKey } from './keys.js';
-import { apps, installations, type AppDocument, type InstallationDocument } from './store.js';
+import { apps, installations, sessionTokenUses, type AppDocument, type InstallationDocument } from './store.js';
 
 /**
  * Session tokens and install links (docs/oauth.md, Session tokens): JWTs the platform signs with
  * its ES256 keys (keys.ts), verifiable by anyone with `/.well-known/jwks.json`.
  *
  * - A **session token** is what an embedded app's frontend holds for a signed-in merchant: the
- *   app's backend verifies it, or exchanges it for an access token (token exchange, RFC 8693).
+ *   app's backend verifies it, or exchanges it, once, for an access token (token exchange, RFC 8693).
  * - An **install link** rides on the app's `app_url` when a merchant starts an install, so the
  *   app knows the store and can begin its own OAuth flow.
  *
@@ -93,6 +94,28 @@ export async function issueSessionToken(platform: Platform, input: IssueSessionT
  */
 export function verifySessionToken(platform: Platform, input: { token: string; issuer: string; audience: string }): Promise<TokenVerification<SessionTokenClaims>> {
   return verify(platform, input, SESSION_TOKEN_TYP, SessionTokenClaims);
+}
+
+/**
+ * Record a verified session token as exchanged: true the first time its `jti` is presented,
+ * false ever after (RFC 7519 4.1.7: the `jti` is what prevents a replay). One insert under a
+ * unique `_id` decides, so of several exchanges at once exactly one is true.
+ */
+export async function recordSessionTokenExchange(platform: Platform, claims: SessionTokenClaims, installation: Pick<InstallationDocument, '_id' | 'app_id'>): Promise<boolean> {
+  try {
+    await sessionTokenUses(platform.db).insertOne({
+      _id: claims.jti,
+      app_id: installation.app_id,
+      installation_id: installation._id,
+      exchanged_at: platform.clock.now(),
+      // After this it no longer verifies, so it need not be remembered.
+      expires_at: new Date((claims.exp + CLOCK_TOLERANCE_SECONDS) * 1000),
+    });
+    return true;
+  } catch (err) {
+    if (isDuplicateKeyError(err)) return false;
+    throw err;
+  }
 }
 
 export type SignInstallLinkInput = {

@@ -11,6 +11,7 @@ export const OAUTH_CODES = 'oauth_codes';
 export const OAUTH_TOKENS = 'oauth_tokens';
 export const SIGNING_KEYS = 'signing_keys';
 export const APP_CATALOG_REVIEWS = 'app_catalog_reviews';
+export const SESSION_TOKEN_USES = 'app_session_token_uses';
 
 /** A partner's developer profile: one per merchant account (docs/apps.md, Partners). */
 export type DeveloperDocument = {
@@ -178,8 +179,17 @@ export type TokenDocument = {
   code_id: ObjectId | null;
   /** The refresh token whose use issued this one (null for the first of a family). */
   parent_id: ObjectId | null;
-  /** Refresh tokens: when it was used (rotated); a later use is a replay. */
+  /** Refresh tokens: when it was used (rotated); a later use is a replay, but for one retry (below). */
   used_at: Date | null;
+  /**
+   * Refresh tokens, for the one retry of a rotation whose response was lost (oauth.ts): the
+   * rotation's answer, encrypted (SECRETS_KEYS, purpose `oauth.refresh_retry`), kept until
+   * `retry_until` (the grace after the rotation), then cleared by the retry or the OAuth sweep.
+   */
+  rotation_answer?: string | null;
+  retry_until?: Date | null;
+  /** When the one retry was answered. */
+  retried_at?: Date | null;
   revoked_at: Date | null;
   expires_at: Date;
   created_at: Date;
@@ -219,6 +229,21 @@ export type SigningKeyDocument = {
   private_jwk_encrypted: string;
   created_at: Date;
   retired_at: Date | null;
+};
+
+/**
+ * A session token exchanged at the token endpoint (token exchange, oauth.ts), by its `jti`: the
+ * insert of this document is what allows the exchange, and `_id` is unique, so a session token is
+ * exchanged at most once however many requests present it. Kept until the token could no longer
+ * verify anyway (`exp` and the clock tolerance), then swept.
+ */
+export type SessionTokenUseDocument = {
+  /** The token's `jti` (128 random bits of the platform's). */
+  _id: string;
+  app_id: ObjectId;
+  installation_id: ObjectId;
+  exchanged_at: Date;
+  expires_at: Date;
 };
 
 export const appIndexes: IndexDeclaration[] = [
@@ -262,9 +287,12 @@ export const appIndexes: IndexDeclaration[] = [
       { key: { family_id: 1 }, name: 'family_id' },
       { key: { code_id: 1 }, name: 'code_id' },
       { key: { installation_id: 1 }, name: 'installation_id' },
+      { key: { parent_id: 1 }, name: 'parent_id' },
       { key: { expires_at: 1 }, name: 'expires_at' },
+      { key: { retry_until: 1 }, name: 'retry_until' },
     ],
   },
+  { collection: SESSION_TOKEN_USES, indexes: [{ key: { expires_at: 1 }, name: 'expires_at' }] },
   {
     collection: APP_CATALOG_REVIEWS,
     indexes: [
@@ -283,3 +311,4 @@ export const oauthCodes = (db: Db) => db.collection<CodeDocument>(OAUTH_CODES);
 export const oauthTokens = (db: Db) => db.collection<TokenDocument>(OAUTH_TOKENS);
 export const catalogReviews = (db: Db) => db.collection<CatalogReviewDocument>(APP_CATALOG_REVIEWS);
 export const signingKeys = (db: Db) => db.collection<SigningKeyDocument>(SIGNING_KEYS);
+export const sessionTokenUses = (db: Db) => db.collection<SessionTokenUseDocument>(SESSION_TOKEN_USES);

@@ -3,7 +3,7 @@ import { isSessionLive } from '../auth/index.js';
 import type { AppPrincipal, Authenticator } from '../http/context.js';
 import type { Platform } from '../platform.js';
 import { generateToken, hashToken } from '../secrets/index.js';
-import { installations, oauthCodes, oauthTokens, type AccessMode, type InstallationDocument, type TokenDocument } from './store.js';
+import { installations, oauthCodes, oauthTokens, sessionTokenUses, type AccessMode, type InstallationDocument, type TokenDocument } from './store.js';
 
 export const ACCESS_TOKEN_PREFIX = 'emp_at';
 export const REFRESH_TOKEN_PREFIX = 'emp_rt';
@@ -127,12 +127,17 @@ export const accessTokenAuthenticator: Authenticator = {
 /** Codes are kept a day past their expiry, so a late replay still revokes what they issued. */
 const CODE_KEEP_MS = 24 * 60 * 60 * 1000;
 
-/** Expired tokens (no longer usable) and long-expired codes, for the maintenance sweep. */
+/**
+ * For the maintenance sweep: expired tokens (no longer usable), long-expired codes, rotation
+ * answers kept past their retry's grace, and exchanged session tokens past their expiry.
+ */
 export async function sweepExpiredOAuth(platform: Pick<Platform, 'db' | 'clock'>): Promise<number> {
   const now = platform.clock.now();
-  const [codes, tokens] = await Promise.all([
+  const [codes, tokens, answers, exchanged] = await Promise.all([
     oauthCodes(platform.db).deleteMany({ expires_at: { $lte: new Date(now.getTime() - CODE_KEEP_MS) } }),
     oauthTokens(platform.db).deleteMany({ expires_at: { $lte: now } }),
+    oauthTokens(platform.db).updateMany({ retry_until: { $lte: now } }, { $set: { rotation_answer: null, retry_until: null } }),
+    sessionTokenUses(platform.db).deleteMany({ expires_at: { $lte: now } }),
   ]);
-  return codes.deletedCount + tokens.deletedCount;
+  return codes.deletedCount + tokens.deletedCount + answers.modifiedCount + exchanged.deletedCount;
 }

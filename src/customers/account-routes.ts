@@ -9,9 +9,9 @@ import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { customerSession } from './access.js';
-import { getAccount, logInCustomer, logOutCustomer, requestCustomerPasswordReset, signUpCustomer, updateCustomerPassword } from './account.js';
+import { activateCustomerAccount, getAccount, logInCustomer, logOutCustomer, requestCustomerPasswordReset, signUpCustomer, updateCustomerPassword } from './account.js';
 import { changeOwnAddress, createAddress, deleteAddress, getAddress, listAddresses } from './addresses.js';
-import { AddWishlistItemBody, CreateAddressBody, CustomerLoginBody, CustomerPasswordUpdateBody, CustomerResetBody, CustomerSignUpBody, OwnAddressChangeBody } from './schemas.js';
+import { AddWishlistItemBody, CreateAddressBody, CustomerActivateBody, CustomerLoginBody, CustomerPasswordUpdateBody, CustomerResetBody, CustomerSignUpBody, OwnAddressChangeBody } from './schemas.js';
 import { addWishlistItem, listWishlist, removeWishlistItem } from './wishlist.js';
 
 const ById = z.strictObject({ id: IdString('address') });
@@ -28,6 +28,9 @@ export function customerAccountRoutes(platform: Platform): AppRouter {
   const caller = (ctx: Parameters<typeof clientAddress>[0]) => ({ ip: clientAddress(ctx) });
 
   router.post('/signup', endpoint(platform, { access: 'public', body: CustomerSignUpBody, status: 202 }, ({ ctx, body }) => signUpCustomer(platform, body, caller(ctx))));
+
+  // The account of a record the store already knew, opened with the token sent to its email (docs/customer-accounts.md).
+  router.post('/activate', endpoint(platform, { access: 'public', body: CustomerActivateBody }, ({ ctx, body }) => activateCustomerAccount(platform, body, caller(ctx))));
 
   router.post('/login', endpoint(platform, { access: 'public', body: CustomerLoginBody }, ({ ctx, body }) => logInCustomer(platform, body, caller(ctx))));
 

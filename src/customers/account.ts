@@ -6,9 +6,10 @@ import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
 import { decoyPasswordHash, generateToken, hashPassword, hashToken, verifyPassword } from '../secrets/index.js';
 import { findStoreBySubdomain } from '../stores/index.js';
+import { dropActivations, sendActivation, takeActivation } from './activation.js';
 import { presentAccount, type AccountView } from './present.js';
 import { createCustomer } from './service.js';
-import { customerPasswordResets, customers, customerSessions, type CustomerAccount, type CustomerDocument } from './store.js';
+import { customerActivations, customerPasswordResets, customers, customerSessions, type CustomerAccount, type CustomerDocument } from './store.js';
 
 /** Customer session tokens: `emp_cs_` + 256 random bits; only the SHA-256 is stored. */
 export const CUSTOMER_SESSION_PREFIX = 'emp_cs';
@@ -28,59 +29,60 @@ const LIMITS = {
   login: { email: 10, ip: 100 },
   resetRequest: { email: 5, ip: 30 },
   passwordUpdate: { email: 10, ip: 30 },
+  // A 256-bit token names its account: there is nothing to guess per account, so per IP only.
+  activate: { ip: 30 },
 } as const;
 
 export type Caller = { ip: string };
 
 function limitBy(action: keyof typeof LIMITS, account: string | null, caller: Caller) {
-  const limits = LIMITS[action];
+  const limits: { email?: number; ip: number } = LIMITS[action];
   return [
-    ...(account ? [{ bucket: `customer.${action}:account:${account}`, limit: limits.email, windowSeconds: WINDOW }] : []),
+    ...(account && limits.email ? [{ bucket: `customer.${action}:account:${account}`, limit: limits.email, windowSeconds: WINDOW }] : []),
     { bucket: `customer.${action}:ip:${caller.ip}`, limit: limits.ip, windowSeconds: WINDOW },
   ];
 }
 
 const invalidCredentials = () => new PlatformError('unauthenticated', 'invalid_credentials', 'The email or password is wrong');
 const invalidResetToken = () => new PlatformError('unauthenticated', 'invalid_reset_token', 'The reset token is wrong, used or expired');
+const invalidActivationToken = () => new PlatformError('unauthenticated', 'invalid_activation_token', 'The activation token is wrong, used, expired or superseded');
 
-/** Sign-up's one answer, for a new email and for one that already has an account alike. */
+/** Sign-up's one answer, for a new email and for one the store already knows alike. */
 export const CUSTOMER_SIGNUP_ACCEPTED = {
   accepted: true,
-  message: 'Sign-up received: log in with your email and password. If the email already had an account, a message is on its way to it',
+  message:
+    'Sign-up received: log in with your email and password. If the store already knew the email (an account, an earlier order), a message is on its way to it instead, to prove the email is yours',
 } as const;
+
+/** Credentials for a new account: a fresh epoch, no session carried over. */
+const newAccount = (passwordHash: string, now: Date): CustomerAccount => ({
+  password_hash: passwordHash,
+  password_updated_at: now,
+  auth_epoch: new ObjectId().toHexString(),
+  auth_epoch_session_id: null,
+  created_at: now,
+});
 
 export type SignUpInput = { subdomain: string; email: string; password: string; first_name?: string | null | undefined; last_name?: string | null | undefined };
 
 /**
- * Give an email an account in a store: a new customer with its account in one write, or, for
- * a customer the merchant already has (an order, an import), the account added to that record.
- * An email that already has an account changes nothing, and its owner is told by message;
- * the answer is the same either way (as merchant sign-up), and an unknown store answers the
- * same too, so sign-up reveals neither which emails have accounts nor which stores exist.
+ * Give a new email an account in a store: a new customer with its account in one write. An
+ * email the store already knows gains no access from a sign-up: a customer record without an
+ * account (the merchant's, from an order or an import) is sent an activation token to its email
+ * (activation.ts), and the account is opened only with it, the password chosen there; an email
+ * with an account changes nothing and its owner is told by message. The answer is the same in
+ * every case, and for an unknown store too, so sign-up reveals neither which emails a store knows
+ * nor which stores exist; every path hashes the password and writes once or twice, so they take
+ * about as long.
  */
 export async function signUpCustomer(platform: Platform, input: SignUpInput, caller: Caller): Promise<typeof CUSTOMER_SIGNUP_ACCEPTED> {
   const store = await findStoreBySubdomain(platform, input.subdomain);
   await consumeRateLimit(platform, limitBy('signup', store ? `${store.id}:${input.email}` : null, caller));
-  const now = platform.clock.now();
-  const account: CustomerAccount = {
-    password_hash: await hashPassword(input.password),
-    password_updated_at: now,
-    auth_epoch: new ObjectId().toHexString(),
-    auth_epoch_session_id: null,
-    created_at: now,
-  };
+  const account = newAccount(await hashPassword(input.password), platform.clock.now());
   if (!store) return CUSTOMER_SIGNUP_ACCEPTED;
   const storeId = new ObjectId(store.id);
-  // Twice at most: a customer created by someone else between the upgrade and the insert is upgraded on the second round.
+  // Twice at most: a known email renamed by the merchant between the insert and the read is new on the second round.
   for (let round = 0; round < 2; round++) {
-    const upgraded = await customers(platform.db).updateOne(
-      { store_id: storeId, email: input.email, $or: [{ account: { $exists: false } }, { account: null }] },
-      { $set: { account, updated_at: now } },
-    );
-    if (upgraded.matchedCount === 1) {
-      platform.log.info({ event: 'customers.account_created', store_id: store.id, upgraded: true });
-      return CUSTOMER_SIGNUP_ACCEPTED;
-    }
     try {
       const created = await createCustomer(
         platform,
@@ -88,13 +90,14 @@ export async function signUpCustomer(platform: Platform, input: SignUpInput, cal
         { email: input.email, first_name: input.first_name ?? null, last_name: input.last_name ?? null, accepts_marketing: false, tags: [] },
         account,
       );
-      platform.log.info({ event: 'customers.account_created', store_id: store.id, customer_id: created.id, upgraded: false });
+      platform.log.info({ event: 'customers.account_created', store_id: store.id, customer_id: created.id });
       return CUSTOMER_SIGNUP_ACCEPTED;
     } catch (err) {
       if (!(err instanceof PlatformError && err.code === 'email_taken')) throw err;
     }
-    const existing = await customers(platform.db).findOne({ store_id: storeId, email: input.email }, { projection: { account: 1 } });
-    if (existing?.account) {
+    const existing = await customers(platform.db).findOne({ store_id: storeId, email: input.email });
+    if (!existing) continue;
+    if (existing.account) {
       await sendMessage(platform, {
         kind: 'account_exists',
         to: input.email,
@@ -106,8 +109,35 @@ export async function signUpCustomer(platform: Platform, input: SignUpInput, cal
       platform.log.info({ event: 'customers.signup_for_existing_account', store_id: store.id });
       return CUSTOMER_SIGNUP_ACCEPTED;
     }
+    // The password given here is dropped: the account opens with the one chosen at activation.
+    await sendActivation(platform, store, existing, 'signup');
+    platform.log.info({ event: 'customers.signup_for_known_customer', store_id: store.id, customer_id: existing._id.toHexString() });
+    return CUSTOMER_SIGNUP_ACCEPTED;
   }
   throw new PlatformError('conflict', 'edit_conflict', 'The customer kept changing while the account was created; try again');
+}
+
+/**
+ * Open the account of a customer record with an activation token (sign-up for a known email, or
+ * the merchant's invite): the token proves the email, the password is set here, and a session
+ * starts. One conditional write adds the account, only while the record has no account and
+ * still has the email the token was sent to; the token is used up either way.
+ */
+export async function activateCustomerAccount(platform: Platform, input: { token: string; password: string }, caller: Caller): Promise<NewCustomerSession> {
+  await consumeRateLimit(platform, limitBy('activate', null, caller));
+  const activation = await takeActivation(platform, input.token);
+  if (!activation) throw invalidActivationToken();
+  const now = platform.clock.now();
+  const account = newAccount(await hashPassword(input.password), now);
+  const customer = await customers(platform.db).findOneAndUpdate(
+    { _id: activation.customer_id, store_id: activation.store_id, email: activation.email, $or: [{ account: { $exists: false } }, { account: null }] },
+    { $set: { account, updated_at: now } },
+    { returnDocument: 'after' },
+  );
+  if (!customer) throw invalidActivationToken();
+  await dropActivations(platform, customer._id);
+  platform.log.info({ event: 'customers.account_activated', store_id: customer.store_id.toHexString(), customer_id: customer._id.toHexString(), via: activation.via });
+  return startCustomerSession(platform, customer, account);
 }
 
 export type NewCustomerSession = { token: string; expires_at: string; customer: AccountView };
@@ -253,9 +283,13 @@ export async function updateCustomerPassword(platform: Platform, input: Customer
   return { revoked_sessions: deletedCount };
 }
 
-/** Expired customer sessions and reset tokens, for the maintenance sweep of expired credentials. */
+/** Expired customer sessions, reset tokens and activation tokens, for the maintenance sweep of expired credentials. */
 export async function sweepExpiredCustomerCredentials(platform: Pick<Platform, 'db' | 'clock'>): Promise<number> {
   const expired = { expires_at: { $lte: platform.clock.now() } };
-  const results = await Promise.all([customerSessions(platform.db).deleteMany(expired), customerPasswordResets(platform.db).deleteMany(expired)]);
+  const results = await Promise.all([
+    customerSessions(platform.db).deleteMany(expired),
+    customerPasswordResets(platform.db).deleteMany(expired),
+    customerActivations(platform.db).deleteMany(expired),
+  ]);
   return results.reduce((n, r) => n + r.deletedCount, 0);
 }

@@ -3,6 +3,7 @@ import type { AppRouter } from '../http/context.js';
 import { endpoint, storeScoped } from '../http/endpoint.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
+import { inviteCustomer } from './activation.js';
 import { createAddress, deleteAddress, getAddress, listAddresses, makeDefaultAddress, updateAddress } from './addresses.js';
 import { CreateAddressBody, CreateCustomerBody, ListCustomersQuery, UpdateAddressBody, UpdateCustomerBody } from './schemas.js';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './service.js';
@@ -21,6 +22,9 @@ export function customerRoutes(platform: Platform): AppRouter {
   router.get('/:id', endpoint(platform, { access: read }, ({ store, params }) => getCustomer(platform, store.id, params.id!)));
 
   router.patch('/:id', endpoint(platform, { access: write, body: UpdateCustomerBody }, ({ store, params, body }) => updateCustomer(platform, store.id, params.id!, body)));
+
+  // An invitation to open a storefront account, sent to the customer's email (docs/customer-accounts.md).
+  router.post('/:id/invite', endpoint(platform, { access: write, idempotent: true, status: 202 }, ({ store, params }) => inviteCustomer(platform, store, params.id!)));
 
   router.get(
     '/:id/addresses',

@@ -180,6 +180,9 @@ export const CustomerPasswordUpdateBody = z
   })
   .refine((b) => (b.reset_token === undefined) !== (b.current_password === undefined), { message: 'give exactly one of reset_token or current_password' });
 
+/** The activation token from the message, and the account's password (set here, never the sign-up's). */
+export const CustomerActivateBody = z.strictObject({ token: z.string().min(1).max(200), password: NewPassword });
+
 export const AddWishlistItemBody = z.strictObject({ product_id: IdString('product'), variant_id: IdString('variant').optional() });
 export type AddWishlistItemBody = z.infer<typeof AddWishlistItemBody>;
 

@@ -6,6 +6,7 @@ export const CUSTOMERS = 'customers';
 export const CUSTOMER_ADDRESSES = 'customer_addresses';
 export const CUSTOMER_SESSIONS = 'customer_sessions';
 export const CUSTOMER_PASSWORD_RESETS = 'customer_password_resets';
+export const CUSTOMER_ACTIVATIONS = 'customer_activations';
 export const WISHLIST_ITEMS = 'customer_wishlist_items';
 
 /**
@@ -96,6 +97,25 @@ export type CustomerPasswordResetDocument = {
   expires_at: Date;
 };
 
+/**
+ * The proof that an email is the customer's, for a record that has no account yet
+ * (docs/customer-accounts.md, "Emails the store already knows"): a one-time token sent to the
+ * record's email, on a storefront sign-up for that email or the merchant's invite. Only its
+ * SHA-256 is stored. One per customer (the newest replaces any earlier one); valid only while
+ * the record still has that email and no account.
+ */
+export type CustomerActivationDocument = {
+  _id: ObjectId;
+  store_id: ObjectId;
+  customer_id: ObjectId;
+  /** The email the token was sent to. */
+  email: string;
+  token_hash: string;
+  via: 'signup' | 'invite';
+  created_at: Date;
+  expires_at: Date;
+};
+
 /** One saved product (or one variant of it) on a customer's wishlist. */
 export type WishlistItemDocument = {
   _id: ObjectId;
@@ -138,6 +158,14 @@ export const customerIndexes: IndexDeclaration[] = [
     ],
   },
   {
+    collection: CUSTOMER_ACTIVATIONS,
+    indexes: [
+      { key: { token_hash: 1 }, name: 'token_hash_unique', unique: true },
+      { key: { customer_id: 1 }, name: 'customer_id_unique', unique: true },
+      { key: { expires_at: 1 }, name: 'expires_at' },
+    ],
+  },
+  {
     collection: WISHLIST_ITEMS,
     indexes: [
       { key: { store_id: 1, customer_id: 1, key: 1 }, name: 'store_id_customer_id_key_unique', unique: true },
@@ -151,4 +179,5 @@ export const customerAddresses = (db: Db) => db.collection<CustomerAddressDocume
 
 export const customerSessions = (db: Db) => db.collection<CustomerSessionDocument>(CUSTOMER_SESSIONS);
 export const customerPasswordResets = (db: Db) => db.collection<CustomerPasswordResetDocument>(CUSTOMER_PASSWORD_RESETS);
+export const customerActivations = (db: Db) => db.collection<CustomerActivationDocument>(CUSTOMER_ACTIVATIONS);
 export const wishlistItems = (db: Db) => db.collection<WishlistItemDocument>(WISHLIST_ITEMS);

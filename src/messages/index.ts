@@ -4,5 +4,5 @@ import { messageIndexes } from './store.js';
 export { sendMessage, deliverMessage, redispatchStrandedMessages, sweepExpiredMessages, readOutbox, type OutboxEntry } from './service.js';
 export { DELIVER_MESSAGE, DeliverMessagePayload } from './jobs.js';
 
-/** Merchant email (sign-in codes, reset tokens, sign-up notices): an encrypted outbox delivered by a job. */
+/** Email to merchants and storefront customers (sign-in codes, reset and activation tokens, sign-up notices): an encrypted outbox delivered by a job. */
 export const messagesModule: Module = { name: 'messages', indexes: messageIndexes, jobs: messageJobs };

@@ -1,4 +1,5 @@
 import { ObjectId, type MatchKeysAndValues } from 'mongodb';
+import { isLocalEnv } from '../config.js';
 import { post, type FailureTexts } from '../outbound/index.js';
 import type { Platform } from '../platform.js';
 import { decryptSecret, encryptSecret } from '../secrets/index.js';
@@ -123,7 +124,7 @@ export type OutboxEntry = { id: string; kind: MessageKind; to: string; subject: 
  * over HTTP; refused outside development and test.
  */
 export async function readOutbox(platform: Platform, to: string): Promise<OutboxEntry[]> {
-  if (platform.config.env !== 'development' && platform.config.env !== 'test') {
+  if (!isLocalEnv(platform.config)) {
     throw new Error('the outbox is readable only in development and test');
   }
   const docs = await messages(platform.db).find({ to: to.trim().toLowerCase() }).sort({ _id: -1 }).limit(50).toArray();

@@ -16,6 +16,7 @@ import { themePackages, themePurchases, themeVersions, type ThemePurchaseDocumen
  * platform's. The only provider today is the sandbox (src/payments/gateways.ts), whose key secret
  * is derived from SECRETS_KEYS (HKDF, its own purpose): no new setting, and like every sandbox it
  * does not exist in production, where it would unlock paid themes without money changing hands.
+ * Its simulated checkout (simulatePurchasePayment) is routed only in development and test.
  */
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
