@@ -28,7 +28,7 @@ export async function createOrder(
   store: StoreView,
   input: CreateOrderBody,
   request: RequestRef | null,
-  options: { source?: OrderDocument['source']; taken?: () => PlatformError } = {},
+  options: { source?: OrderDocument['source']; taken?: () => PlatformError; paymentSecretHash?: string } = {},
 ): Promise<OrderView> {
   const storeId = store.id;
   if (request) {
@@ -145,6 +145,7 @@ export async function createOrder(
     creating: true,
     requests: request ? [request] : [],
     request_key: request?.id ?? id.toHexString(),
+    payment_secret_hash: options.paymentSecretHash ?? null,
     created_at: now,
     updated_at: now,
   };

@@ -116,6 +116,11 @@ export type OrderDocument = {
    * most one order, however many attempts run at once.
    */
   request_key?: string;
+  /**
+   * SHA-256 of the payment secret issued to the storefront checkout that made the order (null
+   * or absent: none). Storefront payments ask for the secret or the order's customer's session.
+   */
+  payment_secret_hash?: string | null;
   created_at: Date;
   updated_at: Date;
 };

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { PlatformError, notFound } from '../errors.js';
-import { createOrder, findOrderByRequest, type OrderView, type RequestRef } from '../orders/index.js';
+import { createOrder, findOrderByRequest, replacePaymentSecret, type OrderView, type RequestRef } from '../orders/index.js';
 import type { Platform } from '../platform.js';
-import { hashToken } from '../secrets/index.js';
+import { generateToken, hashToken } from '../secrets/index.js';
 import type { StoreView } from '../stores/index.js';
 import { claimCartForCheckout, clearStrandedClaim, consumeCart, findCartByTokenHash, findStrandedCheckouts, releaseCartClaim, checkoutInProgress } from './carts.js';
-import { CART_TOKEN_PREFIX, type CheckoutBody } from './schemas.js';
+import { CART_TOKEN_PREFIX, PAYMENT_SECRET_PREFIX, type CheckoutBody } from './schemas.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -21,7 +21,7 @@ const cartRequestId = (storeId: string, tokenHash: string) => sha256(`storefront
 const alreadyCheckedOut = () =>
   new PlatformError('conflict', 'cart_already_checked_out', 'This cart was already checked out by another request (another Idempotency-Key or another caller): it has its order, which only that request is answered');
 
-export type CheckoutResult = { created: boolean; order: OrderView };
+export type CheckoutResult = { created: boolean; order: OrderView; payment_secret: string };
 
 /**
  * Checkout (docs/storefront.md, "Checkout"): a cart becomes an order, once. The cart is first
@@ -34,7 +34,8 @@ export type CheckoutResult = { created: boolean; order: OrderView };
  *
  * The `Idempotency-Key` (required) names the checkout: a retry with the same key, cart, caller
  * and body answers the order the first one made; another request on a cart that has its order is
- * 409 `cart_already_checked_out`.
+ * 409 `cart_already_checked_out`. The answer holds the order's payment secret: the proof a
+ * storefront payment asks for (only its hash is kept).
  */
 export async function checkout(
   platform: Platform,
@@ -51,6 +52,7 @@ export async function checkout(
   const request: RequestRef = { id: cartRequestId(store.id, tokenHash), hash: sha256(JSON.stringify([key, body])) };
   const claim = await claimCartForCheckout(platform, store, cartToken);
   if (claim.outcome === 'held') throw checkoutInProgress();
+  const secret = generateToken(PAYMENT_SECRET_PREFIX);
   let order: OrderView;
   try {
     // A cart consumed, or one whose checkout stopped after making its order, has its order.
@@ -58,7 +60,9 @@ export async function checkout(
     if (made) {
       await finishCart(platform, store.id, tokenHash, made.order);
       if (!made.same) throw alreadyCheckedOut();
-      return { created: false, order: made.order };
+      // Its first answer, the only one that held the payment secret, is gone: issue another.
+      await replacePaymentSecret(platform, store.id, made.order.id, secret.hash);
+      return { created: false, order: made.order, payment_secret: secret.token };
     }
     if (claim.outcome === 'consumed') throw alreadyCheckedOut();
     const { cart } = claim;
@@ -83,7 +87,7 @@ export async function checkout(
         financial_status: 'pending',
       },
       request,
-      { source: 'storefront', taken: alreadyCheckedOut },
+      { source: 'storefront', taken: alreadyCheckedOut, paymentSecretHash: secret.hash },
     );
   } catch (err) {
     // No order of this checkout: the cart is the shopper's again (a failed release runs out instead).
@@ -103,7 +107,7 @@ export async function checkout(
   });
   if (!consumed) platform.log.warn({ event: 'storefront.cart_already_consumed', cart_id: cart.id, order_id: order.id }, 'the cart was consumed by another request or the sweep');
   platform.log.info({ event: 'storefront.checkout', store_id: store.id, order_id: order.id });
-  return { created: true, order };
+  return { created: true, order, payment_secret: secret.token };
 }
 
 /** The cart of this token has its order: consume it if nothing did yet (a checkout that stopped before). */
