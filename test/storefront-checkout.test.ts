@@ -280,4 +280,43 @@ describe('Storefront checkout (cart to order)', () => {
       expect(await orderCount(variant)).to.equal(1);
     });
   });
+
+  describe('replays of a checkout go only to its caller', () => {
+    it('never replays a customer’s checkout to a caller without their session, nor answers it the order', async () => {
+      const { variant } = await givenVariant(5);
+      const email = `replay-${randomBytes(3).toString('hex')}@example.com`;
+      expect((await api.post('/v1/storefront/customer/signup', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' })).status).to.equal(202);
+      const login = await api.post('/v1/storefront/customer/login', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' });
+      const customerToken = login.body.data.token as string;
+      const cart = await cartWith([{ variant_id: variant, quantity: 1 }]);
+      const body = { email, shipping_address: paris };
+      const headers = { 'x-cart-token': cart, 'idempotency-key': 'customer-key' };
+      const made = await api.post(`/v1/storefront/${shop.store.subdomain}/orders`, body, { token: customerToken, headers });
+      expect(made.status, JSON.stringify(made.body)).to.equal(201);
+      const again = await api.post(`/v1/storefront/${shop.store.subdomain}/orders`, body, { token: customerToken, headers });
+      expect([again.status, again.headers.get('idempotent-replayed')]).to.deep.equal([201, 'true']);
+      // The same key, cart and body without the customer's session: no replay, no order, no address.
+      const stranger = await api.post(`/v1/storefront/${shop.store.subdomain}/orders`, body, { headers });
+      expect(stranger.headers.get('idempotent-replayed')).to.equal(null);
+      expect([stranger.status, stranger.body.error?.code]).to.deep.equal([409, 'cart_already_checked_out']);
+      expect(JSON.stringify(stranger.body)).to.not.include(login.body.data.customer.id);
+      expect(JSON.stringify(stranger.body)).to.not.include('Rivoli');
+    });
+
+    it('replays a guest checkout only to a request with the same cart token', async () => {
+      const { variant } = await givenVariant(5);
+      const cart = await cartWith([{ variant_id: variant, quantity: 1 }]);
+      const made = await checkout(cart, 'guest-key');
+      expect(made.status).to.equal(201);
+      const replay = await checkout(cart, 'guest-key');
+      expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body.data.id]).to.deep.equal([201, 'true', made.body.data.id]);
+      const otherCart = await cartWith([{ variant_id: variant, quantity: 1 }]);
+      const elsewhere = await checkout(otherCart, 'guest-key');
+      expect(elsewhere.headers.get('idempotent-replayed')).to.equal(null);
+      expect(elsewhere.status).to.equal(201);
+      expect(elsewhere.body.data.id).to.not.equal(made.body.data.id);
+      const noCart = await api.post(`/v1/storefront/${shop.store.subdomain}/orders`, { email: 'shopper@example.com', shipping_address: paris }, { headers: { 'idempotency-key': 'guest-key' } });
+      expect([noCart.status, noCart.headers.get('idempotent-replayed')]).to.deep.equal([404, null]);
+    });
+  });
 });

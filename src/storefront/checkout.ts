@@ -48,8 +48,8 @@ export async function checkout(
   if (!key) throw new PlatformError('invalid_data', 'idempotency_key_required', 'A checkout needs an Idempotency-Key header, so a retry never makes a second order');
   if (!cartToken?.startsWith(`${CART_TOKEN_PREFIX}_`)) throw notFound('Cart');
   const tokenHash = hashToken(cartToken);
-  // The same request again: the same key and body (the cart is in the id).
-  const request: RequestRef = { id: cartRequestId(store.id, tokenHash), hash: sha256(JSON.stringify([key, body])) };
+  // The same request again: the same key, caller and body (the cart is in the id).
+  const request: RequestRef = { id: cartRequestId(store.id, tokenHash), hash: sha256(JSON.stringify([key, customerId, body])) };
   const claim = await claimCartForCheckout(platform, store, cartToken);
   if (claim.outcome === 'held') throw checkoutInProgress();
   const secret = generateToken(PAYMENT_SECRET_PREFIX);

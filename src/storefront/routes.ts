@@ -2,12 +2,13 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { submitForm, SubmitFormBody, SubmitFormParams } from '../forms/index.js';
 import { PlatformError } from '../errors.js';
-import { resolvePrincipal } from '../http/auth.js';
+import { bearerToken, resolvePrincipal } from '../http/auth.js';
 import type { AppContext, AppRouter } from '../http/context.js';
 import { IdString } from '../ids.js';
 import { endpoint } from '../http/endpoint.js';
 import type { ShopperProof } from '../orders/index.js';
 import type { Platform } from '../platform.js';
+import { hashToken } from '../secrets/index.js';
 import { cartConflict, createCart, discardCart, loadPricedCart, updateCart } from './carts.js';
 import { checkout } from './checkout.js';
 import { createPaymentOrder, simulateSandboxPayment, verifyPayment } from './payments.js';
@@ -80,9 +81,11 @@ export function storefrontRoutes(platform: Platform): AppRouter {
 
   // Carts: never cached (private to whoever holds the token).
   const token = (ctx: { get(name: string): string }) => ctx.get(CART_TOKEN_HEADER) || undefined;
+  // Not idempotent: the answer holds the new cart's token, and nothing in the request proves a
+  // retry comes from the client that made the first cart; a retry makes another cart (docs/conventions.md).
   router.post(
     '/:subdomain/cart',
-    endpoint(platform, { access, params: StoreParams, body: CreateCartBody, idempotent: true, status: 201 }, async ({ ctx, params, body }) => {
+    endpoint(platform, { access, params: StoreParams, body: CreateCartBody, status: 201 }, async ({ ctx, params, body }) => {
       const store = await storefrontStore(platform, params.subdomain);
       const { token: cartToken, cart } = await createCart(platform, store, body);
       ctx.set('Cache-Control', 'no-store');
@@ -122,10 +125,17 @@ export function storefrontRoutes(platform: Platform): AppRouter {
     }),
   );
 
-  // Checkout: the cart (X-Cart-Token) becomes an order; an Idempotency-Key is required.
+  // Checkout: the cart (X-Cart-Token) becomes an order; an Idempotency-Key is required. A replay
+  // goes only to a request with the same cart token and the same Authorization (if any).
+  const checkoutCaller = (ctx: AppContext) => {
+    const cartToken = token(ctx);
+    if (!cartToken) return null;
+    const bearer = bearerToken(ctx.get('Authorization'));
+    return `cart:${hashToken(cartToken)}${bearer ? `|bearer:${hashToken(bearer)}` : ''}`;
+  };
   router.post(
     '/:subdomain/orders',
-    endpoint(platform, { access, params: StoreParams, body: CheckoutBody, idempotent: true, respond: 'raw' }, async ({ ctx, params, body }) => {
+    endpoint(platform, { access, params: StoreParams, body: CheckoutBody, idempotent: { scope: checkoutCaller }, respond: 'raw' }, async ({ ctx, params, body }) => {
       const store = await storefrontStore(platform, params.subdomain);
       const customerId = await signedInCustomer(platform, ctx, store.id, 'Check out as a guest (no Authorization) or with a customer token of this store');
       const result = await checkout(platform, store, token(ctx), ctx.get('Idempotency-Key') || undefined, body, customerId);
