@@ -19,7 +19,7 @@ const SWEEP_BATCH = 100;
 const cartRequestId = (storeId: string, tokenHash: string) => sha256(`storefront-checkout|${storeId}|${tokenHash}`);
 
 const alreadyCheckedOut = () =>
-  new PlatformError('conflict', 'cart_already_checked_out', 'This cart was already checked out by another request (another Idempotency-Key or another caller): it has its order, which only that request is answered');
+  new PlatformError('conflict', 'cart_already_checked_out', 'This cart was already checked out by another request (another Idempotency-Key or another caller); its order is answered to that request only');
 
 export type CheckoutResult = { created: boolean; order: OrderView; payment_secret: string };
 
