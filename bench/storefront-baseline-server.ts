@@ -97,7 +97,7 @@ async function createCart(store: Store, body: { lines: Lines }) {
   const now = new Date();
   const cart: CartDocument = {
     _id: new ObjectId(), store_id: store._id, token_hash: hashToken(token), lines: ids.map((id, i) => ({ variant_id: id, quantity: body.lines[i]!.quantity })), coupon_code: null, version: 1,
-    created_at: now, updated_at: now, expires_at: new Date(now.getTime() + 14 * 24 * 3600 * 1000), consumed_at: null,
+    created_at: now, updated_at: now, expires_at: new Date(now.getTime() + 14 * 24 * 3600 * 1000), consumed_at: null, lease_until: null, lease_owner: null,
   };
   await carts.insertOne(cart);
   return { token, cart: await priced(store, cart) };

@@ -93,6 +93,25 @@ describe('Secrets at rest and in logs', () => {
     );
   });
   after(() => app.close());
+  before(async () => {
+    // A shopper (issue 21, part 3): a cart (its token), a checkout (the order's payment secret,
+    // answered again from the idempotency record), a payment with it.
+    const merchant = await givenMerchant(api);
+    const store = (await api.post('/v1/stores', { name: 'Shop', subdomain: 'canary-shop' }, { token: merchant.token })).body.data;
+    const shopAs = { token: merchant.token, storeId: store.id as string };
+    const product = (await api.post('/v1/products', { title: 'Canary mug', status: 'active', variants: [{ price: 1200, inventory_tracked: false }] }, shopAs)).body.data;
+    await api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: 'sandbox_secret_canary_0123456789' } }, shopAs);
+    const cart = await api.post('/v1/storefront/canary-shop/cart', { lines: [{ variant_id: product.variants[0].id, quantity: 1 }] });
+    secrets.push({ label: 'cart token', value: cart.body.data.token });
+    const checkoutHeaders = { 'x-cart-token': cart.body.data.token, 'idempotency-key': 'canary-checkout' };
+    const order = await api.post('/v1/storefront/canary-shop/orders', { email: 'shopper@example.com' }, { headers: checkoutHeaders });
+    expect(order.status, JSON.stringify(order.body)).to.equal(201);
+    const replayed = await api.post('/v1/storefront/canary-shop/orders', { email: 'shopper@example.com' }, { headers: checkoutHeaders });
+    expect(replayed.body.data.payment_secret).to.equal(order.body.data.payment_secret);
+    secrets.push({ label: 'payment secret', value: order.body.data.payment_secret });
+    const paying = await api.post('/v1/storefront/canary-shop/payments/sandbox/order', { order_id: order.body.data.id, payment_secret: order.body.data.payment_secret });
+    expect(paying.status, JSON.stringify(paying.body)).to.equal(201);
+  });
 
   it('stores no password, session or app token, sign-in code, reset or activation token in plaintext', async () => {
     const everything = JSON.stringify(await snapshot(app.platform.db));

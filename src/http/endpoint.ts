@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { requireOperator, requirePrincipal, requireStore } from './auth.js';
 import { storeBudget } from './budget.js';
-import type { AppCustom, AppPrincipal, AppState, CustomerPrincipal, MerchantPrincipal, ScopedStore } from './context.js';
+import type { AppContext, AppCustom, AppPrincipal, AppState, CustomerPrincipal, MerchantPrincipal, ScopedStore } from './context.js';
 import { idempotent } from './idempotency/index.js';
 import { parseInput } from './validate.js';
 
@@ -78,8 +78,15 @@ export type EndpointSpec<A extends EndpointAccess, QS extends z.ZodType, BS exte
   body?: BS;
   /** A larger JSON body limit than BODY_LIMIT_BYTES for this route (theme bundle uploads). */
   bodyLimitBytes?: number;
-  /** Honour an `Idempotency-Key` (after authentication, before the input is checked). */
-  idempotent?: boolean;
+  /**
+   * Honour an `Idempotency-Key` (after authentication, before the input is checked): a retry
+   * gets the first answer again, and only the caller that made the first request does
+   * (docs/conventions.md, Idempotency). `true` scopes the key by the principal. A public route
+   * has none, so it names the credential that proves the caller's right to the answer instead
+   * (`{ scope }`, e.g. a hash of the cart token); a request that presents none is never
+   * replayed: it runs again.
+   */
+  idempotent?: A extends 'public' ? PublicIdempotency : boolean;
   /** The success status; default 200 (204 for `respond: 'empty'`). */
   status?: number;
   /**
@@ -103,6 +110,14 @@ export function takesForm<M extends object>(middleware: M): M {
   (middleware as { [TAKES_FORM]?: true })[TAKES_FORM] = true;
   return middleware;
 }
+
+/**
+ * How a public route's Idempotency-Key is scoped: `scope(ctx)` derives, from the credentials the
+ * request presents (never from its address), a string that only a caller holding them can
+ * produce (hash secrets: it is hashed again into the record's id, and nothing is kept in
+ * clear); null when the request presents none.
+ */
+export type PublicIdempotency = { scope: (ctx: AppContext) => string | null };
 
 type BodyOf<BS> = BS extends z.ZodType ? z.infer<BS> : undefined;
 
@@ -138,7 +153,8 @@ export function endpoint<
     // The caller's request budget on that store (429 rate_limited when spent); RateLimit-* headers.
     steps.push(storeBudget(platform));
   }
-  if (spec.idempotent) steps.push(idempotent(platform));
+  const idempotency = spec.idempotent as boolean | PublicIdempotency | undefined;
+  if (idempotency) steps.push(idempotent(platform, idempotency === true ? null : idempotency.scope));
   const querySchema = spec.query ?? Empty;
   const bodySchema = spec.body ?? Empty;
   const respond = spec.respond ?? 'data';

@@ -6,7 +6,7 @@ import { redispatchStrandedMessages, sweepExpiredMessages } from '../messages/in
 import { repairOrders } from '../orders/index.js';
 import type { Platform } from '../platform.js';
 import { sweepExpiredRateLimits } from '../ratelimit/index.js';
-import { sweepExpiredCarts } from '../storefront/index.js';
+import { finishStrandedCheckouts, sweepExpiredCarts } from '../storefront/index.js';
 import { sweepExpiredPreviewSessions } from '../themes/index.js';
 
 /**
@@ -14,7 +14,8 @@ import { sweepExpiredPreviewSessions } from '../themes/index.js';
  * FerretDB has no TTL indexes (and correctness must not depend on them anyway): every read
  * of a session, code or token already ignores expired documents; sweeps only reclaim space.
  * `repair-orders` finishes (or undoes) order changes whose process stopped between two writes
- * (docs/orders.md, "Changes that span documents"); `settle-events` records events a process
+ * (docs/orders.md, "Changes that span documents"); `finish-checkouts` consumes (or gives back) a
+ * cart whose checkout stopped while holding it (docs/storefront.md, Checkout); `settle-events` records events a process
  * left pending (docs/events.md, "Every committed change, once"); `app-shop-redact` sends an
  * uninstalled app `shop.redact` once APP_SHOP_REDACT_DELAY_SECONDS have passed (docs/apps.md).
  */
@@ -31,6 +32,8 @@ export const SWEEPS = {
   'maintenance.sweep-outbound-messages': sweepExpiredMessages,
   'maintenance.redispatch-stranded-messages': redispatchStrandedMessages,
   'maintenance.repair-orders': repairOrders,
+  // After repair-orders: a checkout's order is finished first, then its cart.
+  'maintenance.finish-checkouts': finishStrandedCheckouts,
   'maintenance.settle-events': settleEvents,
   'maintenance.sweep-oauth': sweepExpiredOAuth,
   'maintenance.sweep-carts': sweepExpiredCarts,

@@ -3,7 +3,8 @@ import { notFound } from '../errors.js';
 import { parseObjectId } from '../ids.js';
 import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { presentCustomerOrder, type CustomerOrderView } from './present.js';
+import { hashToken, sameSecret } from '../secrets/index.js';
+import { presentCustomerOrder, presentOrder, type CustomerOrderView, type OrderView } from './present.js';
 import { orders } from './store.js';
 
 /** A storefront customer's own orders (their customer id, in their store), newest last, as the customer sees them. */
@@ -44,4 +45,36 @@ export async function customerBoughtProduct(platform: Pick<Platform, 'db'>, stor
     { projection: { _id: 1 } },
   );
   return found !== null;
+}
+
+/** What a storefront caller shows to act on an order as its shopper (docs/storefront.md, Payments). */
+export type ShopperProof = {
+  /** The payment secret the order's checkout answered (`emp_ps_…`). */
+  secret: string | null;
+  /** The signed-in customer (their session was checked), for an order of theirs. */
+  customerId: string | null;
+};
+
+/**
+ * The store's order, if the proof is its shopper's: the payment secret issued to the checkout
+ * that made it (its hash compared in constant time with the one kept), or the session of the
+ * customer it is for. Any other proof, and an order that does not exist, is the same 404.
+ */
+export async function getShopperOrder(platform: Platform, storeId: string, orderId: string, proof: ShopperProof): Promise<OrderView> {
+  const id = parseObjectId(orderId);
+  const doc = id ? await orders(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId), creating: { $ne: true } }) : null;
+  const bySecret = proof.secret !== null && !!doc?.payment_secret_hash && sameSecret(hashToken(proof.secret), doc.payment_secret_hash);
+  const byCustomer = proof.customerId !== null && !!doc?.customer_id && doc.customer_id.toHexString() === proof.customerId;
+  if (!doc || !(bySecret || byCustomer)) throw notFound('Order');
+  return presentOrder(doc);
+}
+
+/**
+ * Replace the order's payment secret by the one of this hash (the earlier secret stops working):
+ * for a checkout answered again from its order, whose first answer, the only one that held the
+ * secret, is gone.
+ */
+export async function replacePaymentSecret(platform: Platform, storeId: string, orderId: string, secretHash: string): Promise<void> {
+  const id = parseObjectId(orderId);
+  if (id) await orders(platform.db).updateOne({ _id: id, store_id: new ObjectId(storeId) }, { $set: { payment_secret_hash: secretHash } });
 }

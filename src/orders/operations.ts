@@ -101,12 +101,34 @@ export async function changeOrder(platform: Platform, storeId: string, orderId: 
  * the coupon's use and the stock commitments; effects: the customer's counts and the payment
  * record), which then runs. Resolves to the order made; a refused hold undoes the others,
  * deletes the order and is answered as its error.
+ *
+ * The insert is the claim on the request key (`store_id_request_key_unique`): when another
+ * attempt of the same request id got there first, nothing is written and the answer is that
+ * attempt's order once it is made (`taken()` when it was another request: findCreation); if it
+ * was undone meanwhile, this one tries again.
  */
-export async function createAndRun(platform: Platform, doc: Omit<OrderDocument, 'pending_op' | 'pending_since' | 'lease_until' | 'lease_owner'>, plan: Plan, operationId: string, request: RequestRef | null): Promise<OrderDocument> {
+export async function createAndRun(
+  platform: Platform,
+  doc: Omit<OrderDocument, 'pending_op' | 'pending_since' | 'lease_until' | 'lease_owner'>,
+  plan: Plan,
+  operationId: string,
+  request: RequestRef | null,
+  taken: () => PlatformError = keyReused,
+): Promise<OrderDocument> {
   const now = platform.clock.now();
   const op = newOperation(plan, operationId, request, now);
   const order: OrderDocument = { ...doc, pending_op: op, pending_since: now, ...leaseFields(orderLease(platform), now) };
-  await orders(platform.db).insertOne(order);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await orders(platform.db).insertOne(order);
+      break;
+    } catch (err) {
+      if (!request || !isDuplicateKeyError(err)) throw err;
+    }
+    const other = await findCreation(platform, doc.store_id.toHexString(), request, taken);
+    if (other) return other;
+    if (attempt === 3) throw orderBusy();
+  }
   const outcome = await runOperation(platform, order, 'own');
   if (outcome.kind === 'committed') return outcome.order;
   if (outcome.kind === 'undone') throw failureError(outcome.failure);
@@ -116,18 +138,32 @@ export async function createAndRun(platform: Platform, doc: Omit<OrderDocument, 
 /**
  * The order an earlier attempt of this request made (its Idempotency-Key's id), once any
  * change left on it is finished: a creation its process did not get to decide is undone, and
- * then there is none. 409 when the key came with another body.
+ * then there is none. When another request made it (the same id, another hash: the key with
+ * another body, or another checkout of the cart) the answer is `taken()`, by default 409
+ * `idempotency_key_reused`.
  */
-export async function findCreation(platform: Platform, storeId: string, request: RequestRef): Promise<OrderDocument | null> {
+export async function findCreation(platform: Platform, storeId: string, request: RequestRef, taken: () => PlatformError = keyReused): Promise<OrderDocument | null> {
+  const order = await findMade(platform, storeId, request.id);
+  if (order && !madeBy(order, request)) throw taken();
+  return order;
+}
+
+/**
+ * The order made under this request id (by whichever request), once any change left on it is
+ * finished (waiting for it while its process holds it, up to WAIT_FOR_ORDER_MS: 409 order_busy);
+ * null when there is none, or its creation was undone.
+ */
+export async function findMade(platform: Platform, storeId: string, requestId: string): Promise<OrderDocument | null> {
   const deadline = Date.now() + WAIT_FOR_ORDER_MS;
   for (;;) {
-    const order = await orders(platform.db).findOne({ store_id: new ObjectId(storeId), request_key: request.id });
-    if (!order) return null;
-    if ((order.requests ?? []).find((r) => r.id === request.id)?.hash !== request.hash) throw keyReused();
-    if (!order.pending_op) return order;
+    const order = await orders(platform.db).findOne({ store_id: new ObjectId(storeId), request_key: requestId });
+    if (!order?.pending_op) return order;
     await finishOther(platform, order, deadline);
   }
 }
+
+/** Whether this request (its id and body hash) is the one that made the order. */
+export const madeBy = (order: OrderDocument, request: RequestRef) => (order.requests ?? []).some((r) => r.id === request.id && r.hash === request.hash);
 
 export const keyReused = () => new PlatformError('conflict', 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body');
 

@@ -9,7 +9,7 @@ import type { Platform } from '../platform.js';
 import type { Provider } from '../payments/index.js';
 import type { StoreView } from '../stores/index.js';
 import { getTaxSettings, rateFor } from '../taxes/index.js';
-import { changeOrder, createAndRun, findCreation, fulfillable, fulfillmentStatusOf, keysFor, loadOrder, type Keys, type Plan } from './operations.js';
+import { changeOrder, createAndRun, findCreation, findMade, fulfillable, fulfillmentStatusOf, keysFor, loadOrder, madeBy, type Keys, type Plan } from './operations.js';
 import { presentOrder, type OrderView } from './present.js';
 import { lineRefundAmount, orderAmountIssues, priceOrder, totalIssues } from './pricing.js';
 import type { CancelBody, CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
@@ -28,11 +28,11 @@ export async function createOrder(
   store: StoreView,
   input: CreateOrderBody,
   request: RequestRef | null,
-  options: { source?: OrderDocument['source'] } = {},
+  options: { source?: OrderDocument['source']; taken?: () => PlatformError; paymentSecretHash?: string } = {},
 ): Promise<OrderView> {
   const storeId = store.id;
   if (request) {
-    const made = await findCreation(platform, storeId, request);
+    const made = await findCreation(platform, storeId, request, options.taken);
     if (made) return presentOrder(made);
   }
   const customer = input.customer_id ? await getCustomer(platform, storeId, input.customer_id) : null;
@@ -145,10 +145,11 @@ export async function createOrder(
     creating: true,
     requests: request ? [request] : [],
     request_key: request?.id ?? id.toHexString(),
+    payment_secret_hash: options.paymentSecretHash ?? null,
     created_at: now,
     updated_at: now,
   };
-  return presentOrder(await createAndRun(platform, doc, { kind: 'create', set: {}, holds, effects, subject_id: null }, operationId, request));
+  return presentOrder(await createAndRun(platform, doc, { kind: 'create', set: {}, holds, effects, subject_id: null }, operationId, request, options.taken));
 }
 
 async function activeLocation(platform: Platform, storeId: string, locationId: string): Promise<LocationView> {
@@ -189,10 +190,14 @@ async function planCommitments(platform: Platform, storeId: string, lines: LineI
   return holds;
 }
 
-/** The order a request (its Idempotency-Key, as the caller scopes it) already made, if any: a retried checkout answers it again. */
-export async function findOrderByRequest(platform: Platform, storeId: string, request: RequestRef): Promise<OrderView | null> {
-  const made = await findCreation(platform, storeId, request);
-  return made ? presentOrder(made) : null;
+/**
+ * The order made under a request's id, once any change left on it is finished, and whether this
+ * request made it (`same`: the same hash) or another one with that id (a storefront checkout's
+ * id names its cart); null when none.
+ */
+export async function findOrderByRequest(platform: Platform, storeId: string, request: RequestRef): Promise<{ order: OrderView; same: boolean } | null> {
+  const made = await findMade(platform, storeId, request.id);
+  return made ? { order: presentOrder(made), same: madeBy(made, request) } : null;
 }
 
 export async function getOrder(platform: Platform, storeId: string, orderId: string): Promise<OrderView> {

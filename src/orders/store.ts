@@ -110,8 +110,17 @@ export type OrderDocument = {
   lease_owner: string | null;
   /** Requests that changed the order, by the id derived from their Idempotency-Key, with a hash of their body. */
   requests?: RequestRef[];
-  /** The request that created the order: its Idempotency-Key's id, else the order's own id. */
+  /**
+   * The request that created the order: its Idempotency-Key's id (a storefront checkout's: its
+   * cart's), else the order's own id. Unique in the store, so one request (one cart) makes at
+   * most one order, however many attempts run at once.
+   */
   request_key?: string;
+  /**
+   * SHA-256 of the payment secret issued to the storefront checkout that made the order (null
+   * or absent: none). Storefront payments ask for the secret or the order's customer's session.
+   */
+  payment_secret_hash?: string | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -169,7 +178,12 @@ export type PendingOperation = {
 
 export type CancelReason = 'customer' | 'declined' | 'fraud' | 'inventory' | 'staff' | 'other';
 
-/** A request as an order remembers it: `id` derived from its Idempotency-Key (and caller, store, route), `hash` of its body. */
+/**
+ * A request as an order remembers it: `id` derived from its Idempotency-Key (and caller, store,
+ * route), `hash` of its body. A storefront checkout's `id` names its cart instead, and its
+ * `hash` the key, the caller and the body: every checkout of one cart shares the id (one order per
+ * cart), and only the same request again matches the hash.
+ */
 export type RequestRef = { id: string; hash: string };
 
 export type CounterDocument = { _id: ObjectId; next: number };
@@ -183,7 +197,8 @@ export const orderIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, customer_id: 1, _id: 1 }, name: 'store_id_customer_id_id' },
       { key: { store_id: 1, financial_status: 1, _id: 1 }, name: 'store_id_financial_status_id' },
       { key: { store_id: 1, fulfillment_status: 1, _id: 1 }, name: 'store_id_fulfillment_status_id' },
-      { key: { store_id: 1, request_key: 1 }, name: 'store_id_request_key' },
+      // Unique (it replaced the plain `store_id_request_key`, hence the new name): one order per request key.
+      { key: { store_id: 1, request_key: 1 }, name: 'store_id_request_key_unique', unique: true },
       { key: { pending_since: 1 }, name: 'pending_since' },
     ],
   },

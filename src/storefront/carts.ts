@@ -6,6 +6,7 @@ import { carrying, type PendingEvent } from '../events/index.js';
 import { activeLocationIds, availableAt } from '../inventory/index.js';
 import type { Platform } from '../platform.js';
 import { generateToken, hashToken } from '../secrets/index.js';
+import { claimLease, NO_LEASE, releaseLeases, type Held, type Lease } from '../work/lease.js';
 import { CART_TOKEN_PREFIX, MAX_CART_LINES, type CartChanges } from './schemas.js';
 import { carts, type CartDocument, type CartLineDocument } from './store.js';
 
@@ -170,6 +171,7 @@ export async function createCart(platform: Platform, store: CartStore, changes: 
     updated_at: now,
     expires_at: new Date(now.getTime() + platform.config.storefront.cartIdleDays * DAY_MS),
     consumed_at: null,
+    ...NO_LEASE,
   };
   await carts(platform.db).insertOne(doc);
   return { token, cart: await priceCart(platform, store, doc) };
@@ -188,6 +190,7 @@ export type CartUpdate = { outcome: 'updated'; cart: PricedCart } | { outcome: '
  */
 export async function updateCart(platform: Platform, store: CartStore, token: string | undefined, version: number, changes: CartChanges): Promise<CartUpdate> {
   const doc = await loadCart(platform, store.id, token);
+  if (underCheckout(platform, doc)) throw checkoutInProgress();
   if (doc.version !== version) return { outcome: 'conflict', cart: await priceCart(platform, store, doc) };
   const lines = await applyChanges(platform, store, doc.lines, changes);
   const now = platform.clock.now();
@@ -197,32 +200,96 @@ export async function updateCart(platform: Platform, store: CartStore, token: st
     updated_at: now,
     expires_at: new Date(now.getTime() + platform.config.storefront.cartIdleDays * DAY_MS),
   };
-  const result = await carts(platform.db).updateOne({ _id: doc._id, version: doc.version, consumed_at: null }, { $set: set, $inc: { version: 1 } });
-  if (result.matchedCount !== 1) return { outcome: 'conflict', cart: await loadPricedCart(platform, store, token) };
+  const result = await carts(platform.db).updateOne({ _id: doc._id, version: doc.version, consumed_at: null, ...notHeld(now) }, { $set: set, $inc: { version: 1 } });
+  if (result.matchedCount !== 1) {
+    const current = await loadCart(platform, store.id, token);
+    if (underCheckout(platform, current)) throw checkoutInProgress();
+    return { outcome: 'conflict', cart: await priceCart(platform, store, current) };
+  }
   return { outcome: 'updated', cart: await priceCart(platform, store, { ...doc, ...set, version: doc.version + 1 }) };
 }
 
 export async function discardCart(platform: Platform, storeId: string, token: string | undefined): Promise<void> {
   const doc = await loadCart(platform, storeId, token);
-  await carts(platform.db).deleteOne({ _id: doc._id });
+  const { deletedCount } = await carts(platform.db).deleteOne({ _id: doc._id, ...notHeld(platform.clock.now()) });
+  // A live cart that was not deleted is held by a checkout (now, or since it was read).
+  if (deletedCount !== 1) throw checkoutInProgress();
 }
 
+/** How long a checkout holds its cart; one whose process stopped lets go of it after this. */
+export const CHECKOUT_LEASE_MS = 30_000;
+const checkoutLease = (platform: Platform): Lease => ({ owner: platform.process.id, ms: CHECKOUT_LEASE_MS });
+/** Nobody holds the cart: never held, given back, or run out. */
+const notHeld = (now: Date) => ({ $or: [{ lease_until: null }, { lease_until: { $lte: now } }] });
+const underCheckout = (platform: Platform, doc: CartDocument) => !!doc.lease_until && doc.lease_until > platform.clock.now();
+
+export type CartClaim = { outcome: 'claimed'; cart: PricedCart; held: Held } | { outcome: 'held' } | { outcome: 'consumed' };
+
 /**
- * Mark a cart consumed by a checkout, only if it is still live at `version` (the version the
- * checkout priced). False when it changed, expired, or was consumed meanwhile: the checkout
- * must not proceed on what it priced.
+ * Take the live cart with this token for a checkout: one conditional write, on a cart that is
+ * live and held by no other checkout (src/work/lease.ts), so of concurrent checkouts of one
+ * cart one proceeds. The cart is priced as claimed: nothing can change it while it is held.
+ * `held` when another checkout holds it, `consumed` when a checkout made its order; not found
+ * (404) when there is no live cart with this token in the store.
  */
-export async function markCartConsumed(platform: Platform, storeId: string, cartId: string, version: number, made?: { orderId: string; pending: readonly PendingEvent[] }): Promise<boolean> {
-  if (!ObjectId.isValid(cartId)) return false;
+export async function claimCartForCheckout(platform: Platform, store: CartStore, token: string | undefined): Promise<CartClaim> {
+  if (!token?.startsWith(`${CART_TOKEN_PREFIX}_`)) throw notFound('Cart');
+  const claimed = await claimLease(carts(platform.db), checkoutLease(platform), platform.clock.now(), liveFilter(platform, store.id, token));
+  if (claimed) return { outcome: 'claimed', cart: await priceCart(platform, store, claimed), held: claimed };
+  const doc = await carts(platform.db).findOne({ token_hash: hashToken(token), store_id: new ObjectId(store.id) });
+  if (doc?.consumed_at) return { outcome: 'consumed' };
+  if (!doc || doc.expires_at <= platform.clock.now()) throw notFound('Cart');
+  return { outcome: 'held' };
+}
+
+/** Give a cart back after its checkout made no order, if this process still holds it exactly as claimed. */
+export async function releaseCartClaim(platform: Platform, held: Held): Promise<void> {
+  await releaseLeases(carts(platform.db), [held], platform.process.id);
+}
+
+/** The order a checkout made of a cart: what `checkout.completed` carries. */
+export type CheckedOutOrder = { id: string; total: number; currency: string };
+
+/**
+ * The cart has its order: mark it consumed (it then reads as not found), record the order on it,
+ * end any checkout's hold, and record `checkout.completed` with the write. Conditional only on the
+ * cart not being consumed yet, so the checkout that made the order, a later request that finds
+ * the order, or the sweep finishes it, whichever comes first; the event is keyed by the order.
+ * False when it was consumed already (or is gone).
+ */
+export async function consumeCart(platform: Platform, storeId: string, cartId: ObjectId, order: CheckedOutOrder): Promise<boolean> {
   const now = platform.clock.now();
-  const update = { $set: { consumed_at: now, updated_at: now, ...(made ? { order_id: new ObjectId(made.orderId) } : {}) }, $inc: { version: 1 } };
-  const result = await carts(platform.db).updateOne(
-    { _id: new ObjectId(cartId), store_id: new ObjectId(storeId), version, consumed_at: null, expires_at: { $gt: now } },
-    made ? carrying(update, made.pending) : update,
-  );
-  if (result.matchedCount === 1 && made) await platform.events.settle(carts(platform.db), new ObjectId(cartId), made.pending);
+  const pending: PendingEvent[] = [
+    platform.events.pending('checkout.completed', storeId, { order_id: order.id, cart_id: cartId.toHexString(), total: order.total, currency: order.currency }, `checkout.completed:${order.id}`),
+  ];
+  const update = { $set: { consumed_at: now, updated_at: now, order_id: new ObjectId(order.id), ...NO_LEASE }, $inc: { version: 1 } };
+  const result = await carts(platform.db).updateOne({ _id: cartId, store_id: new ObjectId(storeId), consumed_at: null }, carrying<CartDocument>(update, pending));
+  if (result.matchedCount === 1) await platform.events.settle(carts(platform.db), cartId, pending);
   return result.matchedCount === 1;
 }
+
+/** The cart of this token hash in the store, live or not (checkout's recovery). */
+export function findCartByTokenHash(platform: Platform, storeId: string, tokenHash: string): Promise<CartDocument | null> {
+  return carts(platform.db).findOne({ token_hash: tokenHash, store_id: new ObjectId(storeId) });
+}
+
+/** Carts whose checkout's hold ran out before the cart was consumed (its process stopped), oldest first. */
+export function findStrandedCheckouts(platform: Platform, limit: number): Promise<CartDocument[]> {
+  return carts(platform.db)
+    .find({ lease_until: { $lte: platform.clock.now() }, consumed_at: null })
+    .sort({ lease_until: 1 })
+    .limit(limit)
+    .toArray();
+}
+
+/** Clear a hold that ran out on a cart that has no order, as it was read (a checkout that took it since keeps it). */
+export async function clearStrandedClaim(platform: Platform, doc: CartDocument): Promise<void> {
+  if (doc.lease_owner) await releaseLeases(carts(platform.db), [doc], doc.lease_owner);
+}
+
+/** A checkout holds the cart: it cannot be changed, discarded or checked out again meanwhile. */
+export const checkoutInProgress = () =>
+  new PlatformError('conflict', 'checkout_in_progress', 'This cart is being checked out; it cannot change meanwhile. Retry shortly: it then has its order, or is free again if the checkout failed');
 
 /** Maintenance: remove carts past their idle expiry (consumed ones too, once they expire). */
 export async function sweepExpiredCarts(platform: Platform): Promise<number> {

@@ -1,21 +1,41 @@
 import { createHash } from 'node:crypto';
-import { PlatformError } from '../errors.js';
-import { createOrder, findOrderByRequest, type OrderView, type RequestRef } from '../orders/index.js';
+import { PlatformError, notFound } from '../errors.js';
+import { createOrder, findOrderByRequest, replacePaymentSecret, type OrderView, type RequestRef } from '../orders/index.js';
 import type { Platform } from '../platform.js';
-import { hashToken } from '../secrets/index.js';
+import { generateToken, hashToken } from '../secrets/index.js';
 import type { StoreView } from '../stores/index.js';
-import { loadPricedCart, markCartConsumed } from './carts.js';
-import type { CheckoutBody } from './schemas.js';
+import { claimCartForCheckout, clearStrandedClaim, consumeCart, findCartByTokenHash, findStrandedCheckouts, releaseCartClaim, checkoutInProgress } from './carts.js';
+import { CART_TOKEN_PREFIX, PAYMENT_SECRET_PREFIX, type CheckoutBody } from './schemas.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
+/** Carts the sweep of stranded checkouts takes up in one run. */
+const SWEEP_BATCH = 100;
+
 /**
- * Checkout (docs/storefront.md, "Checkout"): a cart becomes an order. The order is priced by the
- * orders domain from the catalog, coupon and tax table (the cart's prices are only shown, never
- * trusted), and made as one change that reserves each variant's stock and the coupon's use
- * atomically, or nothing. The `Idempotency-Key` (required) names the checkout: a retry with the
- * same key and cart answers the order the first one made, even once the cart is consumed. The
- * cart is consumed carrying `checkout.completed`.
+ * Every checkout of one cart shares this request id (a hash of the store and the cart token's
+ * hash), so the orders domain makes at most one order of a cart: its request key is unique.
+ */
+const cartRequestId = (storeId: string, tokenHash: string) => sha256(`storefront-checkout|${storeId}|${tokenHash}`);
+
+const alreadyCheckedOut = () =>
+  new PlatformError('conflict', 'cart_already_checked_out', 'This cart was already checked out by another request (another Idempotency-Key or another caller); its order is answered to that request only');
+
+export type CheckoutResult = { created: boolean; order: OrderView; payment_secret: string };
+
+/**
+ * Checkout (docs/storefront.md, "Checkout"): a cart becomes an order, once. The cart is first
+ * claimed by one conditional write (no other checkout, change or discard while it is held), then
+ * priced by the orders domain from the catalog, coupon and tax table (the cart's prices are only
+ * shown, never trusted), and the order made as one change that reserves each variant's stock and
+ * the coupon's use atomically, or nothing. The order's request key names the cart, so however
+ * many checkouts of one cart run (and whatever their leases did), one order is made. The cart is
+ * then consumed carrying `checkout.completed`.
+ *
+ * The `Idempotency-Key` (required) names the checkout: a retry with the same key, cart, caller
+ * and body answers the order the first one made; another request on a cart that has its order is
+ * 409 `cart_already_checked_out`. The answer holds the order's payment secret: the proof a
+ * storefront payment asks for (only its hash is kept).
  */
 export async function checkout(
   platform: Platform,
@@ -24,42 +44,98 @@ export async function checkout(
   key: string | undefined,
   body: CheckoutBody,
   customerId: string | null = null,
-): Promise<{ created: boolean; order: OrderView }> {
+): Promise<CheckoutResult> {
   if (!key) throw new PlatformError('invalid_data', 'idempotency_key_required', 'A checkout needs an Idempotency-Key header, so a retry never makes a second order');
-  if (!cartToken) throw new PlatformError('not_found', 'not_found', 'Cart not found');
-  const request: RequestRef = { id: sha256(`storefront-checkout|${store.id}|${hashToken(cartToken)}|${key}`), hash: sha256(JSON.stringify(body)) };
-  const made = await findOrderByRequest(platform, store.id, request);
-  if (made) return { created: false, order: made };
-
-  const cart = await loadPricedCart(platform, store, cartToken);
-  if (!cart.purchasable) {
-    const problems = cart.lines.flatMap((l, i) => (l.problem ? [`lines.${i}: ${l.variant_id} is ${l.problem.replace(/_/g, ' ')}`] : []));
-    throw new PlatformError('conflict', 'cart_not_purchasable', cart.lines.length === 0 ? 'The cart is empty' : 'Some lines of the cart cannot be bought as they stand', { details: problems });
+  if (!cartToken?.startsWith(`${CART_TOKEN_PREFIX}_`)) throw notFound('Cart');
+  const tokenHash = hashToken(cartToken);
+  // The same request again: the same key, caller and body (the cart is in the id).
+  const request: RequestRef = { id: cartRequestId(store.id, tokenHash), hash: sha256(JSON.stringify([key, customerId, body])) };
+  const claim = await claimCartForCheckout(platform, store, cartToken);
+  if (claim.outcome === 'held') throw checkoutInProgress();
+  const secret = generateToken(PAYMENT_SECRET_PREFIX);
+  let order: OrderView;
+  try {
+    // A cart consumed, or one whose checkout stopped after making its order, has its order.
+    const made = await findOrderByRequest(platform, store.id, request);
+    if (made) {
+      await finishCart(platform, store.id, tokenHash, made.order);
+      if (!made.same) throw alreadyCheckedOut();
+      // Its first answer, the only one that held the payment secret, is gone: issue another.
+      await replacePaymentSecret(platform, store.id, made.order.id, secret.hash);
+      return { created: false, order: made.order, payment_secret: secret.token };
+    }
+    if (claim.outcome === 'consumed') throw alreadyCheckedOut();
+    const { cart } = claim;
+    if (!cart.purchasable) {
+      const problems = cart.lines.flatMap((l, i) => (l.problem ? [`lines.${i}: ${l.variant_id} is ${l.problem.replace(/_/g, ' ')}`] : []));
+      throw new PlatformError('conflict', 'cart_not_purchasable', cart.lines.length === 0 ? 'The cart is empty' : 'Some lines of the cart cannot be bought as they stand', { details: problems });
+    }
+    if (cart.coupon && !cart.coupon.applicable) {
+      throw new PlatformError('conflict', 'coupon_not_applicable', `The cart's coupon cannot be used: ${cart.coupon.reason}; remove it or change the cart`);
+    }
+    order = await createOrder(
+      platform,
+      store,
+      {
+        email: body.email,
+        ...(customerId ? { customer_id: customerId } : {}),
+        line_items: cart.lines.map((l) => ({ variant_id: l.variant_id, quantity: l.quantity })),
+        ...(cart.coupon ? { coupon_code: cart.coupon.code } : {}),
+        ...(body.shipping_address ? { shipping_address: body.shipping_address } : {}),
+        ...(body.billing_address ? { billing_address: body.billing_address } : {}),
+        ...(body.note ? { note: body.note } : {}),
+        financial_status: 'pending',
+      },
+      request,
+      { source: 'storefront', taken: alreadyCheckedOut, paymentSecretHash: secret.hash },
+    );
+  } catch (err) {
+    // No order of this checkout: the cart is the shopper's again (a failed release runs out instead).
+    if (claim.outcome === 'claimed') {
+      await releaseCartClaim(platform, claim.held).catch((releaseErr: unknown) => {
+        platform.log.warn({ event: 'storefront.cart_release_failed', cart_id: claim.cart.id, err: (releaseErr as Error).message });
+      });
+    }
+    throw err;
   }
-  if (cart.coupon && !cart.coupon.applicable) {
-    throw new PlatformError('conflict', 'coupon_not_applicable', `The cart's coupon cannot be used: ${cart.coupon.reason}; remove it or change the cart`);
-  }
-  const order = await createOrder(
-    platform,
-    store,
-    {
-      email: body.email,
-      ...(customerId ? { customer_id: customerId } : {}),
-      line_items: cart.lines.map((l) => ({ variant_id: l.variant_id, quantity: l.quantity })),
-      ...(cart.coupon ? { coupon_code: cart.coupon.code } : {}),
-      ...(body.shipping_address ? { shipping_address: body.shipping_address } : {}),
-      ...(body.billing_address ? { billing_address: body.billing_address } : {}),
-      ...(body.note ? { note: body.note } : {}),
-      financial_status: 'pending',
-    },
-    request,
-    { source: 'storefront' },
-  );
-  const pending = [
-    platform.events.pending('checkout.completed', store.id, { order_id: order.id, cart_id: cart.id, total: order.total, currency: order.currency }, `checkout.completed:${order.id}`),
-  ];
-  const consumed = await markCartConsumed(platform, store.id, cart.id, cart.version, { orderId: order.id, pending });
-  if (!consumed) platform.log.warn({ event: 'storefront.cart_not_consumed', cart_id: cart.id, order_id: order.id }, 'the cart changed during checkout; the order stands');
+  const { cart, held } = claim;
+  // The order stands whatever happens to the cart now: a cart left unconsumed is finished by the
+  // next request that presents it, or by the sweep once this hold runs out.
+  const consumed = await consumeCart(platform, store.id, held._id, order).catch((err: unknown) => {
+    platform.log.error({ event: 'storefront.cart_consume_failed', cart_id: cart.id, order_id: order.id, err: (err as Error).message });
+    return true;
+  });
+  if (!consumed) platform.log.warn({ event: 'storefront.cart_already_consumed', cart_id: cart.id, order_id: order.id }, 'the cart was consumed by another request or the sweep');
   platform.log.info({ event: 'storefront.checkout', store_id: store.id, order_id: order.id });
-  return { created: true, order };
+  return { created: true, order, payment_secret: secret.token };
+}
+
+/** The cart of this token has its order: consume it if nothing did yet (a checkout that stopped before). */
+async function finishCart(platform: Platform, storeId: string, tokenHash: string, order: OrderView): Promise<void> {
+  const cart = await findCartByTokenHash(platform, storeId, tokenHash);
+  if (cart && !cart.consumed_at) await consumeCart(platform, storeId, cart._id, order);
+}
+
+/**
+ * Maintenance: carts whose checkout stopped while holding them (the hold ran out, the cart not
+ * consumed). A cart whose order was made (the orders sweep finishes a creation already decided)
+ * is consumed, with its `checkout.completed`; one with no order is given back. An order still
+ * being made by a live process is left for the next run. Resolves to how many it took up.
+ */
+export async function finishStrandedCheckouts(platform: Platform): Promise<number> {
+  const stranded = await findStrandedCheckouts(platform, SWEEP_BATCH);
+  let finished = 0;
+  for (const cart of stranded) {
+    const storeId = cart.store_id.toHexString();
+    try {
+      const made = await findOrderByRequest(platform, storeId, { id: cartRequestId(storeId, cart.token_hash), hash: '' });
+      if (made) await consumeCart(platform, storeId, cart._id, made.order);
+      else await clearStrandedClaim(platform, cart);
+      finished++;
+      platform.log.info({ event: 'storefront.checkout_finished', cart_id: cart._id.toHexString(), order_id: made?.order.id ?? null });
+    } catch (err) {
+      platform.log.warn({ event: 'storefront.checkout_not_finished', cart_id: cart._id.toHexString(), err: (err as Error).message });
+    }
+  }
+  return finished;
 }

@@ -1,4 +1,5 @@
 import type { CollectionView, ProductView, VariantView } from '../catalog/index.js';
+import type { OrderView } from '../orders/index.js';
 import type { StoreView } from '../stores/index.js';
 import type { PricedCart } from './carts.js';
 
@@ -84,3 +85,17 @@ export const presentCart = (c: PricedCart) => ({
   updated_at: c.updated_at,
 });
 export type CartView = ReturnType<typeof presentCart>;
+
+/**
+ * A storefront order's payment state, as the payment routes answer it: what the shopper needs
+ * to show the outcome, nothing personal (no email, address or customer).
+ */
+export const presentOrderPayment = (o: OrderView) => ({
+  order_id: o.id,
+  number: o.number,
+  financial_status: o.financial_status,
+  total: o.total,
+  paid_amount: o.paid_amount,
+  currency: o.currency,
+});
+export type OrderPaymentView = ReturnType<typeof presentOrderPayment>;

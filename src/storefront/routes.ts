@@ -2,11 +2,13 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { submitForm, SubmitFormBody, SubmitFormParams } from '../forms/index.js';
 import { PlatformError } from '../errors.js';
-import { resolvePrincipal } from '../http/auth.js';
-import type { AppRouter } from '../http/context.js';
+import { bearerToken, resolvePrincipal } from '../http/auth.js';
+import type { AppContext, AppRouter } from '../http/context.js';
 import { IdString } from '../ids.js';
 import { endpoint } from '../http/endpoint.js';
+import type { ShopperProof } from '../orders/index.js';
 import type { Platform } from '../platform.js';
+import { hashToken } from '../secrets/index.js';
 import { cartConflict, createCart, discardCart, loadPricedCart, updateCart } from './carts.js';
 import { checkout } from './checkout.js';
 import { createPaymentOrder, simulateSandboxPayment, verifyPayment } from './payments.js';
@@ -18,6 +20,18 @@ import { CART_TOKEN_HEADER, CheckoutBody, CreateCartBody, ListPublicCollectionsQ
 const access = 'public' as const;
 const StoreParams = z.object({ subdomain: z.string().max(255) });
 const HandleParams = StoreParams.extend({ handle: z.string().max(255) });
+
+/**
+ * The signed-in customer of this store when the request carries `Authorization` (optional on the
+ * storefront): their id, or null without one. Any other token (a merchant's, an app's, another
+ * store's customer's, a dead one) is 401.
+ */
+async function signedInCustomer(platform: Platform, ctx: AppContext, storeId: string, refusal: string): Promise<string | null> {
+  if (!ctx.get('Authorization')) return null;
+  const principal = await resolvePrincipal(platform, ctx);
+  if (principal?.kind !== 'customer' || principal.storeId !== storeId) throw new PlatformError('unauthenticated', 'unauthenticated', refusal);
+  return principal.customerId;
+}
 
 /** /v1/storefront: public reads, carts and form submissions of a store named by its subdomain (docs/storefront.md). */
 export function storefrontRoutes(platform: Platform): AppRouter {
@@ -67,9 +81,11 @@ export function storefrontRoutes(platform: Platform): AppRouter {
 
   // Carts: never cached (private to whoever holds the token).
   const token = (ctx: { get(name: string): string }) => ctx.get(CART_TOKEN_HEADER) || undefined;
+  // Not idempotent: the answer holds the new cart's token, and nothing in the request proves a
+  // retry comes from the client that made the first cart; a retry makes another cart (docs/conventions.md).
   router.post(
     '/:subdomain/cart',
-    endpoint(platform, { access, params: StoreParams, body: CreateCartBody, idempotent: true, status: 201 }, async ({ ctx, params, body }) => {
+    endpoint(platform, { access, params: StoreParams, body: CreateCartBody, status: 201 }, async ({ ctx, params, body }) => {
       const store = await storefrontStore(platform, params.subdomain);
       const { token: cartToken, cart } = await createCart(platform, store, body);
       ctx.set('Cache-Control', 'no-store');
@@ -109,51 +125,67 @@ export function storefrontRoutes(platform: Platform): AppRouter {
     }),
   );
 
-  // Checkout: the cart (X-Cart-Token) becomes an order; an Idempotency-Key is required.
+  // Checkout: the cart (X-Cart-Token) becomes an order; an Idempotency-Key is required. A replay
+  // goes only to a request with the same cart token and the same Authorization (if any).
+  const checkoutCaller = (ctx: AppContext) => {
+    const cartToken = token(ctx);
+    if (!cartToken) return null;
+    const bearer = bearerToken(ctx.get('Authorization'));
+    return `cart:${hashToken(cartToken)}${bearer ? `|bearer:${hashToken(bearer)}` : ''}`;
+  };
   router.post(
     '/:subdomain/orders',
-    endpoint(platform, { access, params: StoreParams, body: CheckoutBody, idempotent: true, respond: 'raw' }, async ({ ctx, params, body }) => {
+    endpoint(platform, { access, params: StoreParams, body: CheckoutBody, idempotent: { scope: checkoutCaller }, respond: 'raw' }, async ({ ctx, params, body }) => {
       const store = await storefrontStore(platform, params.subdomain);
-      // A signed-in customer of this store (optional): the order is theirs.
-      let customerId: string | null = null;
-      if (ctx.get('Authorization')) {
-        const principal = await resolvePrincipal(platform, ctx);
-        if (principal?.kind !== 'customer' || principal.storeId !== store.id) {
-          throw new PlatformError('unauthenticated', 'unauthenticated', 'Check out as a guest (no Authorization) or with a customer token of this store');
-        }
-        customerId = principal.customerId;
-      }
+      const customerId = await signedInCustomer(platform, ctx, store.id, 'Check out as a guest (no Authorization) or with a customer token of this store');
       const result = await checkout(platform, store, token(ctx), ctx.get('Idempotency-Key') || undefined, body, customerId);
       ctx.set('Cache-Control', 'no-store');
       ctx.status = result.created ? 201 : 200;
-      ctx.body = { data: result.order };
+      ctx.body = { data: { ...result.order, payment_secret: result.payment_secret } };
     }),
   );
 
-  // Payments (docs/storefront.md, Payments): the provider-side order, the provider's signed payment, the sandbox's checkout.
-  const OrderRef = z.strictObject({ order_id: IdString('order') });
+  // Payments (docs/storefront.md, Payments): the provider-side order, the provider's signed payment,
+  // the sandbox's checkout; each for the order's shopper only (its payment secret, or its customer's session).
+  const PaymentSecret = z.string().min(1).max(200).optional();
+  const OrderRef = z.strictObject({ order_id: IdString('order'), payment_secret: PaymentSecret });
   const Verify = z.strictObject({
     order_id: IdString('order'),
+    payment_secret: PaymentSecret,
     provider_order_id: z.string().min(1).max(200),
     provider_payment_id: z.string().min(1).max(200),
     signature: z.string().min(1).max(200),
   });
+  const Simulate = z.strictObject({ provider_order_id: z.string().min(1).max(200), payment_secret: PaymentSecret });
   const PaymentParams = z.object({ subdomain: z.string().min(1).max(63), provider: z.string().min(1).max(40) });
+  const shopper = async (ctx: AppContext, storeId: string, secret: string | undefined): Promise<ShopperProof> => {
+    const customerId = await signedInCustomer(platform, ctx, storeId, "Pay with the order's payment_secret, or with a customer token of this store");
+    if (secret === undefined && customerId === null) {
+      throw new PlatformError('unauthenticated', 'payment_secret_required', "Send the order's payment_secret (from the checkout answer), or pay signed in as the customer the order is for");
+    }
+    return { secret: secret ?? null, customerId };
+  };
   router.post(
     '/:subdomain/payments/sandbox/simulate',
-    endpoint(platform, { access, params: StoreParams, body: z.strictObject({ provider_order_id: z.string().min(1).max(200) }) }, async ({ params, body }) =>
-      simulateSandboxPayment(platform, await storefrontStore(platform, params.subdomain), body.provider_order_id),
-    ),
+    endpoint(platform, { access, params: StoreParams, body: Simulate }, async ({ ctx, params, body }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      return simulateSandboxPayment(platform, store, body.provider_order_id, await shopper(ctx, store.id, body.payment_secret));
+    }),
   );
   router.post(
     '/:subdomain/payments/:provider/order',
-    endpoint(platform, { access, params: PaymentParams, body: OrderRef, status: 201 }, async ({ params, body }) =>
-      createPaymentOrder(platform, await storefrontStore(platform, params.subdomain), params.provider, body.order_id),
-    ),
+    endpoint(platform, { access, params: PaymentParams, body: OrderRef, status: 201 }, async ({ ctx, params, body }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      return createPaymentOrder(platform, store, params.provider, body.order_id, await shopper(ctx, store.id, body.payment_secret));
+    }),
   );
   router.post(
     '/:subdomain/payments/:provider/verify',
-    endpoint(platform, { access, params: PaymentParams, body: Verify }, async ({ params, body }) => verifyPayment(platform, await storefrontStore(platform, params.subdomain), params.provider, body)),
+    endpoint(platform, { access, params: PaymentParams, body: Verify }, async ({ ctx, params, body }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      const { payment_secret: secret, ...payment } = body;
+      return verifyPayment(platform, store, params.provider, payment, await shopper(ctx, store.id, secret));
+    }),
   );
 
   router.post(

@@ -6,6 +6,8 @@ import { KeysetCursorParam, DEFAULT_LIMIT, MAX_LIMIT, PageQuery } from '../pagin
 /** The header a cart's token travels in (docs/storefront.md, Carts). */
 export const CART_TOKEN_HEADER = 'X-Cart-Token';
 export const CART_TOKEN_PREFIX = 'emp_ct';
+/** The payment secret a checkout answers, the proof storefront payments ask for (docs/storefront.md, Payments). */
+export const PAYMENT_SECRET_PREFIX = 'emp_ps';
 export const MAX_CART_LINES = 100;
 export const MAX_LINE_QUANTITY = 100;
 

@@ -23,6 +23,13 @@ export type CartDocument = {
   consumed_at: Date | null;
   /** The order the checkout made of it. */
   order_id?: ObjectId | null;
+  /**
+   * A checkout's hold on the cart (src/work/lease.ts): while it lasts, no other checkout, change
+   * or discard. Null (or absent, on carts made before checkouts held them): none. A checkout
+   * whose process stopped lets go when it runs out (docs/storefront.md, Checkout).
+   */
+  lease_until: Date | null;
+  lease_owner: string | null;
 } & CarriesEvents;
 
 export const cartIndexes: IndexDeclaration[] = [
@@ -31,6 +38,8 @@ export const cartIndexes: IndexDeclaration[] = [
     indexes: [
       { key: { token_hash: 1 }, name: 'token_hash_unique', unique: true },
       { key: { expires_at: 1 }, name: 'expires_at' },
+      // The sweep of checkouts whose process stopped (finishStrandedCheckouts).
+      { key: { lease_until: 1 }, name: 'lease_until' },
     ],
   },
 ];

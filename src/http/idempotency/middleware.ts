@@ -2,31 +2,35 @@ import type { Middleware } from 'koa';
 import { PlatformError } from '../../errors.js';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, renewIdempotencyClaim, type HeldClaim } from './service.js';
 import type { Platform } from '../../platform.js';
-import { principalKey, type AppCustom, type AppState } from '../context.js';
+import { principalKey, type AppContext, type AppCustom, type AppState } from '../context.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * `Idempotency-Key` support for a write route (after authentication): a retry with the same
- * key and body gets the first response again (with `Idempotent-Replayed: true`) and changes
- * nothing. Only successful responses are kept; a failed request frees its key.
+ * key and body, by the same caller, gets the first response again (with `Idempotent-Replayed:
+ * true`) and changes nothing. Only successful responses are kept; a failed request frees its key.
  *
  * The claim on the key lasts `config.idempotency.lockMs` (60 s) and is renewed every third of
  * that while the request runs, so a slow request keeps its key however long it takes; a claim
  * nobody renews (its process died or stalled past the lease) is taken over by a retry, and the
  * old holder's completion or release, made with its own token, then changes nothing.
  */
-export function idempotent(platform: Platform): Middleware<AppState, AppCustom> {
+export function idempotent(platform: Platform, publicScope: ((ctx: AppContext) => string | null) | null = null): Middleware<AppState, AppCustom> {
   return async (ctx, next) => {
     const key = ctx.get('Idempotency-Key');
     if (!key) return next();
     if (!KEY.test(key)) {
       throw new PlatformError('invalid_data', 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
     }
-    // Scoped to the caller (the principal, or the client's address on public routes) and, on
-    // store-scoped routes, the store: the same key under another X-Store-Id is another request.
+    // Scoped to the caller's credential (the principal; on a public route, what its scope derives
+    // from the credential the request presents) and, on store-scoped routes, the store: the same
+    // key under another X-Store-Id is another request. Never the client's address: another
+    // client behind it would get the answer. A request with no credential is not replayed.
     const principal = ctx.state.principal;
-    const caller = `${principal ? principalKey(principal) : `ip:${ctx.ip}`}|${ctx.state.store?.id ?? '-'}`;
+    const credential = principal ? principalKey(principal) : (publicScope?.(ctx) ?? null);
+    if (credential === null) return next();
+    const caller = `${credential}|${ctx.state.store?.id ?? '-'}`;
     const route = `${ctx.method} ${ctx.path}`;
     const { lockMs } = platform.config.idempotency;
     const claim = await claimIdempotencyKey(platform, { caller, route, key, body: ctx.request.body }, { lockMs });
