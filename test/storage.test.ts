@@ -72,7 +72,9 @@ describe('Object storage', () => {
           // Verify the signature as S3 would, from what arrived on the wire.
           const signed = /SignedHeaders=([^,]+)/.exec(String(req.headers.authorization))?.[1]?.split(';') ?? [];
           const headers = Object.fromEntries(signed.map((h) => [h, String(req.headers[h])]));
-          const expected = authorizationHeader(config(), new Date(), { method: req.method!, path, headers, payloadHash: String(req.headers['x-amz-content-sha256']) });
+          // At the time the request says it was signed (x-amz-date), as S3 does: not this moment, which may be the next second.
+          const signedAt = String(req.headers['x-amz-date']).replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z');
+          const expected = authorizationHeader(config(), new Date(signedAt), { method: req.method!, path, headers, payloadHash: String(req.headers['x-amz-content-sha256']) });
           if (req.headers.authorization !== expected || sha256Hex(body) !== req.headers['x-amz-content-sha256']) {
             res.writeHead(403).end('<Error><Code>SignatureDoesNotMatch</Code></Error>');
             return;
