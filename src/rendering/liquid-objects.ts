@@ -5,6 +5,7 @@ import { sanitizeRichText } from './html.js';
 import { SafeHtml } from './liquid.js';
 import type { PageModel } from './page.js';
 import type { RenderedSection } from './sections.js';
+import { ownValue } from '../own-keys.js';
 
 /**
  * The Shopify-shaped objects a Liquid theme reads (docs/rendering.md, Liquid objects): plain
@@ -105,7 +106,7 @@ export function pageObjects(bundle: ThemeBundle, page: PageModel, settings: Reco
 
 /** `section` for a section's template: id, type, settings, and blocks (app blocks with their HTML as `block.html`). */
 export function sectionObject(bundle: ThemeBundle, section: RenderedSection) {
-  const def = bundle.sections[section.type];
+  const def = ownValue(bundle.sections, section.type);
   return {
     id: section.id,
     type: section.type,
@@ -113,7 +114,7 @@ export function sectionObject(bundle: ThemeBundle, section: RenderedSection) {
     blocks: section.blocks.map((b) => ({
       id: b.id,
       type: b.type,
-      settings: b.app ? b.settings : liquidSettings(b.settings, bundle.blocks[b.type]?.settings_schema ?? []),
+      settings: b.app ? b.settings : liquidSettings(b.settings, ownValue(bundle.blocks, b.type)?.settings_schema ?? []),
       shopify_attributes: new SafeHtml(`data-block-id="${b.id.replace(/[^A-Za-z0-9_-]/g, '')}"`),
       html: b.app ? new SafeHtml(renderAppBlock(b)) : null,
     })),
