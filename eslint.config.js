@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { URL } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import emporium from './tools/eslint/no-open-key-lookup.js';
 
 /*
  * The floors of src/ (docs/architecture.md, "Modules"), bottom to top:
@@ -59,6 +60,13 @@ export default tseslint.config(
   // The top and the job registry: domains through their index.ts too.
   { files: ['src/*.ts'], ignores: CORE_FILES, rules: restricted([onlyIndex(up(0))]) },
   { files: ['jobs/*.ts'], rules: restricted([onlyIndex('\\.\\./src/')]) },
+  {
+    // With the type checker (issue 21, part 6): no open string indexes a plain object (tools/eslint/no-open-key-lookup.js).
+    files: ['src/**/*.ts', 'jobs/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { emporium },
+    rules: { 'emporium/no-open-key-lookup': 'error' },
+  },
   {
     // Tests read untyped JSON replies and use chai's property assertions; they may reach into any file.
     files: ['test/**/*.ts'],

@@ -1,5 +1,6 @@
 import type { JobContract, Module, WorkerGroup } from '../src/module.js';
 import { MODULES } from '../src/modules.js';
+import { ownValue } from '../src/own-keys.js';
 import { maintenanceHandlers } from './maintenance.js';
 import { messageHandlers } from './messages.js';
 import type { JobHandler, JobHandlers } from './types.js';
@@ -30,7 +31,7 @@ export function jobsOfGroup(group: WorkerGroup, modules: readonly Module[] = MOD
     .flatMap((m) => m.jobs ?? [])
     .filter((job) => job.group === group)
     .map((job) => {
-      const handle = HANDLERS[job.name];
+      const handle = ownValue(HANDLERS, job.name);
       if (!handle) throw new Error(`job ${job.name} has no handler in jobs/`);
       return { ...job, handle };
     });
@@ -40,7 +41,7 @@ export function jobsOfGroup(group: WorkerGroup, modules: readonly Module[] = MOD
 export function registryProblems(modules: readonly Module[] = MODULES): string[] {
   const contracts = new Set(modules.flatMap((m) => m.jobs ?? []).map((j) => j.name));
   return [
-    ...[...contracts].filter((name) => !HANDLERS[name]).map((name) => `${name}: no handler in jobs/`),
+    ...[...contracts].filter((name) => !Object.hasOwn(HANDLERS, name)).map((name) => `${name}: no handler in jobs/`),
     ...Object.keys(HANDLERS).filter((name) => !contracts.has(name)).map((name) => `${name}: no module declares it`),
   ];
 }

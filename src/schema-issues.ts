@@ -14,7 +14,15 @@ export const pathOf = (instancePath: string) =>
     .join('.');
 export const joinPath = (path: string, key: string) => (path ? `${path}.${key}` : key);
 export const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-const TYPE_WORDS: Record<string, string> = { object: 'an object', array: 'an array', string: 'a string', boolean: 'true or false', null: 'null', number: 'a number', integer: 'an integer' };
+const TYPE_WORDS = new Map([
+  ['object', 'an object'],
+  ['array', 'an array'],
+  ['string', 'a string'],
+  ['boolean', 'true or false'],
+  ['null', 'null'],
+  ['number', 'a number'],
+  ['integer', 'an integer'],
+]);
 
 /** An ajv error in our words, at its path. */
 export function schemaIssue(e: ErrorObject): InputIssue {
@@ -30,7 +38,7 @@ export function schemaIssue(e: ErrorObject): InputIssue {
       return { path: joinPath(path, String(p.additionalProperty)), message: 'is not a known field' };
     case 'type': {
       const types = ([] as string[]).concat(p.type as string | string[]);
-      return { path, message: `must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}` };
+      return { path, message: `must be ${types.map((t) => TYPE_WORDS.get(t) ?? t).join(' or ')}` };
     }
     case 'const':
       return { path, message: `must be ${JSON.stringify(p.allowedValue)}` };

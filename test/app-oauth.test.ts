@@ -368,6 +368,15 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       }
       const deep = await api.put('/v1/app/installation/metadata', { metadata: JSON.parse('{"a":'.repeat(25) + '1' + '}'.repeat(25)) }, { token: tokens.access_token });
       expect(deep.status).to.equal(400);
+      // Nor values the database cannot hold (the fuzzer's finds: both were a 500): an infinite number, a list in a list.
+      for (const [text, path] of [
+        ['{"metadata":{"valueOf":1e999}}', 'body.metadata.valueOf: must be a finite number'],
+        ['{"metadata":{"a":{"b":[1,[2]]}}}', 'body.metadata.a.b.1: must not be a list inside a list'],
+      ]) {
+        const res = await api.send('PUT', '/v1/app/installation/metadata', text, { token: tokens.access_token });
+        expect([res.status, res.body.error.code], text).to.deep.equal([400, 'invalid_input']);
+        expect(res.body.error.details.join('\n'), text).to.include(path);
+      }
       expect((await api.get('/v1/app/installation/metadata', { token: tokens.access_token })).body.data.metadata).to.deep.equal({ plan: 'pro', n: 3 });
       // Another store's installation of the same app has its own metadata.
       const theirs = await install({}, other);

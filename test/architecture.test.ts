@@ -42,31 +42,56 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
 
   describe('npm run lint', () => {
     const eslint = new ESLint({ cwd: ROOT });
+    /**
+     * Lint `code` as if it were the file at `filePath`. src/ and jobs/ are linted with type
+     * information (typescript-eslint's project service), which knows only the files of the
+     * project: a probe takes the place of an existing file (the service lints the text given,
+     * not the file on disk, which stays as it is).
+     */
+    const lintAs = async (filePath: string, code: string) => (await eslint.lintText(code, { filePath: join(ROOT, filePath) }))[0]!.messages;
 
     it('refuses an import of another domain\'s inner file, type imports too', async () => {
       const cases: [string, string][] = [
-        ['src/coupons/probe.ts', "import { createOrder } from '../orders/service.js';\nexport const x = createOrder;\n"],
-        ['src/coupons/probe.ts', "import type { OrderView } from '../orders/present.js';\nexport type X = OrderView;\n"],
-        ['jobs/probe.ts', "import { deliverMessage } from '../src/messages/service.js';\nexport const x = deliverMessage;\n"],
+        ['src/coupons/service.ts', "import { createOrder } from '../orders/service.js';\nexport const x = createOrder;\n"],
+        ['src/coupons/service.ts', "import type { OrderView } from '../orders/present.js';\nexport type X = OrderView;\n"],
+        ['jobs/messages.ts', "import { deliverMessage } from '../src/messages/service.js';\nexport const x = deliverMessage;\n"],
       ];
       for (const [filePath, code] of cases) {
-        const [result] = await eslint.lintText(code, { filePath: join(ROOT, filePath) });
-        expect(result!.messages.map((m) => m.ruleId), code).to.deep.equal(['@typescript-eslint/no-restricted-imports']);
+        expect((await lintAs(filePath, code)).map((m) => m.ruleId), code).to.deep.equal(['@typescript-eslint/no-restricted-imports']);
       }
-      const [allowed] = await eslint.lintText("import { findVariants } from '../catalog/index.js';\nexport const x = findVariants;\n", { filePath: join(ROOT, 'src/coupons/probe.ts') });
-      expect(allowed!.messages).to.deep.equal([]);
+      const allowed = await lintAs('src/coupons/service.ts', "import { findVariants } from '../catalog/index.js';\nexport const x = findVariants;\n");
+      expect(allowed).to.deep.equal([]);
     });
 
     it('refuses a domain in the core and the http toolkit, and the top floor below it', async () => {
       const cases: [string, string][] = [
-        ['src/http/probe.ts', "import type { StoreView } from '../stores/index.js';\nexport type X = StoreView;\n"],
+        ['src/http/validate.ts', "import type { StoreView } from '../stores/index.js';\nexport type X = StoreView;\n"],
         ['src/queue.ts', "import { catalogModule } from './catalog/index.js';\nexport const x = catalogModule;\n"],
-        ['src/coupons/probe.ts', "import { MODULES } from '../modules.js';\nexport const x = MODULES;\n"],
+        ['src/coupons/service.ts', "import { MODULES } from '../modules.js';\nexport const x = MODULES;\n"],
       ];
       for (const [filePath, code] of cases) {
-        const [result] = await eslint.lintText(code, { filePath: join(ROOT, filePath) });
-        expect(result!.messages.map((m) => m.ruleId), `${filePath}: ${code}`).to.include('@typescript-eslint/no-restricted-imports');
+        expect((await lintAs(filePath, code)).map((m) => m.ruleId), `${filePath}: ${code}`).to.include('@typescript-eslint/no-restricted-imports');
       }
+    });
+
+    it('refuses an open string key on a plain object (emporium/no-open-key-lookup), exactly where fixtures/lint/open-key-lookup.ts marks it', async () => {
+      const fixture = readFileSync(join(ROOT, 'fixtures/lint/open-key-lookup.ts'), 'utf8');
+      const marked = fixture.split('\n').flatMap((line, i) => (line.endsWith('// flagged') ? [i + 1] : []));
+      expect(marked.length).to.be.greaterThan(8);
+      // In a domain, in the core, and in jobs/: the rule holds everywhere the platform's code is.
+      for (const filePath of ['src/coupons/service.ts', 'src/http/validate.ts', 'jobs/messages.ts']) {
+        const messages = await lintAs(filePath, fixture);
+        expect(messages.filter((m) => m.ruleId !== 'emporium/no-open-key-lookup'), filePath).to.deep.equal([]);
+        expect(messages.map((m) => m.line), filePath).to.deep.equal(marked);
+      }
+    });
+
+    it('finds no open key lookup in src/ and jobs/ (with the type checker)', () => {
+      const lint = spawnSync(join(ROOT, 'node_modules/.bin/eslint'), ['src', 'jobs', '--format', 'json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const results = JSON.parse(lint.stdout) as { filePath: string; messages: { ruleId: string | null; line: number; message: string }[] }[];
+      expect(results.length).to.be.greaterThan(200);
+      const found = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'emporium/no-open-key-lookup' || m.ruleId === null).map((m) => `${r.filePath}:${m.line} ${m.message}`));
+      expect(found).to.deep.equal([]);
     });
 
     it('refuses an import cycle (dependency-cruiser), and finds none in src/ and jobs/', () => {

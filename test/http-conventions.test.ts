@@ -168,6 +168,37 @@ describe('HTTP conventions', () => {
       expect((await api.get('/v1/auth/custom/session', { token })).status, 'signout with a bad body must not sign out').to.equal(200);
     });
 
+    it('refuses a body nested deeper than 64 levels with 400 body_too_deep before anything reads it: idempotent public and merchant routes, forms too', async () => {
+      const { token } = await givenMerchant(api);
+      const store = await api.post('/v1/stores', { name: 'Deep', subdomain: 'deep-shop' }, { token });
+      const as = { token, storeId: store.body.data.id as string, headers: { 'idempotency-key': 'deep-1' } };
+      const nested = (levels: number, open = '{"a":', close = '}') => open.repeat(levels - 1) + '[1]' + close.repeat(levels - 1);
+      const deep = nested(20_000);
+      const deepArrays = '['.repeat(20_000) + ']'.repeat(20_000);
+      // The public cart and checkout (idempotent, no credentials), and a merchant's idempotent create.
+      for (const [path, options] of [
+        ['/v1/storefront/deep-shop/cart', { headers: { 'idempotency-key': 'deep-1' } }],
+        ['/v1/storefront/deep-shop/orders', { headers: { 'idempotency-key': 'deep-2', 'x-cart-token': 'x' } }],
+        ['/v1/products', as],
+        ['/v1/stores', { token, headers: { 'idempotency-key': 'deep-3' } }],
+      ] as const) {
+        for (const body of [deep, deepArrays, `{"items": ${nested(65, '[', ']')}}`]) {
+          await expectNothingChanged(() => api.send('POST', path, body, options), 400, 'body_too_deep');
+        }
+      }
+      // 64 levels are read (and then judged by the route's schema); brackets inside strings are text, not nesting.
+      const at64 = await api.send('POST', '/v1/products', nested(64), as);
+      expect([at64.status, at64.body.error.code], JSON.stringify(at64.body)).to.deep.equal([400, 'invalid_input']);
+      const inText = await api.send('POST', '/v1/products', JSON.stringify({ title: '['.repeat(100) + '{'.repeat(100) + '\\"[', status: 'draft', variants: [{ price: 1 }] }), as);
+      expect(inText.status, JSON.stringify(inText.body)).to.equal(201);
+      // The token endpoint's forms: nesting by brackets in the keys.
+      await expectNothingChanged(
+        () => api.send('POST', '/v1/app-store/oauth/token', `grant_type=x&a${'[b]'.repeat(65)}=1`, { headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        400,
+        'body_too_deep',
+      );
+    });
+
     it('never answers 500 to garbage, and says where the input is wrong', async () => {
       const res = await api.post('/v1/auth/signup', { email: 42, password: ['x'], name: null, extra: true });
       expect(res.status).to.equal(400);

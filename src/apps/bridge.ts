@@ -25,7 +25,7 @@ type Read = { scope: string | null; run: (id: string | null, query: Record<strin
  * read as the app API with the token's scopes, so a bridge call never reads more than the token
  * could directly.
  */
-function approvedReads(platform: Platform, principal: AppPrincipal, store: ScopedStore): Record<string, Read> {
+function approvedReads(platform: Platform, principal: AppPrincipal, store: ScopedStore): ReadonlyMap<string, Read> {
   const page = <T extends z.ZodType>(schema: T, query: Record<string, string>) => {
     const parsed = schema.safeParse(query);
     if (!parsed.success) {
@@ -36,30 +36,31 @@ function approvedReads(platform: Platform, principal: AppPrincipal, store: Scope
     return parsed.data as z.infer<T>;
   };
   const list = <T>(p: Promise<{ items: T[]; nextCursor: string | null }>) => p.then((r) => ({ items: r.items, next_cursor: r.nextCursor }));
-  return {
-    products: {
+  // A Map: the path's first segment is the app's choice, and `/constructor` is no read.
+  return new Map<string, Read>([
+    ['products', {
       scope: 'read_products',
       run: (id, query) => (id ? getProduct(platform, store.id, id) : list(listProducts(platform, store.id, page(ListProductsQuery, query)))),
-    },
-    orders: {
+    }],
+    ['orders', {
       scope: 'read_orders',
       run: (id, query) => (id ? getOrder(platform, store.id, id) : list(listOrders(platform, store.id, page(ListOrdersQuery, query)))),
-    },
-    installation: {
+    }],
+    ['installation', {
       scope: null,
       run: async (id) => {
         if (id !== 'metadata') throw new PlatformError('not_found', 'route_not_found', 'The bridge reads installation/metadata');
         return getMetadata(platform, principal.installationId);
       },
-    },
-    shop: {
+    }],
+    ['shop', {
       scope: null,
       run: async (id) => {
         if (id) throw new PlatformError('not_found', 'route_not_found', 'The bridge reads shop without an id');
         return { id: store.id, name: store.name, subdomain: store.subdomain, currency: store.currency };
       },
-    },
-  };
+    }],
+  ]);
 }
 
 const SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
@@ -83,19 +84,20 @@ export async function bridgeFetch(platform: Platform, principal: AppPrincipal, s
   if (raw.split('?').length > 2) throw refused('must have at most one "?"');
   const segments = pathname.slice(1).split('/');
   if (segments.length > 2 || segments.some((s) => !SEGMENT.test(s))) throw refused('must be one or two plain segments, e.g. /products or /products/<id>');
-  const query: Record<string, string> = {};
+  const query = new Map<string, string>();
   for (const pair of search ? search.split('&') : []) {
     const [key, value = ''] = pair.split('=', 2) as [string, string?];
-    if (!/^[a-z_]{1,32}$/.test(key) || !/^[A-Za-z0-9_.:+-]{0,200}$/.test(value) || key in query) throw refused('has a query that is not plain key=value pairs, each key once');
-    query[key] = value;
+    if (!/^[a-z_]{1,32}$/.test(key) || !/^[A-Za-z0-9_.:+-]{0,200}$/.test(value) || query.has(key)) throw refused('has a query that is not plain key=value pairs, each key once');
+    query.set(key, value);
   }
-  const read = approvedReads(platform, principal, store)[segments[0]!];
-  if (!read) throw refused(`must start with an approved read path: ${Object.keys(approvedReads(platform, principal, store)).join(', ')}`);
+  const reads = approvedReads(platform, principal, store);
+  const read = reads.get(segments[0]!);
+  if (!read) throw refused(`must start with an approved read path: ${[...reads.keys()].join(', ')}`);
   if (read.scope !== null && !principal.scopes.includes(read.scope)) {
     return { ok: false, status: 403, data: null, error: { code: 'insufficient_scope', message: `This app's access token was not granted the ${read.scope} scope` } };
   }
   try {
-    return { ok: true, status: 200, data: await read.run(segments[1] ?? null, query), error: null };
+    return { ok: true, status: 200, data: await read.run(segments[1] ?? null, Object.fromEntries(query)), error: null };
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
     const status = err.kind === 'not_found' ? 404 : err.kind === 'invalid_data' ? 400 : err.kind === 'not_allowed' ? 403 : 409;

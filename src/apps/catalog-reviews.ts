@@ -66,8 +66,8 @@ export async function listDeveloperAppReviews(platform: Platform, merchantId: st
  * the rating).
  */
 function summaryChange(removed: number | null, added: number | null): Record<string, number> | null {
-  const inc: Record<string, number> = {};
-  const add = (key: string, n: number) => (inc[key] = (inc[key] ?? 0) + n);
+  const inc = new Map<string, number>();
+  const add = (key: string, n: number) => inc.set(key, (inc.get(key) ?? 0) + n);
   for (const [rating, sign] of [
     [removed, -1],
     [added, 1],
@@ -77,7 +77,7 @@ function summaryChange(removed: number | null, added: number | null): Record<str
     add('rating_summary.sum', sign * rating);
     add(`rating_summary.distribution.${rating}`, sign);
   }
-  const terms = Object.entries(inc).filter(([, n]) => n !== 0);
+  const terms = [...inc].filter(([, n]) => n !== 0);
   return terms.length > 0 ? Object.fromEntries(terms) : null;
 }
 

@@ -49,7 +49,7 @@ export async function partnerDashboard(platform: Platform, merchantId: string, q
       const latest = versionOf.get(app.latest_version_id.toHexString()) ?? null;
       const byDay = new Map(installs.filter((d) => d.app_id.equals(app._id)).map((d) => [d.day, d]));
       const series = days.map((day) => ({ day, installed: byDay.get(day)?.installed ?? 0, uninstalled: byDay.get(day)?.uninstalled ?? 0 }));
-      const byScope = calls.get(id) ?? {};
+      const byScope = calls.get(id) ?? new Map<string, number>();
       return {
         id,
         handle: app.handle,
@@ -69,7 +69,7 @@ export async function partnerDashboard(platform: Platform, merchantId: string, q
         },
         rating: presentRating(app.rating_summary),
         webhooks: deliveries.get(id)!,
-        api_calls: { total: Object.values(byScope).reduce((n, c) => n + c, 0), by_scope: byScope },
+        api_calls: { total: [...byScope.values()].reduce((n, c) => n + c, 0), by_scope: Object.fromEntries(byScope) },
       };
     }),
   };

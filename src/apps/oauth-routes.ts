@@ -30,15 +30,15 @@ const AuthorizeQuery = z.strictObject({
   webhook_url: z.string().max(2048).optional(),
 });
 
-/** The grants of the token endpoint (docs/oauth.md). */
-export const TOKEN_GRANTS: Readonly<Record<string, Grant>> = {
-  [GRANT_AUTHORIZATION_CODE]: authorizationCodeGrant,
-  [GRANT_REFRESH_TOKEN]: refreshTokenGrant,
-  [GRANT_TOKEN_EXCHANGE]: tokenExchangeGrant,
-};
+/** The grants of the token endpoint (docs/oauth.md), by the client's `grant_type`: a Map, so `constructor` is no grant. */
+export const TOKEN_GRANTS: ReadonlyMap<string, Grant> = new Map([
+  [GRANT_AUTHORIZATION_CODE, authorizationCodeGrant],
+  [GRANT_REFRESH_TOKEN, refreshTokenGrant],
+  [GRANT_TOKEN_EXCHANGE, tokenExchangeGrant],
+]);
 
 /** The token exchange endpoint of spec 4.7 takes that grant only (the token endpoint takes it too, as RFC 8693 places it). */
-const EXCHANGE_GRANTS: Readonly<Record<string, Grant>> = { [GRANT_TOKEN_EXCHANGE]: tokenExchangeGrant };
+const EXCHANGE_GRANTS: ReadonlyMap<string, Grant> = new Map([[GRANT_TOKEN_EXCHANGE, tokenExchangeGrant]]);
 
 /** /v1/app-store/oauth: the token endpoint (RFC 6749) and token exchange (RFC 8693). Form or JSON bodies. */
 export function oauthRoutes(platform: Platform): AppRouter {

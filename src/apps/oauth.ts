@@ -47,7 +47,7 @@ export type Grant = (platform: Platform, client: AppDocument, params: Readonly<R
  * client authenticated (client_secret_basic or client_secret_post, one of them), a rate limit per
  * client, then the grant. Every answer has `Cache-Control: no-store`.
  */
-export async function answerTokenRequest(platform: Platform, ctx: Context, grants: Readonly<Record<string, Grant>>): Promise<void> {
+export async function answerTokenRequest(platform: Platform, ctx: Context, grants: ReadonlyMap<string, Grant>): Promise<void> {
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Pragma', 'no-cache');
   try {
@@ -63,8 +63,8 @@ export async function answerTokenRequest(platform: Platform, ctx: Context, grant
     }
     const grantType = params.grant_type;
     if (!grantType) throw invalidRequest('grant_type is required');
-    const grant = grants[grantType];
-    if (!grant) throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here (supported: ${Object.keys(grants).join(', ')})`);
+    const grant = grants.get(grantType);
+    if (!grant) throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here (supported: ${[...grants.keys()].join(', ')})`);
     const body = await grant(platform, client, params, ctx);
     ctx.status = 200;
     ctx.body = body;
@@ -80,15 +80,16 @@ export async function answerTokenRequest(platform: Platform, ctx: Context, grant
 /** RFC 6749 3.2: parameters sent without a value are treated as omitted; none may be repeated. */
 function readParams(body: unknown): Record<string, string> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('The request body must be application/x-www-form-urlencoded (or a JSON object)');
-  const params: Record<string, string> = {};
+  const params: [string, string][] = [];
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
     if (Array.isArray(value)) throw invalidRequest(`${key} must not be repeated`);
     if (value === undefined || value === null || value === '') continue;
     if (typeof value !== 'string') throw invalidRequest(`${key} must be a string`);
     if (value.length > 4096) throw invalidRequest(`${key} is too long`);
-    params[key] = value;
+    params.push([key, value]);
   }
-  return params;
+  // Own properties only (a parameter named __proto__ is a parameter, not the object's prototype).
+  return Object.fromEntries(params);
 }
 
 /** RFC 6749 5.2: 401 with a Basic challenge (for either method: the client may retry with Basic). */

@@ -160,7 +160,7 @@ export async function updateProduct(platform: Platform, storeId: string, product
   // The write is conditional on the version read, so the product as it becomes is known now: its event travels with the write.
   const version = current.version + 1;
   const view = presentProduct({ ...current, ...set, version });
-  const changed = Object.keys(input).filter((k) => input[k as keyof UpdateProductBody] !== undefined);
+  const changed = Object.entries(input).flatMap(([k, v]) => (v === undefined ? [] : [k]));
   const pending = [platform.events.pending('product.updated', current.store_id, { product: view, changed }, `product.updated:${view.id}:v${version}`)];
   let written: boolean;
   try {
@@ -215,7 +215,15 @@ export async function deleteProduct(platform: Platform, storeId: string, product
   throw new PlatformError('conflict', 'edit_conflict', 'The product kept changing while it was being deleted; try again');
 }
 
-const SORT_FIELDS = { created_at: '_id', updated_at: 'updated_at', title: 'title_lower' } as const;
+/** The indexed field each sort walks, descending (`-`) or not. */
+const SORT_FIELDS: Record<ListProductsQuery['sort'], '_id' | 'updated_at' | 'title_lower'> = {
+  created_at: '_id',
+  '-created_at': '_id',
+  updated_at: 'updated_at',
+  '-updated_at': 'updated_at',
+  title: 'title_lower',
+  '-title': 'title_lower',
+};
 
 export async function listProducts(platform: Platform, storeId: string, q: ListProductsQuery): Promise<{ items: ProductView[]; nextCursor: string | null }> {
   const storeObjectId = new ObjectId(storeId);
@@ -231,7 +239,7 @@ export async function listProducts(platform: Platform, storeId: string, q: ListP
   if (q.collection_id) and.push(await collectionProductFilter(platform, storeId, q.collection_id));
 
   const descending = q.sort.startsWith('-');
-  const field = SORT_FIELDS[q.sort.replace('-', '') as keyof typeof SORT_FIELDS];
+  const field = SORT_FIELDS[q.sort];
   const direction = descending ? -1 : 1;
   let sort: Record<string, 1 | -1>;
   if (field === '_id') {

@@ -113,13 +113,9 @@ export async function createAddress(platform: Platform, storeId: string, custome
 
 export async function updateAddress(platform: Platform, storeId: string, customerId: string, addressId: string, input: UpdateAddressBody): Promise<CustomerAddressView> {
   const customer = await loadCustomer(platform, storeId, customerId);
-  const set: Partial<CustomerAddressDocument> = { updated_at: platform.clock.now() };
-  const changed: string[] = [];
-  for (const [key, value] of Object.entries(input)) {
-    if (value === undefined) continue;
-    (set as Record<string, unknown>)[key] = value;
-    changed.push(key);
-  }
+  const given = Object.entries(input).filter(([, value]) => value !== undefined);
+  const set: Partial<CustomerAddressDocument> = { updated_at: platform.clock.now(), ...Object.fromEntries(given) };
+  const changed = given.map(([key]) => key);
   for (let tries = 0; tries < UPDATE_TRIES; tries++) {
     const current = await findAddress(platform, customer, addressId);
     // Conditional on the version read: the address as it becomes is known now, and its event travels with the write.

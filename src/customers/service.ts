@@ -101,7 +101,7 @@ export async function updateCustomer(platform: Platform, storeId: string, custom
   if (input.note !== undefined) set.note = input.note;
   const filter = { _id: id, store_id: new ObjectId(storeId) };
   const renames = input.email !== undefined || input.first_name !== undefined || input.last_name !== undefined;
-  const changed = Object.keys(input).filter((k) => input[k as keyof UpdateCustomerBody] !== undefined);
+  const changed = Object.entries(input).flatMap(([k, v]) => (v === undefined ? [] : [k]));
   // Bounded: a customer changed between every read and write, try after try, is a conflict to report, not to outwait.
   for (let tries = 0; tries < UPDATE_TRIES; tries++) {
     const current = await customers(platform.db).findOne(filter);

@@ -78,13 +78,13 @@ export async function flushAppUsage(db: Db): Promise<void> {
 }
 
 /** The calls of each app since `sinceDay` (inclusive), by scope: one read. */
-export async function appCallsByScope(db: Db, appIds: readonly ObjectId[], sinceDay: string): Promise<Map<string, Record<string, number>>> {
+export async function appCallsByScope(db: Db, appIds: readonly ObjectId[], sinceDay: string): Promise<Map<string, Map<string, number>>> {
   const docs = await usage(db).find({ app_id: { $in: [...appIds] }, day: { $gte: sinceDay } }).toArray();
-  const out = new Map<string, Record<string, number>>();
+  const out = new Map<string, Map<string, number>>();
   for (const d of docs) {
     const key = d.app_id.toHexString();
-    const byScope = out.get(key) ?? {};
-    byScope[d.scope] = (byScope[d.scope] ?? 0) + d.calls;
+    const byScope = out.get(key) ?? new Map<string, number>();
+    byScope.set(d.scope, (byScope.get(d.scope) ?? 0) + d.calls);
     out.set(key, byScope);
   }
   return out;

@@ -17,12 +17,12 @@ export async function resolvePrincipal(platform: Platform, ctx: AppContext): Pro
   return authenticator ? authenticator.authenticate(platform, token) : null;
 }
 
-const UNAUTHENTICATED: Record<string, string> = {
-  merchant: 'A valid merchant session is required (Authorization: Bearer <session token>)',
-  'merchant,app': 'A valid merchant session or app access token is required (Authorization: Bearer <token>)',
-  app: 'A valid app access token is required (Authorization: Bearer <access token>)',
-  customer: 'A valid customer session is required (Authorization: Bearer <customer token>)',
-};
+const UNAUTHENTICATED = new Map([
+  ['merchant', 'A valid merchant session is required (Authorization: Bearer <session token>)'],
+  ['merchant,app', 'A valid merchant session or app access token is required (Authorization: Bearer <token>)'],
+  ['app', 'A valid app access token is required (Authorization: Bearer <access token>)'],
+  ['customer', 'A valid customer session is required (Authorization: Bearer <customer token>)'],
+]);
 
 /**
  * 401 unless the request carries a live credential of one of these kinds; the principal is
@@ -30,7 +30,7 @@ const UNAUTHENTICATED: Record<string, string> = {
  * merchant may use does not tell an app that its token is valid.
  */
 export function requirePrincipal(platform: Platform, kinds: readonly PrincipalKind[]): Middleware<AppState, AppCustom> {
-  const message = UNAUTHENTICATED[kinds.join(',')] ?? `A valid credential is required (${kinds.join(' or ')})`;
+  const message = UNAUTHENTICATED.get(kinds.join(',')) ?? `A valid credential is required (${kinds.join(' or ')})`;
   return async (ctx, next) => {
     const principal = await resolvePrincipal(platform, ctx);
     if (!principal || !kinds.includes(principal.kind)) {

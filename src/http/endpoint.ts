@@ -105,6 +105,13 @@ export const TAKES_FORM = Symbol('takes application/x-www-form-urlencoded');
 /** Marks a route whose JSON body may be larger than BODY_LIMIT_BYTES: the value is its limit (see http/body.ts). */
 export const BODY_LIMIT = Symbol('body limit in bytes');
 
+/**
+ * An endpoint's middleware carries what it takes, for whoever reads the routers' layers: who may
+ * call it and its input schemas (test/fuzz-routes.test.ts builds its requests from them).
+ */
+export const ENDPOINT_SPEC = Symbol('endpoint spec');
+export type DeclaredEndpoint = { access: EndpointAccess; params?: z.ZodType; query: z.ZodType; body: z.ZodType | 'multipart' };
+
 /** Declare that `middleware` (a route's handler) takes form bodies besides JSON. */
 export function takesForm<M extends object>(middleware: M): M {
   (middleware as { [TAKES_FORM]?: true })[TAKES_FORM] = true;
@@ -189,7 +196,8 @@ export function endpoint<
   };
 
   // The endpoint ends the chain: its access steps, then its handler (never the next route).
-  const run: RouterMiddleware<AppState, AppCustom> & { [TAKES_MULTIPART]?: true; [BODY_LIMIT]?: number } = (ctx) => dispatch(steps, 0, ctx, () => main(ctx));
+  const run: RouterMiddleware<AppState, AppCustom> & { [TAKES_MULTIPART]?: true; [BODY_LIMIT]?: number; [ENDPOINT_SPEC]?: DeclaredEndpoint } = (ctx) => dispatch(steps, 0, ctx, () => main(ctx));
+  run[ENDPOINT_SPEC] = { access, ...(spec.params ? { params: spec.params } : {}), query: querySchema as z.ZodType, body: bodySchema as z.ZodType | 'multipart' };
   if (bodySchema === 'multipart') run[TAKES_MULTIPART] = true;
   if (spec.bodyLimitBytes !== undefined) run[BODY_LIMIT] = spec.bodyLimitBytes;
   return run;

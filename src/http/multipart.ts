@@ -66,12 +66,11 @@ export async function readMultipart(ctx: AppContext, limits: MultipartLimits): P
   });
   try {
     const [fields, files] = await form.parse(ctx.req);
-    const out: MultipartForm = { fields: {}, files: {} };
-    for (const [name, values] of Object.entries(fields)) if (values) out.fields[name] = values.length === 1 ? values[0]! : values;
-    for (const [name, list] of Object.entries(files)) {
-      out.files[name] = (list ?? []).map((f) => ({ filename: f.originalFilename ?? '', bytes: Buffer.concat(buffers.get(f) ?? []) }));
-    }
-    return out;
+    // Part names are the client's: built as own properties (a part named __proto__ is a part like any other).
+    return {
+      fields: Object.fromEntries(Object.entries(fields).flatMap(([name, values]) => (values ? [[name, values.length === 1 ? values[0]! : values]] : []))),
+      files: Object.fromEntries(Object.entries(files).map(([name, list]) => [name, (list ?? []).map((f) => ({ filename: f.originalFilename ?? '', bytes: Buffer.concat(buffers.get(f) ?? []) }))])),
+    };
   } catch (err) {
     // Whatever is left of the body is read and dropped, so the client gets our answer.
     ctx.req.resume();

@@ -79,7 +79,7 @@ export function post(url: URL, options: PostOptions): Promise<SendResult> {
     const req = mod.request(url, {
       method: 'POST',
       headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
-      agent: agents[url.protocol as 'http:' | 'https:'],
+      agent: url.protocol === 'https:' ? agents['https:'] : agents['http:'],
       ...(lookup ? { lookup } : {}),
     });
     const total = setTimeout(() => {

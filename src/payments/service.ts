@@ -47,16 +47,16 @@ async function saveProviderSettings(platform: Platform, storeId: string, provide
   const storeObjectId = new ObjectId(storeId);
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
     const doc = await providerSettings(platform.db).findOne({ store_id: storeObjectId, provider });
-    const credentials: Record<string, string> = doc?.credentials_encrypted
-      ? (JSON.parse(decryptSecret(platform.config.secretsKeys, CREDENTIALS_PURPOSE, doc.credentials_encrypted)) as Record<string, string>)
-      : {};
+    const credentials = new Map<string, string>(
+      doc?.credentials_encrypted ? Object.entries(JSON.parse(decryptSecret(platform.config.secretsKeys, CREDENTIALS_PURPOSE, doc.credentials_encrypted)) as Record<string, string>) : [],
+    );
     for (const [name, value] of Object.entries(input.credentials ?? {})) {
-      if (value === null) delete credentials[name];
-      else if (value !== undefined) credentials[name] = value;
+      if (value === null) credentials.delete(name);
+      else if (value !== undefined) credentials.set(name, value);
     }
     const enabled = input.enabled ?? doc?.enabled ?? false;
     const testMode = input.test_mode ?? doc?.test_mode ?? true;
-    const missing = REQUIRED_CREDENTIALS[provider].filter((n) => !credentials[n]);
+    const missing = REQUIRED_CREDENTIALS[provider].filter((n) => !credentials.get(n));
     if (enabled && missing.length > 0) {
       throw invalidInput(
         missing.map((n) => ({ path: `credentials.${n}`, message: `is required to enable ${provider}` })),
@@ -64,7 +64,7 @@ async function saveProviderSettings(platform: Platform, storeId: string, provide
         `${provider} cannot be enabled until its credentials are set`,
       );
     }
-    const secretKey = credentials.secret_key;
+    const secretKey = credentials.get('secret_key');
     if (provider === 'stripe' && secretKey && secretKey.startsWith('sk_test_') !== testMode) {
       throw invalidInput([{ path: 'test_mode', message: `must be ${!testMode} for ${secretKey.startsWith('sk_test_') ? 'a sk_test_' : 'a sk_live_'} secret key` }]);
     }
@@ -75,10 +75,10 @@ async function saveProviderSettings(platform: Platform, storeId: string, provide
       credentials_encrypted:
         input.credentials === undefined
           ? (doc?.credentials_encrypted ?? null)
-          : Object.keys(credentials).length > 0
-            ? encryptSecret(platform.config.secretsKeys, CREDENTIALS_PURPOSE, JSON.stringify(credentials))
+          : credentials.size > 0
+            ? encryptSecret(platform.config.secretsKeys, CREDENTIALS_PURPOSE, JSON.stringify(Object.fromEntries(credentials)))
             : null,
-      credential_hints: Object.fromEntries(Object.entries(credentials).map(([n, v]) => [n, v.slice(-4)])),
+      credential_hints: Object.fromEntries([...credentials].map(([n, v]) => [n, v.slice(-4)])),
       instructions: input.instructions !== undefined ? input.instructions : (doc?.instructions ?? null),
       updated_at: now,
     };
@@ -88,7 +88,7 @@ async function saveProviderSettings(platform: Platform, storeId: string, provide
       ? { ...doc, ...fields, version: doc.version + 1 }
       : { _id: new ObjectId(), store_id: storeObjectId, provider, ...fields, version: 1, created_at: now };
     const view = present(provider, saved);
-    const changed = Object.keys(input).filter((k) => input[k as keyof UpdateProviderInput] !== undefined);
+    const changed = Object.entries(input).flatMap(([k, v]) => (v === undefined ? [] : [k]));
     const pending = [platform.events.pending('payment_provider.updated', storeObjectId, { payment_provider: view, changed }, `payment_provider.updated:${saved._id.toHexString()}:v${saved.version}`)];
     let written: boolean;
     if (doc) {

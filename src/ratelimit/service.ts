@@ -2,6 +2,7 @@ import { isDuplicateKeyError } from '../db.js';
 import { PlatformError } from '../errors.js';
 import type { BudgetSpend, BudgetState } from '../http/context.js';
 import type { Platform } from '../platform.js';
+import { ownValue } from '../own-keys.js';
 import { budgetAccounts, rateLimits } from './store.js';
 
 export type RateRule = { bucket: string; limit: number; windowSeconds: number };
@@ -75,7 +76,7 @@ export async function spendBudget(platform: Pick<Platform, 'db' | 'clock'>, spen
     }
   }
   if (!doc) return refused;
-  const spent = doc.windows?.[key]?.count ?? spend.cost;
+  const spent = (doc.windows && ownValue(doc.windows, key)?.count) ?? spend.cost;
   return { allowed: true, limit: spend.limit, remaining: Math.max(0, spend.limit - spent), resetSeconds };
 }
 

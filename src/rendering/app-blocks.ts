@@ -9,7 +9,7 @@ import type { RenderedBlock } from './sections.js';
  */
 export function renderAppBlock(block: RenderedBlock): string {
   const s = block.settings;
-  const text = (key: string) => (typeof s[key] === 'string' ? (s[key] as string) : '');
+  const text = (key: 'heading' | 'body' | 'cta_label') => (typeof s[key] === 'string' ? (s[key] as string) : '');
   const parts: string[] = [];
   if (text('heading')) parts.push(`<h3 class="app-block__heading">${escapeHtml(text('heading'))}</h3>`);
   if (text('body')) parts.push(`<p class="app-block__body">${escapeHtml(text('body'))}</p>`);

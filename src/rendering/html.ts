@@ -1,10 +1,16 @@
 import sanitizeHtml from 'sanitize-html';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES = new Map([
+  ['&', '&amp;'],
+  ['<', '&lt;'],
+  ['>', '&gt;'],
+  ['"', '&quot;'],
+  ["'", '&#39;'],
+]);
 
 /** Text as HTML text or a quoted attribute value. */
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES.get(c)!);
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Translate } from './locale.js';
 import { formatMoney } from './money.js';
 import type { PageModel } from './page.js';
 import type { RenderedBlock, RenderedSection } from './sections.js';
+import { ownValue } from '../own-keys.js';
 
 /** What the built-in templates use besides the section: the page, the theme, translations and asset URLs. */
 export type JsonContractEnv = { bundle: ThemeBundle; page: PageModel; t: Translate; assetUrl: (path: string) => string };
@@ -70,7 +71,7 @@ const SECTION_TEMPLATES: Record<string, SectionTemplate> = {
   },
   'featured-collection': (section, env) => {
     const handle = section.settings.collection;
-    const collection = typeof handle === 'string' ? env.page.collections[handle] : undefined;
+    const collection = typeof handle === 'string' ? ownValue(env.page.collections, handle) : undefined;
     return `${heading(section.settings.title)}${productGrid(env, collection?.products ?? [], count(section.settings.products_to_show, 4))}`;
   },
 };
@@ -88,12 +89,12 @@ function fieldTypes(schema: readonly SettingField[]): Map<string, SettingField['
  * asset as an image; every scalar setting also as a `data-setting-<id>` attribute.
  */
 function genericBlock(block: RenderedBlock, env: JsonContractEnv): string {
-  const types = fieldTypes(env.bundle.blocks[block.type]?.settings_schema ?? []);
+  const types = fieldTypes(ownValue(env.bundle.blocks, block.type)?.settings_schema ?? []);
   const s = block.settings;
   const parts: string[] = [];
   if (typeof s.heading === 'string') parts.push(heading(s.heading, 2));
   for (const [id, type] of types) {
-    const value = s[id];
+    const value = ownValue(s, id);
     if (typeof value !== 'string' || id === 'heading' || id === 'label' || id === 'link') continue;
     if (type === 'richtext') parts.push(`<div class="rte">${sanitizeRichText(value)}</div>`);
     else if (type === 'text' || type === 'textarea') parts.push(`<p>${escapeHtml(value)}</p>`);
@@ -122,9 +123,10 @@ const genericSection: SectionTemplate = (section, env) =>
 
 /** One section's HTML: its built-in template by `renderer_key`, or the generic one, in a `<section>` carrying its settings. */
 export function renderJsonContractSection(section: RenderedSection, env: JsonContractEnv): string {
-  const template = SECTION_TEMPLATES[section.rendererKey] ?? genericSection;
+  const builtIn = ownValue(SECTION_TEMPLATES, section.rendererKey);
+  const template = builtIn ?? genericSection;
   const image = typeof section.settings.image === 'string' && section.settings.image.startsWith('assets/') ? `<img class="section__media" src="${escapeHtml(env.assetUrl(section.settings.image))}" alt="">` : '';
-  const appBlocks = SECTION_TEMPLATES[section.rendererKey] && section.rendererKey !== 'main-product' ? section.blocks.filter((b) => b.app).map(renderAppBlock).join('') : '';
+  const appBlocks = builtIn && section.rendererKey !== 'main-product' ? section.blocks.filter((b) => b.app).map(renderAppBlock).join('') : '';
   return `<section id="section-${escapeHtml(section.id)}" class="section section--${escapeHtml(section.rendererKey)}" data-section-type="${escapeHtml(section.type)}"${dataAttributes(section.settings)}>${image}${template(section, env)}${appBlocks}</section>`;
 }
 

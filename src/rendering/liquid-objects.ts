@@ -6,6 +6,7 @@ import { SafeHtml } from './liquid.js';
 import type { LiquidTheme } from './liquid-theme.js';
 import type { PageModel } from './page.js';
 import type { RenderedSection } from './sections.js';
+import { ownValue } from '../own-keys.js';
 
 /**
  * The Shopify-shaped objects a Liquid theme reads (docs/rendering.md, Liquid objects): plain
@@ -106,7 +107,7 @@ export function pageObjects(bundle: Pick<LiquidTheme, 'config'>, page: PageModel
 
 /** `section` for a section's template: id, type, settings, and blocks (app blocks with their HTML as `block.html`). */
 export function sectionObject(bundle: Pick<LiquidTheme, 'sections' | 'blocks'>, section: RenderedSection) {
-  const def = bundle.sections[section.type];
+  const def = ownValue(bundle.sections, section.type);
   return {
     id: section.id,
     type: section.type,
@@ -114,7 +115,7 @@ export function sectionObject(bundle: Pick<LiquidTheme, 'sections' | 'blocks'>, 
     blocks: section.blocks.map((b) => ({
       id: b.id,
       type: b.type,
-      settings: b.app ? b.settings : liquidSettings(b.settings, bundle.blocks[b.type]?.settings_schema ?? []),
+      settings: b.app ? b.settings : liquidSettings(b.settings, ownValue(bundle.blocks, b.type)?.settings_schema ?? []),
       shopify_attributes: new SafeHtml(`data-block-id="${b.id.replace(/[^A-Za-z0-9_-]/g, '')}"`),
       html: b.app ? new SafeHtml(renderAppBlock(b)) : null,
     })),

@@ -92,7 +92,8 @@ function boundedTags(maxDepth: number) {
   class BoundedCapture extends CaptureTag {
     override *render(ctx: Context): Generator<unknown, void, string> {
       const html = yield this.liquid.renderer.renderTemplates(this.templates, ctx, new CappedEmitter(renderState(ctx).maxChars)) as unknown as string;
-      ctx.bottom()[this.variable] = html;
+      // The variable's name is the template's: an own property even when it is __proto__.
+      Object.defineProperty(ctx.bottom(), this.variable, { value: html, writable: true, enumerable: true, configurable: true });
     }
   }
   return { BoundedRender, BoundedInclude, BoundedLayout, BoundedCapture };
@@ -312,8 +313,17 @@ function registerFilters(liquid: Liquid): void {
   liquid.registerFilter('handle', (value: unknown) => handleize(stringOf(value)));
   liquid.registerFilter('json', (value: unknown) => new JsonText(scriptSafeJson(plain(value))));
   liquid.registerFilter('escape', (value: unknown) => new SafeHtml(escapeHtml(stringOf(value))));
-  liquid.registerFilter('escape_once', (value: unknown) => new SafeHtml(escapeHtml(stringOf(value).replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!))));
+  liquid.registerFilter('escape_once', (value: unknown) => new SafeHtml(escapeHtml(stringOf(value).replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => UNESCAPES.get(e)!))));
 }
+
+/** What `escape_once` turns back before escaping again. */
+const UNESCAPES = new Map([
+  ['amp', '&'],
+  ['lt', '<'],
+  ['gt', '>'],
+  ['quot', '"'],
+  ['#39', "'"],
+]);
 
 const handleize = (value: string) =>
   value

@@ -57,8 +57,8 @@ export async function buildPageModel(platform: Platform, store: StoreView, secti
   const collection = request.template === 'collection' ? await findPublicCollection(platform, store.id, requireHandle(handle, 'Collection'), PAGE_PRODUCTS) : null;
   if (request.template === 'collection' && !collection) throw notFound('Collection');
   const named = [...new Set(sections.map((s) => s.settings.collection).filter((h): h is string => typeof h === 'string' && h.length > 0 && h.length <= 255))];
-  const collections: Record<string, PublicCollectionWithProducts> = {};
-  for (const found of await Promise.all(named.map((h) => findPublicCollection(platform, store.id, h, PAGE_PRODUCTS)))) if (found) collections[found.handle] = found;
+  const found = await Promise.all(named.map((h) => findPublicCollection(platform, store.id, h, PAGE_PRODUCTS)));
+  const collections: Record<string, PublicCollectionWithProducts> = Object.fromEntries(found.flatMap((c) => (c ? [[c.handle, c]] : [])));
   return {
     template: request.template,
     locale,

@@ -1,6 +1,7 @@
 import { isAppBlockType, type RenderableTheme, type TemplateKey } from '../themes/index.js';
 import type { SettingField } from '../themes/index.js';
 import { resolveReference, type Translate } from './locale.js';
+import { ownValue } from '../own-keys.js';
 
 /** A block as both engines render it: its id, type and resolved settings; or an app block (app-blocks.ts). */
 export type RenderedBlock = { id: string; type: string; settings: Record<string, unknown>; app: boolean };
@@ -15,9 +16,9 @@ function fieldDefaults(schema: readonly SettingField[]): Record<string, unknown>
 
 /** Layers applied in order (later wins), then `t:` references resolved in the page's locale. */
 function resolveSettings(t: Translate, ...layers: (Record<string, unknown> | undefined)[]): Record<string, unknown> {
-  const merged: Record<string, unknown> = {};
-  for (const layer of layers) for (const [key, value] of Object.entries(layer ?? {})) if (value !== undefined) merged[key] = value;
-  return Object.fromEntries(Object.entries(merged).map(([key, value]) => [key, resolveReference(value, t)]));
+  const merged = new Map<string, unknown>();
+  for (const layer of layers) for (const [key, value] of Object.entries(layer ?? {})) if (value !== undefined) merged.set(key, value);
+  return Object.fromEntries([...merged].map(([key, value]) => [key, resolveReference(value, t)]));
 }
 
 /** The theme's global `settings`: each field's default, then the store's `settings_data.current`. */
@@ -37,18 +38,18 @@ export function templateSections(theme: RenderableTheme, template: TemplateKey, 
   if (!data) return null;
   const out: RenderedSection[] = [];
   for (const id of data.order) {
-    const section = data.sections[id];
-    const def = section ? theme.bundle.sections[section.type] : undefined;
+    const section = ownValue(data.sections, id);
+    const def = section ? ownValue(theme.bundle.sections, section.type) : undefined;
     if (!section || !def || section.disabled) continue;
     const blocks: RenderedBlock[] = [];
     for (const blockId of section.block_order) {
-      const block = section.blocks[blockId];
+      const block = ownValue(section.blocks, blockId);
       if (!block || block.disabled) continue;
       if (isAppBlockType(block.type)) {
         if (def.accepts_app_blocks) blocks.push({ id: blockId, type: block.type, settings: resolveSettings(t, block.settings), app: true });
         continue;
       }
-      const blockDef = theme.bundle.blocks[block.type];
+      const blockDef = ownValue(theme.bundle.blocks, block.type);
       if (!blockDef) continue;
       blocks.push({ id: blockId, type: block.type, settings: resolveSettings(t, fieldDefaults(blockDef.settings_schema), blockDef.defaults, block.settings), app: false });
     }

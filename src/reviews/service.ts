@@ -182,7 +182,7 @@ export async function deleteReview(platform: Platform, storeId: string, reviewId
  * store's products simply has no reviews (summaryForProduct checks the product first).
  */
 export async function productRatingSummary(platform: Pick<Platform, 'db'>, storeId: string, productId: string): Promise<RatingSummary> {
-  const distribution = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
+  const byRating = new Map<string, number>();
   const id = parseObjectId(productId);
   const storeObjectId = parseObjectId(storeId);
   if (id && storeObjectId) {
@@ -192,17 +192,15 @@ export async function productRatingSummary(platform: Pick<Platform, 'db'>, store
         { $group: { _id: '$rating', n: { $sum: 1 } } },
       ])
       .toArray();
-    for (const g of groups) {
-      const key = String(g._id);
-      if (key in distribution) distribution[key as keyof typeof distribution] += g.n;
-    }
+    for (const g of groups) byRating.set(String(g._id), (byRating.get(String(g._id)) ?? 0) + g.n);
   }
+  const of = (rating: number) => byRating.get(String(rating)) ?? 0;
+  const distribution = { '1': of(1), '2': of(2), '3': of(3), '4': of(4), '5': of(5) };
   let count = 0;
   let sum = 0;
   for (const rating of [1, 2, 3, 4, 5] as const) {
-    const n = distribution[String(rating) as keyof typeof distribution];
-    count += n;
-    sum += rating * n;
+    count += of(rating);
+    sum += rating * of(rating);
   }
   // round(sum / count, 1) half up, in integers: floor((20·sum + count) / (2·count)) tenths.
   const average = count === 0 ? null : Math.floor((20 * sum + count) / (2 * count)) / 10;

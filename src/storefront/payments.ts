@@ -62,7 +62,8 @@ const present = (p: PaymentDocument): PaymentOrderView => ({ order_id: p.order_i
 async function gatewayOf(platform: Platform, storeId: string, provider: string) {
   // The sandbox marks orders paid without money changing hands: never in production.
   const allowed = provider !== 'sandbox' || platform.config.env !== 'production';
-  const gateway = allowed && (PROVIDERS as readonly string[]).includes(provider) ? GATEWAYS[provider as Provider] : undefined;
+  const known = PROVIDERS.find((p) => p === provider);
+  const gateway = allowed && known ? GATEWAYS[known] : undefined;
   if (!gateway) throw new PlatformError('not_found', 'provider_not_supported', `Payments through ${provider} are not available on the storefront (supported: ${Object.keys(GATEWAYS).join(', ')})`);
   const config = await providerConfig(platform, storeId, provider as Provider);
   if (!config?.enabled) throw new PlatformError('conflict', 'provider_not_enabled', `The store has not enabled ${provider} payments`);

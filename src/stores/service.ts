@@ -78,7 +78,7 @@ export async function updateStore(platform: Platform, ownerId: string, storeId: 
   const id = parseObjectId(storeId);
   if (!id) throw notFound('Store');
   const owned: Filter<StoreDocument> = { _id: id, owner_id: new ObjectId(ownerId) };
-  const changed = Object.keys(input).filter((k) => input[k as keyof UpdateStoreBody] !== undefined);
+  const changed = Object.entries(input).flatMap(([k, v]) => (v === undefined ? [] : [k]));
   for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
     const current = await stores(platform.db).findOne(owned);
     if (!current) throw notFound('Store');

@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import semver from 'semver';
 import type { Config } from '../config.js';
 import { checkLiquidBounds } from '../liquid-bounds.js';
+import { ownValue } from '../own-keys.js';
 import { schemaIssue } from '../schema-issues.js';
 import { unstorableJson } from '../storable.js';
 import {
@@ -65,7 +66,6 @@ type Fields = Map<string, Field>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const entries = (v: unknown): [string, unknown][] => (isObj(v) ? Object.entries(v) : []);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const own = (o: Obj, key: string) => Object.hasOwn(o, key);
 const strings = (v: unknown): string[] => list(v).filter((s): s is string => typeof s === 'string');
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const quote = (s: string) => JSON.stringify(s);
@@ -78,14 +78,14 @@ const isAppNamespace = (type: string) => type === '@app' || type.startsWith('@ap
 const APP_BLOCK_TEXT_MAX: Record<'heading' | 'body' | 'cta_label', number> = { heading: 200, body: 2000, cta_label: 80 };
 const APP_BLOCK_KINDS = ['inline', 'iframe'];
 /** Which keys of a setting field apply to which types; any other use is an issue. */
-const TYPED_KEYS: Record<string, readonly SettingType[]> = {
-  options: ['select', 'radio'],
-  min: ['range', 'number'],
-  max: ['range', 'number'],
-  step: ['range', 'number'],
-  unit: ['range', 'number'],
-  placeholder: ['text', 'textarea', 'richtext', 'url', 'number'],
-};
+const TYPED_KEYS: readonly (readonly ['options' | 'min' | 'max' | 'step' | 'unit' | 'placeholder', readonly SettingType[]])[] = [
+  ['options', ['select', 'radio']],
+  ['min', ['range', 'number']],
+  ['max', ['range', 'number']],
+  ['step', ['range', 'number']],
+  ['unit', ['range', 'number']],
+  ['placeholder', ['text', 'textarea', 'richtext', 'url', 'number']],
+];
 
 /**
  * Validate and normalise a theme bundle: every issue in one pass. `bundle` is present only when
@@ -173,7 +173,7 @@ class Validation {
     const sections = isObj(b.sections) ? b.sections : {};
     for (const [key, t] of entries(b.templates)) if (isObj(t)) this.checkTemplate(key, t, sections, blocks);
     for (const key of TEMPLATE_KEYS) {
-      if (key !== 'home' && isObj(b.templates) && !own(b.templates, key)) {
+      if (key !== 'home' && isObj(b.templates) && !Object.hasOwn(b.templates, key)) {
         this.warnings.push({ path: `templates.${key}`, message: `is missing: ${key} pages use the platform's fallback template` });
       }
     }
@@ -213,7 +213,7 @@ class Validation {
         if (first !== undefined) this.issues.push({ path: `${path}.path`, message: `is the same path as renderer.assets.${first}.path (paths are compared ignoring case)` });
         else seen.set(a.path.toLowerCase(), i);
       }
-      const type = typeof a.content_type === 'string' ? ASSET_CONTENT_TYPES[a.content_type] : undefined;
+      const type = typeof a.content_type === 'string' ? ownValue(ASSET_CONTENT_TYPES, a.content_type) : undefined;
       if (typeof a.path === 'string' && type && typeof a.content_type === 'string') {
         const extension = /\.([A-Za-z0-9]+)$/.exec(a.path)?.[1]?.toLowerCase();
         if (!extension || !type.extensions.includes(extension)) {
@@ -273,7 +273,7 @@ class Validation {
       list(f.options).forEach((o, j) => isObj(o) && this.ref(`${at}.options.${j}.label`, o.label));
       if (typeof f.type !== 'string' || !(SETTING_TYPES as readonly string[]).includes(f.type)) return;
       const type = f.type as SettingType;
-      for (const [key, types] of Object.entries(TYPED_KEYS)) {
+      for (const [key, types] of TYPED_KEYS) {
         if (f[key] !== undefined && !types.includes(type)) this.issues.push({ path: `${at}.${key}`, message: `does not apply to a ${type} setting (only to ${types.join(', ')})` });
       }
       if ((type === 'range' || type === 'number') && isNum(f.min) && isNum(f.max) && f.min >= f.max) {
@@ -387,7 +387,7 @@ class Validation {
     const named = new Set<string>();
     for (const type of strings(section.block_types)) {
       if (named.has(type)) this.issues.push({ path: `${path}.block_types`, message: `names block type ${quote(type)} twice` });
-      else if (!own(blocks, type)) this.issues.push({ path: `${path}.block_types`, message: `names block type ${quote(type)}, which has no definition in blocks` });
+      else if (!Object.hasOwn(blocks, type)) this.issues.push({ path: `${path}.block_types`, message: `names block type ${quote(type)}, which has no definition in blocks` });
       named.add(type);
     }
     const fields = this.checkFields(section.settings_schema, `${path}.settings_schema`);
@@ -408,7 +408,7 @@ class Validation {
     const ordered = new Set<string>();
     for (const id of strings(t.order)) {
       if (ordered.has(id)) this.issues.push({ path: 'template.order', message: `${path}.order names ${quote(id)} twice` });
-      else if (!own(sections, id)) this.issues.push({ path: 'template.order', message: `${path}.order names ${quote(id)}, which is not a section of the ${key} template` });
+      else if (!Object.hasOwn(sections, id)) this.issues.push({ path: 'template.order', message: `${path}.order names ${quote(id)}, which is not a section of the ${key} template` });
       ordered.add(id);
     }
     for (const [id, raw] of Object.entries(sections)) {
@@ -416,7 +416,7 @@ class Validation {
       const at = `${path}.sections.${id}`;
       if (Array.isArray(t.order) && !ordered.has(id)) this.warnings.push({ path: at, message: `is not in ${path}.order, so it is never rendered` });
       const type = typeof raw.type === 'string' ? raw.type : undefined;
-      const def = type !== undefined && own(sectionDefs, type) && isObj(sectionDefs[type]) ? (sectionDefs[type] as Obj) : undefined;
+      const def = type !== undefined && Object.hasOwn(sectionDefs, type) && isObj(sectionDefs[type]) ? (sectionDefs[type] as Obj) : undefined;
       if (type !== undefined && !def) this.issues.push({ path: `${at}.type`, message: `names section type ${quote(type)}, which has no definition in sections` });
       if (def && Array.isArray(def.enabled_on) && !def.enabled_on.includes(key)) {
         this.issues.push({ path: `${at}.type`, message: `section ${quote(type!)} is not enabled on the ${key} template (enabled_on: ${strings(def.enabled_on).join(', ')})` });
@@ -436,7 +436,7 @@ class Validation {
           this.checkAppBlockSettings(block.settings, `${blockAt}.settings`);
           continue;
         }
-        if (!own(blockDefs, block.type)) {
+        if (!Object.hasOwn(blockDefs, block.type)) {
           this.issues.push({ path: `${blockAt}.type`, message: `names block type ${quote(block.type)}, which has no definition in blocks` });
           continue;
         }
@@ -448,7 +448,7 @@ class Validation {
       const inOrder = new Set<string>();
       for (const blockId of strings(raw.block_order)) {
         if (inOrder.has(blockId)) this.issues.push({ path: `sections.${id}.block_order`, message: `${at}.block_order names ${quote(blockId)} twice` });
-        else if (!own(blocks, blockId)) this.issues.push({ path: `sections.${id}.block_order`, message: `${at}.block_order (${key} template) names ${quote(blockId)}, which is not a block of that section` });
+        else if (!Object.hasOwn(blocks, blockId)) this.issues.push({ path: `sections.${id}.block_order`, message: `${at}.block_order (${key} template) names ${quote(blockId)}, which is not a block of that section` });
         inOrder.add(blockId);
       }
       if (Array.isArray(raw.block_order)) {
@@ -586,10 +586,10 @@ function layoutArea(path: string, b: Obj, config: Obj): { name: string; value: u
   if (path === 'blocks/definitions.json') return { name: 'blocks', value: b.blocks };
   const template = /^templates\/([^/]+)\.json$/.exec(path)?.[1];
   if (template !== undefined && (TEMPLATE_KEYS as readonly string[]).includes(template)) {
-    return { name: `templates.${template}`, value: isObj(b.templates) && own(b.templates, template) ? b.templates[template] : undefined };
+    return { name: `templates.${template}`, value: isObj(b.templates) && Object.hasOwn(b.templates, template) ? b.templates[template] : undefined };
   }
   const locale = /^locales\/([^/]+)\.json$/.exec(path)?.[1];
-  if (locale !== undefined) return { name: `locales.${locale}`, value: isObj(b.locales) && own(b.locales, locale) ? b.locales[locale] : undefined };
+  if (locale !== undefined) return { name: `locales.${locale}`, value: isObj(b.locales) && Object.hasOwn(b.locales, locale) ? b.locales[locale] : undefined };
   return null;
 }
 
@@ -598,15 +598,15 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
   if (!isObj(a) || !isObj(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => own(b, k) && sameJson(a[k], b[k]));
+  const entries = Object.entries(a);
+  return entries.length === Object.keys(b).length && entries.every(([k, v]) => Object.hasOwn(b, k) && sameJson(v, b[k]));
 }
 
 /** The string a dotted key names in a dictionary, if any. */
 function translate(dict: Obj, key: string): string | undefined {
   let at: unknown = dict;
   for (const part of key.split('.')) {
-    if (!isObj(at) || !own(at, part)) return undefined;
+    if (!isObj(at) || !Object.hasOwn(at, part)) return undefined;
     at = at[part];
   }
   return typeof at === 'string' ? at : undefined;
