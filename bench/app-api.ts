@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { createHash, randomBytes } from 'node:crypto';
-import { benchDatabase, freePort, printComparison, startServer, type LoadFigures } from './support.js';
+import { benchDatabase, freePort, printComparison, startServer, type LoadFigures, jsonClient } from './support.js';
 
 /**
  * `npm run bench:apps`: what an installed app's read costs against the same read by the
@@ -15,20 +15,14 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 500);
 const OPERATOR = 'bench-operator@example.com';
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const database = await benchDatabase();
 const port = await freePort();
 const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: `bench_apps_${Date.now()}`, LOG_LEVEL: 'warn', PORT: String(port), OPERATOR_EMAILS: OPERATOR, ADMIN_API_RATE_LIMIT: '100000000' };
 const web = await startServer('dist/src/web.js', { ...env, LOG_LEVEL: 'info' }, 'web.listening');
 const api = `http://127.0.0.1:${port}`;
+const call = jsonClient(api);
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
-  const res = await fetch(api + path, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = (await res.json()) as Json;
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 async function account(email: string): Promise<string> {
   await call('POST', '/v1/auth/signup', { email, password: 'benchmark password', name: 'Bench' });
   return (await call('POST', '/v1/auth/signin', { email, password: 'benchmark password' })).data.session.token as string;

@@ -10,7 +10,7 @@ import { openPlatform } from '../src/boot.js';
 import { loadConfig } from '../src/config.js';
 import { createLog } from '../src/log.js';
 import { MODULES } from '../src/modules.js';
-import { benchDatabase } from './support.js';
+import { benchDatabase, percentile } from './support.js';
 
 /**
  * `npm run bench:dashboard`: the partner dashboard of an app with BENCH_INSTALLS installations
@@ -32,7 +32,6 @@ const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: `be
 const modules = MODULES.map((m) => (m.name === 'webhooks' ? { ...m, eventHooks: undefined } : m));
 const { platform, close } = await openPlatform(loadConfig(env), 'bench', { log: createLog('warn', {}), modules });
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 try {
   // A partner and a published app, as the routes make them.

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { benchDatabase, freePort, startServer } from './support.js';
+import { benchDatabase, freePort, startServer, jsonClient, percentile, type Json } from './support.js';
 
 /**
  * `npm run bench:render-isolation` (docs/rendering.md, Performance): what hostile Liquid costs
@@ -18,22 +18,15 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SLICE = Number(process.env.BENCH_SLICE_SECONDS ?? 5);
 const FIXTURE = new URL('../../fixtures/themes/ember-liquid.json', import.meta.url).pathname;
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const database = await benchDatabase();
 const port = await freePort();
 const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: `bench_isolation_${Date.now()}`, LOG_LEVEL: 'warn', PORT: String(port), ADMIN_API_RATE_LIMIT: '100000000' };
 const web = await startServer('dist/src/web.js', { ...env, LOG_LEVEL: 'info' }, 'web.listening');
 const api = `http://127.0.0.1:${port}`;
+const call = jsonClient(api);
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
-  const res = await fetch(api + path, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = (await res.json()) as Json;
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
-  return json;
-}
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The ember-liquid fixture with these sections on its home page, between the hero and the featured products. */

@@ -11,7 +11,7 @@ import { formatMoney } from '../src/rendering/money.js';
 import { themeSettings } from '../src/rendering/sections.js';
 import { findStoreById } from '../src/stores/index.js';
 import { liveRenderableTheme } from '../src/themes/index.js';
-import { benchDatabase, freePort, startServer } from './support.js';
+import { benchDatabase, freePort, startServer, jsonClient, percentile, type Json } from './support.js';
 
 /**
  * `npm run bench:render` (docs/rendering.md, Performance): a 10-section home page (5 hero banners
@@ -32,23 +32,16 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 2000);
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const FIXTURE = new URL('../../fixtures/themes/ember-liquid.json', import.meta.url).pathname;
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const database = await benchDatabase();
 const port = await freePort();
 const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: `bench_render_${Date.now()}`, LOG_LEVEL: 'warn', PORT: String(port), ADMIN_API_RATE_LIMIT: '100000000' };
 const web = await startServer('dist/src/web.js', { ...env, LOG_LEVEL: 'info' }, 'web.listening');
 const api = `http://127.0.0.1:${port}`;
+const call = jsonClient(api);
 const { platform, close } = await openPlatform(loadConfig(env), 'bench', { log: createLog('warn', {}) });
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
-  const res = await fetch(api + path, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = (await res.json()) as Json;
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 try {
   // A merchant, a store, 24 products, the collection the featured sections show.

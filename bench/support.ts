@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, buildLocaldb, startLocaldb } from '../src/localdb/index.js';
 
-/** Shared by the bench scripts: a database, free ports, and child servers that say when ready. */
+/** Shared by the bench scripts: a database, free ports, child servers that say when ready, a JSON client, percentiles. */
 export const freePort = () =>
   new Promise<number>((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
@@ -90,3 +90,19 @@ export function cpuMicros(pid: number | undefined): number | null {
     return null;
   }
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+/** A JSON client of the API at `base`: `call(method, path, body?, headers?)` answers the body, and throws on a status of 300 or more. */
+export function jsonClient(base: string) {
+  return async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
+    const res = await fetch(base + path, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = (await res.json()) as Json;
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
+    return json;
+  };
+}
+
+/** The `p` quantile (0..1) of `xs`, nearest rank. */
+export const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
