@@ -63,14 +63,14 @@ export type LiquidPageTask = {
  */
 export type LiquidPageMessage =
   | { type: 'need-theme' }
-  | { type: 'compiled'; fresh: boolean; parses: number; entries: number; deadline: number }
+  | { type: 'compiled'; fresh: boolean; parses: number; deadline: number }
   | { type: 'parsing'; index: number }
   | { type: 'parsed'; index: number; parses: number; deadline: number }
   | { type: 'section'; index: number; html: string; failure: SectionFailure | null; parses: number }
   | { type: 'layout'; html: string | null; failure: SectionFailure | null; parses: number };
 
 /** Compiled theme versions kept by one thread: by entries and by the characters of their sources. */
-export type CompiledCache = { get(key: string): CompiledLiquid | undefined; put(key: string, compiled: CompiledLiquid): void; readonly size: number };
+export type CompiledCache = { get(key: string): CompiledLiquid | undefined; put(key: string, compiled: CompiledLiquid): void };
 
 export function compiledCache(maxEntries: number, maxChars: number): CompiledCache {
   const lru = new LruCache<CompiledLiquid>(maxEntries);
@@ -82,9 +82,6 @@ export function compiledCache(maxEntries: number, maxChars: number): CompiledCac
       chars += compiled.chars;
       // A version larger than the whole budget is still kept alone: the page being rendered needs it.
       while (chars > maxChars && lru.size > 1) lru.evictOldest((evicted) => (chars -= evicted.chars));
-    },
-    get size() {
-      return lru.size;
     },
   };
 }

@@ -43,7 +43,7 @@ function handle(request: RenderThreadRequest): void {
   // A page's first task starts its time now; a later one (its thread before was stopped) moves the deadline by this thread's start and compile.
   const moved = task.resumedAt === null ? 0 : Math.min(task.warmupBudgetMs, Math.max(0, now - task.resumedAt));
   const page = { deadline: task.deadline === null ? now + task.budgetMs : task.deadline + moved, warmup: task.warmupBudgetMs - moved };
-  post({ type: 'compiled', fresh, parses: parsed(), entries: cache.size, deadline: page.deadline });
+  post({ type: 'compiled', fresh, parses: parsed(), deadline: page.deadline });
   renderLiquidPage(compiled, task, page, parsed, post);
 }
 

@@ -77,10 +77,12 @@ export function createPageRenderer(options: RendererOptions = {}): PageRenderer 
   const size = options.threads || defaultRenderThreads();
   const counters = { hits: 0, misses: 0, parses: 0, stopped: 0 };
   const data: Omit<RenderThreadData, 'port'> = { cacheEntries: options.cacheEntries ?? 64, cacheChars: options.cacheChars ?? 32 * 1024 * 1024 };
+  // What the pool remembers a thread holds is what the thread keeps, at most.
   const pool = new ThreadPool({
     name: 'render',
     script: new URL('./render-thread.js', import.meta.url),
     workerData: data,
+    holdsPerThread: data.cacheEntries,
     size,
     resourceLimits: { maxOldGenerationSizeMb: options.threadMemoryMb ?? 256, stackSizeMb: 4 },
     // One store's pages take at most half the threads; the rest wait a little, then are refused (503).
