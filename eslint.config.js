@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { URL } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 import emporium from './tools/eslint/no-open-key-lookup.js';
 
 /*
@@ -31,7 +32,8 @@ const noTop = (depth) => ({
 });
 const noDomain = (depth) => ({
   regex: `^${up(depth)}${anyOf(DOMAINS)}/`,
-  message: 'The core (the Platform type, config, db, queue, events, clock, log, ids, errors, the lease engine in work/, outbound requests in outbound/) and the http toolkit import no domain: take what a domain provides through src/module.ts (src/boot.ts wires it).',
+  message:
+    'The core (the Platform type, config, db, queue, events, clock, log, ids, errors, the lease engine in work/, outbound requests in outbound/) and the http toolkit import no domain: take what a domain provides through src/module.ts (src/boot.ts wires it).',
 });
 /** From `prefix` (the way up to src/), outside domain `self`: a domain only through its index.ts. */
 const onlyIndex = (prefix, self = null) => ({
@@ -44,6 +46,7 @@ export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.localdb/', 'tools/', 'fixtures/', '.dependency-cruiser.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  prettier,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -15,10 +15,17 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 500);
 const OPERATOR = 'bench-operator@example.com';
 
-
 const database = await benchDatabase();
 const port = await freePort();
-const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: `bench_apps_${Date.now()}`, LOG_LEVEL: 'warn', PORT: String(port), OPERATOR_EMAILS: OPERATOR, ADMIN_API_RATE_LIMIT: '100000000' };
+const env = {
+  APP_ENV: 'development',
+  MONGODB_URL: database.url,
+  MONGODB_DB: `bench_apps_${Date.now()}`,
+  LOG_LEVEL: 'warn',
+  PORT: String(port),
+  OPERATOR_EMAILS: OPERATOR,
+  ADMIN_API_RATE_LIMIT: '100000000',
+};
 const web = await startServer('dist/src/web.js', { ...env, LOG_LEVEL: 'info' }, 'web.listening');
 const api = `http://127.0.0.1:${port}`;
 const call = jsonClient(api);
@@ -43,7 +50,12 @@ const merge = (parts: LoadFigures[]): LoadFigures => ({
 try {
   const operator = await account(OPERATOR);
   const partner = await account(`bench-partner-${Date.now()}@example.com`);
-  await call('POST', '/v1/app-store/developers/register', { name: 'Bench', contact_email: 'b@example.com', support_url: 'https://b.example.com/s', privacy_policy_url: 'https://b.example.com/p' }, { authorization: `Bearer ${partner}` });
+  await call(
+    'POST',
+    '/v1/app-store/developers/register',
+    { name: 'Bench', contact_email: 'b@example.com', support_url: 'https://b.example.com/s', privacy_policy_url: 'https://b.example.com/p' },
+    { authorization: `Bearer ${partner}` },
+  );
   const handle = `bench-${randomBytes(3).toString('hex')}`;
   const manifest = {
     schema_version: '2026-06-05.ws13',
@@ -61,14 +73,23 @@ try {
   const merchant = await account(`bench-merchant-${Date.now()}@example.com`);
   const store = (await call('POST', '/v1/stores', { name: 'Bench', subdomain: `bench-${Date.now()}` }, { authorization: `Bearer ${merchant}` })).data;
   const asMerchant = { authorization: `Bearer ${merchant}`, 'x-store-id': store.id };
-  for (let i = 0; i < PRODUCTS; i++) await call('POST', '/v1/products', { title: `Product ${i}`, status: 'active', variants: [{ price: 1000 + i }] }, asMerchant);
+  for (let i = 0; i < PRODUCTS; i++)
+    await call('POST', '/v1/products', { title: `Product ${i}`, status: 'active', variants: [{ price: 1000 + i }] }, asMerchant);
 
   const verifier = randomBytes(32).toString('base64url');
   const granted = (
     await call(
       'POST',
       `/v1/app-store/apps/${submitted.app.id}/oauth/authorize`,
-      { store_id: store.id, redirect_uri: manifest.redirect_urls[0], code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', scopes: ['read_products'], state: 's', webhook_url: 'https://b.example.com/h' },
+      {
+        store_id: store.id,
+        redirect_uri: manifest.redirect_urls[0],
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        scopes: ['read_products'],
+        state: 's',
+        webhook_url: 'https://b.example.com/h',
+      },
       { authorization: `Bearer ${merchant}` },
     )
   ).data;

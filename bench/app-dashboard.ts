@@ -28,15 +28,26 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const SEED_CONCURRENCY = 8;
 
 const database = await benchDatabase();
-const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: `bench_dashboard_${Date.now()}`, LOG_LEVEL: 'warn', OAUTH_RATE_LIMIT: '100000000' };
+const env = {
+  APP_ENV: 'development',
+  MONGODB_URL: database.url,
+  MONGODB_DB: `bench_dashboard_${Date.now()}`,
+  LOG_LEVEL: 'warn',
+  OAUTH_RATE_LIMIT: '100000000',
+};
 const modules = MODULES.map((m) => (m.name === 'webhooks' ? { ...m, eventHooks: undefined } : m));
 const { platform, close } = await openPlatform(loadConfig(env), 'bench', { log: createLog('warn', {}), modules });
-
 
 try {
   // A partner and a published app, as the routes make them.
   const partnerId = new ObjectId().toHexString();
-  await registerDeveloper(platform, partnerId, { name: 'Bench', contact_email: 'b@example.com', website_url: null, support_url: 'https://b.example.com/s', privacy_policy_url: 'https://b.example.com/p' });
+  await registerDeveloper(platform, partnerId, {
+    name: 'Bench',
+    contact_email: 'b@example.com',
+    website_url: null,
+    support_url: 'https://b.example.com/s',
+    privacy_policy_url: 'https://b.example.com/p',
+  });
   const handle = `bench-${randomBytes(3).toString('hex')}`;
   const submitted = await submitApp(platform, partnerId, {
     manifest: {
@@ -83,7 +94,10 @@ try {
   /** The baseline: the install figures from the installations (two counts and a pass over the window's). */
   const fromInstallations = async () => {
     const coll = installations(platform.db);
-    const [active, uninstalled] = await Promise.all([coll.countDocuments({ app_id: id, status: 'active' }), coll.countDocuments({ app_id: id, status: 'uninstalled' })]);
+    const [active, uninstalled] = await Promise.all([
+      coll.countDocuments({ app_id: id, status: 'active' }),
+      coll.countDocuments({ app_id: id, status: 'uninstalled' }),
+    ]);
     const since = new Date(`${sinceDay}T00:00:00Z`);
     const byDay = new Map<string, { installed: number; uninstalled: number }>();
     const bump = (at: Date | null, k: 'installed' | 'uninstalled') => {
@@ -104,7 +118,9 @@ try {
   const shown = (await partnerDashboard(platform, partnerId, { days: 30 })).apps[0]!;
   const counted = await fromInstallations();
   if (shown.installs.active !== counted.active || shown.installs.uninstalled !== counted.uninstalled) {
-    throw new Error(`the counters disagree with the installations: ${JSON.stringify(shown.installs)} vs ${JSON.stringify({ active: counted.active, uninstalled: counted.uninstalled })}`);
+    throw new Error(
+      `the counters disagree with the installations: ${JSON.stringify(shown.installs)} vs ${JSON.stringify({ active: counted.active, uninstalled: counted.uninstalled })}`,
+    );
   }
 
   const dashboardMs: number[] = [];
@@ -117,8 +133,11 @@ try {
     await fromInstallations();
     baselineMs.push(performance.now() - t);
   }
-  const row = (label: string, xs: number[]) => `${label.padEnd(44)} p50 ${percentile(xs, 0.5).toFixed(2).padStart(8)} ms   p90 ${percentile(xs, 0.9).toFixed(2).padStart(8)} ms`;
-  console.log(`\nPartner dashboard, one app with ${INSTALLS} installations (${shown.installs.active} active, ${shown.installs.uninstalled} uninstalled); seeded in ${seedSeconds.toFixed(1)} s through authorize/uninstall`);
+  const row = (label: string, xs: number[]) =>
+    `${label.padEnd(44)} p50 ${percentile(xs, 0.5).toFixed(2).padStart(8)} ms   p90 ${percentile(xs, 0.9).toFixed(2).padStart(8)} ms`;
+  console.log(
+    `\nPartner dashboard, one app with ${INSTALLS} installations (${shown.installs.active} active, ${shown.installs.uninstalled} uninstalled); seeded in ${seedSeconds.toFixed(1)} s through authorize/uninstall`,
+  );
   console.log(row('GET …/partners/dashboard (counters, all figures)', dashboardMs));
   console.log(row('baseline: install figures from installations', baselineMs));
   console.log(`ratio (dashboard / baseline, p50): ${(percentile(dashboardMs, 0.5) / percentile(baselineMs, 0.5)).toFixed(3)}`);

@@ -35,7 +35,8 @@ const base = await startServer('dist/bench/commerce-baseline-server.js', { ...en
 const api = `http://127.0.0.1:${webPort}`;
 const baseUrl = `http://127.0.0.1:${basePort}`;
 
-async function call(path: string, init: RequestInit = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function call(path: string, init: RequestInit = {}): Promise<any> {
   const res = await fetch(api + path, { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
   if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
   return res.json();
@@ -48,11 +49,20 @@ async function loadOnce(url: string, headers: Record<string, string>, requests: 
   const serverPid = url === api ? web.pid : base.pid;
   const cpuBefore = [cpuMicros(serverPid), cpuMicros(database.pid)];
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration, requests, timeout: 120 });
-  const [server, db] = [cpuMicros(serverPid), cpuMicros(database.pid)].map((after, i) => (after === null || cpuBefore[i] === null ? null : after - cpuBefore[i]!));
+  const [server, db] = [cpuMicros(serverPid), cpuMicros(database.pid)].map((after, i) =>
+    after === null || cpuBefore[i] === null ? null : after - cpuBefore[i]!,
+  );
   // Requests still in flight when the duration ends are cut off and counted as errors; a
   // non-2xx answer is a real failure.
   if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers`);
-  return { requests: result.requests.total, seconds: result.duration, p50: [result.latency.p50], p99: [result.latency.p99], serverCpuUs: server ?? 0, dbCpuUs: db ?? null };
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    p50: [result.latency.p50],
+    p99: [result.latency.p99],
+    serverCpuUs: server ?? 0,
+    dbCpuUs: db ?? null,
+  };
 }
 
 /**
@@ -77,14 +87,26 @@ function figures(runs: Run[]): LoadFigures {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const total = sum((r) => r.requests);
   const db = runs.every((r) => r.dbCpuUs !== null) ? sum((r) => r.dbCpuUs!) / 1000 / total : null;
-  return { rps: total / sum((r) => r.seconds), p50: median(runs.flatMap((r) => r.p50)), p99: median(runs.flatMap((r) => r.p99)), total, cpu: { server: sum((r) => r.serverCpuUs) / 1000 / total, db } };
+  return {
+    rps: total / sum((r) => r.seconds),
+    p50: median(runs.flatMap((r) => r.p50)),
+    p99: median(runs.flatMap((r) => r.p99)),
+    total,
+    cpu: { server: sum((r) => r.serverCpuUs) / 1000 / total, db },
+  };
 }
 
 try {
   const account = { email: `bench-${Date.now()}@example.com`, password: 'benchmark password' };
   await call('/v1/auth/signup', { method: 'POST', body: JSON.stringify({ ...account, name: 'Bench' }) });
   const token: string = (await call('/v1/auth/signin', { method: 'POST', body: JSON.stringify(account) })).data.session.token;
-  const store: StoreView = (await call('/v1/stores', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'Bench', subdomain: `bench-${Date.now()}` }) })).data;
+  const store: StoreView = (
+    await call('/v1/stores', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: 'Bench', subdomain: `bench-${Date.now()}` }),
+    })
+  ).data;
   const headers = { authorization: `Bearer ${token}`, 'x-store-id': store.id };
 
   // Seed through the catalog service (the same code path as POST /v1/products), 16 at a time.
@@ -102,7 +124,13 @@ try {
           tags: ['bench', `group-${i % 10}`],
           status: 'active',
           options: [{ name: 'Size', values: ['S', 'M', 'L'] }],
-          variants: ['S', 'M', 'L'].map((size, j) => ({ option_values: [size], sku: `P${i}-${size}`, price: 1000 + j * 100, inventory_tracked: true, inventory_policy: 'deny' as const })),
+          variants: ['S', 'M', 'L'].map((size, j) => ({
+            option_values: [size],
+            sku: `P${i}-${size}`,
+            price: 1000 + j * 100,
+            inventory_tracked: true,
+            inventory_policy: 'deny' as const,
+          })),
           media_ids: [],
         });
       }
@@ -112,10 +140,17 @@ try {
 
   // Every page's path: the cursor after each 50th product, encoded as the API encodes it
   // (walking once over HTTP would cost a full scan per page on the embedded database).
-  const ids = (await platform.db.collection('products').find({ store_id: new ObjectId(store.id) }, { projection: { _id: 1 } }).sort({ _id: 1 }).toArray()).map((d) => d._id);
+  const ids = (
+    await platform.db
+      .collection('products')
+      .find({ store_id: new ObjectId(store.id) }, { projection: { _id: 1 } })
+      .sort({ _id: 1 })
+      .toArray()
+  ).map((d) => d._id);
   await close();
   const paths = [`/v1/products?limit=${LIMIT}`];
-  for (let i = LIMIT - 1; i < ids.length - 1; i += LIMIT) paths.push(`/v1/products?limit=${LIMIT}&cursor=${encodeKeysetCursor(ids[i]!.toHexString(), ids[i]!)}`);
+  for (let i = LIMIT - 1; i < ids.length - 1; i += LIMIT)
+    paths.push(`/v1/products?limit=${LIMIT}&cursor=${encodeKeysetCursor(ids[i]!.toHexString(), ids[i]!)}`);
   const check = await call(paths[1] ?? paths[0]!, { headers });
   if (check.data.length !== Math.min(LIMIT, ids.length - (paths.length > 1 ? LIMIT : 0))) throw new Error('page paths do not match the API');
 
@@ -130,11 +165,20 @@ try {
   // Orders: three lines from products spread over the catalog, taxed by a French address.
   await call('/v1/taxes', { method: 'PUT', headers, body: JSON.stringify({ rates: [{ country_code: 'FR', name: 'TVA', rate_bps: 2000 }] }) });
   const sample = (await call(`/v1/products?limit=3&sort=-title`, { headers })).data as { variants: { id: string }[] }[];
-  const location = (await call('/v1/inventory/locations', { method: 'POST', headers, body: JSON.stringify({ name: 'Bench warehouse' }) })).data as { id: string };
+  const location = (await call('/v1/inventory/locations', { method: 'POST', headers, body: JSON.stringify({ name: 'Bench warehouse' }) })).data as {
+    id: string;
+  };
   for (const [i, p] of sample.entries()) {
-    await call('/v1/inventory/levels/set', { method: 'POST', headers, body: JSON.stringify({ variant_id: p.variants[i % 3]!.id, location_id: location.id, available: 1_000_000_000 }) });
+    await call('/v1/inventory/levels/set', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ variant_id: p.variants[i % 3]!.id, location_id: location.id, available: 1_000_000_000 }),
+    });
   }
-  const orderBody = JSON.stringify({ line_items: sample.map((p, i) => ({ variant_id: p.variants[i % 3]!.id, quantity: i + 1 })), shipping_address: { address1: '1 rue de Rivoli', city: 'Paris', country_code: 'FR' } });
+  const orderBody = JSON.stringify({
+    line_items: sample.map((p, i) => ({ variant_id: p.variants[i % 3]!.id, quantity: i + 1 })),
+    shipping_address: { address1: '1 rue de Rivoli', city: 'Paris', country_code: 'FR' },
+  });
   const create = [{ method: 'POST' as const, path: '/v1/orders', body: orderBody, headers: { 'content-type': 'application/json' } }];
   let order: [LoadFigures, LoadFigures] | null = null;
   if (ONLY !== 'list') {

@@ -26,7 +26,11 @@ const base = await startServer('dist/bench/baseline-server.js', { ...env, PORT: 
 try {
   const api = `http://127.0.0.1:${webPort}`;
   const post = (path: string, body: unknown, token?: string) =>
-    fetch(api + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+    fetch(api + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    }).then((r) => r.json() as Promise<any>); // eslint-disable-line @typescript-eslint/no-explicit-any
   const account = { email: `bench-${Date.now()}@example.com`, password: 'benchmark password' };
   await post('/v1/auth/signup', { ...account, name: 'Bench' });
   const token: string = (await post('/v1/auth/signin', account)).data.session.token;
@@ -39,7 +43,11 @@ try {
   const platform = await load(`${api}/v1/stores/current`, headers);
   const baseline = await load(`http://127.0.0.1:${basePort}/v1/stores/current`, headers);
 
-  printComparison(`GET /v1/stores/current, ${CONNECTIONS} connections, ${DURATION_S} s each, database ${database.embedded ? 'embedded FerretDB' : 'MONGODB_URL'}`, platform, baseline);
+  printComparison(
+    `GET /v1/stores/current, ${CONNECTIONS} connections, ${DURATION_S} s each, database ${database.embedded ? 'embedded FerretDB' : 'MONGODB_URL'}`,
+    platform,
+    baseline,
+  );
 } finally {
   web.kill('SIGTERM');
   base.kill('SIGTERM');

@@ -127,7 +127,10 @@ async function seed(db: Db): Promise<{ stores: Stores; deliveryIds: ObjectId[]; 
   for (const s of perStore) for (let i = 0; i < s.size; i++) s.docs.push(product(s.storeId, n++, now));
   const noise = Array.from({ length: OTHER }, (_, i) => product(others[i % others.length]!, n++, now));
   const all = [...perStore.flatMap((s) => s.docs), ...noise].sort((a, b) => (a._id.toHexString() < b._id.toHexString() ? -1 : 1));
-  const shuffled = all.map((d, i) => ({ d, k: (i * 7919) % all.length })).sort((a, b) => a.k - b.k).map((x) => x.d);
+  const shuffled = all
+    .map((d, i) => ({ d, k: (i * 7919) % all.length }))
+    .sort((a, b) => a.k - b.k)
+    .map((x) => x.d);
   await insertInBatches(db, 'products', shuffled);
   for (const s of perStore) {
     const ids = s.docs.map((d) => d._id).sort((a, b) => (a.toHexString() < b.toHexString() ? -1 : 1));
@@ -152,14 +155,27 @@ function operations(db: Db, stores: Stores, deliveryIds: ObjectId[]): Op[] {
     { name: 'updateOne {_id, status} $set', run: (i) => deliveries.updateOne({ _id: pick(i), status: 'queued' }, { $set: { updated_at: new Date() } }) },
     {
       name: 'findOneAndUpdate {_id, status, lease}',
-      run: (i) => deliveries.findOneAndUpdate({ _id: pick(i), status: 'queued' }, { $set: { lease_until: null, lease_owner: `w${i}`, updated_at: new Date() } }, { returnDocument: 'after' }),
+      run: (i) =>
+        deliveries.findOneAndUpdate(
+          { _id: pick(i), status: 'queued' },
+          { $set: { lease_until: null, lease_owner: `w${i}`, updated_at: new Date() } },
+          { returnDocument: 'after' },
+        ),
     },
   ];
   for (const s of stores) {
     const mid = s.ids[Math.floor(s.ids.length / 2)]!;
     ops.push(
       { name: `list page, ${s.size} products, first`, run: () => products.find({ store_id: s.storeId }).sort({ _id: 1 }).limit(51).toArray() },
-      { name: `list page, ${s.size} products, middle`, run: () => products.find({ $and: [{ store_id: s.storeId }, { _id: { $gt: mid } }] }).sort({ _id: 1 }).limit(51).toArray() },
+      {
+        name: `list page, ${s.size} products, middle`,
+        run: () =>
+          products
+            .find({ $and: [{ store_id: s.storeId }, { _id: { $gt: mid } }] })
+            .sort({ _id: 1 })
+            .limit(51)
+            .toArray(),
+      },
     );
   }
   const t = big.sample;
@@ -182,7 +198,10 @@ function operations(db: Db, stores: Stores, deliveryIds: ObjectId[]): Op[] {
           .limit(51)
           .toArray(),
     },
-    { name: `variants by id (order pricing), ${big.size}`, run: () => products.find({ store_id: big.storeId, 'variants._id': { $in: t.variants.map((v) => v._id) } }).toArray() },
+    {
+      name: `variants by id (order pricing), ${big.size}`,
+      run: () => products.find({ store_id: big.storeId, 'variants._id': { $in: t.variants.map((v) => v._id) } }).toArray(),
+    },
     {
       name: 'claim the next due delivery (sorted)',
       run: () =>
@@ -196,10 +215,13 @@ function operations(db: Db, stores: Stores, deliveryIds: ObjectId[]): Op[] {
   return ops;
 }
 
-const binaries = (process.env.BENCH_BINARIES ?? '').split(',').filter(Boolean).map((pair) => {
-  const [label, path] = pair.split('=');
-  return { label: label!, path: path! };
-});
+const binaries = (process.env.BENCH_BINARIES ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((pair) => {
+    const [label, path] = pair.split('=');
+    return { label: label!, path: path! };
+  });
 const runs = binaries.length > 0 ? binaries : [{ label: process.env.MONGODB_URL ? 'MONGODB_URL' : 'localdb', path: undefined }];
 
 const results: { label: string; seconds: number; figures: Map<string, Figures> }[] = [];

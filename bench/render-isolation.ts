@@ -18,14 +18,19 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SLICE = Number(process.env.BENCH_SLICE_SECONDS ?? 5);
 const FIXTURE = new URL('../../fixtures/themes/ember-liquid.json', import.meta.url).pathname;
 
-
 const database = await benchDatabase();
 const port = await freePort();
-const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: `bench_isolation_${Date.now()}`, LOG_LEVEL: 'warn', PORT: String(port), ADMIN_API_RATE_LIMIT: '100000000' };
+const env = {
+  APP_ENV: 'development',
+  MONGODB_URL: database.url,
+  MONGODB_DB: `bench_isolation_${Date.now()}`,
+  LOG_LEVEL: 'warn',
+  PORT: String(port),
+  ADMIN_API_RATE_LIMIT: '100000000',
+};
 const web = await startServer('dist/src/web.js', { ...env, LOG_LEVEL: 'info' }, 'web.listening');
 const api = `http://127.0.0.1:${port}`;
 const call = jsonClient(api);
-
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -36,7 +41,13 @@ function emberWith(slug: string, sections: Record<string, string>): Json {
   for (const [key, source] of Object.entries(sections)) {
     bundle.sections[key] = { type: key, name: key, renderer_key: key, enabled_on: ['home'] };
     bundle.templates.home.sections[key] = { type: key };
-    bundle.renderer.assets.push({ path: `sections/${key}.liquid`, content_type: 'text/x-liquid', size: Buffer.byteLength(source), sha256: sha256(source), content: source });
+    bundle.renderer.assets.push({
+      path: `sections/${key}.liquid`,
+      content_type: 'text/x-liquid',
+      size: Buffer.byteLength(source),
+      sha256: sha256(source),
+      content: source,
+    });
   }
   bundle.templates.home.order = ['hero', ...Object.keys(sections), 'featured'];
   // The package's file mirrors of its areas say the same as the areas, or go.
@@ -52,7 +63,13 @@ try {
   const auth = { authorization: `Bearer ${token}` };
   const store = async (name: string) => (await call('POST', '/v1/stores', { name, subdomain: `${name}-${unique}` }, auth)).data;
   const quiet = await store('quiet');
-  for (let i = 0; i < 20; i++) await call('POST', '/v1/products', { title: `Quiet mug ${i}`, status: 'active', variants: [{ price: 900, inventory_tracked: false }] }, { ...auth, 'x-store-id': quiet.id });
+  for (let i = 0; i < 20; i++)
+    await call(
+      'POST',
+      '/v1/products',
+      { title: `Quiet mug ${i}`, status: 'active', variants: [{ price: 900, inventory_tracked: false }] },
+      { ...auth, 'x-store-id': quiet.id },
+    );
 
   const outputs = (n: number) => '{{ b }}'.repeat(n);
   const padded = (source: string) => `${source}{% comment %}${'x'.repeat(262_144 - source.length - 30)}{% endcomment %}`;
@@ -64,7 +81,8 @@ try {
     return s;
   };
   const hostile = await themed('hostile', {
-    where: "{% assign s = 'a' %}{% for i in (1..20) %}{% assign s = s | append: s %}{% endfor %}{% assign arr = s | split: '' %}{{ arr | where: 'size', 1 | size }}",
+    where:
+      "{% assign s = 'a' %}{% for i in (1..20) %}{% assign s = s | append: s %}{% endfor %}{% assign arr = s | split: '' %}{{ arr | where: 'size', 1 | size }}",
     chain: `{% assign s = 'ihgfedcba' %}{% for i in (1..10) %}{% assign s = s | append: s %}{% endfor %}{% assign arr = s | split: '' %}{{ arr${' | sort'.repeat(1000)} | size }}`,
   });
   const big = await themed('big', Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`big${i}`, padded(outputs(4_990))])));
@@ -104,12 +122,16 @@ try {
   }
 
   const row = (label: string, xs: number[]) =>
-    `${label.padEnd(52)} p50 ${percentile(xs, 0.5).toFixed(1).padStart(6)} ms   p99 ${percentile(xs, 0.99).toFixed(1).padStart(6)} ms   max ${Math.max(...xs).toFixed(0).padStart(5)} ms   ${String(xs.length).padStart(5)} reads`;
+    `${label.padEnd(52)} p50 ${percentile(xs, 0.5).toFixed(1).padStart(6)} ms   p99 ${percentile(xs, 0.99).toFixed(1).padStart(6)} ms   max ${Math.max(...xs)
+      .toFixed(0)
+      .padStart(5)} ms   ${String(xs.length).padStart(5)} reads`;
   console.log(`\nA quiet store's GET /v1/storefront/:subdomain, one at a time, ${SECONDS} s each, in ${SLICE} s slices`);
   console.log(row('alone (baseline)', reads.alone));
   console.log(row('while two clients load hostile and largest Liquid pages', reads.loaded));
   console.log(`ratio of p99 (loaded / alone): ${(percentile(reads.loaded, 0.99) / percentile(reads.alone, 0.99)).toFixed(2)}`);
-  console.log(`the Liquid pages: ${pages.length}, p50 ${percentile(pages, 0.5).toFixed(0)} ms, p99 ${percentile(pages, 0.99).toFixed(0)} ms, max ${Math.max(...pages).toFixed(0)} ms`);
+  console.log(
+    `the Liquid pages: ${pages.length}, p50 ${percentile(pages, 0.5).toFixed(0)} ms, p99 ${percentile(pages, 0.99).toFixed(0)} ms, max ${Math.max(...pages).toFixed(0)} ms`,
+  );
 } finally {
   web.kill('SIGTERM');
   await database.stop();

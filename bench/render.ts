@@ -32,16 +32,20 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 2000);
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const FIXTURE = new URL('../../fixtures/themes/ember-liquid.json', import.meta.url).pathname;
 
-
 const database = await benchDatabase();
 const port = await freePort();
-const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: `bench_render_${Date.now()}`, LOG_LEVEL: 'warn', PORT: String(port), ADMIN_API_RATE_LIMIT: '100000000' };
+const env = {
+  APP_ENV: 'development',
+  MONGODB_URL: database.url,
+  MONGODB_DB: `bench_render_${Date.now()}`,
+  LOG_LEVEL: 'warn',
+  PORT: String(port),
+  ADMIN_API_RATE_LIMIT: '100000000',
+};
 const web = await startServer('dist/src/web.js', { ...env, LOG_LEVEL: 'info' }, 'web.listening');
 const api = `http://127.0.0.1:${port}`;
 const call = jsonClient(api);
 const { platform, close } = await openPlatform(loadConfig(env), 'bench', { log: createLog('warn', {}) });
-
-
 
 try {
   // A merchant, a store, 24 products, the collection the featured sections show.
@@ -54,7 +58,17 @@ try {
   const as = { ...auth, 'x-store-id': created.id };
   const ids: string[] = [];
   for (let i = 0; i < 24; i++) {
-    const p = await call('POST', '/v1/products', { title: `Mug no. ${i + 1} <glazed>`, description_html: '<p>Wood-fired stoneware.</p>', status: 'active', variants: [{ price: 2400 + i * 100, inventory_tracked: false }] }, as);
+    const p = await call(
+      'POST',
+      '/v1/products',
+      {
+        title: `Mug no. ${i + 1} <glazed>`,
+        description_html: '<p>Wood-fired stoneware.</p>',
+        status: 'active',
+        variants: [{ price: 2400 + i * 100, inventory_tracked: false }],
+      },
+      as,
+    );
     ids.push(p.data.id);
   }
   await call('POST', '/v1/products/collections', { type: 'manual', title: 'New', handle: 'new', product_ids: ids.slice(0, 12) }, as);
@@ -115,7 +129,8 @@ try {
   raw.registerFilter('script_tag', (url: unknown) => `<script src="${String(url)}" defer></script>`);
   const objects = pageObjects(theme.bundle, prepared.page, themeSettings(theme, t));
   const sectionTemplates = new Map<string, Template[]>();
-  for (const s of prepared.sections) if (!sectionTemplates.has(s.rendererKey)) sectionTemplates.set(s.rendererKey, raw.parse(files.get(`sections/${s.rendererKey}.liquid`)!));
+  for (const s of prepared.sections)
+    if (!sectionTemplates.has(s.rendererKey)) sectionTemplates.set(s.rendererKey, raw.parse(files.get(`sections/${s.rendererKey}.liquid`)!));
   const layout = raw.parse(files.get('layout/theme.liquid')!);
   const scopes = prepared.sections.map((s) => ({ ...objects, section: sectionObject(theme.bundle, s) }));
   const renderRaw = async () => {
@@ -157,11 +172,15 @@ try {
   const http = await autocannon({ url: pageUrl, connections: 4, duration: HTTP_SECONDS });
   if (http.non2xx > 0 || http.errors > 0) throw new Error(`${pageUrl}: ${http.non2xx} non-2xx, ${http.errors} errors`);
 
-  console.log(`\nA 10-section home page (ember-liquid: 5 hero banners, 5 grids of 8 products, in the layout); ${platformHtml.length} characters (raw liquidjs: ${rawHtml.length})`);
+  console.log(
+    `\nA 10-section home page (ember-liquid: 5 hero banners, 5 grids of 8 products, in the layout); ${platformHtml.length} characters (raw liquidjs: ${rawHtml.length})`,
+  );
   console.log(row('platform renderer (renderPrepared)', platformMs));
   console.log(row('baseline: raw liquidjs, same templates and data', rawMs));
   console.log(`ratio (platform / raw liquidjs throughput): ${(sum(rawMs) / sum(platformMs)).toFixed(2)}`);
-  console.log(`GET /v1/storefront/:subdomain/pages/home over HTTP, 4 connections, ${HTTP_SECONDS} s: ${(http.requests.total / HTTP_SECONDS).toFixed(0)} req/s, p50 ${http.latency.p50} ms, p99 ${http.latency.p99} ms`);
+  console.log(
+    `GET /v1/storefront/:subdomain/pages/home over HTTP, 4 connections, ${HTTP_SECONDS} s: ${(http.requests.total / HTTP_SECONDS).toFixed(0)} req/s, p50 ${http.latency.p50} ms, p99 ${http.latency.p99} ms`,
+  );
 } finally {
   await close();
   web.kill('SIGTERM');

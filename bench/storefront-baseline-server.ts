@@ -45,13 +45,23 @@ async function readBody(req: NodeJS.ReadableStream): Promise<string> {
 }
 
 async function activeLocations(storeId: ObjectId): Promise<ObjectId[]> {
-  const docs = await db.collection('inventory_locations').find({ store_id: storeId, active: true }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(250).toArray();
+  const docs = await db
+    .collection('inventory_locations')
+    .find({ store_id: storeId, active: true }, { projection: { _id: 1 } })
+    .sort({ _id: 1 })
+    .limit(250)
+    .toArray();
   return docs.map((d) => d._id as ObjectId);
 }
 
 /** Available units per variant (summed over the active locations), one read. */
 async function stock(storeId: ObjectId, variantIds: ObjectId[], locations: ObjectId[]): Promise<Map<string, number>> {
-  const docs = await levels.find({ store_id: storeId, variant_id: { $in: variantIds }, location_id: { $in: locations } }, { projection: { variant_id: 1, location_id: 1, available: 1 } }).toArray();
+  const docs = await levels
+    .find(
+      { store_id: storeId, variant_id: { $in: variantIds }, location_id: { $in: locations } },
+      { projection: { variant_id: 1, location_id: 1, available: 1 } },
+    )
+    .toArray();
   const out = new Map<string, number>();
   for (const d of docs) out.set(d.variant_id.toHexString(), (out.get(d.variant_id.toHexString()) ?? 0) + Math.max(0, d.available));
   return out;
@@ -65,16 +75,27 @@ async function variantsOf(storeId: ObjectId, ids: ObjectId[]) {
 }
 
 async function list(store: Store, limit: number) {
-  const docs = await products.find({ store_id: store._id, status: 'active' }).sort({ _id: 1 }).limit(limit + 1).toArray();
+  const docs = await products
+    .find({ store_id: store._id, status: 'active' })
+    .sort({ _id: 1 })
+    .limit(limit + 1)
+    .toArray();
   const items = docs.slice(0, limit).map(presentProduct);
   const tracked = items.flatMap((p) => p.variants.filter((v) => v.inventory_tracked && v.inventory_policy === 'deny'));
   const available = new Map<string, boolean>(items.flatMap((p) => p.variants.map((v) => [v.id, true] as const)));
   if (tracked.length > 0) {
-    const units = await stock(store._id, tracked.map((v) => new ObjectId(v.id)), await activeLocations(store._id));
+    const units = await stock(
+      store._id,
+      tracked.map((v) => new ObjectId(v.id)),
+      await activeLocations(store._id),
+    );
     for (const v of tracked) available.set(v.id, (units.get(v.id) ?? 0) > 0);
   }
   const last = docs.length > limit ? docs[limit - 1]! : null;
-  return { data: items.map((p) => presentPublicProduct(p, available)), page: { next_cursor: last ? encodeKeysetCursor(last._id.toHexString(), last._id) : null } };
+  return {
+    data: items.map((p) => presentPublicProduct(p, available)),
+    page: { next_cursor: last ? encodeKeysetCursor(last._id.toHexString(), last._id) : null },
+  };
 }
 
 async function priced(store: Store, cart: CartDocument) {
@@ -83,10 +104,33 @@ async function priced(store: Store, cart: CartDocument) {
   const units = await stock(store._id, ids, await activeLocations(store._id));
   const lines = cart.lines.map((l) => {
     const { product, v } = variants.get(l.variant_id.toHexString())!;
-    return { variant_id: v._id.toHexString(), product_id: product._id.toHexString(), product_title: product.title, variant_title: v.title, quantity: l.quantity, unit_price: v.price, line_total: v.price * l.quantity, problem: (units.get(v._id.toHexString()) ?? 0) < l.quantity ? 'out_of_stock' : null };
+    return {
+      variant_id: v._id.toHexString(),
+      product_id: product._id.toHexString(),
+      product_title: product.title,
+      variant_title: v.title,
+      quantity: l.quantity,
+      unit_price: v.price,
+      line_total: v.price * l.quantity,
+      problem: (units.get(v._id.toHexString()) ?? 0) < l.quantity ? 'out_of_stock' : null,
+    };
   });
   const subtotal = lines.reduce((a, l) => a + l.line_total, 0);
-  return { id: cart._id.toHexString(), version: cart.version, currency: store.currency, lines, item_count: lines.reduce((a, l) => a + l.quantity, 0), coupon: null, subtotal, discount: 0, total: subtotal, purchasable: lines.every((l) => !l.problem), expires_at: cart.expires_at.toISOString(), created_at: cart.created_at.toISOString(), updated_at: cart.updated_at.toISOString() };
+  return {
+    id: cart._id.toHexString(),
+    version: cart.version,
+    currency: store.currency,
+    lines,
+    item_count: lines.reduce((a, l) => a + l.quantity, 0),
+    coupon: null,
+    subtotal,
+    discount: 0,
+    total: subtotal,
+    purchasable: lines.every((l) => !l.problem),
+    expires_at: cart.expires_at.toISOString(),
+    created_at: cart.created_at.toISOString(),
+    updated_at: cart.updated_at.toISOString(),
+  };
 }
 
 async function createCart(store: Store, body: { lines: Lines }) {
@@ -96,8 +140,18 @@ async function createCart(store: Store, body: { lines: Lines }) {
   const token = `emp_ct_${randomBytes(32).toString('base64url')}`;
   const now = new Date();
   const cart: CartDocument = {
-    _id: new ObjectId(), store_id: store._id, token_hash: hashToken(token), lines: ids.map((id, i) => ({ variant_id: id, quantity: body.lines[i]!.quantity })), coupon_code: null, version: 1,
-    created_at: now, updated_at: now, expires_at: new Date(now.getTime() + 14 * 24 * 3600 * 1000), consumed_at: null, lease_until: null, lease_owner: null,
+    _id: new ObjectId(),
+    store_id: store._id,
+    token_hash: hashToken(token),
+    lines: ids.map((id, i) => ({ variant_id: id, quantity: body.lines[i]!.quantity })),
+    coupon_code: null,
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    expires_at: new Date(now.getTime() + 14 * 24 * 3600 * 1000),
+    consumed_at: null,
+    lease_until: null,
+    lease_owner: null,
   };
   await carts.insertOne(cart);
   return { token, cart: await priced(store, cart) };
@@ -112,22 +166,72 @@ async function checkout(store: Store, token: string, body: { email: string }): P
   const at = (await activeLocations(store._id))[0]!;
   const id = new ObjectId();
   const lines = priceNow.lines.map((l) => ({
-    _id: new ObjectId(), variant_id: new ObjectId(l.variant_id), product_id: new ObjectId(l.product_id), title: l.product_title, variant_title: l.variant_title, sku: null, quantity: l.quantity, unit_price: l.unit_price,
-    discount: 0, tax: 0, total: l.line_total, taxable: true, inventory_tracked: true, inventory_policy: 'deny' as const, location_id: at, fulfilled_quantity: 0, refunded_quantity: 0,
+    _id: new ObjectId(),
+    variant_id: new ObjectId(l.variant_id),
+    product_id: new ObjectId(l.product_id),
+    title: l.product_title,
+    variant_title: l.variant_title,
+    sku: null,
+    quantity: l.quantity,
+    unit_price: l.unit_price,
+    discount: 0,
+    tax: 0,
+    total: l.line_total,
+    taxable: true,
+    inventory_tracked: true,
+    inventory_policy: 'deny' as const,
+    location_id: at,
+    fulfilled_quantity: 0,
+    refunded_quantity: 0,
   }));
   for (const l of lines) {
-    const held = await levels.updateOne({ store_id: store._id, variant_id: l.variant_id, location_id: at, available: { $gte: l.quantity } }, { $inc: { available: -l.quantity, committed: l.quantity, version: 1 }, $set: { updated_at: now } });
+    const held = await levels.updateOne(
+      { store_id: store._id, variant_id: l.variant_id, location_id: at, available: { $gte: l.quantity } },
+      { $inc: { available: -l.quantity, committed: l.quantity, version: 1 }, $set: { updated_at: now } },
+    );
     if (held.modifiedCount !== 1) return { status: 409, body: { error: { code: 'insufficient_stock' } } }; // never with the bench's stock
   }
   const order: OrderDocument = {
-    _id: id, store_id: store._id, number: -Number.parseInt(id.toHexString().slice(12), 16), customer_id: null, email: body.email.toLowerCase(), currency: store.currency, line_items: lines,
-    shipping_line: null, shipping_address: null, billing_address: null, coupon: null, tax_rate: { name: null, rate_bps: 0 },
-    subtotal: priceNow.subtotal, discount_total: 0, shipping_total: 0, tax_total: 0, total: priceNow.total, paid_amount: 0, refunded_amount: 0,
-    financial_status: 'pending', fulfillment_status: 'unfulfilled', fulfillments: [], refunds: [], cancelled_at: null, cancel_reason: null, note: null, source: 'storefront', version: 1,
-    lease_until: null, lease_owner: null, requests: [], request_key: id.toHexString(), created_at: now, updated_at: now,
+    _id: id,
+    store_id: store._id,
+    number: -Number.parseInt(id.toHexString().slice(12), 16),
+    customer_id: null,
+    email: body.email.toLowerCase(),
+    currency: store.currency,
+    line_items: lines,
+    shipping_line: null,
+    shipping_address: null,
+    billing_address: null,
+    coupon: null,
+    tax_rate: { name: null, rate_bps: 0 },
+    subtotal: priceNow.subtotal,
+    discount_total: 0,
+    shipping_total: 0,
+    tax_total: 0,
+    total: priceNow.total,
+    paid_amount: 0,
+    refunded_amount: 0,
+    financial_status: 'pending',
+    fulfillment_status: 'unfulfilled',
+    fulfillments: [],
+    refunds: [],
+    cancelled_at: null,
+    cancel_reason: null,
+    note: null,
+    source: 'storefront',
+    version: 1,
+    lease_until: null,
+    lease_owner: null,
+    requests: [],
+    request_key: id.toHexString(),
+    created_at: now,
+    updated_at: now,
   };
   await orders.insertOne(order);
-  await carts.updateOne({ _id: cart._id, version: cart.version, consumed_at: null }, { $set: { consumed_at: now, updated_at: now, order_id: id }, $inc: { version: 1 } });
+  await carts.updateOne(
+    { _id: cart._id, version: cart.version, consumed_at: null },
+    { $set: { consumed_at: now, updated_at: now, order_id: id }, $inc: { version: 1 } },
+  );
   return { status: 201, body: { data: presentOrder(order) } };
 }
 

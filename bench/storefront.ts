@@ -45,7 +45,8 @@ const base = await startServer('dist/bench/storefront-baseline-server.js', { ...
 const api = `http://127.0.0.1:${webPort}`;
 const baseUrl = `http://127.0.0.1:${basePort}`;
 
-async function call(origin: string, path: string, init: RequestInit = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function call(origin: string, path: string, init: RequestInit = {}): Promise<any> {
   const res = await fetch(origin + path, { ...init, headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
   if (!res.ok) throw new Error(`${origin}${path}: HTTP ${res.status} ${await res.text()}`);
   return res.json();
@@ -91,11 +92,13 @@ const checkoutSlice = (url: string, subdomain: string, variantIds: string[], sec
           const lines = [variantIds[a]!, variantIds[b]!].map((variant_id) => ({ variant_id, quantity: 1 }));
           const cart = (await call(url, `/v1/storefront/${subdomain}/cart`, { method: 'POST', body: JSON.stringify({ lines }) })).data as { token: string };
           const tCart = performance.now();
-          const order = (await call(url, `/v1/storefront/${subdomain}/orders`, {
-            method: 'POST',
-            headers: { 'x-cart-token': cart.token, 'idempotency-key': randomUUID() },
-            body: JSON.stringify({ email: 'shopper@example.com' }),
-          })).data as { line_items: unknown[] };
+          const order = (
+            await call(url, `/v1/storefront/${subdomain}/orders`, {
+              method: 'POST',
+              headers: { 'x-cart-token': cart.token, 'idempotency-key': randomUUID() },
+              body: JSON.stringify({ email: 'shopper@example.com' }),
+            })
+          ).data as { line_items: unknown[] };
           if (order.line_items.length !== 2) throw new Error('an order without its two lines');
           const t1 = performance.now();
           if (t1 <= until) {
@@ -108,7 +111,12 @@ const checkoutSlice = (url: string, subdomain: string, variantIds: string[], sec
     );
     latencies.sort((x, y) => x - y);
     const elapsed = (Math.max(performance.now(), until) - started) / 1000;
-    return { requests: latencies.length, seconds: Math.min(elapsed, seconds), p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)) };
+    return {
+      requests: latencies.length,
+      seconds: Math.min(elapsed, seconds),
+      p50: Math.round(percentile(latencies, 50)),
+      p99: Math.round(percentile(latencies, 99)),
+    };
   });
 
 /** ROUNDS alternating slices of DURATION_S per side (platform first, then baseline first, ...). */
@@ -119,7 +127,8 @@ async function compare(slice: (url: string, seconds: number) => Promise<Run>): P
     for (const url of round % 2 === 0 ? [api, baseUrl] : [baseUrl, api]) {
       const run = await slice(url, seconds);
       runs[url]!.push(run);
-      if (VERBOSE) console.log(`  slice ${round + 1} ${url === api ? 'platform' : 'baseline'}: ${(run.requests / run.seconds).toFixed(0)}/s, p50 ${run.p50[0]} ms`);
+      if (VERBOSE)
+        console.log(`  slice ${round + 1} ${url === api ? 'platform' : 'baseline'}: ${(run.requests / run.seconds).toFixed(0)}/s, p50 ${run.p50[0]} ms`);
     }
   }
   return [figures(runs[api]!), figures(runs[baseUrl]!)];
@@ -130,7 +139,13 @@ function figures(runs: Run[]): LoadFigures {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const total = sum((r) => r.requests);
   const db = runs.every((r) => r.dbCpuUs !== null) ? sum((r) => r.dbCpuUs!) / 1000 / total : null;
-  return { rps: total / sum((r) => r.seconds), p50: median(runs.flatMap((r) => r.p50)), p99: median(runs.flatMap((r) => r.p99)), total, cpu: { server: sum((r) => r.serverCpuUs) / 1000 / total, db } };
+  return {
+    rps: total / sum((r) => r.seconds),
+    p50: median(runs.flatMap((r) => r.p50)),
+    p99: median(runs.flatMap((r) => r.p99)),
+    total,
+    cpu: { server: sum((r) => r.serverCpuUs) / 1000 / total, db },
+  };
 }
 
 try {
@@ -138,9 +153,13 @@ try {
   await call(api, '/v1/auth/signup', { method: 'POST', body: JSON.stringify({ ...account, name: 'Bench' }) });
   const token: string = (await call(api, '/v1/auth/signin', { method: 'POST', body: JSON.stringify(account) })).data.session.token;
   const subdomain = `bench-${Date.now()}`;
-  const store = (await call(api, '/v1/stores', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'Bench', subdomain }) })).data as { id: string };
+  const store = (
+    await call(api, '/v1/stores', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'Bench', subdomain }) })
+  ).data as { id: string };
   const admin = { authorization: `Bearer ${token}`, 'x-store-id': store.id };
-  const location = (await call(api, '/v1/inventory/locations', { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Bench warehouse' }) })).data as { id: string };
+  const location = (await call(api, '/v1/inventory/locations', { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Bench warehouse' }) })).data as {
+    id: string;
+  };
 
   // Seed through the admin API, 8 at a time: the product, then its variant's stock.
   const seedStarted = Date.now();
@@ -149,21 +168,27 @@ try {
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       for (let i = next++; i < PRODUCTS; i = next++) {
-        const product = (await call(api, '/v1/products', {
+        const product = (
+          await call(api, '/v1/products', {
+            method: 'POST',
+            headers: { ...admin, 'idempotency-key': randomUUID() },
+            body: JSON.stringify({
+              title: `Product ${String(i).padStart(5, '0')}`,
+              description_html: '<p>A product for the benchmark.</p>',
+              vendor: `Vendor ${i % 20}`,
+              product_type: 'Bench',
+              tags: ['bench', `group-${i % 10}`],
+              status: 'active',
+              variants: [{ sku: `P${i}`, price: 1000 + (i % 50) * 10, inventory_tracked: true, inventory_policy: 'deny' }],
+            }),
+          })
+        ).data as { variants: { id: string }[] };
+        const variant = product.variants[0]!.id;
+        await call(api, '/v1/inventory/levels/set', {
           method: 'POST',
           headers: { ...admin, 'idempotency-key': randomUUID() },
-          body: JSON.stringify({
-            title: `Product ${String(i).padStart(5, '0')}`,
-            description_html: '<p>A product for the benchmark.</p>',
-            vendor: `Vendor ${i % 20}`,
-            product_type: 'Bench',
-            tags: ['bench', `group-${i % 10}`],
-            status: 'active',
-            variants: [{ sku: `P${i}`, price: 1000 + (i % 50) * 10, inventory_tracked: true, inventory_policy: 'deny' }],
-          }),
-        })).data as { variants: { id: string }[] };
-        const variant = product.variants[0]!.id;
-        await call(api, '/v1/inventory/levels/set', { method: 'POST', headers: { ...admin, 'idempotency-key': randomUUID() }, body: JSON.stringify({ variant_id: variant, location_id: location.id, available: STOCK }) });
+          body: JSON.stringify({ variant_id: variant, location_id: location.id, available: STOCK }),
+        });
         variantIds.push(variant);
       }
     }),
@@ -173,7 +198,8 @@ try {
   // Both answer the same first page.
   const listPath = `/v1/storefront/${subdomain}/products?limit=${LIMIT}`;
   const [mine, theirs] = [await call(api, listPath), await call(baseUrl, listPath)];
-  if (JSON.stringify(mine.data) !== JSON.stringify(theirs.data) || mine.page.next_cursor !== theirs.page.next_cursor) throw new Error('the baseline page differs from the platform page');
+  if (JSON.stringify(mine.data) !== JSON.stringify(theirs.data) || mine.page.next_cursor !== theirs.page.next_cursor)
+    throw new Error('the baseline page differs from the platform page');
   if (mine.data.length !== Math.min(LIMIT, PRODUCTS) || !mine.data.every((p: { available: boolean }) => p.available)) throw new Error('unexpected first page');
 
   let list: [LoadFigures, LoadFigures] | null = null;
@@ -194,9 +220,18 @@ try {
   console.log(`seeded ${PRODUCTS} products x 1 variant (${STOCK} units each) through the admin API in ${seedSeconds.toFixed(1)} s\n`);
   if (list) printComparison(`GET /v1/storefront/:subdomain/products?limit=${LIMIT}, ${CONNECTIONS} connections, ${where}`, ...list);
   if (checkouts) {
-    printComparison(`cart (2 lines) + checkout, ${WORKERS} workers, ${where}; req/s = checkouts/s, latency = both requests`, ...checkouts, ['platform (checkouts)', 'baseline (bare Koa)']);
-    const p50 = (url: string, part: 'cart' | 'checkout') => percentile([...split.get(url)![part]].sort((x, y) => x - y), 50).toFixed(1);
-    console.log(`p50 of each request: POST …/cart ${p50(api, 'cart')} ms, POST …/orders ${p50(api, 'checkout')} ms (baseline ${p50(baseUrl, 'cart')} ms, ${p50(baseUrl, 'checkout')} ms)`);
+    printComparison(`cart (2 lines) + checkout, ${WORKERS} workers, ${where}; req/s = checkouts/s, latency = both requests`, ...checkouts, [
+      'platform (checkouts)',
+      'baseline (bare Koa)',
+    ]);
+    const p50 = (url: string, part: 'cart' | 'checkout') =>
+      percentile(
+        [...split.get(url)![part]].sort((x, y) => x - y),
+        50,
+      ).toFixed(1);
+    console.log(
+      `p50 of each request: POST …/cart ${p50(api, 'cart')} ms, POST …/orders ${p50(api, 'checkout')} ms (baseline ${p50(baseUrl, 'cart')} ms, ${p50(baseUrl, 'checkout')} ms)`,
+    );
   }
 } finally {
   web.kill('SIGTERM');

@@ -46,7 +46,9 @@ export function startServer(script: string, env: NodeJS.ProcessEnv, ready: strin
  * or the localdb binary named by LOCALDB_BINARY (to measure another build, e.g. an older one,
  * with the same bench).
  */
-export async function benchDatabase(binary = process.env.LOCALDB_BINARY): Promise<{ url: string; embedded: boolean; pid: number | undefined; stop(): Promise<void> }> {
+export async function benchDatabase(
+  binary = process.env.LOCALDB_BINARY,
+): Promise<{ url: string; embedded: boolean; pid: number | undefined; stop(): Promise<void> }> {
   if (process.env.MONGODB_URL) return { url: process.env.MONGODB_URL, embedded: false, pid: undefined, stop: async () => {} };
   if (!binary) buildLocaldb();
   const dataDir = mkdtempSync(join(tmpdir(), 'emporium-bench-'));
@@ -66,13 +68,25 @@ export async function benchDatabase(binary = process.env.LOCALDB_BINARY): Promis
  * the server and database processes spent per request (ms). */
 export type LoadFigures = { rps: number; p50: number; p99: number; total: number; cpu?: { server: number; db: number | null } };
 
-export function printComparison(title: string, platform: LoadFigures, baseline: LoadFigures, labels: readonly [string, string] = ['platform', 'baseline (bare Koa)']): void {
+export function printComparison(
+  title: string,
+  platform: LoadFigures,
+  baseline: LoadFigures,
+  labels: readonly [string, string] = ['platform', 'baseline (bare Koa)'],
+): void {
   console.log(title);
   const withCpu = platform.cpu && baseline.cpu;
   console.log(`                             req/s     p50 ms   p99 ms   requests${withCpu ? '   CPU ms/request: server  database' : ''}`);
-  for (const [name, r] of [[labels[0], platform], [labels[1], baseline]] as const) {
-    const cpu = withCpu ? `   ${''.padStart(15)} ${r.cpu!.server.toFixed(2).padStart(6)}  ${r.cpu!.db === null ? '     -' : r.cpu!.db.toFixed(2).padStart(8)}` : '';
-    console.log(`${name.padEnd(28)} ${r.rps.toFixed(r.rps < 10 ? 2 : 0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}   ${String(r.total).padEnd(8)}${cpu}`);
+  for (const [name, r] of [
+    [labels[0], platform],
+    [labels[1], baseline],
+  ] as const) {
+    const cpu = withCpu
+      ? `   ${''.padStart(15)} ${r.cpu!.server.toFixed(2).padStart(6)}  ${r.cpu!.db === null ? '     -' : r.cpu!.db.toFixed(2).padStart(8)}`
+      : '';
+    console.log(
+      `${name.padEnd(28)} ${r.rps.toFixed(r.rps < 10 ? 2 : 0).padStart(6)}   ${String(r.p50).padStart(6)}   ${String(r.p99).padStart(6)}   ${String(r.total).padEnd(8)}${cpu}`,
+    );
   }
   console.log(`ratio ${labels[0]}/${labels[1]} throughput: ${(platform.rps / baseline.rps).toFixed(2)}\n`);
 }
@@ -97,7 +111,11 @@ export type Json = any;
 /** A JSON client of the API at `base`: `call(method, path, body?, headers?)` answers the body, and throws on a status of 300 or more. */
 export function jsonClient(base: string) {
   return async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
-    const res = await fetch(base + path, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(base + path, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = (await res.json()) as Json;
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
     return json;

@@ -51,7 +51,10 @@ const env = {
   WEBHOOKS_INTERNAL_URL: `http://127.0.0.1:${internalPort}`,
   LOG_LEVEL: 'warn',
 };
-const webhooks = spawn('node', [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'dist/src/worker.js', '--jobs', 'webhooks'], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const webhooks = spawn('node', [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), 'dist/src/worker.js', '--jobs', 'webhooks'], {
+  env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 await new Promise<void>((resolve) => {
   const started = (c: Buffer) => {
     if (!c.toString().includes('worker.started')) return;
@@ -72,7 +75,12 @@ async function run(label: string, wake: boolean, mode: 'rate' | 'burst') {
   const config = loadConfig({ ...env, ...(wake ? {} : { INTERNAL_SECRET: '' }) });
   const { platform, close } = await openPlatform(config, 'bench', { log: createLog('warn', {}) });
   const storeId = new ObjectId();
-  await createSubscription(platform, storeId.toHexString(), { type: 'merchant', id: new ObjectId().toHexString() }, { target_url: receiverUrl, event_types: ['order.*'], active: true, description: null });
+  await createSubscription(
+    platform,
+    storeId.toHexString(),
+    { type: 'merchant', id: new ObjectId().toHexString() },
+    { target_url: receiverUrl, event_types: ['order.*'], active: true, description: null },
+  );
   const emitted = new Map<string, number>();
   const started = Date.now();
   const count = mode === 'rate' ? RATE * SECONDS : BURST;
@@ -107,7 +115,12 @@ async function run(label: string, wake: boolean, mode: 'rate' | 'burst') {
  * platform's own HTTP client (src/outbound `post`: keep-alive agent, timeouts), without the platform.
  */
 async function baseline(count: number) {
-  const body = JSON.stringify({ id: new ObjectId().toHexString(), event_type: 'order.created', created_at: new Date().toISOString(), payload: { order: { id: 'x', total: 1000 } } });
+  const body = JSON.stringify({
+    id: new ObjectId().toHexString(),
+    event_type: 'order.created',
+    created_at: new Date().toISOString(),
+    payload: { order: { id: 'x', total: 1000 } },
+  });
   const ts = Math.floor(Date.now() / 1000);
   const signed = signatureHeader('whsec_baseline', ts, body);
   const headers = { 'Content-Type': 'application/json', 'X-Platform-Hmac-SHA256': signed, 'X-Platform-Signature': signed, 'X-Platform-Timestamp': String(ts) };
@@ -154,7 +167,9 @@ try {
   console.log(`  (CPU per delivery: ${cpuPerDelivery.join(', ')})`);
   console.log(`  baseline (plain loop): ${fmt(baseRate)} deliveries/s`);
   console.log(`  ratio platform/baseline: ${(platformRate / baseRate).toFixed(3)}`);
-  console.log(`  (the receiver saw ${platformRequests} platform requests for ${receipts.size} distinct events: ${platformRequests - receipts.size} sent twice)`);
+  console.log(
+    `  (the receiver saw ${platformRequests} platform requests for ${receipts.size} distinct events: ${platformRequests - receipts.size} sent twice)`,
+  );
 } finally {
   const exited = new Promise((resolve) => webhooks.once('exit', resolve));
   webhooks.kill('SIGTERM');

@@ -42,6 +42,8 @@ export function registryProblems(modules: readonly Module[] = MODULES): string[]
   const contracts = new Set(modules.flatMap((m) => m.jobs ?? []).map((j) => j.name));
   return [
     ...[...contracts].filter((name) => !Object.hasOwn(HANDLERS, name)).map((name) => `${name}: no handler in jobs/`),
-    ...Object.keys(HANDLERS).filter((name) => !contracts.has(name)).map((name) => `${name}: no module declares it`),
+    ...Object.keys(HANDLERS)
+      .filter((name) => !contracts.has(name))
+      .map((name) => `${name}: no module declares it`),
   ];
 }

@@ -1,4 +1,14 @@
-import { DISPATCH_DELIVERY, DispatchPayload, FAN_OUT_EVENT, FanOutPayload, SWEEP, catchUpSubscriptions, dispatchDue, fanOutEvents, fanOutPendingEvents } from '../src/webhooks/index.js';
+import {
+  DISPATCH_DELIVERY,
+  DispatchPayload,
+  FAN_OUT_EVENT,
+  FanOutPayload,
+  SWEEP,
+  catchUpSubscriptions,
+  dispatchDue,
+  fanOutEvents,
+  fanOutPendingEvents,
+} from '../src/webhooks/index.js';
 import type { JobHandlers } from './types.js';
 
 /** The webhooks domain's jobs; deliveries are leased to this process (`platform.process.id`). */
@@ -22,6 +32,10 @@ export const webhookHandlers: JobHandlers = {
     const fannedOut = await fanOutPendingEvents(platform, owner);
     const caughtUp = await catchUpSubscriptions(platform, owner);
     const claimed = [...fannedOut.claimed, ...caughtUp.claimed];
-    return { fanned_out_events: fannedOut.events, caught_up_subscriptions: caughtUp.subscriptions, ...(await dispatchDue(platform, owner, { claimed, limit: 500 })) };
+    return {
+      fanned_out_events: fannedOut.events,
+      caught_up_subscriptions: caughtUp.subscriptions,
+      ...(await dispatchDue(platform, owner, { claimed, limit: 500 })),
+    };
   },
 };

@@ -49,7 +49,12 @@ export async function openPlatform(
   const jobs = await createQueue(db, { name: processName, pollIntervalMs: config.jobs.pollIntervalMs });
   const deps: EventHookDeps = { config, db, jobs, clock, log, process: { name: processName, id: processId(processName) } };
   const hooks = modules.flatMap((m) => (m.eventHooks ? [m.eventHooks(deps)] : []));
-  const events = createEvents(db, clock, modules.flatMap((m) => m.eventTypes ?? []), { ...combineHooks(hooks), carriers, log });
+  const events = createEvents(
+    db,
+    clock,
+    modules.flatMap((m) => m.eventTypes ?? []),
+    { ...combineHooks(hooks), carriers, log },
+  );
   const platform: Platform = { ...deps, events };
   return {
     platform,
@@ -97,5 +102,8 @@ export function createWebApp(platform: Platform, modules: readonly Module[] = MO
 
 /** The internal service with every module's internal routes, listening (the webhooks group runs it). */
 export function startInternalService(platform: Platform, modules: readonly Module[] = MODULES) {
-  return serveInternal(platform, modules.flatMap((m) => (m.internal ? [m.internal(platform)] : [])));
+  return serveInternal(
+    platform,
+    modules.flatMap((m) => (m.internal ? [m.internal(platform)] : [])),
+  );
 }

@@ -18,33 +18,40 @@ const bool = (def: boolean) =>
     .default(def ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1');
 
-const SecretsKeys = z
-  .string()
-  .transform((raw, ctx) => {
-    const keys: { id: string; key: Buffer }[] = [];
-    for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
-      const [id, b64] = part.split(':');
-      const key = b64 ? Buffer.from(b64, 'base64url') : Buffer.alloc(0);
-      if (!id || !/^[A-Za-z0-9_-]{1,32}$/.test(id) || key.length < 32) {
-        ctx.addIssue({ code: 'custom', message: 'each entry must be <id>:<base64url key of at least 32 bytes>' });
-        return z.NEVER;
-      }
-      keys.push({ id, key: key.subarray(0, 32) });
-    }
-    if (keys.length === 0) {
-      ctx.addIssue({ code: 'custom', message: 'at least one key is required' });
+const SecretsKeys = z.string().transform((raw, ctx) => {
+  const keys: { id: string; key: Buffer }[] = [];
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const [id, b64] = part.split(':');
+    const key = b64 ? Buffer.from(b64, 'base64url') : Buffer.alloc(0);
+    if (!id || !/^[A-Za-z0-9_-]{1,32}$/.test(id) || key.length < 32) {
+      ctx.addIssue({ code: 'custom', message: 'each entry must be <id>:<base64url key of at least 32 bytes>' });
       return z.NEVER;
     }
-    return keys;
-  });
+    keys.push({ id, key: key.subarray(0, 32) });
+  }
+  if (keys.length === 0) {
+    ctx.addIssue({ code: 'custom', message: 'at least one key is required' });
+    return z.NEVER;
+  }
+  return keys;
+});
 
 const Env = z
   .object({
     APP_ENV: z.enum(['development', 'test', 'staging', 'production']).default('development'),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: int(3000).pipe(z.number().max(65535)),
-    MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\/.+/, 'must be a mongodb:// or mongodb+srv:// URL').optional(),
-    MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be a database name (letters, digits, _ and -)').default('emporium'),
+    MONGODB_URL: z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\/.+/, 'must be a mongodb:// or mongodb+srv:// URL')
+      .optional(),
+    MONGODB_DB: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be a database name (letters, digits, _ and -)')
+      .default('emporium'),
     MONGODB_CONNECT_TIMEOUT_MS: int(5000, 100),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
     TRUST_PROXY: bool(false),
@@ -66,8 +73,14 @@ const Env = z
     STORAGE_LOCAL_DIR: z.string().min(1).default('.localdb/storage'),
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
-    S3_REGION: z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be a region name such as us-east-1').optional(),
-    S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional(),
+    S3_REGION: z
+      .string()
+      .regex(/^[a-z0-9-]{1,32}$/, 'must be a region name such as us-east-1')
+      .optional(),
+    S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')
+      .optional(),
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: bool(false),
@@ -110,12 +123,20 @@ const Env = z
     if (deployed && env.SECRETS_KEYS) {
       for (const { id, key } of env.SECRETS_KEYS) {
         if (key.equals(DEV_SECRETS_KEY_BYTES)) {
-          ctx.addIssue({ code: 'custom', path: ['SECRETS_KEYS'], message: `the key "${id}" is the public development key; generate a key of your own (README, Configuration)` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['SECRETS_KEYS'],
+            message: `the key "${id}" is the public development key; generate a key of your own (README, Configuration)`,
+          });
         }
       }
     }
     if (deployed && env.INTERNAL_SECRET === DEV_INTERNAL_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['INTERNAL_SECRET'], message: `is the public development secret; set a random secret of your own when APP_ENV is ${env.APP_ENV}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['INTERNAL_SECRET'],
+        message: `is the public development secret; set a random secret of your own when APP_ENV is ${env.APP_ENV}`,
+      });
     }
     if (deployed && !env.MONGODB_URL) {
       ctx.addIssue({ code: 'custom', path: ['MONGODB_URL'], message: `is required when APP_ENV is ${env.APP_ENV}` });
@@ -132,7 +153,8 @@ const Env = z
     if (env.APP_ENV === 'production') {
       // The spec's retry schedule is binding in production; only tests run it faster.
       for (const name of ['WEBHOOK_RETRY_BASE_SECONDS', 'WEBHOOK_RETRY_CAP_SECONDS'] as const) {
-        if (env[name] !== undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'must not be set in production (the schedule is 120 s doubling, capped at 3600 s)' });
+        if (env[name] !== undefined)
+          ctx.addIssue({ code: 'custom', path: [name], message: 'must not be set in production (the schedule is 120 s doubling, capped at 3600 s)' });
       }
     }
     if (env.STORAGE_DRIVER === 's3') {
@@ -274,7 +296,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     themes: { reviewLeaseMs: e.THEMES_REVIEW_LEASE_MS, sweepIntervalMs: e.THEMES_SWEEP_INTERVAL_MS },
     rendering: { threads: e.RENDER_THREADS, threadMemoryMb: e.RENDER_THREAD_MEMORY_MB },
     apps: {
-      operatorEmails: (e.OPERATOR_EMAILS ?? '').split(',').map((m) => m.trim().toLowerCase()).filter(Boolean),
+      operatorEmails: (e.OPERATOR_EMAILS ?? '')
+        .split(',')
+        .map((m) => m.trim().toLowerCase())
+        .filter(Boolean),
       issuer: e.PUBLIC_BASE_URL ? e.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
       codeTtlSeconds: e.OAUTH_CODE_TTL_SECONDS,
       accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
@@ -316,7 +341,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       subscriptionCacheMs: e.WEBHOOK_SUBSCRIPTION_CACHE_MS,
       connectTimeoutMs: e.WEBHOOK_CONNECT_TIMEOUT_MS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
-      targetAllowlist: (e.WEBHOOK_TARGET_ALLOWLIST ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+      targetAllowlist: (e.WEBHOOK_TARGET_ALLOWLIST ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
     },
   };
   return deepFreeze(config);

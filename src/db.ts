@@ -1,4 +1,13 @@
-import { MongoBulkWriteError, MongoClient, MongoServerError, type Collection, type Db, type Document, type IndexDescription, type OptionalUnlessRequiredId } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoClient,
+  MongoServerError,
+  type Collection,
+  type Db,
+  type Document,
+  type IndexDescription,
+  type OptionalUnlessRequiredId,
+} from 'mongodb';
 
 /**
  * Collections declare their indexes beside their owner (each domain's store.ts) and register
@@ -34,7 +43,13 @@ export async function connectDatabase(url: string, dbName: string, timeoutMs: nu
 export async function ensureIndexes(db: Db, declarations: readonly IndexDeclaration[]): Promise<void> {
   for (const { collection, indexes } of declarations) {
     const existing = new Set(
-      (await db.collection(collection).listIndexes().toArray().catch(() => [])).map((i) => String(i.name)),
+      (
+        await db
+          .collection(collection)
+          .listIndexes()
+          .toArray()
+          .catch(() => [])
+      ).map((i) => String(i.name)),
     );
     for (const index of indexes) {
       if (!index.name || !existing.has(index.name)) await db.collection(collection).createIndexes([index]);

@@ -12,7 +12,19 @@ export function createLog(level: string, base: Record<string, unknown>, destinat
     base,
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: ['password', '*.password', 'token', '*.token', 'code', '*.code', 'authorization', '*.authorization', 'headers.authorization', 'secret', '*.secret'],
+      paths: [
+        'password',
+        '*.password',
+        'token',
+        '*.token',
+        'code',
+        '*.code',
+        'authorization',
+        '*.authorization',
+        'headers.authorization',
+        'secret',
+        '*.secret',
+      ],
       censor: '[redacted]',
     },
   };

@@ -82,7 +82,11 @@ export function keysetQuery(field: string, direction: 1 | -1, cursor: KeysetCurs
 }
 
 /** Given up to limit+1 documents in keyset order, the page and the cursor of the next one. */
-export function keysetPageOf<T extends { _id: ObjectId }>(docs: T[], limit: number, sortValue: (doc: T) => SortValue): { items: T[]; nextCursor: string | null } {
+export function keysetPageOf<T extends { _id: ObjectId }>(
+  docs: T[],
+  limit: number,
+  sortValue: (doc: T) => SortValue,
+): { items: T[]; nextCursor: string | null } {
   const items = docs.slice(0, limit);
   const last = items[items.length - 1];
   return { items, nextCursor: docs.length > limit && last ? encodeKeysetCursor(sortValue(last), last._id) : null };

@@ -68,4 +68,3 @@ export function schemaIssue(e: ErrorObject): InputIssue {
       return { path, message: e.message ?? 'is invalid' };
   }
 }
-

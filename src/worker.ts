@@ -62,7 +62,14 @@ onShutdownSignal(async (signal) => {
   const notStarted = held.filter((id) => !running.has(id) && !startedJobs.has(id));
   await agenda.db.unlockJobs(notStarted);
   await close();
-  platform.log.info({ event: 'worker.stopped', group, completed: result.completed, still_running: result.running, timed_out: result.timedOut, unlocked: notStarted.length });
+  platform.log.info({
+    event: 'worker.stopped',
+    group,
+    completed: result.completed,
+    still_running: result.running,
+    timed_out: result.timedOut,
+    unlocked: notStarted.length,
+  });
   return 0;
 });
 
@@ -78,7 +85,15 @@ async function runLogged(platform: Platform, handler: RegisteredJob, jobId: stri
     const result = await handler.handle(platform, data);
     platform.log.info({ event: 'job.finished', job: handler.name, job_id: jobId, ...ids, outcome: 'succeeded', duration_ms: Date.now() - started, result });
   } catch (err) {
-    platform.log.error({ event: 'job.finished', job: handler.name, job_id: jobId, ...ids, outcome: 'failed', duration_ms: Date.now() - started, error: (err as Error).message });
+    platform.log.error({
+      event: 'job.finished',
+      job: handler.name,
+      job_id: jobId,
+      ...ids,
+      outcome: 'failed',
+      duration_ms: Date.now() - started,
+      error: (err as Error).message,
+    });
     throw err;
   } finally {
     startedJobs.delete(jobId); // unlocking a finished job at shutdown is harmless: it holds no lock

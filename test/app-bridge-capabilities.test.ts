@@ -23,14 +23,23 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
   type Installed = { partner: GivenApp; token: string; installationId: string };
 
   /** Install the app in a store with these scopes, through authorize and the token endpoint. */
-  const install = async (partner: GivenApp, into: GivenShop, scopes = ['read_products']): Promise<Installed> => ({ partner, ...(await installApp(api, partner, into, { scopes, webhookUrl: 'https://partner.example.com/h' })) });
+  const install = async (partner: GivenApp, into: GivenShop, scopes = ['read_products']): Promise<Installed> => ({
+    partner,
+    ...(await installApp(api, partner, into, { scopes, webhookUrl: 'https://partner.example.com/h' })),
+  });
 
   /** The app with every capability declared, an admin path and three extensions. */
   const FULL = {
     bridge: { capabilities: ['api.fetch', 'toast', 'resize', 'navigation.redirect'] },
     embedded: { enabled: true, admin_path: '/admin?tab=home' },
     extensions: [
-      { kind: 'admin_ui', handle: 'product-panel', name: 'Product panel', target: 'admin.product.details', config: { url: 'https://panel.example.com/embed', bridge_capabilities: ['api.fetch', 'navigation.redirect'] } },
+      {
+        kind: 'admin_ui',
+        handle: 'product-panel',
+        name: 'Product panel',
+        target: 'admin.product.details',
+        config: { url: 'https://panel.example.com/embed', bridge_capabilities: ['api.fetch', 'navigation.redirect'] },
+      },
       { kind: 'admin_ui', handle: 'order-panel', name: 'Order panel', target: 'admin.order.details' },
       { kind: 'theme_app_block', handle: 'badge', name: 'Badge', target: 'section' },
     ],
@@ -71,7 +80,12 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
     it('turns off what the app does not declare (admin embed config), and the bridge refuses a fetch without api.fetch', async () => {
       const res = await capabilities(narrow.token);
       expect(res.body.data.capabilities).to.deep.equal({ 'api.fetch': false, toast: true, resize: false, 'navigation.redirect': false });
-      expect(res.body.data.sources).to.deep.equal({ 'api.fetch': 'admin_embed', toast: 'default', resize: 'admin_embed', 'navigation.redirect': 'admin_embed' });
+      expect(res.body.data.sources).to.deep.equal({
+        'api.fetch': 'admin_embed',
+        toast: 'default',
+        resize: 'admin_embed',
+        'navigation.redirect': 'admin_embed',
+      });
       const fetched = await api.post('/v1/app-store/bridge/fetch', { method: 'GET', path: '/shop', store_id: shop.store.id }, { token: narrow.token });
       expect([fetched.status, fetched.body.error.code]).to.deep.equal([403, 'capability_disabled']);
       const allowed = await api.post('/v1/app-store/bridge/fetch', { method: 'GET', path: '/shop', store_id: shop.store.id }, { token: plain.token });
@@ -156,7 +170,9 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
         expect([res.status, res.body.error?.code], JSON.stringify(body)).to.deep.equal([400, code]);
       }
       const redirect = await embedding(plain.installationId, { bridge_capabilities: { 'navigation.redirect': true } });
-      expect(redirect.body.error.details).to.deep.equal(['body.bridge_capabilities.navigation.redirect: the app does not declare this capability (its bridge.capabilities: api.fetch, resize, toast)']);
+      expect(redirect.body.error.details).to.deep.equal([
+        'body.bridge_capabilities.navigation.redirect: the app does not declare this capability (its bridge.capabilities: api.fetch, resize, toast)',
+      ]);
       expect(await stored(plain.installationId)).to.deep.equal(before);
       // Off is always accepted (a capability the app does not use stays off anyway).
       const off = await embedding(plain.installationId, { bridge_capabilities: { 'navigation.redirect': false } });
@@ -184,7 +200,12 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
       const url = urlOf(res);
       expect(`${url.origin}${url.pathname}`).to.equal(`${new URL(full.partner.app.published.app_url).origin}/app/admin`);
       expect(Object.fromEntries(url.searchParams)).to.deep.equal({ tab: 'home', embedded: '1', store_id: shop.store.id, store: shop.store.subdomain });
-      expect(res.body.data).to.include({ source: 'app_url', extension: null, token_type: 'urn:ietf:params:oauth:token-type:id_token', expires_in: app.config.apps.sessionTokenTtlSeconds });
+      expect(res.body.data).to.include({
+        source: 'app_url',
+        extension: null,
+        token_type: 'urn:ietf:params:oauth:token-type:id_token',
+        expires_in: app.config.apps.sessionTokenTtlSeconds,
+      });
       expect(res.body.data.capabilities).to.deep.equal(ALL_ON_BUT_REDIRECT);
       expect(res.body.data.capability_sources).to.have.keys('api.fetch', 'toast', 'resize', 'navigation.redirect');
       expect(res.body.data.url).to.not.include(res.body.data.session_token);
@@ -193,7 +214,11 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
     it('hands out a session token that verifies with the platform JWKS, for this merchant, store, installation and app', async () => {
       const res = await embed(full.installationId);
       const jwks = createRemoteJWKSet(new URL(`${app.url}/.well-known/jwks.json`));
-      const { payload, protectedHeader } = await jwtVerify(res.body.data.session_token, jwks, { issuer: app.url, audience: full.partner.credentials.oauth_client_id, algorithms: ['ES256'] });
+      const { payload, protectedHeader } = await jwtVerify(res.body.data.session_token, jwks, {
+        issuer: app.url,
+        audience: full.partner.credentials.oauth_client_id,
+        algorithms: ['ES256'],
+      });
       expect(protectedHeader.typ).to.equal('emp-session+jwt');
       expect(payload).to.deep.include({ sub: shop.merchant.id, store_id: shop.store.id, installation_id: full.installationId });
     });
@@ -274,12 +299,22 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
     const manifest = { app_url: 'https://localhost:3000/app', embedded: { enabled: true, admin_path: '/' } };
 
     it('allows localhost only in development (and test): staging refuses every loopback host, https or not', () => {
-      for (const url of ['https://localhost/embed', 'https://localhost:3000/', 'https://127.0.0.1/', 'https://[::1]/', 'https://app.localhost/', 'https://LOCALHOST./']) {
+      for (const url of [
+        'https://localhost/embed',
+        'https://localhost:3000/',
+        'https://127.0.0.1/',
+        'https://[::1]/',
+        'https://app.localhost/',
+        'https://LOCALHOST./',
+      ]) {
         const verdict = checkEmbedUrl(staging(), url);
         expect(verdict.ok, url).to.equal(false);
       }
       expect(checkEmbedUrl(staging(), 'http://localhost:3000/')).to.deep.equal({ ok: false, reason: 'must use https when APP_ENV is staging' });
-      expect(checkEmbedUrl(staging(), 'https://localhost/')).to.deep.include({ ok: false, reason: 'must not point at localhost: localhost is allowed only in development (APP_ENV is staging)' });
+      expect(checkEmbedUrl(staging(), 'https://localhost/')).to.deep.include({
+        ok: false,
+        reason: 'must not point at localhost: localhost is allowed only in development (APP_ENV is staging)',
+      });
       expect(checkEmbedUrl(staging(), 'https://embed.example.com/').ok).to.equal(true);
       expect(checkEmbedUrl(development(), 'http://localhost:3000/').ok).to.equal(true);
       expect(checkEmbedUrl(development(), 'http://embed.example.com/').ok).to.equal(false);
@@ -289,7 +324,9 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
       const resolved = resolveEmbedUrl(staging(), { manifest, extension: null, installEmbedUrl: null });
       expect(resolved).to.deep.include({ ok: false, source: 'app_url', candidate: 'https://localhost:3000/app/' });
       const ext = { target: 'admin.product.details', config: { url: 'https://localhost:4000/x' } };
-      expect(resolveEmbedUrl(staging(), { manifest: { ...manifest, app_url: 'https://app.example.com' }, extension: ext, installEmbedUrl: null })).to.deep.include({ ok: false, source: 'extension_config' });
+      expect(
+        resolveEmbedUrl(staging(), { manifest: { ...manifest, app_url: 'https://app.example.com' }, extension: ext, installEmbedUrl: null }),
+      ).to.deep.include({ ok: false, source: 'extension_config' });
       const local = resolveEmbedUrl(development(), { manifest, extension: null, installEmbedUrl: null });
       expect(local.ok && local.url.href).to.equal('https://localhost:3000/app/');
     });
@@ -298,10 +335,22 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
       const m = { app_url: 'https://app.example.com/base/', embedded: { enabled: true, admin_path: '/home' } };
       const ext = { target: 'admin.customer.index', config: { url: 'https://ext.example.com/' } };
       const href = (r: ReturnType<typeof resolveEmbedUrl>) => (r.ok ? [r.source, r.url.href] : [r.source, r.reason]);
-      expect(href(resolveEmbedUrl(app.config, { manifest: m, extension: ext, installEmbedUrl: 'https://install.example.com/' }))).to.deep.equal(['install_config', 'https://install.example.com/']);
-      expect(href(resolveEmbedUrl(app.config, { manifest: m, extension: ext, installEmbedUrl: null }))).to.deep.equal(['extension_config', 'https://ext.example.com/']);
-      expect(href(resolveEmbedUrl(app.config, { manifest: m, extension: { ...ext, config: {} }, installEmbedUrl: null }))).to.deep.equal(['extension_target', 'https://app.example.com/base/customer/index']);
-      expect(href(resolveEmbedUrl(app.config, { manifest: m, extension: null, installEmbedUrl: null }))).to.deep.equal(['app_url', 'https://app.example.com/base/home']);
+      expect(href(resolveEmbedUrl(app.config, { manifest: m, extension: ext, installEmbedUrl: 'https://install.example.com/' }))).to.deep.equal([
+        'install_config',
+        'https://install.example.com/',
+      ]);
+      expect(href(resolveEmbedUrl(app.config, { manifest: m, extension: ext, installEmbedUrl: null }))).to.deep.equal([
+        'extension_config',
+        'https://ext.example.com/',
+      ]);
+      expect(href(resolveEmbedUrl(app.config, { manifest: m, extension: { ...ext, config: {} }, installEmbedUrl: null }))).to.deep.equal([
+        'extension_target',
+        'https://app.example.com/base/customer/index',
+      ]);
+      expect(href(resolveEmbedUrl(app.config, { manifest: m, extension: null, installEmbedUrl: null }))).to.deep.equal([
+        'app_url',
+        'https://app.example.com/base/home',
+      ]);
     });
 
     it('ignores stored settings that no longer fit: capabilities the app stopped declaring, a config that is not a list', () => {
@@ -324,7 +373,13 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
         {
           manifest: validManifest({
             extensions: [
-              { kind: 'admin_ui', handle: 'a', name: 'A', target: 'admin.product.details', config: { url: 'http://evil.example.com/', bridge_capabilities: ['toast', 'camera'] } },
+              {
+                kind: 'admin_ui',
+                handle: 'a',
+                name: 'A',
+                target: 'admin.product.details',
+                config: { url: 'http://evil.example.com/', bridge_capabilities: ['toast', 'camera'] },
+              },
               { kind: 'admin_ui', handle: 'b', name: 'B', target: 'admin.order.details', config: { url: 7, bridge_capabilities: 'toast' } },
             ],
           }),

@@ -95,7 +95,9 @@ describe('The app bridge (read-only fetch for embedded apps)', () => {
 
   it('is for app tokens only: no token, a merchant session and a revoked token get 401', async () => {
     expect((await api.post('/v1/app-store/bridge/fetch', { method: 'GET', path: '/shop', store_id: shop.store.id })).status).to.equal(401);
-    expect((await api.post('/v1/app-store/bridge/fetch', { method: 'GET', path: '/shop', store_id: shop.store.id }, { token: shop.merchant.token })).status).to.equal(401);
+    expect(
+      (await api.post('/v1/app-store/bridge/fetch', { method: 'GET', path: '/shop', store_id: shop.store.id }, { token: shop.merchant.token })).status,
+    ).to.equal(401);
     expect((await fetchVia({ method: 'GET', path: '/shop', store_id: shop.store.id }, `emp_at_${randomBytes(32).toString('base64url')}`)).status).to.equal(401);
   });
 });

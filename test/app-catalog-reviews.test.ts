@@ -164,7 +164,8 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
         return res.body.error.details as string[];
       };
       const valid = review({ store_id: shop.store.id });
-      for (const rating of [0, 6, 2.5, '5', null, -1]) expect(await bad({ ...valid, rating })).to.deep.equal(['body.rating: must be a whole number from 1 to 5']);
+      for (const rating of [0, 6, 2.5, '5', null, -1])
+        expect(await bad({ ...valid, rating })).to.deep.equal(['body.rating: must be a whole number from 1 to 5']);
       expect(await bad({ ...valid, body: '' })).to.deep.equal(['body.body: must not be empty']);
       expect(await bad({ ...valid, body: '   \n ' })).to.deep.equal(['body.body: must not be empty']);
       expect(await bad({ ...valid, body: 'x'.repeat(5001) })).to.deep.equal(['body.body: must be at most 5000 characters']);
@@ -206,7 +207,8 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
       const fives = await api.get(`${reviewsOf(a)}?rating=5`);
       expect(fives.body.data.map((r: { id: string }) => r.id)).to.deep.equal([made[2]!.id, made[0]!.id]);
       expect((await api.get(`${reviewsOf(a)}?rating=1`)).body.data).to.deep.equal([]);
-      for (const q of ['rating=0', 'rating=2.5', 'rating=x', 'cursor=garbage', 'limit=0', 'sort=rating']) expect((await api.get(`${reviewsOf(a)}?${q}`)).status, q).to.equal(400);
+      for (const q of ['rating=0', 'rating=2.5', 'rating=x', 'cursor=garbage', 'limit=0', 'sort=rating'])
+        expect((await api.get(`${reviewsOf(a)}?${q}`)).status, q).to.equal(400);
     });
   });
 
@@ -216,7 +218,14 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
       const path = `${reviewsOf()}/${created.id}`;
       const edited = await api.patch(path, { rating: 2, title: null }, asMerchant(shop));
       expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
-      expect(edited.body.data).to.include({ id: created.id, rating: 2, title: null, body: created.body, store_id: shop.store.id, created_at: created.created_at });
+      expect(edited.body.data).to.include({
+        id: created.id,
+        rating: 2,
+        title: null,
+        body: created.body,
+        store_id: shop.store.id,
+        created_at: created.created_at,
+      });
       const again = await api.patch(path, { body: ' Better now. ', title: 'Update' }, asMerchant(shop));
       expect(again.body.data).to.include({ rating: 2, title: 'Update', body: 'Better now.' });
       expect((await app.platform.db.collection('app_catalog_reviews').findOne({ _id: new ObjectId(created.id as string) }))!.version).to.equal(3);
@@ -248,7 +257,8 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
       expect(await bad({ body: null })).to.have.length(1);
       expect(await bad({ store_id: shop.store.id })).to.include('body: Unrecognized key: "store_id"');
       expect(await bad({ rating: 2, store_id: shop.store.id })).to.deep.equal(['body: Unrecognized key: "store_id"']);
-      for (const id of [new ObjectId().toHexString(), 'nope']) expect((await api.patch(`${reviewsOf()}/${id}`, { rating: 1 }, asMerchant(shop))).status).to.equal(404);
+      for (const id of [new ObjectId().toHexString(), 'nope'])
+        expect((await api.patch(`${reviewsOf()}/${id}`, { rating: 1 }, asMerchant(shop))).status).to.equal(404);
       // A review of another app is not found under this one.
       const other = await givenPublishedApp(api, operatorToken);
       expect((await api.patch(`${reviewsOf(other)}/${created.id}`, { rating: 1 }, asMerchant(shop))).status).to.equal(404);
@@ -256,7 +266,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
       expect(stored).to.include({ rating: created.rating, body: created.body, version: 1 });
     });
 
-    it('deletes the author\'s review (204); the store may then review again', async () => {
+    it("deletes the author's review (204); the store may then review again", async () => {
       const { shop, review: created } = await givenReview();
       const path = `${reviewsOf()}/${created.id}`;
       expect((await api.delete(path, asMerchant(shop))).status).to.equal(204);
@@ -288,7 +298,6 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
       expect(listed.rating).to.deep.equal(await catalogRating(a));
       const doc = await app.platform.db.collection('apps').findOne({ _id: new ObjectId(a.app.id as string) });
       expect(doc!.rating_summary).to.deep.include({ count: 2, sum: 5 });
-
     });
 
     it('stays equal to the reviews under concurrent edits of one review', async () => {
@@ -303,7 +312,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
   });
 
   describe('the partner: GET …/developers/apps/:id/reviews and the reply', () => {
-    it('lists their app\'s reviews; another partner or a plain merchant cannot', async () => {
+    it("lists their app's reviews; another partner or a plain merchant cannot", async () => {
       const a = await givenPublishedApp(api, operatorToken);
       const { review: created } = await givenReview(a);
       const own = await api.get(partnerReviewsOf(a), asPartner(a));

@@ -119,20 +119,48 @@ describe('App platform routes under malformed input (never a 500)', () => {
       `/v1/app-store/developers/apps/${partner.app.id}/reviews?limit=x`,
     ];
     for (const path of gets) {
-      const res = await api.get(path, path.includes('app-reviews') ? { token: operator.token } : path.includes('developers') ? partnerToken : path.includes('installations') ? store : merchant);
+      const res = await api.get(
+        path,
+        path.includes('app-reviews')
+          ? { token: operator.token }
+          : path.includes('developers')
+            ? partnerToken
+            : path.includes('installations')
+              ? store
+              : merchant,
+      );
       sent++;
       expect(res.status, `GET ${path}: ${JSON.stringify(res.body)}`).to.be.below(500);
     }
     // The token endpoint under forms of every shape.
-    for (const form of ['', '=', 'grant_type', 'a[b][c]=1', 'grant_type=authorization_code&code[]=1', '%ZZ', 'grant_type=refresh_token&refresh_token=' + 'x'.repeat(5000)]) {
+    for (const form of [
+      '',
+      '=',
+      'grant_type',
+      'a[b][c]=1',
+      'grant_type=authorization_code&code[]=1',
+      '%ZZ',
+      'grant_type=refresh_token&refresh_token=' + 'x'.repeat(5000),
+    ]) {
       const res = await api.send('POST', '/v1/app-store/oauth/token', form, {
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${partner.credentials.oauth_client_id}:${partner.credentials.client_secret}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${partner.credentials.oauth_client_id}:${partner.credentials.client_secret}`).toString('base64')}`,
+        },
       });
       sent++;
       expect(res.status, `token form ${form.slice(0, 40)}: ${JSON.stringify(res.body)}`).to.be.below(500);
     }
-    for (const header of ['Basic', 'Basic !!!', 'Basic ' + Buffer.from('no-colon').toString('base64'), 'Basic ' + Buffer.from('%E0%A4%A:x').toString('base64'), 'Bearer x']) {
-      const res = await api.send('POST', '/v1/app-store/oauth/token', 'grant_type=refresh_token&refresh_token=x', { headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: header } });
+    for (const header of [
+      'Basic',
+      'Basic !!!',
+      'Basic ' + Buffer.from('no-colon').toString('base64'),
+      'Basic ' + Buffer.from('%E0%A4%A:x').toString('base64'),
+      'Bearer x',
+    ]) {
+      const res = await api.send('POST', '/v1/app-store/oauth/token', 'grant_type=refresh_token&refresh_token=x', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: header },
+      });
       sent++;
       expect(res.status, header).to.equal(401);
     }

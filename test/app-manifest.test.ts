@@ -106,7 +106,9 @@ describe('App manifests (POST /v1/app-store/developers/apps/manifest/validate)',
       expect(m.scopes).to.deep.equal(['read_orders', 'read_products', 'write_products']);
       expect(m.webhooks.topics).to.deep.equal(['app.uninstalled', 'order.created', 'shop.redact']);
       expect(m.bridge.capabilities).to.deep.equal(['navigation.redirect', 'toast']);
-      expect(m.extensions).to.deep.equal([{ kind: 'admin_ui', handle: 'slip-button', name: 'Slip', target: 'admin.order.details', config: { label: 'Print' } }]);
+      expect(m.extensions).to.deep.equal([
+        { kind: 'admin_ui', handle: 'slip-button', name: 'Slip', target: 'admin.order.details', config: { label: 'Print' } },
+      ]);
     });
 
     it('accepts every app lifecycle and compliance topic', async () => {
@@ -200,10 +202,14 @@ describe('App manifests (POST /v1/app-store/developers/apps/manifest/validate)',
       const eleven = Array.from({ length: 11 }, (_, i) => `https://x.example.com/cb${i}`);
       expect(await issuesOf({ redirect_urls: eleven })).to.deep.equal(['redirect_urls: must have at most 10 items']);
       expect(await issuesOf({ redirect_urls: ['https://x.example.com/cb#frag'] })).to.deep.equal(['redirect_urls.0: must not contain a fragment (#...)']);
-      expect(await issuesOf({ redirect_urls: ['https://user:pw@x.example.com/cb'] })).to.deep.equal(['redirect_urls.0: must not contain credentials (user:password@)']);
+      expect(await issuesOf({ redirect_urls: ['https://user:pw@x.example.com/cb'] })).to.deep.equal([
+        'redirect_urls.0: must not contain credentials (user:password@)',
+      ]);
       expect(await issuesOf({ redirect_urls: ['not a url'] })).to.have.length(1);
       expect(await issuesOf({ redirect_urls: ['ftp://x.example.com/cb'] })).to.have.length(1);
-      expect(await issuesOf({ redirect_urls: ['https://x.example.com/cb', 'https://X.EXAMPLE.com/cb'] })).to.deep.equal(['redirect_urls.1: is the same URL as redirect_urls.0']);
+      expect(await issuesOf({ redirect_urls: ['https://x.example.com/cb', 'https://X.EXAMPLE.com/cb'] })).to.deep.equal([
+        'redirect_urls.1: is the same URL as redirect_urls.0',
+      ]);
     });
 
     it('redirect_urls and app_url: plain http only to a loopback host', async () => {
@@ -280,7 +286,13 @@ describe('App manifests (POST /v1/app-store/developers/apps/manifest/validate)',
     });
 
     it('the whole manifest: at most 64 KiB', async () => {
-      const extensions = Array.from({ length: 9 }, (_, i) => ({ kind: 'admin_ui', handle: `e${i}`, name: 'E', target: 'admin.x', config: { blob: 'x'.repeat(8000) } }));
+      const extensions = Array.from({ length: 9 }, (_, i) => ({
+        kind: 'admin_ui',
+        handle: `e${i}`,
+        name: 'E',
+        target: 'admin.x',
+        config: { blob: 'x'.repeat(8000) },
+      }));
       const issues = await issuesOf({ extensions });
       expect(issues).to.have.length(1);
       expect(issues[0]).to.match(/^manifest: must be at most 65536 bytes as JSON \(it is \d+\)$/);

@@ -120,7 +120,11 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
     expect(((await products.json()) as { data: { title: string }[] }).data.map((p) => p.title)).to.deep.equal(['Linen shirt']);
 
     // 5. Refresh rotates the pair.
-    const refreshed = await oauth.processRefreshTokenResponse(as, oauthClient, await oauth.refreshTokenGrantRequest(as, oauthClient, clientAuth, tokens.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      oauthClient,
+      await oauth.refreshTokenGrantRequest(as, oauthClient, clientAuth, tokens.refresh_token!, insecure),
+    );
     expect(refreshed.refresh_token).to.not.equal(tokens.refresh_token);
     const metadata = await oauth.protectedResourceRequest(
       refreshed.access_token,
@@ -153,7 +157,11 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
     expect(online.refresh_token).to.equal(undefined);
     expect(online.issued_token_type).to.equal('urn:ietf:params:oauth:token-type:access_token');
     expect(online.associated_user).to.deep.equal({ id: shop.merchant.id });
-    const offline = await oauth.processGenericTokenEndpointResponse(as, oauthClient, await exchange('urn:emporium:params:oauth:token-type:offline-access-token'));
+    const offline = await oauth.processGenericTokenEndpointResponse(
+      as,
+      oauthClient,
+      await exchange('urn:emporium:params:oauth:token-type:offline-access-token'),
+    );
     expect(offline.refresh_token).to.match(/^emp_rt_/);
     const orders = await oauth.protectedResourceRequest(online.access_token, 'GET', new URL(`${app.url}/v1/app/orders`), undefined, undefined, insecure);
     expect(orders.status).to.equal(200);
@@ -162,8 +170,17 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
     const viaSpecPath = await api.send(
       'POST',
       '/v1/app-store/oauth/token-exchange',
-      new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: await newSessionToken(), subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' }).toString(),
-      { headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${oauthClient.client_id}:${partner.credentials.client_secret}`).toString('base64')}` } },
+      new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        subject_token: await newSessionToken(),
+        subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+      }).toString(),
+      {
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${oauthClient.client_id}:${partner.credentials.client_secret}`).toString('base64')}`,
+        },
+      },
     );
     expect(viaSpecPath.status, JSON.stringify(viaSpecPath.body)).to.equal(200);
 
@@ -185,8 +202,10 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
   it('exchanges a session token once: the same token again, even at once in parallel, is refused (RFC 8693 invalid_request)', async () => {
     const own = await givenShop(api);
     const installationId = await authorizeInto(own);
-    const sessionToken = async () => (await api.post(`/v1/app-store/installations/${installationId}/session-token`, undefined, own.as)).body.data.session_token as string;
-    const exchange = (subject: string, requested = 'urn:emporium:params:oauth:token-type:online-access-token') => exchangeWith(clientAuth, oauthClient.client_id, subject, requested);
+    const sessionToken = async () =>
+      (await api.post(`/v1/app-store/installations/${installationId}/session-token`, undefined, own.as)).body.data.session_token as string;
+    const exchange = (subject: string, requested = 'urn:emporium:params:oauth:token-type:online-access-token') =>
+      exchangeWith(clientAuth, oauthClient.client_id, subject, requested);
 
     const first = await sessionToken();
     const used = await exchange(first);
@@ -194,7 +213,11 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
     // Again, for an online or an offline token: refused, and the first access token still works.
     for (const requested of ['urn:emporium:params:oauth:token-type:online-access-token', 'urn:emporium:params:oauth:token-type:offline-access-token']) {
       const again = await exchange(first, requested);
-      expect([again.status, again.body.error, again.body.error_description]).to.deep.equal([400, 'invalid_request', 'subject_token is not valid: already exchanged']);
+      expect([again.status, again.body.error, again.body.error_description]).to.deep.equal([
+        400,
+        'invalid_request',
+        'subject_token is not valid: already exchanged',
+      ]);
     }
     expect((await api.get('/v1/app/products', { token: used.body.access_token! })).status).to.equal(200);
 

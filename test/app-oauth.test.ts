@@ -70,19 +70,35 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
   const form = (params: Record<string, string>) => new URLSearchParams(params).toString();
   const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
   const token = (params: Record<string, string>, auth: 'basic' | 'post' | 'none' = 'basic', creds = partner.credentials): Promise<Reply> =>
-    api.send('POST', '/v1/app-store/oauth/token', form(auth === 'post' ? { ...params, client_id: creds.oauth_client_id, client_secret: creds.client_secret } : params), {
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth === 'basic' ? { authorization: basic(creds.oauth_client_id, creds.client_secret) } : {}) },
-    });
+    api.send(
+      'POST',
+      '/v1/app-store/oauth/token',
+      form(auth === 'post' ? { ...params, client_id: creds.oauth_client_id, client_secret: creds.client_secret } : params),
+      {
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(auth === 'basic' ? { authorization: basic(creds.oauth_client_id, creds.client_secret) } : {}),
+        },
+      },
+    );
 
   /** A full install: consent, then the code exchanged for tokens. */
   const install = async (over: Record<string, unknown> = {}, as: GivenShop = shop) => {
     const { p, body } = authorizeBody({ store_id: as.store.id, ...over });
     const granted = await authorize(body, as);
     expect(granted.status, JSON.stringify(granted.body)).to.equal(200);
-    const exchanged = await token({ grant_type: 'authorization_code', code: granted.body.data.code, redirect_uri: body.redirect_uri as string, code_verifier: p.verifier });
+    const exchanged = await token({
+      grant_type: 'authorization_code',
+      code: granted.body.data.code,
+      redirect_uri: body.redirect_uri as string,
+      code_verifier: p.verifier,
+    });
     expect(exchanged.status, JSON.stringify(exchanged.body)).to.equal(200);
     secretsSeen.push(granted.body.data.code, exchanged.body.access_token, exchanged.body.refresh_token);
-    return { granted: granted.body.data, tokens: exchanged.body as { access_token: string; refresh_token: string; scope: string; expires_in: number; token_type: string } };
+    return {
+      granted: granted.body.data,
+      tokens: exchanged.body as { access_token: string; refresh_token: string; scope: string; expires_in: number; token_type: string },
+    };
   };
   const uninstallAll = async (as: GivenShop = shop) => {
     const list = await api.get('/v1/app-store/installations?status=active', as.as);
@@ -108,10 +124,18 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       expect(`${url.origin}${url.pathname}`).to.equal(redirectUri());
       expect(url.searchParams.get('code')).to.equal(data.code);
       expect(url.searchParams.get('state')).to.equal(body.state);
-      expect(data.installation).to.include({ app_id: partner.app.id, store_id: shop.store.id, status: 'active', webhook_url: 'https://partner.example.com/webhooks' });
+      expect(data.installation).to.include({
+        app_id: partner.app.id,
+        store_id: shop.store.id,
+        status: 'active',
+        webhook_url: 'https://partner.example.com/webhooks',
+      });
       // A write scope brings its read (docs/apps.md, Scopes).
       expect(data.installation.scopes).to.deep.equal(['read_app_metadata', 'read_products', 'write_app_metadata']);
-      const events = await app.platform.db.collection('events').find({ type: 'app.installed', 'payload.installation.id': data.installation.id, created_at: { $gte: since } }).toArray();
+      const events = await app.platform.db
+        .collection('events')
+        .find({ type: 'app.installed', 'payload.installation.id': data.installation.id, created_at: { $gte: since } })
+        .toArray();
       expect(events).to.have.length(1);
       expect(events[0]!.payload.contract_version).to.equal('2026-06-05.ws13.lifecycle');
     });
@@ -176,22 +200,33 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
         const code = (await authorize(body)).body.data.code as string;
         return mutate(p, body, code);
       };
-      const wrongVerifier = await attempt((_p, body, code) => token({ grant_type: 'authorization_code', code, redirect_uri: body.redirect_uri as string, code_verifier: pkce().verifier }));
+      const wrongVerifier = await attempt((_p, body, code) =>
+        token({ grant_type: 'authorization_code', code, redirect_uri: body.redirect_uri as string, code_verifier: pkce().verifier }),
+      );
       expect([wrongVerifier.status, wrongVerifier.body.error]).to.deep.equal([400, 'invalid_grant']);
       expect(wrongVerifier.body.error_description).to.match(/code_verifier/);
       expect(wrongVerifier.body).to.not.have.property('access_token');
 
-      const wrongRedirect = await attempt((p, _body, code) => token({ grant_type: 'authorization_code', code, redirect_uri: 'https://partner.example.com/other', code_verifier: p.verifier }));
+      const wrongRedirect = await attempt((p, _body, code) =>
+        token({ grant_type: 'authorization_code', code, redirect_uri: 'https://partner.example.com/other', code_verifier: p.verifier }),
+      );
       expect([wrongRedirect.status, wrongRedirect.body.error]).to.deep.equal([400, 'invalid_grant']);
 
       const expired = await attempt(async (p, body, code) => {
-        await app.platform.db.collection('oauth_codes').updateOne({ used_at: null, redirect_uri: body.redirect_uri, code_challenge: body.code_challenge }, { $set: { expires_at: new Date(Date.now() - 1000) } });
+        await app.platform.db
+          .collection('oauth_codes')
+          .updateOne(
+            { used_at: null, redirect_uri: body.redirect_uri, code_challenge: body.code_challenge },
+            { $set: { expires_at: new Date(Date.now() - 1000) } },
+          );
         return token({ grant_type: 'authorization_code', code, redirect_uri: body.redirect_uri as string, code_verifier: p.verifier });
       });
       expect([expired.status, expired.body.error, expired.body.error_description]).to.deep.equal([400, 'invalid_grant', 'The authorization code has expired']);
 
       const stranger = await givenPublishedApp(api, {});
-      const otherClient = await attempt((p, body, code) => token({ grant_type: 'authorization_code', code, redirect_uri: body.redirect_uri as string, code_verifier: p.verifier }, 'basic', stranger.credentials));
+      const otherClient = await attempt((p, body, code) =>
+        token({ grant_type: 'authorization_code', code, redirect_uri: body.redirect_uri as string, code_verifier: p.verifier }, 'basic', stranger.credentials),
+      );
       expect([otherClient.status, otherClient.body.error]).to.deep.equal([400, 'invalid_grant']);
 
       const noVerifier = await attempt((_p, body, code) => token({ grant_type: 'authorization_code', code, redirect_uri: body.redirect_uri as string }));
@@ -220,16 +255,27 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       expect(bad.headers.get('www-authenticate')).to.equal('Basic realm="emporium"');
       const none = await token({ grant_type: 'authorization_code', code: 'x' }, 'none');
       expect([none.status, none.body.error]).to.deep.equal([401, 'invalid_client']);
-      const both = await api.send('POST', '/v1/app-store/oauth/token', form({ grant_type: 'refresh_token', refresh_token: 'x', client_secret: partner.credentials.client_secret }), {
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(partner.credentials.oauth_client_id, partner.credentials.client_secret) },
-      });
+      const both = await api.send(
+        'POST',
+        '/v1/app-store/oauth/token',
+        form({ grant_type: 'refresh_token', refresh_token: 'x', client_secret: partner.credentials.client_secret }),
+        {
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: basic(partner.credentials.oauth_client_id, partner.credentials.client_secret),
+          },
+        },
+      );
       expect([both.status, both.body.error]).to.deep.equal([400, 'invalid_request']);
       const unsupported = await token({ grant_type: 'password', username: 'a', password: 'b' });
       expect([unsupported.status, unsupported.body.error]).to.deep.equal([400, 'unsupported_grant_type']);
       const missing = await token({});
       expect([missing.status, missing.body.error]).to.deep.equal([400, 'invalid_request']);
       const repeated = await api.send('POST', '/v1/app-store/oauth/token', 'grant_type=refresh_token&grant_type=refresh_token', {
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(partner.credentials.oauth_client_id, partner.credentials.client_secret) },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basic(partner.credentials.oauth_client_id, partner.credentials.client_secret),
+        },
       });
       expect([repeated.status, repeated.body.error]).to.deep.equal([400, 'invalid_request']);
       const text = await api.send('POST', '/v1/app-store/oauth/token', 'grant_type=x', { headers: { 'content-type': 'text/plain' } });
@@ -246,10 +292,16 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       const third = await token({ grant_type: 'refresh_token', refresh_token: second.body.refresh_token });
       expect(third.status).to.equal(200);
       // The first refresh token again, long after its rotation (beyond the grace): the family is revoked.
-      await app.platform.db.collection('oauth_tokens').updateMany({ used_at: { $ne: null } }, { $set: { used_at: new Date(Date.now() - 10 * 60_000), retry_until: new Date(Date.now() - 10 * 60_000 + 30_000) } });
+      await app.platform.db
+        .collection('oauth_tokens')
+        .updateMany(
+          { used_at: { $ne: null } },
+          { $set: { used_at: new Date(Date.now() - 10 * 60_000), retry_until: new Date(Date.now() - 10 * 60_000 + 30_000) } },
+        );
       const replay = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
       expect([replay.status, replay.body.error]).to.deep.equal([400, 'invalid_grant']);
-      for (const t of [tokens.access_token, second.body.access_token, third.body.access_token]) expect((await api.get('/v1/app/products', { token: t })).status).to.equal(401);
+      for (const t of [tokens.access_token, second.body.access_token, third.body.access_token])
+        expect((await api.get('/v1/app/products', { token: t })).status).to.equal(401);
       const latest = await token({ grant_type: 'refresh_token', refresh_token: third.body.refresh_token });
       expect([latest.status, latest.body.error]).to.deep.equal([400, 'invalid_grant']);
     });
@@ -266,7 +318,12 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       const retried = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
       expect(retried.status, JSON.stringify(retried.body)).to.equal(200);
       // The retry is answered the pair the lost response carried, not a new one.
-      expect(retried.body).to.deep.include({ access_token: lost.body.access_token, refresh_token: lost.body.refresh_token, token_type: 'Bearer', scope: lost.body.scope });
+      expect(retried.body).to.deep.include({
+        access_token: lost.body.access_token,
+        refresh_token: lost.body.refresh_token,
+        token_type: 'Bearer',
+        scope: lost.body.scope,
+      });
       expect(retried.body.expires_in).to.be.within(lost.body.expires_in - 5, lost.body.expires_in);
       expect((await api.get('/v1/app/products', { token: retried.body.access_token })).status).to.equal(200);
       // A second retry, still within the grace and with the pair never used: a replay, and the family goes.
@@ -290,7 +347,12 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       const second = (await install()).tokens;
       const pair = (await token({ grant_type: 'refresh_token', refresh_token: second.refresh_token })).body;
       // 31 seconds later (the grace is 30): as the rotation would be stored by then.
-      await app.platform.db.collection('oauth_tokens').updateMany({ used_at: { $ne: null }, revoked_at: null }, { $set: { used_at: new Date(Date.now() - 31_000), retry_until: new Date(Date.now() - 1000) } });
+      await app.platform.db
+        .collection('oauth_tokens')
+        .updateMany(
+          { used_at: { $ne: null }, revoked_at: null },
+          { $set: { used_at: new Date(Date.now() - 31_000), retry_until: new Date(Date.now() - 1000) } },
+        );
       const late = await token({ grant_type: 'refresh_token', refresh_token: second.refresh_token });
       expect([late.status, late.body.error]).to.deep.equal([400, 'invalid_grant']);
       expect((await api.get('/v1/app/products', { token: pair.access_token })).status).to.equal(401);
@@ -301,7 +363,7 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       const kept = { token_hash: createHash('sha256').update(third.refresh_token).digest('hex') };
       expect((await app.platform.db.collection('oauth_tokens').findOne(kept))!.rotation_answer).to.be.a('string');
       await SWEEPS['maintenance.sweep-oauth']({ ...app.platform, clock: { now: () => new Date(Date.now() + 31_000) } });
-      expect((await app.platform.db.collection('oauth_tokens').findOne(kept))).to.deep.include({ rotation_answer: null, retry_until: null });
+      expect(await app.platform.db.collection('oauth_tokens').findOne(kept)).to.deep.include({ rotation_answer: null, retry_until: null });
       const swept = await token({ grant_type: 'refresh_token', refresh_token: third.refresh_token });
       expect([swept.status, swept.body.error]).to.deep.equal([400, 'invalid_grant']);
       expect((await api.get('/v1/app/products', { token: thirdPair.access_token })).status).to.equal(401);
@@ -366,7 +428,11 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
         const res = await api.put('/v1/app/installation/metadata', { metadata }, { token: tokens.access_token });
         expect([res.status, res.body.error.code], JSON.stringify(metadata)).to.deep.equal([400, 'invalid_input']);
       }
-      const deep = await api.put('/v1/app/installation/metadata', { metadata: JSON.parse('{"a":'.repeat(25) + '1' + '}'.repeat(25)) }, { token: tokens.access_token });
+      const deep = await api.put(
+        '/v1/app/installation/metadata',
+        { metadata: JSON.parse('{"a":'.repeat(25) + '1' + '}'.repeat(25)) },
+        { token: tokens.access_token },
+      );
       expect(deep.status).to.equal(400);
       // Nor values the database cannot hold (the fuzzer's finds: both were a 500): an infinite number, a list in a list.
       for (const [text, path] of [
@@ -392,7 +458,10 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       expect(again.body.data.installation.id).to.equal(granted.installation.id);
       expect((await api.get('/v1/app/orders', { token: tokens.access_token })).status).to.equal(403);
       expect((await api.get('/v1/app/products', { token: tokens.access_token })).status).to.equal(200);
-      const events = await app.platform.db.collection('events').find({ type: 'app.scopes_updated', 'payload.installation.id': granted.installation.id }).toArray();
+      const events = await app.platform.db
+        .collection('events')
+        .find({ type: 'app.scopes_updated', 'payload.installation.id': granted.installation.id })
+        .toArray();
       expect(events).to.have.length(1);
       expect(events[0]!.payload.previous_scopes).to.deep.equal(['read_orders', 'read_products']);
       expect(events[0]!.payload.installation.scopes).to.deep.equal(['read_products']);
@@ -444,7 +513,10 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
         store_id: shop.store.id,
         webhook_url: 'https://partner.example.com/webhooks',
       });
-      const res = await fetch(`${app.url}/v1/app-store/oauth/authorize?${q}`, { headers: { authorization: `Bearer ${shop.merchant.token}` }, redirect: 'manual' });
+      const res = await fetch(`${app.url}/v1/app-store/oauth/authorize?${q}`, {
+        headers: { authorization: `Bearer ${shop.merchant.token}` },
+        redirect: 'manual',
+      });
       expect(res.status).to.equal(302);
       const back = new URL(res.headers.get('location')!);
       expect(back.searchParams.get('state')).to.equal('abc');
@@ -453,12 +525,18 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       expect(exchanged.status).to.equal(200);
 
       q.set('code_challenge_method', 'plain');
-      const refused = await fetch(`${app.url}/v1/app-store/oauth/authorize?${q}`, { headers: { authorization: `Bearer ${shop.merchant.token}` }, redirect: 'manual' });
+      const refused = await fetch(`${app.url}/v1/app-store/oauth/authorize?${q}`, {
+        headers: { authorization: `Bearer ${shop.merchant.token}` },
+        redirect: 'manual',
+      });
       expect(refused.status).to.equal(302);
       const error = new URL(refused.headers.get('location')!);
       expect([error.searchParams.get('error'), error.searchParams.get('state')]).to.deep.equal(['invalid_request', 'abc']);
       q.set('redirect_uri', 'https://evil.example.com/cb');
-      const unknownRedirect = await fetch(`${app.url}/v1/app-store/oauth/authorize?${q}`, { headers: { authorization: `Bearer ${shop.merchant.token}` }, redirect: 'manual' });
+      const unknownRedirect = await fetch(`${app.url}/v1/app-store/oauth/authorize?${q}`, {
+        headers: { authorization: `Bearer ${shop.merchant.token}` },
+        redirect: 'manual',
+      });
       expect(unknownRedirect.status).to.equal(400);
     });
   });
@@ -466,7 +544,11 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
   it('publishes RFC 8414 metadata', async () => {
     const res = await api.get('/.well-known/oauth-authorization-server');
     expect(res.status).to.equal(200);
-    expect(res.body).to.include({ issuer: app.url, token_endpoint: `${app.url}/v1/app-store/oauth/token`, authorization_endpoint: `${app.url}/v1/app-store/oauth/authorize` });
+    expect(res.body).to.include({
+      issuer: app.url,
+      token_endpoint: `${app.url}/v1/app-store/oauth/token`,
+      authorization_endpoint: `${app.url}/v1/app-store/oauth/authorize`,
+    });
     expect(res.body.code_challenge_methods_supported).to.deep.equal(['S256']);
     expect(res.body.token_endpoint_auth_methods_supported).to.deep.equal(['client_secret_basic', 'client_secret_post']);
     expect(res.body.grant_types_supported).to.include.members(['authorization_code', 'refresh_token']);

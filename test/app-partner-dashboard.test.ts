@@ -49,7 +49,11 @@ describe('The partner dashboard', function () {
     const operator = await givenMerchant(api, { email: OPERATOR });
     partner = await givenPublishedApp(api, operator.token, { scopes: ['read_orders', 'read_products', 'write_app_metadata'] });
     // A second app of the same partner, submitted and never installed.
-    const second = await api.post('/v1/app-store/developers/apps', { manifest: validManifest({ name: 'Idle app' }) }, { token: partner.developer.merchant.token });
+    const second = await api.post(
+      '/v1/app-store/developers/apps',
+      { manifest: validManifest({ name: 'Idle app' }) },
+      { token: partner.developer.merchant.token },
+    );
     expect(second.status).to.equal(201);
     idle = second.body.data.app;
     receiver.expectSecret('/good', partner.webhookSecret).expectSecret('/bad', partner.webhookSecret);
@@ -65,7 +69,11 @@ describe('The partner dashboard', function () {
     expect((await api.get('/v1/app/orders', { token: inGood.token })).status).to.equal(403);
     await until('app.installed delivered to /good', async () => receiver.to('/good').some((r) => r.headers['x-platform-event-type'] === 'app.installed'));
     expect((await api.delete(`/v1/app-store/installations/${inGood.installationId}`, good.as)).status).to.equal(200);
-    const review = await api.post(`/v1/app-store/apps/${partner.app.id}/reviews`, { store_id: good.store.id, rating: 4, body: 'Prints fine.' }, { token: good.merchant.token });
+    const review = await api.post(
+      `/v1/app-store/apps/${partner.app.id}/reviews`,
+      { store_id: good.store.id, rating: 4, body: 'Prints fine.' },
+      { token: good.merchant.token },
+    );
     expect(review.status, JSON.stringify(review.body)).to.equal(201);
   });
   after(async () => {
@@ -96,10 +104,18 @@ describe('The partner dashboard', function () {
     expect(mine.webhooks).to.include({ successful: 2, failed: 1, retried: 8 });
     expect(mine.webhooks.success_rate).to.be.closeTo(2 / 3, 0.001);
     expect(mine.webhooks.failing_endpoints).to.have.length(1);
-    expect(mine.webhooks.failing_endpoints[0]).to.include({ store_id: bad.store.id, target_url: `${receiver.url}/bad`, consecutive_failed_deliveries: 1, active: true });
+    expect(mine.webhooks.failing_endpoints[0]).to.include({
+      store_id: bad.store.id,
+      target_url: `${receiver.url}/bad`,
+      consecutive_failed_deliveries: 1,
+      active: true,
+    });
     expect(mine.api_calls).to.deep.equal({ total: 4, by_scope: { read_products: 3, none: 1 } });
     const quiet = data.apps[1];
-    expect(quiet).to.deep.include({ status: 'submitted', installs: { active: 0, uninstalled: 0, in_window: { installed: 0, uninstalled: 0 }, by_day: quiet.installs.by_day } });
+    expect(quiet).to.deep.include({
+      status: 'submitted',
+      installs: { active: 0, uninstalled: 0, in_window: { installed: 0, uninstalled: 0 }, by_day: quiet.installs.by_day },
+    });
     expect(quiet.review.latest_version.status).to.equal('submitted');
     expect(quiet.rating).to.include({ average: null, count: 0 });
     expect(quiet.webhooks).to.include({ successful: 0, failed: 0, success_rate: null });

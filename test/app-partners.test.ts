@@ -62,7 +62,14 @@ describe('App partners, submission, review and catalog', () => {
       expect(await bad({ ...DEVELOPER_PROFILE, admin: true })).to.deep.equal(['body: Unrecognized key: "admin"']);
       expect(await bad({ ...DEVELOPER_PROFILE, contact_email: 'nope' })).to.deep.equal(['body.contact_email: must be an email address']);
       expect(await bad({ name: 'x' })).to.have.length(3);
-      expect(await bad({ ...DEVELOPER_PROFILE, support_url: 'http://acme.example.com/support', privacy_policy_url: 'javascript:alert(1)', website_url: 'https://u:p@acme.example.com' })).to.have.members([
+      expect(
+        await bad({
+          ...DEVELOPER_PROFILE,
+          support_url: 'http://acme.example.com/support',
+          privacy_policy_url: 'javascript:alert(1)',
+          website_url: 'https://u:p@acme.example.com',
+        }),
+      ).to.have.members([
         'body.support_url: must use https',
         'body.privacy_policy_url: must use https',
         'body.website_url: must not contain credentials (user:password@)',
@@ -90,7 +97,16 @@ describe('App partners, submission, review and catalog', () => {
       expect(credentials.oauth_client_id).to.match(/^emp_ci_[0-9a-f]{32}$/);
       expect(credentials.client_secret).to.match(/^emp_cs_[A-Za-z0-9_-]{43}$/);
       expect(credentials.api_key).to.match(/^emp_ak_[A-Za-z0-9_-]{43}$/);
-      expect(created).to.include({ handle: 'shout-out-app', name: 'Order Printer', status: 'submitted', client_id: credentials.oauth_client_id, version_count: 1, published: null, published_at: null, published_version_id: null });
+      expect(created).to.include({
+        handle: 'shout-out-app',
+        name: 'Order Printer',
+        status: 'submitted',
+        client_id: credentials.oauth_client_id,
+        version_count: 1,
+        published: null,
+        published_at: null,
+        published_version_id: null,
+      });
       expect(created.secrets.client_secret.prefix).to.equal(credentials.client_secret.slice(0, 11));
       expect(created.secrets.api_key.prefix).to.equal(credentials.api_key.slice(0, 11));
       expect(created.latest_version).to.include({ number: 1, status: 'submitted', reviewed_at: null });
@@ -109,7 +125,11 @@ describe('App partners, submission, review and catalog', () => {
       const { app: created, credentials } = await givenSubmittedApp(api);
       const stored = await app.platform.db.collection('apps').findOne({ client_id: credentials.oauth_client_id });
       expect(stored!.client_secret).to.have.all.keys('algorithm', 'hash', 'prefix', 'created_at');
-      expect(stored!.client_secret).to.include({ algorithm: 'sha256', hash: hashToken(credentials.client_secret), prefix: credentials.client_secret.slice(0, 11) });
+      expect(stored!.client_secret).to.include({
+        algorithm: 'sha256',
+        hash: hashToken(credentials.client_secret),
+        prefix: credentials.client_secret.slice(0, 11),
+      });
       expect(stored!.api_key).to.include({ algorithm: 'sha256', hash: hashToken(credentials.api_key) });
       expect((await api.post(`${APPS}/${created.id}/api-key`)).status).to.equal(401);
       for (const secret of [credentials.client_secret, credentials.api_key]) {
@@ -198,7 +218,9 @@ describe('App partners, submission, review and catalog', () => {
       expect(res.status).to.equal(200);
       expect(res.body.data).to.have.all.keys('app_id', 'api_key', 'prefix', 'created_at');
       const fresh = res.body.data.api_key as string;
-      expect(fresh).to.match(/^emp_ak_/).and.not.equal(credentials.api_key);
+      expect(fresh)
+        .to.match(/^emp_ak_/)
+        .and.not.equal(credentials.api_key);
       const stored = await app.platform.db.collection('apps').findOne({ client_id: credentials.oauth_client_id });
       expect(stored!.api_key.hash).to.equal(hashToken(fresh));
       expect(stored!.api_key.hash).to.not.equal(hashToken(credentials.api_key));
@@ -244,10 +266,12 @@ describe('App partners, submission, review and catalog', () => {
       const all: string[] = [];
       let cursor: string | null = null;
       do {
-        const res: { body: { data: { id: string; status: string; manifest?: unknown; app: { id: string }; developer: { name: string } }[]; page: { next_cursor: string | null } } } = await api.get(
-          `${REVIEWS}?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
-          asOperator(),
-        );
+        const res: {
+          body: {
+            data: { id: string; status: string; manifest?: unknown; app: { id: string }; developer: { name: string } }[];
+            page: { next_cursor: string | null };
+          };
+        } = await api.get(`${REVIEWS}?limit=2${cursor ? `&cursor=${cursor}` : ''}`, asOperator());
         for (const item of res.body.data) {
           expect(item.status).to.equal('submitted');
           expect(item).to.not.have.property('manifest');
@@ -320,8 +344,7 @@ describe('App partners, submission, review and catalog', () => {
       const { app: published, developer } = await givenPublishedApp(api, operator.token, { name: 'Slip Printer', description: 'First release' });
       const as = { token: developer.merchant.token };
       const v1 = published.latest_version;
-      const submit = (overrides: Record<string, unknown>) =>
-        api.post(`${APPS}/${published.id}/versions`, { manifest: { ...v1.manifest, ...overrides } }, as);
+      const submit = (overrides: Record<string, unknown>) => api.post(`${APPS}/${published.id}/versions`, { manifest: { ...v1.manifest, ...overrides } }, as);
 
       const v2 = await submit({ version: '2.0.0', name: 'Slip Printer Pro', scopes: ['read_orders', 'write_products'] });
       expect(v2.status).to.equal(201);
@@ -357,7 +380,11 @@ describe('App partners, submission, review and catalog', () => {
       expect(res.status).to.equal(400);
       expect(res.body.error.code).to.equal('invalid_manifest');
       expect(res.body.error.details).to.deep.equal([`handle: must stay "${submitted.handle}" (an app's handle cannot change)`]);
-      const invalid = await api.post(`${APPS}/${submitted.id}/versions`, { manifest: { ...submitted.latest_version.manifest, scopes: [] } }, { token: developer.merchant.token });
+      const invalid = await api.post(
+        `${APPS}/${submitted.id}/versions`,
+        { manifest: { ...submitted.latest_version.manifest, scopes: [] } },
+        { token: developer.merchant.token },
+      );
       expect(invalid.body.error.details).to.deep.equal(['scopes: must have at least 1 item']);
     });
   });
@@ -378,7 +405,22 @@ describe('App partners, submission, review and catalog', () => {
       const ids = res.body.data.map((a: { id: string }) => a.id);
       expect(ids).to.include(published.app.id).and.not.include(submitted.app.id);
       const item = res.body.data.find((a: { id: string }) => a.id === published.app.id);
-      expect(item).to.have.all.keys('id', 'handle', 'name', 'description', 'version', 'app_url', 'scopes', 'privacy_policy_url', 'support_url', 'embedded', 'extension_kinds', 'developer', 'rating', 'published_at');
+      expect(item).to.have.all.keys(
+        'id',
+        'handle',
+        'name',
+        'description',
+        'version',
+        'app_url',
+        'scopes',
+        'privacy_policy_url',
+        'support_url',
+        'embedded',
+        'extension_kinds',
+        'developer',
+        'rating',
+        'published_at',
+      );
       expect(item.rating).to.deep.equal({ average: null, count: 0, distribution: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 } });
       expect(item.scopes).to.deep.equal([
         { name: 'read_app_metadata', description: 'The app’s own metadata for the store' },
@@ -415,7 +457,9 @@ describe('App partners, submission, review and catalog', () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const res: { status: number; body: { data: { id: string }[]; page: { next_cursor: string | null } } } = await api.get(`${CATALOG}?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        const res: { status: number; body: { data: { id: string }[]; page: { next_cursor: string | null } } } = await api.get(
+          `${CATALOG}?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        );
         expect(res.status).to.equal(200);
         expect(res.body.data.length).to.be.at.most(2);
         seen.push(...res.body.data.map((x) => x.id));

@@ -247,7 +247,13 @@ describe('App session tokens, install links and the platform signing keys', () =
     before(async () => {
       shop = await givenShop(api);
       ({ app: installed, installation } = await givenInstalledApp(platform, shop));
-      ({ token } = await issueSessionToken(platform, { issuer, installation, app: installed, merchantId: shop.merchant.id, sessionId: new ObjectId().toHexString() }));
+      ({ token } = await issueSessionToken(platform, {
+        issuer,
+        installation,
+        app: installed,
+        merchantId: shop.merchant.id,
+        sessionId: new ObjectId().toHexString(),
+      }));
     });
     const verify = (t: string, options: { audience?: string; issuer?: string; on?: Platform } = {}) =>
       verifySessionToken(options.on ?? platform, { token: t, issuer: options.issuer ?? issuer, audience: options.audience ?? installed.client_id });
@@ -305,7 +311,10 @@ describe('App session tokens, install links and the platform signing keys', () =
       const hs = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'emp-session+jwt', kid: kid! }).sign(Buffer.from(JSON.stringify(jwk)));
       expect(await verify(hs)).to.deep.equal({ ok: false, reason: 'unsupported_algorithm' });
       const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-      expect(await verify(`${b64({ alg: 'none', typ: 'emp-session+jwt', kid })}.${b64(claims)}.`)).to.deep.equal({ ok: false, reason: 'unsupported_algorithm' });
+      expect(await verify(`${b64({ alg: 'none', typ: 'emp-session+jwt', kid })}.${b64(claims)}.`)).to.deep.equal({
+        ok: false,
+        reason: 'unsupported_algorithm',
+      });
       const { privateKey } = await generateKeyPair('ES256');
       const kidless = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'emp-session+jwt' }).sign(privateKey);
       expect(await verify(kidless)).to.deep.equal({ ok: false, reason: 'malformed' });
@@ -332,12 +341,19 @@ describe('App session tokens, install links and the platform signing keys', () =
       expect(link.expiresIn).to.equal(INSTALL_LINK_TTL_SECONDS);
       const verified = await verifyInstallLink(platform, { token: link.token, issuer, audience: installed.client_id });
       expect(verified.ok).to.equal(true);
-      expect(verified.ok && verified.claims).to.deep.include({ aud: installed.client_id, store_id: shop.store.id, store_subdomain: shop.store.subdomain, nonce: 'nonce-123' });
+      expect(verified.ok && verified.claims).to.deep.include({
+        aud: installed.client_id,
+        store_id: shop.store.id,
+        store_subdomain: shop.store.subdomain,
+        nonce: 'nonce-123',
+      });
       expect(verified.ok && verified.claims.exp - verified.claims.iat).to.equal(300);
       // The app verifies it with the JWKS alone.
       const { protectedHeader } = await jwtVerify(link.token, createRemoteJWKSet(new URL(`${app.url}${JWKS_PATH}`)), { issuer, audience: installed.client_id });
       expect(protectedHeader.typ).to.equal('emp-install+jwt');
-      expect(await verifyInstallLink(movedBy(platform, 300 + CLOCK_TOLERANCE_SECONDS + 2), { token: link.token, issuer, audience: installed.client_id })).to.deep.equal({ ok: false, reason: 'expired' });
+      expect(
+        await verifyInstallLink(movedBy(platform, 300 + CLOCK_TOLERANCE_SECONDS + 2), { token: link.token, issuer, audience: installed.client_id }),
+      ).to.deep.equal({ ok: false, reason: 'expired' });
       expect(await verifyInstallLink(platform, { token: link.token, issuer, audience: 'emp_ci_other' })).to.deep.equal({ ok: false, reason: 'wrong_audience' });
     });
   });

@@ -82,7 +82,15 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
     const a = await givenAppAt('/log');
     const installation = await install(a, shop, ['read_orders']);
     const delivery = await settledDelivery(a, shop.store.id, 'app.installed');
-    expect(delivery).to.include({ status: 'successful', event_type: 'app.installed', store_id: shop.store.id, subscription_id: installation.id, attempt_count: 1, series: 1, last_status: 200 });
+    expect(delivery).to.include({
+      status: 'successful',
+      event_type: 'app.installed',
+      store_id: shop.store.id,
+      subscription_id: installation.id,
+      attempt_count: 1,
+      series: 1,
+      last_status: 200,
+    });
     expect(delivery.attempts).to.have.length(1);
     expect(delivery.attempts[0]).to.include({ series: 1, number: 0, status: 200, error: null, retry_seconds: null });
     const [req] = receiver.to('/log').filter((r) => r.verified);
@@ -108,7 +116,18 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
       [second.id, shop2.store.id],
     ]);
     const [sub] = res.body.data;
-    expect(sub).to.have.all.keys('id', 'store_id', 'target_url', 'event_types', 'active', 'disabled_reason', 'disabled_at', 'consecutive_failed_deliveries', 'created_at', 'updated_at');
+    expect(sub).to.have.all.keys(
+      'id',
+      'store_id',
+      'target_url',
+      'event_types',
+      'active',
+      'disabled_reason',
+      'disabled_at',
+      'consecutive_failed_deliveries',
+      'created_at',
+      'updated_at',
+    );
     expect(sub).to.include({ target_url: `${receiver.url}/subs`, active: true, disabled_reason: null, disabled_at: null, consecutive_failed_deliveries: 0 });
     expect(sub.event_types).to.include.members(['app.installed', 'app.uninstalled', 'shop.redact']);
     expect(JSON.stringify(res.body)).to.not.include(a.webhookSecret);
@@ -152,7 +171,14 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
     expect(page1.body.data.map((d: { id: string }) => d.id)).to.deep.equal([installed1.id, installed2.id]);
     expect(await ids(`?limit=2&cursor=${page1.body.page.next_cursor}`)).to.deep.equal([product.id]);
 
-    for (const bad of ['?status=lost', '?store_id=nope', '?event_type=Nope', '?created_after=yesterday', `?subscription_id=${new ObjectId().toHexString()}`, '?limit=0']) {
+    for (const bad of [
+      '?status=lost',
+      '?store_id=nope',
+      '?event_type=Nope',
+      '?created_after=yesterday',
+      `?subscription_id=${new ObjectId().toHexString()}`,
+      '?limit=0',
+    ]) {
       const res = await api.get(deliveriesPath(a, bad), a.as);
       expect([res.status, res.body.error.code], bad).to.deep.equal([400, 'invalid_input']);
     }

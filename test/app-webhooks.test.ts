@@ -155,7 +155,11 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
     const [redact] = await waitFor('/uninstall', 'shop.redact');
     expect(Date.now() - uninstalledAt).to.be.greaterThan(1000);
     const payload = JSON.parse(redact!.body).payload;
-    expect(payload).to.deep.include({ contract_version: CONTRACT, shop: { id: shop.store.id, subdomain: shop.store.subdomain }, installation_id: installation.id });
+    expect(payload).to.deep.include({
+      contract_version: CONTRACT,
+      shop: { id: shop.store.id, subdomain: shop.store.subdomain },
+      installation_id: installation.id,
+    });
     expect(payload.request.source).to.equal('uninstall');
     expect(verifyBySpec(a.webhookSecret, redact!.headers, redact!.raw)).to.equal(true);
 
@@ -215,7 +219,11 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
       b = await givenAppAt('/compliance-b');
       await install(a, shop, ['read_orders']);
       await install(b, shop, ['read_orders']);
-      const customer = await api.post('/v1/customers', { email: `c-${randomBytes(4).toString('hex')}@example.com`, first_name: 'Ada', phone: '+33123456789' }, shop.as);
+      const customer = await api.post(
+        '/v1/customers',
+        { email: `c-${randomBytes(4).toString('hex')}@example.com`, first_name: 'Ada', phone: '+33123456789' },
+        shop.as,
+      );
       expect(customer.status, JSON.stringify(customer.body)).to.equal(201);
       customerId = customer.body.data.id;
     });
@@ -254,7 +262,11 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
     });
 
     it('customers/redact and shop/redact deliver their topics to every app, once per key', async () => {
-      const redact = await post('/customers/redact', { store_id: shop.store.id, email: 'Gone@Example.com', orders_to_redact: [new ObjectId().toHexString()] }, `cr-${randomBytes(6).toString('hex')}`);
+      const redact = await post(
+        '/customers/redact',
+        { store_id: shop.store.id, email: 'Gone@Example.com', orders_to_redact: [new ObjectId().toHexString()] },
+        `cr-${randomBytes(6).toString('hex')}`,
+      );
       expect(redact.status, JSON.stringify(redact.body)).to.equal(201);
       expect(redact.body.data.customer).to.deep.equal({ id: null, email: 'gone@example.com', phone: null });
       const shopKey = `sr-${randomBytes(6).toString('hex')}`;
@@ -291,8 +303,16 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
       const stranger = await givenShop(api);
       const forbidden = await post('/shop/redact', { store_id: shop.store.id }, 'k-stranger', stranger.merchant.token);
       expect([forbidden.status, forbidden.body.error.code]).to.deep.equal([403, 'store_forbidden']);
-      expect((await api.post('/v1/app-store/compliance/shop/redact', { store_id: shop.store.id }, { headers: { 'Idempotency-Key': 'k-anon' } })).status).to.equal(401);
-      for (const bad of [{}, { store_id: shop.store.id, customer_id: 'nope' }, { store_id: shop.store.id }, { store_id: shop.store.id, email: 'not-an-email' }, { store_id: shop.store.id, email: 'a@b.co', extra: 1 }]) {
+      expect(
+        (await api.post('/v1/app-store/compliance/shop/redact', { store_id: shop.store.id }, { headers: { 'Idempotency-Key': 'k-anon' } })).status,
+      ).to.equal(401);
+      for (const bad of [
+        {},
+        { store_id: shop.store.id, customer_id: 'nope' },
+        { store_id: shop.store.id },
+        { store_id: shop.store.id, email: 'not-an-email' },
+        { store_id: shop.store.id, email: 'a@b.co', extra: 1 },
+      ]) {
         const res = await post('/customers/redact', bad, `k-bad-${randomBytes(4).toString('hex')}`);
         expect(res.status, JSON.stringify(bad)).to.equal(400);
         expect(res.body.error).to.have.property('code');
@@ -316,7 +336,12 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
       expect(await app.platform.db.collection('compliance_requests').countDocuments({ store_id: new ObjectId(legacyShop.store.id) })).to.equal(0);
       // The partner's fix: the merchant re-authorizes, which makes the subscription again.
       await install(legacy, legacyShop, ['read_orders']);
-      const accepted = await post('/customers/data-request', { store_id: legacyShop.store.id, email: 'x@example.com' }, 'k-legacy-2', legacyShop.merchant.token);
+      const accepted = await post(
+        '/customers/data-request',
+        { store_id: legacyShop.store.id, email: 'x@example.com' },
+        'k-legacy-2',
+        legacyShop.merchant.token,
+      );
       expect(accepted.status, JSON.stringify(accepted.body)).to.equal(201);
       await waitFor('/legacy', 'customers.data_request');
     });
@@ -328,9 +353,15 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
     const other = await givenAppAt('/rotate-other');
     const stranger = await api.post(`/v1/app-store/developers/apps/${a.app.id}/webhook-secret`, {}, { token: other.developer.merchant.token });
     expect(stranger.status).to.equal(404);
-    const rotated = await api.post(`/v1/app-store/developers/apps/${a.app.id}/webhook-secret`, { grace_period_seconds: 3600 }, { token: a.developer.merchant.token });
+    const rotated = await api.post(
+      `/v1/app-store/developers/apps/${a.app.id}/webhook-secret`,
+      { grace_period_seconds: 3600 },
+      { token: a.developer.merchant.token },
+    );
     expect(rotated.status, JSON.stringify(rotated.body)).to.equal(200);
-    expect(rotated.body.data.secret).to.match(/^whsec_/).and.not.equal(a.webhookSecret);
+    expect(rotated.body.data.secret)
+      .to.match(/^whsec_/)
+      .and.not.equal(a.webhookSecret);
     expect(rotated.body.data.previous_secret_expires_at).to.be.a('string');
     receiver.expectSecret('/rotate', rotated.body.data.secret);
     await install(a, shop, ['read_orders']);

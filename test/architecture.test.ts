@@ -10,7 +10,9 @@ import { MODULES } from '../src/modules.js';
 
 /** Every .ts file under a folder of the repository. */
 const sources = (dir: string): string[] =>
-  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 
 describe('Architecture (src/modules.ts, and what npm run lint refuses)', function () {
   this.timeout(60_000);
@@ -31,8 +33,14 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
         for (const match of readFileSync(join(ROOT, file), 'utf8').matchAll(/\.(?:emit|pending)\(\s*'([a-z_]+(?:\.[a-z_]+)+)'/g)) emitted.add(match[1]!);
       }
       expect(emitted.size).to.be.greaterThan(30);
-      expect([...emitted].filter((t) => !declared.has(t)), 'emitted but not declared').to.deep.equal([]);
-      expect([...declared].filter((t) => !emitted.has(t)), 'declared but never emitted').to.deep.equal([]);
+      expect(
+        [...emitted].filter((t) => !declared.has(t)),
+        'emitted but not declared',
+      ).to.deep.equal([]);
+      expect(
+        [...declared].filter((t) => !emitted.has(t)),
+        'declared but never emitted',
+      ).to.deep.equal([]);
     });
 
     it('has a handler in jobs/ for every job a module declares, and no other', () => {
@@ -50,14 +58,17 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
      */
     const lintAs = async (filePath: string, code: string) => (await eslint.lintText(code, { filePath: join(ROOT, filePath) }))[0]!.messages;
 
-    it('refuses an import of another domain\'s inner file, type imports too', async () => {
+    it("refuses an import of another domain's inner file, type imports too", async () => {
       const cases: [string, string][] = [
         ['src/coupons/service.ts', "import { createOrder } from '../orders/service.js';\nexport const x = createOrder;\n"],
         ['src/coupons/service.ts', "import type { OrderView } from '../orders/present.js';\nexport type X = OrderView;\n"],
         ['jobs/messages.ts', "import { deliverMessage } from '../src/messages/service.js';\nexport const x = deliverMessage;\n"],
       ];
       for (const [filePath, code] of cases) {
-        expect((await lintAs(filePath, code)).map((m) => m.ruleId), code).to.deep.equal(['@typescript-eslint/no-restricted-imports']);
+        expect(
+          (await lintAs(filePath, code)).map((m) => m.ruleId),
+          code,
+        ).to.deep.equal(['@typescript-eslint/no-restricted-imports']);
       }
       const allowed = await lintAs('src/coupons/service.ts', "import { findVariants } from '../catalog/index.js';\nexport const x = findVariants;\n");
       expect(allowed).to.deep.equal([]);
@@ -70,7 +81,10 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
         ['src/coupons/service.ts', "import { MODULES } from '../modules.js';\nexport const x = MODULES;\n"],
       ];
       for (const [filePath, code] of cases) {
-        expect((await lintAs(filePath, code)).map((m) => m.ruleId), `${filePath}: ${code}`).to.include('@typescript-eslint/no-restricted-imports');
+        expect(
+          (await lintAs(filePath, code)).map((m) => m.ruleId),
+          `${filePath}: ${code}`,
+        ).to.include('@typescript-eslint/no-restricted-imports');
       }
     });
 
@@ -81,21 +95,38 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
       // In a domain, in the core, and in jobs/: the rule holds everywhere the platform's code is.
       for (const filePath of ['src/coupons/service.ts', 'src/http/validate.ts', 'jobs/messages.ts']) {
         const messages = await lintAs(filePath, fixture);
-        expect(messages.filter((m) => m.ruleId !== 'emporium/no-open-key-lookup'), filePath).to.deep.equal([]);
-        expect(messages.map((m) => m.line), filePath).to.deep.equal(marked);
+        expect(
+          messages.filter((m) => m.ruleId !== 'emporium/no-open-key-lookup'),
+          filePath,
+        ).to.deep.equal([]);
+        expect(
+          messages.map((m) => m.line),
+          filePath,
+        ).to.deep.equal(marked);
       }
     });
 
     it('finds no open key lookup in src/ and jobs/ (with the type checker)', () => {
-      const lint = spawnSync(join(ROOT, 'node_modules/.bin/eslint'), ['src', 'jobs', '--format', 'json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const lint = spawnSync(join(ROOT, 'node_modules/.bin/eslint'), ['src', 'jobs', '--format', 'json'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
       const results = JSON.parse(lint.stdout) as { filePath: string; messages: { ruleId: string | null; line: number; message: string }[] }[];
       expect(results.length).to.be.greaterThan(200);
-      const found = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'emporium/no-open-key-lookup' || m.ruleId === null).map((m) => `${r.filePath}:${m.line} ${m.message}`));
+      const found = results.flatMap((r) =>
+        r.messages.filter((m) => m.ruleId === 'emporium/no-open-key-lookup' || m.ruleId === null).map((m) => `${r.filePath}:${m.line} ${m.message}`),
+      );
       expect(found).to.deep.equal([]);
     });
 
     it('refuses an import cycle (dependency-cruiser), and finds none in src/ and jobs/', () => {
-      const cruise = (...paths: string[]) => spawnSync(join(ROOT, 'node_modules/.bin/depcruise'), [...paths, '--config', '.dependency-cruiser.cjs'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+      const cruise = (...paths: string[]) =>
+        spawnSync(join(ROOT, 'node_modules/.bin/depcruise'), [...paths, '--config', '.dependency-cruiser.cjs'], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+        });
       // CI runs with a colour-capable environment; compare the text without escape codes.
       const plain = (text: string) => stripVTControlCharacters(text);
       const cycle = cruise('fixtures/lint/cycle');

@@ -39,12 +39,19 @@ describe('Merchant identity (/v1/auth)', () => {
 
   describe('POST /v1/auth/signup', () => {
     const SIGNUP_ANSWER = {
-      data: { accepted: true, message: 'Sign-up received: sign in with your email and password. If the email already had an account, a message is on its way to it' },
+      data: {
+        accepted: true,
+        message: 'Sign-up received: sign in with your email and password. If the email already had an account, a message is on its way to it',
+      },
     };
 
     it('creates a merchant with a normalised email and answers 202; the client then signs in', async () => {
       const email = `grace.hopper-${Date.now()}@example.com`;
-      const res = await api.post('/v1/auth/signup', { email: `  ${email.replace('grace.hopper', 'Grace.Hopper').toUpperCase()} `, password: 'a long enough password', name: ' Grace ' });
+      const res = await api.post('/v1/auth/signup', {
+        email: `  ${email.replace('grace.hopper', 'Grace.Hopper').toUpperCase()} `,
+        password: 'a long enough password',
+        name: ' Grace ',
+      });
       expect(res.status).to.equal(202);
       expect(res.body).to.deep.equal(SIGNUP_ANSWER);
       const signin = await api.post('/v1/auth/signin', { email, password: 'a long enough password' });
@@ -302,7 +309,10 @@ describe('Merchant identity (/v1/auth)', () => {
       expect((await api.get('/v1/auth/custom/session', { token: other })).status, 'the other session').to.equal(401);
       expect((await api.get('/v1/auth/custom/session', { token: m.token })).status, 'the session it was changed from').to.equal(200);
       expect((await api.post('/v1/auth/signin/otp/verify', { email: m.email, code })).status, 'the earlier sign-in code').to.equal(401);
-      expect((await api.post('/v1/auth/password/update', { reset_token: resetToken, new_password: 'an attacker password' })).status, 'the earlier reset token').to.equal(401);
+      expect(
+        (await api.post('/v1/auth/password/update', { reset_token: resetToken, new_password: 'an attacker password' })).status,
+        'the earlier reset token',
+      ).to.equal(401);
     });
 
     it('leaves no session alive after a reset whose step after the hash change fails', async () => {
@@ -328,7 +338,8 @@ describe('Merchant identity (/v1/auth)', () => {
         'insertOne',
         async (real, args) => {
           if (changed === null) {
-            changed = (await api.post('/v1/auth/password/update', { current_password: m.password, new_password: 'changed password 789' }, { token: m.token })).status;
+            changed = (await api.post('/v1/auth/password/update', { current_password: m.password, new_password: 'changed password 789' }, { token: m.token }))
+              .status;
           }
           return real(...args);
         },
@@ -381,7 +392,10 @@ describe('Merchant identity (/v1/auth)', () => {
       const m = await givenMerchant(api);
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) {
-        statuses.push((await api.post('/v1/auth/password/update', { current_password: `guess number ${i}`, new_password: 'changed password 123' }, { token: m.token })).status);
+        statuses.push(
+          (await api.post('/v1/auth/password/update', { current_password: `guess number ${i}`, new_password: 'changed password 123' }, { token: m.token }))
+            .status,
+        );
       }
       expect(statuses.slice(0, 10)).to.deep.equal(Array(10).fill(401));
       expect(statuses[10]).to.equal(429);

@@ -54,7 +54,15 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
       expect(p).to.include({ title: 'Linen Shirt', handle: 'linen-shirt', status: 'active', currency: 'USD', price_min: 4500, price_max: 4800 });
       expect(p.description_html).to.equal('<p>Soft <b>linen</b> <a rel="noopener noreferrer">x</a></p>');
       expect(p.variants).to.have.length(3);
-      expect(p.variants[1]).to.include({ title: 'M / White', sku: 'LS-M-W', price: 4500, compare_at_price: 5000, inventory_tracked: true, inventory_policy: 'deny', currency: 'USD' });
+      expect(p.variants[1]).to.include({
+        title: 'M / White',
+        sku: 'LS-M-W',
+        price: 4500,
+        compare_at_price: 5000,
+        inventory_tracked: true,
+        inventory_policy: 'deny',
+        currency: 'USD',
+      });
       expect(p.variants[0].id).to.match(/^[0-9a-f]{24}$/);
       const event = await app.platform.db.collection('events').findOne({ idempotency_key: `product.created:${p.id}` });
       expect(event?.type).to.equal('product.created');
@@ -80,8 +88,28 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
         [{ title: 'X', variants: [{ price: '10' }] }, /body\.variants\.0\.price/],
         [{ ...shirt, variants: [{ option_values: ['S'], price: 1 }] }, /must give one value for each of the 2 options/],
         [{ ...shirt, variants: [{ option_values: ['XL', 'White'], price: 1 }] }, /"XL" is not a value of option "Size"/],
-        [{ ...shirt, variants: [{ option_values: ['S', 'White'], price: 1 }, { option_values: ['S', 'White'], price: 2 }] }, /same option values/],
-        [{ ...shirt, options: [{ name: 'A', values: ['1'] }, { name: 'B', values: ['1'] }, { name: 'C', values: ['1'] }, { name: 'D', values: ['1'] }] }, /body\.options/],
+        [
+          {
+            ...shirt,
+            variants: [
+              { option_values: ['S', 'White'], price: 1 },
+              { option_values: ['S', 'White'], price: 2 },
+            ],
+          },
+          /same option values/,
+        ],
+        [
+          {
+            ...shirt,
+            options: [
+              { name: 'A', values: ['1'] },
+              { name: 'B', values: ['1'] },
+              { name: 'C', values: ['1'] },
+              { name: 'D', values: ['1'] },
+            ],
+          },
+          /body\.options/,
+        ],
         [{ ...shirt, status: 'live' }, /body\.status/],
         [{ ...shirt, handle: 'Not A Handle' }, /body\.handle/],
         [{ ...shirt, inventory: 5 }, /Unrecognized key/],
@@ -100,7 +128,14 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
       const [keep] = created.variants;
       const res = await api.patch(
         `/v1/products/${created.id}`,
-        { title: 'Updated', tags: ['new'], variants: [{ id: keep.id, option_values: ['S', 'White'], sku: 'NEW-SKU', price: 100 }, { option_values: ['S', 'Blue'], price: 200 }] },
+        {
+          title: 'Updated',
+          tags: ['new'],
+          variants: [
+            { id: keep.id, option_values: ['S', 'White'], sku: 'NEW-SKU', price: 100 },
+            { option_values: ['S', 'Blue'], price: 200 },
+          ],
+        },
         as,
       );
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -113,7 +148,7 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
       expect(event?.payload.changed).to.have.members(['title', 'tags', 'variants']);
     });
 
-    it('refuses variant ids that are not the product\'s, and option changes the variants do not fit', async () => {
+    it("refuses variant ids that are not the product's, and option changes the variants do not fit", async () => {
       const created = (await createProduct({ ...shirt, title: 'Strict' })).body.data;
       const other = (await createProduct({ title: 'Other', variants: [{ price: 1 }] })).body.data;
       const foreign = await api.patch(`/v1/products/${created.id}`, { variants: [{ id: other.variants[0].id, option_values: ['S', 'White'], price: 1 }] }, as);
@@ -133,11 +168,15 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
       expect((await api.get(`/v1/products/${b.id}`, as)).body.data.handle).to.equal('handle-b');
     });
 
-    it('links the store\'s own media and refuses media ids that are not the store\'s', async () => {
+    it("links the store's own media and refuses media ids that are not the store's", async () => {
       const upload = async (who: { token: string; storeId: string }) => {
         const form = new FormData();
         form.append('file', new Blob([png()], { type: 'image/png' }), 'p.png');
-        const res = await fetch(`${app.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${who.token}`, 'x-store-id': who.storeId }, body: form });
+        const res = await fetch(`${app.url}/v1/media`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${who.token}`, 'x-store-id': who.storeId },
+          body: form,
+        });
         return ((await res.json()) as { data: { id: string } }).data.id;
       };
       const mine = await upload(as);
@@ -157,7 +196,8 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
     it('deletes a product', async () => {
       const created = (await createProduct({ title: 'Gone', variants: [{ price: 1 }] })).body.data;
       const kept = (await createProduct({ title: 'Kept', variants: [{ price: 1 }] })).body.data;
-      const picks = (await api.post('/v1/products/collections', { type: 'manual', title: 'Picks with gone', product_ids: [kept.id, created.id] }, as)).body.data;
+      const picks = (await api.post('/v1/products/collections', { type: 'manual', title: 'Picks with gone', product_ids: [kept.id, created.id] }, as)).body
+        .data;
       expect((await api.delete(`/v1/products/${created.id}`, as)).status).to.equal(204);
       expect((await api.get(`/v1/products/${created.id}`, as)).status).to.equal(404);
       expect((await api.delete(`/v1/products/${created.id}`, as)).status).to.equal(404);
@@ -239,16 +279,48 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
     it('filters by collection, manual and rule', async () => {
       const all = (await api.get('/v1/products?limit=50', who)).body.data as { id: string; title: string }[];
       const byTitle = (t: string) => all.find((p) => p.title === t)!.id;
-      const manual = await api.post('/v1/products/collections', { type: 'manual', title: 'Picks', product_ids: [byTitle('Echo Tee'), byTitle('Alpha Tee')] }, who);
+      const manual = await api.post(
+        '/v1/products/collections',
+        { type: 'manual', title: 'Picks', product_ids: [byTitle('Echo Tee'), byTitle('Alpha Tee')] },
+        who,
+      );
       expect(manual.status, JSON.stringify(manual.body)).to.equal(201);
       expect(manual.body.data.product_ids).to.deep.equal([byTitle('Echo Tee'), byTitle('Alpha Tee')]);
       expect(await walk(`collection_id=${manual.body.data.id}`)).to.deep.equal(['Alpha Tee', 'Echo Tee']);
 
-      const tees = await api.post('/v1/products/collections', { type: 'rule', title: 'Cheap tees', rules: { match: 'all', conditions: [{ field: 'tag', relation: 'equals', value: 'TEE' }, { field: 'price', relation: 'less_than', value: 1200 }] } }, who);
+      const tees = await api.post(
+        '/v1/products/collections',
+        {
+          type: 'rule',
+          title: 'Cheap tees',
+          rules: {
+            match: 'all',
+            conditions: [
+              { field: 'tag', relation: 'equals', value: 'TEE' },
+              { field: 'price', relation: 'less_than', value: 1200 },
+            ],
+          },
+        },
+        who,
+      );
       expect(tees.status, JSON.stringify(tees.body)).to.equal(201);
       expect(await walk(`collection_id=${tees.body.data.id}`)).to.deep.equal(['Alpha Tee', 'Charlie Tee']);
 
-      const north = await api.post('/v1/products/collections', { type: 'rule', title: 'North or pricey', rules: { match: 'any', conditions: [{ field: 'vendor', relation: 'equals', value: 'north' }, { field: 'price', relation: 'greater_than', value: 1400 }] } }, who);
+      const north = await api.post(
+        '/v1/products/collections',
+        {
+          type: 'rule',
+          title: 'North or pricey',
+          rules: {
+            match: 'any',
+            conditions: [
+              { field: 'vendor', relation: 'equals', value: 'north' },
+              { field: 'price', relation: 'greater_than', value: 1400 },
+            ],
+          },
+        },
+        who,
+      );
       expect(await walk(`collection_id=${north.body.data.id}`)).to.deep.equal(['Bravo Hoodie', 'Delta Cap', 'Echo Tee']);
       expect(await walk(`collection_id=${north.body.data.id}&status=active`)).to.deep.equal(['Echo Tee']);
 
@@ -261,7 +333,11 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
   describe('collections', () => {
     it('creates, reads, updates, lists and deletes collections', async () => {
       const p = (await createProduct({ title: 'In Collection', variants: [{ price: 1 }] })).body.data;
-      const created = await api.post('/v1/products/collections', { type: 'manual', title: 'Summer Picks', description_html: '<p>Hi<img src=x onerror=alert(1)></p>' }, as);
+      const created = await api.post(
+        '/v1/products/collections',
+        { type: 'manual', title: 'Summer Picks', description_html: '<p>Hi<img src=x onerror=alert(1)></p>' },
+        as,
+      );
       expect(created.status).to.equal(201);
       expect(created.body.data).to.include({ handle: 'summer-picks', type: 'manual', description_html: '<p>Hi<img src="x" /></p>' });
       const id = created.body.data.id;
@@ -279,7 +355,13 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
     });
 
     it('refuses bad collections and changes nothing', async () => {
-      const rule = (await api.post('/v1/products/collections', { type: 'rule', title: 'Rule', rules: { conditions: [{ field: 'tag', relation: 'equals', value: 'x' }] } }, as)).body.data;
+      const rule = (
+        await api.post(
+          '/v1/products/collections',
+          { type: 'rule', title: 'Rule', rules: { conditions: [{ field: 'tag', relation: 'equals', value: 'x' }] } },
+          as,
+        )
+      ).body.data;
       const manual = (await api.post('/v1/products/collections', { type: 'manual', title: 'Manual' }, as)).body.data;
       const before = await counts(app.platform.db);
       const cases: [string, string, Record<string, unknown>][] = [
@@ -302,7 +384,7 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
   });
 
   describe('isolation between stores', () => {
-    it('answers 404 for another store\'s products and collections, and 403 for a store the caller does not own', async () => {
+    it("answers 404 for another store's products and collections, and 403 for a store the caller does not own", async () => {
       const victim = await givenMerchantWithStore(api);
       const theirs = { token: victim.merchant.token, storeId: victim.store.id };
       const product = (await createProduct({ title: 'Private', variants: [{ price: 1 }] }, theirs)).body.data;

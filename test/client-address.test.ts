@@ -46,7 +46,10 @@ describe('Rate-limit keys behind proxies (TRUST_PROXY, TRUST_PROXY_HOPS)', () =>
     this.timeout(120_000);
     const statuses: number[] = [];
     for (let i = 0; i < 55; i++) statuses.push((await signUp(api, `10.0.${i}.${i + 1}, 203.0.113.7`)).status);
-    expect(statuses.slice(0, 50).filter((s) => s === 429), 'the first 50 pass').to.deep.equal([]);
+    expect(
+      statuses.slice(0, 50).filter((s) => s === 429),
+      'the first 50 pass',
+    ).to.deep.equal([]);
     expect(statuses.slice(50)).to.deep.equal([429, 429, 429, 429, 429]);
     const limited = await signUp(api, '198.18.0.1, 203.0.113.7');
     expect(limited.body.error.code).to.equal('rate_limited');
@@ -68,7 +71,8 @@ describe('Rate-limit keys behind proxies (TRUST_PROXY, TRUST_PROXY_HOPS)', () =>
   it('counts IPv6 clients by their /64 network', async function () {
     this.timeout(120_000);
     const statuses: number[] = [];
-    for (let i = 0; i < 51; i++) statuses.push((await signUp(api, `2001:db8:aa:${(i % 3).toString(16)}::1, 2001:db8:77:1:${(i + 1).toString(16)}::${i}`)).status);
+    for (let i = 0; i < 51; i++)
+      statuses.push((await signUp(api, `2001:db8:aa:${(i % 3).toString(16)}::1, 2001:db8:77:1:${(i + 1).toString(16)}::${i}`)).status);
     expect(statuses.slice(0, 50).filter((s) => s === 429)).to.deep.equal([]);
     expect(statuses[50]).to.equal(429);
     expect((await signUp(api, '2001:db8:77:2::1')).status, 'the next /64 is another client').to.not.equal(429);

@@ -31,8 +31,14 @@ describe('Configuration: the public development secrets outside development', ()
     it(`${env} refuses the development SECRETS_KEYS and INTERNAL_SECRET, listing each problem`, () => {
       const problems = problemsOf(deployed(env, { SECRETS_KEYS: DEV_SECRETS_KEYS, INTERNAL_SECRET: DEV_INTERNAL_SECRET }));
       expect(problems).to.have.length(2);
-      expect(problems.some((p) => /^SECRETS_KEYS: .*"dev".*public development key/.test(p)), problems.join('\n')).to.equal(true);
-      expect(problems.some((p) => /^INTERNAL_SECRET: .*public development secret/.test(p)), problems.join('\n')).to.equal(true);
+      expect(
+        problems.some((p) => /^SECRETS_KEYS: .*"dev".*public development key/.test(p)),
+        problems.join('\n'),
+      ).to.equal(true);
+      expect(
+        problems.some((p) => /^INTERNAL_SECRET: .*public development secret/.test(p)),
+        problems.join('\n'),
+      ).to.equal(true);
     });
   }
 

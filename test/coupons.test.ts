@@ -8,7 +8,22 @@ import { givenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 
 const PATH = '/v1/coupons';
-const FIELDS = ['id', 'code', 'type', 'value', 'currency', 'minimum_subtotal', 'usage_limit', 'usage_limit_per_customer', 'usage_count', 'starts_at', 'ends_at', 'active', 'created_at', 'updated_at'];
+const FIELDS = [
+  'id',
+  'code',
+  'type',
+  'value',
+  'currency',
+  'minimum_subtotal',
+  'usage_limit',
+  'usage_limit_per_customer',
+  'usage_count',
+  'starts_at',
+  'ends_at',
+  'active',
+  'created_at',
+  'updated_at',
+];
 const PAST = '2020-01-01T00:00:00.000Z';
 const FUTURE = '2099-01-01T00:00:00.000Z';
 
@@ -47,8 +62,17 @@ describe('Coupons (/v1/coupons)', () => {
       expect(res.status).to.equal(201);
       expect(res.body.data).to.have.all.keys(...FIELDS);
       expect(res.body.data).to.include({
-        code: 'Summer-10', type: 'percentage', value: 10, currency: 'USD', minimum_subtotal: null, usage_limit: null,
-        usage_limit_per_customer: null, usage_count: 0, starts_at: null, ends_at: null, active: true,
+        code: 'Summer-10',
+        type: 'percentage',
+        value: 10,
+        currency: 'USD',
+        minimum_subtotal: null,
+        usage_limit: null,
+        usage_limit_per_customer: null,
+        usage_count: 0,
+        starts_at: null,
+        ends_at: null,
+        active: true,
       });
       const event = await platform.db.collection('events').findOne({ idempotency_key: `coupon.created:${res.body.data.id}` });
       expect(event?.type).to.equal('coupon.created');
@@ -60,8 +84,15 @@ describe('Coupons (/v1/coupons)', () => {
     it('takes every field, and times with an offset come back in UTC', async () => {
       const { as } = await givenShop(api);
       const coupon = await givenCoupon(as, {
-        code: 'BIG_SPENDER', type: 'fixed_amount', value: 1500, minimum_subtotal: 10000, usage_limit: 100, usage_limit_per_customer: 1,
-        starts_at: '2026-01-01T01:00:00+01:00', ends_at: '2099-12-31T23:59:59Z', active: false,
+        code: 'BIG_SPENDER',
+        type: 'fixed_amount',
+        value: 1500,
+        minimum_subtotal: 10000,
+        usage_limit: 100,
+        usage_limit_per_customer: 1,
+        starts_at: '2026-01-01T01:00:00+01:00',
+        ends_at: '2099-12-31T23:59:59Z',
+        active: false,
       });
       expect(coupon).to.include({ type: 'fixed_amount', value: 1500, minimum_subtotal: 10000, usage_limit: 100, usage_limit_per_customer: 1, active: false });
       expect(coupon.starts_at).to.equal('2026-01-01T00:00:00.000Z');
@@ -143,13 +174,15 @@ describe('Coupons (/v1/coupons)', () => {
       expect(forbidden.status).to.equal(403);
       expect(forbidden.body.error.code).to.equal('store_forbidden');
       expect((await api.get(PATH, { token: a.merchant.token, storeId: b.store.id })).status).to.equal(403);
-      expect((await api.post(`${PATH}/evaluate`, { code: 'X12', subtotal: 1, shipping: 0 }, { token: a.merchant.token, storeId: b.store.id })).status).to.equal(403);
+      expect((await api.post(`${PATH}/evaluate`, { code: 'X12', subtotal: 1, shipping: 0 }, { token: a.merchant.token, storeId: b.store.id })).status).to.equal(
+        403,
+      );
       expect(await counts(platform.db)).to.deep.equal(before);
     });
   });
 
   describe('GET /v1/coupons', () => {
-    it('lists the store\'s coupons with cursor pagination, ?active and a case-insensitive ?query prefix', async () => {
+    it("lists the store's coupons with cursor pagination, ?active and a case-insensitive ?query prefix", async () => {
       const { as } = await givenShop(api);
       const other = await givenShop(api);
       await givenCoupon(other.as, { code: 'SUMMER-OTHER', type: 'free_shipping' });
@@ -210,7 +243,10 @@ describe('Coupons (/v1/coupons)', () => {
       expect(second.body.data).to.include({ type: 'free_shipping', value: null, code: 'flex-ship' });
       const events = await platform.db.collection('events').find({ type: 'coupon.updated', 'payload.coupon.id': coupon.id }).sort({ _id: 1 }).toArray();
       expect(events.map((e) => e.idempotency_key)).to.deep.equal([`coupon.updated:${coupon.id}:v2`, `coupon.updated:${coupon.id}:v3`]);
-      expect(events.map((e) => e.payload.changed)).to.deep.equal([['value', 'active'], ['code', 'type', 'value']]);
+      expect(events.map((e) => e.payload.changed)).to.deep.equal([
+        ['value', 'active'],
+        ['code', 'type', 'value'],
+      ]);
       expect(events[1]!.payload.coupon).to.deep.equal(second.body.data);
     });
 
@@ -238,7 +274,7 @@ describe('Coupons (/v1/coupons)', () => {
       await givenCoupon(as, { code: 'gone', type: 'free_shipping' });
     });
 
-    it('answers 404 for another store\'s coupon on get, update and delete, changing nothing', async () => {
+    it("answers 404 for another store's coupon on get, update and delete, changing nothing", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
       const theirs = await givenCoupon(b.as, { code: 'THEIRS', type: 'percentage', value: 10 });
@@ -259,7 +295,8 @@ describe('Coupons (/v1/coupons)', () => {
         await api.get(`${PATH}/${theirs.id}`, { token: a.merchant.token, storeId: b.store.id }),
         await api.patch(`${PATH}/${theirs.id}`, { value: 50 }, { token: a.merchant.token, storeId: b.store.id }),
         await api.delete(`${PATH}/${theirs.id}`, { token: a.merchant.token, storeId: b.store.id }),
-      ]) expect(res.status).to.equal(403);
+      ])
+        expect(res.status).to.equal(403);
       expect(await counts(platform.db)).to.deep.equal(before);
     });
   });
@@ -352,15 +389,27 @@ describe('Coupons (/v1/coupons)', () => {
       const { store, as } = await givenShop(api);
       const coupon = await givenCoupon(as, { code: 'LIMITED', type: 'percentage', value: 10, usage_limit: 1 });
       const before = await counts(platform.db);
-      for (let i = 0; i < 3; i++) expect((await api.post(`${PATH}/evaluate`, { code: 'LIMITED', subtotal: 100, shipping: 0 }, as)).body.data.applicable).to.equal(true);
-      for (const body of [{ subtotal: 100, shipping: 0 }, { code: 'LIMITED', subtotal: -1, shipping: 0 }, { code: 'LIMITED', subtotal: 1.5, shipping: 0 }, { code: 'LIMITED', subtotal: 100 }, { code: 'LIMITED', subtotal: 100, shipping: 0, currency: 'EUR' }, { code: 'LIMITED', subtotal: 100, shipping: 0, customer_id: 'x' }]) {
+      for (let i = 0; i < 3; i++)
+        expect((await api.post(`${PATH}/evaluate`, { code: 'LIMITED', subtotal: 100, shipping: 0 }, as)).body.data.applicable).to.equal(true);
+      for (const body of [
+        { subtotal: 100, shipping: 0 },
+        { code: 'LIMITED', subtotal: -1, shipping: 0 },
+        { code: 'LIMITED', subtotal: 1.5, shipping: 0 },
+        { code: 'LIMITED', subtotal: 100 },
+        { code: 'LIMITED', subtotal: 100, shipping: 0, currency: 'EUR' },
+        { code: 'LIMITED', subtotal: 100, shipping: 0, customer_id: 'x' },
+      ]) {
         const res = await api.post(`${PATH}/evaluate`, body, as);
         expect(res.status, JSON.stringify(body)).to.equal(400);
         expect(res.body.error.code).to.equal('invalid_input');
       }
       expect(await counts(platform.db)).to.deep.equal(before);
       expect((await api.get(`${PATH}/${coupon.id}`, as)).body.data.usage_count).to.equal(0);
-      for (const cart of [{ subtotal: -1, shipping: 0, currency: 'USD' }, { subtotal: 0.5, shipping: 0, currency: 'USD' }, { subtotal: 1, shipping: 0, currency: 'usd' }]) {
+      for (const cart of [
+        { subtotal: -1, shipping: 0, currency: 'USD' },
+        { subtotal: 0.5, shipping: 0, currency: 'USD' },
+        { subtotal: 1, shipping: 0, currency: 'usd' },
+      ]) {
         try {
           await evaluateCoupon(platform, store.id, 'LIMITED', cart);
           expect.fail('expected invalid_cart');
@@ -437,7 +486,7 @@ describe('Coupons (/v1/coupons)', () => {
       expect(await usageCount(as, coupon.id)).to.equal(5);
     });
 
-    it('refuses inactive, unstarted, expired and other stores\' coupons, counting nothing', async () => {
+    it("refuses inactive, unstarted, expired and other stores' coupons, counting nothing", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
       const off = await givenCoupon(a.as, { code: 'OFF', type: 'free_shipping', active: false });

@@ -50,13 +50,29 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
   }
 
   async function givenProduct(shop: GivenShop, status = 'active') {
-    const res = await api.post('/v1/products', { title: `Teapot ${unique()}`, status, options: [{ name: 'Size', values: ['S', 'M'] }], variants: [{ option_values: ['S'], price: 1500, inventory_tracked: false }, { option_values: ['M'], price: 1800, inventory_tracked: false }] }, shop.as);
+    const res = await api.post(
+      '/v1/products',
+      {
+        title: `Teapot ${unique()}`,
+        status,
+        options: [{ name: 'Size', values: ['S', 'M'] }],
+        variants: [
+          { option_values: ['S'], price: 1500, inventory_tracked: false },
+          { option_values: ['M'], price: 1800, inventory_tracked: false },
+        ],
+      },
+      shop.as,
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return { id: res.body.data.id as string, variants: (res.body.data.variants as { id: string }[]).map((v) => v.id) };
   }
 
   async function givenOrder(shop: GivenShop, customerId: string, variantId: string, financial_status = 'paid') {
-    const res = await api.post('/v1/orders', { customer_id: customerId, line_items: [{ variant_id: variantId, quantity: 1 }], financial_status, shipping_address: paris }, shop.as);
+    const res = await api.post(
+      '/v1/orders',
+      { customer_id: customerId, line_items: [{ variant_id: variantId, quantity: 1 }], financial_status, shipping_address: paris },
+      shop.as,
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return res.body.data.id as string;
   }
@@ -86,7 +102,13 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     it('signs up, logs in with a hashed session token, reads itself and logs out', async () => {
       const email = `ada-${unique()}@example.com`;
       const password = 'correct horse battery';
-      const signup = await api.post(`${BASE}/signup`, { subdomain: shopA.store.subdomain, email: `  ${email.toUpperCase()} `, password, first_name: 'Ada', last_name: 'Lovelace' });
+      const signup = await api.post(`${BASE}/signup`, {
+        subdomain: shopA.store.subdomain,
+        email: `  ${email.toUpperCase()} `,
+        password,
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+      });
       expect(signup.status).to.equal(202);
       expect(signup.body).to.deep.equal(SIGNUP_ANSWER);
       const login = await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email, password });
@@ -129,7 +151,9 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       expect(message.text).to.include('already has one');
       // The old password still works; the new one does not.
       expect((await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: shopper.email, password: shopper.password })).status).to.equal(200);
-      expect((await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: shopper.email, password: 'another password entirely' })).status).to.equal(401);
+      expect(
+        (await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: shopper.email, password: 'another password entirely' })).status,
+      ).to.equal(401);
       // An unknown store answers as a known one.
       const unknown = await api.post(`${BASE}/signup`, { subdomain: `nope-${unique()}`, email: shopper.email, password: 'another password entirely' });
       expect(unknown.status).to.equal(202);
@@ -141,7 +165,11 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       const wrong = await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: shopper.email, password: 'wrong password!' });
       expect(wrong.status).to.equal(401);
       expect(wrong.body.error.code).to.equal('invalid_credentials');
-      const unknown = await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: `ghost-${unique()}@example.com`, password: 'wrong password!' });
+      const unknown = await api.post(`${BASE}/login`, {
+        subdomain: shopA.store.subdomain,
+        email: `ghost-${unique()}@example.com`,
+        password: 'wrong password!',
+      });
       expect(unknown.status).to.equal(401);
       expect(unknown.body.error).to.deep.include({ code: 'invalid_credentials', message: wrong.body.error.message });
       // Every attempt counts (the login of givenShopper too): 8 more fill the window of 10; the 11th is refused even with the right password.
@@ -177,10 +205,14 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       expect(await app.platform.db.collection('customers').findOne({ _id: new ObjectId(known.id) })).to.deep.equal(before);
     });
 
-
     it('opens the account only with the token sent to the email, with the password chosen there; the token works once', async () => {
       const known = await givenKnownCustomer(shopA);
-      const signup = await api.post(`${BASE}/signup`, { subdomain: shopA.store.subdomain, email: known.email, password: 'the stranger password', first_name: 'Mallory' });
+      const signup = await api.post(`${BASE}/signup`, {
+        subdomain: shopA.store.subdomain,
+        email: known.email,
+        password: 'the stranger password',
+        first_name: 'Mallory',
+      });
       expect(signup.body).to.deep.equal(SIGNUP_ANSWER);
       const message = await latestMessage(known.email, 'account_activation');
       expect(message.subject).to.include('Activate your account');
@@ -205,7 +237,9 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       expect([replay.status, replay.body.error.code]).to.deep.equal([401, 'invalid_activation_token']);
       // The password opens the account; the one given at sign-up never does.
       expect((await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: known.email, password: 'the owner password' })).status).to.equal(200);
-      expect((await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: known.email, password: 'the stranger password' })).status).to.equal(401);
+      expect((await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: known.email, password: 'the stranger password' })).status).to.equal(
+        401,
+      );
       expect((await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: known.email, password: 'another password!' })).status).to.equal(401);
       expect(await app.platform.db.collection('customer_activations').countDocuments({ customer_id: new ObjectId(known.id) })).to.equal(0);
     });
@@ -237,7 +271,9 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     it('only the newest token works, only while the record keeps that email, and not past its expiry', async () => {
       const known = await givenKnownCustomer(shopA);
       const signUp = async () => {
-        expect((await api.post(`${BASE}/signup`, { subdomain: shopA.store.subdomain, email: known.email, password: 'a password of ten' })).status).to.equal(202);
+        expect((await api.post(`${BASE}/signup`, { subdomain: shopA.store.subdomain, email: known.email, password: 'a password of ten' })).status).to.equal(
+          202,
+        );
         return ACTIVATION_TOKEN.exec((await latestMessage(known.email, 'account_activation')).text ?? '')![0];
       };
       const first = await signUp();
@@ -266,10 +302,13 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     it('removes activation tokens past their expiry in the maintenance sweep (24 hours after a sign-up, 7 days after an invite)', async () => {
       const signedUp = await givenKnownCustomer(shopA);
       const invited = await givenKnownCustomer(shopA);
-      expect((await api.post(`${BASE}/signup`, { subdomain: shopA.store.subdomain, email: signedUp.email, password: 'a password of ten' })).status).to.equal(202);
+      expect((await api.post(`${BASE}/signup`, { subdomain: shopA.store.subdomain, email: signedUp.email, password: 'a password of ten' })).status).to.equal(
+        202,
+      );
       expect((await api.post(`/v1/customers/${invited.id}/invite`, undefined, shopA.as)).status).to.equal(202);
       const activations = app.platform.db.collection('customer_activations');
-      const left = async () => (await activations.find({ customer_id: { $in: [new ObjectId(signedUp.id), new ObjectId(invited.id)] } }).toArray()).map((a) => a.via);
+      const left = async () =>
+        (await activations.find({ customer_id: { $in: [new ObjectId(signedUp.id), new ObjectId(invited.id)] } }).toArray()).map((a) => a.via);
       const sweep = (ms: number) => SWEEPS['maintenance.sweep-expired-credentials']({ ...app.platform, clock: { now: () => new Date(Date.now() + ms) } });
       await sweep(23 * 3600 * 1000);
       expect((await left()).sort()).to.deep.equal(['invite', 'signup']);
@@ -318,14 +357,16 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       expect([again.status, again.body.error.code]).to.deep.equal([409, 'account_exists']);
     });
 
-    it('is the store\'s own: other merchants, apps of other stores, apps without write_customers and customers get nothing', async () => {
+    it("is the store's own: other merchants, apps of other stores, apps without write_customers and customers get nothing", async () => {
       const known = await givenKnownCustomer(shopA);
       const invite = (options: { token: string; storeId?: string }) => api.post(`/v1/customers/${known.id}/invite`, undefined, options);
       const operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
       const partner = await givenPublishedApp(api, operatorToken, { scopes: ['read_customers', 'write_customers'] });
       const appOfA = await installApp(api, partner, shopA, { scopes: ['read_customers', 'write_customers'] });
       const appOfB = await installApp(api, partner, shopB, { scopes: ['read_customers', 'write_customers'] });
-      const readerOfA = await installApp(api, await givenPublishedApp(api, operatorToken, { scopes: ['read_customers'] }), shopA, { scopes: ['read_customers'] });
+      const readerOfA = await installApp(api, await givenPublishedApp(api, operatorToken, { scopes: ['read_customers'] }), shopA, {
+        scopes: ['read_customers'],
+      });
       const shopper = await givenShopper(shopA);
 
       expect((await invite(shopB.as)).status).to.equal(404);
@@ -364,7 +405,11 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       const signout = await api.post('/v1/auth/signout', undefined, { token: shopper.token });
       expect(signout.status).to.equal(401);
       // And the merchant's own password update route does not take a customer session.
-      const update = await api.post('/v1/auth/password/update', { current_password: shopper.password, new_password: 'a brand new password' }, { token: shopper.token });
+      const update = await api.post(
+        '/v1/auth/password/update',
+        { current_password: shopper.password, new_password: 'a brand new password' },
+        { token: shopper.token },
+      );
       expect(update.status).to.equal(401);
     });
 
@@ -412,17 +457,31 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       const replay = await api.post(`${BASE}/password/update`, { reset_token: resetToken, new_password: 'yet another password' });
       expect(replay.status).to.equal(401);
       expect(replay.body.error.code).to.equal('invalid_reset_token');
-      expect((await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: shopper.email, password: 'a brand new password' })).status).to.equal(200);
+      expect((await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: shopper.email, password: 'a brand new password' })).status).to.equal(
+        200,
+      );
     });
 
     it('changes the password with the current one, keeping this session and revoking the others', async () => {
       const shopper = await givenShopper(shopA);
       const other = (await api.post(`${BASE}/login`, { subdomain: shopA.store.subdomain, email: shopper.email, password: shopper.password })).body.data.token;
-      const wrong = await api.post(`${BASE}/password/update`, { current_password: 'not the password', new_password: 'a brand new password' }, { token: shopper.token });
+      const wrong = await api.post(
+        `${BASE}/password/update`,
+        { current_password: 'not the password', new_password: 'a brand new password' },
+        { token: shopper.token },
+      );
       expect(wrong.status).to.equal(401);
-      const noSession = await api.post(`${BASE}/password/update`, { current_password: shopper.password, new_password: 'a brand new password' }, { token: shopA.merchant.token });
+      const noSession = await api.post(
+        `${BASE}/password/update`,
+        { current_password: shopper.password, new_password: 'a brand new password' },
+        { token: shopA.merchant.token },
+      );
       expect(noSession.status).to.equal(401);
-      const update = await api.post(`${BASE}/password/update`, { current_password: shopper.password, new_password: 'a brand new password' }, { token: shopper.token });
+      const update = await api.post(
+        `${BASE}/password/update`,
+        { current_password: shopper.password, new_password: 'a brand new password' },
+        { token: shopper.token },
+      );
       expect(update.status, JSON.stringify(update.body)).to.equal(200);
       expect(update.body.data.revoked_sessions).to.equal(1);
       expect((await api.get(`${BASE}/me`, { token: shopper.token })).status).to.equal(200);
@@ -456,7 +515,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       expect((await api.get(`${BASE}/addresses`, as)).body.data).to.deep.equal([]);
     });
 
-    it('never reaches another customer\'s address', async () => {
+    it("never reaches another customer's address", async () => {
       const alice = await givenShopper(shopA);
       const bob = await givenShopper(shopA);
       const address = (await api.post(`${BASE}/addresses`, paris, { token: alice.token })).body.data;
@@ -468,7 +527,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
   });
 
   describe('wishlist', () => {
-    it('saves products and variants of the customer\'s own store, once each', async () => {
+    it("saves products and variants of the customer's own store, once each", async () => {
       const shopper = await givenShopper(shopA);
       const as = { token: shopper.token };
       const product = await givenProduct(shopA);
@@ -498,7 +557,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
   });
 
   describe('orders and reviews', () => {
-    it('lists and reads the customer\'s own orders only, without the merchant\'s note', async () => {
+    it("lists and reads the customer's own orders only, without the merchant's note", async () => {
       const alice = await givenShopper(shopA);
       const bob = await givenShopper(shopA);
       const product = await givenProduct(shopA);
@@ -546,7 +605,24 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     it('answers no input a client can send with a 500', async () => {
       const shopper = await givenShopper(shopB);
       const values: unknown[] = [null, true, 0, -1, 1e308, '', ' ', 'x'.repeat(300), '0'.repeat(24), 'f'.repeat(24), [], {}, { $gt: '' }, '\u0000', '\ud800'];
-      const keys = ['subdomain', 'email', 'password', 'token', 'first_name', 'id', 'product_id', 'variant_id', 'rating', 'body', 'reset_token', 'current_password', 'new_password', 'default', 'address1', 'country_code'];
+      const keys = [
+        'subdomain',
+        'email',
+        'password',
+        'token',
+        'first_name',
+        'id',
+        'product_id',
+        'variant_id',
+        'rating',
+        'body',
+        'reset_token',
+        'current_password',
+        'new_password',
+        'default',
+        'address1',
+        'country_code',
+      ];
       const routes: [string, string][] = [
         ['POST', '/signup'],
         ['POST', '/login'],
@@ -586,7 +662,9 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       const token = ACTIVATION_TOKEN.exec((await latestMessage(known.email, 'account_activation')).text ?? '')![0];
       const statuses: number[] = [];
       for (let i = 0; i < 31 && statuses.at(-1) !== 429; i++) {
-        statuses.push((await api.post(`${BASE}/activate`, { token: `emp_csact_${randomBytes(32).toString('base64url')}`, password: 'a password of ten' })).status);
+        statuses.push(
+          (await api.post(`${BASE}/activate`, { token: `emp_csact_${randomBytes(32).toString('base64url')}`, password: 'a password of ten' })).status,
+        );
       }
       expect(statuses.at(-1)).to.equal(429);
       expect(statuses.slice(0, -1).every((s) => s === 401)).to.equal(true);

@@ -30,14 +30,16 @@ describe('Customer updates under concurrent renames', () => {
   }
 
   /** After each read of this customer, another writer renames it (as a concurrent PATCH would). */
-  const renamedAfterEveryRead = (customerId: string, reads: { n: number }, times = Infinity) => async (real: (...a: unknown[]) => Promise<unknown>, args: unknown[]) => {
-    const found = (await real(...args)) as WithId<Document> | null;
-    if (found && found._id.equals(new ObjectId(customerId)) && reads.n < times) {
-      reads.n++;
-      await app.platform.db.collection('customers').updateOne({ _id: found._id }, { $set: { first_name: `Other ${reads.n}` } });
-    }
-    return found;
-  };
+  const renamedAfterEveryRead =
+    (customerId: string, reads: { n: number }, times = Infinity) =>
+    async (real: (...a: unknown[]) => Promise<unknown>, args: unknown[]) => {
+      const found = (await real(...args)) as WithId<Document> | null;
+      if (found && found._id.equals(new ObjectId(customerId)) && reads.n < times) {
+        reads.n++;
+        await app.platform.db.collection('customers').updateOne({ _id: found._id }, { $set: { first_name: `Other ${reads.n}` } });
+      }
+      return found;
+    };
 
   const within = <T>(ms: number, p: Promise<T>) =>
     Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))]);

@@ -33,13 +33,45 @@ describe('Customers (/v1/customers)', () => {
       const s = await givenShop(api);
       const res = await api.post(
         '/v1/customers',
-        { email: '  Ada.Lovelace@Example.COM ', first_name: 'Ada', last_name: 'Lovelace', phone: '+44 20 7946 0000', accepts_marketing: true, tags: ['vip', 'vip', 'early'], note: 'Met at the fair' },
+        {
+          email: '  Ada.Lovelace@Example.COM ',
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          phone: '+44 20 7946 0000',
+          accepts_marketing: true,
+          tags: ['vip', 'vip', 'early'],
+          note: 'Met at the fair',
+        },
         s.as,
       );
       expect(res.status).to.equal(201);
       const c = res.body.data;
-      expect(c).to.have.all.keys('id', 'email', 'first_name', 'last_name', 'phone', 'accepts_marketing', 'tags', 'note', 'orders_count', 'total_spent', 'currency', 'default_address_id', 'created_at', 'updated_at');
-      expect(c).to.deep.include({ email: 'ada.lovelace@example.com', first_name: 'Ada', last_name: 'Lovelace', accepts_marketing: true, orders_count: 0, total_spent: 0, currency: 'USD', default_address_id: null });
+      expect(c).to.have.all.keys(
+        'id',
+        'email',
+        'first_name',
+        'last_name',
+        'phone',
+        'accepts_marketing',
+        'tags',
+        'note',
+        'orders_count',
+        'total_spent',
+        'currency',
+        'default_address_id',
+        'created_at',
+        'updated_at',
+      );
+      expect(c).to.deep.include({
+        email: 'ada.lovelace@example.com',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        accepts_marketing: true,
+        orders_count: 0,
+        total_spent: 0,
+        currency: 'USD',
+        default_address_id: null,
+      });
       expect(c.tags).to.deep.equal(['vip', 'early']);
       const [event] = await eventsOf('customer.created', `customer.created:${c.id}`);
       expect(event?.store_id.toHexString()).to.equal(s.store.id);
@@ -101,7 +133,7 @@ describe('Customers (/v1/customers)', () => {
   });
 
   describe('GET /v1/customers', () => {
-    it('lists the store\'s customers only, with cursor pagination', async () => {
+    it("lists the store's customers only, with cursor pagination", async () => {
       const s = await givenShop(api);
       const other = await givenShop(api);
       await givenCustomer(other);
@@ -169,7 +201,11 @@ describe('Customers (/v1/customers)', () => {
       const s = await givenShop(api);
       const c = await givenCustomer(s, { first_name: 'Old' });
       expect((await api.get(`/v1/customers/${c.id}`, s.as)).body.data).to.deep.equal(c);
-      const res = await api.patch(`/v1/customers/${c.id}`, { first_name: 'New', phone: '', tags: ['a'], accepts_marketing: true, email: 'NEW@example.com' }, s.as);
+      const res = await api.patch(
+        `/v1/customers/${c.id}`,
+        { first_name: 'New', phone: '', tags: ['a'], accepts_marketing: true, email: 'NEW@example.com' },
+        s.as,
+      );
       expect(res.status).to.equal(200);
       expect(res.body.data).to.deep.include({ first_name: 'New', phone: null, tags: ['a'], accepts_marketing: true, email: 'new@example.com' });
       const [event] = await eventsOf('customer.updated', `customer.updated:${c.id}:v2`);
@@ -202,7 +238,9 @@ describe('Customers (/v1/customers)', () => {
       const s = await givenShop(api);
       const c = await givenCustomer(s);
       await recordCustomerOrder(app.platform, s.store.id, c.id, { key: 'op-a.0', amount: 2599, countDelta: 1 });
-      await Promise.all(Array.from({ length: 10 }, (_, i) => recordCustomerOrder(app.platform, s.store.id, c.id, { key: `op-b${i}.0`, amount: 1000, countDelta: 1 })));
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) => recordCustomerOrder(app.platform, s.store.id, c.id, { key: `op-b${i}.0`, amount: 1000, countDelta: 1 })),
+      );
       const refunded = await recordCustomerOrder(app.platform, s.store.id, c.id, { key: 'op-c.0', amount: -599, countDelta: 0 });
       expect(refunded).to.deep.include({ orders_count: 11, total_spent: 12000, currency: 'USD' });
       const got = await api.get(`/v1/customers/${c.id}`, s.as);
@@ -224,7 +262,7 @@ describe('Customers (/v1/customers)', () => {
       expect((await api.get(`/v1/customers/${c.id}`, s.as)).body.data).to.deep.include({ orders_count: 1, total_spent: 700 });
     });
 
-    it('answers not found for another store\'s customer and refuses non-integer amounts', async () => {
+    it("answers not found for another store's customer and refuses non-integer amounts", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
       const c = await givenCustomer(b);
@@ -244,12 +282,38 @@ describe('Customers (/v1/customers)', () => {
       const c = await givenCustomer(s);
       const res = await api.post(
         `/v1/customers/${c.id}/addresses`,
-        address({ first_name: 'Ada', last_name: 'Lovelace', company: '', address2: 'Flat 2', province: 'Illinois', province_code: 'IL', zip: '62701', phone: '+1 217 555 0100' }),
+        address({
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          company: '',
+          address2: 'Flat 2',
+          province: 'Illinois',
+          province_code: 'IL',
+          zip: '62701',
+          phone: '+1 217 555 0100',
+        }),
         s.as,
       );
       expect(res.status).to.equal(201);
       const first = res.body.data;
-      expect(first).to.have.all.keys('id', 'customer_id', 'first_name', 'last_name', 'company', 'address1', 'address2', 'city', 'province', 'province_code', 'country_code', 'zip', 'phone', 'default', 'created_at', 'updated_at');
+      expect(first).to.have.all.keys(
+        'id',
+        'customer_id',
+        'first_name',
+        'last_name',
+        'company',
+        'address1',
+        'address2',
+        'city',
+        'province',
+        'province_code',
+        'country_code',
+        'zip',
+        'phone',
+        'default',
+        'created_at',
+        'updated_at',
+      );
       expect(first).to.deep.include({ customer_id: c.id, company: null, address2: 'Flat 2', country_code: 'US', default: true });
       const second = await givenAddress(s, c.id, { city: 'Shelbyville' });
       expect(second.default).to.equal(false);
@@ -272,7 +336,10 @@ describe('Customers (/v1/customers)', () => {
       expect(res.status).to.equal(200);
       expect(res.body.data).to.deep.include({ id: b.id, default: true });
       const list = (await api.get(`/v1/customers/${c.id}/addresses`, s.as)).body.data;
-      expect(list.map((x: any) => [x.id, x.default])).to.deep.equal([[a.id, false], [b.id, true]]);
+      expect(list.map((x: any) => [x.id, x.default])).to.deep.equal([
+        [a.id, false],
+        [b.id, true],
+      ]);
       const customer = (await api.get(`/v1/customers/${c.id}`, s.as)).body.data;
       expect(customer.default_address_id).to.equal(b.id);
       const event = await app.platform.db.collection('events').findOne({ type: 'customer.updated', 'payload.customer.default_address_id': b.id });
@@ -362,7 +429,7 @@ describe('Customers (/v1/customers)', () => {
   });
 
   describe('store isolation', () => {
-    it('answers 404 for another store\'s customers and addresses, and changes nothing', async () => {
+    it("answers 404 for another store's customers and addresses, and changes nothing", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
       const theirs = await givenCustomer(b, { email: 'theirs@example.com' });

@@ -101,14 +101,21 @@ type Query = { name: string; filter: Filter<Doc>; sort?: Sort; limit?: number };
 function queries(docs: Doc[]): Query[] {
   const [s1, s2, s3] = STORES;
   const inStore = (s: ObjectId) => docs.filter((d) => (d.store as ObjectId).equals(s));
-  const byId = inStore(s1!).filter((d) => d._id instanceof ObjectId).sort((a, b) => String(a._id).localeCompare(String(b._id)));
+  const byId = inStore(s1!)
+    .filter((d) => d._id instanceof ObjectId)
+    .sort((a, b) => String(a._id).localeCompare(String(b._id)));
   const mid = byId[Math.floor(byId.length / 2)]!;
   const skus = docs.flatMap((d) => (d.variants as { sku: string }[]).map((v) => v.sku)).slice(0, 3);
   return [
     { name: 'a store, by _id', filter: { store: s1 }, sort: { _id: 1 } },
     { name: 'a store after a cursor (keyset page)', filter: { $and: [{ store: s1 }, { _id: { $gt: mid._id } }] }, sort: { _id: 1 }, limit: 20 },
     { name: 'a store, newest first', filter: { store: s1 }, sort: { _id: -1 }, limit: 15 },
-    { name: 'a store by title after a cursor', filter: { $and: [{ store: s2 }, { $or: [{ title: { $gt: 'a' } }, { title: 'a', _id: { $gt: mid._id } }] }] }, sort: { title: 1, _id: 1 }, limit: 25 },
+    {
+      name: 'a store by title after a cursor',
+      filter: { $and: [{ store: s2 }, { $or: [{ title: { $gt: 'a' } }, { title: 'a', _id: { $gt: mid._id } }] }] },
+      sort: { title: 1, _id: 1 },
+      limit: 25,
+    },
     { name: 'a store by title, descending', filter: { store: s3 }, sort: { title: -1, _id: -1 } },
     { name: 'a store by updated (descending index)', filter: { store: s1 }, sort: { updated: -1, _id: -1 } },
     { name: 'a store by updated, ascending (index read backwards)', filter: { store: s2 }, sort: { updated: 1, _id: 1 }, limit: 12 },
@@ -129,7 +136,11 @@ function queries(docs: Doc[]): Query[] {
     { name: 'mixed types: an ObjectId', filter: { n: s1 }, sort: { _id: 1 } },
     { name: 'mixed types: true', filter: { n: true }, sort: { _id: 1 } },
     { name: 'a unique code', filter: { code: 'c-17' } },
-    { name: 'titles with odd characters', filter: { store: s1, title: { $in: ['', 'a<b&c', 'q"uote', 'back\\slash', 'tab\there'] } }, sort: { title: 1, _id: 1 } },
+    {
+      name: 'titles with odd characters',
+      filter: { store: s1, title: { $in: ['', 'a<b&c', 'q"uote', 'back\\slash', 'tab\there'] } },
+      sort: { title: 1, _id: 1 },
+    },
     { name: 'an $or across stores', filter: { $or: [{ store: s1, title: 'a' }, { store: s2 }] }, sort: { _id: 1 } },
     { name: 'no scope, sorted by title', filter: {}, sort: { title: 1, _id: 1 }, limit: 30 },
     { name: 'a string _id among ObjectIds', filter: where({ store: s2, _id: { $gte: 'id' } }), sort: { _id: 1 } },
@@ -216,7 +227,12 @@ describe('Indexed queries on the database under test', () => {
 
   it('claims the first document in a sort order with findOneAndUpdate, as a scan would', async () => {
     const [s1] = STORES;
-    const expected = await col.find({ store: s1, updated: { $lte: DATES[2] } }).sort({ updated: 1, _id: 1 }).limit(1).hint({ $natural: 1 }).toArray();
+    const expected = await col
+      .find({ store: s1, updated: { $lte: DATES[2] } })
+      .sort({ updated: 1, _id: 1 })
+      .limit(1)
+      .hint({ $natural: 1 })
+      .toArray();
     const claimed = await col.findOneAndUpdate({ store: s1, updated: { $lte: DATES[2] } }, { $set: { claimed: true } }, { sort: { updated: 1, _id: 1 } });
     expect(claimed?._id).to.deep.equal(expected[0]?._id);
   });
@@ -228,14 +244,30 @@ describe('Indexed queries on the database under test', () => {
   });
 
   it('refuses a duplicate in a unique index on insert and on update, changing nothing', async () => {
-    await col.insertMany([{ _id: 'u1', code: 'u-1', store: STORES[0] }, { _id: 'u2', code: 'u-2', store: STORES[0] }]);
+    await col.insertMany([
+      { _id: 'u1', code: 'u-1', store: STORES[0] },
+      { _id: 'u2', code: 'u-2', store: STORES[0] },
+    ]);
     const before = await col.countDocuments({});
-    const inserted = await col.insertOne({ _id: new ObjectId(), code: 'u-1', store: STORES[0] }).then(() => null, (err: unknown) => err);
+    const inserted = await col.insertOne({ _id: new ObjectId(), code: 'u-1', store: STORES[0] }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(inserted).to.be.instanceOf(MongoServerError);
     expect((inserted as MongoServerError).code).to.equal(11000);
-    const updated = await col.updateOne(where({ _id: 'u2' }), { $set: { code: 'u-1' } }).then(() => null, (err: unknown) => err);
+    const updated = await col.updateOne(where({ _id: 'u2' }), { $set: { code: 'u-1' } }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(isDuplicateKeyError(updated), String(updated)).to.equal(true);
-    expect((await col.find({ code: { $in: ['u-1', 'u-2'] } }).sort({ _id: 1 }).toArray()).map((d) => [d._id, d.code])).to.deep.equal([
+    expect(
+      (
+        await col
+          .find({ code: { $in: ['u-1', 'u-2'] } })
+          .sort({ _id: 1 })
+          .toArray()
+      ).map((d) => [d._id, d.code]),
+    ).to.deep.equal([
       ['u1', 'u-1'],
       ['u2', 'u-2'],
     ]);
@@ -248,29 +280,68 @@ describe('Indexed queries on the database under test', () => {
     const single = app.platform.db.collection<Leased>('bulk_b');
     const oid = (n: number) => new ObjectId(n.toString(16).padStart(24, '0'));
     for (const c of [bulk, single]) {
-      await c.createIndexes([{ key: { store: 1, status: 1, _id: 1 }, name: 'store_status_id' }, { key: { status: 1, due: 1 }, name: 'status_due' }, { key: { code: 1 }, name: 'code_unique', unique: true }]);
-      await c.insertMany(Array.from({ length: 30 }, (_, i) => ({ _id: oid(i + 1), store: STORES[i % 2]!, status: 'queued', due: DATES[i % 4]!, code: `c${i}`, lease: 'me', attempts: [] })));
+      await c.createIndexes([
+        { key: { store: 1, status: 1, _id: 1 }, name: 'store_status_id' },
+        { key: { status: 1, due: 1 }, name: 'status_due' },
+        { key: { code: 1 }, name: 'code_unique', unique: true },
+      ]);
+      await c.insertMany(
+        Array.from({ length: 30 }, (_, i) => ({
+          _id: oid(i + 1),
+          store: STORES[i % 2]!,
+          status: 'queued',
+          due: DATES[i % 4]!,
+          code: `c${i}`,
+          lease: 'me',
+          attempts: [],
+        })),
+      );
     }
     const ops: { filter: Filter<Leased>; update: UpdateFilter<Leased> }[] = Array.from({ length: 30 }, (_, i) => ({
       filter: { _id: oid(i + 1), lease: i % 7 === 3 ? 'someone else' : 'me', status: 'queued' }, // every seventh matches nothing
       update: { $set: { status: i % 3 ? 'done' : 'failed', due: i % 3 ? null : DATES[(i + 1) % 4]!, lease: null }, $push: { attempts: { n: i } } },
     }));
-    const result = await bulk.bulkWrite(ops.map((op) => ({ updateOne: op })), { ordered: false });
+    const result = await bulk.bulkWrite(
+      ops.map((op) => ({ updateOne: op })),
+      { ordered: false },
+    );
     let matched = 0;
     for (const op of ops) matched += (await single.updateOne(op.filter, op.update)).matchedCount;
     expect(result.matchedCount).to.equal(matched);
     expect(result.modifiedCount).to.equal(matched);
     expect(await bulk.find({}).sort({ _id: 1 }).toArray()).to.deep.equal(await single.find({}).sort({ _id: 1 }).toArray());
-    for (const filter of [{ store: STORES[0], status: 'done' }, { status: 'queued', due: { $lte: DATES[3] } }, { status: 'failed' }, { code: 'c3' }] as Filter<Leased>[]) {
+    for (const filter of [
+      { store: STORES[0], status: 'done' },
+      { status: 'queued', due: { $lte: DATES[3] } },
+      { status: 'failed' },
+      { code: 'c3' },
+    ] as Filter<Leased>[]) {
       const scanned = await bulk.find(filter).sort({ _id: 1 }).hint({ $natural: 1 }).toArray();
       expect(await bulk.find(filter).sort({ _id: 1 }).toArray(), JSON.stringify(filter)).to.deep.equal(scanned);
     }
     // One statement of an ordered bulk breaks the unique index: those before it are applied, not those after.
     const refused = await bulk
-      .bulkWrite([{ updateOne: { filter: { _id: oid(1) }, update: { $set: { code: 'x1' } } } }, { updateOne: { filter: { _id: oid(2) }, update: { $set: { code: 'c5' } } } }, { updateOne: { filter: { _id: oid(3) }, update: { $set: { code: 'x3' } } } }], { ordered: true })
-      .then(() => null, (err: unknown) => err);
+      .bulkWrite(
+        [
+          { updateOne: { filter: { _id: oid(1) }, update: { $set: { code: 'x1' } } } },
+          { updateOne: { filter: { _id: oid(2) }, update: { $set: { code: 'c5' } } } },
+          { updateOne: { filter: { _id: oid(3) }, update: { $set: { code: 'x3' } } } },
+        ],
+        { ordered: true },
+      )
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
     expect(isDuplicateKeyError(refused) || (refused as { code?: number } | null)?.code === 11000, String(refused)).to.equal(true);
-    expect((await bulk.find({ _id: { $in: [1, 2, 3].map(oid) } }).sort({ _id: 1 }).toArray()).map((d) => d.code)).to.deep.equal(['x1', 'c1', 'c2']);
+    expect(
+      (
+        await bulk
+          .find({ _id: { $in: [1, 2, 3].map(oid) } })
+          .sort({ _id: 1 })
+          .toArray()
+      ).map((d) => d.code),
+    ).to.deep.equal(['x1', 'c1', 'c2']);
     expect(await bulk.countDocuments({ code: 'c5' })).to.equal(1);
   });
 
@@ -281,14 +352,22 @@ describe('Indexed queries on the database under test', () => {
     const result = await many.updateMany({ flag: null }, { $set: { flag: 'seen' }, $inc: { n: 1000 } });
     expect([result.matchedCount, result.modifiedCount]).to.deep.equal([100, 100]);
     expect(await many.countDocuments({ flag: null })).to.equal(0);
-    expect((await many.find({ flag: 'seen' }).sort({ _id: 1 }).toArray()).map((d) => [d._id, d.n])).to.deep.equal(Array.from({ length: 100 }, (_, i) => [i * 3, i * 3 + 1000]));
+    expect((await many.find({ flag: 'seen' }).sort({ _id: 1 }).toArray()).map((d) => [d._id, d.n])).to.deep.equal(
+      Array.from({ length: 100 }, (_, i) => [i * 3, i * 3 + 1000]),
+    );
   });
 
   it('reports each document of an unordered insert: written, or refused by a unique index', async () => {
     const each = app.platform.db.collection<Doc>('insert_each');
     await each.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
     await each.insertOne({ _id: 0, key: 'taken' });
-    const outcomes = await insertEach(each, [{ _id: 1, key: 'a' }, { _id: 2, key: 'taken' }, { _id: 3, key: 'b' }, { _id: 4, key: 'a' }, { _id: 5, key: 'c' }]);
+    const outcomes = await insertEach(each, [
+      { _id: 1, key: 'a' },
+      { _id: 2, key: 'taken' },
+      { _id: 3, key: 'b' },
+      { _id: 4, key: 'a' },
+      { _id: 5, key: 'c' },
+    ]);
     expect(outcomes).to.deep.equal(['inserted', 'duplicate', 'inserted', 'duplicate', 'inserted']);
     expect((await each.find({}).sort({ _id: 1 }).toArray()).map((d) => d._id)).to.deep.equal([0, 1, 3, 5]);
   });
@@ -297,11 +376,23 @@ describe('Indexed queries on the database under test', () => {
     const unique = app.platform.db.collection<Doc>('unique_missing');
     await unique.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
     await unique.insertOne({ _id: 1, other: 'x' });
-    const second = await unique.insertOne({ _id: 2, other: 'y' }).then(() => null, (err: unknown) => err);
-    expect((second as MongoServerError | null)?.code).to.equal(11000);
-    const built = await app.platform.db.collection<Doc>('unique_build').insertMany([{ _id: 1 }, { _id: 2 }]).then(() =>
-      app.platform.db.collection<Doc>('unique_build').createIndex({ key: 1 }, { unique: true, name: 'key_unique' }).then(() => null, (err: unknown) => err),
+    const second = await unique.insertOne({ _id: 2, other: 'y' }).then(
+      () => null,
+      (err: unknown) => err,
     );
+    expect((second as MongoServerError | null)?.code).to.equal(11000);
+    const built = await app.platform.db
+      .collection<Doc>('unique_build')
+      .insertMany([{ _id: 1 }, { _id: 2 }])
+      .then(() =>
+        app.platform.db
+          .collection<Doc>('unique_build')
+          .createIndex({ key: 1 }, { unique: true, name: 'key_unique' })
+          .then(
+            () => null,
+            (err: unknown) => err,
+          ),
+      );
     expect(built, 'a unique index over two documents without the field').to.be.instanceOf(MongoServerError);
   });
 
@@ -309,7 +400,10 @@ describe('Indexed queries on the database under test', () => {
     const parallel = app.platform.db.collection<Doc>('parallel_arrays');
     await parallel.createIndex({ a: 1, b: 1 }, { name: 'a_b' });
     await parallel.insertOne({ _id: 1, a: [1, 2], b: 3 });
-    const refused = await parallel.insertOne({ _id: 2, a: [1], b: [2] }).then(() => null, (err: unknown) => err);
+    const refused = await parallel.insertOne({ _id: 2, a: [1], b: [2] }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(refused).to.be.instanceOf(MongoServerError);
     expect(String(refused)).to.match(/parallel arrays/);
     expect(await parallel.countDocuments({})).to.equal(1);

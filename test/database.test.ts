@@ -31,7 +31,9 @@ describe('The database under test', () => {
     expect(await col.findOne({ _id: a, tags: 'x', $or: [{ status: 'queued' }, { n: 9 }] })).to.include({ n: 1 });
     expect(await col.countDocuments({ _id: { $in: [a, b] }, status: 'queued' })).to.equal(2);
     expect(await col.findOneAndUpdate({ _id: b, store: 's1' }, { $set: { status: 'taken' } }), 'no match, no write').to.equal(null);
-    expect(await col.findOneAndUpdate({ _id: b, store: 's2', status: 'queued' }, { $set: { status: 'taken' } }, { returnDocument: 'after' })).to.include({ status: 'taken' });
+    expect(await col.findOneAndUpdate({ _id: b, store: 's2', status: 'queued' }, { $set: { status: 'taken' } }, { returnDocument: 'after' })).to.include({
+      status: 'taken',
+    });
     expect((await col.updateOne({ _id: a, status: 'done' }, { $inc: { n: 1 } })).matchedCount).to.equal(0);
     expect((await col.updateOne({ _id: a, status: 'queued' }, { $inc: { n: 1 } })).modifiedCount).to.equal(1);
     expect((await col.deleteOne({ _id: 'text-id', store: 's2' })).deletedCount).to.equal(0);
@@ -40,7 +42,10 @@ describe('The database under test', () => {
       ['s1', 2, 'queued'],
       ['s2', 2, 'taken'],
     ]);
-    const duplicate = await col.insertOne({ _id: a, store: 's9', status: 'dup', n: 0 }).then(() => null, (err: Error) => err);
+    const duplicate = await col.insertOne({ _id: a, store: 's9', status: 'dup', n: 0 }).then(
+      () => null,
+      (err: Error) => err,
+    );
     expect(duplicate, 'a second document with the same _id').to.be.instanceOf(Error);
   });
 
@@ -57,18 +62,14 @@ describe('The database under test', () => {
   it('lets exactly one of many concurrent conditional claims win', async () => {
     const col = app.platform.db.collection<{ _id: string; owner: number | null }>('atomicity');
     await col.insertOne({ _id: 'claim', owner: null });
-    const claims = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => col.findOneAndUpdate({ _id: 'claim', owner: null }, { $set: { owner: i } })),
-    );
+    const claims = await Promise.all(Array.from({ length: 40 }, (_, i) => col.findOneAndUpdate({ _id: 'claim', owner: null }, { $set: { owner: i } })));
     expect(claims.filter(Boolean)).to.have.length(1);
   });
 
   it('keeps concurrent upserts on a unique key to one document', async () => {
     const col = app.platform.db.collection<{ key: string; hits: number }>('atomicity_upserts');
     await col.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
-    await Promise.allSettled(
-      Array.from({ length: 20 }, () => col.updateOne({ key: 'k' }, { $inc: { hits: 1 } }, { upsert: true })),
-    );
+    await Promise.allSettled(Array.from({ length: 20 }, () => col.updateOne({ key: 'k' }, { $inc: { hits: 1 } }, { upsert: true })));
     const docs = await col.find({ key: 'k' }).toArray();
     expect(docs).to.have.length(1);
   });

@@ -40,7 +40,8 @@ describe('Events carried by their writes: catalog, media, forms, taxes', () => {
   let seq = 0;
   const unique = () => `${Date.now().toString(36)}-${++seq}`;
   const events = (key: string) => app.platform.db.collection('events').find({ idempotency_key: key }).toArray();
-  const stored = (collection: string, id: string | ObjectId) => app.platform.db.collection(collection).findOne({ _id: typeof id === 'string' ? new ObjectId(id) : id });
+  const stored = (collection: string, id: string | ObjectId) =>
+    app.platform.db.collection(collection).findOne({ _id: typeof id === 'string' ? new ObjectId(id) : id });
   const intentsFor = (id: string) => app.platform.db.collection('event_intents').countDocuments({ entity_id: new ObjectId(id) });
 
   const product = (title = `Mug ${unique()}`) => ({ title, variants: [{ option_values: [], price: 1200 }] });
@@ -96,7 +97,12 @@ describe('Events carried by their writes: catalog, media, forms, taxes', () => {
       prepare: createProduct,
       async act(p) {
         const res = await api.patch(`/v1/products/${p.id}`, { title: 'Renamed', tags: ['new'] }, as);
-        return { res, key: `product.updated:${p.id}:v2`, payload: async () => ({ product: res.body.data, changed: ['title', 'tags'] }), carrier: { collection: 'products', id: p.id } };
+        return {
+          res,
+          key: `product.updated:${p.id}:v2`,
+          payload: async () => ({ product: res.body.data, changed: ['title', 'tags'] }),
+          carrier: { collection: 'products', id: p.id },
+        };
       },
     }),
     path({
@@ -121,7 +127,12 @@ describe('Events carried by their writes: catalog, media, forms, taxes', () => {
       async act(p) {
         const res = await api.post('/v1/products/collections', { title: `Winter ${unique()}`, type: 'manual', product_ids: [p.id] }, as);
         const id = res.body.data?.id as string;
-        return { res, key: `collection.created:${id}`, payload: async () => ({ collection: storedCollection(res.body.data) }), carrier: { collection: 'collections', id } };
+        return {
+          res,
+          key: `collection.created:${id}`,
+          payload: async () => ({ collection: storedCollection(res.body.data) }),
+          carrier: { collection: 'collections', id },
+        };
       },
     }),
     path({
@@ -130,7 +141,12 @@ describe('Events carried by their writes: catalog, media, forms, taxes', () => {
       prepare: () => createCollection(),
       async act(c) {
         const res = await api.patch(`/v1/products/collections/${c.id}`, { title: 'Autumn' }, as);
-        return { res, key: `collection.updated:${c.id}:v2`, payload: async () => ({ collection: storedCollection(res.body.data) }), carrier: { collection: 'collections', id: c.id } };
+        return {
+          res,
+          key: `collection.updated:${c.id}:v2`,
+          payload: async () => ({ collection: storedCollection(res.body.data) }),
+          carrier: { collection: 'collections', id: c.id },
+        };
       },
     }),
     path({
@@ -170,11 +186,17 @@ describe('Events carried by their writes: catalog, media, forms, taxes', () => {
       prepare: async () => null,
       async act() {
         const email = `ada-${unique()}@example.com`;
-        const res = await api.post(`/v1/storefront/${shop.store.subdomain}/forms/contact`, { fields: { email, message: 'Hello' } }, { headers: { 'x-forwarded-for': `203.0.113.${seq % 250}` } });
+        const res = await api.post(
+          `/v1/storefront/${shop.store.subdomain}/forms/contact`,
+          { fields: { email, message: 'Hello' } },
+          { headers: { 'x-forwarded-for': `203.0.113.${seq % 250}` } },
+        );
         const doc = await app.platform.db.collection('form_submissions').findOne({ store_id: new ObjectId(shop.store.id), 'fields.email': email });
         const id = doc!._id.toHexString();
         // The answer shows nothing of the submission: the payload is what the store's list shows.
-        const payload = async () => ({ form_submission: (await api.get('/v1/form-submissions?form=contact', as)).body.data.find((s: { id: string }) => s.id === id) });
+        const payload = async () => ({
+          form_submission: (await api.get('/v1/form-submissions?form=contact', as)).body.data.find((s: { id: string }) => s.id === id),
+        });
         return { res, key: `form_submission.created:${id}`, payload, carrier: { collection: 'form_submissions', id } };
       },
     }),
@@ -185,7 +207,12 @@ describe('Events carried by their writes: catalog, media, forms, taxes', () => {
       async act(store) {
         const res = await api.put('/v1/taxes', { rates }, { token: as.token, storeId: store.id });
         const doc = await app.platform.db.collection('tax_settings').findOne({ store_id: new ObjectId(store.id) });
-        return { res, key: `tax_settings.updated:${store.id}:v1`, payload: async () => ({ tax_settings: res.body.data }), carrier: { collection: 'tax_settings', id: doc!._id.toHexString() } };
+        return {
+          res,
+          key: `tax_settings.updated:${store.id}:v1`,
+          payload: async () => ({ tax_settings: res.body.data }),
+          carrier: { collection: 'tax_settings', id: doc!._id.toHexString() },
+        };
       },
     }),
     path({
@@ -197,9 +224,18 @@ describe('Events carried by their writes: catalog, media, forms, taxes', () => {
         return store;
       },
       async act(store) {
-        const res = await api.put('/v1/taxes', { shipping_taxable: false, rates: [...rates, { country_code: 'FR', name: 'TVA', rate_bps: 2000 }] }, { token: as.token, storeId: store.id });
+        const res = await api.put(
+          '/v1/taxes',
+          { shipping_taxable: false, rates: [...rates, { country_code: 'FR', name: 'TVA', rate_bps: 2000 }] },
+          { token: as.token, storeId: store.id },
+        );
         const doc = await app.platform.db.collection('tax_settings').findOne({ store_id: new ObjectId(store.id) });
-        return { res, key: `tax_settings.updated:${store.id}:v2`, payload: async () => ({ tax_settings: res.body.data }), carrier: { collection: 'tax_settings', id: doc!._id.toHexString() } };
+        return {
+          res,
+          key: `tax_settings.updated:${store.id}:v2`,
+          payload: async () => ({ tax_settings: res.body.data }),
+          carrier: { collection: 'tax_settings', id: doc!._id.toHexString() },
+        };
       },
     }),
   ];
@@ -250,7 +286,14 @@ describe('Events carried by their writes: catalog, media, forms, taxes', () => {
     expect((await api.delete(`/v1/products/${p.id}`, as)).status).to.equal(204);
     expect((await api.delete(`/v1/products/collections/${c.id}`, as)).status).to.equal(204);
     expect((await api.delete(`/v1/media/${m.id}`, as)).status).to.equal(204);
-    for (const key of [`product.created:${p.id}`, `product.deleted:${p.id}`, `collection.created:${c.id}`, `collection.deleted:${c.id}`, `media.created:${m.id}`, `media.deleted:${m.id}`]) {
+    for (const key of [
+      `product.created:${p.id}`,
+      `product.deleted:${p.id}`,
+      `collection.created:${c.id}`,
+      `collection.deleted:${c.id}`,
+      `media.created:${m.id}`,
+      `media.deleted:${m.id}`,
+    ]) {
       expect(await events(key), key).to.have.length(1);
     }
     expect((await events(`product.created:${p.id}`))[0]!.payload).to.deep.equal({ product: p });
@@ -306,10 +349,15 @@ describe('Events carried by their writes: catalog, media, forms, taxes', () => {
 
     const store = await givenStore(api, shop.merchant);
     const storeAs = { token: as.token, storeId: store.id };
-    const puts = await Promise.all([1000, 1100, 1200].map((rate_bps) => api.put('/v1/taxes', { rates: [{ country_code: 'DE', name: 'MwSt', rate_bps }] }, storeAs)));
+    const puts = await Promise.all(
+      [1000, 1100, 1200].map((rate_bps) => api.put('/v1/taxes', { rates: [{ country_code: 'DE', name: 'MwSt', rate_bps }] }, storeAs)),
+    );
     const done = puts.filter((r) => r.status === 200);
     for (const r of puts) expect([200, 409], JSON.stringify(r.body)).to.include(r.status);
-    const taxEvents = await app.platform.db.collection('events').find({ type: 'tax_settings.updated', store_id: new ObjectId(store.id) }).toArray();
+    const taxEvents = await app.platform.db
+      .collection('events')
+      .find({ type: 'tax_settings.updated', store_id: new ObjectId(store.id) })
+      .toArray();
     expect(taxEvents.map((e) => e.idempotency_key).sort()).to.deep.equal(done.map((_, i) => `tax_settings.updated:${store.id}:v${i + 1}`).sort());
     for (const r of done) expect(taxEvents.map((e) => e.payload.tax_settings)).to.deep.include(r.body.data);
   });

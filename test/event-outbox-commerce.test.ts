@@ -30,7 +30,10 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
   const TARGET = 'https://hooks.example.com/emporium';
   const db = () => app.platform.db;
   const events = (key: string) => db().collection('events').find({ idempotency_key: key }).toArray();
-  const stored = (collection: string, id: string | ObjectId) => db().collection(collection).findOne({ _id: typeof id === 'string' ? new ObjectId(id) : id });
+  const stored = (collection: string, id: string | ObjectId) =>
+    db()
+      .collection(collection)
+      .findOne({ _id: typeof id === 'string' ? new ObjectId(id) : id });
   const withoutSecret = ({ secret: _secret, ...view }: Record<string, unknown>) => view;
 
   /** A shop with a product of one variant (denying overselling) and an active location. */
@@ -67,7 +70,14 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
         const { merchant } = await givenShop(api);
         const res = await api.post('/v1/stores', { name: 'Second shop', subdomain: `second-${new ObjectId().toHexString()}` }, { token: merchant.token });
         const id = res.body.data.id;
-        return { res, status: 201, id, key: `store.created:${id}`, payload: { store: res.body.data }, read: () => api.get(`/v1/stores/${id}`, { token: merchant.token }) };
+        return {
+          res,
+          status: 201,
+          id,
+          key: `store.created:${id}`,
+          payload: { store: res.body.data },
+          read: () => api.get(`/v1/stores/${id}`, { token: merchant.token }),
+        };
       },
     },
     {
@@ -76,7 +86,14 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       async act() {
         const { as } = await givenShop(api);
         const res = await api.patch(`/v1/stores/${as.storeId}`, { name: 'Renamed', currency: 'EUR' }, as);
-        return { res, status: 200, id: as.storeId, key: `store.updated:${as.storeId}:v2`, payload: { store: res.body.data, changed: ['name', 'currency'] }, read: () => api.get(`/v1/stores/${as.storeId}`, as) };
+        return {
+          res,
+          status: 200,
+          id: as.storeId,
+          key: `store.updated:${as.storeId}:v2`,
+          payload: { store: res.body.data, changed: ['name', 'currency'] },
+          read: () => api.get(`/v1/stores/${as.storeId}`, as),
+        };
       },
     },
     {
@@ -86,7 +103,14 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
         const { as } = await givenShop(api);
         const res = await api.post('/v1/inventory/locations', { name: 'Back room', city: 'Lyon' }, as);
         const id = res.body.data.id;
-        return { res, status: 201, id, key: `inventory_location.created:${id}`, payload: { location: res.body.data }, read: () => api.get(`/v1/inventory/locations/${id}`, as) };
+        return {
+          res,
+          status: 201,
+          id,
+          key: `inventory_location.created:${id}`,
+          payload: { location: res.body.data },
+          read: () => api.get(`/v1/inventory/locations/${id}`, as),
+        };
       },
     },
     {
@@ -95,7 +119,14 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       async act() {
         const { as, location } = await givenStockedShop();
         const res = await api.patch(`/v1/inventory/locations/${location}`, { name: 'Front', zip: '69001' }, as);
-        return { res, status: 200, id: location, key: `inventory_location.updated:${location}:v2`, payload: { location: res.body.data, changed: ['name', 'zip'] }, read: () => api.get(`/v1/inventory/locations/${location}`, as) };
+        return {
+          res,
+          status: 200,
+          id: location,
+          key: `inventory_location.updated:${location}:v2`,
+          payload: { location: res.body.data, changed: ['name', 'zip'] },
+          read: () => api.get(`/v1/inventory/locations/${location}`, as),
+        };
       },
     },
     {
@@ -124,7 +155,14 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
         const { as, variant, location } = await givenStockedShop();
         const res = await api.post('/v1/inventory/levels/set', { variant_id: variant, location_id: location, available: 12 }, as);
         const id = res.body.data.id;
-        return { res, status: 200, id, key: `inventory_level.updated:${id}:v1`, payload: { inventory_level: res.body.data, reason: 'set' }, read: () => api.get(`/v1/inventory/levels?variant_id=${variant}`, as) };
+        return {
+          res,
+          status: 200,
+          id,
+          key: `inventory_level.updated:${id}:v1`,
+          payload: { inventory_level: res.body.data, reason: 'set' },
+          read: () => api.get(`/v1/inventory/levels?variant_id=${variant}`, as),
+        };
       },
     },
     {
@@ -132,7 +170,9 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       collection: 'inventory_levels',
       async act() {
         const { as, variant, location } = await givenStockedShop();
-        expect((await api.post('/v1/inventory/levels/adjust', { variant_id: variant, location_id: location, delta: 4, reason: 'received' }, as)).status).to.equal(200);
+        expect(
+          (await api.post('/v1/inventory/levels/adjust', { variant_id: variant, location_id: location, delta: 4, reason: 'received' }, as)).status,
+        ).to.equal(200);
         const res = await api.post('/v1/inventory/levels/set', { variant_id: variant, location_id: location, available: 9 }, as);
         const id = res.body.data.id;
         return { res, status: 200, id, key: `inventory_level.updated:${id}:v2`, payload: { inventory_level: res.body.data, reason: 'set' } };
@@ -166,9 +206,18 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       async act() {
         const { as } = await givenShop(api);
         const res = await api.put('/v1/payments/providers/manual', { enabled: true, instructions: 'Pay at the counter' }, as);
-        const doc = await db().collection('payment_providers').findOne({ store_id: new ObjectId(as.storeId), provider: 'manual' });
+        const doc = await db()
+          .collection('payment_providers')
+          .findOne({ store_id: new ObjectId(as.storeId), provider: 'manual' });
         const id = doc!._id.toHexString();
-        return { res, status: 200, id, key: `payment_provider.updated:${id}:v1`, payload: { payment_provider: res.body.data, changed: ['enabled', 'instructions'] }, read: () => api.get('/v1/payments/providers', as) };
+        return {
+          res,
+          status: 200,
+          id,
+          key: `payment_provider.updated:${id}:v1`,
+          payload: { payment_provider: res.body.data, changed: ['enabled', 'instructions'] },
+          read: () => api.get('/v1/payments/providers', as),
+        };
       },
     },
     {
@@ -179,9 +228,17 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
         expect((await api.put('/v1/payments/providers/manual', { enabled: true }, as)).status).to.equal(200);
         const res = await api.put('/v1/payments/providers/manual', { instructions: 'Cash only', test_mode: false }, as);
         expect(res.body.data).to.include({ enabled: true, test_mode: false, instructions: 'Cash only' });
-        const doc = await db().collection('payment_providers').findOne({ store_id: new ObjectId(as.storeId), provider: 'manual' });
+        const doc = await db()
+          .collection('payment_providers')
+          .findOne({ store_id: new ObjectId(as.storeId), provider: 'manual' });
         const id = doc!._id.toHexString();
-        return { res, status: 200, id, key: `payment_provider.updated:${id}:v2`, payload: { payment_provider: res.body.data, changed: ['test_mode', 'instructions'] } };
+        return {
+          res,
+          status: 200,
+          id,
+          key: `payment_provider.updated:${id}:v2`,
+          payload: { payment_provider: res.body.data, changed: ['test_mode', 'instructions'] },
+        };
       },
     },
     {
@@ -191,7 +248,14 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
         const { as } = await givenShop(api);
         const res = await api.post(SUBSCRIPTIONS, { target_url: TARGET, event_types: ['order.created', 'product.*'], description: 'Sync' }, as);
         const id = res.body.data.id;
-        return { res, status: 201, id, key: `webhook_subscription.created:${id}`, payload: { webhook_subscription: withoutSecret(res.body.data) }, read: () => api.get(`${SUBSCRIPTIONS}/${id}`, as) };
+        return {
+          res,
+          status: 201,
+          id,
+          key: `webhook_subscription.created:${id}`,
+          payload: { webhook_subscription: withoutSecret(res.body.data) },
+          read: () => api.get(`${SUBSCRIPTIONS}/${id}`, as),
+        };
       },
     },
     {
@@ -201,7 +265,13 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
         const { as } = await givenShop(api);
         const { id } = await givenSubscription(as);
         const res = await api.patch(`${SUBSCRIPTIONS}/${id}`, { event_types: ['store.updated', 'order.*'], description: 'Changed' }, as);
-        return { res, status: 200, id, key: `webhook_subscription.updated:${id}:v2`, payload: { webhook_subscription: res.body.data, changed: ['event_types', 'description'] } };
+        return {
+          res,
+          status: 200,
+          id,
+          key: `webhook_subscription.updated:${id}:v2`,
+          payload: { webhook_subscription: res.body.data, changed: ['event_types', 'description'] },
+        };
       },
     },
     {
@@ -212,7 +282,13 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
         const { id } = await givenSubscription(as);
         const res = await api.post(`${SUBSCRIPTIONS}/${id}/rotate-secret`, { grace_period_seconds: 600 }, as);
         expect(res.body.data.previous_secret_expires_at).to.be.a('string');
-        return { res, status: 200, id, key: `webhook_subscription.updated:${id}:v2`, payload: { webhook_subscription: withoutSecret(res.body.data), changed: ['secret'] } };
+        return {
+          res,
+          status: 200,
+          id,
+          key: `webhook_subscription.updated:${id}:v2`,
+          payload: { webhook_subscription: withoutSecret(res.body.data), changed: ['secret'] },
+        };
       },
     },
   ];
@@ -259,13 +335,21 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
     expect(await stored('webhook_subscriptions', view.id)).to.equal(null);
     const key = `webhook_subscription.deleted:${view.id}`;
     expect(await events(key)).to.have.length(0);
-    expect(await db().collection('event_intents').countDocuments({ entity_id: new ObjectId(view.id) })).to.equal(1);
+    expect(
+      await db()
+        .collection('event_intents')
+        .countDocuments({ entity_id: new ObjectId(view.id) }),
+    ).to.equal(1);
 
     await settleLeftBehind(app.platform);
     const recorded = await events(key);
     expect(recorded).to.have.length(1);
     expect(recorded[0]!.payload).to.deep.equal({ webhook_subscription: view });
-    expect(await db().collection('event_intents').countDocuments({ entity_id: new ObjectId(view.id) })).to.equal(0);
+    expect(
+      await db()
+        .collection('event_intents')
+        .countDocuments({ entity_id: new ObjectId(view.id) }),
+    ).to.equal(0);
     expect((await api.delete(`${SUBSCRIPTIONS}/${view.id}`, as)).status).to.equal(404);
   });
 
@@ -275,13 +359,27 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
     // One failed delivery short of the limit, with a secret that cannot be opened: the next send fails without the network.
     await db()
       .collection('webhook_subscriptions')
-      .updateOne({ _id: new ObjectId(id) }, { $set: { consecutive_failed_deliveries: DISABLE_AFTER_FAILED_DELIVERIES - 1, 'secret.ciphertext': 'k1.damaged' } });
+      .updateOne(
+        { _id: new ObjectId(id) },
+        { $set: { consecutive_failed_deliveries: DISABLE_AFTER_FAILED_DELIVERIES - 1, 'secret.ciphertext': 'k1.damaged' } },
+      );
     const eventId = new ObjectId();
-    await db().collection('events').insertOne({ _id: eventId, type: 'store.updated', store_id: new ObjectId(as.storeId), payload: { store: { id: as.storeId } }, idempotency_key: `test:${eventId.toHexString()}`, created_at: new Date() });
+    await db()
+      .collection('events')
+      .insertOne({
+        _id: eventId,
+        type: 'store.updated',
+        store_id: new ObjectId(as.storeId),
+        payload: { store: { id: as.storeId } },
+        idempotency_key: `test:${eventId.toHexString()}`,
+        created_at: new Date(),
+      });
     const [held] = await fanOutEvents(app.platform, [eventId.toHexString()], 'test-holder');
     expect(held).to.not.equal(undefined);
     // Its last attempt.
-    await db().collection('webhook_deliveries').updateOne({ _id: held!.delivery._id }, { $set: { next_attempt: LAST_ATTEMPT } });
+    await db()
+      .collection('webhook_deliveries')
+      .updateOne({ _id: held!.delivery._id }, { $set: { next_attempt: LAST_ATTEMPT } });
     held!.delivery.next_attempt = LAST_ATTEMPT;
 
     stopped = stopAfterWrites(app.platform);
@@ -304,7 +402,9 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
   it('loses no increment when 20 adjusts of one level race: +20, and 20 events each showing the level its own adjust made', async () => {
     const { as, variant, location } = await givenStockedShop();
     const replies = await Promise.all(
-      Array.from({ length: 20 }, () => api.post('/v1/inventory/levels/adjust', { variant_id: variant, location_id: location, delta: 1, reason: 'received' }, as)),
+      Array.from({ length: 20 }, () =>
+        api.post('/v1/inventory/levels/adjust', { variant_id: variant, location_id: location, delta: 1, reason: 'received' }, as),
+      ),
     );
     expect(replies.map((r) => r.status)).to.deep.equal(Array.from({ length: 20 }, () => 200));
     // The first one created the level: each adjust made the version that is its count.

@@ -52,9 +52,11 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
     expect(reply.status, JSON.stringify(reply.body)).to.equal(status);
     return reply.body?.data;
   };
-  const givenCustomer = (extra: Record<string, unknown> = {}) => ok(api.post('/v1/customers', { email: `c-${new ObjectId().toHexString()}@example.com`, ...extra }, as), 201);
+  const givenCustomer = (extra: Record<string, unknown> = {}) =>
+    ok(api.post('/v1/customers', { email: `c-${new ObjectId().toHexString()}@example.com`, ...extra }, as), 201);
   const address = (extra: Record<string, unknown> = {}) => ({ address1: '1 Main St', city: 'Springfield', country_code: 'US', ...extra });
-  const givenAddress = (customerId: string, extra: Record<string, unknown> = {}) => ok(api.post(`/v1/customers/${customerId}/addresses`, address(extra), as), 201);
+  const givenAddress = (customerId: string, extra: Record<string, unknown> = {}) =>
+    ok(api.post(`/v1/customers/${customerId}/addresses`, address(extra), as), 201);
   const getCustomer = (id: string) => ok(api.get(`/v1/customers/${id}`, as));
   const givenGiftCard = () => ok(api.post('/v1/products/gift-cards', { initial_value: 1000 }, as), 201);
   const givenReview = async () => {
@@ -94,7 +96,11 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
         const c = await givenCustomer({ first_name: 'Ada', last_name: 'Lovelace' });
         stop();
         const res = await api.patch(`/v1/customers/${c.id}`, { last_name: 'King' }, as);
-        return { ...res, left: [[`customer.updated:${c.id}:v2`, () => ({ customer: res.body.data, changed: ['last_name'] })]], carriers: [['customers', c.id]] };
+        return {
+          ...res,
+          left: [[`customer.updated:${c.id}:v2`, () => ({ customer: res.body.data, changed: ['last_name'] })]],
+          carriers: [['customers', c.id]],
+        };
       },
     },
     {
@@ -142,7 +148,11 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
         const a = await givenAddress(c.id);
         stop();
         const res = await api.patch(`/v1/customers/${c.id}/addresses/${a.id}`, { city: 'Capital City' }, as);
-        return { ...res, left: [[`customer_address.updated:${a.id}:v2`, () => ({ customer_address: res.body.data, changed: ['city'] })]], carriers: [['customer_addresses', a.id]] };
+        return {
+          ...res,
+          left: [[`customer_address.updated:${a.id}:v2`, () => ({ customer_address: res.body.data, changed: ['city'] })]],
+          carriers: [['customer_addresses', a.id]],
+        };
       },
     },
     {
@@ -289,7 +299,8 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
         expect(data).to.not.have.property('events_pending_since');
       }
       for (const [key] of acted.left) expect(await events(key), key).to.have.length(0);
-      for (const [collection, id] of acted.carriers) expect((await stored(collection, id))?.pending_events, `${collection} ${id}`).to.have.length.of.at.least(1);
+      for (const [collection, id] of acted.carriers)
+        expect((await stored(collection, id))?.pending_events, `${collection} ${id}`).to.have.length.of.at.least(1);
 
       expect(await settleLeftBehind(app.platform)).to.be.at.least(acted.left.length);
       for (const [key, payload] of acted.left) {

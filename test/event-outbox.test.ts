@@ -146,14 +146,19 @@ describe('Events carried by their writes (the outbox)', () => {
     for (let i = 0; i < 5; i++) ids.push((await api.post('/v1/coupons', { code: code(), type: 'percentage', value: 10 }, as)).body.data.id);
     stopped.restore();
     stopped = null;
-    const docs = await app.platform.db.collection('coupons').find({ _id: { $in: ids.map((id) => new ObjectId(id)) } }).toArray();
+    const docs = await app.platform.db
+      .collection('coupons')
+      .find({ _id: { $in: ids.map((id) => new ObjectId(id)) } })
+      .toArray();
     await Promise.all([
       ...docs.map((d) => app.platform.events.settle(app.platform.db.collection('coupons'), d._id, d.pending_events)),
       settleLeftBehind(app.platform),
       settleLeftBehind(app.platform),
     ]);
     for (const id of ids) expect(await events(`coupon.created:${id}`), id).to.have.length(1);
-    expect(await app.platform.db.collection('coupons').countDocuments({ _id: { $in: ids.map((id) => new ObjectId(id)) }, pending_events: { $exists: true } })).to.equal(0);
+    expect(
+      await app.platform.db.collection('coupons').countDocuments({ _id: { $in: ids.map((id) => new ObjectId(id)) }, pending_events: { $exists: true } }),
+    ).to.equal(0);
   });
 
   it('the maintenance worker records what a stopped process left (maintenance.settle-events)', async () => {
@@ -176,14 +181,23 @@ describe('Events carried by their writes (the outbox)', () => {
     expect(carriers).to.not.be.empty;
     for (const name of carriers) {
       const indexes = await app.platform.db.collection(name).indexes();
-      expect(indexes.map((i) => i.name), name).to.include('events_pending_since');
+      expect(
+        indexes.map((i) => i.name),
+        name,
+      ).to.include('events_pending_since');
     }
   });
 
   it('records events outside the outbox only on the orders paths that the order repair sweep completes', () => {
     // Steps of an order change are keyed and re-run by maintenance.repair-orders (docs/orders.md), so
     // their plain emits are completed by that sweep; every other write carries its event.
-    const allowed = new Set(['src/orders/operations.ts', 'src/coupons/redemptions.ts', 'src/inventory/commitments.ts', 'src/customers/orders.ts', 'src/payments/transactions.ts']);
+    const allowed = new Set([
+      'src/orders/operations.ts',
+      'src/coupons/redemptions.ts',
+      'src/inventory/commitments.ts',
+      'src/customers/orders.ts',
+      'src/payments/transactions.ts',
+    ]);
     const files = (dir: string): string[] =>
       readdirSync(join(ROOT, dir)).flatMap((f) => (statSync(join(ROOT, dir, f)).isDirectory() ? files(join(dir, f)) : f.endsWith('.ts') ? [join(dir, f)] : []));
     const emitting = files('src').filter((f) => !f.startsWith('src/events/') && /\.events\.emit\(/.test(readFileSync(join(ROOT, f), 'utf8')));

@@ -23,10 +23,15 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     it('accepts a contact form, stores it with a hashed IP and a truncated user agent, and records form_submission.created', async () => {
       const s = await givenShop(api);
       const ip = '198.51.100.77';
-      const res = await submit(s.store.subdomain, 'contact', { fields: { name: 'Ada', email: 'ada@example.com', message: 'Hello there', website: '' } }, ip, { 'user-agent': `Bot/1.0 ${'x'.repeat(500)}` });
+      const res = await submit(s.store.subdomain, 'contact', { fields: { name: 'Ada', email: 'ada@example.com', message: 'Hello there', website: '' } }, ip, {
+        'user-agent': `Bot/1.0 ${'x'.repeat(500)}`,
+      });
       expect(res.status).to.equal(202);
       expect(res.body).to.deep.equal({ data: { accepted: true } });
-      const docs = await app.platform.db.collection('form_submissions').find({ store_id: { $exists: true }, form: 'contact', 'fields.name': 'Ada' }).toArray();
+      const docs = await app.platform.db
+        .collection('form_submissions')
+        .find({ store_id: { $exists: true }, form: 'contact', 'fields.name': 'Ada' })
+        .toArray();
       expect(docs).to.have.length(1);
       const doc = docs[0]!;
       expect(doc.store_id.toHexString()).to.equal(s.store.id);
@@ -36,7 +41,9 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
       expect(Object.keys(doc).sort()).to.deep.equal(['_id', 'created_at', 'fields', 'form', 'ip_hash', 'store_id', 'user_agent']);
       expect(await findPlaintext(app.platform.db, ip)).to.deep.equal([]);
       expect(app.logLines.join('')).to.not.include(ip);
-      const event = await app.platform.db.collection('events').findOne({ type: 'form_submission.created', idempotency_key: `form_submission.created:${doc._id.toHexString()}` });
+      const event = await app.platform.db
+        .collection('events')
+        .findOne({ type: 'form_submission.created', idempotency_key: `form_submission.created:${doc._id.toHexString()}` });
       expect(event?.store_id.toHexString()).to.equal(s.store.id);
       expect(event?.payload.form_submission).to.deep.include({ id: doc._id.toHexString(), form: 'contact', fields: doc.fields });
       expect(event?.payload.form_submission).to.not.have.property('ip_hash');
@@ -109,7 +116,9 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
         expect(res.status, form).to.equal(400);
         expect(res.body.error.details.join(' ')).to.match(/params\.form/);
       }
-      const text = await api.post(`/v1/storefront/${s.store.subdomain}/forms/contact`, 'name=x', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const text = await api.post(`/v1/storefront/${s.store.subdomain}/forms/contact`, 'name=x', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       expect(text.status).to.equal(415);
       expect(await counts(app.platform.db)).to.deep.equal(before);
     });
@@ -138,7 +147,8 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
       const s = await givenShop(api);
       const other = await givenShop(api);
       const ip = nextIp();
-      for (let i = 0; i < 10; i++) expect((await submit(s.store.subdomain, i % 2 ? 'contact' : 'newsletter', { fields: { email: `n${i}@example.com` } }, ip)).status).to.equal(202);
+      for (let i = 0; i < 10; i++)
+        expect((await submit(s.store.subdomain, i % 2 ? 'contact' : 'newsletter', { fields: { email: `n${i}@example.com` } }, ip)).status).to.equal(202);
       const limited = await submit(s.store.subdomain, 'contact', { fields: { a: 'b' } }, ip);
       expect(limited.status).to.equal(429);
       expect(limited.body.error.code).to.equal('rate_limited');
@@ -148,7 +158,9 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
       expect((await submit(s.store.subdomain, 'contact', { fields: { website: 'x' } }, ip)).status).to.equal(429);
       expect((await submit(other.store.subdomain, 'contact', { fields: { a: 'b' } }, ip)).status).to.equal(202);
       expect((await submit(s.store.subdomain, 'contact', { fields: { a: 'b' } }, nextIp())).status).to.equal(202);
-      expect(await app.platform.db.collection('form_submissions').countDocuments({ store_id: { $exists: true }, 'fields.a': 'b', form: 'contact' })).to.be.at.least(2);
+      expect(
+        await app.platform.db.collection('form_submissions').countDocuments({ store_id: { $exists: true }, 'fields.a': 'b', form: 'contact' }),
+      ).to.be.at.least(2);
       expect(await findPlaintext(app.platform.db, ip)).to.deep.equal([]);
     });
   });
@@ -160,7 +172,7 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
       }
     }
 
-    it('lists the store\'s submissions newest first, with cursor pagination and a form filter', async () => {
+    it("lists the store's submissions newest first, with cursor pagination and a form filter", async () => {
       const s = await givenShop(api);
       const other = await givenShop(api);
       await givenSubmissions(other, ['contact']);
@@ -190,11 +202,15 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     it('filters by a created_at range (both ends exclusive)', async () => {
       const s = await givenShop(api);
       await givenSubmissions(s, ['contact', 'contact', 'contact']);
-      const docs = await app.platform.db.collection('form_submissions').find({ store_id: { $exists: true }, 'fields.n': { $exists: true } }).toArray();
+      const docs = await app.platform.db
+        .collection('form_submissions')
+        .find({ store_id: { $exists: true }, 'fields.n': { $exists: true } })
+        .toArray();
       const mine = docs.filter((d) => d.store_id.toHexString() === s.store.id).sort((a, b) => a._id.toHexString().localeCompare(b._id.toHexString()));
       // Spread them over three days so the range is unambiguous.
       const days = ['2026-01-01T12:00:00.000Z', '2026-01-02T12:00:00.000Z', '2026-01-03T12:00:00.000Z'];
-      for (const [i, d] of mine.entries()) await app.platform.db.collection('form_submissions').updateOne({ _id: d._id }, { $set: { created_at: new Date(days[i]!) } });
+      for (const [i, d] of mine.entries())
+        await app.platform.db.collection('form_submissions').updateOne({ _id: d._id }, { $set: { created_at: new Date(days[i]!) } });
       const range = async (q: string) => (await api.get(`/v1/form-submissions?${q}`, s.as)).body.data.map((x: any) => x.fields.n);
       expect(await range('created_after=2026-01-01T12:00:00Z')).to.deep.equal(['2', '1']);
       expect(await range('created_before=2026-01-03T12:00:00Z')).to.deep.equal(['1', '0']);
@@ -204,7 +220,15 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
 
     it('refuses bad query input', async () => {
       const s = await givenShop(api);
-      for (const q of ['form=Bad_Name', 'created_after=yesterday', 'created_before=2026-13-01T00:00:00Z', 'created_after=2026-02-01T00:00:00Z&created_before=2026-01-01T00:00:00Z', 'limit=0', 'cursor=x', 'ip_hash=abc']) {
+      for (const q of [
+        'form=Bad_Name',
+        'created_after=yesterday',
+        'created_before=2026-13-01T00:00:00Z',
+        'created_after=2026-02-01T00:00:00Z&created_before=2026-01-01T00:00:00Z',
+        'limit=0',
+        'cursor=x',
+        'ip_hash=abc',
+      ]) {
         const res = await api.get(`/v1/form-submissions?${q}`, s.as);
         expect(res.status, q).to.equal(400);
         expect(res.body.error.code).to.equal('invalid_input');

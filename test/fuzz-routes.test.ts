@@ -75,7 +75,10 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
     internalUrl = `http://127.0.0.1:${(internal.server.address() as AddressInfo).port}`;
     routes = [
       ...routesOf(MODULES.flatMap((m) => (m.routes ?? []).map(({ path, router }) => ({ path, router: router(app.platform) })))),
-      ...routesOf(internalRoutes.map((r) => ({ path: '', router: r.router })), true),
+      ...routesOf(
+        internalRoutes.map((r) => ({ path: '', router: r.router })),
+        true,
+      ),
     ];
     operator = await givenMerchant(api, { email: OPERATOR });
     const apps = {
@@ -96,7 +99,12 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
   it('reads every route from the module list (no hand-written list)', () => {
     expect(routes.length).to.be.greaterThan(150);
     // Each mount of each module is there, and the internal service's routes.
-    for (const m of MODULES) for (const mount of m.routes ?? []) expect(routes.some((r) => r.path.startsWith(mount.path)), mount.path).to.equal(true);
+    for (const m of MODULES)
+      for (const mount of m.routes ?? [])
+        expect(
+          routes.some((r) => r.path.startsWith(mount.path)),
+          mount.path,
+        ).to.equal(true);
     expect(routes.some((r) => r.internal)).to.equal(true);
     expect(routes.filter((r) => r.spec).length, 'routes declared with endpoint()').to.be.greaterThan(routes.length * 0.8);
   });
@@ -113,7 +121,13 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
     let status: number;
     let text: string;
     try {
-      const res = await fetch(base + path, { method: route.method, headers, redirect: 'manual', signal: AbortSignal.timeout(ANSWER_WITHIN_MS), ...(body ? { body: body.text } : {}) });
+      const res = await fetch(base + path, {
+        method: route.method,
+        headers,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
+        ...(body ? { body: body.text } : {}),
+      });
       status = res.status;
       text = await res.text();
     } catch (err) {
@@ -123,7 +137,12 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
     }
     stats.requests++;
     stats.byStatus.set(status, (stats.byStatus.get(status) ?? 0) + 1);
-    if (process.env.FUZZ_LOG) log.push([`${route.method} ${route.path}`, kind.name, note, status, /"code":"([a-z_]+)"|"error":"([a-z_]+)"/.exec(text)?.slice(1).find(Boolean) ?? ''].join('\t'));
+    if (process.env.FUZZ_LOG)
+      log.push(
+        [`${route.method} ${route.path}`, kind.name, note, status, /"code":"([a-z_]+)"|"error":"([a-z_]+)"/.exec(text)?.slice(1).find(Boolean) ?? ''].join(
+          '\t',
+        ),
+      );
     const what = `${route.method} ${path.slice(0, 160)} as ${kind.name}${note ? ` [${note}]` : ''}${body ? ` body ${body.text.slice(0, 100)}` : ''}`;
     if (status >= 500) failures.push(`${status} ${what}: ${text.slice(0, 300)}`);
     if (status >= 200 && status < 300 && kind.tenant !== 'a') {
@@ -157,7 +176,8 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
     return qs ? `${path}?${qs}` : path;
   };
   const hasBody = (route: FuzzRoute) => route.method !== 'GET';
-  const baselineBody = (route: FuzzRoute, seed: Seed): RawBody | null => (hasBody(route) ? { text: JSON.stringify(sampleBody(route, seed).value ?? {}) } : null);
+  const baselineBody = (route: FuzzRoute, seed: Seed): RawBody | null =>
+    hasBody(route) ? { text: JSON.stringify(sampleBody(route, seed).value ?? {}) } : null;
   const ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
   /** Reads first and deletions last, so the resources the other routes use live as long as they can. */
   const inOrder = () => [...routes].sort((x, y) => ORDER.indexOf(x.method) - ORDER.indexOf(y.method));
@@ -176,7 +196,15 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
       const writes: Kind[] = [];
       // A's best value for each parameter, then each of A's other values that fit one of them, then (per caller) any other of A's ids.
       const params = paramsOf(route.path);
-      const paths = [pathFor(route, a), ...params.flatMap((p) => a.candidates(p).slice(1).map((value) => pathFor(route, a, { [p.name]: value })))];
+      const paths = [
+        pathFor(route, a),
+        ...params.flatMap((p) =>
+          a
+            .candidates(p)
+            .slice(1)
+            .map((value) => pathFor(route, a, { [p.name]: value })),
+        ),
+      ];
       for (const [i, kind] of used.entries()) {
         for (const path of params.length > 0 ? [...paths, pathFor(route, a, {}, i + 1)] : paths) {
           const { value: query } = sampleQuery(route, a);
@@ -187,7 +215,8 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
       // A write that B's caller was allowed (on B's store, or a public route): A's documents are as they were.
       if (writes.some((k) => k.tenant === 'b')) {
         const now = await documentsOf(app, a);
-        for (const problem of changedDocuments(before, now)) failures.push(`${route.method} ${route.path} as ${[...new Set(writes.map((k) => k.name))].join(', ')} changed store A's ${problem}`);
+        for (const problem of changedDocuments(before, now))
+          failures.push(`${route.method} ${route.path} as ${[...new Set(writes.map((k) => k.name))].join(', ')} changed store A's ${problem}`);
       }
       for (const kind of new Set(writes)) await kind.keepAlive();
     }
@@ -232,7 +261,14 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
       // The hostile values go into the route's own body and query: with every field, when the first caller refused the required ones alone.
       let mode: Mode = 'minimal';
       if (answers.find(([k]) => k === callers[0])?.[1] === 400) {
-        const full = await send(route, callers[0]!, withQuery(path, sampleQuery(route, a, 'full').value), hasBody(route) ? { text: JSON.stringify(sampleBody(route, a, 'full').value ?? {}) } : null, {}, 'every field');
+        const full = await send(
+          route,
+          callers[0]!,
+          withQuery(path, sampleQuery(route, a, 'full').value),
+          hasBody(route) ? { text: JSON.stringify(sampleBody(route, a, 'full').value ?? {}) } : null,
+          {},
+          'every field',
+        );
         if (full !== 400) mode = 'full';
       }
       const { value: query, schema: querySchema } = sampleQuery(route, a, mode);
@@ -250,32 +286,63 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
         for (const [i, point] of points.entries()) {
           for (const name of declared ? [PROTOTYPE_NAMES[(i + r) % PROTOTYPE_NAMES.length]!] : PROTOTYPE_NAMES) {
             await at(point, JSON.stringify(name));
-            if (!declared) track(caller(n), await send(route, caller(n++), path, { text: `${point[0]}=${encodeURIComponent(name)}`, type: 'application/x-www-form-urlencoded' }, {}, `form ${point[0]}`));
+            if (!declared)
+              track(
+                caller(n),
+                await send(
+                  route,
+                  caller(n++),
+                  path,
+                  { text: `${point[0]}=${encodeURIComponent(name)}`, type: 'application/x-www-form-urlencoded' },
+                  {},
+                  `form ${point[0]}`,
+                ),
+              );
           }
         }
         for (let m = 0; m < MUTATIONS_PER_ROUTE && points.length > 0; m++) await at(points[(m + r) % points.length]!, values[(m * 7 + r * 3) % values.length]!);
       }
       // Queries: hostile as a whole, then in each of the route's own parameters.
-      for (const raw of HOSTILE_QUERIES) track(caller(n), await send(route, caller(n++), withQuery(path, query, raw), hasBody(route) ? { text: bodyText } : null));
+      for (const raw of HOSTILE_QUERIES)
+        track(caller(n), await send(route, caller(n++), withQuery(path, query, raw), hasBody(route) ? { text: bodyText } : null));
       const queryKeys = Object.keys((querySchema as { properties?: object } | null)?.properties ?? {});
       for (let m = 0; m < QUERY_MUTATIONS_PER_ROUTE && queryKeys.length > 0; m++) {
         const key = queryKeys[(m + r) % queryKeys.length]!;
         const value = HOSTILE_QUERY_VALUES[(m * 5 + r) % HOSTILE_QUERY_VALUES.length]!;
         const rest = Object.fromEntries(Object.entries(query).filter(([k]) => k !== key));
-        track(caller(n), await send(route, caller(n++), withQuery(path, rest, `${key}=${value}`), hasBody(route) ? { text: bodyText } : null, {}, `query ${key}`));
+        track(
+          caller(n),
+          await send(route, caller(n++), withQuery(path, rest, `${key}=${value}`), hasBody(route) ? { text: bodyText } : null, {}, `query ${key}`),
+        );
       }
       // Path parameters: junk, too long, oddly encoded, B's ids; each parameter in turn.
       for (const p of paramsOf(route.path)) {
         for (const value of [...HOSTILE_PARAMS, b.valueFor(p, 0), b.anyId(r)]) {
-          track(caller(n), await send(route, caller(n++), withQuery(pathFor(route, a, { [p.name]: value }), query), hasBody(route) ? { text: bodyText } : null, {}, `param ${p.name}`));
+          track(
+            caller(n),
+            await send(
+              route,
+              caller(n++),
+              withQuery(pathFor(route, a, { [p.name]: value }), query),
+              hasBody(route) ? { text: bodyText } : null,
+              {},
+              `param ${p.name}`,
+            ),
+          );
         }
       }
       // Headers: odd store ids, tokens, keys and addresses, beside the caller's own.
-      for (const extra of HOSTILE_HEADERS) track(caller(n), await send(route, caller(n++), withQuery(path, query), hasBody(route) ? { text: bodyText } : null, extra, 'headers'));
+      for (const extra of HOSTILE_HEADERS)
+        track(caller(n), await send(route, caller(n++), withQuery(path, query), hasBody(route) ? { text: bodyText } : null, extra, 'headers'));
       for (const kind of touched) await kind.keepAlive();
     }
     const seconds = (Date.now() - stats.started) / 1000;
-    console.log(`      fuzz: ${routes.length} routes, ${stats.requests} requests in ${seconds.toFixed(0)} s; statuses ${[...stats.byStatus].sort(([x], [y]) => x - y).map(([s, c]) => `${s}×${c}`).join(' ')}`);
+    console.log(
+      `      fuzz: ${routes.length} routes, ${stats.requests} requests in ${seconds.toFixed(0)} s; statuses ${[...stats.byStatus]
+        .sort(([x], [y]) => x - y)
+        .map(([s, c]) => `${s}×${c}`)
+        .join(' ')}`,
+    );
     expect(failures, failures.join('\n')).to.deep.equal([]);
   });
 });
@@ -333,32 +400,62 @@ async function seedStore(api: Client, url: string, label: string, apps: { full: 
 
   const location = await ok('location', api.post('/v1/inventory/locations', { name: secret('location') }, as));
   add(['locations', 'location_id'], location.id);
-  const hook = await ok('webhook subscription', api.post('/v1/operations/webhook-subscriptions', { target_url: `http://127.0.0.1:9/${secret('hook')}`, event_types: ['order.created'] }, as));
+  const hook = await ok(
+    'webhook subscription',
+    api.post('/v1/operations/webhook-subscriptions', { target_url: `http://127.0.0.1:9/${secret('hook')}`, event_types: ['order.created'] }, as),
+  );
   add(['webhook-subscriptions'], hook.id);
   // Active, so public on the storefront: only its SKU is the merchant's alone.
-  const product = await ok('product', api.post('/v1/products', { title: `Fuzz tee ${label}`, status: 'active', variants: [{ price: 1000, sku: secret('sku') }] }, as));
+  const product = await ok(
+    'product',
+    api.post('/v1/products', { title: `Fuzz tee ${label}`, status: 'active', variants: [{ price: 1000, sku: secret('sku') }] }, as),
+  );
   add(['products', 'product_id', 'wishlist'], product.id);
   add(['variant_id', 'variants'], product.variants[0].id);
   add(['handle', 'products/:handle'], product.handle);
   await ok('stock', api.post('/v1/inventory/levels/set', { variant_id: product.variants[0].id, location_id: location.id, available: 1000 }, as));
   const draft = await ok('draft product', api.post('/v1/products', { title: secret('draft'), status: 'draft', variants: [{ price: 500 }] }, as));
   add(['products'], draft.id);
-  const collection = await ok('collection', api.post('/v1/products/collections', { type: 'manual', title: `Fuzz picks ${label}`, product_ids: [product.id] }, as));
+  const collection = await ok(
+    'collection',
+    api.post('/v1/products/collections', { type: 'manual', title: `Fuzz picks ${label}`, product_ids: [product.id] }, as),
+  );
   add(['collections', 'collection_id'], collection.id);
   add(['collections/:handle'], collection.handle);
   const gift = await ok('gift card', api.post('/v1/products/gift-cards', { initial_value: 1000, note: secret('giftnote') }, as));
   add(['gift-cards', 'gift_card_id'], gift.id);
   const coupon = await ok('coupon', api.post('/v1/coupons', { code: secret('coupon'), type: 'percentage', value: 10 }, as));
   add(['coupons', 'coupon_id'], coupon.id);
-  const customer = await ok('customer', api.post('/v1/customers', { email: `${secret('customer')}@example.com`, note: secret('note'), phone: '+33123456789' }, as));
+  const customer = await ok(
+    'customer',
+    api.post('/v1/customers', { email: `${secret('customer')}@example.com`, note: secret('note'), phone: '+33123456789' }, as),
+  );
   add(['customers', 'customer_id'], customer.id);
-  const address = await ok('address', api.post(`/v1/customers/${customer.id}/addresses`, { address1: secret('address'), city: 'Paris', country_code: 'FR' }, as));
+  const address = await ok(
+    'address',
+    api.post(`/v1/customers/${customer.id}/addresses`, { address1: secret('address'), city: 'Paris', country_code: 'FR' }, as),
+  );
   add(['addresses', 'addressId'], address.id);
-  const order = await ok('order', api.post('/v1/orders', { customer_id: customer.id, line_items: [{ variant_id: product.variants[0].id, quantity: 1 }], financial_status: 'paid', shipping_address: { address1: secret('shipping'), city: 'Paris', country_code: 'FR' } }, as));
+  const order = await ok(
+    'order',
+    api.post(
+      '/v1/orders',
+      {
+        customer_id: customer.id,
+        line_items: [{ variant_id: product.variants[0].id, quantity: 1 }],
+        financial_status: 'paid',
+        shipping_address: { address1: secret('shipping'), city: 'Paris', country_code: 'FR' },
+      },
+      as,
+    ),
+  );
   add(['orders', 'order_id'], order.id);
   const review = await ok('review', api.post('/v1/reviews', { product_id: product.id, author_name: 'Fuzz', rating: 4, body: secret('review') }, as));
   add(['reviews'], review.id);
-  await ok('sandbox payments', api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: `fuzz_${randomBytes(12).toString('hex')}` } }, as));
+  await ok(
+    'sandbox payments',
+    api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: `fuzz_${randomBytes(12).toString('hex')}` } }, as),
+  );
   await ok('tax rates', api.put('/v1/taxes', { rates: [{ country_code: 'FR', name: 'TVA', rate_bps: 2000 }] }, as));
   add(['provider'], 'sandbox');
   add(['provider'], 'manual');
@@ -369,7 +466,10 @@ async function seedStore(api: Client, url: string, label: string, apps: { full: 
   form.append('alt', secret('media'));
   const media = await ok(
     'media',
-    fetch(`${url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${as.token}`, 'x-store-id': as.storeId }, body: form }).then(async (res) => ({ status: res.status, body: (await res.json()) as any })),
+    fetch(`${url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${as.token}`, 'x-store-id': as.storeId }, body: form }).then(async (res) => ({
+      status: res.status,
+      body: (await res.json()) as any,
+    })),
   );
   add(['media', 'media_id', 'media_ids'], media.id);
   // Its signed URL: the key, and the query that signs it.
@@ -377,7 +477,14 @@ async function seedStore(api: Client, url: string, label: string, apps: { full: 
   add(['files', 'key'], signed.pathname.split('/').at(-1)!);
   for (const [name, value] of signed.searchParams) add([name], value);
 
-  await ok('form submission', api.post(`/v1/storefront/${sub}/forms/contact`, { fields: { email: `${secret('form')}@example.com`, message: 'Hello' } }, { headers: { 'x-forwarded-for': '203.0.113.9' } }));
+  await ok(
+    'form submission',
+    api.post(
+      `/v1/storefront/${sub}/forms/contact`,
+      { fields: { email: `${secret('form')}@example.com`, message: 'Hello' } },
+      { headers: { 'x-forwarded-for': '203.0.113.9' } },
+    ),
+  );
   add(['form'], 'contact');
 
   // A storefront account with an address, a cart, and an order of its own.
@@ -385,10 +492,14 @@ async function seedStore(api: Client, url: string, label: string, apps: { full: 
   const password = `pw-${randomBytes(8).toString('hex')}`;
   await ok('account', api.post('/v1/storefront/customer/signup', { subdomain: sub, email, password }));
   const login = await ok('login', api.post('/v1/storefront/customer/login', { subdomain: sub, email, password }));
-  const accountAddress = await ok('account address', api.post('/v1/storefront/customer/addresses', { address1: secret('accountaddress'), city: 'Lyon', country_code: 'FR' }, { token: login.token }));
+  const accountAddress = await ok(
+    'account address',
+    api.post('/v1/storefront/customer/addresses', { address1: secret('accountaddress'), city: 'Lyon', country_code: 'FR' }, { token: login.token }),
+  );
   add(['customer/addresses', 'addresses'], accountAddress.id);
   add(['customer/wishlist'], product.id);
-  const cart = async () => (await ok('cart', api.post(`/v1/storefront/${sub}/cart`, { lines: [{ variant_id: product.variants[0].id, quantity: 1 }] }))).token as string;
+  const cart = async () =>
+    (await ok('cart', api.post(`/v1/storefront/${sub}/cart`, { lines: [{ variant_id: product.variants[0].id, quantity: 1 }] }))).token as string;
   const bought = await ok(
     'storefront order',
     api.post(`/v1/storefront/${sub}/orders`, { email }, { token: login.token, headers: { 'x-cart-token': await cart(), 'idempotency-key': `seed-${label}` } }),
@@ -397,10 +508,16 @@ async function seedStore(api: Client, url: string, label: string, apps: { full: 
 
   // Themes: a private one installed in the store, and one waiting for review.
   const bundle = bundleOf('aurora');
-  const upload = await ok('theme upload', api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token }));
+  const upload = await ok(
+    'theme upload',
+    api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token }),
+  );
   add(['slug', 'themes'], bundle.package.slug);
   collectIds(upload, (id) => add(['version'], id));
-  const installed = await ok('theme install', api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: shop.store.id }, { token: shop.merchant.token }));
+  const installed = await ok(
+    'theme install',
+    api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: shop.store.id }, { token: shop.merchant.token }),
+  );
   add(['installed', 'theme_id'], installed.id);
   collectIds(installed, (id) => add(['version'], id));
   add(['number'], '1');
@@ -416,7 +533,10 @@ async function seedStore(api: Client, url: string, label: string, apps: { full: 
   add(['installations'], full.installationId);
   add(['installations'], narrow.installationId);
   await ok('app metadata', api.put('/v1/app/installation/metadata', { metadata: { note: secret('metadata') } }, { token: full.token }));
-  const appReview = await ok('app review', api.post(`/v1/app-store/apps/${apps.full.app.id}/reviews`, { store_id: shop.store.id, rating: 4, body: 'Useful' }, { token: shop.merchant.token }));
+  const appReview = await ok(
+    'app review',
+    api.post(`/v1/app-store/apps/${apps.full.app.id}/reviews`, { store_id: shop.store.id, rating: 4, body: 'Useful' }, { token: shop.merchant.token }),
+  );
   add(['reviewId'], appReview.id);
   add(['apps', 'app_id'], apps.full.app.id);
   add(['apps'], apps.narrow.app.id);
@@ -485,7 +605,11 @@ function credentialKinds(api: Client, a: Seed, b: Seed, apps: { full: GivenApp; 
     headers: () => ({ authorization: `Bearer ${seed.customer.token}`, 'x-cart-token': seed.customer.cart }),
     async keepAlive() {
       if ((await api.get('/v1/storefront/customer/me', { token: seed.customer.token })).status === 200) return;
-      const login = await api.post('/v1/storefront/customer/login', { subdomain: seed.shop.store.subdomain, email: seed.customer.email, password: seed.customer.password }, from());
+      const login = await api.post(
+        '/v1/storefront/customer/login',
+        { subdomain: seed.shop.store.subdomain, email: seed.customer.email, password: seed.customer.password },
+        from(),
+      );
       expect(login.status, `${name} logs in again: ${JSON.stringify(login.body)}`).to.equal(200);
       seed.customer.token = login.body.data.token;
     },
@@ -506,7 +630,9 @@ function credentialKinds(api: Client, a: Seed, b: Seed, apps: { full: GivenApp; 
     {
       name: 'oauthClient',
       tenant: null,
-      headers: () => ({ authorization: `Basic ${Buffer.from(`${apps.full.credentials.oauth_client_id}:${apps.full.credentials.client_secret}`).toString('base64')}` }),
+      headers: () => ({
+        authorization: `Basic ${Buffer.from(`${apps.full.credentials.oauth_client_id}:${apps.full.credentials.client_secret}`).toString('base64')}`,
+      }),
       keepAlive: async () => {},
     },
     { name: 'internal', tenant: null, headers: () => ({ 'x-platform-internal-secret': INTERNAL_SECRET }), keepAlive: async () => {} },

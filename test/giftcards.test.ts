@@ -7,7 +7,20 @@ import { givenShop } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 
 const PATH = '/v1/products/gift-cards';
-const FIELDS = ['id', 'last_characters', 'initial_value', 'balance', 'currency', 'status', 'expires_on', 'note', 'customer_id', 'created_at', 'updated_at', 'disabled_at'];
+const FIELDS = [
+  'id',
+  'last_characters',
+  'initial_value',
+  'balance',
+  'currency',
+  'status',
+  'expires_on',
+  'note',
+  'customer_id',
+  'created_at',
+  'updated_at',
+  'disabled_at',
+];
 
 /** A date `days` from today (UTC), as YYYY-MM-DD. */
 const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -32,7 +45,16 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
       const card = res.body.data;
       expect(card).to.have.all.keys(...FIELDS, 'code');
       expect(card.code).to.match(/^[A-HJ-NP-Z2-9]{4} [A-HJ-NP-Z2-9]{4} [A-HJ-NP-Z2-9]{4} [A-HJ-NP-Z2-9]{4}$/);
-      expect(card).to.include({ initial_value: 5000, balance: 5000, currency: 'USD', status: 'active', note: 'Birthday', customer_id: customer, expires_on: dayFromToday(30), disabled_at: null });
+      expect(card).to.include({
+        initial_value: 5000,
+        balance: 5000,
+        currency: 'USD',
+        status: 'active',
+        note: 'Birthday',
+        customer_id: customer,
+        expires_on: dayFromToday(30),
+        disabled_at: null,
+      });
       expect(card.last_characters).to.equal(card.code.replace(/ /g, '').slice(-4));
 
       const read = await api.get(`${PATH}/${card.id}`, as);
@@ -56,7 +78,10 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
       const plain = generated.body.data.code.replace(/ /g, '');
       for (const needle of [generated.body.data.code, plain, plain.slice(0, 12), 'GIFTAB12CD34EF56', 'gift-ab12-cd34-ef56', 'GIFTAB12CD34']) {
         expect(await findPlaintext(platform.db, needle), needle).to.deep.equal([]);
-        expect(app.logLines.filter((l) => l.includes(needle)), needle).to.deep.equal([]);
+        expect(
+          app.logLines.filter((l) => l.includes(needle)),
+          needle,
+        ).to.deep.equal([]);
       }
       const doc = await platform.db.collection('gift_cards').findOne({ _id: { $exists: true }, last_characters: 'EF56' });
       expect(doc?.code_hash).to.match(/^[^:]+:[0-9a-f]{64}$/);
@@ -157,7 +182,7 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
   });
 
   describe('GET /v1/products/gift-cards', () => {
-    it('lists the store\'s cards in creation order with cursor pagination and a status filter', async () => {
+    it("lists the store's cards in creation order with cursor pagination and a status filter", async () => {
       const { as } = await givenShop(api);
       const other = await givenShop(api);
       await api.post(PATH, { initial_value: 999 }, other.as);
@@ -203,7 +228,7 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
       expect(events[0]!.payload).to.deep.equal({ gift_card: first.body.data });
     });
 
-    it('answers 404 for another store\'s card and for ids that do not exist, changing nothing', async () => {
+    it("answers 404 for another store's card and for ids that do not exist, changing nothing", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
       const theirs = (await api.post(PATH, { initial_value: 100 }, b.as)).body.data;
@@ -250,7 +275,10 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
       await expectConflict(debitGiftCard(platform, store.id, card.id, 1), 'insufficient_balance');
       expect((await api.get(`${PATH}/${card.id}`, as)).body.data.balance).to.equal(0);
       const events = await platform.db.collection('events').find({ type: 'gift_card.debited', 'payload.gift_card.id': card.id }).sort({ _id: 1 }).toArray();
-      expect(events.map((e) => [e.payload.amount, e.payload.gift_card.balance])).to.deep.equal([[300, 700], [700, 0]]);
+      expect(events.map((e) => [e.payload.amount, e.payload.gift_card.balance])).to.deep.equal([
+        [300, 700],
+        [700, 0],
+      ]);
     });
 
     it('refuses disabled, expired, foreign and bad debits', async () => {

@@ -36,7 +36,15 @@ describe('HTTP conventions', () => {
       await mongo.connect();
       const db = mongo.db('t_health_down');
       await mongo.close();
-      const platform = { config, db, clock: systemClock, events: createEvents(db, systemClock, []), log: createLog('silent', {}), jobs: null, process: { name: 'web', id: 'web:test' } } as unknown as Platform;
+      const platform = {
+        config,
+        db,
+        clock: systemClock,
+        events: createEvents(db, systemClock, []),
+        log: createLog('silent', {}),
+        jobs: null,
+        process: { name: 'web', id: 'web:test' },
+      } as unknown as Platform;
       const server = createWebApp(platform).listen(0, '127.0.0.1');
       await new Promise((r) => server.once('listening', r));
       try {
@@ -117,7 +125,12 @@ describe('HTTP conventions', () => {
       });
       await expectNothingChanged(
         async () => {
-          const r = await fetch(`${app.url}/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+          const r = await fetch(`${app.url}/v1/auth/signup`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: stream,
+            duplex: 'half',
+          } as RequestInit);
           return { status: r.status, body: await r.json() };
         },
         413,
@@ -131,7 +144,11 @@ describe('HTTP conventions', () => {
         415,
         'unsupported_media_type',
       );
-      await expectNothingChanged(() => api.post('/v1/auth/signup', JSON.stringify(signup), { headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+      await expectNothingChanged(
+        () => api.post('/v1/auth/signup', JSON.stringify(signup), { headers: { 'content-type': 'text/plain' } }),
+        415,
+        'unsupported_media_type',
+      );
     });
 
     it('refuses malformed JSON with 400', async () => {
@@ -162,7 +179,11 @@ describe('HTTP conventions', () => {
         const headers = { authorization: `Bearer ${token}` };
         await expectNothingChanged(() => api.send(method, path, huge, { headers }), 413, 'payload_too_large');
         await expectNothingChanged(() => api.send(method, path, '{"name": tru', { headers }), 400, 'invalid_json');
-        await expectNothingChanged(() => api.send(method, path, '<xml/>', { headers: { ...headers, 'content-type': 'application/xml' } }), 415, 'unsupported_media_type');
+        await expectNothingChanged(
+          () => api.send(method, path, '<xml/>', { headers: { ...headers, 'content-type': 'application/xml' } }),
+          415,
+          'unsupported_media_type',
+        );
         await expectNothingChanged(() => api.send(method, path, { unexpected: { nested: [1, 2, 3] } }, { headers }), 400, 'invalid_input');
       }
       expect((await api.get('/v1/auth/custom/session', { token })).status, 'signout with a bad body must not sign out').to.equal(200);
@@ -189,11 +210,19 @@ describe('HTTP conventions', () => {
       // 64 levels are read (and then judged by the route's schema); brackets inside strings are text, not nesting.
       const at64 = await api.send('POST', '/v1/products', nested(64), as);
       expect([at64.status, at64.body.error.code], JSON.stringify(at64.body)).to.deep.equal([400, 'invalid_input']);
-      const inText = await api.send('POST', '/v1/products', JSON.stringify({ title: '['.repeat(100) + '{'.repeat(100) + '\\"[', status: 'draft', variants: [{ price: 1 }] }), as);
+      const inText = await api.send(
+        'POST',
+        '/v1/products',
+        JSON.stringify({ title: '['.repeat(100) + '{'.repeat(100) + '\\"[', status: 'draft', variants: [{ price: 1 }] }),
+        as,
+      );
       expect(inText.status, JSON.stringify(inText.body)).to.equal(201);
       // The token endpoint's forms: nesting by brackets in the keys.
       await expectNothingChanged(
-        () => api.send('POST', '/v1/app-store/oauth/token', `grant_type=x&a${'[b]'.repeat(65)}=1`, { headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        () =>
+          api.send('POST', '/v1/app-store/oauth/token', `grant_type=x&a${'[b]'.repeat(65)}=1`, {
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          }),
         400,
         'body_too_deep',
       );

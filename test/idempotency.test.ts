@@ -58,7 +58,9 @@ function slowModule(runs: Runs): Module {
             '/',
             endpoint(platform, { access: storeScoped(null), body: z.strictObject({ note: z.string() }), idempotent: true, status: 201 }, async ({ body }) => {
               const n = runs.all.length + 1;
-              const outcome = await new Promise<'ok' | 'fail'>((resolve) => runs.add({ n, note: body.note, finish: () => resolve('ok'), fail: () => resolve('fail') }));
+              const outcome = await new Promise<'ok' | 'fail'>((resolve) =>
+                runs.add({ n, note: body.note, finish: () => resolve('ok'), fail: () => resolve('fail') }),
+              );
               if (outcome === 'fail') throw new PlatformError('conflict', 'test_step_failed', `run ${n} failed`);
               return { run: n, note: body.note };
             }),

@@ -18,7 +18,18 @@ describe('Inventory (/v1/inventory)', () => {
     api = client(app.url);
     const { merchant, store } = await givenMerchantWithStore(api);
     as = { token: merchant.token, storeId: store.id };
-    const product = await api.post('/v1/products', { title: 'Stocked', options: [{ name: 'Kind', values: ['Strict', 'Loose'] }], variants: [{ option_values: ['Strict'], price: 100 }, { option_values: ['Loose'], price: 100, inventory_policy: 'continue' }] }, as);
+    const product = await api.post(
+      '/v1/products',
+      {
+        title: 'Stocked',
+        options: [{ name: 'Kind', values: ['Strict', 'Loose'] }],
+        variants: [
+          { option_values: ['Strict'], price: 100 },
+          { option_values: ['Loose'], price: 100, inventory_policy: 'continue' },
+        ],
+      },
+      as,
+    );
     [denyVariant, oversellVariant] = product.body.data.variants.map((v: { id: string }) => v.id);
     warehouse = (await api.post('/v1/inventory/locations', { name: 'Warehouse', city: 'Lyon', country_code: 'FR' }, as)).body.data.id;
   });
@@ -63,7 +74,10 @@ describe('Inventory (/v1/inventory)', () => {
       const list = await api.get(`/v1/inventory/levels?variant_id=${denyVariant}`, as);
       expect(list.body.data).to.have.length(1);
       expect(list.body.data[0].available).to.equal(0);
-      const events = await app.platform.db.collection('events').find({ type: 'inventory_level.updated', 'payload.inventory_level.variant_id': denyVariant }).toArray();
+      const events = await app.platform.db
+        .collection('events')
+        .find({ type: 'inventory_level.updated', 'payload.inventory_level.variant_id': denyVariant })
+        .toArray();
       expect(events.map((e) => e.payload.delta ?? e.payload.reason)).to.deep.equal(['set', 5, -15]);
     });
 
@@ -108,7 +122,12 @@ describe('Inventory (/v1/inventory)', () => {
       expect((await adjust(denyVariant, 1, closed)).body.error.code).to.equal('location_inactive');
       expect((await adjust('000000000000000000000000', 1)).status).to.equal(404);
       expect((await adjust(denyVariant, 1, '000000000000000000000000')).status).to.equal(404);
-      for (const body of [{ variant_id: denyVariant, location_id: warehouse, delta: 0 }, { variant_id: denyVariant, location_id: warehouse, delta: 1.5 }, { variant_id: denyVariant, location_id: warehouse }, { variant_id: 'x', location_id: warehouse, delta: 1 }]) {
+      for (const body of [
+        { variant_id: denyVariant, location_id: warehouse, delta: 0 },
+        { variant_id: denyVariant, location_id: warehouse, delta: 1.5 },
+        { variant_id: denyVariant, location_id: warehouse },
+        { variant_id: 'x', location_id: warehouse, delta: 1 },
+      ]) {
         expect((await api.post('/v1/inventory/levels/adjust', body, as)).status, JSON.stringify(body)).to.equal(400);
       }
       expect((await api.post('/v1/inventory/levels/set', { variant_id: denyVariant, location_id: warehouse, available: -1 }, as)).status).to.equal(400);
@@ -122,7 +141,15 @@ describe('Inventory (/v1/inventory)', () => {
       return { available: l.available, committed: l.committed, on_hand: l.on_hand };
     };
     const change = (variant: string, key: string, available: number, committed: number, floor = true): StockChange => ({
-      key, variant_id: variant, product_id: '0'.repeat(24), location_id: warehouse, available, committed, floor, reason: 'order_reserved', order_id: new ObjectId().toHexString(),
+      key,
+      variant_id: variant,
+      product_id: '0'.repeat(24),
+      location_id: warehouse,
+      available,
+      committed,
+      floor,
+      reason: 'order_reserved',
+      order_id: new ObjectId().toHexString(),
     });
     let variant: string;
     beforeEach(async () => {
@@ -155,13 +182,15 @@ describe('Inventory (/v1/inventory)', () => {
       await undoStockChange(app.platform, as.storeId, late, { void: true });
       expect(await applyStockChange(app.platform, as.storeId, late)).to.deep.equal({ outcome: 'voided' });
       expect(await level(variant)).to.deep.equal({ available: 10, committed: 0, on_hand: 10 });
-      const events = await app.platform.db.collection('events').countDocuments({ type: 'inventory_level.updated', 'payload.inventory_level.variant_id': variant, 'payload.reason': 'order_reserved' });
+      const events = await app.platform.db
+        .collection('events')
+        .countDocuments({ type: 'inventory_level.updated', 'payload.inventory_level.variant_id': variant, 'payload.reason': 'order_reserved' });
       expect(events).to.equal(0); // orders announce a change once it is made (see orders.test.ts)
     });
   });
 
   describe('isolation between stores', () => {
-    it('answers 404 for another store\'s locations and variants, and 403 for a store the caller does not own', async () => {
+    it("answers 404 for another store's locations and variants, and 403 for a store the caller does not own", async () => {
       const other = await givenMerchantWithStore(api);
       const theirs = { token: other.merchant.token, storeId: other.store.id };
       const theirLocation = (await api.post('/v1/inventory/locations', { name: 'Theirs' }, theirs)).body.data.id;

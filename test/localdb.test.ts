@@ -39,7 +39,10 @@ function product(storeId: ObjectId, i: number): Document {
     status: i % 3 === 0 ? 'draft' : 'active',
     tags_lower: ['bench', `group-${i % 4}`],
     skus_lower: [`p${i}-s`, `p${i}-m`],
-    variants: [{ _id: new ObjectId(), sku: `P${i}-S` }, { _id: new ObjectId(), sku: `P${i}-M` }],
+    variants: [
+      { _id: new ObjectId(), sku: `P${i}-S` },
+      { _id: new ObjectId(), sku: `P${i}-M` },
+    ],
     updated_at: new Date(Date.UTC(2026, 0, 1, 0, i)),
   };
 }
@@ -63,24 +66,48 @@ embedded('The embedded database (localdb)', () => {
     const middle = mine[10]!;
 
     expect(await plan(db, 'products', { store_id: storeId }, { _id: 1 })).to.deep.include({ indexName: 'store_id_id', keyRanges: 1, sortedByIndex: true });
-    expect(await plan(db, 'products', { $and: [{ store_id: storeId }, { _id: { $gt: middle._id } }] }, { _id: 1 }), 'a keyset page').to.deep.include({ indexName: 'store_id_id', sortedByIndex: true });
+    expect(await plan(db, 'products', { $and: [{ store_id: storeId }, { _id: { $gt: middle._id } }] }, { _id: 1 }), 'a keyset page').to.deep.include({
+      indexName: 'store_id_id',
+      sortedByIndex: true,
+    });
     expect(await plan(db, 'products', { store_id: storeId }, { _id: -1 }), 'read backwards').to.deep.include({ indexName: 'store_id_id', sortedByIndex: true });
     expect(
-      await plan(db, 'products', { $and: [{ store_id: storeId }, { $or: [{ title_lower: { $gt: middle.title_lower } }, { title_lower: middle.title_lower, _id: { $gt: middle._id } }] }] }, { title_lower: 1, _id: 1 }),
+      await plan(
+        db,
+        'products',
+        {
+          $and: [{ store_id: storeId }, { $or: [{ title_lower: { $gt: middle.title_lower } }, { title_lower: middle.title_lower, _id: { $gt: middle._id } }] }],
+        },
+        { title_lower: 1, _id: 1 },
+      ),
       'a keyset page by title',
     ).to.deep.include({ indexName: 'store_id_title_lower_id', sortedByIndex: true });
-    expect(await plan(db, 'products', { store_id: storeId }, { updated_at: -1, _id: -1 }), 'newest first').to.deep.include({ indexName: 'store_id_updated_at_id', sortedByIndex: true });
-    expect(await plan(db, 'products', { store_id: storeId, status: 'active' }, { _id: 1 }), 'a status filter').to.deep.include({ indexName: 'store_id_status_id', sortedByIndex: true });
+    expect(await plan(db, 'products', { store_id: storeId }, { updated_at: -1, _id: -1 }), 'newest first').to.deep.include({
+      indexName: 'store_id_updated_at_id',
+      sortedByIndex: true,
+    });
+    expect(await plan(db, 'products', { store_id: storeId, status: 'active' }, { _id: 1 }), 'a status filter').to.deep.include({
+      indexName: 'store_id_status_id',
+      sortedByIndex: true,
+    });
     const variantIds = (middle.variants as { _id: ObjectId }[]).map((v) => v._id);
     expect(await plan(db, 'products', { store_id: storeId, 'variants._id': { $in: variantIds } }), 'variants by id (order pricing)').to.deep.include({
       indexName: 'store_id_variant_id',
       keyRanges: 2,
       multikey: true,
     });
-    expect(await plan(db, 'products', { store_id: storeId, tags_lower: 'bench' }), 'a tag').to.deep.include({ indexName: 'store_id_tags_lower', multikey: true });
+    expect(await plan(db, 'products', { store_id: storeId, tags_lower: 'bench' }), 'a tag').to.deep.include({
+      indexName: 'store_id_tags_lower',
+      multikey: true,
+    });
     const now = new Date();
     expect(
-      await plan(db, 'webhook_deliveries', { status: 'queued', next_attempt_at: { $lte: now }, $or: [{ lease_until: null }, { lease_until: { $lte: now } }] }, { next_attempt_at: 1 }),
+      await plan(
+        db,
+        'webhook_deliveries',
+        { status: 'queued', next_attempt_at: { $lte: now }, $or: [{ lease_until: null }, { lease_until: { $lte: now } }] },
+        { next_attempt_at: 1 },
+      ),
       'the next due delivery',
     ).to.deep.include({ indexName: 'status_next_attempt_at', sortedByIndex: true });
 
@@ -95,7 +122,10 @@ embedded('The embedded database (localdb)', () => {
       [{ store_id: storeId }, { _id: 1 }],
       [{ store_id: storeId, tags_lower: 'group-1' }, { _id: 1 }],
       [{ store_id: storeId, 'variants._id': (products[1]!.variants as { _id: ObjectId }[])[0]!._id }, { _id: 1 }],
-      [{ store_id: storeId, updated_at: { $lt: new Date(Date.UTC(2026, 0, 1, 0, 30)) } }, { updated_at: -1, _id: -1 }],
+      [
+        { store_id: storeId, updated_at: { $lt: new Date(Date.UTC(2026, 0, 1, 0, 30)) } },
+        { updated_at: -1, _id: -1 },
+      ],
     ];
     const answers = async (db: Db) => Promise.all(queries.map(([f, s]) => db.collection('products').find(f).sort(s).toArray()));
 
@@ -117,11 +147,21 @@ embedded('The embedded database (localdb)', () => {
       client = await new MongoClient(upgraded.url).connect();
       db = client.db('upgrade');
       expect(await plan(db, 'products', { store_id: storeId }, { _id: 1 })).to.deep.include({ indexName: 'store_id_id', sortedByIndex: true });
-      expect(await plan(db, 'products', { store_id: storeId, tags_lower: 'group-1' }), 'multikey, known from the documents').to.deep.include({ multikey: true });
+      expect(await plan(db, 'products', { store_id: storeId, tags_lower: 'group-1' }), 'multikey, known from the documents').to.deep.include({
+        multikey: true,
+      });
       expect(await answers(db)).to.deep.equal(before);
-      const duplicate = await db.collection('products').insertOne({ ...products[1], _id: new ObjectId() }).then(() => null, (err: { code?: number }) => err);
+      const duplicate = await db
+        .collection('products')
+        .insertOne({ ...products[1], _id: new ObjectId() })
+        .then(
+          () => null,
+          (err: { code?: number }) => err,
+        );
       expect(duplicate?.code, 'the unique handle index still holds').to.equal(11000);
-      expect((await db.collection('products').listIndexes().toArray()).map((i) => i.name).sort()).to.deep.equal(['_id_', ...catalogIndexes[0]!.indexes.map((i) => i.name!)].sort());
+      expect((await db.collection('products').listIndexes().toArray()).map((i) => i.name).sort()).to.deep.equal(
+        ['_id_', ...catalogIndexes[0]!.indexes.map((i) => i.name!)].sort(),
+      );
       await client.close();
     } finally {
       await upgraded.stop();
@@ -129,13 +169,16 @@ embedded('The embedded database (localdb)', () => {
     }
   });
 
-  it('passes the Go tests of its FerretDB patches: key encoding and planning against FerretDB\'s own filter and sort, document decoding against upstream\'s', function () {
+  it("passes the Go tests of its FerretDB patches: key encoding and planning against FerretDB's own filter and sort, document decoding against upstream's", function () {
     this.timeout(300_000);
     const dir = mkdtempSync(join(tmpdir(), 'emporium-localdb-gotest-'));
     try {
       preparePatchedFerretdb(dir);
       mkdirSync(join(dir, 'ferretdb', '.git')); // upstream's test helpers look for their repository's root
-      const run = spawnSync('go', ['test', '-count=1', './internal/backends/sqlite/keyindex/', './internal/handler/sjson/'], { cwd: join(dir, 'ferretdb'), encoding: 'utf8' });
+      const run = spawnSync('go', ['test', '-count=1', './internal/backends/sqlite/keyindex/', './internal/handler/sjson/'], {
+        cwd: join(dir, 'ferretdb'),
+        encoding: 'utf8',
+      });
       expect(run.status, `${run.stdout}\n${run.stderr}`).to.equal(0);
       expect(run.stdout).to.match(/^ok\s+\S+keyindex/m);
       expect(run.stdout).to.match(/^ok\s+\S+sjson/m);

@@ -48,7 +48,9 @@ describe('Media (/v1/media)', () => {
   const storedFiles = (): string[] => {
     const root = join(dir, 'objects');
     try {
-      return readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+      return readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name);
     } catch {
       return [];
     }
@@ -64,7 +66,10 @@ describe('Media (/v1/media)', () => {
     ];
     for (const c of cases) {
       it(`stores a ${c.kind} image with its detected type and size, and a signed URL that serves it`, async () => {
-        const res = await upload([{ name: 'file', bytes: c.bytes, filename: c.name, type: 'application/octet-stream' }, { name: 'alt', value: `  A ${c.kind}  ` }]);
+        const res = await upload([
+          { name: 'file', bytes: c.bytes, filename: c.name, type: 'application/octet-stream' },
+          { name: 'alt', value: `  A ${c.kind}  ` },
+        ]);
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
         const m = res.body.data;
         expect(m).to.have.all.keys('id', 'filename', 'content_type', 'size', 'width', 'height', 'alt', 'url', 'created_at');
@@ -107,7 +112,14 @@ describe('Media (/v1/media)', () => {
       const before = await counts(app.platform.db);
       const files = storedFiles();
       const full = png(4, 4);
-      const damaged = [full.subarray(0, 20), full.subarray(0, full.length - 12), jpeg().subarray(0, 30), gif().subarray(0, 20), webp().subarray(0, 25), Buffer.concat([full.subarray(0, 8), Buffer.alloc(40, 0xff)])];
+      const damaged = [
+        full.subarray(0, 20),
+        full.subarray(0, full.length - 12),
+        jpeg().subarray(0, 30),
+        gif().subarray(0, 20),
+        webp().subarray(0, 25),
+        Buffer.concat([full.subarray(0, 8), Buffer.alloc(40, 0xff)]),
+      ];
       for (const bytes of damaged) {
         const res = await uploadFile(bytes, 'broken.png');
         expect(res.status, bytes.toString('hex')).to.equal(400);
@@ -127,7 +139,12 @@ describe('Media (/v1/media)', () => {
       // A declared length far over the limit is refused before the body is read.
       const early = await fetch(`${app.url}/v1/media`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${owner.merchant.token}`, 'x-store-id': owner.store.id, 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(MAX_BYTES * 100) },
+        headers: {
+          authorization: `Bearer ${owner.merchant.token}`,
+          'x-store-id': owner.store.id,
+          'content-type': 'multipart/form-data; boundary=x',
+          'content-length': String(MAX_BYTES * 100),
+        },
         body: Buffer.alloc(MAX_BYTES * 100),
       });
       expect(early.status).to.equal(413);
@@ -145,16 +162,38 @@ describe('Media (/v1/media)', () => {
       const bad: [Part[], RegExp][] = [
         [[{ name: 'alt', value: 'no file' }], /body\.file: one image file is required/],
         [[{ name: 'image', bytes: png(), filename: 'a.png' }], /body\.image: Unrecognized file field/],
-        [[{ name: 'file', bytes: png(), filename: 'a.png' }, { name: 'caption', value: 'x' }], /body: Unrecognized key: "caption"/],
-        [[{ name: 'file', bytes: png(), filename: 'a.png' }, { name: 'alt', value: 'x'.repeat(501) }], /body\.alt: must be at most 500 characters/],
-        [[{ name: 'file', bytes: png(), filename: 'a.png' }, { name: 'alt', value: 'a' }, { name: 'alt', value: 'b' }], /body\.alt/],
+        [
+          [
+            { name: 'file', bytes: png(), filename: 'a.png' },
+            { name: 'caption', value: 'x' },
+          ],
+          /body: Unrecognized key: "caption"/,
+        ],
+        [
+          [
+            { name: 'file', bytes: png(), filename: 'a.png' },
+            { name: 'alt', value: 'x'.repeat(501) },
+          ],
+          /body\.alt: must be at most 500 characters/,
+        ],
+        [
+          [
+            { name: 'file', bytes: png(), filename: 'a.png' },
+            { name: 'alt', value: 'a' },
+            { name: 'alt', value: 'b' },
+          ],
+          /body\.alt/,
+        ],
       ];
       for (const [parts, detail] of bad) {
         const res = await upload(parts);
         expect(res.status, JSON.stringify(res.body)).to.equal(400);
         expect(res.body.error.details.join('\n')).to.match(detail);
       }
-      const two = await upload([{ name: 'file', bytes: png(), filename: 'a.png' }, { name: 'file', bytes: png(), filename: 'b.png' }]);
+      const two = await upload([
+        { name: 'file', bytes: png(), filename: 'a.png' },
+        { name: 'file', bytes: png(), filename: 'b.png' },
+      ]);
       expect(two.status).to.equal(400);
       expect(two.body.error.code).to.equal('invalid_multipart');
       const empty = await upload([{ name: 'file', bytes: Buffer.alloc(0), filename: 'a.png' }]);
@@ -224,7 +263,7 @@ describe('Media (/v1/media)', () => {
   });
 
   describe('GET, DELETE and other stores', () => {
-    it('lists the store\'s media in pages, each with a signed URL', async () => {
+    it("lists the store's media in pages, each with a signed URL", async () => {
       const shop = await givenMerchantWithStore(api);
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) ids.push((await uploadFile(png(i + 1, 1), `p${i}.png`, 'image/png', shop)).body.data.id);
@@ -246,7 +285,7 @@ describe('Media (/v1/media)', () => {
       expect(expires - Date.now() / 1000).to.be.within(895, 901);
     });
 
-    it('answers 404 for another store\'s media (get and delete) and changes nothing', async () => {
+    it("answers 404 for another store's media (get and delete) and changes nothing", async () => {
       const id = (await uploadFile(png(), 'mine.png')).body.data.id;
       const other = await givenMerchantWithStore(api);
       const before = await counts(app.platform.db);

@@ -65,9 +65,17 @@ describe('Orders interrupted between two writes', () => {
     it('completes a refund whose later step failed when it is retried with the same Idempotency-Key, refunding once', async () => {
       const v = await givenVariant(5);
       const buyer = await givenCustomer();
-      const o = (await api.post('/v1/orders', { customer_id: buyer, line_items: [{ variant_id: v, quantity: 3 }], financial_status: 'paid', shipping_address: paris }, as)).body.data;
+      const o = (
+        await api.post(
+          '/v1/orders',
+          { customer_id: buyer, line_items: [{ variant_id: v, quantity: 3 }], financial_status: 'paid', shipping_address: paris },
+          as,
+        )
+      ).body.data;
       const line = o.line_items[0].id;
-      expect((await api.post(`/v1/orders/${o.id}/fulfill`, { location_id: warehouse, line_items: [{ line_item_id: line, quantity: 2 }] }, as)).status).to.equal(200);
+      expect((await api.post(`/v1/orders/${o.id}/fulfill`, { location_id: warehouse, line_items: [{ line_item_id: line, quantity: 2 }] }, as)).status).to.equal(
+        200,
+      );
       expect(await stock(v)).to.deep.equal({ available: 2, committed: 1, on_hand: 3 });
 
       // The refund is saved and its transaction written; the step after it throws.
@@ -82,7 +90,10 @@ describe('Orders interrupted between two writes', () => {
       expect(final.refunds).to.have.length(1);
       expect(final).to.include({ refunded_amount: 1200, financial_status: 'partially_refunded' });
       expect(final.line_items[0].refunded_quantity).to.equal(1);
-      expect(await transactions(o.id)).to.deep.equal([['sale', 3600], ['refund', 1200]]);
+      expect(await transactions(o.id)).to.deep.equal([
+        ['sale', 3600],
+        ['refund', 1200],
+      ]);
       expect(await customer(buyer)).to.include({ orders_count: 1, total_spent: 2400 });
       expect(await stock(v)).to.deep.equal({ available: 3, committed: 0, on_hand: 3 });
       expect(await countEvents({ type: 'order.refunded', 'payload.order.id': o.id })).to.equal(1);
@@ -97,7 +108,13 @@ describe('Orders interrupted between two writes', () => {
     it('finishes a refund left half-done by a stopped process; the process, when it goes on, changes nothing more', async () => {
       const v = await givenVariant(4);
       const buyer = await givenCustomer();
-      const o = (await api.post('/v1/orders', { customer_id: buyer, line_items: [{ variant_id: v, quantity: 2 }], financial_status: 'paid', shipping_address: paris }, as)).body.data;
+      const o = (
+        await api.post(
+          '/v1/orders',
+          { customer_id: buyer, line_items: [{ variant_id: v, quantity: 2 }], financial_status: 'paid', shipping_address: paris },
+          as,
+        )
+      ).body.data;
       fault = faultAtEvent(app.platform, 'payment_transaction.created', 'stall');
       const stalled = api.post(`/v1/orders/${o.id}/refund`, { line_items: [{ line_item_id: o.line_items[0].id, quantity: 2 }] }, as);
       await fault.reached;
@@ -109,7 +126,10 @@ describe('Orders interrupted between two writes', () => {
         const final = await getOrder(o.id);
         expect(final.refunds).to.have.length(1);
         expect(final).to.include({ refunded_amount: 2400, financial_status: 'refunded' });
-        expect(await transactions(o.id)).to.deep.equal([['sale', 2400], ['refund', 2400]]);
+        expect(await transactions(o.id)).to.deep.equal([
+          ['sale', 2400],
+          ['refund', 2400],
+        ]);
         expect(await customer(buyer)).to.include({ orders_count: 1, total_spent: 0 });
         expect(await stock(v)).to.deep.equal({ available: 4, committed: 0, on_hand: 4 });
         expect(await countEvents({ type: 'order.refunded', 'payload.order.id': o.id })).to.equal(1);
@@ -125,12 +145,27 @@ describe('Orders interrupted between two writes', () => {
   });
 
   describe('fulfilments', () => {
-    it('finishes a fulfilment whose process stopped after taking the first line\'s stock', async () => {
+    it("finishes a fulfilment whose process stopped after taking the first line's stock", async () => {
       const a = await givenVariant(3);
       const b = await givenVariant(3);
-      const o = (await api.post('/v1/orders', { line_items: [{ variant_id: a, quantity: 2 }, { variant_id: b, quantity: 2 }] }, as)).body.data;
+      const o = (
+        await api.post(
+          '/v1/orders',
+          {
+            line_items: [
+              { variant_id: a, quantity: 2 },
+              { variant_id: b, quantity: 2 },
+            ],
+          },
+          as,
+        )
+      ).body.data;
       fault = faultAtEvent(app.platform, 'inventory_level.updated', 'stall', (p) => p.reason === 'fulfillment');
-      const stalled = api.post(`/v1/orders/${o.id}/fulfill`, { location_id: warehouse, line_items: o.line_items.map((l: { id: string }) => ({ line_item_id: l.id, quantity: 2 })) }, as);
+      const stalled = api.post(
+        `/v1/orders/${o.id}/fulfill`,
+        { location_id: warehouse, line_items: o.line_items.map((l: { id: string }) => ({ line_item_id: l.id, quantity: 2 })) },
+        as,
+      );
       await fault.reached;
       await runSweeps();
       const done = async () => {
@@ -152,7 +187,18 @@ describe('Orders interrupted between two writes', () => {
     it('completes a fulfilment retried with the same Idempotency-Key after a step failed, taking the stock once', async () => {
       const a = await givenVariant(3);
       const b = await givenVariant(3);
-      const o = (await api.post('/v1/orders', { line_items: [{ variant_id: a, quantity: 1 }, { variant_id: b, quantity: 1 }] }, as)).body.data;
+      const o = (
+        await api.post(
+          '/v1/orders',
+          {
+            line_items: [
+              { variant_id: a, quantity: 1 },
+              { variant_id: b, quantity: 1 },
+            ],
+          },
+          as,
+        )
+      ).body.data;
       fault = faultAtEvent(app.platform, 'inventory_level.updated', 'throw', (p) => p.reason === 'fulfillment');
       const body = { location_id: warehouse, line_items: o.line_items.map((l: { id: string }) => ({ line_item_id: l.id, quantity: 1 })) };
       expect((await api.post(`/v1/orders/${o.id}/fulfill`, body, withKey(`ship-${o.id}`))).status).to.equal(500);
@@ -175,7 +221,10 @@ describe('Orders interrupted between two writes', () => {
       expect((await api.post('/v1/orders', body, withKey(`create-${buyer}`))).status).to.equal(500);
       const retried = await api.post('/v1/orders', body, withKey(`create-${buyer}`));
       expect(retried.status, JSON.stringify(retried.body)).to.equal(201);
-      const mine = await app.platform.db.collection('orders').find({ customer_id: new ObjectId(buyer) }).toArray();
+      const mine = await app.platform.db
+        .collection('orders')
+        .find({ customer_id: new ObjectId(buyer) })
+        .toArray();
       expect(mine.map((d) => d._id.toHexString())).to.deep.equal([retried.body.data.id]);
       expect(await customer(buyer)).to.include({ orders_count: 1, total_spent: 2000 });
       expect(await transactions(retried.body.data.id)).to.deep.equal([['sale', 2000]]);
@@ -191,7 +240,10 @@ describe('Orders interrupted between two writes', () => {
       await fault.reached;
       expect(await customer(buyer)).to.include({ orders_count: 0 });
       await runSweeps();
-      const mine = await app.platform.db.collection('orders').find({ customer_id: new ObjectId(buyer) }).toArray();
+      const mine = await app.platform.db
+        .collection('orders')
+        .find({ customer_id: new ObjectId(buyer) })
+        .toArray();
       expect(mine).to.have.length(1);
       const id = mine[0]!._id.toHexString();
       const done = async () => {
@@ -228,7 +280,13 @@ describe('Orders interrupted between two writes', () => {
           const answered: number[] = [];
           const load = async () => {
             while (!stop) {
-              const res = await child.post('/v1/orders', { customer_id: buyer, coupon_code: coupon.code, line_items: [{ variant_id: v, quantity: 1 }], financial_status: 'paid' }, as).catch(() => null);
+              const res = await child
+                .post(
+                  '/v1/orders',
+                  { customer_id: buyer, coupon_code: coupon.code, line_items: [{ variant_id: v, quantity: 1 }], financial_status: 'paid' },
+                  as,
+                )
+                .catch(() => null);
               if (!res) return;
               answered.push(res.status);
             }
@@ -239,7 +297,10 @@ describe('Orders interrupted between two writes', () => {
           stop = true;
           await Promise.all(loads);
           expect(answered.filter((s) => s === 201).length, JSON.stringify(answered)).to.be.greaterThan(0);
-          expect(answered.filter((s) => s !== 201), JSON.stringify(answered)).to.deep.equal([]);
+          expect(
+            answered.filter((s) => s !== 201),
+            JSON.stringify(answered),
+          ).to.deep.equal([]);
         } finally {
           if (web.child.exitCode === null) web.child.kill('SIGKILL');
         }
@@ -247,17 +308,25 @@ describe('Orders interrupted between two writes', () => {
       expect(await interrupted()).to.be.greaterThan(0);
       await runSweeps();
 
-      const made = await app.platform.db.collection('orders').find({ customer_id: new ObjectId(buyer) }).toArray();
+      const made = await app.platform.db
+        .collection('orders')
+        .find({ customer_id: new ObjectId(buyer) })
+        .toArray();
       expect(made.length).to.be.greaterThan(0);
       expect(made.filter((d) => d.pending_op || d.creating)).to.deep.equal([]);
       const ids = made.map((d) => d._id.toHexString());
       const total = made.reduce((a, d) => a + (d.total as number), 0);
       expect(await stock(v)).to.deep.equal({ available: 1000 - made.length, committed: made.length, on_hand: 1000 });
       expect((await api.get(`/v1/coupons/${coupon.id}`, as)).body.data.usage_count).to.equal(made.length);
-      expect(await app.platform.db.collection('coupon_redemptions').countDocuments({ coupon_id: new ObjectId(coupon.id), voided: false })).to.equal(made.length);
+      expect(await app.platform.db.collection('coupon_redemptions').countDocuments({ coupon_id: new ObjectId(coupon.id), voided: false })).to.equal(
+        made.length,
+      );
       expect(await customer(buyer)).to.include({ orders_count: made.length, total_spent: total });
       // One sale per order that exists (each 500 − 100 = 400), and none for an order that does not.
-      const sales = await app.platform.db.collection('payment_transactions').find({ store_id: new ObjectId(as.storeId), kind: 'sale', amount: 400 }).toArray();
+      const sales = await app.platform.db
+        .collection('payment_transactions')
+        .find({ store_id: new ObjectId(as.storeId), kind: 'sale', amount: 400 })
+        .toArray();
       expect(sales.map((t) => t.order_id.toHexString()).sort()).to.deep.equal([...ids].sort());
       expect(await countEvents({ type: 'order.created', 'payload.order.id': { $in: ids } })).to.equal(made.length);
       expect(await countEvents({ type: 'coupon.redeemed', 'payload.coupon.id': coupon.id })).to.equal(made.length);

@@ -18,15 +18,36 @@ describe('Orders (/v1/orders)', () => {
     const { merchant, store } = await givenMerchantWithStore(api);
     as = { token: merchant.token, storeId: store.id };
     warehouse = (await api.post('/v1/inventory/locations', { name: 'Warehouse' }, as)).body.data.id;
-    await api.put('/v1/taxes', { shipping_taxable: true, rates: [{ country_code: 'FR', name: 'TVA', rate_bps: 2000 }, { country_code: 'US', name: 'US', rate_bps: 0 }, { country_code: 'US', province_code: 'CA', name: 'CA sales tax', rate_bps: 725 }] }, as);
+    await api.put(
+      '/v1/taxes',
+      {
+        shipping_taxable: true,
+        rates: [
+          { country_code: 'FR', name: 'TVA', rate_bps: 2000 },
+          { country_code: 'US', name: 'US', rate_bps: 0 },
+          { country_code: 'US', province_code: 'CA', name: 'CA sales tax', rate_bps: 725 },
+        ],
+      },
+      as,
+    );
   });
   after(() => app.close());
 
   let seq = 0;
   const unique = () => `${Date.now().toString(36)}${++seq}`;
   /** A product of its own with one variant, and its stock at a location when `available` is given. */
-  const givenVariant = async (o: { price?: number; available?: number; policy?: 'deny' | 'continue'; tracked?: boolean; location?: string; title?: string } = {}): Promise<string> => {
-    const res = await api.post('/v1/products', { title: o.title ?? `Item ${unique()}`, status: 'active', variants: [{ price: o.price ?? 1000, inventory_policy: o.policy ?? 'deny', inventory_tracked: o.tracked ?? true }] }, as);
+  const givenVariant = async (
+    o: { price?: number; available?: number; policy?: 'deny' | 'continue'; tracked?: boolean; location?: string; title?: string } = {},
+  ): Promise<string> => {
+    const res = await api.post(
+      '/v1/products',
+      {
+        title: o.title ?? `Item ${unique()}`,
+        status: 'active',
+        variants: [{ price: o.price ?? 1000, inventory_policy: o.policy ?? 'deny', inventory_tracked: o.tracked ?? true }],
+      },
+      as,
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const id = res.body.data.variants[0].id as string;
     if (o.available !== undefined) await setStock(id, o.available, o.location);
@@ -54,7 +75,8 @@ describe('Orders (/v1/orders)', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return res.body.data;
   };
-  const paidOrder = (lines: unknown[], extra: Record<string, unknown> = {}) => created({ line_items: lines, financial_status: 'paid', shipping_address: paris, ...extra });
+  const paidOrder = (lines: unknown[], extra: Record<string, unknown> = {}) =>
+    created({ line_items: lines, financial_status: 'paid', shipping_address: paris, ...extra });
   const fulfil = (id: string, body: Record<string, unknown>) => api.post(`/v1/orders/${id}/fulfill`, body, as);
   const refund = (id: string, body: Record<string, unknown>) => api.post(`/v1/orders/${id}/refund`, body, as);
   const events = (filter: Record<string, unknown>) => app.platform.db.collection('events').find(filter).sort({ _id: 1 }).toArray();
@@ -68,7 +90,11 @@ describe('Orders (/v1/orders)', () => {
       const buyer = await givenCustomer();
       const res = await order({
         customer_id: buyer,
-        line_items: [{ variant_id: shirt, quantity: 2 }, { variant_id: mug, quantity: 1 }, { title: 'Gift wrap', price: 500, quantity: 1, taxable: false }],
+        line_items: [
+          { variant_id: shirt, quantity: 2 },
+          { variant_id: mug, quantity: 1 },
+          { title: 'Gift wrap', price: 500, quantity: 1, taxable: false },
+        ],
         coupon_code: coupon.code.toLowerCase(),
         shipping_line: { title: 'Colissimo', price: 700 },
         shipping_address: paris,
@@ -78,9 +104,25 @@ describe('Orders (/v1/orders)', () => {
       const o = res.body.data;
       // 9000 + 1000 + 500 = 10500; 10 % off = 1050, shared 900 / 100 / 50; 20 % tax on the
       // taxable lines' net (8100 → 1620, 900 → 180) and on shipping (700 → 140).
-      expect(o).to.include({ subtotal: 10500, discount_total: 1050, shipping_total: 700, tax_total: 1940, total: 12090, currency: 'USD', financial_status: 'paid', fulfillment_status: 'unfulfilled', paid_amount: 12090, cancelled_at: null, cancel_reason: null });
+      expect(o).to.include({
+        subtotal: 10500,
+        discount_total: 1050,
+        shipping_total: 700,
+        tax_total: 1940,
+        total: 12090,
+        currency: 'USD',
+        financial_status: 'paid',
+        fulfillment_status: 'unfulfilled',
+        paid_amount: 12090,
+        cancelled_at: null,
+        cancel_reason: null,
+      });
       expect(o.number).to.be.a('number');
-      expect(o.line_items.map((l: { discount: number; tax: number; total: number }) => [l.discount, l.tax, l.total])).to.deep.equal([[900, 1620, 9720], [100, 180, 1080], [50, 0, 450]]);
+      expect(o.line_items.map((l: { discount: number; tax: number; total: number }) => [l.discount, l.tax, l.total])).to.deep.equal([
+        [900, 1620, 9720],
+        [100, 180, 1080],
+        [50, 0, 450],
+      ]);
       expect(o.line_items.map((l: { location_id: string | null }) => l.location_id)).to.deep.equal([warehouse, warehouse, null]);
       expect(o.shipping_line).to.deep.equal({ title: 'Colissimo', price: 700, discount: 0, tax: 140 });
       expect(o.tax_rate).to.deep.equal({ name: 'TVA', rate_bps: 2000 });
@@ -96,9 +138,15 @@ describe('Orders (/v1/orders)', () => {
 
     it('uses the province rate when there is one, and numbers orders in sequence', async () => {
       const mug = await givenVariant({ price: 1000, available: 10 });
-      const a = await created({ line_items: [{ variant_id: mug, quantity: 3 }], shipping_address: { address1: '1 Main St', city: 'LA', country_code: 'US', province_code: 'CA' } });
+      const a = await created({
+        line_items: [{ variant_id: mug, quantity: 3 }],
+        shipping_address: { address1: '1 Main St', city: 'LA', country_code: 'US', province_code: 'CA' },
+      });
       expect(a).to.include({ subtotal: 3000, tax_total: 218, total: 3218 });
-      const b = await created({ line_items: [{ variant_id: mug, quantity: 1 }], shipping_address: { address1: '1 Main St', city: 'Austin', country_code: 'US', province_code: 'TX' } });
+      const b = await created({
+        line_items: [{ variant_id: mug, quantity: 1 }],
+        shipping_address: { address1: '1 Main St', city: 'Austin', country_code: 'US', province_code: 'TX' },
+      });
       expect(b).to.include({ tax_total: 0, total: 1000 });
       expect(b.number).to.equal(a.number + 1);
     });
@@ -151,9 +199,28 @@ describe('Orders (/v1/orders)', () => {
         // 10^11 × 10^5 = 10^16, past 2^53: never computed in floating point, never stored.
         [{ line_items: [{ title: 'Yacht', price: 100_000_000_000, quantity: 100_000 }] }, /body\.line_items\.0: .*100000000000/],
         [{ line_items: [{ title: 'Yacht', price: 100_000_000_000, quantity: 100_000 }], customer_id: buyer }, /body\.line_items\.0: /],
-        [{ line_items: [{ title: 'Yacht', price: 100_000_000_000, quantity: 100_000 }], customer_id: buyer, financial_status: 'paid', coupon_code: coupon.code }, /body\.line_items\.0: /],
-        [{ line_items: [{ title: 'A', price: 60_000_000_000, quantity: 1 }, { title: 'B', price: 60_000_000_000, quantity: 1 }] }, /body\.line_items: the subtotal .*100000000000/],
-        [{ line_items: [{ title: 'A', price: 100_000_000_000, quantity: 1 }], shipping_line: { title: 'Ship', price: 1 } }, /body: the order's total .*100000000000/],
+        [
+          {
+            line_items: [{ title: 'Yacht', price: 100_000_000_000, quantity: 100_000 }],
+            customer_id: buyer,
+            financial_status: 'paid',
+            coupon_code: coupon.code,
+          },
+          /body\.line_items\.0: /,
+        ],
+        [
+          {
+            line_items: [
+              { title: 'A', price: 60_000_000_000, quantity: 1 },
+              { title: 'B', price: 60_000_000_000, quantity: 1 },
+            ],
+          },
+          /body\.line_items: the subtotal .*100000000000/,
+        ],
+        [
+          { line_items: [{ title: 'A', price: 100_000_000_000, quantity: 1 }], shipping_line: { title: 'Ship', price: 1 } },
+          /body: the order's total .*100000000000/,
+        ],
         [{ line_items: [{ title: 'A', price: 100_000_000_000, quantity: 1 }], shipping_address: paris }, /body: the order's total/],
       ];
       for (const [body, detail] of cases) {
@@ -205,7 +272,15 @@ describe('Orders (/v1/orders)', () => {
       expect(one.body.error.code).to.equal('insufficient_stock');
       expect(one.body.error.details).to.deep.equal(['line_items.0: 3 requested, 2 available']);
       // The first line is committed before the second is refused: it is given back.
-      const two = await order({ line_items: [{ variant_id: plenty, quantity: 1 }, { variant_id: scarce, quantity: 5 }], customer_id: buyer, coupon_code: coupon.code, financial_status: 'paid' });
+      const two = await order({
+        line_items: [
+          { variant_id: plenty, quantity: 1 },
+          { variant_id: scarce, quantity: 5 },
+        ],
+        customer_id: buyer,
+        coupon_code: coupon.code,
+        financial_status: 'paid',
+      });
       expect(two.status).to.equal(409);
       expect(two.body.error.details).to.deep.equal(['line_items.1: 5 requested, 2 available']);
       expect(await counts(app.platform.db)).to.deep.equal(before);
@@ -223,9 +298,15 @@ describe('Orders (/v1/orders)', () => {
       const lost = results.filter((r) => r.status !== 201);
       expect(won).to.have.length(10);
       expect(lost).to.have.length(40);
-      expect(lost.every((r) => r.status === 409 && r.body.error.code === 'insufficient_stock'), JSON.stringify(lost.find((r) => r.status !== 409)?.body)).to.equal(true);
+      expect(
+        lost.every((r) => r.status === 409 && r.body.error.code === 'insufficient_stock'),
+        JSON.stringify(lost.find((r) => r.status !== 409)?.body),
+      ).to.equal(true);
       expect(await stock(v)).to.deep.equal({ available: 0, committed: 10, on_hand: 10 });
-      const stored = await app.platform.db.collection('orders').find({ 'line_items.variant_id': new ObjectId(v) }).toArray();
+      const stored = await app.platform.db
+        .collection('orders')
+        .find({ 'line_items.variant_id': new ObjectId(v) })
+        .toArray();
       expect(stored.map((d) => d._id.toHexString()).sort()).to.deep.equal(won.map((r) => r.body.data.id).sort());
       // Numbers are taken only by orders that are made: ten, in sequence.
       const numbers = won.map((r) => r.body.data.number as number).sort((a, b) => a - b);
@@ -239,7 +320,13 @@ describe('Orders (/v1/orders)', () => {
     it('lets a variant that allows backorders be ordered beyond its stock, and reserves nothing for custom lines and untracked variants', async () => {
       const backorder = await givenVariant({ available: 1, policy: 'continue' });
       const untracked = await givenVariant({ available: 0, tracked: false });
-      const o = await created({ line_items: [{ variant_id: backorder, quantity: 3 }, { variant_id: untracked, quantity: 4 }, { title: 'Engraving', price: 100, quantity: 1 }] });
+      const o = await created({
+        line_items: [
+          { variant_id: backorder, quantity: 3 },
+          { variant_id: untracked, quantity: 4 },
+          { title: 'Engraving', price: 100, quantity: 1 },
+        ],
+      });
       expect(o.line_items.map((l: { location_id: string | null }) => l.location_id)).to.deep.equal([warehouse, null, null]);
       expect(await stock(backorder)).to.deep.equal({ available: -2, committed: 3, on_hand: 1 });
       expect(await stock(untracked)).to.deep.equal({ available: 0, committed: 0, on_hand: 0 });
@@ -271,9 +358,18 @@ describe('Orders (/v1/orders)', () => {
     it('fulfils in parts from the commitment, and refuses more than is left', async () => {
       const shirt = await givenVariant({ price: 4500, available: 10 });
       const mug = await givenVariant({ available: 5 });
-      const o = await paidOrder([{ variant_id: shirt, quantity: 3 }, { variant_id: mug, quantity: 1 }]);
+      const o = await paidOrder([
+        { variant_id: shirt, quantity: 3 },
+        { variant_id: mug, quantity: 1 },
+      ]);
       const [shirtLine, mugLine] = o.line_items.map((l: { id: string }) => l.id);
-      const first = await fulfil(o.id, { location_id: warehouse, line_items: [{ line_item_id: shirtLine, quantity: 2 }], tracking_company: 'DHL', tracking_number: 'JD0001', tracking_url: 'https://track.example/JD0001' });
+      const first = await fulfil(o.id, {
+        location_id: warehouse,
+        line_items: [{ line_item_id: shirtLine, quantity: 2 }],
+        tracking_company: 'DHL',
+        tracking_number: 'JD0001',
+        tracking_url: 'https://track.example/JD0001',
+      });
       expect(first.status, JSON.stringify(first.body)).to.equal(200);
       expect(first.body.data.fulfillment_status).to.equal('partial');
       expect(first.body.data.fulfillments[0]).to.include({ tracking_number: 'JD0001', location_id: warehouse });
@@ -282,7 +378,13 @@ describe('Orders (/v1/orders)', () => {
       const over = await fulfil(o.id, { location_id: warehouse, line_items: [{ line_item_id: shirtLine, quantity: 2 }] });
       expect(over.status).to.equal(409);
       expect(over.body.error.code).to.equal('over_fulfillment');
-      const split = await fulfil(o.id, { location_id: warehouse, line_items: [{ line_item_id: shirtLine, quantity: 1 }, { line_item_id: mugLine, quantity: 1 }] });
+      const split = await fulfil(o.id, {
+        location_id: warehouse,
+        line_items: [
+          { line_item_id: shirtLine, quantity: 1 },
+          { line_item_id: mugLine, quantity: 1 },
+        ],
+      });
       expect(split.body.data.fulfillment_status).to.equal('fulfilled');
       expect(await stock(shirt)).to.deep.equal({ available: 7, committed: 0, on_hand: 7 });
       expect(await stock(mug)).to.deep.equal({ available: 4, committed: 0, on_hand: 4 });
@@ -293,9 +395,14 @@ describe('Orders (/v1/orders)', () => {
       const v = await givenVariant({ available: 3 });
       const o = await paidOrder([{ variant_id: v, quantity: 3 }]);
       const line = o.line_items[0].id;
-      const results = await Promise.all(Array.from({ length: 8 }, () => fulfil(o.id, { location_id: warehouse, line_items: [{ line_item_id: line, quantity: 1 }] })));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => fulfil(o.id, { location_id: warehouse, line_items: [{ line_item_id: line, quantity: 1 }] })),
+      );
       expect(results.filter((r) => r.status === 200)).to.have.length(3);
-      expect(results.filter((r) => r.status !== 200).every((r) => r.status === 409), JSON.stringify(results.map((r) => r.status))).to.equal(true);
+      expect(
+        results.filter((r) => r.status !== 200).every((r) => r.status === 409),
+        JSON.stringify(results.map((r) => r.status)),
+      ).to.equal(true);
       const final = (await api.get(`/v1/orders/${o.id}`, as)).body.data;
       expect(final.line_items[0].fulfilled_quantity).to.equal(3);
       expect(final.fulfillments).to.have.length(3);
@@ -319,10 +426,19 @@ describe('Orders (/v1/orders)', () => {
       const shirt = await givenVariant({ available: 1 });
       await setStock(mug, 5, empty);
       await setStock(shirt, 0, empty);
-      const o = await paidOrder([{ variant_id: mug, quantity: 50 }, { variant_id: shirt, quantity: 1 }]);
+      const o = await paidOrder([
+        { variant_id: mug, quantity: 50 },
+        { variant_id: shirt, quantity: 1 },
+      ]);
       const [mugLine, shirtLine] = o.line_items.map((l: { id: string }) => l.id);
       const before = await Promise.all([stock(mug), stock(shirt), stock(mug, empty), stock(shirt, empty)]);
-      const res = await fulfil(o.id, { location_id: empty, line_items: [{ line_item_id: shirtLine, quantity: 1 }, { line_item_id: mugLine, quantity: 50 }] });
+      const res = await fulfil(o.id, {
+        location_id: empty,
+        line_items: [
+          { line_item_id: shirtLine, quantity: 1 },
+          { line_item_id: mugLine, quantity: 50 },
+        ],
+      });
       expect(res.status).to.equal(409);
       expect(res.body.error.code).to.equal('insufficient_stock');
       expect(await Promise.all([stock(mug), stock(shirt), stock(mug, empty), stock(shirt, empty)])).to.deep.equal(before);
@@ -333,12 +449,13 @@ describe('Orders (/v1/orders)', () => {
       expect(await events({ type: 'order.fulfilled', 'payload.order.id': o.id })).to.deep.equal([]);
     });
 
-    it('refuses unknown lines, bad input and other stores\' locations', async () => {
+    it("refuses unknown lines, bad input and other stores' locations", async () => {
       const v = await givenVariant({ available: 1 });
       const o = await paidOrder([{ variant_id: v, quantity: 1 }]);
       const line = o.line_items[0].id;
       const other = await givenMerchantWithStore(api);
-      const theirLocation = (await api.post('/v1/inventory/locations', { name: 'Theirs' }, { token: other.merchant.token, storeId: other.store.id })).body.data.id;
+      const theirLocation = (await api.post('/v1/inventory/locations', { name: 'Theirs' }, { token: other.merchant.token, storeId: other.store.id })).body.data
+        .id;
       expect((await fulfil(o.id, { location_id: warehouse, line_items: [{ line_item_id: '000000000000000000000000', quantity: 1 }] })).status).to.equal(400);
       expect((await fulfil(o.id, { location_id: warehouse, line_items: [{ line_item_id: line, quantity: 0 }] })).status).to.equal(400);
       expect((await fulfil(o.id, { location_id: warehouse, line_items: [] })).status).to.equal(400);
@@ -364,15 +481,25 @@ describe('Orders (/v1/orders)', () => {
       expect((await refund(o.id, { amount: 1 })).status).to.equal(409);
       const tooMany = await refund(o.id, { line_items: [{ line_item_id: line, quantity: 3 }], amount: 1 });
       expect(tooMany.status).to.equal(409);
-      const kinds = (await api.get(`/v1/payments/transactions?order_id=${o.id}`, as)).body.data.map((t: { kind: string; amount: number }) => [t.kind, t.amount]);
-      expect(kinds).to.deep.equal([['sale', 1080], ['refund', 360], ['refund', 720]]);
+      const kinds = (await api.get(`/v1/payments/transactions?order_id=${o.id}`, as)).body.data.map((t: { kind: string; amount: number }) => [
+        t.kind,
+        t.amount,
+      ]);
+      expect(kinds).to.deep.equal([
+        ['sale', 1080],
+        ['refund', 360],
+        ['refund', 720],
+      ]);
     });
 
     it('refunds once when the same request is submitted twice with one Idempotency-Key', async () => {
       const o = await paidOrder([{ title: 'Service', price: 500, quantity: 2 }]);
       const headers = { 'idempotency-key': `refund-${o.id}` };
       const body = { amount: 100, reason: 'goodwill' };
-      const [a, b] = await Promise.all([api.post(`/v1/orders/${o.id}/refund`, body, { ...as, headers }), api.post(`/v1/orders/${o.id}/refund`, body, { ...as, headers })]);
+      const [a, b] = await Promise.all([
+        api.post(`/v1/orders/${o.id}/refund`, body, { ...as, headers }),
+        api.post(`/v1/orders/${o.id}/refund`, body, { ...as, headers }),
+      ]);
       const statuses = [a.status, b.status].sort();
       // Either the second waited for the first and replayed it, or it arrived while the first ran (409, retry later).
       expect(statuses[0]).to.equal(200);
@@ -396,7 +523,7 @@ describe('Orders (/v1/orders)', () => {
   });
 
   describe('POST /v1/orders/:id/cancel', () => {
-    it('cancels a paid order: gives its stock back, refunds what was paid, and lowers the customer\'s total', async () => {
+    it("cancels a paid order: gives its stock back, refunds what was paid, and lowers the customer's total", async () => {
       const v = await givenVariant({ price: 2000, available: 4 });
       const buyer = await givenCustomer();
       const o = await paidOrder([{ variant_id: v, quantity: 3 }], { customer_id: buyer });
@@ -413,8 +540,14 @@ describe('Orders (/v1/orders)', () => {
       expect(c.line_items[0]).to.include({ refunded_quantity: 3, location_id: warehouse });
       expect(await stock(v)).to.deep.equal({ available: 4, committed: 0, on_hand: 4 });
       expect(await customer(buyer)).to.include({ orders_count: 1, total_spent: 0 });
-      const kinds = (await api.get(`/v1/payments/transactions?order_id=${o.id}`, as)).body.data.map((t: { kind: string; amount: number }) => [t.kind, t.amount]);
-      expect(kinds).to.deep.equal([['sale', o.total], ['refund', o.total]]);
+      const kinds = (await api.get(`/v1/payments/transactions?order_id=${o.id}`, as)).body.data.map((t: { kind: string; amount: number }) => [
+        t.kind,
+        t.amount,
+      ]);
+      expect(kinds).to.deep.equal([
+        ['sale', o.total],
+        ['refund', o.total],
+      ]);
       expect(await events({ type: 'order.cancelled', 'payload.order.id': o.id })).to.have.length(1);
 
       const again = await api.post(`/v1/orders/${o.id}/cancel`, {}, as);
@@ -447,7 +580,7 @@ describe('Orders (/v1/orders)', () => {
   });
 
   describe('POST /v1/orders/:id/mark-paid', () => {
-    it('marks a pending order paid; a customer\'s total spent counts only paid orders', async () => {
+    it("marks a pending order paid; a customer's total spent counts only paid orders", async () => {
       const buyer = await givenCustomer();
       const o = await created({ customer_id: buyer, line_items: [{ title: 'Consulting', price: 2500, quantity: 2 }] });
       expect(o).to.include({ financial_status: 'pending', paid_amount: 0 });
@@ -457,7 +590,10 @@ describe('Orders (/v1/orders)', () => {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.data).to.include({ financial_status: 'paid', paid_amount: 5000 });
       expect(await customer(buyer)).to.include({ orders_count: 1, total_spent: 5000 });
-      const kinds = (await api.get(`/v1/payments/transactions?order_id=${o.id}`, as)).body.data.map((t: { kind: string; amount: number }) => [t.kind, t.amount]);
+      const kinds = (await api.get(`/v1/payments/transactions?order_id=${o.id}`, as)).body.data.map((t: { kind: string; amount: number }) => [
+        t.kind,
+        t.amount,
+      ]);
       expect(kinds).to.deep.equal([['sale', 5000]]);
       expect(await events({ type: 'order.paid', 'payload.order.id': o.id })).to.have.length(1);
 
@@ -474,10 +610,19 @@ describe('Orders (/v1/orders)', () => {
       const v = await givenVariant({ available: 20 });
       const coupon = await givenCoupon({ type: 'percentage', value: 50, usage_limit_per_customer: 1 });
       const buyer = await givenCustomer();
-      const results = await Promise.all(Array.from({ length: 10 }, () => order({ customer_id: buyer, coupon_code: coupon.code, line_items: [{ variant_id: v, quantity: 1 }] })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => order({ customer_id: buyer, coupon_code: coupon.code, line_items: [{ variant_id: v, quantity: 1 }] })),
+      );
       const statuses = results.map((r) => r.status);
-      expect(statuses.filter((s) => s === 201), JSON.stringify(results.map((r) => r.body.error?.code ?? r.status))).to.have.length(1);
-      expect(results.filter((r) => r.status !== 201).every((r) => [400, 409].includes(r.status) && /customer_usage_limit_reached/.test(JSON.stringify(r.body.error)))).to.equal(true);
+      expect(
+        statuses.filter((s) => s === 201),
+        JSON.stringify(results.map((r) => r.body.error?.code ?? r.status)),
+      ).to.have.length(1);
+      expect(
+        results
+          .filter((r) => r.status !== 201)
+          .every((r) => [400, 409].includes(r.status) && /customer_usage_limit_reached/.test(JSON.stringify(r.body.error))),
+      ).to.equal(true);
       expect((await api.get(`/v1/coupons/${coupon.id}`, as)).body.data.usage_count).to.equal(1);
       expect(await events({ type: 'coupon.redeemed', 'payload.coupon.id': coupon.id })).to.have.length(1);
       expect(await stock(v)).to.deep.equal({ available: 19, committed: 1, on_hand: 20 });
@@ -516,7 +661,7 @@ describe('Orders (/v1/orders)', () => {
   });
 
   describe('isolation between stores', () => {
-    it('answers 404 for another store\'s orders and 403 for a store the caller does not own', async () => {
+    it("answers 404 for another store's orders and 403 for a store the caller does not own", async () => {
       const v = await givenVariant({ available: 1 });
       const o = await paidOrder([{ variant_id: v, quantity: 1 }]);
       const other = await givenMerchantWithStore(api);
@@ -525,7 +670,10 @@ describe('Orders (/v1/orders)', () => {
       expect((await api.post(`/v1/orders/${o.id}/refund`, { amount: 1 }, theirs)).status).to.equal(404);
       expect((await api.post(`/v1/orders/${o.id}/cancel`, {}, theirs)).status).to.equal(404);
       expect((await api.post(`/v1/orders/${o.id}/mark-paid`, {}, theirs)).status).to.equal(404);
-      expect((await api.post(`/v1/orders/${o.id}/fulfill`, { location_id: warehouse, line_items: [{ line_item_id: o.line_items[0].id, quantity: 1 }] }, theirs)).status).to.equal(404);
+      expect(
+        (await api.post(`/v1/orders/${o.id}/fulfill`, { location_id: warehouse, line_items: [{ line_item_id: o.line_items[0].id, quantity: 1 }] }, theirs))
+          .status,
+      ).to.equal(404);
       expect((await api.post('/v1/orders', { line_items: [{ variant_id: v, quantity: 1 }] }, theirs)).status).to.equal(400);
       expect((await api.post('/v1/orders', { line_items: [{ title: 'X', price: 1, quantity: 1 }], location_id: warehouse }, theirs)).status).to.equal(404);
       expect((await api.get('/v1/orders', { token: other.merchant.token, storeId: as.storeId })).status).to.equal(403);

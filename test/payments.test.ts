@@ -45,16 +45,28 @@ describe('Payments (/v1/payments)', () => {
       expect(foreign.body.error.code).to.equal('store_forbidden');
       const put = await api.put('/v1/payments/providers/manual', { enabled: true }, { token: a.merchant.token, storeId: b.store.id });
       expect(put.status).to.equal(403);
-      expect((await api.get(`/v1/payments/transactions?order_id=${new ObjectId().toHexString()}`, { token: a.merchant.token, storeId: b.store.id })).status).to.equal(403);
+      expect(
+        (await api.get(`/v1/payments/transactions?order_id=${new ObjectId().toHexString()}`, { token: a.merchant.token, storeId: b.store.id })).status,
+      ).to.equal(403);
     });
   });
 
   describe('PUT /v1/payments/providers/:provider', () => {
     it('stores Stripe credentials encrypted, shows only their last four characters, and enables it', async () => {
       const shop = await givenMerchantWithStore(api);
-      const res = await api.put('/v1/payments/providers/stripe', { enabled: true, credentials: { secret_key: STRIPE_TEST_KEY, webhook_secret: STRIPE_WEBHOOK_SECRET } }, as(shop));
+      const res = await api.put(
+        '/v1/payments/providers/stripe',
+        { enabled: true, credentials: { secret_key: STRIPE_TEST_KEY, webhook_secret: STRIPE_WEBHOOK_SECRET } },
+        as(shop),
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body.data).to.deep.include({ provider: 'stripe', enabled: true, test_mode: true, credentials_set: true, credential_hints: { secret_key: 'StUv', webhook_secret: 'tleQ' } });
+      expect(res.body.data).to.deep.include({
+        provider: 'stripe',
+        enabled: true,
+        test_mode: true,
+        credentials_set: true,
+        credential_hints: { secret_key: 'StUv', webhook_secret: 'tleQ' },
+      });
       expect(res.body.data.updated_at).to.be.a('string');
       expect(JSON.stringify(res.body)).not.to.include(STRIPE_TEST_KEY);
 
@@ -77,7 +89,10 @@ describe('Payments (/v1/payments)', () => {
       res = await api.put('/v1/payments/providers/stripe', { credentials: { webhook_secret: null } }, as(shop));
       expect(res.body.data.credential_hints).to.deep.equal({ secret_key: 'iHgF' });
       expect(res.body.data.credentials_set).to.equal(true);
-      const versions = await app.platform.db.collection('events').find({ type: 'payment_provider.updated', store_id: new ObjectId(shop.store.id) }).toArray();
+      const versions = await app.platform.db
+        .collection('events')
+        .find({ type: 'payment_provider.updated', store_id: new ObjectId(shop.store.id) })
+        .toArray();
       expect(versions.map((e) => e.idempotency_key.split(':v')[1])).to.deep.equal(['1', '2', '3', '4']);
     });
 
@@ -95,16 +110,34 @@ describe('Payments (/v1/payments)', () => {
         expect(res.body.error.details).to.deep.equal([detail]);
       }
       expect(await counts(app.platform.db)).to.deep.equal(before);
-      const res = await api.put('/v1/payments/providers/paypal', { enabled: true, test_mode: false, credentials: { client_secret: PAYPAL_CLIENT_SECRET } }, as(shop));
+      const res = await api.put(
+        '/v1/payments/providers/paypal',
+        { enabled: true, test_mode: false, credentials: { client_secret: PAYPAL_CLIENT_SECRET } },
+        as(shop),
+      );
       expect(res.status).to.equal(200);
-      expect(res.body.data).to.deep.include({ enabled: true, test_mode: false, credentials_set: true, credential_hints: { client_id: 'OhRS', client_secret: 'ZRbL' } });
+      expect(res.body.data).to.deep.include({
+        enabled: true,
+        test_mode: false,
+        credentials_set: true,
+        credential_hints: { client_id: 'OhRS', client_secret: 'ZRbL' },
+      });
     });
 
     it('takes instructions, and no credentials, for manual payments', async () => {
       const shop = await givenMerchantWithStore(api);
-      const res = await api.put('/v1/payments/providers/manual', { enabled: true, instructions: '  Pay by bank transfer to IBAN DE89 3704 0044 0532 0130 00.  ' }, as(shop));
+      const res = await api.put(
+        '/v1/payments/providers/manual',
+        { enabled: true, instructions: '  Pay by bank transfer to IBAN DE89 3704 0044 0532 0130 00.  ' },
+        as(shop),
+      );
       expect(res.status).to.equal(200);
-      expect(res.body.data).to.deep.include({ provider: 'manual', enabled: true, credentials_set: false, instructions: 'Pay by bank transfer to IBAN DE89 3704 0044 0532 0130 00.' });
+      expect(res.body.data).to.deep.include({
+        provider: 'manual',
+        enabled: true,
+        credentials_set: false,
+        instructions: 'Pay by bank transfer to IBAN DE89 3704 0044 0532 0130 00.',
+      });
       const refused = await api.put('/v1/payments/providers/manual', { credentials: { secret_key: STRIPE_TEST_KEY } }, as(shop));
       expect(refused.status).to.equal(400);
       expect(refused.body.error.details).to.include('body: Unrecognized key: "credentials"');
@@ -142,7 +175,7 @@ describe('Payments (/v1/payments)', () => {
       }
     });
 
-    it('keeps each store\'s settings to itself', async () => {
+    it("keeps each store's settings to itself", async () => {
       const a = await givenMerchantWithStore(api);
       const b = await givenMerchantWithStore(api);
       await api.put('/v1/payments/providers/stripe', { enabled: true, credentials: { secret_key: STRIPE_TEST_KEY } }, as(a));
@@ -152,12 +185,23 @@ describe('Payments (/v1/payments)', () => {
 
     it('never stores or logs a credential in plaintext', async () => {
       const shop = await givenMerchantWithStore(api);
-      await api.put('/v1/payments/providers/stripe', { enabled: true, credentials: { secret_key: STRIPE_TEST_KEY, webhook_secret: STRIPE_WEBHOOK_SECRET } }, as(shop));
-      await api.put('/v1/payments/providers/paypal', { enabled: true, credentials: { client_id: PAYPAL_CLIENT_ID, client_secret: PAYPAL_CLIENT_SECRET } }, as(shop));
+      await api.put(
+        '/v1/payments/providers/stripe',
+        { enabled: true, credentials: { secret_key: STRIPE_TEST_KEY, webhook_secret: STRIPE_WEBHOOK_SECRET } },
+        as(shop),
+      );
+      await api.put(
+        '/v1/payments/providers/paypal',
+        { enabled: true, credentials: { client_id: PAYPAL_CLIENT_ID, client_secret: PAYPAL_CLIENT_SECRET } },
+        as(shop),
+      );
       await api.put('/v1/payments/providers/stripe', { credentials: { secret_key: 'sk_test_BadLengthButValid0' }, test_mode: true }, as(shop));
       for (const secret of [STRIPE_TEST_KEY, STRIPE_WEBHOOK_SECRET, PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, 'sk_test_BadLengthButValid0']) {
         expect(await findPlaintext(app.platform.db, secret), secret).to.deep.equal([]);
-        expect(app.logLines.filter((l) => l.includes(secret)), secret).to.deep.equal([]);
+        expect(
+          app.logLines.filter((l) => l.includes(secret)),
+          secret,
+        ).to.deep.equal([]);
       }
       const stored = await app.platform.db.collection('payment_providers').findOne({ store_id: new ObjectId(shop.store.id), provider: 'paypal' });
       expect(stored?.credentials_encrypted).to.match(/^v1\./);
@@ -165,19 +209,56 @@ describe('Payments (/v1/payments)', () => {
   });
 
   describe('GET /v1/payments/transactions', () => {
-    it('lists an order\'s transactions of this store, oldest first, in pages', async () => {
+    it("lists an order's transactions of this store, oldest first, in pages", async () => {
       const shop = await givenMerchantWithStore(api);
       const other = await givenMerchantWithStore(api);
       const orderId = new ObjectId().toHexString();
-      const auth = await recordPaymentTransaction(app.platform, shop.store.id, { order_id: orderId, kind: 'authorization', status: 'success', amount: 1999, currency: 'USD', provider: 'stripe', provider_reference: 'pi_123' });
-      const capture = await recordPaymentTransaction(app.platform, shop.store.id, { order_id: orderId, kind: 'capture', status: 'pending', amount: 1999, currency: 'USD', provider: 'stripe' });
-      await recordPaymentTransaction(app.platform, shop.store.id, { order_id: new ObjectId().toHexString(), kind: 'sale', status: 'success', amount: 5, currency: 'USD', provider: 'manual' });
-      await recordPaymentTransaction(app.platform, other.store.id, { order_id: orderId, kind: 'refund', status: 'success', amount: 1, currency: 'EUR', provider: 'paypal' });
+      const auth = await recordPaymentTransaction(app.platform, shop.store.id, {
+        order_id: orderId,
+        kind: 'authorization',
+        status: 'success',
+        amount: 1999,
+        currency: 'USD',
+        provider: 'stripe',
+        provider_reference: 'pi_123',
+      });
+      const capture = await recordPaymentTransaction(app.platform, shop.store.id, {
+        order_id: orderId,
+        kind: 'capture',
+        status: 'pending',
+        amount: 1999,
+        currency: 'USD',
+        provider: 'stripe',
+      });
+      await recordPaymentTransaction(app.platform, shop.store.id, {
+        order_id: new ObjectId().toHexString(),
+        kind: 'sale',
+        status: 'success',
+        amount: 5,
+        currency: 'USD',
+        provider: 'manual',
+      });
+      await recordPaymentTransaction(app.platform, other.store.id, {
+        order_id: orderId,
+        kind: 'refund',
+        status: 'success',
+        amount: 1,
+        currency: 'EUR',
+        provider: 'paypal',
+      });
 
       const res = await api.get(`/v1/payments/transactions?order_id=${orderId}`, as(shop));
       expect(res.status).to.equal(200);
       expect(res.body.data).to.deep.equal([auth, capture]);
-      expect(auth).to.include({ order_id: orderId, kind: 'authorization', status: 'success', amount: 1999, currency: 'USD', provider: 'stripe', provider_reference: 'pi_123' });
+      expect(auth).to.include({
+        order_id: orderId,
+        kind: 'authorization',
+        status: 'success',
+        amount: 1999,
+        currency: 'USD',
+        provider: 'stripe',
+        provider_reference: 'pi_123',
+      });
       expect(capture.provider_reference).to.equal(null);
 
       const page = await api.get(`/v1/payments/transactions?order_id=${orderId}&limit=1`, as(shop));
@@ -218,12 +299,22 @@ describe('Payments (/v1/payments)', () => {
       const shop = await givenMerchantWithStore(api);
       const as = { token: shop.merchant.token, storeId: shop.store.id };
       const orderId = new ObjectId().toHexString();
-      const input = { id: new ObjectId().toHexString(), order_id: orderId, kind: 'refund', status: 'success', amount: 250, currency: 'USD', provider: 'manual' } as const;
+      const input = {
+        id: new ObjectId().toHexString(),
+        order_id: orderId,
+        kind: 'refund',
+        status: 'success',
+        amount: 250,
+        currency: 'USD',
+        provider: 'manual',
+      } as const;
       const results = await Promise.all(Array.from({ length: 4 }, () => recordPaymentTransaction(app.platform, shop.store.id, input)));
       expect(new Set(results.map((t) => t.id))).to.deep.equal(new Set([input.id]));
       const listed = (await api.get(`/v1/payments/transactions?order_id=${orderId}`, as)).body.data;
       expect(listed.map((t: { id: string; amount: number }) => [t.id, t.amount])).to.deep.equal([[input.id, 250]]);
-      expect(await app.platform.db.collection('events').countDocuments({ type: 'payment_transaction.created', 'payload.payment_transaction.id': input.id })).to.equal(1);
+      expect(
+        await app.platform.db.collection('events').countDocuments({ type: 'payment_transaction.created', 'payload.payment_transaction.id': input.id }),
+      ).to.equal(1);
     });
   });
 });

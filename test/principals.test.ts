@@ -28,7 +28,14 @@ describe('Principals: merchants, apps and customers on store-scoped endpoints', 
     ],
   };
   const installed = (token: string, storeId: string, scopes: string[]) => {
-    principals.set(token, { kind: 'app', appId: new ObjectId().toHexString(), installationId: new ObjectId().toHexString(), storeId, scopes, onlineMerchantId: null });
+    principals.set(token, {
+      kind: 'app',
+      appId: new ObjectId().toHexString(),
+      installationId: new ObjectId().toHexString(),
+      storeId,
+      scopes,
+      onlineMerchantId: null,
+    });
     return { token };
   };
 
@@ -77,7 +84,13 @@ describe('Principals: merchants, apps and customers on store-scoped endpoints', 
 
   it('keeps merchant-only routes and merchant-only stores from apps (401), and an app of a store that is gone (403)', async () => {
     const everything = installed('test_app_everything', shop.store.id, ['read_products', 'write_products', 'read_orders', 'write_orders']);
-    for (const path of ['/v1/stores', '/v1/operations/webhook-subscriptions', '/v1/operations/webhook-deliveries', '/v1/payments/providers', '/v1/auth/custom/session']) {
+    for (const path of [
+      '/v1/stores',
+      '/v1/operations/webhook-subscriptions',
+      '/v1/operations/webhook-deliveries',
+      '/v1/payments/providers',
+      '/v1/auth/custom/session',
+    ]) {
       const res = await api.get(path, everything);
       expect(res.status, path).to.equal(401);
       expect(res.body.error.code, path).to.equal('unauthenticated');

@@ -8,7 +8,17 @@ import { inlineAsset } from './helpers/themes.js';
 
 const OPERATOR = 'op-proto-keys@example.com';
 /** Names that a plain object answers from its prototype. */
-const PROTOTYPE_NAMES = ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__'];
+const PROTOTYPE_NAMES = [
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  '__proto__',
+  'valueOf',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  '__defineGetter__',
+];
 
 /**
  * Issue 21, part 6: a name the client chooses never reaches a plain object's prototype. Each of
@@ -36,9 +46,13 @@ describe('Client-chosen names that are Object.prototype members', () => {
     const basic = `Basic ${Buffer.from(`${partner.credentials.oauth_client_id}:${partner.credentials.client_secret}`).toString('base64')}`;
     for (const name of PROTOTYPE_NAMES) {
       for (const path of ['/v1/app-store/oauth/token', '/v1/app-store/oauth/token-exchange']) {
-        const form = await api.send('POST', path, `grant_type=${encodeURIComponent(name)}`, { headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic } });
+        const form = await api.send('POST', path, `grant_type=${encodeURIComponent(name)}`, {
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+        });
         expect([form.status, form.body.error], `${path} form grant_type=${name}: ${JSON.stringify(form.body)}`).to.deep.equal([400, 'unsupported_grant_type']);
-        const json = await api.send('POST', path, JSON.stringify({ grant_type: name }), { headers: { 'content-type': 'application/json', authorization: basic } });
+        const json = await api.send('POST', path, JSON.stringify({ grant_type: name }), {
+          headers: { 'content-type': 'application/json', authorization: basic },
+        });
         expect([json.status, json.body.error], `${path} JSON grant_type=${name}: ${JSON.stringify(json.body)}`).to.deep.equal([400, 'unsupported_grant_type']);
         // The answer names the supported grants, never a platform object.
         expect(json.body.error_description).to.match(/^grant_type \S+ is not supported here \(supported: [a-z_:.-]+(, [a-z_:.-]+)*\)$/);
@@ -62,7 +76,11 @@ describe('Client-chosen names that are Object.prototype members', () => {
       expect([res.status, res.body.error?.code], `/${name}: ${JSON.stringify(res.body)}`).to.deep.equal([400, 'invalid_bridge_path']);
     }
     // A query key that is a prototype name is a plain key: refused only because products takes no such parameter.
-    const query = await api.post('/v1/app-store/bridge/fetch', { method: 'GET', path: '/products?constructor=1', store_id: shop.store.id }, { token: appToken });
+    const query = await api.post(
+      '/v1/app-store/bridge/fetch',
+      { method: 'GET', path: '/products?constructor=1', store_id: shop.store.id },
+      { token: appToken },
+    );
     expect([query.status, query.body.data?.status, query.body.data?.error?.code], JSON.stringify(query.body)).to.deep.equal([200, 400, 'invalid_input']);
   });
 });

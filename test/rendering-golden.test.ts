@@ -32,10 +32,19 @@ describe('Rendered pages of the fixture themes (the same bytes as before)', func
     expect(up.status, JSON.stringify(up.body)).to.equal(201);
     const installed = await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: shop.store.id }, { token: shop.merchant.token });
     expect(installed.status, JSON.stringify(installed.body)).to.equal(201);
-    const mug = await product(shop.as, { title: '<script>alert(1)</script> & "Mug"', handle: 'mug', description_html: '<p>Wood-fired <em>stoneware</em></p>', variants: [{ price: 1250, compare_at_price: 1500, inventory_tracked: false }] });
+    const mug = await product(shop.as, {
+      title: '<script>alert(1)</script> & "Mug"',
+      handle: 'mug',
+      description_html: '<p>Wood-fired <em>stoneware</em></p>',
+      variants: [{ price: 1250, compare_at_price: 1500, inventory_tracked: false }],
+    });
     const bowl = await product(shop.as, { title: 'Rice Bowl', handle: 'rice-bowl', variants: [{ price: 2400, inventory_tracked: false }] });
     for (const handle of ['new', 'bestsellers']) {
-      const res = await api.post('/v1/products/collections', { type: 'manual', title: `Collection ${handle}`, handle, product_ids: [mug.id, bowl.id] }, shop.as);
+      const res = await api.post(
+        '/v1/products/collections',
+        { type: 'manual', title: `Collection ${handle}`, handle, product_ids: [mug.id, bowl.id] },
+        shop.as,
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
     }
     const cart = await api.post(`${SF}/${shop.store.subdomain}/cart`, { lines: [{ variant_id: bowl.variants[0].id, quantity: 2 }] });
@@ -63,7 +72,10 @@ describe('Rendered pages of the fixture themes (the same bytes as before)', func
       for (const [name, path, headers] of pages) {
         const res = await fetch(`${app.url}${SF}/${shop.store.subdomain}/pages/${path}`, { headers });
         expect(res.status, `${fixture} ${name}`).to.equal(200);
-        const html = (await res.text()).replaceAll(shop.store.subdomain, '<shop>').replaceAll(slug, '<slug>').replace(/[0-9a-f]{24}/g, '<id>');
+        const html = (await res.text())
+          .replaceAll(shop.store.subdomain, '<shop>')
+          .replaceAll(slug, '<slug>')
+          .replace(/[0-9a-f]{24}/g, '<id>');
         const file = join(GOLDEN, `${fixture}-${name}.html`);
         if (process.env.UPDATE_GOLDEN === '1') {
           mkdirSync(GOLDEN, { recursive: true });

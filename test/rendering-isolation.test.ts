@@ -11,7 +11,8 @@ const SF = '/v1/storefront';
 /** Sections that once stalled the web process (issue 21, part 1). */
 const HOSTILE = {
   // 20 doublings of a string, split into a million-element array, then one `where` over it: one filter call, seconds of CPU.
-  where: "{% assign s = 'a' %}{% for i in (1..20) %}{% assign s = s | append: s %}{% endfor %}{% assign arr = s | split: '' %}{{ arr | where: 'size', 1 | size }}",
+  where:
+    "{% assign s = 'a' %}{% for i in (1..20) %}{% assign s = s | append: s %}{% endfor %}{% assign arr = s | split: '' %}{{ arr | where: 'size', 1 | size }}",
   // Within every bound of a file and a filter (9,216 items, under 10,000), one output of 1,000 sorts: no node boundary for a cooperative check.
   chain: `{% assign s = 'ihgfedcba' %}{% for i in (1..10) %}{% assign s = s | append: s %}{% endfor %}{% assign arr = s | split: '' %}{{ arr${' | sort'.repeat(1000)} | size }}`,
 };
@@ -59,7 +60,11 @@ describe('Liquid never blocks the web process (rendering in worker threads)', fu
     expect(state.status, JSON.stringify(state.body)).to.equal(200);
     const home = structuredClone(state.body.data.templates.home.live);
     home.sections.hero.blocks.heading.settings.heading = 'Draft heading';
-    const saved = await api.put(`/v1/themes/${slug}/editor/draft`, { template_key: 'home', content: home, version: state.body.data.templates.home.version }, shop.as);
+    const saved = await api.put(
+      `/v1/themes/${slug}/editor/draft`,
+      { template_key: 'home', content: home, version: state.body.data.templates.home.version },
+      shop.as,
+    );
     expect(saved.status, JSON.stringify(saved.body)).to.equal(200);
     const session = await api.post(`/v1/themes/${slug}/preview-session`, { template_key: 'home' }, shop.as);
     expect(session.status, JSON.stringify(session.body)).to.equal(201);
@@ -73,7 +78,7 @@ describe('Liquid never blocks the web process (rendering in worker threads)', fu
     return { status: res.status, html, ms: performance.now() - started };
   }
 
-  it('counts a file\'s tags and outputs (each line of a liquid tag too) and its nesting; raw and comment contents are not Liquid', () => {
+  it("counts a file's tags and outputs (each line of a liquid tag too) and its nesting; raw and comment contents are not Liquid", () => {
     const source = '<p>{{ a }}{% if x %}{% for i in y %}{{ i }}{% endfor %}{% endif %}</p>';
     expect(scanLiquid(source)).to.deep.equal({ chars: source.length, nodes: 6, depth: 2 });
     expect(scanLiquid('{%- liquid\n  if a\n    echo b\n  endif\n-%}')).to.include({ nodes: 4, depth: 1 });
@@ -139,7 +144,10 @@ describe('Liquid never blocks the web process (rendering in worker threads)', fu
     expect(reads.length).to.be.greaterThan(100);
     expect(p99, `p99 of ${reads.length} reads (max ${reads.at(-1)!.toFixed(0)} ms)`).to.be.lessThan(100);
 
-    const sectionsOf = { big: ['hero', ...Object.keys(bigBundle.templates.home.sections).filter((k) => k.startsWith('big')), 'featured'], hostile: ['hero', ...Object.keys(HOSTILE), 'featured'] };
+    const sectionsOf = {
+      big: ['hero', ...Object.keys(bigBundle.templates.home.sections).filter((k) => k.startsWith('big')), 'featured'],
+      hostile: ['hero', ...Object.keys(HOSTILE), 'featured'],
+    };
     for (const which of ['big', 'hostile'] as const) {
       const of = pages.filter((p) => p.which === which);
       expect(of.length, which).to.be.greaterThan(2);
@@ -152,7 +160,9 @@ describe('Liquid never blocks the web process (rendering in worker threads)', fu
           const failed = p.html.split(`<!-- section "${id}" failed to render (error `).length - 1;
           expect(rendered + failed, `${which} ${id}`).to.equal(1);
         }
-        if (which === 'hostile') for (const key of Object.keys(HOSTILE)) expect(p.html, key).to.match(new RegExp(`<!-- section "${key}" failed to render \\(error [0-9a-f]{12}\\) -->`));
+        if (which === 'hostile')
+          for (const key of Object.keys(HOSTILE))
+            expect(p.html, key).to.match(new RegExp(`<!-- section "${key}" failed to render \\(error [0-9a-f]{12}\\) -->`));
         // A thread new to the theme version may spend the page's time parsing (the first page); every later page renders whole, in the layout.
         if (i > 0) {
           expect(p.html, `${which} page ${i}`).to.include('<footer class="site-footer">');

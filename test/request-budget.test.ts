@@ -36,7 +36,11 @@ describe('Request budget of the store-scoped admin API', () => {
   };
 
   before(async () => {
-    app = await startTestApp('budget', { ADMIN_API_RATE_LIMIT: String(LIMIT), ADMIN_API_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS) }, { modules: [...MODULES, testApps] });
+    app = await startTestApp(
+      'budget',
+      { ADMIN_API_RATE_LIMIT: String(LIMIT), ADMIN_API_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS) },
+      { modules: [...MODULES, testApps] },
+    );
     api = client(app.url);
   });
   after(() => app.close());
@@ -74,7 +78,9 @@ describe('Request budget of the store-scoped admin API', () => {
     expect(refused.body.error).to.include({ code: 'rate_limited' });
     expect(refused.body.error.request_id).to.equal(refused.headers.get('x-request-id'));
     expect(headers(refused)).to.include({ limit: String(LIMIT), remaining: '0' });
-    expect(Number(refused.headers.get('retry-after'))).to.equal(headers(refused).reset).and.to.be.within(1, WINDOW_SECONDS);
+    expect(Number(refused.headers.get('retry-after')))
+      .to.equal(headers(refused).reset)
+      .and.to.be.within(1, WINDOW_SECONDS);
   });
 
   it('refuses a write over budget without changing anything, and a refused request spends nothing', async () => {
@@ -82,11 +88,17 @@ describe('Request budget of the store-scoped admin API', () => {
     for (let i = 0; i < LIMIT; i++) expect((await api.get('/v1/products', shop.as)).status).to.equal(200);
     const products = app.platform.db.collection('products');
     for (let i = 0; i < 3; i++) {
-      const write = await api.post('/v1/products', { title: 'Over budget', variants: [{ price: 100 }] }, { ...shop.as, headers: { 'idempotency-key': `over-${i}` } });
+      const write = await api.post(
+        '/v1/products',
+        { title: 'Over budget', variants: [{ price: 100 }] },
+        { ...shop.as, headers: { 'idempotency-key': `over-${i}` } },
+      );
       expect(write.status).to.equal(429);
     }
     expect(await products.countDocuments({ store_id: new ObjectId(shop.store.id) })).to.equal(0);
-    const account = await app.platform.db.collection<{ _id: string; windows: Record<string, { count: number }> }>('rate_limits').findOne({ _id: `admin:${shop.merchant.id}` });
+    const account = await app.platform.db
+      .collection<{ _id: string; windows: Record<string, { count: number }> }>('rate_limits')
+      .findOne({ _id: `admin:${shop.merchant.id}` });
     expect(account?.windows[`s${shop.store.id}`]?.count, 'refused requests are not counted').to.equal(LIMIT);
   });
 
@@ -128,7 +140,14 @@ describe('Request budget of the store-scoped admin API', () => {
     expect((await api.get('/v1/products', { token: signin.body.data.session.token, storeId: shop.store.id })).status).to.equal(429);
 
     // An app installed in the store is another caller.
-    principals.set('test_app_budget', { kind: 'app', appId: new ObjectId().toHexString(), installationId: new ObjectId().toHexString(), storeId: shop.store.id, scopes: ['read_products'], onlineMerchantId: null });
+    principals.set('test_app_budget', {
+      kind: 'app',
+      appId: new ObjectId().toHexString(),
+      installationId: new ObjectId().toHexString(),
+      storeId: shop.store.id,
+      scopes: ['read_products'],
+      onlineMerchantId: null,
+    });
     const asApp = await api.get('/v1/products', { token: 'test_app_budget' });
     expect(asApp.status).to.equal(200);
     expect(headers(asApp).remaining).to.equal(String(LIMIT - 1));
@@ -158,7 +177,10 @@ describe('Request budget of the store-scoped admin API', () => {
     const port = await freePort();
     let web: RunningProcess | null = null;
     try {
-      web = runProcfileProcess('web', app.childEnv({ PORT: String(port), ADMIN_API_RATE_LIMIT: String(LIMIT), ADMIN_API_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS) }));
+      web = runProcfileProcess(
+        'web',
+        app.childEnv({ PORT: String(port), ADMIN_API_RATE_LIMIT: String(LIMIT), ADMIN_API_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS) }),
+      );
       await web.waitFor('"event":"web.listening"');
       const other = client(`http://127.0.0.1:${port}`);
       const statuses: number[] = [];

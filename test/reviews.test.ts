@@ -8,7 +8,21 @@ import { givenShop, type As } from './helpers/factories.js';
 import { client, type Client } from './helpers/http.js';
 
 const PATH = '/v1/reviews';
-const FIELDS = ['id', 'product_id', 'customer_id', 'author_name', 'author_email', 'rating', 'title', 'body', 'status', 'reply', 'version', 'created_at', 'updated_at'];
+const FIELDS = [
+  'id',
+  'product_id',
+  'customer_id',
+  'author_name',
+  'author_email',
+  'rating',
+  'title',
+  'body',
+  'status',
+  'reply',
+  'version',
+  'created_at',
+  'updated_at',
+];
 
 describe('Reviews (/v1/reviews)', () => {
   let app: TestApp;
@@ -44,8 +58,16 @@ describe('Reviews (/v1/reviews)', () => {
       expect(res.status).to.equal(201);
       expect(res.body.data).to.have.all.keys(...FIELDS);
       expect(res.body.data).to.include({
-        product_id: productId, customer_id: null, author_name: 'Ada', author_email: null, rating: 5, title: null,
-        body: '  Lovely <b>teapot</b> & cups\n', status: 'pending', reply: null, version: 1,
+        product_id: productId,
+        customer_id: null,
+        author_name: 'Ada',
+        author_email: null,
+        rating: 5,
+        title: null,
+        body: '  Lovely <b>teapot</b> & cups\n',
+        status: 'pending',
+        reply: null,
+        version: 1,
       });
       const [event] = await eventsOf(`review.created:${res.body.data.id}`);
       expect(event?.type).to.equal('review.created');
@@ -62,8 +84,14 @@ describe('Reviews (/v1/reviews)', () => {
       const customer = await api.post('/v1/customers', { email: 'grace@example.com' }, as);
       expect(customer.status, JSON.stringify(customer.body)).to.equal(201);
       const review = await givenReview(as, {
-        product_id: productId, customer_id: customer.body.data.id, author_name: 'Grace', author_email: '  Grace@Example.COM ',
-        rating: 3, title: '  Fine  ', body: 'Does the job.', status: 'published',
+        product_id: productId,
+        customer_id: customer.body.data.id,
+        author_name: 'Grace',
+        author_email: '  Grace@Example.COM ',
+        rating: 3,
+        title: '  Fine  ',
+        body: 'Does the job.',
+        status: 'published',
       });
       expect(review).to.include({ customer_id: customer.body.data.id, author_email: 'grace@example.com', rating: 3, title: 'Fine', status: 'published' });
       const empty = await givenReview(as, { product_id: productId, author_name: 'X', rating: 1, body: 'b', title: '', author_email: null, customer_id: null });
@@ -83,7 +111,7 @@ describe('Reviews (/v1/reviews)', () => {
       expect((await api.get(PATH, as)).body.data).to.have.length(1);
     });
 
-    it('refuses bad input, including unknown and other stores\' products and customers (400), and changes nothing', async () => {
+    it("refuses bad input, including unknown and other stores' products and customers (400), and changes nothing", async () => {
       const { as, productId } = await givenShopWithProduct();
       const other = await givenShopWithProduct();
       const otherCustomer = await api.post('/v1/customers', { email: 'someone@example.com' }, other.as);
@@ -130,12 +158,18 @@ describe('Reviews (/v1/reviews)', () => {
   });
 
   describe('GET /v1/reviews', () => {
-    it('lists the store\'s reviews in creation order, filtered by product, status and rating, page by page', async () => {
+    it("lists the store's reviews in creation order, filtered by product, status and rating, page by page", async () => {
       const { as, productId } = await givenShopWithProduct();
       const second = await api.post('/v1/products', { title: 'Cup', variants: [{ price: 500 }] }, as);
       const cupId = second.body.data.id as string;
       const made = [];
-      for (const [product, rating, status] of [[productId, 5, 'published'], [cupId, 4, 'pending'], [productId, 4, 'hidden'], [productId, 1, 'published'], [cupId, 5, 'published']] as const) {
+      for (const [product, rating, status] of [
+        [productId, 5, 'published'],
+        [cupId, 4, 'pending'],
+        [productId, 4, 'hidden'],
+        [productId, 1, 'published'],
+        [cupId, 5, 'published'],
+      ] as const) {
         made.push(await givenReview(as, { product_id: product, author_name: 'A', rating, body: 'text', status }));
       }
       const ids = (res: { body: any }) => (res.body.data as { id: string }[]).map((r) => r.id);
@@ -273,16 +307,21 @@ describe('Reviews (/v1/reviews)', () => {
 
       // Publishing moves it into the summary: 19 / 5 = 3.8; hiding takes it out again.
       await api.patch(`${PATH}/${later.id}`, { status: 'published' }, as);
-      expect((await productRatingSummary(platform, store.id, productId))).to.deep.equal({ product_id: productId, count: 5, average: 3.8, distribution: { 1: 0, 2: 1, 3: 1, 4: 1, 5: 2 } });
+      expect(await productRatingSummary(platform, store.id, productId)).to.deep.equal({
+        product_id: productId,
+        count: 5,
+        average: 3.8,
+        distribution: { 1: 0, 2: 1, 3: 1, 4: 1, 5: 2 },
+      });
       await givenReview(as, { product_id: productId, author_name: 'A', rating: 5, body: 'x', status: 'published' });
       expect((await productRatingSummary(platform, store.id, productId)).average).to.equal(4); // 24 / 6
       await givenReview(as, { product_id: productId, author_name: 'A', rating: 5, body: 'x', status: 'published' });
       expect((await productRatingSummary(platform, store.id, productId)).average).to.equal(4.1); // 29 / 7 = 4.142...
       await api.patch(`${PATH}/${later.id}`, { status: 'hidden' }, as);
-      expect((await productRatingSummary(platform, store.id, productId))).to.include({ count: 6, average: 4.3 }); // 26 / 6 = 4.333
+      expect(await productRatingSummary(platform, store.id, productId)).to.include({ count: 6, average: 4.3 }); // 26 / 6 = 4.333
     });
 
-    it('rounds halves up and refuses a missing, malformed or other store\'s product', async () => {
+    it("rounds halves up and refuses a missing, malformed or other store's product", async () => {
       const a = await givenShopWithProduct();
       const b = await givenShopWithProduct();
       for (const rating of [4, 5, 5, 5]) await givenReview(a.as, { product_id: a.productId, author_name: 'A', rating, body: 'x', status: 'published' });
@@ -300,7 +339,7 @@ describe('Reviews (/v1/reviews)', () => {
   });
 
   describe('store isolation', () => {
-    it('answers 404 for another store\'s review ids and changes nothing', async () => {
+    it("answers 404 for another store's review ids and changes nothing", async () => {
       const a = await givenShopWithProduct();
       const b = await givenShopWithProduct();
       const theirs = await givenReview(b.as, { product_id: b.productId, author_name: 'B', rating: 5, body: 'b' });

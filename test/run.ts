@@ -25,7 +25,10 @@ if (!process.env.MONGODB_URL) {
 const grep = process.argv[2];
 const only = process.env.TEST_FILES?.split(',').filter(Boolean) ?? [];
 const mocha = new Mocha({ timeout: 30_000, reporter: 'spec', ...(grep ? { grep } : {}) });
-for (const file of readdirSync(testDir).filter((f) => f.endsWith('.test.js') && (only.length === 0 || only.some((w) => f.includes(w)))).sort()) mocha.addFile(join(testDir, file));
+for (const file of readdirSync(testDir)
+  .filter((f) => f.endsWith('.test.js') && (only.length === 0 || only.some((w) => f.includes(w))))
+  .sort())
+  mocha.addFile(join(testDir, file));
 await mocha.loadFilesAsync();
 
 let passed = 0;

@@ -43,7 +43,11 @@ describe('Secrets at rest and in logs', () => {
     secrets.push({ label: 'live reset token', value: liveReset });
 
     const again = await api.post('/v1/auth/signin', { email: m.email, password: 'plaintext-password-canary-2' });
-    const store = await api.post('/v1/stores', { name: 'Canary', subdomain: 'canary-store' }, { token: again.body.data.session.token, headers: { 'idempotency-key': 'canary' } });
+    const store = await api.post(
+      '/v1/stores',
+      { name: 'Canary', subdomain: 'canary-store' },
+      { token: again.body.data.session.token, headers: { 'idempotency-key': 'canary' } },
+    );
     secrets.push({ label: 'latest session token', value: again.body.data.session.token });
 
     // A storefront customer's account, and the activation of records the merchant already had.
@@ -53,11 +57,15 @@ describe('Secrets at rest and in logs', () => {
     expect((await api.post(`${storefront}/signup`, shopper)).status).to.equal(202);
     const login = await api.post(`${storefront}/login`, shopper);
     secrets.push({ label: 'customer password', value: shopper.password }, { label: 'customer session token', value: login.body.data.token });
-    const activationToken = async (email: string, kind: string) => /(emp_csact_[A-Za-z0-9_-]+)/.exec((await readOutbox(app.platform, email)).find((x) => x.kind === kind)!.text!)![1]!;
+    const activationToken = async (email: string, kind: string) =>
+      /(emp_csact_[A-Za-z0-9_-]+)/.exec((await readOutbox(app.platform, email)).find((x) => x.kind === kind)!.text!)![1]!;
     for (const email of ['canary-known@example.com', 'canary-invited@example.com', 'canary-pending@example.com']) {
       expect((await api.post('/v1/customers', { email }, as)).status).to.equal(201);
     }
-    expect((await api.post(`${storefront}/signup`, { subdomain: 'canary-store', email: 'canary-known@example.com', password: 'plaintext-password-canary-4' })).status).to.equal(202);
+    expect(
+      (await api.post(`${storefront}/signup`, { subdomain: 'canary-store', email: 'canary-known@example.com', password: 'plaintext-password-canary-4' }))
+        .status,
+    ).to.equal(202);
     secrets.push({ label: 'password of a sign-up for a known customer', value: 'plaintext-password-canary-4' });
     const used = await activationToken('canary-known@example.com', 'account_activation');
     const activated = await api.post(`${storefront}/activate`, { token: used, password: 'plaintext-password-canary-5' });
@@ -70,7 +78,10 @@ describe('Secrets at rest and in logs', () => {
     const invited = (await api.post(`/v1/customers/${(await api.get('/v1/customers?query=canary-invited', as)).body.data[0].id}/invite`, undefined, as)).status;
     expect(invited).to.equal(202);
     secrets.push({ label: 'live invite token', value: await activationToken('canary-invited@example.com', 'account_invite') });
-    expect((await api.post(`${storefront}/signup`, { subdomain: 'canary-store', email: 'canary-pending@example.com', password: 'plaintext-password-canary-6' })).status).to.equal(202);
+    expect(
+      (await api.post(`${storefront}/signup`, { subdomain: 'canary-store', email: 'canary-pending@example.com', password: 'plaintext-password-canary-6' }))
+        .status,
+    ).to.equal(202);
     secrets.push({ label: 'live activation token', value: await activationToken('canary-pending@example.com', 'account_activation') });
 
     // An app's tokens, refreshed: the rotation's answer is kept (encrypted) for one retry of a lost response.
@@ -79,7 +90,13 @@ describe('Secrets at rest and in logs', () => {
     const shop = { merchant: { ...m, token: as.token }, store: { id: as.storeId, subdomain: 'canary-store' }, as };
     const granted = await authorizeApp(api, partner, shop, { scopes: ['read_products'] });
     const client_ = { client_id: partner.credentials.oauth_client_id, client_secret: partner.credentials.client_secret };
-    const issued = await api.post('/v1/app-store/oauth/token', { grant_type: 'authorization_code', code: granted.code, redirect_uri: granted.redirectUri, code_verifier: granted.verifier, ...client_ });
+    const issued = await api.post('/v1/app-store/oauth/token', {
+      grant_type: 'authorization_code',
+      code: granted.code,
+      redirect_uri: granted.redirectUri,
+      code_verifier: granted.verifier,
+      ...client_,
+    });
     expect(issued.status, JSON.stringify(issued.body)).to.equal(200);
     const rotated = await api.post('/v1/app-store/oauth/token', { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token, ...client_ });
     expect(rotated.status, JSON.stringify(rotated.body)).to.equal(200);
@@ -99,7 +116,8 @@ describe('Secrets at rest and in logs', () => {
     const merchant = await givenMerchant(api);
     const store = (await api.post('/v1/stores', { name: 'Shop', subdomain: 'canary-shop' }, { token: merchant.token })).body.data;
     const shopAs = { token: merchant.token, storeId: store.id as string };
-    const product = (await api.post('/v1/products', { title: 'Canary mug', status: 'active', variants: [{ price: 1200, inventory_tracked: false }] }, shopAs)).body.data;
+    const product = (await api.post('/v1/products', { title: 'Canary mug', status: 'active', variants: [{ price: 1200, inventory_tracked: false }] }, shopAs))
+      .body.data;
     await api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: 'sandbox_secret_canary_0123456789' } }, shopAs);
     const cart = await api.post('/v1/storefront/canary-shop/cart', { lines: [{ variant_id: product.variants[0].id, quantity: 1 }] });
     secrets.push({ label: 'cart token', value: cart.body.data.token });
@@ -109,7 +127,10 @@ describe('Secrets at rest and in logs', () => {
     const replayed = await api.post('/v1/storefront/canary-shop/orders', { email: 'shopper@example.com' }, { headers: checkoutHeaders });
     expect(replayed.body.data.payment_secret).to.equal(order.body.data.payment_secret);
     secrets.push({ label: 'payment secret', value: order.body.data.payment_secret });
-    const paying = await api.post('/v1/storefront/canary-shop/payments/sandbox/order', { order_id: order.body.data.id, payment_secret: order.body.data.payment_secret });
+    const paying = await api.post('/v1/storefront/canary-shop/payments/sandbox/order', {
+      order_id: order.body.data.id,
+      payment_secret: order.body.data.payment_secret,
+    });
     expect(paying.status, JSON.stringify(paying.body)).to.equal(201);
   });
 
@@ -118,7 +139,9 @@ describe('Secrets at rest and in logs', () => {
     expect(everything.length).to.be.greaterThan(1000);
     for (const { label, value } of secrets) {
       // A 6-digit code could appear by chance inside a hash or an id; look for it as a value of its own.
-      const hits = label.includes('code') ? (everything.match(new RegExp(`"${value}"|\\b${value}\\b(?![0-9a-f])`, 'g')) ?? []) : await findPlaintext(app.platform.db, value);
+      const hits = label.includes('code')
+        ? (everything.match(new RegExp(`"${value}"|\\b${value}\\b(?![0-9a-f])`, 'g')) ?? [])
+        : await findPlaintext(app.platform.db, value);
       expect(hits, `${label} found in the database`).to.deep.equal([]);
     }
   });

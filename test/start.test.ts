@@ -6,7 +6,6 @@ import { client } from './helpers/http.js';
 import { runCommand, type RunningProcess } from './helpers/processes.js';
 import { freePort } from './helpers/waiting.js';
 
-
 /**
  * The README's start command end to end: the embedded database (its own port and data
  * folder here) and all six Procfile processes; SIGTERM stops everything; a restart keeps the data.
@@ -20,7 +19,16 @@ describe('npm start (the whole platform on the embedded database)', function () 
 
   before(async () => {
     port = await freePort();
-    env = { ...process.env, APP_ENV: 'development', PORT: String(port), WEBHOOKS_INTERNAL_PORT: String(await freePort()), LOCALDB_PORT: String(await freePort()), LOCALDB_DIR: dataDir, MONGODB_DB: 'emporium', LOG_LEVEL: 'info' };
+    env = {
+      ...process.env,
+      APP_ENV: 'development',
+      PORT: String(port),
+      WEBHOOKS_INTERNAL_PORT: String(await freePort()),
+      LOCALDB_PORT: String(await freePort()),
+      LOCALDB_DIR: dataDir,
+      MONGODB_DB: 'emporium',
+      LOG_LEVEL: 'info',
+    };
     delete env.MONGODB_URL;
   });
   afterEach(() => {

@@ -35,14 +35,26 @@ describe('Object storage', () => {
     });
 
     it('presigns the documented GET /test.txt example (X-Amz-Expires=86400)', () => {
-      const query = presignedQuery(EXAMPLE, EXAMPLE_DATE, { method: 'GET', path: '/test.txt', host: 'examplebucket.s3.amazonaws.com', expiresInSeconds: 86400 });
+      const query = presignedQuery(EXAMPLE, EXAMPLE_DATE, {
+        method: 'GET',
+        path: '/test.txt',
+        host: 'examplebucket.s3.amazonaws.com',
+        expiresInSeconds: 86400,
+      });
       expect(query['X-Amz-Signature']).to.equal('aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404');
       expect(query['X-Amz-Credential']).to.equal('AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request');
     });
 
     it('builds the presigned URL of a virtual-hosted bucket', () => {
       const s3 = new S3Storage(
-        { endpoint: 'https://s3.amazonaws.com', region: 'us-east-1', bucket: 'examplebucket', accessKeyId: EXAMPLE.accessKeyId, secretAccessKey: EXAMPLE.secretAccessKey, forcePathStyle: false },
+        {
+          endpoint: 'https://s3.amazonaws.com',
+          region: 'us-east-1',
+          bucket: 'examplebucket',
+          accessKeyId: EXAMPLE.accessKeyId,
+          secretAccessKey: EXAMPLE.secretAccessKey,
+          forcePathStyle: false,
+        },
         { now: () => EXAMPLE_DATE },
       );
       expect(s3.url('test.txt', 86400)).to.equal(
@@ -59,7 +71,14 @@ describe('Object storage', () => {
     const requests: Recorded[] = [];
     let server: Server;
     let endpoint: string;
-    const config = () => ({ endpoint, region: 'eu-central-1', bucket: 'media-bucket', accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret-key', forcePathStyle: true });
+    const config = () => ({
+      endpoint,
+      region: 'eu-central-1',
+      bucket: 'media-bucket',
+      accessKeyId: 'AKIDTEST',
+      secretAccessKey: 'test-secret-key',
+      forcePathStyle: true,
+    });
 
     before(async () => {
       server = createServer((req, res) => {
@@ -74,7 +93,12 @@ describe('Object storage', () => {
           const headers = Object.fromEntries(signed.map((h) => [h, String(req.headers[h])]));
           // At the time the request says it was signed (x-amz-date), as S3 does: not this moment, which may be the next second.
           const signedAt = String(req.headers['x-amz-date']).replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z');
-          const expected = authorizationHeader(config(), new Date(signedAt), { method: req.method!, path, headers, payloadHash: String(req.headers['x-amz-content-sha256']) });
+          const expected = authorizationHeader(config(), new Date(signedAt), {
+            method: req.method!,
+            path,
+            headers,
+            payloadHash: String(req.headers['x-amz-content-sha256']),
+          });
           if (req.headers.authorization !== expected || sha256Hex(body) !== req.headers['x-amz-content-sha256']) {
             res.writeHead(403).end('<Error><Code>SignatureDoesNotMatch</Code></Error>');
             return;
@@ -106,7 +130,9 @@ describe('Object storage', () => {
       expect(put.path).to.equal('/media-bucket/media/store-1/abc.png');
       expect(put.headers['content-type']).to.equal('image/png');
       expect(put.headers['x-amz-content-sha256']).to.equal(sha256Hex(bytes));
-      expect(put.headers.authorization).to.match(/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-central-1\/s3\/aws4_request,SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date,Signature=[0-9a-f]{64}$/);
+      expect(put.headers.authorization).to.match(
+        /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-central-1\/s3\/aws4_request,SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date,Signature=[0-9a-f]{64}$/,
+      );
       expect(put.body.equals(bytes)).to.be.true;
 
       const got = await s3.get('media/store-1/abc.png');
@@ -229,7 +255,8 @@ describe('Object storage', () => {
       }
       expect(error).to.be.instanceOf(ConfigError);
       const problems = (error as ConfigError).problems.join('\n');
-      for (const name of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) expect(problems).to.include(`${name}: is required when STORAGE_DRIVER is s3`);
+      for (const name of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'])
+        expect(problems).to.include(`${name}: is required when STORAGE_DRIVER is s3`);
       expect(problems).not.to.include('S3_REGION');
     });
 

@@ -23,13 +23,18 @@ describe('Storefront app blocks and previews', function () {
   });
   after(() => app.close());
 
-  const upload = (shop: GivenShop, bundle: Record<string, any>) => api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token });
+  const upload = (shop: GivenShop, bundle: Record<string, any>) =>
+    api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token });
 
   /** `bundle` uploaded privately and installed in the shop (its first theme is live). */
   async function givenInstalled(shop: GivenShop, bundle: Record<string, any>, publish?: boolean) {
     const up = await upload(shop, bundle);
     expect(up.status, JSON.stringify(up.body)).to.equal(201);
-    const installed = await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: shop.store.id, ...(publish === undefined ? {} : { publish }) }, { token: shop.merchant.token });
+    const installed = await api.post(
+      `/v1/themes/${bundle.package.slug}/install`,
+      { store_id: shop.store.id, ...(publish === undefined ? {} : { publish }) },
+      { token: shop.merchant.token },
+    );
     expect(installed.status, JSON.stringify(installed.body)).to.equal(201);
     return installed.body.data;
   }
@@ -51,7 +56,9 @@ describe('Storefront app blocks and previews', function () {
     expect(html).to.include('<h3 class="app-block__heading">Reviews &lt;script&gt;alert(1)&lt;/script&gt;</h3>');
     expect(html).to.not.include(XSS);
     expect(html).to.include('<p class="app-block__body">Rated &quot;5&quot; by &lt;b&gt;you&lt;/b&gt;</p>');
-    expect(html).to.include(`<iframe class="app-block__frame" src="https://apps.example.com/widget?x=1&amp;y=2" sandbox="allow-scripts allow-forms" referrerpolicy="no-referrer"`);
+    expect(html).to.include(
+      `<iframe class="app-block__frame" src="https://apps.example.com/widget?x=1&amp;y=2" sandbox="allow-scripts allow-forms" referrerpolicy="no-referrer"`,
+    );
     expect(html).to.not.match(/sandbox="[^"]*allow-same-origin/);
     expect(html).to.include('<a class="app-block__cta button" href="/pages/reviews" rel="noopener noreferrer">Read all</a>');
     expect(html).to.include('<p class="app-block__body">Plain app note</p>');
@@ -91,13 +98,21 @@ describe('Storefront app blocks and previews', function () {
       bundle.templates.home.sections.story.blocks = { widget: { type: '@app', settings: { heading: 'Not here' } } };
       delete bundle.templates.home.sections.story.block_order;
       const issues = await uploadIssues(bundle);
-      expect(issues).to.deep.equal(['templates.home.sections.story.blocks.widget.type: app blocks are only allowed in sections with accepts_app_blocks (section "rich-text" does not accept them)']);
+      expect(issues).to.deep.equal([
+        'templates.home.sections.story.blocks.widget.type: app blocks are only allowed in sections with accepts_app_blocks (section "rich-text" does not accept them)',
+      ]);
     });
 
     it('refuses bad app block settings and malformed app block types, each at its path', async () => {
       const bundle = bundleWithAppBlocks('aurora');
       const blocks = bundle.templates.home.sections.hero.blocks;
-      Object.assign(blocks.reviews.settings, { iframe_url: 'http://apps.example.com/widget', colour: 'red', cta_href: 'javascript:alert(1)', kind: 'popup', heading: 'x'.repeat(201) });
+      Object.assign(blocks.reviews.settings, {
+        iframe_url: 'http://apps.example.com/widget',
+        colour: 'red',
+        cta_href: 'javascript:alert(1)',
+        kind: 'popup',
+        heading: 'x'.repeat(201),
+      });
       blocks.note.settings = { body: 7, iframe_url: 'https://user:secret@apps.example.com/' };
       blocks.bad = { type: '@app/Reviews/stars' };
       blocks.short = { type: `@app/${'a'.repeat(65)}/b` };
@@ -166,9 +181,15 @@ describe('Storefront app blocks and previews', function () {
       const home = structuredClone(state.body.data.templates.home.draft);
       home.sections.story.blocks = { widget: { type: '@app', settings: { heading: 'Not here' } } };
       home.sections.story.block_order = ['widget'];
-      const res = await api.put(`/v1/themes/${slug}/editor/draft`, { template_key: 'home', content: home, version: state.body.data.templates.home.version }, shop.as);
+      const res = await api.put(
+        `/v1/themes/${slug}/editor/draft`,
+        { template_key: 'home', content: home, version: state.body.data.templates.home.version },
+        shop.as,
+      );
       expect([res.status, res.body.error.code]).to.deep.equal([400, 'invalid_draft']);
-      expect(JSON.stringify(res.body.error)).to.include('templates.home.sections.story.blocks.widget.type: app blocks are only allowed in sections with accepts_app_blocks');
+      expect(JSON.stringify(res.body.error)).to.include(
+        'templates.home.sections.story.blocks.widget.type: app blocks are only allowed in sections with accepts_app_blocks',
+      );
     });
 
     it("previews a theme that is not live with its own version's assets; a version not installed in the store is not served", async () => {

@@ -49,7 +49,16 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
       expect(token).to.match(/^emp_ct_[A-Za-z0-9_-]{43}$/);
       expect(cart).to.include({ version: 1, currency: 'USD', subtotal: 2000, discount: 0, total: 2000, item_count: 2, purchasable: true, coupon: null });
       expect(cart.lines).to.deep.equal([
-        { variant_id: mug.variants[0].id, product_id: mug.id, product_title: 'Mug', variant_title: 'Default', quantity: 2, unit_price: 1000, line_total: 2000, problem: null },
+        {
+          variant_id: mug.variants[0].id,
+          product_id: mug.id,
+          product_title: 'Mug',
+          variant_title: 'Default',
+          quantity: 2,
+          unit_price: 1000,
+          line_total: 2000,
+          problem: null,
+        },
       ]);
       expect(await findPlaintext(app.platform.db, token)).to.deep.equal([]);
       expect(await findPlaintext(app.platform.db, token.slice(7))).to.deep.equal([]);
@@ -74,10 +83,22 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
     it('sets, changes and removes lines by variant, and discards the cart', async () => {
       const second = await givenProduct(shop.as, { title: 'Plate', variants: [{ price: 300, inventory_tracked: false }] });
       const { token } = await givenCart(shop);
-      let res = await patch(shop, token, { version: 1, lines: [{ variant_id: mug.variants[0].id, quantity: 1 }, { variant_id: second.variants[0].id, quantity: 3 }] });
+      let res = await patch(shop, token, {
+        version: 1,
+        lines: [
+          { variant_id: mug.variants[0].id, quantity: 1 },
+          { variant_id: second.variants[0].id, quantity: 3 },
+        ],
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.data).to.include({ version: 2, subtotal: 1900, item_count: 4 });
-      res = await patch(shop, token, { version: 2, lines: [{ variant_id: mug.variants[0].id, quantity: 0 }, { variant_id: second.variants[0].id, quantity: 5 }] });
+      res = await patch(shop, token, {
+        version: 2,
+        lines: [
+          { variant_id: mug.variants[0].id, quantity: 0 },
+          { variant_id: second.variants[0].id, quantity: 5 },
+        ],
+      });
       expect(res.body.data.lines.map((l: any) => [l.variant_id, l.quantity])).to.deep.equal([[second.variants[0].id, 5]]);
       expect(res.body.data.subtotal).to.equal(1500);
       const gone = await api.delete(cartPath(shop), withToken(token));
@@ -113,7 +134,13 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
         { version: 1, lines: [{ variant_id: v, quantity: 101 }] },
         { version: 1, lines: [{ variant_id: v, quantity: -1 }] },
         { version: 1, lines: [{ variant_id: v, quantity: 1.5 }] },
-        { version: 1, lines: [{ variant_id: v, quantity: 1 }, { variant_id: v, quantity: 2 }] },
+        {
+          version: 1,
+          lines: [
+            { variant_id: v, quantity: 1 },
+            { variant_id: v, quantity: 2 },
+          ],
+        },
         { version: 1, lines: Array.from({ length: 101 }, () => ({ variant_id: v, quantity: 1 })) },
         { lines: [{ variant_id: v, quantity: 1 }] },
         { version: 1 },
@@ -131,7 +158,11 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
     it('shows a price changed after the line was added', async () => {
       const product = await givenProduct(shop.as, { title: 'Vase', variants: [{ price: 5000, inventory_tracked: false }] });
       const { token } = await givenCart(shop, { lines: [{ variant_id: product.variants[0].id, quantity: 2 }] });
-      const changed = await api.patch(`/v1/products/${product.id}`, { variants: [{ id: product.variants[0].id, price: 4200, inventory_tracked: false }] }, shop.as);
+      const changed = await api.patch(
+        `/v1/products/${product.id}`,
+        { variants: [{ id: product.variants[0].id, price: 4200, inventory_tracked: false }] },
+        shop.as,
+      );
       expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
       const read = await api.get(cartPath(shop), withToken(token));
       expect(read.body.data.lines[0]).to.include({ unit_price: 4200, line_total: 8400 });
@@ -155,7 +186,9 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
 
       expect((await api.patch(`/v1/products/${hidden.id}`, { status: 'draft' }, shop.as)).status).to.equal(200);
       expect((await api.delete(`/v1/products/${deleted.id}`, shop.as)).status).to.equal(204);
-      expect((await api.post('/v1/inventory/levels/set', { variant_id: stocked.variants[0].id, location_id: location.id, available: 1 }, shop.as)).status).to.equal(200);
+      expect(
+        (await api.post('/v1/inventory/levels/set', { variant_id: stocked.variants[0].id, location_id: location.id, available: 1 }, shop.as)).status,
+      ).to.equal(200);
       read = await api.get(cartPath(shop), withToken(token));
       const lines = read.body.data.lines;
       expect(lines.map((l: any) => l.problem)).to.deep.equal(['unpublished', 'deleted', 'out_of_stock', null]);
@@ -243,10 +276,23 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
     const { token } = await givenCart(shop);
     const v = mug.variants[0].id;
     const bodies: unknown[] = [
-      null, 1, 'x', [], {}, { version: '1' }, { version: 1, lines: null }, { version: 1, lines: {} }, { version: 1, lines: [null] },
-      { version: 1, lines: [{ variant_id: 'zz', quantity: 1 }] }, { version: 1, lines: [{ variant_id: { $ne: 1 }, quantity: 1 }] },
-      { version: 1e308, coupon_code: 'A' }, { version: 1, coupon_code: { $gt: '' } }, { version: 1, coupon_code: 'x'.repeat(10_000) },
-      { version: 1, lines: [{ variant_id: v, quantity: 1e9 }] }, { version: 1, coupon_code: '%00\u0000' }, { lines: [{ variant_id: v, quantity: 1 }], __proto__: { a: 1 } },
+      null,
+      1,
+      'x',
+      [],
+      {},
+      { version: '1' },
+      { version: 1, lines: null },
+      { version: 1, lines: {} },
+      { version: 1, lines: [null] },
+      { version: 1, lines: [{ variant_id: 'zz', quantity: 1 }] },
+      { version: 1, lines: [{ variant_id: { $ne: 1 }, quantity: 1 }] },
+      { version: 1e308, coupon_code: 'A' },
+      { version: 1, coupon_code: { $gt: '' } },
+      { version: 1, coupon_code: 'x'.repeat(10_000) },
+      { version: 1, lines: [{ variant_id: v, quantity: 1e9 }] },
+      { version: 1, coupon_code: '%00\u0000' },
+      { lines: [{ variant_id: v, quantity: 1 }], __proto__: { a: 1 } },
     ];
     const tokens = [token, '', 'emp_ct_', 'emp_ct_' + '\u00ff', 'x'.repeat(5000)];
     for (const body of bodies) {

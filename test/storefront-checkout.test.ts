@@ -29,7 +29,8 @@ describe('Storefront checkout (cart to order)', () => {
   after(() => app.close());
 
   const givenVariant = async (available: number, price = 1000) => {
-    const product = (await api.post('/v1/products', { title: `Item ${randomBytes(3).toString('hex')}`, status: 'active', variants: [{ price }] }, shop.as)).body.data;
+    const product = (await api.post('/v1/products', { title: `Item ${randomBytes(3).toString('hex')}`, status: 'active', variants: [{ price }] }, shop.as)).body
+      .data;
     await api.post('/v1/inventory/levels/set', { variant_id: product.variants[0].id, location_id: warehouse, available }, shop.as);
     return { product: product.id as string, variant: product.variants[0].id as string };
   };
@@ -39,8 +40,11 @@ describe('Storefront checkout (cart to order)', () => {
     return res.body.data.token as string;
   };
   const paris = { address1: '1 rue de Rivoli', city: 'Paris', country_code: 'FR' };
-  const checkout = (cart: string, key: string | null = randomBytes(8).toString('hex'), body: Record<string, unknown> = { email: 'shopper@example.com', shipping_address: paris }) =>
-    api.post(`/v1/storefront/${shop.store.subdomain}/orders`, body, { headers: { 'x-cart-token': cart, ...(key ? { 'idempotency-key': key } : {}) } });
+  const checkout = (
+    cart: string,
+    key: string | null = randomBytes(8).toString('hex'),
+    body: Record<string, unknown> = { email: 'shopper@example.com', shipping_address: paris },
+  ) => api.post(`/v1/storefront/${shop.store.subdomain}/orders`, body, { headers: { 'x-cart-token': cart, ...(key ? { 'idempotency-key': key } : {}) } });
   const stock = async (variant: string) => {
     const l = (await api.get(`/v1/inventory/levels?variant_id=${variant}&location_id=${warehouse}`, shop.as)).body.data[0];
     return { available: l.available, committed: l.committed };
@@ -53,7 +57,15 @@ describe('Storefront checkout (cart to order)', () => {
     const res = await checkout(cart);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     const order = res.body.data;
-    expect(order).to.include({ source: 'storefront', email: 'shopper@example.com', financial_status: 'pending', subtotal: 5000, tax_total: 1000, total: 6000, currency: 'USD' });
+    expect(order).to.include({
+      source: 'storefront',
+      email: 'shopper@example.com',
+      financial_status: 'pending',
+      subtotal: 5000,
+      tax_total: 1000,
+      total: 6000,
+      currency: 'USD',
+    });
     expect(await stock(variant)).to.deep.equal({ available: 3, committed: 2 });
     expect((await api.get(`/v1/storefront/${shop.store.subdomain}/cart`, { headers: { 'x-cart-token': cart } })).status).to.equal(404);
     expect(await events({ type: 'order.created', 'payload.order.id': order.id, 'payload.order.source': 'storefront' })).to.have.length(1);
@@ -97,7 +109,10 @@ describe('Storefront checkout (cart to order)', () => {
     const results = await Promise.all(carts.map((c) => checkout(c)));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).to.have.length(10);
-    expect(statuses.filter((s) => s !== 201 && s !== 409), JSON.stringify(results.find((r) => r.status !== 201 && r.status !== 409)?.body)).to.deep.equal([]);
+    expect(
+      statuses.filter((s) => s !== 201 && s !== 409),
+      JSON.stringify(results.find((r) => r.status !== 201 && r.status !== 409)?.body),
+    ).to.deep.equal([]);
     expect(await stock(variant)).to.deep.equal({ available: 0, committed: 10 });
   });
 
@@ -118,18 +133,28 @@ describe('Storefront checkout (cart to order)', () => {
   it('makes the order a signed-in customer’s when the checkout carries their token; other tokens are refused', async () => {
     const { variant } = await givenVariant(5);
     const email = `buyer-${randomBytes(3).toString('hex')}@example.com`;
-    expect((await api.post('/v1/storefront/customer/signup', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' })).status).to.equal(202);
+    expect((await api.post('/v1/storefront/customer/signup', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' })).status).to.equal(
+      202,
+    );
     const login = await api.post('/v1/storefront/customer/login', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' });
     expect(login.status, JSON.stringify(login.body)).to.equal(200);
     const customerToken = login.body.data.token as string;
     const cart = await cartWith([{ variant_id: variant, quantity: 1 }]);
-    const res = await api.post(`/v1/storefront/${shop.store.subdomain}/orders`, { email }, { token: customerToken, headers: { 'x-cart-token': cart, 'idempotency-key': 'mine' } });
+    const res = await api.post(
+      `/v1/storefront/${shop.store.subdomain}/orders`,
+      { email },
+      { token: customerToken, headers: { 'x-cart-token': cart, 'idempotency-key': 'mine' } },
+    );
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect(res.body.data.customer_id).to.equal(login.body.data.customer.id);
     const mine = await api.get('/v1/storefront/customer/orders', { token: customerToken });
     expect(mine.body.data.map((o: { id: string }) => o.id)).to.include(res.body.data.id);
     const other = await cartWith([{ variant_id: variant, quantity: 1 }]);
-    const asMerchant = await api.post(`/v1/storefront/${shop.store.subdomain}/orders`, { email }, { token: shop.merchant.token, headers: { 'x-cart-token': other, 'idempotency-key': 'm' } });
+    const asMerchant = await api.post(
+      `/v1/storefront/${shop.store.subdomain}/orders`,
+      { email },
+      { token: shop.merchant.token, headers: { 'x-cart-token': other, 'idempotency-key': 'm' } },
+    );
     expect(asMerchant.status).to.equal(401);
   });
 
@@ -146,14 +171,19 @@ describe('Storefront checkout (cart to order)', () => {
     const other = await givenShop(api);
     const { variant: v2 } = await givenVariant(2);
     const mine = await cartWith([{ variant_id: v2, quantity: 1 }]);
-    const elsewhere = await api.post(`/v1/storefront/${other.store.subdomain}/orders`, { email: 'a@example.com' }, { headers: { 'x-cart-token': mine, 'idempotency-key': 'k' } });
+    const elsewhere = await api.post(
+      `/v1/storefront/${other.store.subdomain}/orders`,
+      { email: 'a@example.com' },
+      { headers: { 'x-cart-token': mine, 'idempotency-key': 'k' } },
+    );
     expect(elsewhere.status).to.equal(404);
     const badBody = await checkout(mine, 'k2', { email: 'not-an-email', total: 1 });
     expect(badBody.status).to.equal(400);
   });
 
   describe('one cart, one order', () => {
-    const orderCount = (variant: string) => app.platform.db.collection('orders').countDocuments({ store_id: new ObjectId(shop.store.id), 'line_items.variant_id': new ObjectId(variant) });
+    const orderCount = (variant: string) =>
+      app.platform.db.collection('orders').countDocuments({ store_id: new ObjectId(shop.store.id), 'line_items.variant_id': new ObjectId(variant) });
     const cartPath = () => `/v1/storefront/${shop.store.subdomain}/cart`;
     /** The whole platform `aheadMs` from now: every lease a stopped request held has run out. */
     const later = (aheadMs = 5 * 60_000) => ({ now: () => new Date(Date.now() + aheadMs) });
@@ -163,7 +193,10 @@ describe('Storefront checkout (cart to order)', () => {
       const cart = await cartWith([{ variant_id: variant, quantity: 2 }]);
       const results = await Promise.all(Array.from({ length: 6 }, () => checkout(cart)));
       const outcomes = results.map((r) => [r.status, r.body.error?.code ?? null]);
-      expect(outcomes.filter(([s]) => s === 201), JSON.stringify(outcomes)).to.have.length(1);
+      expect(
+        outcomes.filter(([s]) => s === 201),
+        JSON.stringify(outcomes),
+      ).to.have.length(1);
       for (const [status, code] of outcomes.filter(([s]) => s !== 201)) {
         expect(status, JSON.stringify(outcomes)).to.equal(409);
         expect(code).to.be.oneOf(['checkout_in_progress', 'cart_already_checked_out']);
@@ -285,7 +318,9 @@ describe('Storefront checkout (cart to order)', () => {
     it('never replays a customer’s checkout to a caller without their session, nor answers it the order', async () => {
       const { variant } = await givenVariant(5);
       const email = `replay-${randomBytes(3).toString('hex')}@example.com`;
-      expect((await api.post('/v1/storefront/customer/signup', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' })).status).to.equal(202);
+      expect((await api.post('/v1/storefront/customer/signup', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' })).status).to.equal(
+        202,
+      );
       const login = await api.post('/v1/storefront/customer/login', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' });
       const customerToken = login.body.data.token as string;
       const cart = await cartWith([{ variant_id: variant, quantity: 1 }]);
@@ -315,7 +350,11 @@ describe('Storefront checkout (cart to order)', () => {
       expect(elsewhere.headers.get('idempotent-replayed')).to.equal(null);
       expect(elsewhere.status).to.equal(201);
       expect(elsewhere.body.data.id).to.not.equal(made.body.data.id);
-      const noCart = await api.post(`/v1/storefront/${shop.store.subdomain}/orders`, { email: 'shopper@example.com', shipping_address: paris }, { headers: { 'idempotency-key': 'guest-key' } });
+      const noCart = await api.post(
+        `/v1/storefront/${shop.store.subdomain}/orders`,
+        { email: 'shopper@example.com', shipping_address: paris },
+        { headers: { 'idempotency-key': 'guest-key' } },
+      );
       expect([noCart.status, noCart.headers.get('idempotent-replayed')]).to.deep.equal([404, null]);
     });
   });

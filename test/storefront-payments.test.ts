@@ -33,7 +33,8 @@ describe('Storefront payments (the sandbox provider)', () => {
   const path = (p: string, subdomain = shop.store.subdomain) => `/v1/storefront/${subdomain}${p}`;
   const paris = { first_name: 'Ada', last_name: 'Lovelace', address1: '1 rue de Rivoli', city: 'Paris', country_code: 'FR', phone: '+33100000000' };
   const givenOrder = async (price = 4200, options: { token?: string; email?: string } = {}) => {
-    const product = (await api.post('/v1/products', { title: `Item ${randomBytes(3).toString('hex')}`, status: 'active', variants: [{ price }] }, shop.as)).body.data;
+    const product = (await api.post('/v1/products', { title: `Item ${randomBytes(3).toString('hex')}`, status: 'active', variants: [{ price }] }, shop.as)).body
+      .data;
     await api.post('/v1/inventory/levels/set', { variant_id: product.variants[0].id, location_id: warehouse, available: 5 }, shop.as);
     const cart = (await api.post(path('/cart'), { lines: [{ variant_id: product.variants[0].id, quantity: 1 }] })).body.data.token as string;
     const order = await api.post(
@@ -61,28 +62,59 @@ describe('Storefront payments (the sandbox provider)', () => {
 
   it('marks the order paid exactly once for a correctly signed payment; a replay and a forgery change nothing', async () => {
     const order = await givenOrder();
-    const providerOrder = (await api.post(path('/payments/sandbox/order'), { order_id: order.id, payment_secret: order.payment_secret })).body.data.provider_order_id as string;
+    const providerOrder = (await api.post(path('/payments/sandbox/order'), { order_id: order.id, payment_secret: order.payment_secret })).body.data
+      .provider_order_id as string;
     const paid = await api.post(path('/payments/sandbox/simulate'), { provider_order_id: providerOrder, payment_secret: order.payment_secret });
     expect(paid.status).to.equal(200);
     const { provider_payment_id, signature } = paid.body.data;
     expect(signature).to.equal(sign(providerOrder, provider_payment_id));
 
-    const forged = await api.post(path('/payments/sandbox/verify'), { order_id: order.id, payment_secret: order.payment_secret, provider_order_id: providerOrder, provider_payment_id, signature: sign(providerOrder, provider_payment_id, 'not_the_secret_0000000') });
+    const forged = await api.post(path('/payments/sandbox/verify'), {
+      order_id: order.id,
+      payment_secret: order.payment_secret,
+      provider_order_id: providerOrder,
+      provider_payment_id,
+      signature: sign(providerOrder, provider_payment_id, 'not_the_secret_0000000'),
+    });
     expect([forged.status, forged.body.error.code]).to.deep.equal([400, 'invalid_signature']);
     expect((await api.get(`/v1/orders/${order.id}`, shop.as)).body.data.financial_status).to.equal('pending');
 
-    const verified = await api.post(path('/payments/sandbox/verify'), { order_id: order.id, payment_secret: order.payment_secret, provider_order_id: providerOrder, provider_payment_id, signature });
+    const verified = await api.post(path('/payments/sandbox/verify'), {
+      order_id: order.id,
+      payment_secret: order.payment_secret,
+      provider_order_id: providerOrder,
+      provider_payment_id,
+      signature,
+    });
     expect(verified.status, JSON.stringify(verified.body)).to.equal(200);
-    expect(verified.body.data).to.deep.equal({ order_id: order.id, number: verified.body.data.number, financial_status: 'paid', total: order.total, paid_amount: order.total, currency: 'USD' });
-    const replay = await api.post(path('/payments/sandbox/verify'), { order_id: order.id, payment_secret: order.payment_secret, provider_order_id: providerOrder, provider_payment_id, signature });
+    expect(verified.body.data).to.deep.equal({
+      order_id: order.id,
+      number: verified.body.data.number,
+      financial_status: 'paid',
+      total: order.total,
+      paid_amount: order.total,
+      currency: 'USD',
+    });
+    const replay = await api.post(path('/payments/sandbox/verify'), {
+      order_id: order.id,
+      payment_secret: order.payment_secret,
+      provider_order_id: providerOrder,
+      provider_payment_id,
+      signature,
+    });
     expect([replay.status, replay.body.error.code]).to.deep.equal([409, 'payment_already_verified']);
 
     const events = await app.platform.db.collection('events').countDocuments({ type: 'order.paid', 'payload.order.id': order.id });
     expect(events).to.equal(1);
     const transactions = (await api.get(`/v1/payments/transactions?order_id=${order.id}`, shop.as)).body.data;
-    expect(transactions.map((t: { kind: string; provider: string; provider_reference: string; amount: number }) => [t.kind, t.provider, t.provider_reference, t.amount])).to.deep.equal([
-      ['sale', 'sandbox', provider_payment_id, order.total],
-    ]);
+    expect(
+      transactions.map((t: { kind: string; provider: string; provider_reference: string; amount: number }) => [
+        t.kind,
+        t.provider,
+        t.provider_reference,
+        t.amount,
+      ]),
+    ).to.deep.equal([['sale', 'sandbox', provider_payment_id, order.total]]);
     // A paid order takes no new payment order.
     expect((await api.post(path('/payments/sandbox/order'), { order_id: order.id, payment_secret: order.payment_secret })).status).to.equal(409);
   });
@@ -103,15 +135,29 @@ describe('Storefront payments (the sandbox provider)', () => {
 
   it('refuses a signature for another provider order, another store, an unknown provider, and a store that has not enabled it', async () => {
     const order = await givenOrder();
-    const first = (await api.post(path('/payments/sandbox/order'), { order_id: order.id, payment_secret: order.payment_secret })).body.data.provider_order_id as string;
+    const first = (await api.post(path('/payments/sandbox/order'), { order_id: order.id, payment_secret: order.payment_secret })).body.data
+      .provider_order_id as string;
     const other = await givenOrder();
-    const second = (await api.post(path('/payments/sandbox/order'), { order_id: other.id, payment_secret: other.payment_secret })).body.data.provider_order_id as string;
+    const second = (await api.post(path('/payments/sandbox/order'), { order_id: other.id, payment_secret: other.payment_secret })).body.data
+      .provider_order_id as string;
     const pay = (await api.post(path('/payments/sandbox/simulate'), { provider_order_id: second, payment_secret: other.payment_secret })).body.data;
-    const crossed = await api.post(path('/payments/sandbox/verify'), { order_id: order.id, payment_secret: order.payment_secret, provider_order_id: first, provider_payment_id: pay.provider_payment_id, signature: pay.signature });
+    const crossed = await api.post(path('/payments/sandbox/verify'), {
+      order_id: order.id,
+      payment_secret: order.payment_secret,
+      provider_order_id: first,
+      provider_payment_id: pay.provider_payment_id,
+      signature: pay.signature,
+    });
     expect([crossed.status, crossed.body.error.code]).to.deep.equal([400, 'invalid_signature']);
 
     const elsewhere = await givenShop(api);
-    const foreign = await api.post(path('/payments/sandbox/verify', elsewhere.store.subdomain), { order_id: other.id, payment_secret: other.payment_secret, provider_order_id: second, provider_payment_id: pay.provider_payment_id, signature: pay.signature });
+    const foreign = await api.post(path('/payments/sandbox/verify', elsewhere.store.subdomain), {
+      order_id: other.id,
+      payment_secret: other.payment_secret,
+      provider_order_id: second,
+      provider_payment_id: pay.provider_payment_id,
+      signature: pay.signature,
+    });
     expect(foreign.status).to.be.oneOf([404, 409]);
     expect((await api.post(path('/payments/stripe/order'), { order_id: order.id, payment_secret: order.payment_secret })).status).to.equal(404);
     const notEnabled = await api.post(path('/payments/sandbox/order', elsewhere.store.subdomain), { order_id: order.id, payment_secret: order.payment_secret });
@@ -139,7 +185,8 @@ describe('Storefront payments (the sandbox provider)', () => {
         expect(personal(wrong.body)).to.deep.equal([]);
       }
       // The victim starts paying; the stranger knows the provider order id too.
-      const providerOrder = (await api.post(path('/payments/sandbox/order'), { order_id: victim.id, payment_secret: victim.payment_secret })).body.data.provider_order_id as string;
+      const providerOrder = (await api.post(path('/payments/sandbox/order'), { order_id: victim.id, payment_secret: victim.payment_secret })).body.data
+        .provider_order_id as string;
       const simulated = await api.post(path('/payments/sandbox/simulate'), { provider_order_id: providerOrder, payment_secret: mine.payment_secret });
       expect(simulated.status).to.equal(404);
       expect((await api.post(path('/payments/sandbox/simulate'), { provider_order_id: providerOrder })).status).to.equal(401);
@@ -162,8 +209,11 @@ describe('Storefront payments (the sandbox provider)', () => {
     it('lets a signed-in customer pay their own order with their session; another customer of the store gets nothing', async () => {
       const signIn = async () => {
         const email = `payer-${randomBytes(3).toString('hex')}@example.com`;
-        expect((await api.post('/v1/storefront/customer/signup', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' })).status).to.equal(202);
-        return (await api.post('/v1/storefront/customer/login', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' })).body.data.token as string;
+        expect(
+          (await api.post('/v1/storefront/customer/signup', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' })).status,
+        ).to.equal(202);
+        return (await api.post('/v1/storefront/customer/login', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' })).body.data
+          .token as string;
       };
       const owner = await signIn();
       const stranger = await signIn();
@@ -193,12 +243,17 @@ describe('Storefront payments (the sandbox provider)', () => {
       };
       let results: Reply[];
       try {
-        results = await Promise.all(Array.from({ length: 6 }, () => api.post(path('/payments/sandbox/order'), { order_id: order.id, payment_secret: order.payment_secret })));
+        results = await Promise.all(
+          Array.from({ length: 6 }, () => api.post(path('/payments/sandbox/order'), { order_id: order.id, payment_secret: order.payment_secret })),
+        );
       } finally {
         gateway.createOrder = createOrder;
       }
       expect(calls).to.equal(1);
-      expect(results.map((r) => r.status), JSON.stringify(results.map((r) => r.body))).to.deep.equal([201, 201, 201, 201, 201, 201]);
+      expect(
+        results.map((r) => r.status),
+        JSON.stringify(results.map((r) => r.body)),
+      ).to.deep.equal([201, 201, 201, 201, 201, 201]);
       expect(new Set(results.map((r) => r.body.data.provider_order_id)).size).to.equal(1);
       const stored = await app.platform.db.collection('storefront_payments').countDocuments({ order_id: new ObjectId(order.id) });
       expect(stored).to.equal(1);

@@ -5,7 +5,8 @@ import { client, type Client } from './helpers/http.js';
 
 const SF = '/v1/storefront';
 /** Keys that must never appear anywhere in storefront JSON. */
-const HIDDEN = /"(cost|cost_price|unit_cost|notes|note|internal_notes|inventory_quantity|inventory_tracked|inventory_policy|available_quantity|on_hand|committed|sku|weight_grams|status|store_id|owner_id|token_hash|version)"\s*:/;
+const HIDDEN =
+  /"(cost|cost_price|unit_cost|notes|note|internal_notes|inventory_quantity|inventory_tracked|inventory_policy|available_quantity|on_hand|committed|sku|weight_grams|status|store_id|owner_id|token_hash|version)"\s*:/;
 
 describe('Storefront public reads (/v1/storefront)', () => {
   let app: TestApp;
@@ -45,7 +46,12 @@ describe('Storefront public reads (/v1/storefront)', () => {
     });
 
     it('answers 404 for an unknown store, a host outside the base domain, or a nested host', async () => {
-      for (const q of ['subdomain=no-such-store', `host=${shop.store.subdomain}.elsewhere.test`, `host=a.${shop.store.subdomain}.shops.example.test`, 'host=shops.example.test']) {
+      for (const q of [
+        'subdomain=no-such-store',
+        `host=${shop.store.subdomain}.elsewhere.test`,
+        `host=a.${shop.store.subdomain}.shops.example.test`,
+        'host=shops.example.test',
+      ]) {
         const res = await api.get(`${SF}/lookup?${q}`);
         expect(res.status, q).to.equal(404);
         expect(res.body.error.code).to.equal('not_found');
@@ -94,7 +100,22 @@ describe('Storefront public reads (/v1/storefront)', () => {
       expect(json).not.to.match(HIDDEN);
       expect(json).not.to.contain('SECRET-SKU');
       expect(json).not.to.contain('Other Store Mug');
-      expect(res.body.data[0]).to.have.all.keys('id', 'title', 'handle', 'description_html', 'vendor', 'product_type', 'tags', 'options', 'variants', 'available', 'media_ids', 'price_min', 'price_max', 'currency');
+      expect(res.body.data[0]).to.have.all.keys(
+        'id',
+        'title',
+        'handle',
+        'description_html',
+        'vendor',
+        'product_type',
+        'tags',
+        'options',
+        'variants',
+        'available',
+        'media_ids',
+        'price_min',
+        'price_max',
+        'currency',
+      );
       expect(res.body.data[0].variants[0]).to.have.all.keys('id', 'title', 'option_values', 'price', 'compare_at_price', 'currency', 'available');
     });
 
@@ -145,7 +166,7 @@ describe('Storefront public reads (/v1/storefront)', () => {
   });
 
   describe('GET /v1/storefront/:subdomain/products/:handle', () => {
-    it('shows an active product and hides drafts, archived products and other stores\' products', async () => {
+    it("shows an active product and hides drafts, archived products and other stores' products", async () => {
       expect((await api.get(`${SF}/${shop.store.subdomain}/products/blue-mug`)).status).to.equal(200);
       for (const handle of ['draft-mug', 'old-mug', 'other-mug', 'nothing']) {
         expect((await api.get(`${SF}/${shop.store.subdomain}/products/${handle}`)).status, handle).to.equal(404);
@@ -155,7 +176,7 @@ describe('Storefront public reads (/v1/storefront)', () => {
   });
 
   describe('collections', () => {
-    it('lists collections with public fields and a collection\'s active products', async () => {
+    it("lists collections with public fields and a collection's active products", async () => {
       const blue = (await api.get(`${SF}/${shop.store.subdomain}/products/blue-mug`)).body.data;
       const draft = (await api.get('/v1/products?query=draft', shop.as)).body.data[0];
       const made = await api.post('/v1/products/collections', { type: 'manual', title: 'Mugs', handle: 'mugs', product_ids: [blue.id, draft.id] }, shop.as);

@@ -275,14 +275,18 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
     it('formats money, translates with placeholders, escapes once, and links assets', async () => {
       const source = [
         '<b id="m">{{ product.price | money }}|{{ product.price | money_with_currency }}</b>',
-        '<b id="t">{{ \'general.page\' | t: page: 3 }}|{{ \'no.such.key\' | t }}</b>',
+        "<b id=\"t\">{{ 'general.page' | t: page: 3 }}|{{ 'no.such.key' | t }}</b>",
         '<b id="e">{{ product.title | escape }}|{{ product.title }}|{{ product.title | raw | handleize }}</b>',
         '<b id="j">{{ product.handle | json }}|{{ product.variants.first.price | json }}</b>',
-        '<b id="a">{{ \'ember.css\' | asset_url }}|{{ \'https://cdn.example.com/x.png\' | image_url }}|{{ \'javascript:alert(1)\' | image_url }}</b>',
+        "<b id=\"a\">{{ 'ember.css' | asset_url }}|{{ 'https://cdn.example.com/x.png' | image_url }}|{{ 'javascript:alert(1)' | image_url }}</b>",
         '<b id="p">{% render \'price\', variant: product.variants.first %}</b>',
         '<b id="o">{{ product.__proto__ }}{{ product.constructor }}|{{ shop.name }}</b>',
       ].join('\n');
-      const { html, shop, live } = await renderFishWith(source, { title: 'Fish & Chips "Deluxe"', variants: [{ price: 123456, inventory_tracked: false }] }, 'es');
+      const { html, shop, live } = await renderFishWith(
+        source,
+        { title: 'Fish & Chips "Deluxe"', variants: [{ price: 123456, inventory_tracked: false }] },
+        'es',
+      );
       const part = (id: string) => new RegExp(`<b id="${id}">([\\s\\S]*?)</b>`).exec(html)?.[1];
       expect(part('m')).to.equal('$1,234.56|$1,234.56 USD');
       expect(part('t')).to.equal('Página 3|no.such.key');
@@ -301,14 +305,21 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
         '<b id="text">{{ product.title | json }}</b>',
         '<script type="application/json" id="script">{{ product.title | json }}</script>',
         '<div id="double" data-title="{{ product.title | json }}"></div>',
-        "<div id=\"single\" data-title='{{ product.title | json }}'></div>",
+        '<div id="single" data-title=\'{{ product.title | json }}\'></div>',
         '<div id="unquoted" data-title={{ product.title | json }}></div>',
         '{% assign j = product.title | json %}<div id="assigned" data-title="{{ j }}"></div>',
         '<!-- {{ product.title | json }} -->',
       ].join('\n');
       const { html } = await renderFishWith(source, { title });
       const json = JSON.stringify(title).replace(/[<>&']/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-      const decode = (text: string) => text.replace(/&quot;/g, '"').replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))).replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+      const decode = (text: string) =>
+        text
+          .replace(/&quot;/g, '"')
+          .replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))
+          .replace(/&#39;/g, "'")
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&amp;/g, '&');
       expect(/<b id="text">([^<]*)<\/b>/.exec(html)![1]).to.equal(json);
       expect(/<script type="application\/json" id="script">([^<]*)<\/script>/.exec(html)![1]).to.equal(json);
       for (const id of ['double', 'assigned']) {
@@ -366,7 +377,11 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       for (const key of Object.keys(HOSTILE)) expect(res.html, key).to.match(new RegExp(`<!-- section "${key}" failed to render \\(error [0-9a-f]{12}\\) -->`));
       const ids = [...res.html.matchAll(/failed to render \(error ([0-9a-f]{12})\)/g)].map((m) => m[1]!);
       const logged = app.logLines.filter((line) => line.includes('render.section_failed'));
-      for (const id of ids) expect(logged.some((line) => line.includes(id)), id).to.equal(true);
+      for (const id of ids)
+        expect(
+          logged.some((line) => line.includes(id)),
+          id,
+        ).to.equal(true);
       expect(logged.join('\n')).to.match(/depth limit/);
       expect(logged.join('\n')).to.match(/output limit/);
       expect(logged.join('\n')).to.match(/ENOENT|Failed to lookup/);
@@ -384,8 +399,22 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       // the renderer refuses them anyway: here they are set on the templates directly.
       const templates = structuredClone(live.templates);
       const main = templates.product!.sections.main!;
-      main.blocks.reviews = { type: '@app/reviews/stars', disabled: false, settings: { heading: `Reviews ${XSS}`, body: 'Rated "5"', cta_label: 'Read all', cta_href: 'javascript:alert(1)', iframe_url: 'https://apps.example.com/widget?x=1&y=2' } };
-      main.blocks.insecure = { type: '@app', disabled: false, settings: { heading: 'Plain', iframe_url: 'http://apps.example.com/widget', cta_label: 'Go', cta_href: 'https://apps.example.com/go' } };
+      main.blocks.reviews = {
+        type: '@app/reviews/stars',
+        disabled: false,
+        settings: {
+          heading: `Reviews ${XSS}`,
+          body: 'Rated "5"',
+          cta_label: 'Read all',
+          cta_href: 'javascript:alert(1)',
+          iframe_url: 'https://apps.example.com/widget?x=1&y=2',
+        },
+      };
+      main.blocks.insecure = {
+        type: '@app',
+        disabled: false,
+        settings: { heading: 'Plain', iframe_url: 'http://apps.example.com/widget', cta_label: 'Go', cta_href: 'https://apps.example.com/go' },
+      };
       main.block_order = [...main.block_order, 'reviews', 'insecure'];
       const related = templates.product!.sections.related!;
       related.blocks.stray = { type: '@app', disabled: false, settings: { heading: 'Not here' } };
@@ -395,7 +424,9 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       expect(status).to.equal(200);
       expect(html).to.include('<h3 class="app-block__heading">Reviews &lt;script&gt;alert(1)&lt;/script&gt;</h3>');
       expect(html).to.include('<p class="app-block__body">Rated &quot;5&quot;</p>');
-      expect(html).to.include('<iframe class="app-block__frame" src="https://apps.example.com/widget?x=1&amp;y=2" sandbox="allow-scripts allow-forms" referrerpolicy="no-referrer"');
+      expect(html).to.include(
+        '<iframe class="app-block__frame" src="https://apps.example.com/widget?x=1&amp;y=2" sandbox="allow-scripts allow-forms" referrerpolicy="no-referrer"',
+      );
       expect(html).to.not.include('javascript:');
       expect(html).to.not.include('http://apps.example.com/widget'); // https only
       expect(html).to.include('<a class="app-block__cta button" href="https://apps.example.com/go" rel="noopener noreferrer">Go</a>');

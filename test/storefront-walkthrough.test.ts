@@ -27,12 +27,28 @@ describe('Storefront walkthrough (lookup, products, cart, checkout, sandbox paym
     expect(variant).to.include({ available: true });
     const cart = await api.post(`/v1/storefront/${shop.store.subdomain}/cart`, { lines: [{ variant_id: variant.id, quantity: 2 }] });
     expect(cart.body.data.cart.subtotal).to.equal(9800);
-    const order = await api.post(`/v1/storefront/${shop.store.subdomain}/orders`, { email: 'shopper@example.com' }, { headers: { 'x-cart-token': cart.body.data.token, 'idempotency-key': 'walk-1' } });
+    const order = await api.post(
+      `/v1/storefront/${shop.store.subdomain}/orders`,
+      { email: 'shopper@example.com' },
+      { headers: { 'x-cart-token': cart.body.data.token, 'idempotency-key': 'walk-1' } },
+    );
     expect(order.status, JSON.stringify(order.body)).to.equal(201);
-    const po = await api.post(`/v1/storefront/${shop.store.subdomain}/payments/sandbox/order`, { order_id: order.body.data.id, payment_secret: order.body.data.payment_secret });
+    const po = await api.post(`/v1/storefront/${shop.store.subdomain}/payments/sandbox/order`, {
+      order_id: order.body.data.id,
+      payment_secret: order.body.data.payment_secret,
+    });
     expect(po.body.data.amount).to.equal(order.body.data.total);
-    const paid = (await api.post(`/v1/storefront/${shop.store.subdomain}/payments/sandbox/simulate`, { provider_order_id: po.body.data.provider_order_id, payment_secret: order.body.data.payment_secret })).body.data;
-    const verified = await api.post(`/v1/storefront/${shop.store.subdomain}/payments/sandbox/verify`, { order_id: order.body.data.id, payment_secret: order.body.data.payment_secret, ...paid });
+    const paid = (
+      await api.post(`/v1/storefront/${shop.store.subdomain}/payments/sandbox/simulate`, {
+        provider_order_id: po.body.data.provider_order_id,
+        payment_secret: order.body.data.payment_secret,
+      })
+    ).body.data;
+    const verified = await api.post(`/v1/storefront/${shop.store.subdomain}/payments/sandbox/verify`, {
+      order_id: order.body.data.id,
+      payment_secret: order.body.data.payment_secret,
+      ...paid,
+    });
     expect(verified.body.data.financial_status).to.equal('paid');
 
     const seen = (await api.get(`/v1/orders/${order.body.data.id}`, shop.as)).body.data;

@@ -56,12 +56,34 @@ describe('Stores (/v1/stores)', () => {
     it('refuses subdomains that are not lowercase DNS labels, or reserved, and changes nothing', async () => {
       const m = await givenMerchant(api);
       const before = await counts(app.platform.db);
-      for (const subdomain of ['www', 'api', 'admin', 'Upper', 'with_underscore', '-leading', 'trailing-', 'ab', 'x'.repeat(64), 'xn--punycode', 'dots.in.it', 'spa ce', 42, null]) {
+      for (const subdomain of [
+        'www',
+        'api',
+        'admin',
+        'Upper',
+        'with_underscore',
+        '-leading',
+        'trailing-',
+        'ab',
+        'x'.repeat(64),
+        'xn--punycode',
+        'dots.in.it',
+        'spa ce',
+        42,
+        null,
+      ]) {
         const res = await api.post('/v1/stores', { name: 'Shop', subdomain }, { token: m.token });
         expect(res.status, `subdomain ${JSON.stringify(subdomain)}`).to.equal(400);
         expect(res.body.error.details.join(' '), String(subdomain)).to.match(/body\.subdomain/);
       }
-      for (const body of [{ name: 'Shop' }, { subdomain: 'no-name' }, { name: '', subdomain: 'empty-name' }, { name: 'Shop', subdomain: 'good-one', currency: 'usd' }, { name: 'Shop', subdomain: 'good-one', currency: 'XYZ' }, { name: 'Shop', subdomain: 'good-one', owner_id: 'x' }]) {
+      for (const body of [
+        { name: 'Shop' },
+        { subdomain: 'no-name' },
+        { name: '', subdomain: 'empty-name' },
+        { name: 'Shop', subdomain: 'good-one', currency: 'usd' },
+        { name: 'Shop', subdomain: 'good-one', currency: 'XYZ' },
+        { name: 'Shop', subdomain: 'good-one', owner_id: 'x' },
+      ]) {
         const res = await api.post('/v1/stores', body, { token: m.token });
         expect(res.status, JSON.stringify(body)).to.equal(400);
         expect(res.body.error.code).to.equal('invalid_input');
@@ -106,7 +128,7 @@ describe('Stores (/v1/stores)', () => {
   });
 
   describe('GET /v1/stores', () => {
-    it('lists only the caller\'s stores, with cursor pagination', async () => {
+    it("lists only the caller's stores, with cursor pagination", async () => {
       const m = await givenMerchant(api);
       const other = await givenMerchant(api);
       await givenStore(api, other);
@@ -138,7 +160,7 @@ describe('Stores (/v1/stores)', () => {
   });
 
   describe('GET and PATCH /v1/stores/:id', () => {
-    it('reads and updates the caller\'s store and records store.updated', async () => {
+    it("reads and updates the caller's store and records store.updated", async () => {
       const { merchant, store } = await givenMerchantWithStore(api);
       const got = await api.get(`/v1/stores/${store.id}`, { token: merchant.token });
       expect(got.status).to.equal(200);
@@ -172,7 +194,7 @@ describe('Stores (/v1/stores)', () => {
       expect(after.body).to.deep.equal(before.body);
     });
 
-    it('answers 404 for another merchant\'s store, and for ids that do not exist', async () => {
+    it("answers 404 for another merchant's store, and for ids that do not exist", async () => {
       const { store } = await givenMerchantWithStore(api);
       const intruder = await givenMerchant(api);
       expect((await api.get(`/v1/stores/${store.id}`, { token: intruder.token })).status).to.equal(404);

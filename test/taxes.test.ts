@@ -30,7 +30,12 @@ describe('Taxes (/v1/taxes, and order totals)', () => {
       { country_code: 'DE', name: 'MwSt', rate_bps: 1900 },
     ],
   };
-  const address = (country_code: string, province_code?: string) => ({ address1: '1 Main St', city: 'Town', country_code, ...(province_code ? { province_code } : {}) });
+  const address = (country_code: string, province_code?: string) => ({
+    address1: '1 Main St',
+    city: 'Town',
+    country_code,
+    ...(province_code ? { province_code } : {}),
+  });
 
   /** A new shop with TABLE (or `table`) as its tax table. */
   async function shopWithTable(table: unknown = TABLE): Promise<As> {
@@ -63,11 +68,18 @@ describe('Taxes (/v1/taxes, and order totals)', () => {
       // A second PUT is the whole table: rates left out are gone; shipping_taxable left out is true.
       const second = await api.put('/v1/taxes', { rates: [{ country_code: 'JP', name: 'Consumption tax', rate_bps: 1000 }] }, as);
       expect(second.status).to.equal(200);
-      expect(second.body.data).to.deep.include({ shipping_taxable: true, rates: [{ country_code: 'JP', province_code: null, name: 'Consumption tax', rate_bps: 1000 }] });
+      expect(second.body.data).to.deep.include({
+        shipping_taxable: true,
+        rates: [{ country_code: 'JP', province_code: null, name: 'Consumption tax', rate_bps: 1000 }],
+      });
       const third = await api.put('/v1/taxes', { shipping_taxable: false, rates: [] }, as);
       expect(third.body.data).to.deep.include({ shipping_taxable: false, rates: [] });
 
-      const mine = await app.platform.db.collection('events').find({ type: 'tax_settings.updated', store_id: new ObjectId(store.id) }).sort({ _id: 1 }).toArray();
+      const mine = await app.platform.db
+        .collection('events')
+        .find({ type: 'tax_settings.updated', store_id: new ObjectId(store.id) })
+        .sort({ _id: 1 })
+        .toArray();
       expect(mine.map((e) => e.idempotency_key)).to.deep.equal([1, 2, 3].map((v) => `tax_settings.updated:${store.id}:v${v}`));
       expect(mine[2]!.payload).to.deep.equal({ tax_settings: third.body.data });
     });
@@ -91,7 +103,15 @@ describe('Taxes (/v1/taxes, and order totals)', () => {
         [{ rates: [{ ...rate, name: '   ' }] }, /body\.rates\.0\.name/],
         [{ rates: [{ ...rate, rate: 0.2 }] }, /body\.rates\.0: Unrecognized key: "rate"/],
         [{ rates: [rate, { ...rate, name: 'Again' }] }, /body\.rates\.1: another rate already covers FR\//],
-        [{ rates: [{ ...rate, province_code: 'ON' }, { ...rate, province_code: 'ON' }] }, /body\.rates\.1: another rate already covers FR\/ON/],
+        [
+          {
+            rates: [
+              { ...rate, province_code: 'ON' },
+              { ...rate, province_code: 'ON' },
+            ],
+          },
+          /body\.rates\.1: another rate already covers FR\/ON/,
+        ],
         [{ rates: Array.from({ length: 501 }, (_, i) => ({ ...rate, province_code: String(i) })) }, /body\.rates/],
         [{ rates: [], shipping_taxable: 'yes' }, /body\.shipping_taxable/],
         [{ rates: [], currency: 'EUR' }, /body: Unrecognized key: "currency"/],
@@ -134,7 +154,10 @@ describe('Taxes (/v1/taxes, and order totals)', () => {
         api.put('/v1/taxes', { rates: [{ country_code: 'FR', name: 'B', rate_bps: 200 }] }, as),
       ]);
       expect(results.map((r) => r.status)).to.deep.equal([200, 200]);
-      const ours = await app.platform.db.collection('tax_settings').find({ store_id: new ObjectId(store.id) }).toArray();
+      const ours = await app.platform.db
+        .collection('tax_settings')
+        .find({ store_id: new ObjectId(store.id) })
+        .toArray();
       expect(ours).to.have.length(1);
       expect(ours[0]!.version).to.equal(2);
       const now = (await api.get('/v1/taxes', as)).body.data.rates;
@@ -155,7 +178,10 @@ describe('Taxes (/v1/taxes, and order totals)', () => {
         [{ shipping_address: address('JP') }, { name: null, rate_bps: 0 }],
         [{}, { name: null, rate_bps: 0 }],
         [{ billing_address: address('DE') }, { name: 'MwSt', rate_bps: 1900 }],
-        [{ shipping_address: address('FR'), billing_address: address('DE') }, { name: 'TVA', rate_bps: 2000 }],
+        [
+          { shipping_address: address('FR'), billing_address: address('DE') },
+          { name: 'TVA', rate_bps: 2000 },
+        ],
       ];
       for (const [addresses, rate] of cases) {
         const res = await order(as, { line_items: [line(10_000)], ...addresses });
@@ -187,7 +213,13 @@ describe('Taxes (/v1/taxes, and order totals)', () => {
       const res = await order(as, { line_items: [line(125), line(125), line(4), line(15), line(1999)], shipping_address: address('FR') });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       const o = res.body.data;
-      expect(o.line_items.map((l: { tax: number; total: number }) => [l.tax, l.total])).to.deep.equal([[13, 138], [13, 138], [0, 4], [2, 17], [200, 2199]]);
+      expect(o.line_items.map((l: { tax: number; total: number }) => [l.tax, l.total])).to.deep.equal([
+        [13, 138],
+        [13, 138],
+        [0, 4],
+        [2, 17],
+        [200, 2199],
+      ]);
       expect(o).to.include({ subtotal: 2268, discount_total: 0, shipping_total: 0, tax_total: 228, total: 2496 });
       expect(o.line_items.reduce((a: number, l: { total: number }) => a + l.total, 0)).to.equal(o.total);
     });
@@ -203,10 +235,14 @@ describe('Taxes (/v1/taxes, and order totals)', () => {
     it('leaves lines marked not taxable untaxed, and taxes catalog lines', async () => {
       const as = await shopWithTable();
       // Untracked stock: the order needs no stock level (orders reserve tracked stock).
-      const variant = (await api.post('/v1/products', { title: 'Book', status: 'active', variants: [{ price: 2000, inventory_tracked: false }] }, as)).body.data.variants[0].id;
+      const variant = (await api.post('/v1/products', { title: 'Book', status: 'active', variants: [{ price: 2000, inventory_tracked: false }] }, as)).body.data
+        .variants[0].id;
       const res = await order(as, { line_items: [{ variant_id: variant, quantity: 1 }, line(500, 1, { taxable: false })], shipping_address: address('FR') });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      expect(res.body.data.line_items.map((l: { taxable: boolean; tax: number }) => [l.taxable, l.tax])).to.deep.equal([[true, 400], [false, 0]]);
+      expect(res.body.data.line_items.map((l: { taxable: boolean; tax: number }) => [l.taxable, l.tax])).to.deep.equal([
+        [true, 400],
+        [false, 0],
+      ]);
       expect(res.body.data).to.include({ subtotal: 2500, tax_total: 400, total: 2900 });
     });
 

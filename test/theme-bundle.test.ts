@@ -97,7 +97,7 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
       expect(issues).to.include('templates.home.sections.hero.blocks.heading.type: names block type "countdown", which has no definition in blocks');
     });
 
-    it('a template block type outside the section\'s non-empty block_types: rejected at the block\'s type', () => {
+    it("a template block type outside the section's non-empty block_types: rejected at the block's type", () => {
       const issues = issuesOf((b) => (b.templates.product.sections.main.blocks.title.type = 'email-form'));
       expect(issues).to.include(
         'templates.product.sections.main.blocks.title.type: block type "email-form" is not one section "main-product" accepts (block_types: product-title, product-price, variant-picker, quantity-selector, buy-buttons, product-description, text)',
@@ -140,54 +140,155 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
     });
 
     it('version is semver; compatibility_range is a semver range that admits renderer 1.0.0', () => {
-      expectIssue(issuesOf((b) => (b.package.version = 'v1.2')), 'package.version', /semantic version/);
-      expectIssue(issuesOf((b) => (b.package.compatibility_range = 'one or two')), 'package.compatibility_range', /semver range/);
-      expect(issuesOf((b) => (b.package.compatibility_range = '^2.0.0'))).to.include('package.compatibility_range: must admit the renderer version 1.0.0 ("^2.0.0" does not)');
+      expectIssue(
+        issuesOf((b) => (b.package.version = 'v1.2')),
+        'package.version',
+        /semantic version/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.package.compatibility_range = 'one or two')),
+        'package.compatibility_range',
+        /semver range/,
+      );
+      expect(issuesOf((b) => (b.package.compatibility_range = '^2.0.0'))).to.include(
+        'package.compatibility_range: must admit the renderer version 1.0.0 ("^2.0.0" does not)',
+      );
       const b = loadFixture('aurora') as any;
       b.package.compatibility_range = '>=1.0.0 <3';
       expectOk(b);
     });
 
     it('price agrees with pricing_type and has at most two decimals; currency is ISO 4217', () => {
-      expectIssue(issuesOf((b) => (b.package.price = 10)), 'package.price', /must be 0 for a free theme/);
-      expectIssue(issuesOf((b) => Object.assign(b.package, { pricing_type: 'paid', price: 0 })), 'package.price', /more than 0/);
-      expectIssue(issuesOf((b) => Object.assign(b.package, { pricing_type: 'paid', price: 19.999 })), 'package.price', /two decimal places/);
-      expectIssue(issuesOf((b) => (b.package.currency = 'usd')), 'package.currency', /ISO 4217/);
-      expectIssue(issuesOf((b) => (b.package.pricing_type = 'subscription')), 'package.pricing_type');
+      expectIssue(
+        issuesOf((b) => (b.package.price = 10)),
+        'package.price',
+        /must be 0 for a free theme/,
+      );
+      expectIssue(
+        issuesOf((b) => Object.assign(b.package, { pricing_type: 'paid', price: 0 })),
+        'package.price',
+        /more than 0/,
+      );
+      expectIssue(
+        issuesOf((b) => Object.assign(b.package, { pricing_type: 'paid', price: 19.999 })),
+        'package.price',
+        /two decimal places/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.package.currency = 'usd')),
+        'package.currency',
+        /ISO 4217/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.package.pricing_type = 'subscription')),
+        'package.pricing_type',
+      );
     });
 
     it('setting types are only those of spec 2.5', () => {
       const issues = issuesOf((b) => (b.config.settings_schema.settings[0].settings[0].type = 'date'));
-      expectIssue(issues, 'config.settings_schema.settings.0.settings.0.type', /must be one of text, textarea, richtext, color, image, select, toggle, range, number, url, radio/);
+      expectIssue(
+        issues,
+        'config.settings_schema.settings.0.settings.0.type',
+        /must be one of text, textarea, richtext, color, image, select, toggle, range, number, url, radio/,
+      );
     });
 
     it('range: min, max, step and default required; min < max; whole steps, at most 101; default within bounds and on a step', () => {
       const at = 'sections.hero.settings_schema.2'; // overlay_opacity: 0..90 step 10
-      expectIssue(issuesOf((b) => delete b.sections.hero.settings_schema[2].step), `${at}.step`, /is required/);
-      expectIssue(issuesOf((b) => delete b.sections.hero.settings_schema[2].default), `${at}.default`, /is required/);
-      expectIssue(issuesOf((b) => (b.sections.hero.settings_schema[2].min = 90)), `${at}.max`, /greater than min/);
-      expectIssue(issuesOf((b) => (b.sections.hero.settings_schema[2].step = 0)), `${at}.step`, /greater than 0/);
-      expectIssue(issuesOf((b) => (b.sections.hero.settings_schema[2].step = 7)), `${at}.step`, /whole steps/);
-      expectIssue(issuesOf((b) => Object.assign(b.sections.hero.settings_schema[2], { step: 0.5 })), `${at}.step`, /at most 101 positions/);
-      expectIssue(issuesOf((b) => (b.sections.hero.settings_schema[2].default = 95)), `${at}.default`, /at most 90/);
-      expectIssue(issuesOf((b) => (b.sections.hero.settings_schema[2].default = 25)), `${at}.default`, /on a step of 10 from 0/);
-      expectIssue(issuesOf((b) => (b.sections.hero.settings_schema[2].default = '20')), `${at}.default`, /must be a number/);
+      expectIssue(
+        issuesOf((b) => delete b.sections.hero.settings_schema[2].step),
+        `${at}.step`,
+        /is required/,
+      );
+      expectIssue(
+        issuesOf((b) => delete b.sections.hero.settings_schema[2].default),
+        `${at}.default`,
+        /is required/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections.hero.settings_schema[2].min = 90)),
+        `${at}.max`,
+        /greater than min/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections.hero.settings_schema[2].step = 0)),
+        `${at}.step`,
+        /greater than 0/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections.hero.settings_schema[2].step = 7)),
+        `${at}.step`,
+        /whole steps/,
+      );
+      expectIssue(
+        issuesOf((b) => Object.assign(b.sections.hero.settings_schema[2], { step: 0.5 })),
+        `${at}.step`,
+        /at most 101 positions/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections.hero.settings_schema[2].default = 95)),
+        `${at}.default`,
+        /at most 90/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections.hero.settings_schema[2].default = 25)),
+        `${at}.default`,
+        /on a step of 10 from 0/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections.hero.settings_schema[2].default = '20')),
+        `${at}.default`,
+        /must be a number/,
+      );
     });
 
     it('number: min < max, default within bounds and on its step', () => {
       const at = 'sections.main-blog.settings_schema.2'; // posts_per_page: 3..24 step 3
-      expectIssue(issuesOf((b) => (b.sections['main-blog'].settings_schema[2].default = 30)), `${at}.default`, /at most 24/);
-      expectIssue(issuesOf((b) => (b.sections['main-blog'].settings_schema[2].default = 10)), `${at}.default`, /on a step of 3 from 3/);
-      expectIssue(issuesOf((b) => (b.sections['main-blog'].settings_schema[2].max = 2)), `${at}.max`, /greater than min/);
+      expectIssue(
+        issuesOf((b) => (b.sections['main-blog'].settings_schema[2].default = 30)),
+        `${at}.default`,
+        /at most 24/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections['main-blog'].settings_schema[2].default = 10)),
+        `${at}.default`,
+        /on a step of 3 from 3/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections['main-blog'].settings_schema[2].max = 2)),
+        `${at}.max`,
+        /greater than min/,
+      );
     });
 
     it('select and radio: options required and non-empty, values unique, default one of them', () => {
       const at = 'sections.hero.settings_schema.1'; // height: small, medium, large
-      expectIssue(issuesOf((b) => delete b.sections.hero.settings_schema[1].options), `${at}.options`, /is required/);
-      expectIssue(issuesOf((b) => (b.sections.hero.settings_schema[1].options = [])), `${at}.options`, /at least 1 item/);
-      expectIssue(issuesOf((b) => (b.sections.hero.settings_schema[1].options[2].value = 'small')), `${at}.options.2.value`, /same value as options.0.value/);
-      expectIssue(issuesOf((b) => (b.sections.hero.settings_schema[1].default = 'huge')), `${at}.default`, /one of the options "small", "medium", "large"/);
-      expectIssue(issuesOf((b) => (b.config.settings_schema.settings[1].settings[1].default = 'mono')), 'config.settings_schema.settings.1.settings.1.default', /radio setting "font_body"/);
+      expectIssue(
+        issuesOf((b) => delete b.sections.hero.settings_schema[1].options),
+        `${at}.options`,
+        /is required/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections.hero.settings_schema[1].options = [])),
+        `${at}.options`,
+        /at least 1 item/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections.hero.settings_schema[1].options[2].value = 'small')),
+        `${at}.options.2.value`,
+        /same value as options.0.value/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections.hero.settings_schema[1].default = 'huge')),
+        `${at}.default`,
+        /one of the options "small", "medium", "large"/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.config.settings_schema.settings[1].settings[1].default = 'mono')),
+        'config.settings_schema.settings.1.settings.1.default',
+        /radio setting "font_body"/,
+      );
     });
 
     it('color: #rgb, #rgba, #rrggbb or #rrggbbaa', () => {
@@ -214,29 +315,63 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
     });
 
     it('toggle: true or false; text: a string within its length', () => {
-      expectIssue(issuesOf((b) => (b.config.settings_schema.settings[2].settings[1].default = 'yes')), 'config.settings_schema.settings.2.settings.1.default', /true or false/);
-      expectIssue(issuesOf((b) => (b.sections['featured-collection'].settings_schema[0].default = 'x'.repeat(1001))), 'sections.featured-collection.settings_schema.0.default', /at most 1000 characters/);
-      expectIssue(issuesOf((b) => (b.blocks.text.settings_schema[0].default = 42)), 'blocks.text.settings_schema.0.default', /must be a string \(richtext/);
+      expectIssue(
+        issuesOf((b) => (b.config.settings_schema.settings[2].settings[1].default = 'yes')),
+        'config.settings_schema.settings.2.settings.1.default',
+        /true or false/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections['featured-collection'].settings_schema[0].default = 'x'.repeat(1001))),
+        'sections.featured-collection.settings_schema.0.default',
+        /at most 1000 characters/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.blocks.text.settings_schema[0].default = 42)),
+        'blocks.text.settings_schema.0.default',
+        /must be a string \(richtext/,
+      );
     });
 
     it('image: the path of an image among the assets, or a media id', () => {
       const at = 'config.settings_schema.settings.3.settings.0.default';
-      expectIssue(issuesOf((b) => (b.config.settings_schema.settings[3].settings[0].default = 'assets/missing.png')), at, /neither/);
-      expectIssue(issuesOf((b) => (b.config.settings_schema.settings[3].settings[0].default = 'assets/base.css')), at, /text\/css, not an image/);
+      expectIssue(
+        issuesOf((b) => (b.config.settings_schema.settings[3].settings[0].default = 'assets/missing.png')),
+        at,
+        /neither/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.config.settings_schema.settings[3].settings[0].default = 'assets/base.css')),
+        at,
+        /text\/css, not an image/,
+      );
       const b = loadFixture('aurora') as any;
       b.config.settings_schema.settings[3].settings[0].default = '65f1c0ffee00000000000001';
       expectOk(b);
     });
 
     it('a key of a setting field that does not apply to its type', () => {
-      expectIssue(issuesOf((b) => (b.blocks.heading.settings_schema[0].options = [{ value: 'a', label: 'A' }])), 'blocks.heading.settings_schema.0.options', /does not apply to a text setting/);
-      expectIssue(issuesOf((b) => (b.blocks.heading.settings_schema[1].min = 1)), 'blocks.heading.settings_schema.1.min', /does not apply to a select setting/);
+      expectIssue(
+        issuesOf((b) => (b.blocks.heading.settings_schema[0].options = [{ value: 'a', label: 'A' }])),
+        'blocks.heading.settings_schema.0.options',
+        /does not apply to a text setting/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.blocks.heading.settings_schema[1].min = 1)),
+        'blocks.heading.settings_schema.1.min',
+        /does not apply to a select setting/,
+      );
     });
 
-    it('setting ids are unique within their schema (the theme\'s groups share one)', () => {
+    it("setting ids are unique within their schema (the theme's groups share one)", () => {
       const issues = issuesOf((b) => (b.config.settings_schema.settings[6].settings[0].id = 'color_accent'));
-      expect(issues).to.include('config.settings_schema.settings.6.settings.0.id: is the same id as config.settings_schema.settings.0.settings.2.id (setting ids are unique within their schema)');
-      expectIssue(issuesOf((b) => (b.sections.hero.settings_schema[1].id = 'image')), 'sections.hero.settings_schema.1.id', /same id as sections.hero.settings_schema.0.id/);
+      expect(issues).to.include(
+        'config.settings_schema.settings.6.settings.0.id: is the same id as config.settings_schema.settings.0.settings.2.id (setting ids are unique within their schema)',
+      );
+      expectIssue(
+        issuesOf((b) => (b.sections.hero.settings_schema[1].id = 'image')),
+        'sections.hero.settings_schema.1.id',
+        /same id as sections.hero.settings_schema.0.id/,
+      );
     });
 
     it('settings_data.current and its presets name theme settings, with valid values', () => {
@@ -250,7 +385,7 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
       expectIssue(issues, 'config.settings_data.presets.Midnight.color_text', /must be a colour/);
     });
 
-    it('section and block defaults and presets, and a template\'s section and block settings, are valid for their fields', () => {
+    it("section and block defaults and presets, and a template's section and block settings, are valid for their fields", () => {
       const issues = issuesOf((b) => {
         b.sections.hero.defaults.height = 'tall';
         b.sections.hero.presets[0].settings.overlay = 1;
@@ -292,13 +427,19 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
       );
     });
 
-    it('template keys come from the spec\'s list, and home is required', () => {
-      expect(issuesOf((b) => (b.templates.search = b.templates.page))).to.include('templates.search: is not a template key: the keys are home, product, collection, page, cart, blog');
+    it("template keys come from the spec's list, and home is required", () => {
+      expect(issuesOf((b) => (b.templates.search = b.templates.page))).to.include(
+        'templates.search: is not a template key: the keys are home, product, collection, page, cart, blog',
+      );
       expect(issuesOf((b) => delete b.templates.home)).to.include('templates.home: is required');
     });
 
     it('enabled_on names real template keys, and a template uses only sections enabled on it', () => {
-      expectIssue(issuesOf((b) => (b.sections.hero.enabled_on = ['home', 'search'])), 'sections.hero.enabled_on.1', /must be one of home, product/);
+      expectIssue(
+        issuesOf((b) => (b.sections.hero.enabled_on = ['home', 'search'])),
+        'sections.hero.enabled_on.1',
+        /must be one of home, product/,
+      );
       const issues = issuesOf((b) => {
         b.templates.product.sections.banner = { type: 'hero' };
         b.templates.product.order.push('banner');
@@ -313,7 +454,11 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
       expect(issuesOf((b) => (b.templates.home.sections.newsletter.blocks.heading.settings.heading = 't:sections.newsletter.missing'))).to.include(
         'templates.home.sections.newsletter.blocks.heading.settings.heading: t:sections.newsletter.missing is not in the default locale en',
       );
-      expectIssue(issuesOf((b) => (b.sections.hero.name = 't:sections..hero')), 'sections.hero.name', /is not a translation reference/);
+      expectIssue(
+        issuesOf((b) => (b.sections.hero.name = 't:sections..hero')),
+        'sections.hero.name',
+        /is not a translation reference/,
+      );
 
       const b = loadFixture('aurora') as any;
       delete b.locales.fr.sections.hero.name;
@@ -325,8 +470,16 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
 
     it('locales: en required, codes well formed, dictionaries of strings', () => {
       expect(issuesOf((b) => delete b.locales.en)).to.include('locales.en: is required');
-      expectIssue(issuesOf((b) => (b.locales.French = {})), 'locales.French', /not a locale code/);
-      expectIssue(issuesOf((b) => (b.locales.fr.options.small = 3)), 'locales.fr.options.small', /must be a string or an object/);
+      expectIssue(
+        issuesOf((b) => (b.locales.French = {})),
+        'locales.French',
+        /not a locale code/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.locales.fr.options.small = 3)),
+        'locales.fr.options.small',
+        /must be a string or an object/,
+      );
     });
 
     it('assets: a relative path in a theme folder, without "..", unique', () => {
@@ -337,49 +490,108 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
           /must be a relative path/,
         );
       }
-      expectIssue(issuesOf((b) => (b.renderer.assets[1].path = 'assets/Base.css')), 'renderer.assets.1.path', /same path as renderer.assets.0.path/);
+      expectIssue(
+        issuesOf((b) => (b.renderer.assets[1].path = 'assets/Base.css')),
+        'renderer.assets.1.path',
+        /same path as renderer.assets.0.path/,
+      );
     });
 
     it('assets: an allowed content type matching the extension; size and sha256 of the inline content', () => {
-      expectIssue(issuesOf((b) => (b.renderer.assets[0].content_type = 'text/html')), 'renderer.assets.0.content_type', /must be one of text\/css/);
-      expectIssue(issuesOf((b) => (b.renderer.assets[0].content_type = 'text/javascript')), 'renderer.assets.0.content_type', /for files ending \.js or \.mjs/);
-      expectIssue(issuesOf((b) => (b.renderer.assets[0].size += 1)), 'renderer.assets.0.size', /UTF-8 bytes/);
-      expectIssue(issuesOf((b) => (b.renderer.assets[0].sha256 = '0'.repeat(64))), 'renderer.assets.0.sha256', /does not match the content/);
-      expectIssue(issuesOf((b) => (b.renderer.assets[0].sha256 = 'ABC')), 'renderer.assets.0.sha256', /64 lowercase hex/);
+      expectIssue(
+        issuesOf((b) => (b.renderer.assets[0].content_type = 'text/html')),
+        'renderer.assets.0.content_type',
+        /must be one of text\/css/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.renderer.assets[0].content_type = 'text/javascript')),
+        'renderer.assets.0.content_type',
+        /for files ending \.js or \.mjs/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.renderer.assets[0].size += 1)),
+        'renderer.assets.0.size',
+        /UTF-8 bytes/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.renderer.assets[0].sha256 = '0'.repeat(64))),
+        'renderer.assets.0.sha256',
+        /does not match the content/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.renderer.assets[0].sha256 = 'ABC')),
+        'renderer.assets.0.sha256',
+        /64 lowercase hex/,
+      );
     });
 
     it('assets: exactly one of inline content or a media id; binary types by media id only', () => {
-      expectIssue(issuesOf((b) => (b.renderer.assets[0].media_id = '65f1c0ffee00000000000001')), 'renderer.assets.0', /exactly one of content/);
-      expectIssue(issuesOf((b) => delete b.renderer.assets[0].content), 'renderer.assets.0', /exactly one of content/);
+      expectIssue(
+        issuesOf((b) => (b.renderer.assets[0].media_id = '65f1c0ffee00000000000001')),
+        'renderer.assets.0',
+        /exactly one of content/,
+      );
+      expectIssue(
+        issuesOf((b) => delete b.renderer.assets[0].content),
+        'renderer.assets.0',
+        /exactly one of content/,
+      );
       expectIssue(
         issuesOf((b) => b.renderer.assets.push(inlineAsset('assets/photo.png', 'image/png', 'not really a png'))),
         'renderer.assets.5.content',
         /image\/png is binary/,
       );
       const b = loadFixture('aurora') as any;
-      b.renderer.assets.push({ path: 'assets/photo.jpg', content_type: 'image/jpeg', size: 48_213, sha256: 'a'.repeat(64), media_id: '65f1c0ffee00000000000001' });
+      b.renderer.assets.push({
+        path: 'assets/photo.jpg',
+        content_type: 'image/jpeg',
+        size: 48_213,
+        sha256: 'a'.repeat(64),
+        media_id: '65f1c0ffee00000000000001',
+      });
       b.templates.home.sections.hero.settings.image = 'assets/photo.jpg';
       expectOk(b);
     });
 
     it('assets: count, per-asset and total size limits', () => {
-      expectIssue(issuesOf((b) => (b.renderer.assets = Array.from({ length: 251 }, (_, i) => inlineAsset(`assets/a${i}.css`, 'text/css', 'a{}')))), 'renderer.assets', /at most 250 items/);
-      expectIssue(issuesOf((b) => (b.renderer.assets[0] = { ...b.renderer.assets[0], content: undefined, media_id: '65f1c0ffee00000000000001', size: 30_000_000 })), 'renderer.assets.0.size', /at most 20971520/);
+      expectIssue(
+        issuesOf((b) => (b.renderer.assets = Array.from({ length: 251 }, (_, i) => inlineAsset(`assets/a${i}.css`, 'text/css', 'a{}')))),
+        'renderer.assets',
+        /at most 250 items/,
+      );
+      expectIssue(
+        issuesOf((b) => (b.renderer.assets[0] = { ...b.renderer.assets[0], content: undefined, media_id: '65f1c0ffee00000000000001', size: 30_000_000 })),
+        'renderer.assets.0.size',
+        /at most 20971520/,
+      );
       const issues = issuesOf((b) => {
-        for (let i = 0; i < 3; i++) b.renderer.assets.push({ path: `assets/video-poster-${i}.webp`, content_type: 'image/webp', size: 20_000_000, sha256: 'b'.repeat(64), media_id: '65f1c0ffee0000000000000' + i });
+        for (let i = 0; i < 3; i++)
+          b.renderer.assets.push({
+            path: `assets/video-poster-${i}.webp`,
+            content_type: 'image/webp',
+            size: 20_000_000,
+            sha256: 'b'.repeat(64),
+            media_id: '65f1c0ffee0000000000000' + i,
+          });
       });
       expectIssue(issues, 'renderer.assets', /must total at most 52428800 bytes/);
     });
 
-    it('liquid themes: layout/theme.liquid and each section\'s sections/<renderer_key>.liquid among the assets', () => {
+    it("liquid themes: layout/theme.liquid and each section's sections/<renderer_key>.liquid among the assets", () => {
       const issues = issuesOf((b) => {
         b.renderer.assets = b.renderer.assets.filter((a: any) => a.path !== 'layout/theme.liquid' && a.path !== 'sections/main-page.liquid');
       }, 'ember-liquid');
       expect(issues).to.include('renderer.assets: must include layout/theme.liquid (text/x-liquid): the layout every page of a Liquid theme renders in');
-      expect(issues).to.include('sections.main-page.renderer_key: names "main-page", but sections/main-page.liquid (text/x-liquid) is not among renderer.assets');
+      expect(issues).to.include(
+        'sections.main-page.renderer_key: names "main-page", but sections/main-page.liquid (text/x-liquid) is not among renderer.assets',
+      );
       expect(issuesOf((b) => (b.renderer.liquid_ready = false), 'ember-liquid')).to.include('renderer.liquid_ready: must be true for a liquid theme');
       // A json-contract theme that says it is liquid_ready carries its Liquid sources too.
-      expectIssue(issuesOf((b) => (b.renderer.liquid_ready = true)), 'sections.hero.renderer_key', /sections\/hero.liquid/);
+      expectIssue(
+        issuesOf((b) => (b.renderer.liquid_ready = true)),
+        'sections.hero.renderer_key',
+        /sections\/hero.liquid/,
+      );
     });
 
     it('the file layout: a layout JSON file must hold the same JSON as its bundle area; other JSON files there are refused', () => {
@@ -419,7 +631,11 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
         'templates.page.sections',
         /at most 25 entries/,
       );
-      expectIssue(issuesOf((b) => (b.locales.en.a = { b: { c: { d: { e: { f: { g: 'too deep' } } } } } })), 'locales.en.a.b.c.d.e.f', /nest deeper than 6 levels/);
+      expectIssue(
+        issuesOf((b) => (b.locales.en.a = { b: { c: { d: { e: { f: { g: 'too deep' } } } } } })),
+        'locales.en.a.b.c.d.e.f',
+        /nest deeper than 6 levels/,
+      );
     });
   });
 
@@ -437,8 +653,15 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
 
     it('takes @app and @app/<handle>/<block> blocks without a definition or block_types, normalised and valid again unchanged', () => {
       for (const type of ['@app', '@app/reviews/stars', `@app/${'a'.repeat(64)}/x-1`]) {
-        const once = valid({ type, settings: { heading: 'Hi', body: 'Text', cta_label: 'Go', cta_href: '/pages/x', iframe_url: 'https://apps.example.com/w', kind: 'inline' } }).bundle!;
-        expect(once.templates.product!.sections.main!.blocks.app).to.deep.equal({ type, settings: { heading: 'Hi', body: 'Text', cta_label: 'Go', cta_href: '/pages/x', iframe_url: 'https://apps.example.com/w', kind: 'inline' }, disabled: false });
+        const once = valid({
+          type,
+          settings: { heading: 'Hi', body: 'Text', cta_label: 'Go', cta_href: '/pages/x', iframe_url: 'https://apps.example.com/w', kind: 'inline' },
+        }).bundle!;
+        expect(once.templates.product!.sections.main!.blocks.app).to.deep.equal({
+          type,
+          settings: { heading: 'Hi', body: 'Text', cta_label: 'Go', cta_href: '/pages/x', iframe_url: 'https://apps.example.com/w', kind: 'inline' },
+          disabled: false,
+        });
         expect(expectOk(JSON.parse(JSON.stringify(once))).bundle).to.deep.equal(once);
       }
       valid({ type: '@app', settings: { cta_href: 'https://apps.example.com/go' } });
@@ -450,7 +673,16 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
       const issues = issuesOf(
         withAppBlock({
           type: '@app',
-          settings: { heading: 't:no.such.key', body: 'x'.repeat(2001), cta_label: 5, cta_href: 'http://apps.example.com/', iframe_url: '/pages/x', kind: 'modal', script: 'x', $where: 'x' },
+          settings: {
+            heading: 't:no.such.key',
+            body: 'x'.repeat(2001),
+            cta_label: 5,
+            cta_href: 'http://apps.example.com/',
+            iframe_url: '/pages/x',
+            kind: 'modal',
+            script: 'x',
+            $where: 'x',
+          },
         }),
       );
       for (const name of ['heading', 'body', 'cta_label', 'cta_href', 'iframe_url', 'kind', 'script', '$where']) expectIssue(issues, `${at}.settings.${name}`);
@@ -466,7 +698,9 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
       const issues = issuesOf((b) => {
         b.templates.product.sections.related.blocks = { app: { type: '@app/reviews/stars', settings: { heading: 'x' } } };
       });
-      expect(issues).to.deep.equal(['templates.product.sections.related.blocks.app.type: app blocks are only allowed in sections with accepts_app_blocks (section "featured-collection" does not accept them)']);
+      expect(issues).to.deep.equal([
+        'templates.product.sections.related.blocks.app.type: app blocks are only allowed in sections with accepts_app_blocks (section "featured-collection" does not accept them)',
+      ]);
     });
   });
 
@@ -525,7 +759,15 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
           type: 'intro',
           name: 'Intro',
           settings_schema: [
-            { id: 'layout', type: 'select', label: 'Layout', options: [{ value: 'wide', label: 'Wide' }, { value: 'narrow', label: 'Narrow' }] },
+            {
+              id: 'layout',
+              type: 'select',
+              label: 'Layout',
+              options: [
+                { value: 'wide', label: 'Wide' },
+                { value: 'narrow', label: 'Narrow' },
+              ],
+            },
             { id: 'boxed', type: 'toggle', label: 'Boxed' },
           ],
         },
@@ -554,7 +796,10 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
           compatibility_range: '^1.0.0',
         },
         config: {
-          settings_schema: { schema_version: '2026-05-json-contract', settings: [{ label: 'Colors', description: '', settings: [{ id: 'accent', type: 'color', label: 'Accent' }] }] },
+          settings_schema: {
+            schema_version: '2026-05-json-contract',
+            settings: [{ label: 'Colors', description: '', settings: [{ id: 'accent', type: 'color', label: 'Accent' }] }],
+          },
           settings_data: { current: {}, presets: {} },
         },
         templates: {
@@ -577,7 +822,16 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
             name: 'Intro',
             renderer_key: 'intro',
             settings_schema: [
-              { id: 'layout', type: 'select', label: 'Layout', options: [{ value: 'wide', label: 'Wide' }, { value: 'narrow', label: 'Narrow' }], default: 'wide' },
+              {
+                id: 'layout',
+                type: 'select',
+                label: 'Layout',
+                options: [
+                  { value: 'wide', label: 'Wide' },
+                  { value: 'narrow', label: 'Narrow' },
+                ],
+                default: 'wide',
+              },
               { id: 'boxed', type: 'toggle', label: 'Boxed', default: false },
             ],
             defaults: {},
@@ -595,7 +849,9 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
 
     it('warns about templates a theme leaves out (the platform falls back), without failing', () => {
       const result = expectOk(minimal());
-      expect(result.warnings).to.deep.equal(['product', 'collection', 'page', 'cart', 'blog'].map((k) => `templates.${k}: is missing: ${k} pages use the platform's fallback template`));
+      expect(result.warnings).to.deep.equal(
+        ['product', 'collection', 'page', 'cart', 'blog'].map((k) => `templates.${k}: is missing: ${k} pages use the platform's fallback template`),
+      );
     });
 
     it('keeps order and block_order as given, and warns about what they leave out', () => {
@@ -644,7 +900,8 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
     it('survives 400 seeded random mutations (deletions, wrong types, deep nesting, huge strings, hostile keys)', () => {
       const random = mulberry32(20260512);
       const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-      const wrong = () => pick<unknown>([null, 0, -1, 1.5, 1e308, '', 'x', 't:nope', true, [], {}, [1, 'a'], { type: 'hero' }, 'x'.repeat(200_000), nested(30), '__proto__']);
+      const wrong = () =>
+        pick<unknown>([null, 0, -1, 1.5, 1e308, '', 'x', 't:nope', true, [], {}, [1, 'a'], { type: 'hero' }, 'x'.repeat(200_000), nested(30), '__proto__']);
       const hostileKeys = ['$where', 'a.b', 'x\u0000', '__proto__', 'constructor', 'toString', 'hasOwnProperty', ''];
       let oks = 0;
       for (let run = 0; run < 400; run++) {
@@ -657,7 +914,8 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
             if (Array.isArray(parent)) parent.splice(Number(key), 1);
             else delete parent[key];
           } else if (action < 0.75) parent[key] = wrong();
-          else if (!Array.isArray(parent)) Object.defineProperty(parent, pick(hostileKeys), { value: wrong(), enumerable: true, configurable: true, writable: true });
+          else if (!Array.isArray(parent))
+            Object.defineProperty(parent, pick(hostileKeys), { value: wrong(), enumerable: true, configurable: true, writable: true });
           else parent.push(wrong());
         }
         let result;
@@ -666,7 +924,10 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
         } catch (error) {
           throw new Error(`run ${run} threw: ${String((error as Error).stack)}`);
         }
-        expect(result.issues.every((i) => typeof i === 'string' && /^[^:]+: /.test(i)), `run ${run}: ${JSON.stringify(result.issues)}`).to.equal(true);
+        expect(
+          result.issues.every((i) => typeof i === 'string' && /^[^:]+: /.test(i)),
+          `run ${run}: ${JSON.stringify(result.issues)}`,
+        ).to.equal(true);
         expect(result.ok).to.equal(result.issues.length === 0);
         expect(result.ok ? result.bundle : undefined).to.satisfy((x: unknown) => !result.ok || x !== undefined);
         if (result.ok) oks++;

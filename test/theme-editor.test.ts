@@ -37,7 +37,8 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.data;
   };
-  const save = (template_key: string, content: unknown, version: number, s = slug, as = shop.as) => api.put(`/v1/themes/${s}/editor/draft`, { template_key, content, version }, as);
+  const save = (template_key: string, content: unknown, version: number, s = slug, as = shop.as) =>
+    api.put(`/v1/themes/${s}/editor/draft`, { template_key, content, version }, as);
   const publish = (body: Record<string, unknown> = {}, s = slug) => api.post(`/v1/themes/${s}/editor/publish`, body, shop.as);
   const liveTheme = async () => {
     const store = await api.get('/v1/stores/current', shop.as);
@@ -146,7 +147,10 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
       for (const [key, content, path] of cases) {
         const res = await save(key, content, 0);
         expect([res.status, res.body.error.code], JSON.stringify(res.body)).to.deep.equal([400, 'invalid_draft']);
-        expect(res.body.error.details.some((d: string) => d.startsWith(path)), JSON.stringify(res.body.error.details)).to.equal(true);
+        expect(
+          res.body.error.details.some((d: string) => d.startsWith(path)),
+          JSON.stringify(res.body.error.details),
+        ).to.equal(true);
       }
       const after = await counts();
       expect(after).to.deep.equal(before);
@@ -309,7 +313,12 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
       expect(toInstall.body.data).to.include({ number: 4, rolled_back_to: 0 });
       expect((await editor()).templates.home.live).to.deep.equal(installed.home);
       const history = await api.get(`/v1/themes/${slug}/releases`, shop.as);
-      expect(history.body.data.map((r: { number: number; kind: string }) => `${r.number}:${r.kind}`)).to.deep.equal(['1:publish', '2:publish', '3:rollback', '4:rollback']);
+      expect(history.body.data.map((r: { number: number; kind: string }) => `${r.number}:${r.kind}`)).to.deep.equal([
+        '1:publish',
+        '2:publish',
+        '3:rollback',
+        '4:rollback',
+      ]);
       for (const bad of ['99', 'x', '1.5']) expect((await api.post(`/v1/themes/${slug}/releases/${bad}/rollback`, undefined, shop.as)).status).to.equal(404);
       expect((await api.post(`/v1/themes/${slug}/releases/1/rollback`, { extra: 1 }, shop.as)).status).to.equal(400);
     });
@@ -319,13 +328,18 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
         const home = (await editor()).templates.home;
         const based = await save('home', homeWith(`Round ${round}`, home.live), home.version);
         expect(based.status).to.equal(200);
-        const [saved, published] = await Promise.all([save('home', homeWith(`Round ${round} bis`, home.live), based.body.data.version), publish({ template_keys: ['home'] })]);
+        const [saved, published] = await Promise.all([
+          save('home', homeWith(`Round ${round} bis`, home.live), based.body.data.version),
+          publish({ template_keys: ['home'] }),
+        ]);
         expect(published.status, JSON.stringify(published.body)).to.equal(201);
         const after = (await editor()).templates.home;
         if (saved.status === 200) {
           const publishedIt = published.body.data.draft_versions.home === saved.body.data.version;
           const stillDraft = after.has_draft && after.version === saved.body.data.version;
-          expect(publishedIt || stillDraft, JSON.stringify({ saved: saved.body.data.version, release: published.body.data.draft_versions, after })).to.equal(true);
+          expect(publishedIt || stillDraft, JSON.stringify({ saved: saved.body.data.version, release: published.body.data.draft_versions, after })).to.equal(
+            true,
+          );
           if (stillDraft) expect(after.draft.sections.hero.blocks.heading.settings.heading).to.equal(`Round ${round} bis`);
         } else {
           // The publish cleared the draft first: the stale save learns the new version.
@@ -380,8 +394,11 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
       // The maintenance sweep removes expired sessions (only those).
       expect(await sweepExpiredPreviewSessions(app.platform)).to.equal(0);
       expect(await sweepExpiredPreviewSessions(later)).to.be.greaterThan(0);
-      expect(await app.platform.db.collection('theme_preview_sessions').countDocuments({ expires_at: { $lt: new Date(Date.now() + 31 * 60_000) } })).to.equal(0);
-      for (const token of ['', 'emp_pv_x', 'nope', session.token + 'x', 'x'.repeat(10_000)]) expect(await previewRenderableTheme(app.platform, shop.store.id, token)).to.equal(null);
+      expect(await app.platform.db.collection('theme_preview_sessions').countDocuments({ expires_at: { $lt: new Date(Date.now() + 31 * 60_000) } })).to.equal(
+        0,
+      );
+      for (const token of ['', 'emp_pv_x', 'nope', session.token + 'x', 'x'.repeat(10_000)])
+        expect(await previewRenderableTheme(app.platform, shop.store.id, token)).to.equal(null);
       expect(await previewRenderableTheme(app.platform, 'not-an-id', session.token)).to.equal(null);
 
       // A session without a template key previews every draft; a new save is seen at once.
@@ -435,16 +452,36 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
       // An app installed in the store: it reads the editor with read_themes; it never changes drafts or releases (merchant sessions only).
       const now = new Date();
       const installation = {
-        _id: new ObjectId(), app_id: new ObjectId(), store_id: new ObjectId(shop.store.id), status: 'active' as const, grant_id: new ObjectId(),
-        scopes: ['read_themes', 'write_themes'], webhook_url: 'https://app.example.com/webhooks', installed_by: new ObjectId(shop.merchant.id),
-        metadata: {}, metadata_version: 0, version: 1, installed_at: now, uninstalled_at: null, created_at: now, updated_at: now,
+        _id: new ObjectId(),
+        app_id: new ObjectId(),
+        store_id: new ObjectId(shop.store.id),
+        status: 'active' as const,
+        grant_id: new ObjectId(),
+        scopes: ['read_themes', 'write_themes'],
+        webhook_url: 'https://app.example.com/webhooks',
+        installed_by: new ObjectId(shop.merchant.id),
+        metadata: {},
+        metadata_version: 0,
+        version: 1,
+        installed_at: now,
+        uninstalled_at: null,
+        created_at: now,
+        updated_at: now,
       };
       await installations(app.platform.db).insertOne(installation);
-      const issued = await issueTokens(app.platform, { installation, scopes: installation.scopes, mode: 'offline', familyId: new ObjectId(), codeId: null, parentId: null });
+      const issued = await issueTokens(app.platform, {
+        installation,
+        scopes: installation.scopes,
+        mode: 'offline',
+        familyId: new ObjectId(),
+        codeId: null,
+        parentId: null,
+      });
       const asApp = { token: issued.access_token, storeId: shop.store.id };
       expect((await api.get(`/v1/themes/${slug}/editor`, asApp)).status).to.equal(200);
       expect((await api.get(`/v1/themes/${slug}/releases`, asApp)).status).to.equal(200);
-      for (const [method, path, body] of calls.filter(([m]) => m !== 'GET')) expect((await api.send(method, path, body, asApp)).status, `${method} ${path} (app)`).to.equal(401);
+      for (const [method, path, body] of calls.filter(([m]) => m !== 'GET'))
+        expect((await api.send(method, path, body, asApp)).status, `${method} ${path} (app)`).to.equal(401);
 
       const theirs = await givenInstalled(other);
       const mine = (await api.get('/v1/themes/installed', shop.as)).body.data[0].id;

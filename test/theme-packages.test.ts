@@ -70,10 +70,19 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
       expect(data.version).to.include({ version: bundle.package.version, version_number: 1, status: 'draft', submission_mode: 'marketplace' });
       expect(data.theme.id).to.equal(data.version.id);
       expect([data.schema_manifest_version, data.renderer_version, data.installable]).to.deep.equal(['2026-05-json-contract', '1.0.0', false]);
-      expect(data.review_record).to.include({ submission_type: 'theme_version', resource_id: data.version.id, schema_manifest_version: '2026-05-json-contract', renderer_version: '1.0.0' });
+      expect(data.review_record).to.include({
+        submission_type: 'theme_version',
+        resource_id: data.version.id,
+        schema_manifest_version: '2026-05-json-contract',
+        renderer_version: '1.0.0',
+      });
       const submitted = await events(`theme.submitted:${data.package.id}:${data.version.id}`);
       expect(submitted).to.have.length(1);
-      expect(submitted[0]!.payload).to.include({ theme_package_id: data.package.id, theme_version_id: data.version.id, review_record_id: data.review_record.id });
+      expect(submitted[0]!.payload).to.include({
+        theme_package_id: data.package.id,
+        theme_version_id: data.version.id,
+        review_record_id: data.review_record.id,
+      });
       expect(String(submitted[0]!.store_id)).to.equal(author.store.id);
       // Not public, not installable.
       expect((await api.get(`/v1/themes/${bundle.package.slug}/schema`)).status).to.equal(404);
@@ -89,7 +98,9 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
       expect([res.status, res.body.error.code]).to.deep.equal([400, 'invalid_bundle']);
       expect(res.body.error.details).to.be.an('array').that.is.not.empty;
       expect((await api.post('/v1/themes/packages/upload', { bundle: bundleOf('aurora'), extra: 1 }, { token: author.merchant.token })).status).to.equal(400);
-      expect((await api.post('/v1/themes/packages/upload', { bundle: bundleOf('aurora'), submission_mode: 'public' }, { token: author.merchant.token })).status).to.equal(400);
+      expect(
+        (await api.post('/v1/themes/packages/upload', { bundle: bundleOf('aurora'), submission_mode: 'public' }, { token: author.merchant.token })).status,
+      ).to.equal(400);
       expect((await api.post('/v1/themes/packages/upload', { bundle: [] }, { token: author.merchant.token })).status).to.equal(400);
       expect((await api.post('/v1/themes/packages/upload', { bundle: bundleOf('aurora') })).status).to.equal(401);
       const after = await counts(app.platform.db);
@@ -111,7 +122,9 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
         const res = await upload(bundle);
         expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.be.within(400, 499);
       }
-      const oversized = await api.send('POST', '/v1/themes/packages/upload', JSON.stringify({ bundle: { blob: 'x'.repeat(6 * 1024 * 1024) } }), { token: author.merchant.token });
+      const oversized = await api.send('POST', '/v1/themes/packages/upload', JSON.stringify({ bundle: { blob: 'x'.repeat(6 * 1024 * 1024) } }), {
+        token: author.merchant.token,
+      });
       expect(oversized.status).to.equal(413);
       // A bundle between the default body limit (1 MiB) and the bundle limit is read (and judged by the validator).
       const big = bundleOf('aurora');
@@ -157,10 +170,20 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
       const mediaUpload = async (who: GivenShop) => {
         const form = new FormData();
         form.append('file', new Blob([image], { type: 'image/png' }), 'logo.png');
-        const res = await fetch(`${app.url}/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${who.merchant.token}`, 'x-store-id': who.store.id }, body: form });
+        const res = await fetch(`${app.url}/v1/media`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${who.merchant.token}`, 'x-store-id': who.store.id },
+          body: form,
+        });
         return ((await res.json()) as { data: { id: string } }).data.id;
       };
-      const asset = (mediaId: string) => ({ path: 'assets/logo.png', content_type: 'image/png', size: image.length, sha256: createHash('sha256').update(image).digest('hex'), media_id: mediaId });
+      const asset = (mediaId: string) => ({
+        path: 'assets/logo.png',
+        content_type: 'image/png',
+        size: image.length,
+        sha256: createHash('sha256').update(image).digest('hex'),
+        media_id: mediaId,
+      });
       const theirs = await mediaUpload(await givenShop(api));
       const foreign = bundleOf('aurora');
       foreign.renderer.assets.push(asset(theirs));
@@ -189,7 +212,13 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
     it('runs every check in the themes worker and records each result; theme.review.completed follows', async () => {
       const up = (await upload(bundleOf('ember-liquid'))).body.data;
       const done = await review(up.review_record.id, 'awaiting_review');
-      expect(done.checks.map((c: { name: string }) => c.name)).to.deep.equal(['bundle_schema_validation', 'theme_package_persistence', 'liquid_syntax', 'settings_labels', 'locale_coverage']);
+      expect(done.checks.map((c: { name: string }) => c.name)).to.deep.equal([
+        'bundle_schema_validation',
+        'theme_package_persistence',
+        'liquid_syntax',
+        'settings_labels',
+        'locale_coverage',
+      ]);
       for (const c of done.checks) expect(['passed', 'warning'], c.name).to.include(c.status);
       expect(done.checks.find((c: { name: string }) => c.name === 'bundle_schema_validation').status).to.equal('passed');
       expect(done.checks.find((c: { name: string }) => c.name === 'theme_package_persistence').status).to.equal('passed');
@@ -216,8 +245,14 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
       const lost = bundleOf('aurora');
       const ids = (await upload(lost)).body.data;
       // Take the asset away before the worker looks (the review is still being checked or just checked: run it again).
-      await (await import('../src/storage/index.js')).objectStorage(app.platform).delete(`themes/${ids.package.id}/${ids.version.id}/${lost.renderer.assets[0].path}`);
-      await app.platform.db.collection('theme_reviews').updateOne({ _id: new ObjectId(ids.review_record.id) }, { $set: { status: 'pending_checks', lease_until: null, lease_owner: null } });
+      await (
+        await import('../src/storage/index.js')
+      )
+        .objectStorage(app.platform)
+        .delete(`themes/${ids.package.id}/${ids.version.id}/${lost.renderer.assets[0].path}`);
+      await app.platform.db
+        .collection('theme_reviews')
+        .updateOne({ _id: new ObjectId(ids.review_record.id) }, { $set: { status: 'pending_checks', lease_until: null, lease_owner: null } });
       const persisted = await review(ids.review_record.id, 'checks_failed');
       const check = persisted.checks.find((c: { name: string }) => c.name === 'theme_package_persistence');
       expect(check.status).to.equal('failed');
@@ -230,10 +265,15 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
       // Seven sections of half a megabyte of outputs (seconds of parsing each): as a version stored before the bounds could hold.
       const huge = '{{ b }}'.repeat(72_000);
       const version = await app.platform.db.collection('theme_versions').findOne({ _id: new ObjectId(up.version.id) });
-      const assets = version!.bundle.renderer.assets.map((a: Record<string, unknown>) => (a.path === 'sections/hero-banner.liquid' ? { ...a, content: huge } : a));
-      for (let i = 0; i < 6; i++) assets.push({ path: `snippets/huge-${i}.liquid`, content_type: 'text/x-liquid', size: huge.length, sha256: 'x', content: huge });
+      const assets = version!.bundle.renderer.assets.map((a: Record<string, unknown>) =>
+        a.path === 'sections/hero-banner.liquid' ? { ...a, content: huge } : a,
+      );
+      for (let i = 0; i < 6; i++)
+        assets.push({ path: `snippets/huge-${i}.liquid`, content_type: 'text/x-liquid', size: huge.length, sha256: 'x', content: huge });
       await app.platform.db.collection('theme_versions').updateOne({ _id: version!._id }, { $set: { 'bundle.renderer.assets': assets } });
-      await app.platform.db.collection('theme_reviews').updateOne({ _id: new ObjectId(up.review_record.id) }, { $set: { status: 'pending_checks', lease_until: null, lease_owner: null } });
+      await app.platform.db
+        .collection('theme_reviews')
+        .updateOne({ _id: new ObjectId(up.review_record.id) }, { $set: { status: 'pending_checks', lease_until: null, lease_owner: null } });
       const failed = await review(up.review_record.id, 'checks_failed');
       const liquid = failed.checks.find((c: { name: string }) => c.name === 'liquid_syntax');
       expect(liquid.status).to.equal('failed');
@@ -259,7 +299,11 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
       await review(other.review_record.id, 'awaiting_review');
       const noReasons = await api.post(`/v1/operations/theme-reviews/${other.review_record.id}/reject`, { reasons: [] }, { token: operator.token });
       expect(noReasons.status).to.equal(400);
-      const rejected = await api.post(`/v1/operations/theme-reviews/${other.review_record.id}/reject`, { reasons: ['Hero text contrast is too low'] }, { token: operator.token });
+      const rejected = await api.post(
+        `/v1/operations/theme-reviews/${other.review_record.id}/reject`,
+        { reasons: ['Hero text contrast is too low'] },
+        { token: operator.token },
+      );
       expect(rejected.body.data).to.include({ status: 'rejected' });
       expect(rejected.body.data.reasons).to.deep.equal(['Hero text contrast is too low']);
       expect((await api.get(`/v1/themes/${other.package.slug}/schema`)).status).to.equal(404);

@@ -54,9 +54,15 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
     api.post(`/v1/themes/${slug}/purchase`, { store_id: storeId }, { token: shop.merchant.token, ...(headers ? { headers } : {}) });
   const simulate = (slug: string, shop: GivenShop, purchaseId: string) =>
     api.post(`/v1/themes/${slug}/purchase/simulate`, { store_id: shop.store.id, purchase_id: purchaseId }, { token: shop.merchant.token });
-  const verify = (slug: string, shop: GivenShop, body: Record<string, unknown>) => api.post(`/v1/themes/${slug}/purchase/verify`, { store_id: shop.store.id, ...body }, { token: shop.merchant.token });
-  const install = (slug: string, shop: GivenShop, storeId = shop.store.id) => api.post(`/v1/themes/${slug}/install`, { store_id: storeId }, { token: shop.merchant.token });
-  const purchasesOf = (slug: string) => app.platform.db.collection('theme_purchases').find({ slug }, { projection: { pending_events: 0, events_pending_since: 0 } }).toArray();
+  const verify = (slug: string, shop: GivenShop, body: Record<string, unknown>) =>
+    api.post(`/v1/themes/${slug}/purchase/verify`, { store_id: shop.store.id, ...body }, { token: shop.merchant.token });
+  const install = (slug: string, shop: GivenShop, storeId = shop.store.id) =>
+    api.post(`/v1/themes/${slug}/install`, { store_id: storeId }, { token: shop.merchant.token });
+  const purchasesOf = (slug: string) =>
+    app.platform.db
+      .collection('theme_purchases')
+      .find({ slug }, { projection: { pending_events: 0, events_pending_since: 0 } })
+      .toArray();
   const purchasedEvents = (purchaseId: string) => app.platform.db.collection('events').countDocuments({ idempotency_key: `theme.purchased:${purchaseId}` });
 
   it('refuses to sell a free theme (409 theme_is_free), and an unknown one (404)', async () => {
@@ -83,7 +89,16 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
     const retried = await purchase(slug, shop, shop.store.id, key);
     expect([retried.status, retried.body]).to.deep.equal([201, created.body]);
     const p = created.body.data.purchase;
-    expect(p).to.include({ slug, store_id: shop.store.id, amount: 49.99, currency: 'USD', status: 'pending', provider: 'sandbox', provider_payment_id: null, paid_at: null });
+    expect(p).to.include({
+      slug,
+      store_id: shop.store.id,
+      amount: 49.99,
+      currency: 'USD',
+      status: 'pending',
+      provider: 'sandbox',
+      provider_payment_id: null,
+      paid_at: null,
+    });
     expect(p.provider_order_id).to.match(/^sbx_order_/);
     // A pending purchase is reused; the amount never comes from the client.
     const again = await purchase(slug, shop);
@@ -94,11 +109,17 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
     expect(paid.status, JSON.stringify(paid.body)).to.equal(200);
     const { provider_payment_id, signature } = paid.body.data;
     // The sandbox signs as a real provider would, with the platform's key secret (derived from SECRETS_KEYS).
-    const platformSecret = Buffer.from(hkdfSync('sha256', app.platform.config.secretsKeys[0]!.key, Buffer.alloc(0), 'emporium:themes.purchases.sandbox', 32)).toString('hex');
+    const platformSecret = Buffer.from(
+      hkdfSync('sha256', app.platform.config.secretsKeys[0]!.key, Buffer.alloc(0), 'emporium:themes.purchases.sandbox', 32),
+    ).toString('hex');
     expect(signature).to.equal(createHmac('sha256', platformSecret).update(`${p.provider_order_id}|${provider_payment_id}`).digest('hex'));
 
     const before = await purchasesOf(slug);
-    const forged = await verify(slug, shop, { purchase_id: p.id, provider_payment_id, signature: createHmac('sha256', 'not-the-secret').update(`${p.provider_order_id}|${provider_payment_id}`).digest('hex') });
+    const forged = await verify(slug, shop, {
+      purchase_id: p.id,
+      provider_payment_id,
+      signature: createHmac('sha256', 'not-the-secret').update(`${p.provider_order_id}|${provider_payment_id}`).digest('hex'),
+    });
     expect([forged.status, forged.body.error.code]).to.deep.equal([400, 'invalid_signature']);
     const otherPayment = await verify(slug, shop, { purchase_id: p.id, provider_payment_id: 'sbx_pay_other', signature });
     expect([otherPayment.status, otherPayment.body.error.code]).to.deep.equal([400, 'invalid_signature']);
@@ -140,9 +161,17 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
 
     const forPurchase = await purchase(slug, intruder, shop.store.id);
     expect([forPurchase.status, forPurchase.body.error.code]).to.deep.equal([403, 'store_forbidden']);
-    const forSimulate = await api.post(`/v1/themes/${slug}/purchase/simulate`, { store_id: shop.store.id, purchase_id: p.id }, { token: intruder.merchant.token });
+    const forSimulate = await api.post(
+      `/v1/themes/${slug}/purchase/simulate`,
+      { store_id: shop.store.id, purchase_id: p.id },
+      { token: intruder.merchant.token },
+    );
     expect(forSimulate.status).to.equal(403);
-    const forVerify = await api.post(`/v1/themes/${slug}/purchase/verify`, { store_id: shop.store.id, purchase_id: p.id, provider_payment_id: pay.provider_payment_id, signature: pay.signature }, { token: intruder.merchant.token });
+    const forVerify = await api.post(
+      `/v1/themes/${slug}/purchase/verify`,
+      { store_id: shop.store.id, purchase_id: p.id, provider_payment_id: pay.provider_payment_id, signature: pay.signature },
+      { token: intruder.merchant.token },
+    );
     expect([forVerify.status, forVerify.body.error.code]).to.deep.equal([403, 'store_forbidden']);
     // With its own store, the other store's purchase is not found.
     const withOwnStore = await verify(slug, intruder, { purchase_id: p.id, provider_payment_id: pay.provider_payment_id, signature: pay.signature });
@@ -164,7 +193,11 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
     expect((await verify(slug, shop, { purchase_id: p.id, provider_payment_id: pay.provider_payment_id, signature: pay.signature })).status).to.equal(200);
 
     // The paid purchase cannot be presented for the other store.
-    const crossed = await api.post(`/v1/themes/${slug}/purchase/verify`, { store_id: other.id, purchase_id: p.id, provider_payment_id: pay.provider_payment_id, signature: pay.signature }, { token: shop.merchant.token });
+    const crossed = await api.post(
+      `/v1/themes/${slug}/purchase/verify`,
+      { store_id: other.id, purchase_id: p.id, provider_payment_id: pay.provider_payment_id, signature: pay.signature },
+      { token: shop.merchant.token },
+    );
     expect(crossed.status).to.equal(404);
     const refused = await install(slug, shop, other.id);
     expect([refused.status, refused.body.error.code]).to.deep.equal([402, 'purchase_required']);
@@ -212,7 +245,11 @@ describe('Theme purchases: the simulated checkout exists only in development and
         expect([absent.status, absent.body.error.code]).to.deep.equal([404, 'route_not_found']);
         for (const options of [{ token: shop.merchant.token }, {}]) {
           const res = await api.post('/v1/themes/aurora/purchase/simulate', body, options);
-          expect([res.status, res.body.error.code, res.body.error.message]).to.deep.equal([404, 'route_not_found', 'No route for POST /v1/themes/aurora/purchase/simulate']);
+          expect([res.status, res.body.error.code, res.body.error.message]).to.deep.equal([
+            404,
+            'route_not_found',
+            'No route for POST /v1/themes/aurora/purchase/simulate',
+          ]);
         }
       } finally {
         await deployed.close();
@@ -223,7 +260,10 @@ describe('Theme purchases: the simulated checkout exists only in development and
   it('has it in test: an anonymous call is refused for want of a session (401), not as an unknown route', async () => {
     const local = await startTestApp('theme_simulate_test');
     try {
-      const res = await client(local.url).post('/v1/themes/aurora/purchase/simulate', { store_id: '6650c0ffee00000000000002', purchase_id: '6650c0ffee00000000000001' });
+      const res = await client(local.url).post('/v1/themes/aurora/purchase/simulate', {
+        store_id: '6650c0ffee00000000000002',
+        purchase_id: '6650c0ffee00000000000001',
+      });
       expect([res.status, res.body.error.code]).to.deep.equal([401, 'unauthenticated']);
     } finally {
       await local.close();

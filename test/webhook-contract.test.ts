@@ -12,7 +12,14 @@ import { freePort, until } from './helpers/waiting.js';
 
 const SECRET = 'internal-secret-for-the-webhook-contract-tests-0123';
 const STAGING_KEY = `k1:${Buffer.alloc(32, 3).toString('base64url')}`;
-const FAST_RETRIES = { WEBHOOK_RETRY_BASE_SECONDS: '0.05', WEBHOOK_RETRY_CAP_SECONDS: '0.4', WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_CONNECT_TIMEOUT_MS: '500', JOBS_POLL_INTERVAL_MS: '100', WEBHOOK_SWEEP_INTERVAL_MS: '300' };
+const FAST_RETRIES = {
+  WEBHOOK_RETRY_BASE_SECONDS: '0.05',
+  WEBHOOK_RETRY_CAP_SECONDS: '0.4',
+  WEBHOOK_TIMEOUT_MS: '1500',
+  WEBHOOK_CONNECT_TIMEOUT_MS: '500',
+  JOBS_POLL_INTERVAL_MS: '100',
+  WEBHOOK_SWEEP_INTERVAL_MS: '300',
+};
 const SUBSCRIPTIONS = '/v1/operations/webhook-subscriptions';
 
 type Attempt = { status: number | null; error: string | null; retry_seconds: number | null; request_id: string };
@@ -22,7 +29,12 @@ function harness(api: () => Client, app: () => TestApp) {
   const changeStore = async (as: As): Promise<string> => {
     const res = await api().patch(`/v1/stores/${as.storeId}`, { name: `Renamed ${new ObjectId().toHexString()}` }, as);
     expect(res.status).to.equal(200);
-    const event = await app().platform.db.collection('events').find({ type: 'store.updated', store_id: new ObjectId(as.storeId) }).sort({ _id: -1 }).limit(1).next();
+    const event = await app()
+      .platform.db.collection('events')
+      .find({ type: 'store.updated', store_id: new ObjectId(as.storeId) })
+      .sort({ _id: -1 })
+      .limit(1)
+      .next();
     return event!._id.toHexString();
   };
   const finished = (as: As, subscriptionId: string, eventId: string) =>
@@ -42,7 +54,10 @@ describe('Webhook targets in staging: private, loopback, link-local and metadata
   let receiver: WebhookReceiver;
   let internalPort: number;
   const workers: RunningProcess[] = [];
-  const { changeStore, finished } = harness(() => api, () => app);
+  const { changeStore, finished } = harness(
+    () => api,
+    () => app,
+  );
 
   before(async () => {
     tls = makeTestCertificate();
@@ -73,7 +88,10 @@ describe('Webhook targets in staging: private, loopback, link-local and metadata
 
   /** A staging webhooks worker (trusting the test certificate) with its own allow-list. */
   const startWorker = async (allowlist: string) => {
-    const w = runProcfileProcess('webhooks', app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(internalPort), WEBHOOK_TARGET_ALLOWLIST: allowlist, NODE_EXTRA_CA_CERTS: tls.certFile }));
+    const w = runProcfileProcess(
+      'webhooks',
+      app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(internalPort), WEBHOOK_TARGET_ALLOWLIST: allowlist, NODE_EXTRA_CA_CERTS: tls.certFile }),
+    );
     workers.push(w);
     await w.waitFor('"event":"webhooks.internal_listening"');
     return w;
@@ -97,7 +115,9 @@ describe('Webhook targets in staging: private, loopback, link-local and metadata
       expect(res.status, target_url).to.equal(400);
       expect(res.body.error.code, target_url).to.equal('invalid_target_url');
       expect(res.body.error.details, target_url).to.have.length(1);
-      expect(res.body.error.details[0], target_url).to.match(/^body\.target_url: /).and.match(reason);
+      expect(res.body.error.details[0], target_url)
+        .to.match(/^body\.target_url: /)
+        .and.match(reason);
     }
     expect(await app.platform.db.collection('webhook_subscriptions').countDocuments({ store_id: new ObjectId(as.storeId) })).to.equal(before);
 
@@ -168,7 +188,10 @@ describe('A webhook signing secret that cannot be decrypted', function () {
   let receiver: WebhookReceiver;
   let internalPort: number;
   const workers: RunningProcess[] = [];
-  const { changeStore, finished } = harness(() => api, () => app);
+  const { changeStore, finished } = harness(
+    () => api,
+    () => app,
+  );
 
   before(async () => {
     receiver = await new WebhookReceiver().start();
@@ -215,7 +238,9 @@ describe('A webhook signing secret that cannot be decrypted', function () {
     expect(attempts).to.have.length(9);
     for (const a of attempts) {
       expect(a.status).to.equal(null);
-      expect(a.error).to.equal('Signing secret cannot be decrypted: the key it was sealed with is not in SECRETS_KEYS (restore that key, or rotate the secret with grace_period_seconds 0)');
+      expect(a.error).to.equal(
+        'Signing secret cannot be decrypted: the key it was sealed with is not in SECRETS_KEYS (restore that key, or rotate the secret with grace_period_seconds 0)',
+      );
       expect(a.request_id).to.match(/^whreq_[0-9a-f]{24}$/);
     }
     expect(new Set(attempts.map((a) => a.request_id)).size).to.equal(9);
@@ -251,14 +276,18 @@ describe('A webhook signing secret that cannot be decrypted', function () {
     const rotated = await api.post(`${SUBSCRIPTIONS}/${other.id}/rotate-secret`, { grace_period_seconds: 3600 }, as);
     expect(rotated.status).to.equal(200);
     receiver.expectSecret('/previous-damaged', rotated.body.data.secret);
-    await app.platform.db.collection('webhook_subscriptions').updateOne({ _id: new ObjectId(other.id) }, { $set: { 'previous_secret.ciphertext': 'v1.dev.AAAA.AAAA.AAAA' } });
+    await app.platform.db
+      .collection('webhook_subscriptions')
+      .updateOne({ _id: new ObjectId(other.id) }, { $set: { 'previous_secret.ciphertext': 'v1.dev.AAAA.AAAA.AAAA' } });
     await stopWorkers();
     await startWorker(''); // the test key again: the current secret opens
     const next = await changeStore(as);
     const failed = await finished(as, other.id, next);
     expect(failed.status).to.equal('failed');
     expect(new Set(attemptsOf(failed).map((a) => a.error))).to.deep.equal(
-      new Set(['Previous signing secret cannot be decrypted: it does not open with the key of its id in SECRETS_KEYS (the key was changed, or the stored secret is damaged; rotate the secret with grace_period_seconds 0)']),
+      new Set([
+        'Previous signing secret cannot be decrypted: it does not open with the key of its id in SECRETS_KEYS (the key was changed, or the stored secret is damaged; rotate the secret with grace_period_seconds 0)',
+      ]),
     );
     expect(receiver.to('/previous-damaged')).to.deep.equal([]);
   });

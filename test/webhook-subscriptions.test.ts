@@ -13,8 +13,18 @@ import { client, type Client } from './helpers/http.js';
 
 const PATH = '/v1/operations/webhook-subscriptions';
 const FIELDS = [
-  'id', 'target_url', 'event_types', 'active', 'description', 'disabled_reason', 'disabled_at', 'owner',
-  'secret_rotated_at', 'previous_secret_expires_at', 'created_at', 'updated_at',
+  'id',
+  'target_url',
+  'event_types',
+  'active',
+  'description',
+  'disabled_reason',
+  'disabled_at',
+  'owner',
+  'secret_rotated_at',
+  'previous_secret_expires_at',
+  'created_at',
+  'updated_at',
 ];
 const TARGET = 'https://hooks.example.com/emporium';
 
@@ -50,8 +60,14 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       expect(secret).to.match(/^whsec_[A-Za-z0-9_-]{43}$/);
       expect(view).to.have.all.keys(...FIELDS);
       expect(view).to.deep.include({
-        target_url: TARGET, event_types: ['order.created', 'product.*'], active: true, description: 'Fulfilment sync',
-        disabled_reason: null, disabled_at: null, owner: { type: 'merchant', id: merchant.id }, previous_secret_expires_at: null,
+        target_url: TARGET,
+        event_types: ['order.created', 'product.*'],
+        active: true,
+        description: 'Fulfilment sync',
+        disabled_reason: null,
+        disabled_at: null,
+        owner: { type: 'merchant', id: merchant.id },
+        previous_secret_expires_at: null,
       });
       expect(view.secret_rotated_at).to.equal(view.created_at);
       // Stored sealed, opening to the secret shown.
@@ -91,7 +107,10 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
         [{ target_url: TARGET, event_types: [] }, /body\.event_types: must name at least one event type/],
         [{ target_url: TARGET, event_types: 'order.created' }, /body\.event_types/],
         [{ target_url: TARGET, event_types: Array.from({ length: 51 }, () => 'order.created') }, /body\.event_types: must name at most 50/],
-        [{ target_url: TARGET, event_types: ['order.created', 'order.exploded', 'nope.*', 'Order.Created'] }, /body\.event_types\.1: "order\.exploded" is not a known event type[\s\S]*body\.event_types\.2: "nope\.\*"[\s\S]*body\.event_types\.3: "Order\.Created"/],
+        [
+          { target_url: TARGET, event_types: ['order.created', 'order.exploded', 'nope.*', 'Order.Created'] },
+          /body\.event_types\.1: "order\.exploded" is not a known event type[\s\S]*body\.event_types\.2: "nope\.\*"[\s\S]*body\.event_types\.3: "Order\.Created"/,
+        ],
         [{ target_url: TARGET, event_types: ['order.'] }, /body\.event_types\.0: "order\."/],
         [{ target_url: TARGET, event_types: [42] }, /body\.event_types\.0/],
         [{ target_url: TARGET, event_types: ['x'.repeat(101)] }, /body\.event_types\.0/],
@@ -155,9 +174,21 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       const docs = Array.from({ length: MAX_SUBSCRIPTIONS_PER_STORE - 1 }, () => {
         const now = new Date();
         return {
-          _id: new ObjectId(), store_id: new ObjectId(store.id), owner: { type: 'merchant' as const, id: new ObjectId() }, target_url: TARGET,
-          event_types: ['*'], description: null, active: true, disabled_reason: null, disabled_at: null, consecutive_failed_deliveries: 0,
-          secret: { ciphertext: 'x', created_at: now }, previous_secret: null, version: 1, created_at: now, updated_at: now,
+          _id: new ObjectId(),
+          store_id: new ObjectId(store.id),
+          owner: { type: 'merchant' as const, id: new ObjectId() },
+          target_url: TARGET,
+          event_types: ['*'],
+          description: null,
+          active: true,
+          disabled_reason: null,
+          disabled_at: null,
+          consecutive_failed_deliveries: 0,
+          secret: { ciphertext: 'x', created_at: now },
+          previous_secret: null,
+          version: 1,
+          created_at: now,
+          updated_at: now,
         };
       });
       await subscriptions(platform.db).insertMany(docs);
@@ -178,9 +209,21 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       const now = new Date();
       await subscriptions(platform.db).insertMany(
         Array.from({ length: MAX_SUBSCRIPTIONS_PER_STORE - 3 }, () => ({
-          _id: new ObjectId(), store_id: new ObjectId(store.id), owner: { type: 'merchant' as const, id: new ObjectId() }, target_url: TARGET,
-          event_types: ['*'], description: null, active: true, disabled_reason: null, disabled_at: null, consecutive_failed_deliveries: 0,
-          secret: { ciphertext: 'x', created_at: now }, previous_secret: null, version: 1, created_at: now, updated_at: now,
+          _id: new ObjectId(),
+          store_id: new ObjectId(store.id),
+          owner: { type: 'merchant' as const, id: new ObjectId() },
+          target_url: TARGET,
+          event_types: ['*'],
+          description: null,
+          active: true,
+          disabled_reason: null,
+          disabled_at: null,
+          consecutive_failed_deliveries: 0,
+          secret: { ciphertext: 'x', created_at: now },
+          previous_secret: null,
+          version: 1,
+          created_at: now,
+          updated_at: now,
         })),
       );
       const replies = await Promise.all(Array.from({ length: 8 }, () => api.post(PATH, { target_url: TARGET, event_types: ['*'] }, as)));
@@ -191,7 +234,9 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       const created = replies.filter((r) => r.status === 201).length;
       expect(created).to.be.at.least(1).and.at.most(3);
       expect(await subscriptions(platform.db).countDocuments({ store_id: new ObjectId(store.id) })).to.be.at.most(MAX_SUBSCRIPTIONS_PER_STORE);
-      expect(await platform.db.collection('events').countDocuments({ type: 'webhook_subscription.created', store_id: new ObjectId(store.id) })).to.equal(created);
+      expect(await platform.db.collection('events').countDocuments({ type: 'webhook_subscription.created', store_id: new ObjectId(store.id) })).to.equal(
+        created,
+      );
     });
 
     it('needs a session and a store the merchant owns (403 otherwise)', async () => {
@@ -219,7 +264,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
   });
 
   describe('GET', () => {
-    it('lists only the store\'s subscriptions with cursor pagination', async () => {
+    it("lists only the store's subscriptions with cursor pagination", async () => {
       const { as } = await givenShop(api);
       const other = await givenShop(api);
       await givenSubscription(other.as);
@@ -237,7 +282,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       expect((await api.get(`${PATH}?active=true`, as)).status).to.equal(400);
     });
 
-    it('answers 404 for an unknown id, a malformed id and another store\'s id', async () => {
+    it("answers 404 for an unknown id, a malformed id and another store's id", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
       const theirs = await givenSubscription(b.as);
@@ -253,7 +298,11 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     it('changes the given fields, checks a new target, and records webhook_subscription.updated with the changed fields', async () => {
       const { as } = await givenShop(api);
       const sub = await givenSubscription(as, { description: 'first' });
-      const res = await api.patch(`${PATH}/${sub.id}`, { target_url: 'https://other.example.com/in', event_types: ['customer.*', 'customer.*'], description: null }, as);
+      const res = await api.patch(
+        `${PATH}/${sub.id}`,
+        { target_url: 'https://other.example.com/in', event_types: ['customer.*', 'customer.*'], description: null },
+        as,
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body.data).to.have.all.keys(...FIELDS);
       expect(res.body.data).to.deep.include({ target_url: 'https://other.example.com/in', event_types: ['customer.*'], description: null, active: true });
@@ -314,7 +363,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       expect(await subscriptions(platform.db).findOne({ _id: new ObjectId(sub.id) })).to.deep.equal(stored);
     });
 
-    it('answers 404 for another store\'s id and changes nothing', async () => {
+    it("answers 404 for another store's id and changes nothing", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
       const theirs = await givenSubscription(b.as);
@@ -344,7 +393,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       expect(events[1]!.payload).to.deep.equal({ webhook_subscription: view });
     });
 
-    it('answers 404 for another store\'s id and keeps it', async () => {
+    it("answers 404 for another store's id and keeps it", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
       const theirs = await givenSubscription(b.as);
@@ -365,7 +414,9 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const { secret, ...view } = res.body.data;
       secretsSeen.push(secret);
-      expect(secret).to.match(/^whsec_/).and.not.equal(oldSecret);
+      expect(secret)
+        .to.match(/^whsec_/)
+        .and.not.equal(oldSecret);
       expect(view).to.have.all.keys(...FIELDS);
       const expires = Date.parse(view.previous_secret_expires_at);
       expect(expires).to.be.within(before + 86_400_000 - 1000, Date.now() + 86_400_000 + 1000);
@@ -399,7 +450,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       expect(doc!.version).to.equal(4);
     });
 
-    it('refuses bad input, another store\'s id and unknown ids, and changes nothing', async () => {
+    it("refuses bad input, another store's id and unknown ids, and changes nothing", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
       const sub = await givenSubscription(a.as);

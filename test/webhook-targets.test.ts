@@ -16,15 +16,16 @@ function productionConfig(allowlist?: string): Config {
   });
 }
 
-const stagingConfig = () =>
-  loadConfig({ APP_ENV: 'staging', SECRETS_KEYS: KEY, MONGODB_URL: 'mongodb://127.0.0.1:1/none' });
+const stagingConfig = () => loadConfig({ APP_ENV: 'staging', SECRETS_KEYS: KEY, MONGODB_URL: 'mongodb://127.0.0.1:1/none' });
 
 /** A resolver that never touches the network: fixed answers per host name. */
-const resolver = (answers: Record<string, string[]>): Resolver => async (hostname) => {
-  const list = answers[hostname];
-  if (!list) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-  return list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-};
+const resolver =
+  (answers: Record<string, string[]>): Resolver =>
+  async (hostname) => {
+    const list = answers[hostname];
+    if (!list) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
 
 describe('Webhook targets (src/outbound/targets.ts)', () => {
   describe('classifyAddress', () => {
@@ -140,7 +141,8 @@ describe('Webhook targets (src/outbound/targets.ts)', () => {
     });
 
     it('knows loopback hosts', () => {
-      for (const host of ['localhost', 'LOCALHOST', '127.0.0.1', '127.9.8.7', '[::1]', '::1', '::ffff:127.0.0.1']) expect(isLoopbackHost(host), host).to.equal(true);
+      for (const host of ['localhost', 'LOCALHOST', '127.0.0.1', '127.9.8.7', '[::1]', '::1', '::ffff:127.0.0.1'])
+        expect(isLoopbackHost(host), host).to.equal(true);
       for (const host of ['example.com', '10.0.0.1', '[::2]', 'localhost.example.com', '0.0.0.0']) expect(isLoopbackHost(host), host).to.equal(false);
     });
   });
@@ -150,7 +152,13 @@ describe('Webhook targets (src/outbound/targets.ts)', () => {
     const dev = loadConfig({ APP_ENV: 'development' });
 
     it('allows https anywhere (with a port, path and query) and stores the parsed href', async () => {
-      for (const url of ['https://example.com', 'https://example.com:8443/hooks?x=1', 'https://hooks.example.co.uk/a/b', 'https://10.0.0.1/x', 'https://[::1]:9000/']) {
+      for (const url of [
+        'https://example.com',
+        'https://example.com:8443/hooks?x=1',
+        'https://hooks.example.co.uk/a/b',
+        'https://10.0.0.1/x',
+        'https://[::1]:9000/',
+      ]) {
         const verdict = await checkTargetUrl(test, url, { resolve: true });
         expect(verdict.ok, url).to.equal(true);
       }
@@ -163,7 +171,14 @@ describe('Webhook targets (src/outbound/targets.ts)', () => {
         for (const url of ['http://localhost:4000/hooks', 'http://127.0.0.1:4000/', 'http://127.1.2.3/', 'http://[::1]:8080/x', 'http://LOCALHOST/']) {
           expect((await checkTargetUrl(config, url, { resolve: true })).ok, url).to.equal(true);
         }
-        for (const url of ['http://example.com/', 'http://10.0.0.1/', 'http://192.168.1.10:8080/', 'http://[::2]/', 'http://localhost.example.com/', 'http://0.0.0.0/']) {
+        for (const url of [
+          'http://example.com/',
+          'http://10.0.0.1/',
+          'http://192.168.1.10:8080/',
+          'http://[::2]/',
+          'http://localhost.example.com/',
+          'http://0.0.0.0/',
+        ]) {
           const verdict = await checkTargetUrl(config, url, { resolve: true });
           expect(verdict.ok, url).to.equal(false);
           expect(!verdict.ok && verdict.reason, url).to.match(/must use https/);
@@ -292,7 +307,20 @@ describe('Webhook targets (src/outbound/targets.ts)', () => {
     it('checkResolvedAddress re-checks the address connected to at delivery time', () => {
       expect(checkResolvedAddress(prod, 'hooks.example', '93.184.216.34')).to.deep.equal({ ok: true });
       expect(checkResolvedAddress(prod, 'hooks.example', '2606:4700:4700::1111')).to.deep.equal({ ok: true });
-      for (const address of ['127.0.0.1', '10.0.0.1', '169.254.169.254', '::1', '::ffff:192.168.0.1', 'fe80::1', 'fc00::1', '100.64.0.1', '0.0.0.0', '::', 'ff02::1', 'not-an-ip']) {
+      for (const address of [
+        '127.0.0.1',
+        '10.0.0.1',
+        '169.254.169.254',
+        '::1',
+        '::ffff:192.168.0.1',
+        'fe80::1',
+        'fc00::1',
+        '100.64.0.1',
+        '0.0.0.0',
+        '::',
+        'ff02::1',
+        'not-an-ip',
+      ]) {
         const verdict = checkResolvedAddress(prod, 'hooks.example', address);
         expect(verdict.ok, address).to.equal(false);
         expect(!verdict.ok && verdict.reason, address).to.contain('hooks.example resolves to');
@@ -302,7 +330,13 @@ describe('Webhook targets (src/outbound/targets.ts)', () => {
     });
 
     it('guardTarget refuses, at send time, an IP literal target that is not public, IPv6 in brackets too', () => {
-      for (const url of ['https://127.0.0.1/hooks', 'https://[::1]/hooks', 'https://[fd12:3456:789a::1]:8443/x', 'https://[::ffff:10.0.0.1]/x', 'https://169.254.169.254/latest']) {
+      for (const url of [
+        'https://127.0.0.1/hooks',
+        'https://[::1]/hooks',
+        'https://[fd12:3456:789a::1]:8443/x',
+        'https://[::ffff:10.0.0.1]/x',
+        'https://169.254.169.254/latest',
+      ]) {
         const verdict = guardTarget(prod, new URL(url));
         expect(verdict.ok, url).to.equal(false);
       }
@@ -341,7 +375,12 @@ describe('Webhook targets (src/outbound/targets.ts)', () => {
       expect(guardTarget(staging, new URL('https://169.254.169.254/')).ok).to.equal(false);
       expect(guardTarget(staging, new URL('https://[::1]/')).ok).to.equal(false);
       expect(guardTarget(staging, new URL('https://93.184.216.34/')).ok).to.equal(true);
-      const allowed = loadConfig({ APP_ENV: 'staging', SECRETS_KEYS: KEY, MONGODB_URL: 'mongodb://127.0.0.1:1/none', WEBHOOK_TARGET_ALLOWLIST: 'internal.example,127.0.0.1' });
+      const allowed = loadConfig({
+        APP_ENV: 'staging',
+        SECRETS_KEYS: KEY,
+        MONGODB_URL: 'mongodb://127.0.0.1:1/none',
+        WEBHOOK_TARGET_ALLOWLIST: 'internal.example,127.0.0.1',
+      });
       expect((await checkTargetUrl(allowed, 'https://internal.example/', { resolve: true, resolver: dns })).ok).to.equal(true);
       expect(guardTarget(allowed, new URL('https://127.0.0.1:8443/')).ok).to.equal(true);
     });

@@ -16,7 +16,6 @@ import { freePort, until } from './helpers/waiting.js';
 
 const SECRET = 'internal-secret-for-the-webhooks-tests-0123456789';
 
-
 describe('Webhook delivery (webhooks worker, receiver, operations API)', function () {
   this.timeout(60_000);
   let app: TestApp;
@@ -73,7 +72,12 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     n += 1;
     const res = await api.patch(`/v1/stores/${as.storeId}`, { name: `Renamed ${n}` }, as);
     expect(res.status).to.equal(200);
-    const event = await app.platform.db.collection('events').find({ type: 'store.updated', store_id: new ObjectId(as.storeId) }).sort({ _id: -1 }).limit(1).next();
+    const event = await app.platform.db
+      .collection('events')
+      .find({ type: 'store.updated', store_id: new ObjectId(as.storeId) })
+      .sort({ _id: -1 })
+      .limit(1)
+      .next();
     return event!._id.toHexString();
   }
   async function deliveryFor(subscriptionId: string, eventId: string, done = true) {
@@ -115,7 +119,7 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     await unsubscribe(sub.id);
   });
 
-  it('signs with exactly one v1= signature per header during a rotation\'s grace period, the previous secret\'s in X-Platform-Hmac-SHA256-Previous', async () => {
+  it("signs with exactly one v1= signature per header during a rotation's grace period, the previous secret's in X-Platform-Hmac-SHA256-Previous", async () => {
     const sub = await subscribe('/rotating');
     const rotated = await api.post(`/v1/operations/webhook-subscriptions/${sub.id}/rotate-secret`, { grace_period_seconds: 3600 }, as);
     expect(rotated.status, JSON.stringify(rotated.body)).to.equal(200);
@@ -155,12 +159,16 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     const eventId = await changeStore();
     const delivery = await deliveryFor(sub.id, eventId);
     expect(delivery.status).to.equal('successful');
-    expect(delivery.attempts.map((a: { number: number; status: number }) => [a.number, a.status])).to.deep.equal([[0, 500], [1, 500], [2, 200]]);
+    expect(delivery.attempts.map((a: { number: number; status: number }) => [a.number, a.status])).to.deep.equal([
+      [0, 500],
+      [1, 500],
+      [2, 200],
+    ]);
     expect(delivery.attempts[0]).to.include({ error: 'Webhook endpoint returned HTTP 500', response_preview: 'nope: try later' });
     await unsubscribe(sub.id);
   });
 
-  it('records each failed attempt\'s retry delay in seconds (spec 6.1 rule 8), none after a success or the last attempt', async () => {
+  it("records each failed attempt's retry delay in seconds (spec 6.1 rule 8), none after a success or the last attempt", async () => {
     receiver.on('/delays', (attempt) => (attempt < 2 ? { status: 500 } : attempt === 2 ? { status: 503, headers: { 'Retry-After': '1' } } : { status: 200 }));
     const sub = await subscribe('/delays');
     const eventId = await changeStore();
@@ -168,7 +176,12 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     expect(delivery.status).to.equal('successful');
     expect(delivery.attempts).to.have.length(4);
     // min(0.05 × 2^n, 0.4) in this suite (spec: 120 s doubling, capped at 3600 s); a longer Retry-After on a 503 wins, capped.
-    expect(delivery.attempts.map((a: { status: number; retry_seconds: number | null }) => [a.status, a.retry_seconds])).to.deep.equal([[500, 0.05], [500, 0.1], [503, 0.4], [200, null]]);
+    expect(delivery.attempts.map((a: { status: number; retry_seconds: number | null }) => [a.status, a.retry_seconds])).to.deep.equal([
+      [500, 0.05],
+      [500, 0.1],
+      [503, 0.4],
+      [200, null],
+    ]);
     await unsubscribe(sub.id);
 
     receiver.on('/delays-down', () => ({ status: 500 }));
@@ -212,7 +225,8 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     await unsubscribe(sub.id);
 
     const spec = { config: loadConfig({ APP_ENV: 'test', MONGODB_URL: 'mongodb://x/' }) };
-    const delay = (attempt: number, status: number | null, retryAfter: number | null) => retryDelaySeconds(spec, attempt, { status, retryAfterSeconds: retryAfter });
+    const delay = (attempt: number, status: number | null, retryAfter: number | null) =>
+      retryDelaySeconds(spec, attempt, { status, retryAfterSeconds: retryAfter });
     expect([0, 1, 2, 3, 4, 5, 6, 7].map((a) => delay(a, 500, null))).to.deep.equal([120, 240, 480, 960, 1920, 3600, 3600, 3600]);
     expect(delay(0, 429, 600)).to.equal(600);
     expect(delay(0, 503, 600)).to.equal(600);
@@ -233,7 +247,13 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
   });
 
   it('refuses to start production with a changed retry schedule', () => {
-    const production = { APP_ENV: 'production', MONGODB_URL: 'mongodb://db/', SECRETS_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64url')}`, MESSAGE_RELAY_URL: 'https://relay.example', MESSAGE_RELAY_TOKEN: 'relay-token-0123456789' };
+    const production = {
+      APP_ENV: 'production',
+      MONGODB_URL: 'mongodb://db/',
+      SECRETS_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64url')}`,
+      MESSAGE_RELAY_URL: 'https://relay.example',
+      MESSAGE_RELAY_TOKEN: 'relay-token-0123456789',
+    };
     expect(() => loadConfig(production)).to.not.throw();
     expect(() => loadConfig({ ...production, WEBHOOK_RETRY_BASE_SECONDS: '1' })).to.throw(/WEBHOOK_RETRY_BASE_SECONDS: must not be set in production/);
     expect(() => loadConfig({ ...production, WEBHOOK_RETRY_CAP_SECONDS: '10' })).to.throw(/WEBHOOK_RETRY_CAP_SECONDS: must not be set in production/);
@@ -271,7 +291,9 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
       return v.active === false ? v : null;
     });
     expect(s).to.include({ active: false, disabled_reason: 'gone' });
-    expect(await app.platform.db.collection('events').countDocuments({ type: 'webhook_subscription.disabled', 'payload.webhook_subscription.id': sub.id })).to.equal(1);
+    expect(
+      await app.platform.db.collection('events').countDocuments({ type: 'webhook_subscription.disabled', 'payload.webhook_subscription.id': sub.id }),
+    ).to.equal(1);
     const next = await changeStore();
     await new Promise((r) => setTimeout(r, 500));
     expect((await api.get(`/v1/operations/webhook-deliveries?subscription_id=${sub.id}&event_id=${next}`, as)).body.data).to.deep.equal([]);
@@ -311,12 +333,20 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
 
   it('delivers a burst of events recorded at once, each exactly once, through a few wake-ups', async () => {
     const sub = await subscribe('/burst');
-    const wakeUps = () => worker.output().split('\n').filter((l) => l.includes('"path":"/webhook-deliveries/dispatch"')).length;
+    const wakeUps = () =>
+      worker
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"path":"/webhook-deliveries/dispatch"')).length;
     const before = wakeUps();
     const burst = `burst-${Date.now()}`;
-    const events = await Promise.all(Array.from({ length: 60 }, (_, i) => app.platform.events.emit('store.updated', as.storeId, { store: { id: as.storeId, i } }, `${burst}:${i}`)));
+    const events = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => app.platform.events.emit('store.updated', as.storeId, { store: { id: as.storeId, i } }, `${burst}:${i}`)),
+    );
     // The same keys again, at once: the events recorded first, nothing new.
-    const again = await Promise.all(Array.from({ length: 60 }, (_, i) => app.platform.events.emit('store.updated', as.storeId, { store: { id: as.storeId, i } }, `${burst}:${i}`)));
+    const again = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => app.platform.events.emit('store.updated', as.storeId, { store: { id: as.storeId, i } }, `${burst}:${i}`)),
+    );
     expect(again.map((e) => e.id)).to.deep.equal(events.map((e) => e.id));
     await until('every event of the burst', async () => events.every((e) => receiver.to('/burst').some((r) => r.eventId === e.id)));
     await new Promise((r) => setTimeout(r, 300)); // a second copy would arrive by now
@@ -333,9 +363,20 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     const later = (ms: number) => ({ ...app.platform, clock: { now: () => new Date(Date.now() + ms) } });
     const eventIds = [new ObjectId(), new ObjectId()];
     for (const id of eventIds) {
-      await app.platform.db.collection('events').insertOne({ _id: id, type: 'store.updated', store_id: new ObjectId(as.storeId), payload: { store: { id: as.storeId } }, idempotency_key: `test:${id.toHexString()}`, created_at: new Date() });
+      await app.platform.db.collection('events').insertOne({
+        _id: id,
+        type: 'store.updated',
+        store_id: new ObjectId(as.storeId),
+        payload: { store: { id: as.storeId } },
+        idempotency_key: `test:${id.toHexString()}`,
+        created_at: new Date(),
+      });
     }
-    const held = await fanOutEvents(app.platform, eventIds.map((id) => id.toHexString()), 'test-holder');
+    const held = await fanOutEvents(
+      app.platform,
+      eventIds.map((id) => id.toHexString()),
+      'test-holder',
+    );
     expect(held.map((h) => h.delivery.event_id.toHexString()).sort()).to.deep.equal(eventIds.map((id) => id.toHexString()).sort());
     // Ten seconds on, the first one's lease has run out and a sweep of the same process took it again.
     const [first, second] = held as [ClaimedDelivery, ClaimedDelivery];
@@ -359,7 +400,14 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     const sub = await subscribe('/ok-sweep');
     // An event written as a web process that died right after the insert would leave it.
     const id = new ObjectId();
-    await app.platform.db.collection('events').insertOne({ _id: id, type: 'store.updated', store_id: new ObjectId(as.storeId), payload: { store: { id: as.storeId } }, idempotency_key: `test:${id.toHexString()}`, created_at: new Date() });
+    await app.platform.db.collection('events').insertOne({
+      _id: id,
+      type: 'store.updated',
+      store_id: new ObjectId(as.storeId),
+      payload: { store: { id: as.storeId } },
+      idempotency_key: `test:${id.toHexString()}`,
+      created_at: new Date(),
+    });
     const delivery = await deliveryFor(sub.id, id.toHexString());
     expect(delivery.status).to.equal('successful');
     await unsubscribe(sub.id);
@@ -381,14 +429,19 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
 
   it('serves the internal dispatch routes only with the internal secret, never under /v1', async () => {
     const url = `http://127.0.0.1:${internalPort}`;
-    const post = (path: string, headers: Record<string, string>, body = '{}') => fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const post = (path: string, headers: Record<string, string>, body = '{}') =>
+      fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     expect((await post('/webhook-deliveries/dispatch', {})).status).to.equal(401);
     expect((await post('/webhook-deliveries/dispatch', { 'x-platform-internal-secret': 'wrong' })).status).to.equal(401);
     const ok = await post('/webhook-deliveries/dispatch', { 'x-platform-internal-secret': SECRET });
     expect(ok.status).to.equal(200);
     expect(((await ok.json()) as { data: Record<string, number> }).data).to.have.all.keys('fanned_out', 'claimed', 'successful', 'retry_scheduled', 'failed');
     expect((await post('/app-lifecycle/dispatch', { 'x-platform-internal-secret': SECRET })).status).to.equal(400); // event_ids required
-    const lifecycle = await post('/app-lifecycle/dispatch', { 'x-platform-internal-secret': SECRET }, JSON.stringify({ event_ids: [new ObjectId().toHexString()] }));
+    const lifecycle = await post(
+      '/app-lifecycle/dispatch',
+      { 'x-platform-internal-secret': SECRET },
+      JSON.stringify({ event_ids: [new ObjectId().toHexString()] }),
+    );
     expect(lifecycle.status).to.equal(200);
     expect(((await lifecycle.json()) as { data: Record<string, number> }).data).to.include({ events: 0, skipped: 1, claimed: 0 });
     expect((await post('/webhook-deliveries/dispatch', { 'x-platform-internal-secret': SECRET }, '{"delivery_ids":["x"]}')).status).to.equal(400);
@@ -398,13 +451,17 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     const bare = runProcfileProcess('webhooks', app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(unconfiguredPort), INTERNAL_SECRET: '' }));
     workers.push(bare);
     await bare.waitFor('"event":"worker.started"');
-    const res = await fetch(`http://127.0.0.1:${unconfiguredPort}/webhook-deliveries/dispatch`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-platform-internal-secret': SECRET }, body: '{}' });
+    const res = await fetch(`http://127.0.0.1:${unconfiguredPort}/webhook-deliveries/dispatch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-platform-internal-secret': SECRET },
+      body: '{}',
+    });
     expect(res.status).to.equal(503);
     bare.child.kill('SIGTERM');
     expect((await bare.exited).code).to.equal(0);
   });
 
-  it('keeps deliveries to each store: 404 for another store\'s delivery ids, 403 for a store the caller does not own', async () => {
+  it("keeps deliveries to each store: 404 for another store's delivery ids, 403 for a store the caller does not own", async () => {
     const sub = await subscribe('/ok-scoped');
     await deliveryFor(sub.id, await changeStore());
     const other = await givenMerchantWithStore(api);
@@ -428,12 +485,20 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     const store = new ObjectId(as.storeId);
     const deliveries = app.platform.db.collection('webhook_deliveries');
     await until('16 deliveries, none queued', async () => {
-      const [all, queued] = await Promise.all([deliveries.countDocuments({ store_id: store }), deliveries.countDocuments({ store_id: store, status: 'queued' })]);
+      const [all, queued] = await Promise.all([
+        deliveries.countDocuments({ store_id: store }),
+        deliveries.countDocuments({ store_id: store, status: 'queued' }),
+      ]);
       return all === 16 && queued === 0;
     });
     const all = await deliveries.find({ store_id: store }).toArray();
     expect(all).to.have.length(16);
-    const subs = new Map((await app.platform.db.collection('webhook_subscriptions').find({ store_id: store }).toArray()).map((s) => [s._id.toHexString(), new URL(s.target_url).pathname]));
+    const subs = new Map(
+      (await app.platform.db.collection('webhook_subscriptions').find({ store_id: store }).toArray()).map((s) => [
+        s._id.toHexString(),
+        new URL(s.target_url).pathname,
+      ]),
+    );
     for (const d of all) {
       const path = subs.get(d.subscription_id.toHexString())!;
       if (path === '/mixed-down') expect(d.status, path).to.equal('failed');
@@ -482,7 +547,13 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
     await app.close();
   });
 
-  const latestEventId = async () => (await app.platform.db.collection('events').find({ store_id: new ObjectId(as.storeId) }).sort({ _id: -1 }).limit(1).next())!._id.toHexString();
+  const latestEventId = async () =>
+    (await app.platform.db
+      .collection('events')
+      .find({ store_id: new ObjectId(as.storeId) })
+      .sort({ _id: -1 })
+      .limit(1)
+      .next())!._id.toHexString();
   const fanOutJob = (eventId: string) => app.platform.db.collection('agendaJobs').findOne({ name: 'webhooks.fan-out-event', 'data.event_id': eventId });
 
   it('records an event no subscription wants as fanned out, with no wake-up and no fan-out job', async () => {
@@ -490,7 +561,9 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
     expect((await api.patch(`/v1/stores/${as.storeId}`, { name: 'Before any subscription' }, as)).status).to.equal(200);
     const unsubscribed = await latestEventId();
     // A subscription to another family: an event of this type is still nobody's.
-    expect((await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}/customers`, event_types: ['customer.*'] }, as)).status).to.equal(201);
+    expect(
+      (await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}/customers`, event_types: ['customer.*'] }, as)).status,
+    ).to.equal(201);
     expect((await api.patch(`/v1/stores/${as.storeId}`, { name: 'Subscribed to customers only' }, as)).status).to.equal(200);
     const otherFamily = await latestEventId();
     expect(otherFamily).not.to.equal(unsubscribed);
@@ -532,7 +605,12 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
     // The job's own log line comes after its send: wait for it rather than race it.
     const finished = new RegExp(`"event":"job.finished","job":"webhooks.fan-out-event"[^\\n]*"event_id":"${eventId}"[^\\n]*"deliveries":1`);
     await until('the fan-out job to finish, having created the delivery', async () => finished.test(worker.output()) || null);
-    expect(receiver.to('/later').filter((r) => r.eventId === eventId).map((r) => r.verified)).to.deep.equal([true]);
+    expect(
+      receiver
+        .to('/later')
+        .filter((r) => r.eventId === eventId)
+        .map((r) => r.verified),
+    ).to.deep.equal([true]);
   });
 
   it('enqueues no fan-out job when the wake-up is answered: the service fanned the event out and sent it', async () => {
@@ -548,7 +626,7 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
   });
 });
 
-describe('Remembered subscriptions (a process trusts its read of a store\'s subscriptions for a while; the sweeper catches up)', function () {
+describe("Remembered subscriptions (a process trusts its read of a store's subscriptions for a while; the sweeper catches up)", function () {
   this.timeout(60_000);
   let app: TestApp;
   let api: Client;
@@ -570,7 +648,13 @@ describe('Remembered subscriptions (a process trusts its read of a store\'s subs
     await app.close();
   });
 
-  const latestEvent = async () => (await app.platform.db.collection('events').find({ store_id: new ObjectId(as.storeId) }).sort({ _id: -1 }).limit(1).next())!;
+  const latestEvent = async () =>
+    (await app.platform.db
+      .collection('events')
+      .find({ store_id: new ObjectId(as.storeId) })
+      .sort({ _id: -1 })
+      .limit(1)
+      .next())!;
 
   it('delivers an event recorded by a process that did not know of a subscription created elsewhere a moment before', async () => {
     // The web process reads the store's subscriptions (none) and remembers that.
@@ -582,7 +666,12 @@ describe('Remembered subscriptions (a process trusts its read of a store\'s subs
     const other = await openPlatform(loadConfig(app.childEnv({ WEBHOOK_SUBSCRIPTION_CACHE_MS: '0' })), 'web', { log: createLog('warn', {}) });
     let subscriptionId: string;
     try {
-      const sub = await createSubscription(other.platform, as.storeId, { type: 'merchant', id: as.merchantId }, { target_url: `${receiver.url}/late`, event_types: ['store.updated'], active: true, description: null });
+      const sub = await createSubscription(
+        other.platform,
+        as.storeId,
+        { type: 'merchant', id: as.merchantId },
+        { target_url: `${receiver.url}/late`, event_types: ['store.updated'], active: true, description: null },
+      );
       subscriptionId = sub.id;
       receiver.expectSecret('/late', sub.secret);
     } finally {

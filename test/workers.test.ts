@@ -10,7 +10,6 @@ import { client, type Client } from './helpers/http.js';
 import { runCommand, runProcfileProcess, type RunningProcess } from './helpers/processes.js';
 import { until } from './helpers/waiting.js';
 
-
 type Relay = { url: string; requests: { headers: IncomingMessage['headers']; body: any }[]; close(): Promise<void> };
 
 /** A stand-in for an email relay: a real local HTTP server recording what it receives. */
@@ -118,7 +117,9 @@ describe('Worker processes (Procfile)', () => {
       expect(delay).to.be.within(29_000, 40_000);
       // The worker records the failure, then schedules the retry job: wait for the second write.
       const retry = await until('a retry job to be scheduled', () =>
-        app.platform.db.collection('agendaJobs').findOne({ name: 'messages.deliver', 'data.message_id': failed._id.toHexString(), nextRunAt: { $gt: new Date() } }),
+        app.platform.db
+          .collection('agendaJobs')
+          .findOne({ name: 'messages.deliver', 'data.message_id': failed._id.toHexString(), nextRunAt: { $gt: new Date() } }),
       );
       expect(retry.nextRunAt.getTime()).to.equal(failed.next_attempt_at.getTime());
       worker.child.kill('SIGTERM');
@@ -179,7 +180,9 @@ describe('Worker processes (Procfile)', () => {
     });
     expect(await db.collection('sessions').countDocuments({ merchant_id: new ObjectId(live.id) })).to.equal(1);
     expect((await api.get('/v1/auth/custom/session', { token: live.token })).status).to.equal(200);
-    expect(worker.output()).to.match(/"event":"job.finished","job":"maintenance.sweep-expired-credentials".*"outcome":"succeeded".*"result":\{"affected":[1-9]/);
+    expect(worker.output()).to.match(
+      /"event":"job.finished","job":"maintenance.sweep-expired-credentials".*"outcome":"succeeded".*"result":\{"affected":[1-9]/,
+    );
     worker.child.kill('SIGTERM');
     expect((await worker.exited).code).to.equal(0);
   });

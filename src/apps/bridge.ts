@@ -30,7 +30,10 @@ function approvedReads(platform: Platform, principal: AppPrincipal, store: Scope
     const parsed = schema.safeParse(query);
     if (!parsed.success) {
       throw new PlatformError('invalid_data', 'invalid_input', 'The path has an invalid query', {
-        details: issueDetails(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })), 'query'),
+        details: issueDetails(
+          parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+          'query',
+        ),
       });
     }
     return parsed.data as z.infer<T>;
@@ -38,28 +41,40 @@ function approvedReads(platform: Platform, principal: AppPrincipal, store: Scope
   const list = <T>(p: Promise<{ items: T[]; nextCursor: string | null }>) => p.then((r) => ({ items: r.items, next_cursor: r.nextCursor }));
   // A Map: the path's first segment is the app's choice, and `/constructor` is no read.
   return new Map<string, Read>([
-    ['products', {
-      scope: 'read_products',
-      run: (id, query) => (id ? getProduct(platform, store.id, id) : list(listProducts(platform, store.id, page(ListProductsQuery, query)))),
-    }],
-    ['orders', {
-      scope: 'read_orders',
-      run: (id, query) => (id ? getOrder(platform, store.id, id) : list(listOrders(platform, store.id, page(ListOrdersQuery, query)))),
-    }],
-    ['installation', {
-      scope: null,
-      run: async (id) => {
-        if (id !== 'metadata') throw new PlatformError('not_found', 'route_not_found', 'The bridge reads installation/metadata');
-        return getMetadata(platform, principal.installationId);
+    [
+      'products',
+      {
+        scope: 'read_products',
+        run: (id, query) => (id ? getProduct(platform, store.id, id) : list(listProducts(platform, store.id, page(ListProductsQuery, query)))),
       },
-    }],
-    ['shop', {
-      scope: null,
-      run: async (id) => {
-        if (id) throw new PlatformError('not_found', 'route_not_found', 'The bridge reads shop without an id');
-        return { id: store.id, name: store.name, subdomain: store.subdomain, currency: store.currency };
+    ],
+    [
+      'orders',
+      {
+        scope: 'read_orders',
+        run: (id, query) => (id ? getOrder(platform, store.id, id) : list(listOrders(platform, store.id, page(ListOrdersQuery, query)))),
       },
-    }],
+    ],
+    [
+      'installation',
+      {
+        scope: null,
+        run: async (id) => {
+          if (id !== 'metadata') throw new PlatformError('not_found', 'route_not_found', 'The bridge reads installation/metadata');
+          return getMetadata(platform, principal.installationId);
+        },
+      },
+    ],
+    [
+      'shop',
+      {
+        scope: null,
+        run: async (id) => {
+          if (id) throw new PlatformError('not_found', 'route_not_found', 'The bridge reads shop without an id');
+          return { id: store.id, name: store.name, subdomain: store.subdomain, currency: store.currency };
+        },
+      },
+    ],
   ]);
 }
 
@@ -79,7 +94,8 @@ export async function bridgeFetch(platform: Platform, principal: AppPrincipal, s
   const refused = (why: string) => new PlatformError('invalid_data', 'invalid_bridge_path', `path ${why}`);
   const raw = body.path;
   if (!raw.startsWith('/') || raw.startsWith('//')) throw refused('must be a relative read path starting with one "/" (no absolute URLs)');
-  if (/[%\\#\s]|\.\./.test(raw) || [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) throw refused('must not contain encoded characters, "..", "\\\\", "#", spaces or control characters');
+  if (/[%\\#\s]|\.\./.test(raw) || [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
+    throw refused('must not contain encoded characters, "..", "\\\\", "#", spaces or control characters');
   const [pathname, search = ''] = raw.split('?', 2) as [string, string?];
   if (raw.split('?').length > 2) throw refused('must have at most one "?"');
   const segments = pathname.slice(1).split('/');
@@ -87,14 +103,20 @@ export async function bridgeFetch(platform: Platform, principal: AppPrincipal, s
   const query = new Map<string, string>();
   for (const pair of search ? search.split('&') : []) {
     const [key, value = ''] = pair.split('=', 2) as [string, string?];
-    if (!/^[a-z_]{1,32}$/.test(key) || !/^[A-Za-z0-9_.:+-]{0,200}$/.test(value) || query.has(key)) throw refused('has a query that is not plain key=value pairs, each key once');
+    if (!/^[a-z_]{1,32}$/.test(key) || !/^[A-Za-z0-9_.:+-]{0,200}$/.test(value) || query.has(key))
+      throw refused('has a query that is not plain key=value pairs, each key once');
     query.set(key, value);
   }
   const reads = approvedReads(platform, principal, store);
   const read = reads.get(segments[0]!);
   if (!read) throw refused(`must start with an approved read path: ${[...reads.keys()].join(', ')}`);
   if (read.scope !== null && !principal.scopes.includes(read.scope)) {
-    return { ok: false, status: 403, data: null, error: { code: 'insufficient_scope', message: `This app's access token was not granted the ${read.scope} scope` } };
+    return {
+      ok: false,
+      status: 403,
+      data: null,
+      error: { code: 'insufficient_scope', message: `This app's access token was not granted the ${read.scope} scope` },
+    };
   }
   try {
     return { ok: true, status: 200, data: await read.run(segments[1] ?? null, Object.fromEntries(query)), error: null };

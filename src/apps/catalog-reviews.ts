@@ -38,11 +38,19 @@ async function requirePublishedApp(platform: Platform, appId: string): Promise<A
 }
 
 /** Newest first (`_id` descending), optionally one rating; the (app_id, _id) or (app_id, rating, _id) index serves it. */
-async function pageOfReviews(platform: Platform, appId: ObjectId, query: CatalogReviewsQuery): Promise<{ items: CatalogReviewView[]; nextCursor: string | null }> {
+async function pageOfReviews(
+  platform: Platform,
+  appId: ObjectId,
+  query: CatalogReviewsQuery,
+): Promise<{ items: CatalogReviewView[]; nextCursor: string | null }> {
   const filter: Filter<CatalogReviewDocument> = { app_id: appId };
   if (query.rating !== undefined) filter.rating = query.rating;
   if (query.cursor) filter._id = { $lt: query.cursor };
-  const docs = await catalogReviews(platform.db).find(filter).sort({ _id: -1 }).limit(query.limit + 1).toArray();
+  const docs = await catalogReviews(platform.db)
+    .find(filter)
+    .sort({ _id: -1 })
+    .limit(query.limit + 1)
+    .toArray();
   const { items, nextCursor } = pageOf(docs, query.limit);
   return { items: items.map(presentCatalogReview), nextCursor };
 }
@@ -91,7 +99,13 @@ async function countRatings(platform: Platform, appId: ObjectId, removed: number
  * had) the app installed, and the app must not be the merchant's own. Once per store: a second
  * review is 409 `review_exists`, naming the first.
  */
-export async function createCatalogReview(platform: Platform, merchantId: string, mayActOn: StoreCheck, appId: string, input: CreateCatalogReviewBody): Promise<OwnCatalogReviewView> {
+export async function createCatalogReview(
+  platform: Platform,
+  merchantId: string,
+  mayActOn: StoreCheck,
+  appId: string,
+  input: CreateCatalogReviewBody,
+): Promise<OwnCatalogReviewView> {
   const app = await requirePublishedApp(platform, appId);
   if (app.merchant_id.equals(merchantId)) throw new PlatformError('not_allowed', 'review_own_app', 'A partner cannot review their own app');
   if (!(await mayActOn(input.store_id))) throw storeForbidden();
@@ -119,7 +133,9 @@ export async function createCatalogReview(platform: Platform, merchantId: string
     if (!isDuplicateKeyError(err)) throw err;
     const existing = await catalogReviews(platform.db).findOne({ app_id: app._id, store_id: storeId }, { projection: { _id: 1 } });
     const id = existing?._id.toHexString() ?? 'unknown';
-    throw new PlatformError('conflict', 'review_exists', `This store has already reviewed this app (review ${id}): edit that review instead`, { details: [`review_id: ${id}`] });
+    throw new PlatformError('conflict', 'review_exists', `This store has already reviewed this app (review ${id}): edit that review instead`, {
+      details: [`review_id: ${id}`],
+    });
   }
   await countRatings(platform, app._id, null, doc.rating);
   platform.log.info({ event: 'apps.catalog_review_created', app_id: app._id.toHexString(), review_id: doc._id.toHexString(), store_id: input.store_id });
@@ -147,14 +163,23 @@ async function changeReview(
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const before = await loadReview(platform, appId, reviewId);
     const set = await change(before);
-    const result = await catalogReviews(platform.db).updateOne({ _id: before._id, app_id: appId, version: before.version }, { $set: set, $inc: { version: 1 } });
+    const result = await catalogReviews(platform.db).updateOne(
+      { _id: before._id, app_id: appId, version: before.version },
+      { $set: set, $inc: { version: 1 } },
+    );
     if (result.matchedCount === 1) return { before, after: { ...before, ...set, version: before.version + 1 } };
   }
   throw reviewBusy();
 }
 
 /** The author edits rating, title or body: any merchant with access to the review's store. */
-export async function updateCatalogReview(platform: Platform, mayActOn: StoreCheck, appId: string, reviewId: string, input: UpdateCatalogReviewBody): Promise<OwnCatalogReviewView> {
+export async function updateCatalogReview(
+  platform: Platform,
+  mayActOn: StoreCheck,
+  appId: string,
+  reviewId: string,
+  input: UpdateCatalogReviewBody,
+): Promise<OwnCatalogReviewView> {
   const app = await requirePublishedApp(platform, appId);
   const { before, after } = await changeReview(platform, app._id, reviewId, async (current) => {
     if (!(await mayActOn(current.store_id.toHexString()))) throw storeForbidden();
@@ -187,7 +212,13 @@ export async function deleteCatalogReview(platform: Platform, mayActOn: StoreChe
 }
 
 /** The partner's one reply to a review of their app: 409 `reply_exists` when it has one (edit it with PATCH). */
-export async function replyToCatalogReview(platform: Platform, merchantId: string, appId: string, reviewId: string, input: CatalogReviewReplyBody): Promise<CatalogReviewView> {
+export async function replyToCatalogReview(
+  platform: Platform,
+  merchantId: string,
+  appId: string,
+  reviewId: string,
+  input: CatalogReviewReplyBody,
+): Promise<CatalogReviewView> {
   const developer = await requireDeveloper(platform, merchantId);
   const app = await findOwnApp(platform, merchantId, appId);
   const { after } = await changeReview(platform, app._id, reviewId, async (current) => {
@@ -199,7 +230,13 @@ export async function replyToCatalogReview(platform: Platform, merchantId: strin
 }
 
 /** The partner edits their reply: 404 `reply_not_found` when there is none yet. */
-export async function updateCatalogReviewReply(platform: Platform, merchantId: string, appId: string, reviewId: string, input: CatalogReviewReplyBody): Promise<CatalogReviewView> {
+export async function updateCatalogReviewReply(
+  platform: Platform,
+  merchantId: string,
+  appId: string,
+  reviewId: string,
+  input: CatalogReviewReplyBody,
+): Promise<CatalogReviewView> {
   await requireDeveloper(platform, merchantId);
   const app = await findOwnApp(platform, merchantId, appId);
   const { after } = await changeReview(platform, app._id, reviewId, async (current) => {

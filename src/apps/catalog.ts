@@ -21,7 +21,9 @@ export async function findPublishedApp(platform: Platform, appId: string): Promi
 }
 
 async function present(platform: Platform, list: PublishedApp[]): Promise<CatalogAppView[]> {
-  const devs = await developers(platform.db).find({ _id: { $in: list.map((a) => a.developer_id) } }).toArray();
+  const devs = await developers(platform.db)
+    .find({ _id: { $in: list.map((a) => a.developer_id) } })
+    .toArray();
   const byId = new Map(devs.map((d) => [d._id.toHexString(), d]));
   return list.map((a) => presentCatalogApp(a, byId.get(a.developer_id.toHexString()) ?? null));
 }

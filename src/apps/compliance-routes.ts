@@ -21,7 +21,11 @@ import {
  */
 export function complianceRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
-  const producer = <T extends ComplianceInput>(path: string, topic: T['topic'], body: typeof CustomerDataRequestBody | typeof CustomerRedactBody | typeof ShopRedactBody) =>
+  const producer = <T extends ComplianceInput>(
+    path: string,
+    topic: T['topic'],
+    body: typeof CustomerDataRequestBody | typeof CustomerRedactBody | typeof ShopRedactBody,
+  ) =>
     router.post(
       path,
       endpoint(platform, { access: 'merchant', body, idempotent: true, status: 201 }, async ({ ctx, merchant, body: input }) => {
@@ -39,7 +43,13 @@ export function complianceRoutes(platform: Platform): AppRouter {
 /** /v1/operations/compliance-requests: operators see every compliance request and each app's delivery state. */
 export function complianceOperationsRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
-  router.get('/', endpoint(platform, { access: 'operator', query: ComplianceListQuery, respond: 'page' }, ({ query }) => listComplianceRequests(platform, query)));
-  router.get('/:id', endpoint(platform, { access: 'operator' }, ({ params }) => getComplianceRequest(platform, params.id!)));
+  router.get(
+    '/',
+    endpoint(platform, { access: 'operator', query: ComplianceListQuery, respond: 'page' }, ({ query }) => listComplianceRequests(platform, query)),
+  );
+  router.get(
+    '/:id',
+    endpoint(platform, { access: 'operator' }, ({ params }) => getComplianceRequest(platform, params.id!)),
+  );
   return router;
 }

@@ -101,7 +101,11 @@ async function ordersOf(platform: Platform, storeId: string, customerId: string)
  */
 export async function requestCompliance(platform: Platform, merchantId: string, store: Store, idempotencyKey: string | undefined, input: ComplianceInput) {
   if (!idempotencyKey) {
-    throw new PlatformError('invalid_data', 'idempotency_key_required', 'A compliance request needs an Idempotency-Key header, so a retry never notifies the apps twice');
+    throw new PlatformError(
+      'invalid_data',
+      'idempotency_key_required',
+      'A compliance request needs an Idempotency-Key header, so a retry never notifies the apps twice',
+    );
   }
   const key = `merchant:${merchantId}:${store.id}:${input.topic}:${idempotencyKey}`;
   const existing = await complianceRequests(platform.db).findOne({ key });
@@ -117,11 +121,21 @@ export async function requestCompliance(platform: Platform, merchantId: string, 
     orderIds = named ?? (found ? await ordersOf(platform, store.id, found.id) : []);
   }
 
-  const active = await installations(platform.db).find({ store_id: new ObjectId(store.id), status: 'active' }).sort({ _id: 1 }).toArray();
-  const appDocs = await apps(platform.db).find({ _id: { $in: active.map((i) => i.app_id) } }, { projection: { _id: 1, handle: 1 } }).toArray();
+  const active = await installations(platform.db)
+    .find({ store_id: new ObjectId(store.id), status: 'active' })
+    .sort({ _id: 1 })
+    .toArray();
+  const appDocs = await apps(platform.db)
+    .find({ _id: { $in: active.map((i) => i.app_id) } }, { projection: { _id: 1, handle: 1 } })
+    .toArray();
   const handles = new Map(appDocs.map((a) => [a._id.toHexString(), a.handle]));
-  const readiness = await appDeliveryReadiness(platform, active.map((i) => ({ installationId: i._id, appId: i.app_id })));
-  const unready = readiness.flatMap((r, i) => (r.ready ? [] : [{ handle: handles.get(active[i]!.app_id.toHexString()) ?? active[i]!.app_id.toHexString(), reason: r.reason! }]));
+  const readiness = await appDeliveryReadiness(
+    platform,
+    active.map((i) => ({ installationId: i._id, appId: i.app_id })),
+  );
+  const unready = readiness.flatMap((r, i) =>
+    r.ready ? [] : [{ handle: handles.get(active[i]!.app_id.toHexString()) ?? active[i]!.app_id.toHexString(), reason: r.reason! }],
+  );
   if (unready.length > 0) {
     throw new PlatformError(
       'conflict',
@@ -188,7 +202,12 @@ async function record(platform: Platform, input: RecordInput): Promise<Complianc
     requested_by: input.requestedBy,
     customer: input.customer,
     order_ids: input.orderIds,
-    apps: input.told.map(({ installation, handle }, i) => ({ app_id: installation.app_id, handle, installation_id: installation._id, event_id: pending[i]!._id })),
+    apps: input.told.map(({ installation, handle }, i) => ({
+      app_id: installation.app_id,
+      handle,
+      installation_id: installation._id,
+      event_id: pending[i]!._id,
+    })),
     created_at: now,
   };
   try {
@@ -266,7 +285,12 @@ async function presentRequest(platform: Platform, doc: ComplianceRequestDocument
 
 async function presentRequests(platform: Platform, docs: ComplianceRequestDocument[]) {
   const eventIds = docs.flatMap((d) => d.apps.map((a) => a.event_id));
-  const found = eventIds.length > 0 ? await webhookDeliveries(platform.db).find({ event_id: { $in: eventIds } }).toArray() : [];
+  const found =
+    eventIds.length > 0
+      ? await webhookDeliveries(platform.db)
+          .find({ event_id: { $in: eventIds } })
+          .toArray()
+      : [];
   const byEvent = new Map(found.map((d) => [d.event_id.toHexString(), d]));
   return docs.map((d) => ({
     id: d._id.toHexString(),
@@ -314,7 +338,11 @@ export async function listComplianceRequests(platform: Platform, q: z.infer<type
     ...(q.source ? { source: q.source } : {}),
     ...afterCursor(q),
   };
-  const docs = await complianceRequests(platform.db).find(filter).sort({ _id: 1 }).limit(q.limit + 1).toArray();
+  const docs = await complianceRequests(platform.db)
+    .find(filter)
+    .sort({ _id: 1 })
+    .limit(q.limit + 1)
+    .toArray();
   const { items, nextCursor } = pageOf(docs, q.limit);
   return { items: await presentRequests(platform, items), nextCursor };
 }

@@ -50,12 +50,20 @@ export async function authenticateClient(platform: Platform, clientId: string, c
 }
 
 /** A new show-once API key for the caller's own app; the old one stops matching at once. */
-export async function rotateApiKey(platform: Platform, merchantId: string, appId: string): Promise<{ app_id: string; api_key: string; prefix: string; created_at: string }> {
+export async function rotateApiKey(
+  platform: Platform,
+  merchantId: string,
+  appId: string,
+): Promise<{ app_id: string; api_key: string; prefix: string; created_at: string }> {
   const id = parseObjectId(appId);
   const now = platform.clock.now();
   const key = newSecret(API_KEY_PREFIX, now);
   const updated = id
-    ? await apps(platform.db).findOneAndUpdate({ _id: id, merchant_id: new ObjectId(merchantId) }, { $set: { api_key: key.stored, updated_at: now } }, { returnDocument: 'after' })
+    ? await apps(platform.db).findOneAndUpdate(
+        { _id: id, merchant_id: new ObjectId(merchantId) },
+        { $set: { api_key: key.stored, updated_at: now } },
+        { returnDocument: 'after' },
+      )
     : null;
   if (!updated) throw notFound('App');
   platform.log.info({ event: 'apps.api_key_rotated', app_id: appId, prefix: key.stored.prefix });

@@ -35,8 +35,12 @@ export async function partnerDashboard(platform: Platform, merchantId: string, q
   const list = await apps(platform.db).find({ developer_id: developer._id }).sort({ _id: 1 }).limit(MAX_DASHBOARD_APPS).toArray();
   const ids = list.map((a) => a._id);
   const [versions, installs, deliveries, calls] = await Promise.all([
-    appVersions(platform.db).find({ _id: { $in: list.map((a) => a.latest_version_id) } }).toArray(),
-    installDays(platform.db).find({ app_id: { $in: ids }, day: { $gte: since } }).toArray(),
+    appVersions(platform.db)
+      .find({ _id: { $in: list.map((a) => a.latest_version_id) } })
+      .toArray(),
+    installDays(platform.db)
+      .find({ app_id: { $in: ids }, day: { $gte: since } })
+      .toArray(),
     appDeliveryFigures(platform, ids, since),
     appCallsByScope(platform.db, ids, since),
   ]);
@@ -58,7 +62,14 @@ export async function partnerDashboard(platform: Platform, merchantId: string, q
         review: {
           published_at: app.published_at?.toISOString() ?? null,
           latest_version: latest
-            ? { id: latest._id.toHexString(), number: latest.number, status: latest.status, reasons: latest.reasons, submitted_at: latest.submitted_at.toISOString(), reviewed_at: latest.reviewed_at?.toISOString() ?? null }
+            ? {
+                id: latest._id.toHexString(),
+                number: latest.number,
+                status: latest.status,
+                reasons: latest.reasons,
+                submitted_at: latest.submitted_at.toISOString(),
+                reviewed_at: latest.reviewed_at?.toISOString() ?? null,
+              }
             : null,
         },
         installs: {

@@ -6,7 +6,14 @@ import { listDeveloperAppReviews, replyToCatalogReview, updateCatalogReviewReply
 import { rotateApiKey } from './credentials.js';
 import { getDeveloperProfile, registerDeveloper, requireDeveloper } from './developers.js';
 import { getAppDelivery, listAppDeliveries, listAppWebhookSubscriptions, redeliverAppDelivery } from './partner-deliveries.js';
-import { AppWebhookSubscriptionsQuery, CatalogReviewReplyBody, CatalogReviewsQuery, DeveloperAppsQuery, ManifestBody, RegisterDeveloperBody } from './schemas.js';
+import {
+  AppWebhookSubscriptionsQuery,
+  CatalogReviewReplyBody,
+  CatalogReviewsQuery,
+  DeveloperAppsQuery,
+  ManifestBody,
+  RegisterDeveloperBody,
+} from './schemas.js';
 import { AppDeliveriesQuery, RotateSecretBody } from '../webhooks/index.js';
 import { getDeveloperApp, listDeveloperApps, rotateWebhookSecret, submitApp, submitVersion, validateManifestFor } from './submissions.js';
 
@@ -14,7 +21,10 @@ import { getDeveloperApp, listDeveloperApps, rotateWebhookSecret, submitApp, sub
 export function developerRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/register', endpoint(platform, { access: 'merchant' }, ({ merchant }) => getDeveloperProfile(platform, merchant.merchantId)));
+  router.get(
+    '/register',
+    endpoint(platform, { access: 'merchant' }, ({ merchant }) => getDeveloperProfile(platform, merchant.merchantId)),
+  );
 
   // Creates (201) or replaces (200) the caller's profile.
   router.post(
@@ -27,17 +37,35 @@ export function developerRoutes(platform: Platform): AppRouter {
   );
 
   // Before /apps/:id. An invalid manifest is an answer here (ok: false), not an error.
-  router.post('/apps/manifest/validate', endpoint(platform, { access: 'merchant', body: ManifestBody }, ({ merchant, body }) => validateManifestFor(platform, merchant.merchantId, body.manifest)));
+  router.post(
+    '/apps/manifest/validate',
+    endpoint(platform, { access: 'merchant', body: ManifestBody }, ({ merchant, body }) => validateManifestFor(platform, merchant.merchantId, body.manifest)),
+  );
 
-  router.get('/apps', endpoint(platform, { access: 'merchant', query: DeveloperAppsQuery, respond: 'page' }, ({ merchant, query }) => listDeveloperApps(platform, merchant.merchantId, query)));
+  router.get(
+    '/apps',
+    endpoint(platform, { access: 'merchant', query: DeveloperAppsQuery, respond: 'page' }, ({ merchant, query }) =>
+      listDeveloperApps(platform, merchant.merchantId, query),
+    ),
+  );
 
-  router.post('/apps', endpoint(platform, { access: 'merchant', body: ManifestBody, idempotent: true, status: 201 }, ({ merchant, body }) => submitApp(platform, merchant.merchantId, body)));
+  router.post(
+    '/apps',
+    endpoint(platform, { access: 'merchant', body: ManifestBody, idempotent: true, status: 201 }, ({ merchant, body }) =>
+      submitApp(platform, merchant.merchantId, body),
+    ),
+  );
 
-  router.get('/apps/:id', endpoint(platform, { access: 'merchant' }, ({ merchant, params }) => getDeveloperApp(platform, merchant.merchantId, params.id!)));
+  router.get(
+    '/apps/:id',
+    endpoint(platform, { access: 'merchant' }, ({ merchant, params }) => getDeveloperApp(platform, merchant.merchantId, params.id!)),
+  );
 
   router.post(
     '/apps/:id/versions',
-    endpoint(platform, { access: 'merchant', body: ManifestBody, idempotent: true, status: 201 }, ({ merchant, params, body }) => submitVersion(platform, merchant.merchantId, params.id!, body)),
+    endpoint(platform, { access: 'merchant', body: ManifestBody, idempotent: true, status: 201 }, ({ merchant, params, body }) =>
+      submitVersion(platform, merchant.merchantId, params.id!, body),
+    ),
   );
 
   router.post(
@@ -59,7 +87,9 @@ export function developerRoutes(platform: Platform): AppRouter {
   // Catalog reviews of the partner's app, and the partner's one reply to each (docs/apps.md, Catalog reviews of apps).
   router.get(
     '/apps/:id/reviews',
-    endpoint(platform, { access: 'merchant', query: CatalogReviewsQuery, respond: 'page' }, ({ merchant, params, query }) => listDeveloperAppReviews(platform, merchant.merchantId, params.id!, query)),
+    endpoint(platform, { access: 'merchant', query: CatalogReviewsQuery, respond: 'page' }, ({ merchant, params, query }) =>
+      listDeveloperAppReviews(platform, merchant.merchantId, params.id!, query),
+    ),
   );
 
   router.post(
@@ -71,22 +101,33 @@ export function developerRoutes(platform: Platform): AppRouter {
 
   router.patch(
     '/apps/:id/reviews/:reviewId/reply',
-    endpoint(platform, { access: 'merchant', body: CatalogReviewReplyBody }, ({ merchant, params, body }) => updateCatalogReviewReply(platform, merchant.merchantId, params.id!, params.reviewId!, body)),
+    endpoint(platform, { access: 'merchant', body: CatalogReviewReplyBody }, ({ merchant, params, body }) =>
+      updateCatalogReviewReply(platform, merchant.merchantId, params.id!, params.reviewId!, body),
+    ),
   );
 
   // The app's webhooks: its installations' subscriptions, and their deliveries log and redelivery.
   router.get(
     '/apps/:id/webhook-subscriptions',
-    endpoint(platform, { access: 'merchant', query: AppWebhookSubscriptionsQuery, respond: 'page' }, ({ merchant, params, query }) => listAppWebhookSubscriptions(platform, merchant.merchantId, params.id!, query)),
+    endpoint(platform, { access: 'merchant', query: AppWebhookSubscriptionsQuery, respond: 'page' }, ({ merchant, params, query }) =>
+      listAppWebhookSubscriptions(platform, merchant.merchantId, params.id!, query),
+    ),
   );
   router.get(
     '/apps/:id/webhook-deliveries',
-    endpoint(platform, { access: 'merchant', query: AppDeliveriesQuery, respond: 'page' }, ({ merchant, params, query }) => listAppDeliveries(platform, merchant.merchantId, params.id!, query)),
+    endpoint(platform, { access: 'merchant', query: AppDeliveriesQuery, respond: 'page' }, ({ merchant, params, query }) =>
+      listAppDeliveries(platform, merchant.merchantId, params.id!, query),
+    ),
   );
-  router.get('/apps/:id/webhook-deliveries/:deliveryId', endpoint(platform, { access: 'merchant' }, ({ merchant, params }) => getAppDelivery(platform, merchant.merchantId, params.id!, params.deliveryId!)));
+  router.get(
+    '/apps/:id/webhook-deliveries/:deliveryId',
+    endpoint(platform, { access: 'merchant' }, ({ merchant, params }) => getAppDelivery(platform, merchant.merchantId, params.id!, params.deliveryId!)),
+  );
   router.post(
     '/apps/:id/webhook-deliveries/:deliveryId/redeliver',
-    endpoint(platform, { access: 'merchant', status: 202 }, ({ merchant, params }) => redeliverAppDelivery(platform, merchant.merchantId, params.id!, params.deliveryId!)),
+    endpoint(platform, { access: 'merchant', status: 202 }, ({ merchant, params }) =>
+      redeliverAppDelivery(platform, merchant.merchantId, params.id!, params.deliveryId!),
+    ),
   );
 
   return router;

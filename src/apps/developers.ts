@@ -21,12 +21,17 @@ export async function requireDeveloper(platform: Platform, merchantId: string): 
 
 export async function getDeveloperProfile(platform: Platform, merchantId: string): Promise<DeveloperView> {
   const developer = await developers(platform.db).findOne({ merchant_id: new ObjectId(merchantId) });
-  if (!developer) throw new PlatformError('not_found', 'developer_profile_not_found', 'This account has no developer profile yet (POST /v1/app-store/developers/register)');
+  if (!developer)
+    throw new PlatformError('not_found', 'developer_profile_not_found', 'This account has no developer profile yet (POST /v1/app-store/developers/register)');
   return presentDeveloper(developer);
 }
 
 /** Create the caller's profile, or replace it: `created` says which (201 or 200). */
-export async function registerDeveloper(platform: Platform, merchantId: string, input: RegisterDeveloperBody): Promise<{ created: boolean; developer: DeveloperView }> {
+export async function registerDeveloper(
+  platform: Platform,
+  merchantId: string,
+  input: RegisterDeveloperBody,
+): Promise<{ created: boolean; developer: DeveloperView }> {
   const issues: InputIssue[] = [];
   const url = (path: 'website_url' | 'support_url' | 'privacy_policy_url', value: string | null) => {
     if (value === null) return null;

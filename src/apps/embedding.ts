@@ -58,7 +58,8 @@ export function resolveCapabilities(input: {
   }
 
   for (const setting of input.installation ?? []) {
-    if (isCapability(setting.capability) && declared.has(setting.capability) && typeof setting.enabled === 'boolean') set(setting.capability, setting.enabled, 'installation');
+    if (isCapability(setting.capability) && declared.has(setting.capability) && typeof setting.enabled === 'boolean')
+      set(setting.capability, setting.enabled, 'installation');
   }
   return { capabilities, sources };
 }
@@ -103,7 +104,11 @@ function underAppUrl(base: string, path: string): string {
  */
 export function resolveEmbedUrl(
   config: Config,
-  input: { manifest: Pick<AppManifest, 'app_url' | 'embedded'>; extension: Pick<ManifestExtension, 'target' | 'config'> | null; installEmbedUrl: string | null },
+  input: {
+    manifest: Pick<AppManifest, 'app_url' | 'embedded'>;
+    extension: Pick<ManifestExtension, 'target' | 'config'> | null;
+    installEmbedUrl: string | null;
+  },
 ): ResolvedEmbedUrl {
   const extensionUrl = input.extension?.config.url;
   const [source, candidate]: [EmbedUrlSource, string] =
@@ -120,7 +125,9 @@ export function resolveEmbedUrl(
 
 // ── The merchant's settings ─────────────────────────────────────────────────────────────────
 
-const CapabilitySettings = z.strictObject(Object.fromEntries(BRIDGE_CAPABILITIES.map((c) => [c, z.boolean()])) as Record<BridgeCapability, z.ZodBoolean>).partial();
+const CapabilitySettings = z
+  .strictObject(Object.fromEntries(BRIDGE_CAPABILITIES.map((c) => [c, z.boolean()])) as Record<BridgeCapability, z.ZodBoolean>)
+  .partial();
 
 /**
  * `PATCH /v1/app-store/installations/:id/embedding`: each field given replaces the stored one;
@@ -157,7 +164,11 @@ const presentEmbedding = (doc: InstallationDocument): EmbeddingView => ({
 });
 
 /** An active installation of the store with its app's published manifest, or 404. */
-async function findEmbeddable(platform: Platform, storeId: string, installationId: string): Promise<{ installation: InstallationDocument; app: AppDocument; manifest: AppManifest }> {
+async function findEmbeddable(
+  platform: Platform,
+  storeId: string,
+  installationId: string,
+): Promise<{ installation: InstallationDocument; app: AppDocument; manifest: AppManifest }> {
   const id = parseObjectId(installationId);
   const installation = id ? await installations(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId), status: 'active' }) : null;
   const app = installation ? await apps(platform.db).findOne({ _id: installation.app_id }) : null;
@@ -182,10 +193,15 @@ export async function updateEmbedding(platform: Platform, storeId: string, insta
     const settings = Object.entries(body.bridge_capabilities ?? {}) as [BridgeCapability, boolean][];
     for (const [capability, enabled] of settings) {
       if (enabled && !manifest.bridge.capabilities.includes(capability)) {
-        issues.push({ path: `bridge_capabilities.${capability}`, message: `the app does not declare this capability (its bridge.capabilities: ${manifest.bridge.capabilities.join(', ') || 'none'})` });
+        issues.push({
+          path: `bridge_capabilities.${capability}`,
+          message: `the app does not declare this capability (its bridge.capabilities: ${manifest.bridge.capabilities.join(', ') || 'none'})`,
+        });
       }
     }
-    set.bridge_capabilities = BRIDGE_CAPABILITIES.flatMap((c) => settings.filter(([name]) => name === c).map(([capability, enabled]) => ({ capability, enabled })));
+    set.bridge_capabilities = BRIDGE_CAPABILITIES.flatMap((c) =>
+      settings.filter(([name]) => name === c).map(([capability, enabled]) => ({ capability, enabled })),
+    );
   }
   if (body.embed_url !== undefined) {
     if (body.embed_url === null) set.embed = null;
@@ -228,7 +244,10 @@ async function appInstallation(platform: Platform, principal: AppPrincipal) {
 export async function getBridgeCapabilities(platform: Platform, principal: AppPrincipal, query: EmbedQuery): Promise<CapabilitiesView> {
   const { installation, manifest } = await appInstallation(platform, principal);
   const extension = adminExtension(manifest, query.extension);
-  return { ...resolveCapabilities({ declared: manifest.bridge.capabilities, extension, installation: installation.bridge_capabilities }), extension: extension?.handle ?? null };
+  return {
+    ...resolveCapabilities({ declared: manifest.bridge.capabilities, extension, installation: installation.bridge_capabilities }),
+    extension: extension?.handle ?? null,
+  };
 }
 
 /**
@@ -238,7 +257,8 @@ export async function getBridgeCapabilities(platform: Platform, principal: AppPr
 export async function requireBridgeCapability(platform: Platform, principal: AppPrincipal, capability: BridgeCapability): Promise<void> {
   const { installation, manifest } = await appInstallation(platform, principal);
   const { capabilities } = resolveCapabilities({ declared: manifest.bridge.capabilities, extension: null, installation: installation.bridge_capabilities });
-  if (!capabilities[capability]) throw new PlatformError('not_allowed', 'capability_disabled', `The bridge capability ${capability} is not enabled for this app in this store`);
+  if (!capabilities[capability])
+    throw new PlatformError('not_allowed', 'capability_disabled', `The bridge capability ${capability} is not enabled for this app in this store`);
 }
 
 export type EmbedView = {
@@ -258,16 +278,25 @@ export type EmbedView = {
  * and, for an extension, `extension` and `target`; never the session token, which is answered
  * beside it for the admin to hand over (docs/apps.md, Embedded apps).
  */
-export async function getEmbed(platform: Platform, input: { issuer: string; store: ScopedStore; installationId: string; merchant: MerchantPrincipal; query: EmbedQuery }): Promise<EmbedView> {
+export async function getEmbed(
+  platform: Platform,
+  input: { issuer: string; store: ScopedStore; installationId: string; merchant: MerchantPrincipal; query: EmbedQuery },
+): Promise<EmbedView> {
   const { installation, app, manifest } = await findEmbeddable(platform, input.store.id, input.installationId);
   const extension = adminExtension(manifest, input.query.extension);
   if (!extension && !manifest.embedded.enabled) {
     const handles = manifest.extensions.filter((e) => e.kind === 'admin_ui').map((e) => e.handle);
-    throw new PlatformError('conflict', 'app_not_embedded', `The app does not open inside the admin (embedded.enabled is false)${handles.length ? `; its admin_ui extensions: ${handles.join(', ')}` : ''}`);
+    throw new PlatformError(
+      'conflict',
+      'app_not_embedded',
+      `The app does not open inside the admin (embedded.enabled is false)${handles.length ? `; its admin_ui extensions: ${handles.join(', ')}` : ''}`,
+    );
   }
   const resolved = resolveEmbedUrl(platform.config, { manifest, extension, installEmbedUrl: installation.embed?.url ?? null });
   if (!resolved.ok) {
-    throw new PlatformError('conflict', 'embed_url_refused', `The embed URL from ${resolved.source} ${resolved.reason}`, { details: [`${resolved.source}: ${resolved.candidate}`] });
+    throw new PlatformError('conflict', 'embed_url_refused', `The embed URL from ${resolved.source} ${resolved.reason}`, {
+      details: [`${resolved.source}: ${resolved.candidate}`],
+    });
   }
   const url = resolved.url;
   url.searchParams.set('embedded', '1');
@@ -277,7 +306,13 @@ export async function getEmbed(platform: Platform, input: { issuer: string; stor
     url.searchParams.set('extension', extension.handle);
     url.searchParams.set('target', extension.target);
   }
-  const issued = await issueSessionToken(platform, { issuer: input.issuer, installation, app, merchantId: input.merchant.merchantId, sessionId: input.merchant.sessionId });
+  const issued = await issueSessionToken(platform, {
+    issuer: input.issuer,
+    installation,
+    app,
+    merchantId: input.merchant.merchantId,
+    sessionId: input.merchant.sessionId,
+  });
   const { capabilities, sources } = resolveCapabilities({ declared: manifest.bridge.capabilities, extension, installation: installation.bridge_capabilities });
   return {
     url: url.href,

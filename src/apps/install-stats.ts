@@ -37,15 +37,17 @@ export async function countInstallChange(platform: Platform, appId: ObjectId, ch
         : { 'install_counts.active': -1, 'install_counts.uninstalled': 1 };
   await apps(platform.db).updateOne({ _id: appId }, { $inc: counts });
   const field = change === 'uninstalled' ? 'uninstalled' : 'installed';
-  await installDays(platform.db).updateOne(
-    { _id: `${appId.toHexString()}:${day}` },
-    { $inc: { [field]: 1, [field === 'installed' ? 'uninstalled' : 'installed']: 0 }, $setOnInsert: { app_id: appId, day } },
-    { upsert: true },
-  ).catch(async (err: { code?: number }) => {
-    // Two first counts of the day at once: the loser finds the document now.
-    if (err.code !== 11000) throw err;
-    await installDays(platform.db).updateOne({ _id: `${appId.toHexString()}:${day}` }, { $inc: { [field]: 1 } });
-  });
+  await installDays(platform.db)
+    .updateOne(
+      { _id: `${appId.toHexString()}:${day}` },
+      { $inc: { [field]: 1, [field === 'installed' ? 'uninstalled' : 'installed']: 0 }, $setOnInsert: { app_id: appId, day } },
+      { upsert: true },
+    )
+    .catch(async (err: { code?: number }) => {
+      // Two first counts of the day at once: the loser finds the document now.
+      if (err.code !== 11000) throw err;
+      await installDays(platform.db).updateOne({ _id: `${appId.toHexString()}:${day}` }, { $inc: { [field]: 1 } });
+    });
 }
 
 /** The app's counts now, from its installations (one pass over them); written to the app when `write`. */

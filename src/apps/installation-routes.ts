@@ -15,11 +15,22 @@ const merchantStore = storeScoped(null, { apps: false });
 export function installationRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/', endpoint(platform, { access: merchantStore, query: ListInstallationsQuery, respond: 'page' }, ({ store, query }) => listInstallations(platform, store.id, query)));
+  router.get(
+    '/',
+    endpoint(platform, { access: merchantStore, query: ListInstallationsQuery, respond: 'page' }, ({ store, query }) =>
+      listInstallations(platform, store.id, query),
+    ),
+  );
 
-  router.get('/:id', endpoint(platform, { access: merchantStore }, ({ store, params }) => getInstallation(platform, store.id, params.id!)));
+  router.get(
+    '/:id',
+    endpoint(platform, { access: merchantStore }, ({ store, params }) => getInstallation(platform, store.id, params.id!)),
+  );
 
-  router.delete('/:id', endpoint(platform, { access: merchantStore }, ({ store, params }) => uninstall(platform, store.id, params.id!)));
+  router.delete(
+    '/:id',
+    endpoint(platform, { access: merchantStore }, ({ store, params }) => uninstall(platform, store.id, params.id!)),
+  );
 
   // A session token for the merchant's admin to hand to the embedded app (docs/oauth.md, Session tokens).
   router.post(
@@ -31,8 +42,16 @@ export function installationRoutes(platform: Platform): AppRouter {
   );
 
   // The merchant's embedding settings, and what the admin needs to frame the app (docs/apps.md, Embedded apps).
-  router.get('/:id/embedding', endpoint(platform, { access: merchantStore }, ({ store, params }) => getEmbedding(platform, store.id, params.id!)));
-  router.patch('/:id/embedding', endpoint(platform, { access: merchantStore, body: UpdateEmbeddingBody }, ({ store, params, body }) => updateEmbedding(platform, store.id, params.id!, body)));
+  router.get(
+    '/:id/embedding',
+    endpoint(platform, { access: merchantStore }, ({ store, params }) => getEmbedding(platform, store.id, params.id!)),
+  );
+  router.patch(
+    '/:id/embedding',
+    endpoint(platform, { access: merchantStore, body: UpdateEmbeddingBody }, ({ store, params, body }) =>
+      updateEmbedding(platform, store.id, params.id!, body),
+    ),
+  );
   router.get(
     '/:id/embed',
     endpoint(platform, { access: merchantStore, query: EmbedQuery }, async ({ ctx, principal, store, params, query }) => {

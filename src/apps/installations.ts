@@ -97,7 +97,9 @@ export async function authorize(platform: Platform, merchantId: string, storeId:
 
   const issues: InputIssue[] = [];
   if (!manifest.redirect_urls.includes(body.redirect_uri)) {
-    throw new PlatformError('invalid_data', 'invalid_redirect_uri', "redirect_uri must be exactly one of the app's redirect URLs", { details: ['body.redirect_uri: is not one of the redirect_urls of the app manifest'] });
+    throw new PlatformError('invalid_data', 'invalid_redirect_uri', "redirect_uri must be exactly one of the app's redirect URLs", {
+      details: ['body.redirect_uri: is not one of the redirect_urls of the app manifest'],
+    });
   }
   const requested = normaliseScopes(body.scopes);
   const beyond = requested.filter((s) => !manifest.scopes.includes(s));
@@ -142,7 +144,14 @@ export async function authorize(platform: Platform, merchantId: string, storeId:
  * active one (same grant; `app.scopes_updated` when the scopes change). Each write is
  * conditional on the version read and carries its event.
  */
-async function grantInstallation(platform: Platform, app: PublishedApp, storeId: ObjectId, merchantId: ObjectId, scopes: string[], webhookUrl: string): Promise<InstallationDocument> {
+async function grantInstallation(
+  platform: Platform,
+  app: PublishedApp,
+  storeId: ObjectId,
+  merchantId: ObjectId,
+  scopes: string[],
+  webhookUrl: string,
+): Promise<InstallationDocument> {
   const coll = installations(platform.db);
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const now = platform.clock.now();
@@ -230,7 +239,13 @@ async function grantInstallation(platform: Platform, app: PublishedApp, storeId:
  * the consent (which failed for them) makes it.
  */
 async function openSubscription(platform: Platform, app: PublishedApp, doc: InstallationDocument): Promise<void> {
-  await openAppSubscription(platform, { installationId: doc._id, appId: app._id, storeId: doc.store_id, targetUrl: doc.webhook_url, eventTypes: subscriptionTopics(app.published, doc.scopes) });
+  await openAppSubscription(platform, {
+    installationId: doc._id,
+    appId: app._id,
+    storeId: doc.store_id,
+    targetUrl: doc.webhook_url,
+    eventTypes: subscriptionTopics(app.published, doc.scopes),
+  });
 }
 
 function installedEvent(platform: Platform, app: AppDocument, doc: InstallationDocument): PendingEvent {
@@ -257,7 +272,11 @@ export async function getInstallation(platform: Platform, storeId: string, insta
 /** A store's installations (active and uninstalled), oldest first. */
 export async function listInstallations(platform: Platform, storeId: string, q: Page & { status?: InstallationDocument['status'] | undefined }) {
   const filter = { store_id: new ObjectId(storeId), ...(q.status ? { status: q.status } : {}), ...afterCursor(q) };
-  const docs = await installations(platform.db).find(filter).sort({ _id: 1 }).limit(q.limit + 1).toArray();
+  const docs = await installations(platform.db)
+    .find(filter)
+    .sort({ _id: 1 })
+    .limit(q.limit + 1)
+    .toArray();
   const page = pageOf(docs, q.limit);
   return { items: page.items.map(presentInstallation), nextCursor: page.nextCursor };
 }
@@ -279,7 +298,11 @@ export async function uninstall(platform: Platform, storeId: string, installatio
       platform.events.pending(
         'app.uninstalled',
         current.store_id,
-        { installation: presentInstallation(next), app: app ? appRef(app) : { id: current.app_id.toHexString() }, contract_version: LIFECYCLE_CONTRACT_VERSION },
+        {
+          installation: presentInstallation(next),
+          app: app ? appRef(app) : { id: current.app_id.toHexString() },
+          contract_version: LIFECYCLE_CONTRACT_VERSION,
+        },
         `app.uninstalled:${current._id.toHexString()}:${current.grant_id.toHexString()}`,
         toInstallation(current),
       ),
@@ -287,7 +310,10 @@ export async function uninstall(platform: Platform, storeId: string, installatio
     const shopRedactDue = new Date(now.getTime() + platform.config.apps.shopRedactDelaySeconds * 1000);
     const written = await coll.updateOne(
       { _id: current._id, store_id: current.store_id, version: current.version },
-      carrying({ $set: { status: 'uninstalled' as const, uninstalled_at: now, shop_redact_due_at: shopRedactDue, updated_at: now }, $inc: { version: 1 } }, pending),
+      carrying(
+        { $set: { status: 'uninstalled' as const, uninstalled_at: now, shop_redact_due_at: shopRedactDue, updated_at: now }, $inc: { version: 1 } },
+        pending,
+      ),
     );
     if (written.matchedCount === 0) continue;
     // The app hears nothing more of the store: only what is addressed to this installation
@@ -325,7 +351,6 @@ export async function putMetadata(platform: Platform, installationId: string, me
   if (!doc) throw notFound('Installation');
   return { metadata: doc.metadata, version: doc.metadata_version, updated_at: doc.updated_at.toISOString() };
 }
-
 
 export type InstallStart = {
   /** Where the merchant's browser goes next: the app's app_url with the store and a signed install token. */

@@ -81,7 +81,9 @@ export async function rotateSigningKey(platform: Platform): Promise<{ kid: strin
   const now = platform.clock.now();
   const doc = await newKeyDocument(platform, `sk_${randomBytes(12).toString('base64url')}`, now);
   await signingKeys(platform.db).insertOne(doc);
-  const retired = await signingKeys(platform.db).find({ _id: { $ne: doc._id }, retired_at: null }, { projection: { _id: 1 } }).toArray();
+  const retired = await signingKeys(platform.db)
+    .find({ _id: { $ne: doc._id }, retired_at: null }, { projection: { _id: 1 } })
+    .toArray();
   await signingKeys(platform.db).updateMany({ _id: { $in: retired.map((r) => r._id) }, retired_at: null }, { $set: { retired_at: now } });
   await signingKeys(platform.db).deleteMany({ retired_at: { $lt: new Date(now.getTime() - RETIRED_KEY_GRACE_SECONDS * 1000) } });
   await reloadKeyRing(platform);
@@ -133,7 +135,11 @@ async function readKeyRing(platform: Platform): Promise<KeyRing> {
   const current = docs[0]!;
   const keys = new Map<string, KnownKey>();
   for (const doc of docs) {
-    const known: KnownKey = { jwk: doc.public_jwk as PublicSigningJwk, publicKey: await importPublicKey(doc), retiredAt: doc === current ? null : (doc.retired_at ?? null) };
+    const known: KnownKey = {
+      jwk: doc.public_jwk as PublicSigningJwk,
+      publicKey: await importPublicKey(doc),
+      retiredAt: doc === current ? null : (doc.retired_at ?? null),
+    };
     if (doc === current || verifies(platform, known)) keys.set(doc._id, known);
   }
   return { loadedAt: platform.clock.now().getTime(), current, keys };

@@ -3,7 +3,17 @@ import type { Config } from '../config.js';
 import { schemaIssue } from '../schema-issues.js';
 import { unstorableJson } from '../storable.js';
 import { checkUrlShape } from '../outbound/index.js';
-import { BRIDGE_CAPABILITIES, COMPLIANCE_TOPICS, LIFECYCLE_TOPICS, EXTENSION_KINDS, MANIFEST_SCHEMA_VERSION, type AppManifest, type BridgeCapability, type ExtensionKind, type ManifestExtension } from './manifest-types.js';
+import {
+  BRIDGE_CAPABILITIES,
+  COMPLIANCE_TOPICS,
+  LIFECYCLE_TOPICS,
+  EXTENSION_KINDS,
+  MANIFEST_SCHEMA_VERSION,
+  type AppManifest,
+  type BridgeCapability,
+  type ExtensionKind,
+  type ManifestExtension,
+} from './manifest-types.js';
 import { isScope, normaliseScopes, topicScope } from './scopes.js';
 
 /**
@@ -69,7 +79,13 @@ export const MANIFEST_JSON_SCHEMA = {
       additionalProperties: false,
       properties: {
         enabled: { type: 'boolean' },
-        admin_path: { type: 'string', minLength: 1, maxLength: 512, pattern: '^/(?!/)[^\\s#\\\\]*$', 'x-message': 'must be a path starting with "/" (not "//"), without spaces, "\\" or a fragment' },
+        admin_path: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 512,
+          pattern: '^/(?!/)[^\\s#\\\\]*$',
+          'x-message': 'must be a path starting with "/" (not "//"), without spaces, "\\" or a fragment',
+        },
       },
     },
     bridge: {
@@ -146,7 +162,8 @@ export function validateManifest(context: ManifestContext, input: unknown): Mani
   }
   if (Array.isArray(m.scopes)) {
     m.scopes.forEach((s, i) => {
-      if (typeof s === 'string' && s.length > 0 && !isScope(s)) issues.push({ path: `scopes.${i}`, message: `is not a scope of the registry: "${s}" (docs/apps.md, Scopes)` });
+      if (typeof s === 'string' && s.length > 0 && !isScope(s))
+        issues.push({ path: `scopes.${i}`, message: `is not a scope of the registry: "${s}" (docs/apps.md, Scopes)` });
     });
   }
   const webhooks = m.webhooks as { topics?: unknown } | undefined;
@@ -163,7 +180,8 @@ export function validateManifest(context: ManifestContext, input: unknown): Mani
       if (appTopics.has(t)) return;
       const needs = topicScope(t);
       if (needs === undefined) issues.push({ path: `webhooks.topics.${i}`, message: `"${t}" is not delivered to apps (docs/apps.md, App webhooks)` });
-      else if (needs !== null && !asked.has(needs)) issues.push({ path: `webhooks.topics.${i}`, message: `"${t}" needs the scope ${needs}, which the manifest does not ask for` });
+      else if (needs !== null && !asked.has(needs))
+        issues.push({ path: `webhooks.topics.${i}`, message: `"${t}" needs the scope ${needs}, which the manifest does not ask for` });
     });
   }
   if (Array.isArray(m.extensions)) {
@@ -183,7 +201,8 @@ export function validateManifest(context: ManifestContext, input: unknown): Mani
       }
       if (typeof e.config === 'object' && e.config !== null && !Array.isArray(e.config)) {
         const size = Buffer.byteLength(JSON.stringify(e.config), 'utf8');
-        if (size > MAX_EXTENSION_CONFIG_BYTES) issues.push({ path: `extensions.${i}.config`, message: `must be at most ${MAX_EXTENSION_CONFIG_BYTES} bytes as JSON (it is ${size})` });
+        if (size > MAX_EXTENSION_CONFIG_BYTES)
+          issues.push({ path: `extensions.${i}.config`, message: `must be at most ${MAX_EXTENSION_CONFIG_BYTES} bytes as JSON (it is ${size})` });
         issues.push(...unstorableJson(e.config, `extensions.${i}.config`));
         if (e.kind === 'admin_ui') issues.push(...adminEmbedConfigIssues(context, e.config as Record<string, unknown>, `extensions.${i}.config`));
       }
@@ -237,15 +256,20 @@ export function urlProblem(config: Pick<Config, 'env'>, raw: string, rule: 'app'
 function adminEmbedConfigIssues(context: ManifestContext, config: Record<string, unknown>, path: string): Issue[] {
   const issues: Issue[] = [];
   if ('url' in config) {
-    const problem = typeof config.url === 'string' && config.url.length > 0 ? urlProblem(context.config, config.url, 'app') : { ok: false as const, reason: 'must be a URL string' };
+    const problem =
+      typeof config.url === 'string' && config.url.length > 0
+        ? urlProblem(context.config, config.url, 'app')
+        : { ok: false as const, reason: 'must be a URL string' };
     if (!problem.ok) issues.push({ path: `${path}.url`, message: problem.reason });
   }
   if ('bridge_capabilities' in config) {
     const listed = config.bridge_capabilities;
-    if (!Array.isArray(listed)) issues.push({ path: `${path}.bridge_capabilities`, message: `must be a list of bridge capabilities (${BRIDGE_CAPABILITIES.join(', ')})` });
+    if (!Array.isArray(listed))
+      issues.push({ path: `${path}.bridge_capabilities`, message: `must be a list of bridge capabilities (${BRIDGE_CAPABILITIES.join(', ')})` });
     else {
       listed.forEach((c, j) => {
-        if (!(BRIDGE_CAPABILITIES as readonly unknown[]).includes(c)) issues.push({ path: `${path}.bridge_capabilities.${j}`, message: `must be one of ${BRIDGE_CAPABILITIES.join(', ')}` });
+        if (!(BRIDGE_CAPABILITIES as readonly unknown[]).includes(c))
+          issues.push({ path: `${path}.bridge_capabilities.${j}`, message: `must be one of ${BRIDGE_CAPABILITIES.join(', ')}` });
       });
     }
   }
@@ -258,9 +282,13 @@ function targetProblem(kind: ExtensionKind, target: string): string | null {
     case 'admin_ui':
       return /^admin(\.[a-z0-9_-]+)+$/.test(target) ? null : 'must be an admin target: "admin." and lowercase dotted segments, e.g. "admin.product.details"';
     case 'checkout_ui':
-      return /^checkout(\.[a-z0-9_-]+)+$/.test(target) ? null : 'must be a checkout target: "checkout." and lowercase dotted segments, e.g. "checkout.payment-method.after"';
+      return /^checkout(\.[a-z0-9_-]+)+$/.test(target)
+        ? null
+        : 'must be a checkout target: "checkout." and lowercase dotted segments, e.g. "checkout.payment-method.after"';
     case 'checkout_function':
-      return (CHECKOUT_FUNCTION_TARGETS as readonly string[]).includes(target) ? null : `must be one of ${CHECKOUT_FUNCTION_TARGETS.join(', ')} (Checkout Functions only advise)`;
+      return (CHECKOUT_FUNCTION_TARGETS as readonly string[]).includes(target)
+        ? null
+        : `must be one of ${CHECKOUT_FUNCTION_TARGETS.join(', ')} (Checkout Functions only advise)`;
     case 'theme_app_block':
       return (THEME_APP_BLOCK_TARGETS as readonly string[]).includes(target) ? null : `must be one of ${THEME_APP_BLOCK_TARGETS.join(', ')}`;
   }

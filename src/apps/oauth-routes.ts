@@ -7,7 +7,16 @@ import type { Platform } from '../platform.js';
 import { authorize } from './installations.js';
 import { AuthorizeBody } from './oauth-schemas.js';
 import { apps } from './store.js';
-import { GRANT_AUTHORIZATION_CODE, GRANT_REFRESH_TOKEN, GRANT_TOKEN_EXCHANGE, answerTokenRequest, authorizationCodeGrant, refreshTokenGrant, tokenExchangeGrant, type Grant } from './oauth.js';
+import {
+  GRANT_AUTHORIZATION_CODE,
+  GRANT_REFRESH_TOKEN,
+  GRANT_TOKEN_EXCHANGE,
+  answerTokenRequest,
+  authorizationCodeGrant,
+  refreshTokenGrant,
+  tokenExchangeGrant,
+  type Grant,
+} from './oauth.js';
 
 class RedirectError extends Error {
   constructor(
@@ -43,8 +52,14 @@ const EXCHANGE_GRANTS: ReadonlyMap<string, Grant> = new Map([[GRANT_TOKEN_EXCHAN
 /** /v1/app-store/oauth: the token endpoint (RFC 6749) and token exchange (RFC 8693). Form or JSON bodies. */
 export function oauthRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
-  router.post('/token', takesForm((ctx: AppContext) => answerTokenRequest(platform, ctx, TOKEN_GRANTS)));
-  router.post('/token-exchange', takesForm((ctx: AppContext) => answerTokenRequest(platform, ctx, EXCHANGE_GRANTS)));
+  router.post(
+    '/token',
+    takesForm((ctx: AppContext) => answerTokenRequest(platform, ctx, TOKEN_GRANTS)),
+  );
+  router.post(
+    '/token-exchange',
+    takesForm((ctx: AppContext) => answerTokenRequest(platform, ctx, EXCHANGE_GRANTS)),
+  );
 
   // RFC 6749 4.1.1 with the spec's consent rules (docs/oauth.md, "The authorization endpoint"): the
   // same authorization as POST /v1/app-store/apps/:id/oauth/authorize, addressed by client_id with
@@ -78,7 +93,11 @@ export function oauthRoutes(platform: Platform): AppRouter {
         back.searchParams.set('code', granted.code);
       } catch (err) {
         const [error, description] =
-          err instanceof RedirectError ? [err.error, err.message] : err instanceof PlatformError && err.kind !== 'rate_limited' ? [err.code === 'invalid_scope' ? 'invalid_scope' : 'invalid_request', [err.message, ...(err.extra.details ?? [])].join('; ')] : [null, null];
+          err instanceof RedirectError
+            ? [err.error, err.message]
+            : err instanceof PlatformError && err.kind !== 'rate_limited'
+              ? [err.code === 'invalid_scope' ? 'invalid_scope' : 'invalid_request', [err.message, ...(err.extra.details ?? [])].join('; ')]
+              : [null, null];
         if (!error) throw err;
         back.searchParams.set('error', error);
         back.searchParams.set('error_description', description!);

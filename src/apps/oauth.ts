@@ -57,14 +57,17 @@ export async function answerTokenRequest(platform: Platform, ctx: Context, grant
       await consumeRateLimit(platform, [{ bucket: `oauth-token:client:${client.client_id}`, limit: platform.config.apps.oauthRateLimit, windowSeconds: 60 }]);
     } catch (err) {
       if (err instanceof PlatformError && err.kind === 'rate_limited') {
-        throw new OAuthError(429, 'temporarily_unavailable', 'Too many token requests for this client; try again later', { 'Retry-After': String(err.extra.retryAfterSeconds ?? 60) });
+        throw new OAuthError(429, 'temporarily_unavailable', 'Too many token requests for this client; try again later', {
+          'Retry-After': String(err.extra.retryAfterSeconds ?? 60),
+        });
       }
       throw err;
     }
     const grantType = params.grant_type;
     if (!grantType) throw invalidRequest('grant_type is required');
     const grant = grants.get(grantType);
-    if (!grant) throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here (supported: ${[...grants.keys()].join(', ')})`);
+    if (!grant)
+      throw new OAuthError(400, 'unsupported_grant_type', `grant_type ${grantType} is not supported here (supported: ${[...grants.keys()].join(', ')})`);
     const body = await grant(platform, client, params, ctx);
     ctx.status = 200;
     ctx.body = body;
@@ -79,7 +82,8 @@ export async function answerTokenRequest(platform: Platform, ctx: Context, grant
 
 /** RFC 6749 3.2: parameters sent without a value are treated as omitted; none may be repeated. */
 function readParams(body: unknown): Record<string, string> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('The request body must be application/x-www-form-urlencoded (or a JSON object)');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw invalidRequest('The request body must be application/x-www-form-urlencoded (or a JSON object)');
   const params: [string, string][] = [];
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
     if (Array.isArray(value)) throw invalidRequest(`${key} must not be repeated`);
@@ -93,7 +97,8 @@ function readParams(body: unknown): Record<string, string> {
 }
 
 /** RFC 6749 5.2: 401 with a Basic challenge (for either method: the client may retry with Basic). */
-const invalidClient = () => new OAuthError(401, 'invalid_client', 'Client authentication failed (unknown client or wrong secret)', { 'WWW-Authenticate': 'Basic realm="emporium"' });
+const invalidClient = () =>
+  new OAuthError(401, 'invalid_client', 'Client authentication failed (unknown client or wrong secret)', { 'WWW-Authenticate': 'Basic realm="emporium"' });
 
 /** RFC 6749 2.3.1: HTTP Basic (client_secret_basic) or the body (client_secret_post), never both. */
 async function authenticateClientRequest(platform: Platform, ctx: Context, params: Record<string, string>): Promise<AppDocument> {
@@ -117,7 +122,10 @@ async function authenticateClientRequest(platform: Platform, ctx: Context, param
   } else {
     clientId = params.client_id;
     secret = params.client_secret;
-    if (!clientId || !secret) throw new OAuthError(401, 'invalid_client', 'Client authentication is required (HTTP Basic or client_id and client_secret)', { 'WWW-Authenticate': 'Basic realm="emporium"' });
+    if (!clientId || !secret)
+      throw new OAuthError(401, 'invalid_client', 'Client authentication is required (HTTP Basic or client_id and client_secret)', {
+        'WWW-Authenticate': 'Basic realm="emporium"',
+      });
   }
   const app = clientId && secret ? await authenticateClient(platform, clientId, secret) : null;
   if (!app) throw invalidClient();
@@ -167,7 +175,14 @@ export const authorizationCodeGrant: Grant = async (platform, client, params) =>
   if (!pkceMatches(verifier, found.code_challenge)) throw invalidGrant('code_verifier does not match the code_challenge');
   const installation = await liveInstallation(platform, found);
   if (!installation) throw invalidGrant('The installation this code was issued for is no longer active');
-  const tokens = await issueTokens(platform, { installation, scopes: found.scopes, mode: 'offline', familyId: new ObjectId(), codeId: found._id, parentId: null });
+  const tokens = await issueTokens(platform, {
+    installation,
+    scopes: found.scopes,
+    mode: 'offline',
+    familyId: new ObjectId(),
+    codeId: found._id,
+    parentId: null,
+  });
   // A replay that raced this exchange revoked nothing yet: look again now that the tokens exist.
   const after = await codes.findOne({ _id: found._id }, { projection: { replayed_at: 1 } });
   if ((after as { replayed_at?: Date } | null)?.replayed_at) {
@@ -195,7 +210,8 @@ export const refreshTokenGrant: Grant = async (platform, client, params) => {
   if (params.scope !== undefined) {
     const asked = [...new Set(params.scope.split(' ').filter(Boolean))].sort();
     const beyond = asked.filter((s) => !found.scopes.includes(s));
-    if (asked.length === 0 || beyond.length > 0) throw new OAuthError(400, 'invalid_scope', `scope may only narrow the original grant (${found.scopes.join(' ')})`);
+    if (asked.length === 0 || beyond.length > 0)
+      throw new OAuthError(400, 'invalid_scope', `scope may only narrow the original grant (${found.scopes.join(' ')})`);
     scopes = asked;
   }
   const installation = await liveInstallation(platform, found);
@@ -213,7 +229,12 @@ export const refreshTokenGrant: Grant = async (platform, client, params) => {
     const answer: RotationAnswer = { body, access_expires_at: new Date(now.getTime() + issued.expires_in * 1000).toISOString() };
     await tokens.updateOne(
       { _id: found._id },
-      { $set: { rotation_answer: encryptSecret(platform.config.secretsKeys, RETRY_PURPOSE, JSON.stringify(answer)), retry_until: new Date(now.getTime() + graceMs) } },
+      {
+        $set: {
+          rotation_answer: encryptSecret(platform.config.secretsKeys, RETRY_PURPOSE, JSON.stringify(answer)),
+          retry_until: new Date(now.getTime() + graceMs),
+        },
+      },
     );
   }
   // A replay that raced this rotation revoked the family (this token with it) before the new tokens existed.
@@ -277,7 +298,8 @@ export const tokenExchangeGrant: Grant = async (platform, client, params, ctx) =
   if (requested !== TOKEN_TYPE_ONLINE && requested !== TOKEN_TYPE_OFFLINE) {
     throw invalidRequest(`requested_token_type must be ${TOKEN_TYPE_ONLINE} or ${TOKEN_TYPE_OFFLINE}`);
   }
-  if (params.actor_token || params.resource || params.audience || params.scope) throw invalidRequest('actor_token, resource, audience and scope are not supported in token exchange');
+  if (params.actor_token || params.resource || params.audience || params.scope)
+    throw invalidRequest('actor_token, resource, audience and scope are not supported in token exchange');
   const verified = await verifySessionToken(platform, { token: subject, issuer: requestIssuer(platform, ctx), audience: client.client_id });
   if (!verified.ok) throw invalidRequest(`subject_token is not valid: ${verified.reason.replace(/_/g, ' ')}`);
   const { claims } = verified;
@@ -302,6 +324,11 @@ export const tokenExchangeGrant: Grant = async (platform, client, params, ctx) =
     parentId: null,
     online: online ? { merchantId, sessionId: sessionId!, sessionExpiresAt: sessionEnds } : null,
   });
-  platform.log.info({ event: 'oauth.token_exchanged', app_id: client._id.toHexString(), installation_id: installation._id.toHexString(), mode: online ? 'online' : 'offline' });
+  platform.log.info({
+    event: 'oauth.token_exchanged',
+    app_id: client._id.toHexString(),
+    installation_id: installation._id.toHexString(),
+    mode: online ? 'online' : 'offline',
+  });
   return tokenBody(tokens, { issued_token_type: TOKEN_TYPE_ACCESS, ...(online ? { associated_user: { id: merchantId.toHexString() } } : {}) });
 };

@@ -7,6 +7,9 @@ import { DashboardQuery, partnerDashboard } from './dashboard.js';
 /** /v1/app-store/partners: the signed-in partner's dashboard (docs/apps.md, Partner dashboard). */
 export function partnerRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
-  router.get('/dashboard', endpoint(platform, { access: 'merchant', query: DashboardQuery }, ({ merchant, query }) => partnerDashboard(platform, merchant.merchantId, query)));
+  router.get(
+    '/dashboard',
+    endpoint(platform, { access: 'merchant', query: DashboardQuery }, ({ merchant, query }) => partnerDashboard(platform, merchant.merchantId, query)),
+  );
   return router;
 }

@@ -1,6 +1,16 @@
 import type { AppManifest } from './manifest-types.js';
 import { SCOPES, isScope } from './scopes.js';
-import type { AppDocument, AppStatus, AppVersionDocument, AppVersionStatus, CatalogReviewDocument, DeveloperDocument, HashedSecret, RatingKey, RatingSummary } from './store.js';
+import type {
+  AppDocument,
+  AppStatus,
+  AppVersionDocument,
+  AppVersionStatus,
+  CatalogReviewDocument,
+  DeveloperDocument,
+  HashedSecret,
+  RatingKey,
+  RatingSummary,
+} from './store.js';
 
 /**
  * Documents → API shapes, by allow-list: a credential's hash and the owner's merchant id are in
@@ -92,7 +102,11 @@ export const presentDeveloperApp = (a: AppDocument, latest: AppVersionDocument |
 
 /** Submission's answer: the app and its show-once credentials (spec 2.2). */
 /** The submission's answer: the app, its credentials and its webhook signing secret, the secrets shown this once. */
-export type SubmissionView = { app: DeveloperAppView; credentials: { oauth_client_id: string; client_secret: string; api_key: string }; webhook_signing_secret: string };
+export type SubmissionView = {
+  app: DeveloperAppView;
+  credentials: { oauth_client_id: string; client_secret: string; api_key: string };
+  webhook_signing_secret: string;
+};
 
 /** The scopes an app asks for, with what each lets it do (the registry's words). */
 export const presentScopes = (scopes: readonly string[]) => scopes.map((name) => ({ name, description: isScope(name) ? SCOPES[name] : name }));
@@ -169,7 +183,14 @@ export function presentReview(v: AppVersionDocument, a: AppDocument, d: Develope
       published_at: iso(a.published_at),
     },
     developer: d
-      ? { id: d._id.toHexString(), name: d.name, contact_email: d.contact_email, website_url: d.website_url, support_url: d.support_url, privacy_policy_url: d.privacy_policy_url }
+      ? {
+          id: d._id.toHexString(),
+          name: d.name,
+          contact_email: d.contact_email,
+          website_url: d.website_url,
+          support_url: d.support_url,
+          privacy_policy_url: d.privacy_policy_url,
+        }
       : null,
   };
 }

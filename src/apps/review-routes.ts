@@ -9,13 +9,27 @@ import { RejectBody, ReviewListQuery } from './schemas.js';
 export function appReviewRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/', endpoint(platform, { access: 'operator', query: ReviewListQuery, respond: 'page' }, ({ query }) => listReviews(platform, query)));
+  router.get(
+    '/',
+    endpoint(platform, { access: 'operator', query: ReviewListQuery, respond: 'page' }, ({ query }) => listReviews(platform, query)),
+  );
 
-  router.get('/:versionId', endpoint(platform, { access: 'operator' }, ({ params }) => getReview(platform, params.versionId!)));
+  router.get(
+    '/:versionId',
+    endpoint(platform, { access: 'operator' }, ({ params }) => getReview(platform, params.versionId!)),
+  );
 
-  router.post('/:versionId/approve', endpoint(platform, { access: 'operator' }, ({ merchant, params }) => approveVersion(platform, merchant, params.versionId!)));
+  router.post(
+    '/:versionId/approve',
+    endpoint(platform, { access: 'operator' }, ({ merchant, params }) => approveVersion(platform, merchant, params.versionId!)),
+  );
 
-  router.post('/:versionId/reject', endpoint(platform, { access: 'operator', body: RejectBody }, ({ merchant, params, body }) => rejectVersion(platform, merchant, params.versionId!, body.reasons)));
+  router.post(
+    '/:versionId/reject',
+    endpoint(platform, { access: 'operator', body: RejectBody }, ({ merchant, params, body }) =>
+      rejectVersion(platform, merchant, params.versionId!, body.reasons),
+    ),
+  );
 
   return router;
 }

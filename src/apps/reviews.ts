@@ -15,7 +15,9 @@ import { appVersions, apps, developers, type AppDocument, type AppVersionDocumen
  */
 
 async function developersOf(platform: Platform, ids: ObjectId[]): Promise<Map<string, DeveloperDocument>> {
-  const docs = await developers(platform.db).find({ _id: { $in: ids } }).toArray();
+  const docs = await developers(platform.db)
+    .find({ _id: { $in: ids } })
+    .toArray();
   return new Map(docs.map((d) => [d._id.toHexString(), d]));
 }
 
@@ -26,9 +28,14 @@ export async function listReviews(platform: Platform, query: ReviewListQuery): P
     .limit(query.limit + 1)
     .toArray();
   const { items, nextCursor } = pageOf(docs, query.limit);
-  const appDocs = await apps(platform.db).find({ _id: { $in: items.map((v) => v.app_id) } }).toArray();
+  const appDocs = await apps(platform.db)
+    .find({ _id: { $in: items.map((v) => v.app_id) } })
+    .toArray();
   const byId = new Map(appDocs.map((a) => [a._id.toHexString(), a]));
-  const devs = await developersOf(platform, appDocs.map((a) => a.developer_id));
+  const devs = await developersOf(
+    platform,
+    appDocs.map((a) => a.developer_id),
+  );
   const views: ReviewView[] = [];
   for (const v of items) {
     const app = byId.get(v.app_id.toHexString());
@@ -58,7 +65,12 @@ const notInReview = (v: AppVersionDocument) =>
   new PlatformError('conflict', 'version_not_in_review', `This version is ${v.status}; only a submitted version can be approved or rejected`);
 
 /** Claim the decision on a submitted version (one conditional update: of two operators at once, one decides). */
-async function decide(platform: Platform, version: AppVersionDocument, operator: MerchantPrincipal, set: Partial<AppVersionDocument>): Promise<AppVersionDocument> {
+async function decide(
+  platform: Platform,
+  version: AppVersionDocument,
+  operator: MerchantPrincipal,
+  set: Partial<AppVersionDocument>,
+): Promise<AppVersionDocument> {
   const decided = await appVersions(platform.db).findOneAndUpdate(
     { _id: version._id, status: 'submitted' },
     { $set: { ...set, reviewed_at: platform.clock.now(), reviewed_by: parseObjectId(operator.merchantId) } },

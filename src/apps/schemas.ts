@@ -48,7 +48,11 @@ export type CatalogQuery = z.infer<typeof CatalogQuery>;
 const wellFormed = (s: string) => !/\p{Cs}/u.test(s);
 const WELL_FORMED = 'must be valid Unicode text';
 
-const Rating = z.number({ error: 'must be a whole number from 1 to 5' }).int('must be a whole number from 1 to 5').min(1, 'must be a whole number from 1 to 5').max(5, 'must be a whole number from 1 to 5');
+const Rating = z
+  .number({ error: 'must be a whole number from 1 to 5' })
+  .int('must be a whole number from 1 to 5')
+  .min(1, 'must be a whole number from 1 to 5')
+  .max(5, 'must be a whole number from 1 to 5');
 
 /** Optional title: trimmed; an empty one (or null) means none. */
 const ReviewTitle = z

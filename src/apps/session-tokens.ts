@@ -50,15 +50,7 @@ export type InstallLinkClaims = z.infer<typeof InstallLinkClaims>;
  * - `wrong_issuer`, `wrong_audience`: issued by another issuer, or for another app.
  */
 export type TokenRefusal =
-  | 'malformed'
-  | 'unsupported_algorithm'
-  | 'unknown_key'
-  | 'invalid_signature'
-  | 'wrong_type'
-  | 'expired'
-  | 'not_yet_valid'
-  | 'wrong_issuer'
-  | 'wrong_audience';
+  'malformed' | 'unsupported_algorithm' | 'unknown_key' | 'invalid_signature' | 'wrong_type' | 'expired' | 'not_yet_valid' | 'wrong_issuer' | 'wrong_audience';
 
 export type TokenVerification<C> = { ok: true; claims: C } | { ok: false; reason: TokenRefusal };
 
@@ -92,7 +84,10 @@ export async function issueSessionToken(platform: Platform, input: IssueSessionT
  * whether its installation is still active and its merchant session still live is the
  * caller's to check.
  */
-export function verifySessionToken(platform: Platform, input: { token: string; issuer: string; audience: string }): Promise<TokenVerification<SessionTokenClaims>> {
+export function verifySessionToken(
+  platform: Platform,
+  input: { token: string; issuer: string; audience: string },
+): Promise<TokenVerification<SessionTokenClaims>> {
   return verify(platform, input, SESSION_TOKEN_TYP, SessionTokenClaims);
 }
 
@@ -101,7 +96,11 @@ export function verifySessionToken(platform: Platform, input: { token: string; i
  * false ever after (RFC 7519 4.1.7: the `jti` is what prevents a replay). One insert under a
  * unique `_id` decides, so of several exchanges at once exactly one is true.
  */
-export async function recordSessionTokenExchange(platform: Platform, claims: SessionTokenClaims, installation: Pick<InstallationDocument, '_id' | 'app_id'>): Promise<boolean> {
+export async function recordSessionTokenExchange(
+  platform: Platform,
+  claims: SessionTokenClaims,
+  installation: Pick<InstallationDocument, '_id' | 'app_id'>,
+): Promise<boolean> {
   try {
     await sessionTokenUses(platform.db).insertOne({
       _id: claims.jti,
@@ -138,7 +137,10 @@ export async function signInstallLink(platform: Platform, input: SignInstallLink
 }
 
 /** Verifies an install link as verifySessionToken does a session token (`typ` an install link's). */
-export function verifyInstallLink(platform: Platform, input: { token: string; issuer: string; audience: string }): Promise<TokenVerification<InstallLinkClaims>> {
+export function verifyInstallLink(
+  platform: Platform,
+  input: { token: string; issuer: string; audience: string },
+): Promise<TokenVerification<InstallLinkClaims>> {
   return verify(platform, input, INSTALL_LINK_TYP, InstallLinkClaims);
 }
 
@@ -182,7 +184,12 @@ async function sign(platform: Platform, typ: string, claims: JWTPayload): Promis
 /** Thrown by the key lookup when no key of ours by that kid verifies now. */
 class UnknownKey extends Error {}
 
-async function verify<C>(platform: Platform, input: { token: string; issuer: string; audience: string }, typ: string, schema: z.ZodType<C>): Promise<TokenVerification<C>> {
+async function verify<C>(
+  platform: Platform,
+  input: { token: string; issuer: string; audience: string },
+  typ: string,
+  schema: z.ZodType<C>,
+): Promise<TokenVerification<C>> {
   const key: JWTVerifyGetKey = async ({ kid }) => {
     if (typeof kid !== 'string' || kid.length === 0 || kid.length > 64) throw new errors.JWSInvalid('missing or unusable kid');
     const found = await verificationKey(platform, kid);

@@ -21,14 +21,25 @@ export function appStoreRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
   // ── The catalog (public; docs/apps.md, The catalog) ──────────────────────────────────────
-  router.get('/', endpoint(platform, { access: 'public', query: CatalogQuery, respond: 'page' }, ({ query }) => listCatalog(platform, query)));
+  router.get(
+    '/',
+    endpoint(platform, { access: 'public', query: CatalogQuery, respond: 'page' }, ({ query }) => listCatalog(platform, query)),
+  );
 
-  router.get('/:id', endpoint(platform, { access: 'public' }, ({ params }) => getCatalogApp(platform, params.id!)));
+  router.get(
+    '/:id',
+    endpoint(platform, { access: 'public' }, ({ params }) => getCatalogApp(platform, params.id!)),
+  );
   // ── End of the catalog ───────────────────────────────────────────────────────────────────
 
   // --- Catalog reviews (docs/apps.md, Catalog reviews of apps) ---
 
-  router.get('/:id/reviews', endpoint(platform, { access: 'public', query: CatalogReviewsQuery, respond: 'page' }, ({ params, query }) => listCatalogReviews(platform, params.id!, query)));
+  router.get(
+    '/:id/reviews',
+    endpoint(platform, { access: 'public', query: CatalogReviewsQuery, respond: 'page' }, ({ params, query }) =>
+      listCatalogReviews(platform, params.id!, query),
+    ),
+  );
 
   router.post(
     '/:id/reviews',
@@ -46,7 +57,9 @@ export function appStoreRoutes(platform: Platform): AppRouter {
 
   router.delete(
     '/:id/reviews/:reviewId',
-    endpoint(platform, { access: 'merchant', respond: 'empty' }, ({ ctx, merchant, params }) => deleteCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id!, params.reviewId!)),
+    endpoint(platform, { access: 'merchant', respond: 'empty' }, ({ ctx, merchant, params }) =>
+      deleteCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id!, params.reviewId!),
+    ),
   );
 
   // --- Install and authorize (docs/oauth.md) ---

@@ -86,7 +86,12 @@ export async function submitApp(platform: Platform, merchantId: string, input: {
   }
   await appVersions(platform.db).insertOne(version);
   const webhookSecret = await createAppSigningSecret(platform, app._id);
-  platform.log.info({ event: 'apps.app_submitted', app_id: app._id.toHexString(), version_id: version._id.toHexString(), developer_id: developer._id.toHexString() });
+  platform.log.info({
+    event: 'apps.app_submitted',
+    app_id: app._id.toHexString(),
+    version_id: version._id.toHexString(),
+    developer_id: developer._id.toHexString(),
+  });
   return {
     app: presentDeveloperApp(app, version),
     credentials: { oauth_client_id: credentials.clientId, client_secret: credentials.clientSecret.plaintext, api_key: credentials.apiKey.plaintext },
@@ -114,7 +119,9 @@ export async function findOwnApp(platform: Platform, merchantId: string, appId: 
 export async function submitVersion(platform: Platform, merchantId: string, appId: string, input: { manifest: unknown }): Promise<DeveloperAppView> {
   await requireDeveloper(platform, merchantId);
   const app = await findOwnApp(platform, merchantId, appId);
-  const manifest = validOrThrow(platform, input.manifest, (m) => (m.handle === app.handle ? [] : [`handle: must stay "${app.handle}" (an app's handle cannot change)`]));
+  const manifest = validOrThrow(platform, input.manifest, (m) =>
+    m.handle === app.handle ? [] : [`handle: must stay "${app.handle}" (an app's handle cannot change)`],
+  );
   for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
     const current = await findOwnApp(platform, merchantId, appId);
     const now = platform.clock.now();
@@ -132,12 +139,23 @@ export async function submitVersion(platform: Platform, merchantId: string, appI
     };
     const updated = await apps(platform.db).findOneAndUpdate(
       { _id: current._id, version_count: current.version_count },
-      { $set: { latest_version_id: version._id, version_count: version.number, name: manifest.name, status: current.status === 'rejected' ? 'submitted' : current.status, updated_at: now } },
+      {
+        $set: {
+          latest_version_id: version._id,
+          version_count: version.number,
+          name: manifest.name,
+          status: current.status === 'rejected' ? 'submitted' : current.status,
+          updated_at: now,
+        },
+      },
       { returnDocument: 'after' },
     );
     if (!updated) continue;
     await appVersions(platform.db).insertOne(version);
-    await appVersions(platform.db).updateMany({ app_id: current._id, status: 'submitted', number: { $lt: version.number } }, { $set: { status: 'superseded' } });
+    await appVersions(platform.db).updateMany(
+      { app_id: current._id, status: 'submitted', number: { $lt: version.number } },
+      { $set: { status: 'superseded' } },
+    );
     platform.log.info({ event: 'apps.version_submitted', app_id: appId, version_id: version._id.toHexString(), number: version.number });
     return presentDeveloperApp(updated, version);
   }
@@ -145,11 +163,17 @@ export async function submitVersion(platform: Platform, merchantId: string, appI
 }
 
 async function latestVersions(platform: Platform, list: AppDocument[]): Promise<Map<string, AppVersionDocument>> {
-  const docs = await appVersions(platform.db).find({ _id: { $in: list.map((a) => a.latest_version_id) } }).toArray();
+  const docs = await appVersions(platform.db)
+    .find({ _id: { $in: list.map((a) => a.latest_version_id) } })
+    .toArray();
   return new Map(docs.map((v) => [v._id.toHexString(), v]));
 }
 
-export async function listDeveloperApps(platform: Platform, merchantId: string, query: DeveloperAppsQuery): Promise<{ items: DeveloperAppView[]; nextCursor: string | null }> {
+export async function listDeveloperApps(
+  platform: Platform,
+  merchantId: string,
+  query: DeveloperAppsQuery,
+): Promise<{ items: DeveloperAppView[]; nextCursor: string | null }> {
   const developer = await requireDeveloper(platform, merchantId);
   const docs = await apps(platform.db)
     .find({ developer_id: developer._id, ...afterCursor(query) })
@@ -171,7 +195,12 @@ export async function getDeveloperApp(platform: Platform, merchantId: string, ap
  * A new webhook signing secret for the caller's app, in this answer only (docs/apps.md, App
  * webhooks); the one it replaces keeps signing beside it for `grace_period_seconds`.
  */
-export async function rotateWebhookSecret(platform: Platform, merchantId: string, appId: string, graceSeconds: number): Promise<AppSecretView & { app_id: string; secret: string }> {
+export async function rotateWebhookSecret(
+  platform: Platform,
+  merchantId: string,
+  appId: string,
+  graceSeconds: number,
+): Promise<AppSecretView & { app_id: string; secret: string }> {
   await requireDeveloper(platform, merchantId);
   const app = await findOwnApp(platform, merchantId, appId);
   const rotated = await rotateAppSigningSecret(platform, app._id, graceSeconds);

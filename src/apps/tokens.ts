@@ -84,7 +84,10 @@ export async function findToken(platform: Platform, token: string, kind: TokenDo
 }
 
 /** Revoke every live token matching `filter` (a family, a code's tokens, an installation's); returns how many. */
-export async function revokeTokens(platform: Platform, filter: Partial<Pick<TokenDocument, 'family_id' | 'code_id' | 'installation_id'>> | { _id: { $in: ObjectId[] } }): Promise<number> {
+export async function revokeTokens(
+  platform: Platform,
+  filter: Partial<Pick<TokenDocument, 'family_id' | 'code_id' | 'installation_id'>> | { _id: { $in: ObjectId[] } },
+): Promise<number> {
   const result = await oauthTokens(platform.db).updateMany({ ...filter, revoked_at: null }, { $set: { revoked_at: platform.clock.now() } });
   return result.modifiedCount;
 }

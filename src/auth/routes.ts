@@ -17,9 +17,15 @@ export function authRoutes(platform: Platform): AppRouter {
   const access = 'public';
 
   // 202 for a new email and for one that has an account alike; the client then signs in.
-  router.post('/signup', endpoint(platform, { access, body: SignUpBody, status: 202 }, ({ ctx, body }) => signUp(platform, body, { ip: clientAddress(ctx) })));
+  router.post(
+    '/signup',
+    endpoint(platform, { access, body: SignUpBody, status: 202 }, ({ ctx, body }) => signUp(platform, body, { ip: clientAddress(ctx) })),
+  );
 
-  router.post('/signin', endpoint(platform, { access, body: SignInBody }, ({ ctx, body }) => signIn(platform, body, { ip: clientAddress(ctx) })));
+  router.post(
+    '/signin',
+    endpoint(platform, { access, body: SignInBody }, ({ ctx, body }) => signIn(platform, body, { ip: clientAddress(ctx) })),
+  );
 
   router.post(
     '/signin/otp',
@@ -29,9 +35,15 @@ export function authRoutes(platform: Platform): AppRouter {
     }),
   );
 
-  router.post('/signin/otp/verify', endpoint(platform, { access, body: VerifyCodeBody }, ({ ctx, body }) => verifySigninCode(platform, body, { ip: clientAddress(ctx) })));
+  router.post(
+    '/signin/otp/verify',
+    endpoint(platform, { access, body: VerifyCodeBody }, ({ ctx, body }) => verifySigninCode(platform, body, { ip: clientAddress(ctx) })),
+  );
 
-  router.post('/signout', endpoint(platform, { access: 'merchant', respond: 'empty' }, ({ merchant }) => signOut(platform, merchant.sessionId)));
+  router.post(
+    '/signout',
+    endpoint(platform, { access: 'merchant', respond: 'empty' }, ({ merchant }) => signOut(platform, merchant.sessionId)),
+  );
 
   router.post(
     '/password/reset',
@@ -50,11 +62,21 @@ export function authRoutes(platform: Platform): AppRouter {
       // The current-password form needs the session it is changed from.
       const principal = await resolvePrincipal(platform, ctx);
       if (principal?.kind !== 'merchant') {
-        throw new PlatformError('unauthenticated', 'unauthenticated', 'Changing the password with current_password needs a session (Authorization: Bearer <session token>)');
+        throw new PlatformError(
+          'unauthenticated',
+          'unauthenticated',
+          'Changing the password with current_password needs a session (Authorization: Bearer <session token>)',
+        );
       }
       return updatePassword(
         platform,
-        { via: 'current_password', merchantId: principal.merchantId, sessionId: principal.sessionId, currentPassword: body.current_password!, newPassword: body.new_password },
+        {
+          via: 'current_password',
+          merchantId: principal.merchantId,
+          sessionId: principal.sessionId,
+          currentPassword: body.current_password!,
+          newPassword: body.new_password,
+        },
         { ip: clientAddress(ctx) },
       );
     }),

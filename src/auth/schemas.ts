@@ -17,7 +17,6 @@ export const NewPassword = z
 /** A password being checked, not set: any length the hasher accepts. */
 const GivenPassword = z.string().min(1).max(PASSWORD_MAX);
 
-
 export const SignUpBody = z.strictObject({ email: Email, password: NewPassword, name: z.string().trim().min(1).max(120) });
 export const SignInBody = z.strictObject({ email: Email, password: GivenPassword });
 export const EmailOnlyBody = z.strictObject({ email: Email });

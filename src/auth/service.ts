@@ -6,24 +6,9 @@ import { storeBudgetAccount } from '../http/budget.js';
 import { sendMessage } from '../messages/index.js';
 import type { Platform } from '../platform.js';
 import { consumeRateLimit, openBudgetAccount } from '../ratelimit/index.js';
-import {
-  decoyPasswordHash,
-  generateToken,
-  hashPassword,
-  hashToken,
-  keyedHash,
-  verifyKeyedHash,
-  verifyPassword,
-} from '../secrets/index.js';
+import { decoyPasswordHash, generateToken, hashPassword, hashToken, keyedHash, verifyKeyedHash, verifyPassword } from '../secrets/index.js';
 import { presentMerchant, presentNewSession, presentSession, type MerchantView, type SessionView } from './present.js';
-import {
-  merchants,
-  passwordResets,
-  sessions,
-  signinCodes,
-  type MerchantDocument,
-  type SessionDocument,
-} from './store.js';
+import { merchants, passwordResets, sessions, signinCodes, type MerchantDocument, type SessionDocument } from './store.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const CODE_TTL_MS = 10 * 60 * 1000;
@@ -83,7 +68,11 @@ async function startSession(platform: Platform, merchant: MerchantDocument, meth
   };
   await sessions(platform.db).insertOne(session);
   // The merchant's budget account on the store-scoped API, open for as long as this session can be used.
-  await openBudgetAccount(platform, storeBudgetAccount({ kind: 'merchant', merchantId: merchant._id.toHexString(), sessionId: session._id.toHexString(), operator: false }), session.expires_at);
+  await openBudgetAccount(
+    platform,
+    storeBudgetAccount({ kind: 'merchant', merchantId: merchant._id.toHexString(), sessionId: session._id.toHexString(), operator: false }),
+    session.expires_at,
+  );
   platform.log.info({ event: 'auth.session_started', merchant_id: merchant._id.toHexString(), session_id: session._id.toHexString(), method });
   return presentNewSession(merchant, session, token);
 }

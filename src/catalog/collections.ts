@@ -162,7 +162,12 @@ export async function deleteCollection(platform: Platform, storeId: string, coll
     // Events the collection still carries (a write whose process stopped) go with the intent, not with the document.
     const pending = [
       ...(doc.pending_events ?? []),
-      platform.events.pending('collection.deleted', doc.store_id, { collection: { id: doc._id.toHexString(), handle: doc.handle } }, `collection.deleted:${doc._id.toHexString()}`),
+      platform.events.pending(
+        'collection.deleted',
+        doc.store_id,
+        { collection: { id: doc._id.toHexString(), handle: doc.handle } },
+        `collection.deleted:${doc._id.toHexString()}`,
+      ),
     ];
     // Conditional on the version read, so the event names the handle the collection had when it went.
     const removed = await platform.events.deleting(COLLECTIONS, doc._id, pending, async () => {

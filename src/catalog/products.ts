@@ -34,7 +34,8 @@ function buildVariants(options: Options, inputs: VariantInput[], existing: Varia
     }
     input.option_values.forEach((value, j) => {
       const option = options[j];
-      if (option && !option.values.includes(value)) problems.push({ path: `${at}.option_values.${j}`, message: `"${value}" is not a value of option "${option.name}"` });
+      if (option && !option.values.includes(value))
+        problems.push({ path: `${at}.option_values.${j}`, message: `"${value}" is not a value of option "${option.name}"` });
     });
     const combo = JSON.stringify(input.option_values);
     if (combos.has(combo)) problems.push({ path: `${at}.option_values`, message: 'another variant has the same option values' });
@@ -199,7 +200,12 @@ export async function deleteProduct(platform: Platform, storeId: string, product
     // Events the product still carries (a write whose process stopped) go with the intent, not with the document.
     const pending = [
       ...(doc.pending_events ?? []),
-      platform.events.pending('product.deleted', doc.store_id, { product: { id: doc._id.toHexString(), handle: doc.handle } }, `product.deleted:${doc._id.toHexString()}`),
+      platform.events.pending(
+        'product.deleted',
+        doc.store_id,
+        { product: { id: doc._id.toHexString(), handle: doc.handle } },
+        `product.deleted:${doc._id.toHexString()}`,
+      ),
     ];
     // Conditional on the version read, so the event names the handle the product had when it went;
     // the intent is written before anything is removed.
@@ -207,7 +213,10 @@ export async function deleteProduct(platform: Platform, storeId: string, product
       const result = await products(platform.db).deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version });
       if (result.deletedCount !== 1) return false;
       // Manual collections forget it (rule collections compute membership and need nothing).
-      await collections(platform.db).updateMany({ store_id: doc.store_id, product_ids: doc._id }, { $pull: { product_ids: doc._id }, $inc: { version: 1 }, $set: { updated_at: platform.clock.now() } });
+      await collections(platform.db).updateMany(
+        { store_id: doc.store_id, product_ids: doc._id },
+        { $pull: { product_ids: doc._id }, $inc: { version: 1 }, $set: { updated_at: platform.clock.now() } },
+      );
       return true;
     });
     if (removed) return;

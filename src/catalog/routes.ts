@@ -14,15 +14,32 @@ const write = storeScoped('write_products');
 export function collectionRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/', endpoint(platform, { access: read, query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listCollections(platform, store.id, query)));
+  router.get(
+    '/',
+    endpoint(platform, { access: read, query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listCollections(platform, store.id, query)),
+  );
 
-  router.post('/', endpoint(platform, { access: write, body: CreateCollectionBody, idempotent: true, status: 201 }, ({ store, body }) => createCollection(platform, store.id, body)));
+  router.post(
+    '/',
+    endpoint(platform, { access: write, body: CreateCollectionBody, idempotent: true, status: 201 }, ({ store, body }) =>
+      createCollection(platform, store.id, body),
+    ),
+  );
 
-  router.get('/:id', endpoint(platform, { access: read }, ({ store, params }) => getCollection(platform, store.id, params.id!)));
+  router.get(
+    '/:id',
+    endpoint(platform, { access: read }, ({ store, params }) => getCollection(platform, store.id, params.id!)),
+  );
 
-  router.patch('/:id', endpoint(platform, { access: write, body: UpdateCollectionBody }, ({ store, params, body }) => updateCollection(platform, store.id, params.id!, body)));
+  router.patch(
+    '/:id',
+    endpoint(platform, { access: write, body: UpdateCollectionBody }, ({ store, params, body }) => updateCollection(platform, store.id, params.id!, body)),
+  );
 
-  router.delete('/:id', endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteCollection(platform, store.id, params.id!)));
+  router.delete(
+    '/:id',
+    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteCollection(platform, store.id, params.id!)),
+  );
 
   return router;
 }
@@ -31,16 +48,31 @@ export function collectionRoutes(platform: Platform): AppRouter {
 export function productRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/', endpoint(platform, { access: read, query: ListProductsQuery, respond: 'page' }, ({ store, query }) => listProducts(platform, store.id, query)));
+  router.get(
+    '/',
+    endpoint(platform, { access: read, query: ListProductsQuery, respond: 'page' }, ({ store, query }) => listProducts(platform, store.id, query)),
+  );
 
   // The whole store, not its id: a product takes the store's currency.
-  router.post('/', endpoint(platform, { access: write, body: CreateProductBody, idempotent: true, status: 201 }, ({ store, body }) => createProduct(platform, store, body)));
+  router.post(
+    '/',
+    endpoint(platform, { access: write, body: CreateProductBody, idempotent: true, status: 201 }, ({ store, body }) => createProduct(platform, store, body)),
+  );
 
-  router.get('/:id', endpoint(platform, { access: read }, ({ store, params }) => getProduct(platform, store.id, params.id!)));
+  router.get(
+    '/:id',
+    endpoint(platform, { access: read }, ({ store, params }) => getProduct(platform, store.id, params.id!)),
+  );
 
-  router.patch('/:id', endpoint(platform, { access: write, body: UpdateProductBody }, ({ store, params, body }) => updateProduct(platform, store.id, params.id!, body)));
+  router.patch(
+    '/:id',
+    endpoint(platform, { access: write, body: UpdateProductBody }, ({ store, params, body }) => updateProduct(platform, store.id, params.id!, body)),
+  );
 
-  router.delete('/:id', endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteProduct(platform, store.id, params.id!)));
+  router.delete(
+    '/:id',
+    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteProduct(platform, store.id, params.id!)),
+  );
 
   return router;
 }

@@ -78,7 +78,10 @@ export const ListProductsQuery = z.strictObject({
   status: z.enum(['draft', 'active', 'archived']).optional(),
   query: z.string().trim().min(1).max(255).optional(),
   collection_id: IdString('collection').optional(),
-  updated_since: z.iso.datetime({ offset: true }).transform((s) => new Date(s)).optional(),
+  updated_since: z.iso
+    .datetime({ offset: true })
+    .transform((s) => new Date(s))
+    .optional(),
   sort: z.enum(PRODUCT_SORTS).default('created_at'),
   limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
   cursor: KeysetCursorParam.optional(),

@@ -54,7 +54,11 @@ export async function claimCouponRedemption(platform: Platform, storeId: string,
   };
   const mark = { $set: { updated_at: now }, $push: { pending_ops: r.key } };
   let coupon =
-    (await coupons(platform.db).findOneAndUpdate({ ...usable, usage_remaining: { $gt: 0 } }, { ...mark, $inc: { usage_count: 1, usage_remaining: -1 } }, { returnDocument: 'after' })) ??
+    (await coupons(platform.db).findOneAndUpdate(
+      { ...usable, usage_remaining: { $gt: 0 } },
+      { ...mark, $inc: { usage_count: 1, usage_remaining: -1 } },
+      { returnDocument: 'after' },
+    )) ??
     (await coupons(platform.db).findOneAndUpdate({ ...usable, usage_remaining: null }, { ...mark, $inc: { usage_count: 1 } }, { returnDocument: 'after' }));
   if (!coupon) {
     const current = await coupons(platform.db).findOne({ _id: couponOid, store_id: storeOid });
@@ -63,9 +67,21 @@ export async function claimCouponRedemption(platform: Platform, storeId: string,
     coupon = current; // counted by an earlier attempt
   }
   const limit = coupon.usage_limit_per_customer;
-  if (limit !== null && r.customer_key === null) return refuseCounted(platform, storeId, r, new PlatformError('conflict', 'customer_required', 'This coupon is limited per customer: the order needs a customer or an email'));
+  if (limit !== null && r.customer_key === null)
+    return refuseCounted(
+      platform,
+      storeId,
+      r,
+      new PlatformError('conflict', 'customer_required', 'This coupon is limited per customer: the order needs a customer or an email'),
+    );
   const slotted = await takeSlot(platform, storeOid, couponOid, r, limit);
-  if (slotted === 'full') return refuseCounted(platform, storeId, r, new PlatformError('conflict', 'customer_usage_limit_reached', 'This customer has used this coupon as often as it may be used'));
+  if (slotted === 'full')
+    return refuseCounted(
+      platform,
+      storeId,
+      r,
+      new PlatformError('conflict', 'customer_usage_limit_reached', 'This customer has used this coupon as often as it may be used'),
+    );
   return { outcome: slotted };
 }
 
@@ -84,7 +100,13 @@ async function refuseCounted(platform: Platform, storeId: string, r: CouponRedem
 }
 
 /** The redemption record. Limited per customer: the lowest free slot from "1" to the limit; otherwise the order's own slot. */
-async function takeSlot(platform: Platform, storeId: ObjectId, couponId: ObjectId, r: CouponRedemption, limit: number | null): Promise<'applied' | 'voided' | 'full'> {
+async function takeSlot(
+  platform: Platform,
+  storeId: ObjectId,
+  couponId: ObjectId,
+  r: CouponRedemption,
+  limit: number | null,
+): Promise<'applied' | 'voided' | 'full'> {
   const orderId = new ObjectId(r.order_id);
   const record = { _id: orderId, store_id: storeId, coupon_id: couponId, customer_key: r.customer_key, voided: false, created_at: platform.clock.now() };
   const mine = async () => {
@@ -94,7 +116,9 @@ async function takeSlot(platform: Platform, storeId: ObjectId, couponId: ObjectI
   for (let round = 0; round < 10; round++) {
     let slot = r.order_id;
     if (limit !== null) {
-      const used = await couponRedemptions(platform.db).find({ coupon_id: couponId, customer_key: r.customer_key, voided: false }, { projection: { slot: 1 } }).toArray();
+      const used = await couponRedemptions(platform.db)
+        .find({ coupon_id: couponId, customer_key: r.customer_key, voided: false }, { projection: { slot: 1 } })
+        .toArray();
       if (used.some((u) => u._id.equals(orderId))) return 'applied';
       if (used.length >= limit) return (await mine()) ?? 'full';
       const taken = new Set(used.map((u) => u.slot));
@@ -124,7 +148,10 @@ export async function undoCouponRedemption(platform: Platform, storeId: string, 
   if (options.void) {
     await couponRedemptions(platform.db).updateOne(
       { _id: orderId },
-      { $set: { voided: true, slot: `void:${r.order_id}` }, $setOnInsert: { store_id: new ObjectId(storeId), coupon_id: new ObjectId(r.coupon_id), customer_key: r.customer_key, created_at: platform.clock.now() } },
+      {
+        $set: { voided: true, slot: `void:${r.order_id}` },
+        $setOnInsert: { store_id: new ObjectId(storeId), coupon_id: new ObjectId(r.coupon_id), customer_key: r.customer_key, created_at: platform.clock.now() },
+      },
       { upsert: true },
     );
   } else {
@@ -142,7 +169,12 @@ async function undoCount(platform: Platform, storeId: string, r: CouponRedemptio
       const limited = current.usage_remaining !== null;
       const undone = await coupons(platform.db).updateOne(
         { ...scope, pending_ops: r.key, usage_remaining: limited ? { $ne: null } : null },
-        { $inc: limited ? { usage_count: -1, usage_remaining: 1 } : { usage_count: -1 }, $set: { updated_at: platform.clock.now() }, $pull: { pending_ops: r.key }, ...(voiding ? { $push: { voided_ops: r.key } } : {}) },
+        {
+          $inc: limited ? { usage_count: -1, usage_remaining: 1 } : { usage_count: -1 },
+          $set: { updated_at: platform.clock.now() },
+          $pull: { pending_ops: r.key },
+          ...(voiding ? { $push: { voided_ops: r.key } } : {}),
+        },
       );
       if (undone.matchedCount === 1) return;
     } else {
@@ -163,5 +195,10 @@ export async function clearCouponKey(platform: Platform, storeId: string, r: Cou
 export async function announceCouponRedemption(platform: Platform, storeId: string, r: CouponRedemption): Promise<void> {
   const doc = await coupons(platform.db).findOne({ _id: new ObjectId(r.coupon_id), store_id: new ObjectId(storeId) });
   if (!doc) return; // deleted since: the order keeps its own copy of the code and discount
-  await platform.events.emit('coupon.redeemed', doc.store_id, { coupon: presentCoupon(doc), order_id: r.order_id }, `coupon.redeemed:${r.coupon_id}:${r.order_id}`);
+  await platform.events.emit(
+    'coupon.redeemed',
+    doc.store_id,
+    { coupon: presentCoupon(doc), order_id: r.order_id },
+    `coupon.redeemed:${r.coupon_id}:${r.order_id}`,
+  );
 }

@@ -84,7 +84,10 @@ export type UpdateCouponBody = z.infer<typeof UpdateCouponBody>;
 
 export const ListCouponsQuery = PageQuery.extend({
   active: z.enum(['true', 'false']).optional(),
-  query: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be the start of a code: 1 to 40 letters, digits, "-" or "_"').optional(),
+  query: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be the start of a code: 1 to 40 letters, digits, "-" or "_"')
+    .optional(),
 }).strict();
 export type ListCouponsQuery = z.infer<typeof ListCouponsQuery>;
 

@@ -3,7 +3,15 @@ import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, pageOf } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentCoupon, type CouponView } from './present.js';
-import { CODE_PATTERN, EvaluationCart, couponRuleIssues, type CreateCouponBody, type EvaluateCouponBody, type ListCouponsQuery, type UpdateCouponBody } from './schemas.js';
+import {
+  CODE_PATTERN,
+  EvaluationCart,
+  couponRuleIssues,
+  type CreateCouponBody,
+  type EvaluateCouponBody,
+  type ListCouponsQuery,
+  type UpdateCouponBody,
+} from './schemas.js';
 import { COUPONS, coupons, type CouponDocument } from './store.js';
 import { carried, carrying } from '../events/index.js';
 import { isDuplicateKeyError } from '../db.js';
@@ -14,8 +22,7 @@ import { couponCustomerKey, countCustomerRedemptions } from './redemptions.js';
 const UPDATE_ATTEMPTS = 5;
 
 export type CouponEvaluation =
-  | { applicable: true; coupon: CouponView; discount: { subtotal: number; shipping: number } }
-  | { applicable: false; reason: CouponRefusal };
+  { applicable: true; coupon: CouponView; discount: { subtotal: number; shipping: number } } | { applicable: false; reason: CouponRefusal };
 
 export type CouponRefusal =
   | 'not_found'
@@ -27,7 +34,6 @@ export type CouponRefusal =
   | 'customer_required'
   | 'minimum_subtotal_not_met'
   | 'currency_mismatch';
-
 
 const codeTaken = () => new PlatformError('conflict', 'coupon_code_taken', 'This store already has a coupon with that code (codes are case-insensitive)');
 
@@ -114,7 +120,9 @@ export async function updateCoupon(platform: Platform, storeId: string, couponId
     if (input.usage_limit !== undefined) set.usage_remaining = remaining(input.usage_limit, current.usage_count);
     // The write is conditional on what was read, so the coupon as it becomes is known now: its event travels with the write.
     const view = presentCoupon({ ...current, ...set, version: current.version + 1 });
-    const pending = [platform.events.pending('coupon.updated', current.store_id, { coupon: view, changed }, `coupon.updated:${view.id}:v${current.version + 1}`)];
+    const pending = [
+      platform.events.pending('coupon.updated', current.store_id, { coupon: view, changed }, `coupon.updated:${view.id}:v${current.version + 1}`),
+    ];
     let written: boolean;
     try {
       const result = await coupons(platform.db).updateOne(
@@ -145,7 +153,12 @@ export async function deleteCoupon(platform: Platform, storeId: string, couponId
     const pending = [platform.events.pending('coupon.deleted', current.store_id, { coupon: view }, `coupon.deleted:${view.id}`)];
     // Conditional on the version read, so the event shows the coupon as it was when it went.
     const removed = await platform.events.deleting(COUPONS, current._id, pending, async () => {
-      const result = await coupons(platform.db).deleteOne({ _id: current._id, store_id: current.store_id, version: current.version, usage_count: current.usage_count });
+      const result = await coupons(platform.db).deleteOne({
+        _id: current._id,
+        store_id: current.store_id,
+        version: current.version,
+        usage_count: current.usage_count,
+      });
       return result.deletedCount === 1;
     });
     if (removed) return;
@@ -170,9 +183,10 @@ export async function evaluateCoupon(platform: Platform, storeId: string, code: 
   }
   const input = parsed.data;
   const now = platform.clock.now();
-  const coupon = CODE_PATTERN.test(code) && parseObjectId(storeId)
-    ? await coupons(platform.db).findOne({ store_id: new ObjectId(storeId), code_normalized: code.toUpperCase() })
-    : null;
+  const coupon =
+    CODE_PATTERN.test(code) && parseObjectId(storeId)
+      ? await coupons(platform.db).findOne({ store_id: new ObjectId(storeId), code_normalized: code.toUpperCase() })
+      : null;
   const refuse = (reason: CouponRefusal): CouponEvaluation => ({ applicable: false, reason });
   if (!coupon) return refuse('not_found');
   if (!coupon.active) return refuse('inactive');

@@ -72,4 +72,3 @@ export const couponIndexes: IndexDeclaration[] = [
 
 export const coupons = (db: Db) => db.collection<CouponDocument>(COUPONS);
 export const couponRedemptions = (db: Db) => db.collection<CouponRedemptionDocument>(COUPON_REDEMPTIONS);
-

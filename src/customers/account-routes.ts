@@ -9,9 +9,26 @@ import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { customerSession } from './access.js';
-import { activateCustomerAccount, getAccount, logInCustomer, logOutCustomer, requestCustomerPasswordReset, signUpCustomer, updateCustomerPassword } from './account.js';
+import {
+  activateCustomerAccount,
+  getAccount,
+  logInCustomer,
+  logOutCustomer,
+  requestCustomerPasswordReset,
+  signUpCustomer,
+  updateCustomerPassword,
+} from './account.js';
 import { changeOwnAddress, createAddress, deleteAddress, getAddress, listAddresses } from './addresses.js';
-import { AddWishlistItemBody, CreateAddressBody, CustomerActivateBody, CustomerLoginBody, CustomerPasswordUpdateBody, CustomerResetBody, CustomerSignUpBody, OwnAddressChangeBody } from './schemas.js';
+import {
+  AddWishlistItemBody,
+  CreateAddressBody,
+  CustomerActivateBody,
+  CustomerLoginBody,
+  CustomerPasswordUpdateBody,
+  CustomerResetBody,
+  CustomerSignUpBody,
+  OwnAddressChangeBody,
+} from './schemas.js';
 import { addWishlistItem, listWishlist, removeWishlistItem } from './wishlist.js';
 
 const ById = z.strictObject({ id: IdString('address') });
@@ -27,14 +44,26 @@ export function customerAccountRoutes(platform: Platform): AppRouter {
   const access = 'customer';
   const caller = (ctx: Parameters<typeof clientAddress>[0]) => ({ ip: clientAddress(ctx) });
 
-  router.post('/signup', endpoint(platform, { access: 'public', body: CustomerSignUpBody, status: 202 }, ({ ctx, body }) => signUpCustomer(platform, body, caller(ctx))));
+  router.post(
+    '/signup',
+    endpoint(platform, { access: 'public', body: CustomerSignUpBody, status: 202 }, ({ ctx, body }) => signUpCustomer(platform, body, caller(ctx))),
+  );
 
   // The account of a record the store already knew, opened with the token sent to its email (docs/customer-accounts.md).
-  router.post('/activate', endpoint(platform, { access: 'public', body: CustomerActivateBody }, ({ ctx, body }) => activateCustomerAccount(platform, body, caller(ctx))));
+  router.post(
+    '/activate',
+    endpoint(platform, { access: 'public', body: CustomerActivateBody }, ({ ctx, body }) => activateCustomerAccount(platform, body, caller(ctx))),
+  );
 
-  router.post('/login', endpoint(platform, { access: 'public', body: CustomerLoginBody }, ({ ctx, body }) => logInCustomer(platform, body, caller(ctx))));
+  router.post(
+    '/login',
+    endpoint(platform, { access: 'public', body: CustomerLoginBody }, ({ ctx, body }) => logInCustomer(platform, body, caller(ctx))),
+  );
 
-  router.post('/logout', endpoint(platform, { access, respond: 'empty' }, ({ customer }) => logOutCustomer(platform, customerSession(customer))));
+  router.post(
+    '/logout',
+    endpoint(platform, { access, respond: 'empty' }, ({ customer }) => logOutCustomer(platform, customerSession(customer))),
+  );
 
   router.post(
     '/password/reset',
@@ -53,22 +82,37 @@ export function customerAccountRoutes(platform: Platform): AppRouter {
       // The current-password form needs the session it is changed from.
       const principal = await resolvePrincipal(platform, ctx);
       if (principal?.kind !== 'customer') {
-        throw new PlatformError('unauthenticated', 'unauthenticated', 'Changing the password with current_password needs a customer session (Authorization: Bearer <customer token>)');
+        throw new PlatformError(
+          'unauthenticated',
+          'unauthenticated',
+          'Changing the password with current_password needs a customer session (Authorization: Bearer <customer token>)',
+        );
       }
       const session = customerSession(principal);
-      return updateCustomerPassword(platform, { via: 'current_password', session, currentPassword: body.current_password!, newPassword: body.new_password }, caller(ctx));
+      return updateCustomerPassword(
+        platform,
+        { via: 'current_password', session, currentPassword: body.current_password!, newPassword: body.new_password },
+        caller(ctx),
+      );
     }),
   );
 
-  router.get('/me', endpoint(platform, { access }, ({ customer }) => getAccount(platform, customer.storeId, customer.customerId)));
+  router.get(
+    '/me',
+    endpoint(platform, { access }, ({ customer }) => getAccount(platform, customer.storeId, customer.customerId)),
+  );
 
   router.get(
     '/addresses',
-    endpoint(platform, { access, query: PageQuery.strict(), respond: 'page' }, ({ customer, query }) => listAddresses(platform, customer.storeId, customer.customerId, query)),
+    endpoint(platform, { access, query: PageQuery.strict(), respond: 'page' }, ({ customer, query }) =>
+      listAddresses(platform, customer.storeId, customer.customerId, query),
+    ),
   );
   router.post(
     '/addresses',
-    endpoint(platform, { access, body: CreateAddressBody, idempotent: true, status: 201 }, ({ customer, body }) => createAddress(platform, customer.storeId, customer.customerId, body)),
+    endpoint(platform, { access, body: CreateAddressBody, idempotent: true, status: 201 }, ({ customer, body }) =>
+      createAddress(platform, customer.storeId, customer.customerId, body),
+    ),
   );
   // Spec 4.4 names PATCH and DELETE on /addresses itself: the address is then named in the body.
   router.patch(
@@ -78,23 +122,43 @@ export function customerAccountRoutes(platform: Platform): AppRouter {
       return changeOwnAddress(platform, customer.storeId, customer.customerId, id, change);
     }),
   );
-  router.delete('/addresses', endpoint(platform, { access, body: ById, respond: 'empty' }, ({ customer, body }) => deleteAddress(platform, customer.storeId, customer.customerId, body.id)));
-  router.get('/addresses/:id', endpoint(platform, { access }, ({ customer, params }) => getAddress(platform, customer.storeId, customer.customerId, params.id!)));
+  router.delete(
+    '/addresses',
+    endpoint(platform, { access, body: ById, respond: 'empty' }, ({ customer, body }) =>
+      deleteAddress(platform, customer.storeId, customer.customerId, body.id),
+    ),
+  );
+  router.get(
+    '/addresses/:id',
+    endpoint(platform, { access }, ({ customer, params }) => getAddress(platform, customer.storeId, customer.customerId, params.id!)),
+  );
   router.patch(
     '/addresses/:id',
-    endpoint(platform, { access, body: OwnAddressChangeBody }, ({ customer, params, body }) => changeOwnAddress(platform, customer.storeId, customer.customerId, params.id!, body)),
+    endpoint(platform, { access, body: OwnAddressChangeBody }, ({ customer, params, body }) =>
+      changeOwnAddress(platform, customer.storeId, customer.customerId, params.id!, body),
+    ),
   );
-  router.delete('/addresses/:id', endpoint(platform, { access, respond: 'empty' }, ({ customer, params }) => deleteAddress(platform, customer.storeId, customer.customerId, params.id!)));
+  router.delete(
+    '/addresses/:id',
+    endpoint(platform, { access, respond: 'empty' }, ({ customer, params }) => deleteAddress(platform, customer.storeId, customer.customerId, params.id!)),
+  );
 
   router.get(
     '/wishlist',
-    endpoint(platform, { access, query: PageQuery.strict(), respond: 'page' }, ({ customer, query }) => listWishlist(platform, customer.storeId, customer.customerId, query)),
+    endpoint(platform, { access, query: PageQuery.strict(), respond: 'page' }, ({ customer, query }) =>
+      listWishlist(platform, customer.storeId, customer.customerId, query),
+    ),
   );
   router.post(
     '/wishlist',
-    endpoint(platform, { access, body: AddWishlistItemBody, status: 201 }, ({ customer, body }) => addWishlistItem(platform, customer.storeId, customer.customerId, body)),
+    endpoint(platform, { access, body: AddWishlistItemBody, status: 201 }, ({ customer, body }) =>
+      addWishlistItem(platform, customer.storeId, customer.customerId, body),
+    ),
   );
-  router.delete('/wishlist/:id', endpoint(platform, { access, respond: 'empty' }, ({ customer, params }) => removeWishlistItem(platform, customer.storeId, customer.customerId, params.id!)));
+  router.delete(
+    '/wishlist/:id',
+    endpoint(platform, { access, respond: 'empty' }, ({ customer, params }) => removeWishlistItem(platform, customer.storeId, customer.customerId, params.id!)),
+  );
 
   return router;
 }

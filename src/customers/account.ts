@@ -45,7 +45,8 @@ function limitBy(action: keyof typeof LIMITS, account: string | null, caller: Ca
 
 const invalidCredentials = () => new PlatformError('unauthenticated', 'invalid_credentials', 'The email or password is wrong');
 const invalidResetToken = () => new PlatformError('unauthenticated', 'invalid_reset_token', 'The reset token is wrong, used or expired');
-const invalidActivationToken = () => new PlatformError('unauthenticated', 'invalid_activation_token', 'The activation token is wrong, used, expired or superseded');
+const invalidActivationToken = () =>
+  new PlatformError('unauthenticated', 'invalid_activation_token', 'The activation token is wrong, used, expired or superseded');
 
 /** Sign-up's one answer, for a new email and for one the store already knows alike. */
 export const CUSTOMER_SIGNUP_ACCEPTED = {
@@ -136,13 +137,22 @@ export async function activateCustomerAccount(platform: Platform, input: { token
   );
   if (!customer) throw invalidActivationToken();
   await dropActivations(platform, customer._id);
-  platform.log.info({ event: 'customers.account_activated', store_id: customer.store_id.toHexString(), customer_id: customer._id.toHexString(), via: activation.via });
+  platform.log.info({
+    event: 'customers.account_activated',
+    store_id: customer.store_id.toHexString(),
+    customer_id: customer._id.toHexString(),
+    via: activation.via,
+  });
   return startCustomerSession(platform, customer, account);
 }
 
 export type NewCustomerSession = { token: string; expires_at: string; customer: AccountView };
 
-export async function logInCustomer(platform: Platform, input: { subdomain: string; email: string; password: string }, caller: Caller): Promise<NewCustomerSession> {
+export async function logInCustomer(
+  platform: Platform,
+  input: { subdomain: string; email: string; password: string },
+  caller: Caller,
+): Promise<NewCustomerSession> {
   const store = await findStoreBySubdomain(platform, input.subdomain);
   await consumeRateLimit(platform, limitBy('login', `${store?.id ?? input.subdomain}:${input.email}`, caller));
   const customer = store ? await customers(platform.db).findOne({ store_id: new ObjectId(store.id), email: input.email }) : null;
@@ -168,7 +178,12 @@ async function startCustomerSession(platform: Platform, customer: CustomerDocume
     created_at: now,
     expires_at: expiresAt,
   });
-  platform.log.info({ event: 'customers.session_started', store_id: customer.store_id.toHexString(), customer_id: customer._id.toHexString(), session_id: sessionId.toHexString() });
+  platform.log.info({
+    event: 'customers.session_started',
+    store_id: customer.store_id.toHexString(),
+    customer_id: customer._id.toHexString(),
+    session_id: sessionId.toHexString(),
+  });
   return { token, expires_at: expiresAt.toISOString(), customer: presentAccount(customer) };
 }
 
@@ -194,7 +209,8 @@ export async function loadAccountHolder(platform: Pick<Platform, 'db'>, storeId:
   const id = parseObjectId(customerId);
   const doc = id ? await customers(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
   // The session was live a moment ago: a record gone since is a session gone.
-  if (!doc?.account) throw new PlatformError('unauthenticated', 'unauthenticated', 'A valid customer session is required (Authorization: Bearer <customer token>)');
+  if (!doc?.account)
+    throw new PlatformError('unauthenticated', 'unauthenticated', 'A valid customer session is required (Authorization: Bearer <customer token>)');
   return doc;
 }
 
@@ -277,9 +293,17 @@ export async function updateCustomerPassword(platform: Platform, input: Customer
     if (input.via === 'reset_token') throw invalidResetToken();
     throw new PlatformError('conflict', 'password_changed', 'The password was changed by another request meanwhile; nothing was changed by this one');
   }
-  const { deletedCount } = await customerSessions(platform.db).deleteMany(keepSession ? { customer_id: customer._id, _id: { $ne: keepSession } } : { customer_id: customer._id });
+  const { deletedCount } = await customerSessions(platform.db).deleteMany(
+    keepSession ? { customer_id: customer._id, _id: { $ne: keepSession } } : { customer_id: customer._id },
+  );
   await customerPasswordResets(platform.db).deleteMany({ customer_id: customer._id });
-  platform.log.info({ event: 'customers.password_updated', store_id: customer.store_id.toHexString(), customer_id: customer._id.toHexString(), via: input.via, revoked_sessions: deletedCount });
+  platform.log.info({
+    event: 'customers.password_updated',
+    store_id: customer.store_id.toHexString(),
+    customer_id: customer._id.toHexString(),
+    via: input.via,
+    revoked_sessions: deletedCount,
+  });
   return { revoked_sessions: deletedCount };
 }
 

@@ -33,7 +33,12 @@ const ACTIVATE_ROUTE = 'POST /v1/storefront/customer/activate';
  * A new activation token for a customer without an account, sent to the record's email. It
  * replaces any earlier one of the customer (one document per customer), so only the newest works.
  */
-export async function sendActivation(platform: Platform, store: Pick<ScopedStore, 'name'>, customer: CustomerDocument, via: CustomerActivationDocument['via']): Promise<{ expires_at: Date }> {
+export async function sendActivation(
+  platform: Platform,
+  store: Pick<ScopedStore, 'name'>,
+  customer: CustomerDocument,
+  via: CustomerActivationDocument['via'],
+): Promise<{ expires_at: Date }> {
   const now = platform.clock.now();
   const { token, hash } = generateToken(ACTIVATION_PREFIX);
   const expiresAt = new Date(now.getTime() + ACTIVATION_TTL[via].ms);

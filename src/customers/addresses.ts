@@ -22,7 +22,8 @@ export const MAX_ADDRESSES_PER_CUSTOMER = 100;
  */
 
 const addressNotFound = () => notFound('Address');
-const addressConflict = () => new PlatformError('conflict', 'edit_conflict', 'The address kept changing while this change was applied; read it again and retry');
+const addressConflict = () =>
+  new PlatformError('conflict', 'edit_conflict', 'The address kept changing while this change was applied; read it again and retry');
 
 async function findAddress(platform: Pick<Platform, 'db'>, customer: CustomerDocument, addressId: string): Promise<CustomerAddressDocument> {
   const id = parseObjectId(addressId);
@@ -31,7 +32,12 @@ async function findAddress(platform: Pick<Platform, 'db'>, customer: CustomerDoc
   return doc;
 }
 
-export async function listAddresses(platform: Platform, storeId: string, customerId: string, page: Page): Promise<{ items: CustomerAddressView[]; nextCursor: string | null }> {
+export async function listAddresses(
+  platform: Platform,
+  storeId: string,
+  customerId: string,
+  page: Page,
+): Promise<{ items: CustomerAddressView[]; nextCursor: string | null }> {
   const customer = await loadCustomer(platform, storeId, customerId);
   const docs = await customerAddresses(platform.db)
     .find({ store_id: customer.store_id, customer_id: customer._id, ...afterCursor(page) })
@@ -111,7 +117,13 @@ export async function createAddress(platform: Platform, storeId: string, custome
   return presentAddress(doc, later.default_address_id);
 }
 
-export async function updateAddress(platform: Platform, storeId: string, customerId: string, addressId: string, input: UpdateAddressBody): Promise<CustomerAddressView> {
+export async function updateAddress(
+  platform: Platform,
+  storeId: string,
+  customerId: string,
+  addressId: string,
+  input: UpdateAddressBody,
+): Promise<CustomerAddressView> {
   const customer = await loadCustomer(platform, storeId, customerId);
   const given = Object.entries(input).filter(([, value]) => value !== undefined);
   const set: Partial<CustomerAddressDocument> = { updated_at: platform.clock.now(), ...Object.fromEntries(given) };
@@ -120,7 +132,14 @@ export async function updateAddress(platform: Platform, storeId: string, custome
     const current = await findAddress(platform, customer, addressId);
     // Conditional on the version read: the address as it becomes is known now, and its event travels with the write.
     const view = presentAddress({ ...current, ...set, version: current.version + 1 }, customer.default_address_id);
-    const pending = [platform.events.pending('customer_address.updated', current.store_id, { customer_address: view, changed }, `customer_address.updated:${view.id}:v${current.version + 1}`)];
+    const pending = [
+      platform.events.pending(
+        'customer_address.updated',
+        current.store_id,
+        { customer_address: view, changed },
+        `customer_address.updated:${view.id}:v${current.version + 1}`,
+      ),
+    ];
     const result = await customerAddresses(platform.db).updateOne(
       { _id: current._id, store_id: current.store_id, customer_id: current.customer_id, version: current.version },
       carrying({ $set: set, $inc: { version: 1 } }, pending),
@@ -141,7 +160,12 @@ export async function deleteAddress(platform: Platform, storeId: string, custome
     const pending = [platform.events.pending('customer_address.deleted', current.store_id, { customer_address: view }, `customer_address.deleted:${view.id}`)];
     // Conditional on the version read, so the event shows the address as it was when it went.
     const removed = await platform.events.deleting(CUSTOMER_ADDRESSES, current._id, pending, async () => {
-      const result = await customerAddresses(platform.db).deleteOne({ _id: current._id, store_id: current.store_id, customer_id: current.customer_id, version: current.version });
+      const result = await customerAddresses(platform.db).deleteOne({
+        _id: current._id,
+        store_id: current.store_id,
+        customer_id: current.customer_id,
+        version: current.version,
+      });
       return result.deletedCount === 1;
     });
     if (!removed) continue;
@@ -182,11 +206,7 @@ async function promoteOldest(platform: Platform, customer: Owner, gone: ObjectId
   // Each round is one conditional single-document update; it loops only if the address it
   // promoted was deleted at the same moment.
   for (let round = 0; round < 10; round++) {
-    const [oldest] = await customerAddresses(platform.db)
-      .find({ store_id: customer.store_id, customer_id: customer._id })
-      .sort({ _id: 1 })
-      .limit(1)
-      .toArray();
+    const [oldest] = await customerAddresses(platform.db).find({ store_id: customer.store_id, customer_id: customer._id }).sort({ _id: 1 }).limit(1).toArray();
     const updated = await moveDefault(platform, customer, expected, oldest?._id ?? null);
     if (!updated) return; // someone else already moved the default
     if (!oldest) return;
@@ -215,7 +235,14 @@ async function moveDefault(platform: Platform, owner: Owner, from: ObjectId | nu
     const set = { default_address_id: to, updated_at: platform.clock.now() };
     const next: CustomerDocument = { ...current, ...set, version: current.version + 1 };
     const view = presentCustomer(next);
-    const pending = [platform.events.pending('customer.updated', current.store_id, { customer: view, changed: ['default_address_id'] }, `customer.updated:${view.id}:v${next.version}`)];
+    const pending = [
+      platform.events.pending(
+        'customer.updated',
+        current.store_id,
+        { customer: view, changed: ['default_address_id'] },
+        `customer.updated:${view.id}:v${next.version}`,
+      ),
+    ];
     const result = await customers(platform.db).updateOne({ ...scope, version: current.version }, carrying({ $set: set, $inc: { version: 1 } }, pending));
     if (result.matchedCount === 0) continue;
     await platform.events.settle(customers(platform.db), current._id, pending);
@@ -228,7 +255,13 @@ async function moveDefault(platform: Platform, owner: Owner, from: ObjectId | nu
  * A customer's own change of one of their addresses (the storefront's PATCH): its fields,
  * then, with `default: true`, the default moved to it. Answers the address as it is after both.
  */
-export async function changeOwnAddress(platform: Platform, storeId: string, customerId: string, addressId: string, input: OwnAddressChangeBody): Promise<CustomerAddressView> {
+export async function changeOwnAddress(
+  platform: Platform,
+  storeId: string,
+  customerId: string,
+  addressId: string,
+  input: OwnAddressChangeBody,
+): Promise<CustomerAddressView> {
   const { default: makeDefault, ...fields } = input;
   const hasFields = Object.values(fields).some((v) => v !== undefined);
   if (!hasFields && !makeDefault) throw invalidInput([{ path: 'body', message: 'give at least one field to change, or default: true' }]);

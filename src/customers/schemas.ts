@@ -13,7 +13,8 @@ export const CustomerEmail = z
 
 /** ISO 3166-1 alpha-2: the 249 officially assigned codes (no reserved or withdrawn ones). */
 const COUNTRY_CODES = new Set(
-  ('AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ ' +
+  (
+    'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ ' +
     'BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR ' +
     'CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
     'GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ' +
@@ -22,7 +23,8 @@ const COUNTRY_CODES = new Set(
     'MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF ' +
     'PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI ' +
     'SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR ' +
-    'TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW').split(' '),
+    'TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
+  ).split(' '),
 );
 
 export const CountryCode = z.string().refine((c) => COUNTRY_CODES.has(c), 'must be an ISO 3166-1 alpha-2 country code in upper case, such as US');
@@ -42,7 +44,10 @@ const Phone = z
   .string()
   .trim()
   .max(32)
-  .refine((p) => p === '' || (/^\+?[0-9 ().-]+$/.test(p) && /^(\D*\d){3,20}\D*$/.test(p)), 'must be a phone number: digits, spaces, ( ) . - and an optional leading +, 3 to 20 digits')
+  .refine(
+    (p) => p === '' || (/^\+?[0-9 ().-]+$/.test(p) && /^(\D*\d){3,20}\D*$/.test(p)),
+    'must be a phone number: digits, spaces, ( ) . - and an optional leading +, 3 to 20 digits',
+  )
   .nullable()
   .transform((s) => (s === '' ? null : s));
 

@@ -12,7 +12,6 @@ import { parseObjectId, escapeRegex } from '../ids.js';
 /** The store a customer operation acts in (the X-Store-Id store). */
 export type StoreRef = { id: string; currency: string };
 
-
 const emailTaken = () => new PlatformError('conflict', 'email_taken', 'A customer with that email already exists in this store');
 
 /** The lower-cased strings a search query is matched against, by prefix. */
@@ -27,9 +26,13 @@ function searchTerms(c: Pick<CustomerDocument, 'email' | 'first_name' | 'last_na
 const pick = <T extends object, K extends keyof T>(o: T, keys: K[]): Partial<Pick<T, K>> =>
   Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<T, K>>;
 
-
 /** `account`: a storefront sign-up creates the customer with its account in the same write. */
-export async function createCustomer(platform: Platform, store: StoreRef, input: CreateCustomerBody, account: CustomerAccount | null = null): Promise<CustomerView> {
+export async function createCustomer(
+  platform: Platform,
+  store: StoreRef,
+  input: CreateCustomerBody,
+  account: CustomerAccount | null = null,
+): Promise<CustomerView> {
   const now = platform.clock.now();
   const base = { email: input.email, first_name: input.first_name ?? null, last_name: input.last_name ?? null };
   const doc: CustomerDocument = {
@@ -63,10 +66,18 @@ export async function createCustomer(platform: Platform, store: StoreRef, input:
   return view;
 }
 
-export async function listCustomers(platform: Platform, storeId: string, query: ListCustomersQuery): Promise<{ items: CustomerView[]; nextCursor: string | null }> {
+export async function listCustomers(
+  platform: Platform,
+  storeId: string,
+  query: ListCustomersQuery,
+): Promise<{ items: CustomerView[]; nextCursor: string | null }> {
   const filter: Filter<CustomerDocument> = { store_id: new ObjectId(storeId), ...afterCursor(query) };
   if (query.query) filter.search = { $regex: `^${escapeRegex(query.query)}` };
-  const docs = await customers(platform.db).find(filter).sort({ _id: 1 }).limit(query.limit + 1).toArray();
+  const docs = await customers(platform.db)
+    .find(filter)
+    .sort({ _id: 1 })
+    .limit(query.limit + 1)
+    .toArray();
   const { items, nextCursor } = pageOf(docs, query.limit);
   return { items: items.map(presentCustomer), nextCursor };
 }
@@ -86,7 +97,8 @@ export async function getCustomer(platform: Platform, storeId: string, customerI
 /** How many times an update reads and writes conditionally before 409 edit_conflict. */
 export const UPDATE_TRIES = 5;
 
-export const editConflict = () => new PlatformError('conflict', 'edit_conflict', 'The customer kept changing while this update was applied; read it again and retry');
+export const editConflict = () =>
+  new PlatformError('conflict', 'edit_conflict', 'The customer kept changing while this update was applied; read it again and retry');
 
 export async function updateCustomer(platform: Platform, storeId: string, customerId: string, input: UpdateCustomerBody): Promise<CustomerView> {
   const id = parseObjectId(customerId);
@@ -110,13 +122,20 @@ export async function updateCustomer(platform: Platform, storeId: string, custom
     // before the write and its event travels with it. The search terms derive from email and
     // names together: a rename is also conditional on the ones read, so no concurrent rename
     // can leave stale terms.
-    const update: Partial<CustomerDocument> = renames ? { ...set, search: searchTerms({ ...current, ...pick(set, ['email', 'first_name', 'last_name']) }) } : set;
+    const update: Partial<CustomerDocument> = renames
+      ? { ...set, search: searchTerms({ ...current, ...pick(set, ['email', 'first_name', 'last_name']) }) }
+      : set;
     const condition = renames ? { email: current.email, first_name: current.first_name, last_name: current.last_name } : {};
     const view = presentCustomer({ ...current, ...update, version: current.version + 1 });
-    const pending = [platform.events.pending('customer.updated', current.store_id, { customer: view, changed }, `customer.updated:${view.id}:v${current.version + 1}`)];
+    const pending = [
+      platform.events.pending('customer.updated', current.store_id, { customer: view, changed }, `customer.updated:${view.id}:v${current.version + 1}`),
+    ];
     let written: boolean;
     try {
-      const result = await customers(platform.db).updateOne({ ...filter, ...condition, version: current.version }, carrying({ $set: update, $inc: { version: 1 } }, pending));
+      const result = await customers(platform.db).updateOne(
+        { ...filter, ...condition, version: current.version },
+        carrying({ $set: update, $inc: { version: 1 } }, pending),
+      );
       written = result.matchedCount === 1;
     } catch (err) {
       if (isDuplicateKeyError(err)) throw emailTaken();

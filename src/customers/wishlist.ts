@@ -13,7 +13,12 @@ export const MAX_WISHLIST_ITEMS = 500;
 
 const owner = (storeId: string, customerId: string) => ({ store_id: new ObjectId(storeId), customer_id: new ObjectId(customerId) });
 
-export async function listWishlist(platform: Platform, storeId: string, customerId: string, page: Page): Promise<{ items: WishlistItemView[]; nextCursor: string | null }> {
+export async function listWishlist(
+  platform: Platform,
+  storeId: string,
+  customerId: string,
+  page: Page,
+): Promise<{ items: WishlistItemView[]; nextCursor: string | null }> {
   const docs = await wishlistItems(platform.db)
     .find({ ...owner(storeId, customerId), ...afterCursor(page) })
     .sort({ _id: 1 })

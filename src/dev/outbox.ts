@@ -22,7 +22,8 @@ const { platform, close } = await openPlatformOrExit(config, 'outbox');
 try {
   const messages = await readOutbox(platform, email);
   if (messages.length === 0) console.log(`no messages to ${email}`);
-  for (const m of messages) console.log(`--- ${m.created_at} ${m.kind} (${m.status})\nSubject: ${m.subject}\n\n${m.text ?? '(body forgotten after delivery through the relay)'}\n`);
+  for (const m of messages)
+    console.log(`--- ${m.created_at} ${m.kind} (${m.status})\nSubject: ${m.subject}\n\n${m.text ?? '(body forgotten after delivery through the relay)'}\n`);
 } catch (err) {
   console.error((err as Error).message);
   process.exitCode = 1;

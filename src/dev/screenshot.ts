@@ -86,7 +86,10 @@ for (const p of products) {
   );
 }
 // The collections the fixtures' featured sections show.
-for (const [title, handle] of [['Bestsellers', 'bestsellers'], ['New', 'new']]) {
+for (const [title, handle] of [
+  ['Bestsellers', 'bestsellers'],
+  ['New', 'new'],
+]) {
   await call('POST', '/v1/products/collections', { type: 'manual', title, handle, product_ids: created.map((p) => p.id) }, as);
 }
 

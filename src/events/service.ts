@@ -96,7 +96,13 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
     },
     { maxBatch: EMIT_BATCH },
   );
-  const build = (type: string, storeId: string | ObjectId | null, payload: Record<string, unknown>, idempotencyKey: string, options: EventOptionsOf = {}): EventDocument => {
+  const build = (
+    type: string,
+    storeId: string | ObjectId | null,
+    payload: Record<string, unknown>,
+    idempotencyKey: string,
+    options: EventOptionsOf = {},
+  ): EventDocument => {
     if (!EVENT_TYPE.test(type)) throw new Error(`event type must be lower-case and dotted: ${type}`);
     if (!idempotencyKey) throw new Error('an event needs an idempotency key');
     return {
@@ -182,10 +188,17 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
       let recorded = 0;
       for (const name of carriers) {
         const collection = db.collection(name);
-        const docs = await collection.find({ [PENDING_SINCE]: { $lte: before } }, { projection: { _id: 1 } }).limit(limit).toArray();
+        const docs = await collection
+          .find({ [PENDING_SINCE]: { $lte: before } }, { projection: { _id: 1 } })
+          .limit(limit)
+          .toArray();
         for (const doc of docs) recorded += await settleDocument(collection, doc._id as ObjectId, null, 3);
       }
-      const intents = await eventIntents(db).find({ created_at: { $lte: before } }).sort({ created_at: 1 }).limit(limit).toArray();
+      const intents = await eventIntents(db)
+        .find({ created_at: { $lte: before } })
+        .sort({ created_at: 1 })
+        .limit(limit)
+        .toArray();
       for (const intent of intents) {
         const still = await db.collection(intent.collection).findOne({ _id: intent.entity_id }, { projection: { _id: 1 } });
         if (!still) {
@@ -225,7 +238,9 @@ export async function loadEvent(db: Db, eventId: string): Promise<DomainEvent | 
 /** Of the given events, those webhook fan-out has not handled yet (one read), in the order given. */
 export async function loadEventsNotFannedOut(db: Db, eventIds: readonly string[]): Promise<DomainEvent[]> {
   if (eventIds.length === 0) return [];
-  const docs = await events(db).find({ _id: { $in: eventIds.map((id) => new ObjectId(id)) } }).toArray();
+  const docs = await events(db)
+    .find({ _id: { $in: eventIds.map((id) => new ObjectId(id)) } })
+    .toArray();
   const byId = new Map(docs.filter((d) => !d.fanned_out_at).map((d) => [d._id.toHexString(), present(d)]));
   return [...new Set(eventIds)].flatMap((id) => byId.get(id) ?? []);
 }

@@ -10,7 +10,9 @@ export function formSubmissionRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
   router.get(
     '/',
-    endpoint(platform, { access: storeScoped('read_form_submissions'), query: ListSubmissionsQuery, respond: 'page' }, ({ store, query }) => listFormSubmissions(platform, store.id, query)),
+    endpoint(platform, { access: storeScoped('read_form_submissions'), query: ListSubmissionsQuery, respond: 'page' }, ({ store, query }) =>
+      listFormSubmissions(platform, store.id, query),
+    ),
   );
   return router;
 }

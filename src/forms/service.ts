@@ -52,14 +52,22 @@ export async function submitForm(platform: Platform, input: Submission): Promise
 }
 
 /** A store's submissions, newest first (descending `_id`; the cursor names the last one seen). */
-export async function listFormSubmissions(platform: Platform, storeId: string, query: ListSubmissionsQuery): Promise<{ items: FormSubmissionView[]; nextCursor: string | null }> {
+export async function listFormSubmissions(
+  platform: Platform,
+  storeId: string,
+  query: ListSubmissionsQuery,
+): Promise<{ items: FormSubmissionView[]; nextCursor: string | null }> {
   const filter: Filter<FormSubmissionDocument> = { store_id: new ObjectId(storeId) };
   if (query.cursor) filter._id = { $lt: query.cursor };
   if (query.form) filter.form = query.form;
   if (query.created_after || query.created_before) {
     filter.created_at = { ...(query.created_after ? { $gt: query.created_after } : {}), ...(query.created_before ? { $lt: query.created_before } : {}) };
   }
-  const docs = await formSubmissions(platform.db).find(filter).sort({ _id: -1 }).limit(query.limit + 1).toArray();
+  const docs = await formSubmissions(platform.db)
+    .find(filter)
+    .sort({ _id: -1 })
+    .limit(query.limit + 1)
+    .toArray();
   const { items, nextCursor } = pageOf(docs, query.limit);
   return { items: items.map(presentFormSubmission), nextCursor };
 }

@@ -12,14 +12,26 @@ const write = storeScoped('write_gift_cards');
 export function giftCardRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/', endpoint(platform, { access: read, query: ListGiftCardsQuery, respond: 'page' }, ({ store, query }) => listGiftCards(platform, store.id, query)));
+  router.get(
+    '/',
+    endpoint(platform, { access: read, query: ListGiftCardsQuery, respond: 'page' }, ({ store, query }) => listGiftCards(platform, store.id, query)),
+  );
 
   // The whole store, not its id: a card is issued in the store's currency.
-  router.post('/', endpoint(platform, { access: write, body: CreateGiftCardBody, idempotent: true, status: 201 }, ({ store, body }) => createGiftCard(platform, store, body)));
+  router.post(
+    '/',
+    endpoint(platform, { access: write, body: CreateGiftCardBody, idempotent: true, status: 201 }, ({ store, body }) => createGiftCard(platform, store, body)),
+  );
 
-  router.get('/:id', endpoint(platform, { access: read }, ({ store, params }) => getGiftCard(platform, store.id, params.id!)));
+  router.get(
+    '/:id',
+    endpoint(platform, { access: read }, ({ store, params }) => getGiftCard(platform, store.id, params.id!)),
+  );
 
-  router.post('/:id/disable', endpoint(platform, { access: write }, ({ store, params }) => disableGiftCard(platform, store.id, params.id!)));
+  router.post(
+    '/:id/disable',
+    endpoint(platform, { access: write }, ({ store, params }) => disableGiftCard(platform, store.id, params.id!)),
+  );
 
   return router;
 }

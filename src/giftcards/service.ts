@@ -22,7 +22,6 @@ const giftCardBusy = () => new PlatformError('conflict', 'gift_card_busy', 'The 
 
 export type CreatedGiftCard = GiftCardView & { code: string };
 
-
 /**
  * The code's lookup hash under the current secrets key. Lookups hash with the current key
  * only, so rotating SECRETS_KEYS needs a re-hash of stored codes (docs/giftcards.md).
@@ -98,7 +97,11 @@ export async function createGiftCard(platform: Platform, store: { id: string; cu
   }
 }
 
-export async function listGiftCards(platform: Platform, storeId: string, query: ListGiftCardsQuery): Promise<{ items: GiftCardView[]; nextCursor: string | null }> {
+export async function listGiftCards(
+  platform: Platform,
+  storeId: string,
+  query: ListGiftCardsQuery,
+): Promise<{ items: GiftCardView[]; nextCursor: string | null }> {
   const docs = await giftCards(platform.db)
     .find({ store_id: new ObjectId(storeId), ...(query.status ? { status: query.status } : {}), ...afterCursor(query) })
     .sort({ _id: 1 })
@@ -129,7 +132,9 @@ export async function disableGiftCard(platform: Platform, storeId: string, giftC
     const set = { status: 'disabled' as const, disabled_at: now, updated_at: now };
     // Conditional on the version read: the card as it becomes is known now, and its event travels with the write.
     const view = presentGiftCard({ ...current, ...set, version: current.version + 1 });
-    const pending = [platform.events.pending('gift_card.disabled', current.store_id, { gift_card: view }, `gift_card.disabled:${view.id}:v${current.version + 1}`)];
+    const pending = [
+      platform.events.pending('gift_card.disabled', current.store_id, { gift_card: view }, `gift_card.disabled:${view.id}:v${current.version + 1}`),
+    ];
     const result = await giftCards(platform.db).updateOne(
       { _id: current._id, store_id: current.store_id, status: 'active', version: current.version },
       carrying({ $set: set, $inc: { version: 1 } }, pending),
@@ -161,7 +166,8 @@ export async function findGiftCardByCode(platform: Platform, storeId: string, co
  * card one at a time) reads again (409 gift_card_busy after WRITE_ATTEMPTS). Returns the new balance.
  */
 export async function debitGiftCard(platform: Platform, storeId: string, giftCardId: string, amount: number): Promise<number> {
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new PlatformError('invalid_data', 'invalid_amount', 'A debit is a positive integer amount in minor units');
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new PlatformError('invalid_data', 'invalid_amount', 'A debit is a positive integer amount in minor units');
   if (!parseObjectId(giftCardId) || !parseObjectId(storeId)) throw notFound('Gift card');
   return oneDebitAtATime(giftCardId, () => debitOnce(platform, storeId, giftCardId, amount));
 }
@@ -195,9 +201,18 @@ async function debitOnce(platform: Platform, storeId: string, giftCardId: string
     if (current.balance < amount) throw new PlatformError('conflict', 'insufficient_balance', 'The gift card balance is lower than the amount');
     const next: GiftCardDocument = { ...current, balance: current.balance - amount, updated_at: now, version: current.version + 1 };
     const view = presentGiftCard(next);
-    const pending = [platform.events.pending('gift_card.debited', current.store_id, { gift_card: view, amount }, `gift_card.debited:${view.id}:v${next.version}`)];
+    const pending = [
+      platform.events.pending('gift_card.debited', current.store_id, { gift_card: view, amount }, `gift_card.debited:${view.id}:v${next.version}`),
+    ];
     const result = await giftCards(platform.db).updateOne(
-      { _id: current._id, store_id: current.store_id, version: current.version, status: 'active', balance: { $gte: amount }, $or: [{ expires_at: null }, { expires_at: { $gt: now } }] },
+      {
+        _id: current._id,
+        store_id: current.store_id,
+        version: current.version,
+        status: 'active',
+        balance: { $gte: amount },
+        $or: [{ expires_at: null }, { expires_at: { $gt: now } }],
+      },
       carrying({ $inc: { balance: -amount, version: 1 }, $set: { updated_at: now } }, pending),
     );
     if (result.matchedCount === 0) continue;

@@ -10,20 +10,23 @@ const PING_TIMEOUT_MS = 2000;
 export function healthRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
   const startedAt = Date.now();
-  router.get('/', endpoint(platform, { access: 'public', respond: 'raw' }, async ({ ctx }) => {
-    const database = await ping(platform);
-    ctx.status = database === 'ok' ? 200 : 503;
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = {
-      data: {
-        status: database === 'ok' ? 'ok' : 'unavailable',
-        database,
-        version: VERSION,
-        environment: platform.config.env,
-        uptime_seconds: Math.floor((Date.now() - startedAt) / 1000),
-      },
-    };
-  }));
+  router.get(
+    '/',
+    endpoint(platform, { access: 'public', respond: 'raw' }, async ({ ctx }) => {
+      const database = await ping(platform);
+      ctx.status = database === 'ok' ? 200 : 503;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = {
+        data: {
+          status: database === 'ok' ? 'ok' : 'unavailable',
+          database,
+          version: VERSION,
+          environment: platform.config.env,
+          uptime_seconds: Math.floor((Date.now() - startedAt) / 1000),
+        },
+      };
+    }),
+  );
   return router;
 }
 

@@ -22,7 +22,11 @@ export const appUsageIndexes: IndexDeclaration[] = [{ collection: APP_API_USAGE,
 
 const usage = (db: Db) => db.collection<AppUsageDocument>(APP_API_USAGE);
 
-type Counter = { counts: Map<string, { app_id: string; day: string; scope: string; calls: number }>; timer: NodeJS.Timeout | null; flushing: Promise<void> | null };
+type Counter = {
+  counts: Map<string, { app_id: string; day: string; scope: string; calls: number }>;
+  timer: NodeJS.Timeout | null;
+  flushing: Promise<void> | null;
+};
 const counters = new WeakMap<Db, Counter>();
 
 function counterOf(db: Db): Counter {
@@ -60,16 +64,29 @@ export async function flushAppUsage(db: Db): Promise<void> {
   counter.counts.clear();
   counter.flushing = (async () => {
     const ops = batch.map(([id, c]) => ({
-      updateOne: { filter: { _id: id }, update: { $inc: { calls: c.calls }, $setOnInsert: { app_id: new Id(c.app_id), day: c.day, scope: c.scope } }, upsert: true },
+      updateOne: {
+        filter: { _id: id },
+        update: { $inc: { calls: c.calls }, $setOnInsert: { app_id: new Id(c.app_id), day: c.day, scope: c.scope } },
+        upsert: true,
+      },
     }));
     try {
       await usage(db).bulkWrite(ops, { ordered: false });
     } catch (err) {
       // Two processes inserting the same day's counter at once: the loser's upserts are refused
       // as duplicates and now find the document; write those again (only those).
-      const failed = err instanceof MongoBulkWriteError ? [err.writeErrors].flat().filter((e) => e.code === 11000).map((e) => e.index) : [];
+      const failed =
+        err instanceof MongoBulkWriteError
+          ? [err.writeErrors]
+              .flat()
+              .filter((e) => e.code === 11000)
+              .map((e) => e.index)
+          : [];
       if (failed.length === 0) throw err;
-      await usage(db).bulkWrite(failed.map((i) => ops[i]!), { ordered: false });
+      await usage(db).bulkWrite(
+        failed.map((i) => ops[i]!),
+        { ordered: false },
+      );
     } finally {
       counter.flushing = null;
     }
@@ -79,7 +96,9 @@ export async function flushAppUsage(db: Db): Promise<void> {
 
 /** The calls of each app since `sinceDay` (inclusive), by scope: one read. */
 export async function appCallsByScope(db: Db, appIds: readonly ObjectId[], sinceDay: string): Promise<Map<string, Map<string, number>>> {
-  const docs = await usage(db).find({ app_id: { $in: [...appIds] }, day: { $gte: sinceDay } }).toArray();
+  const docs = await usage(db)
+    .find({ app_id: { $in: [...appIds] }, day: { $gte: sinceDay } })
+    .toArray();
   const out = new Map<string, Map<string, number>>();
   for (const d of docs) {
     const key = d.app_id.toHexString();

@@ -36,7 +36,9 @@ export function requirePrincipal(platform: Platform, kinds: readonly PrincipalKi
     if (!principal || !kinds.includes(principal.kind)) {
       // RFC 6750 3.1: a presented bearer token that is not live (unknown, expired, revoked) is invalid_token.
       const presented = bearerToken(ctx.get('Authorization')) !== null;
-      const headers = presented ? { 'WWW-Authenticate': bearerChallenge('invalid_token', 'The access token is not valid (unknown, expired or revoked)') } : undefined;
+      const headers = presented
+        ? { 'WWW-Authenticate': bearerChallenge('invalid_token', 'The access token is not valid (unknown, expired or revoked)') }
+        : undefined;
       throw new PlatformError('unauthenticated', 'unauthenticated', message, headers ? { headers } : {});
     }
     ctx.state.principal = principal;
@@ -53,7 +55,9 @@ export function bearerChallenge(error: 'invalid_token' | 'insufficient_scope' | 
 /** 403 `insufficient_scope` for an app token without `scope` (RFC 6750 3.1), naming the scope needed. */
 export function insufficientScope(scope: string): PlatformError {
   const message = `This app's access token was not granted the ${scope} scope`;
-  return new PlatformError('not_allowed', 'insufficient_scope', message, { headers: { 'WWW-Authenticate': bearerChallenge('insufficient_scope', message, scope) } });
+  return new PlatformError('not_allowed', 'insufficient_scope', message, {
+    headers: { 'WWW-Authenticate': bearerChallenge('insufficient_scope', message, scope) },
+  });
 }
 
 /** After requirePrincipal(['merchant']): 403 unless the account has the operator role. */

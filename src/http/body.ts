@@ -29,7 +29,8 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character (\" stays in the string)
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character (\" stays in the string)
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -106,21 +107,22 @@ export function jsonBody(
     await next();
   };
   // koa-body reads a JSON body as text (inflated, within the limit); parseJsonBody parses it.
-  const jsonReader = (limit: number) => koaBody({
-    json: false,
-    urlencoded: false,
-    text: true,
-    textLimit: limit,
-    textTypes: JSON_TYPES,
-    multipart: false,
-    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
-    onError(err) {
-      const status = (err as { status?: number }).status;
-      if (status === 413) throw new PlatformError('payload_too_large', 'payload_too_large', `The request body is larger than ${limit} bytes`);
-      if (status === 415) throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'The request body must be application/json');
-      throw invalidJson();
-    },
-  }) as Middleware<AppState, AppCustom>;
+  const jsonReader = (limit: number) =>
+    koaBody({
+      json: false,
+      urlencoded: false,
+      text: true,
+      textLimit: limit,
+      textTypes: JSON_TYPES,
+      multipart: false,
+      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] as never,
+      onError(err) {
+        const status = (err as { status?: number }).status;
+        if (status === 413) throw new PlatformError('payload_too_large', 'payload_too_large', `The request body is larger than ${limit} bytes`);
+        if (status === 415) throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'The request body must be application/json');
+        throw invalidJson();
+      },
+    }) as Middleware<AppState, AppCustom>;
   // One reader per limit in use (the default, and the few routes that declare a larger one).
   const readers = new Map<number, Middleware<AppState, AppCustom>>();
   const readerFor = (limit: number) => {

@@ -43,7 +43,16 @@ export function principalKey(principal: Principal): string {
 }
 
 /** The store a request acts on, as the stores domain presents it. */
-export type ScopedStore = { id: string; name: string; subdomain: string; currency: string; locale: string; live_theme_id: string | null; created_at: string; updated_at: string };
+export type ScopedStore = {
+  id: string;
+  name: string;
+  subdomain: string;
+  currency: string;
+  locale: string;
+  live_theme_id: string | null;
+  created_at: string;
+  updated_at: string;
+};
 
 /** Turns a bearer token with this prefix into a principal, or null when it is not a live credential. */
 export type Authenticator = { prefix: string; authenticate(platform: Platform, token: string): Promise<Principal | null> };

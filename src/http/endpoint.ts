@@ -62,7 +62,13 @@ export type EndpointRequest<A extends EndpointAccess, Q, B, P = Record<string, s
 } & Caller<A>;
 
 type Respond = 'data' | 'page' | 'empty' | 'raw';
-type Output<R extends Respond, T> = R extends 'page' ? { items: readonly T[]; nextCursor: string | null } : R extends 'data' ? T : R extends 'empty' ? void : unknown;
+type Output<R extends Respond, T> = R extends 'page'
+  ? { items: readonly T[]; nextCursor: string | null }
+  : R extends 'data'
+    ? T
+    : R extends 'empty'
+      ? void
+      : unknown;
 
 export type EndpointSpec<A extends EndpointAccess, QS extends z.ZodType, BS extends z.ZodType | 'multipart', R extends Respond, PS extends z.ZodType> = {
   access: A;
@@ -154,7 +160,10 @@ export function endpoint<
   else if (access === 'operator') steps.push(requirePrincipal(platform, ['merchant']), requireOperator);
   else if (access === 'customer') steps.push(requirePrincipal(platform, ['customer']));
   else if (access !== 'public') {
-    const [kinds, scope] = 'app' in access ? [['app'] as const, access.app.scope] : [access.store.apps ? (['merchant', 'app'] as const) : (['merchant'] as const), access.store.scope];
+    const [kinds, scope] =
+      'app' in access
+        ? [['app'] as const, access.app.scope]
+        : [access.store.apps ? (['merchant', 'app'] as const) : (['merchant'] as const), access.store.scope];
     steps.push(requirePrincipal(platform, kinds));
     steps.push(requireStore(platform, { scope }));
     // The caller's request budget on that store (429 rate_limited when spent); RateLimit-* headers.
@@ -196,8 +205,14 @@ export function endpoint<
   };
 
   // The endpoint ends the chain: its access steps, then its handler (never the next route).
-  const run: RouterMiddleware<AppState, AppCustom> & { [TAKES_MULTIPART]?: true; [BODY_LIMIT]?: number; [ENDPOINT_SPEC]?: DeclaredEndpoint } = (ctx) => dispatch(steps, 0, ctx, () => main(ctx));
-  run[ENDPOINT_SPEC] = { access, ...(spec.params ? { params: spec.params } : {}), query: querySchema as z.ZodType, body: bodySchema as z.ZodType | 'multipart' };
+  const run: RouterMiddleware<AppState, AppCustom> & { [TAKES_MULTIPART]?: true; [BODY_LIMIT]?: number; [ENDPOINT_SPEC]?: DeclaredEndpoint } = (ctx) =>
+    dispatch(steps, 0, ctx, () => main(ctx));
+  run[ENDPOINT_SPEC] = {
+    access,
+    ...(spec.params ? { params: spec.params } : {}),
+    query: querySchema as z.ZodType,
+    body: bodySchema as z.ZodType | 'multipart',
+  };
   if (bodySchema === 'multipart') run[TAKES_MULTIPART] = true;
   if (spec.bodyLimitBytes !== undefined) run[BODY_LIMIT] = spec.bodyLimitBytes;
   return run;

@@ -24,7 +24,8 @@ export function requireInternalSecret(platform: Platform): Middleware<AppState, 
     const expected = platform.config.internalSecret;
     if (!expected) throw new PlatformError('unavailable', 'internal_secret_not_configured', 'INTERNAL_SECRET is not configured on this service');
     const given = ctx.get('X-Platform-Internal-Secret');
-    if (!given || !sameSecret(given, expected)) throw new PlatformError('unauthenticated', 'invalid_internal_secret', 'A valid X-Platform-Internal-Secret is required');
+    if (!given || !sameSecret(given, expected))
+      throw new PlatformError('unauthenticated', 'invalid_internal_secret', 'A valid X-Platform-Internal-Secret is required');
     await next();
   };
 }
@@ -54,9 +55,15 @@ export function createInternalApp(platform: Platform, routers: readonly AppRoute
 }
 
 /** Listen on WEBHOOKS_INTERNAL_HOST and _PORT; `close` stops listening, then closes what the routes hold. */
-export async function serveInternal(platform: Platform, routes: readonly { router: AppRouter; close(): Promise<void> }[]): Promise<{ server: Server; close(): Promise<void> }> {
+export async function serveInternal(
+  platform: Platform,
+  routes: readonly { router: AppRouter; close(): Promise<void> }[],
+): Promise<{ server: Server; close(): Promise<void> }> {
   const { internalHost, internalPort } = platform.config.webhooks;
-  const server = createInternalApp(platform, routes.map((r) => r.router)).listen(internalPort, internalHost);
+  const server = createInternalApp(
+    platform,
+    routes.map((r) => r.router),
+  ).listen(internalPort, internalHost);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', () => resolve());
     server.once('error', reject);

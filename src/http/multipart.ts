@@ -69,7 +69,12 @@ export async function readMultipart(ctx: AppContext, limits: MultipartLimits): P
     // Part names are the client's: built as own properties (a part named __proto__ is a part like any other).
     return {
       fields: Object.fromEntries(Object.entries(fields).flatMap(([name, values]) => (values ? [[name, values.length === 1 ? values[0]! : values]] : []))),
-      files: Object.fromEntries(Object.entries(files).map(([name, list]) => [name, (list ?? []).map((f) => ({ filename: f.originalFilename ?? '', bytes: Buffer.concat(buffers.get(f) ?? []) }))])),
+      files: Object.fromEntries(
+        Object.entries(files).map(([name, list]) => [
+          name,
+          (list ?? []).map((f) => ({ filename: f.originalFilename ?? '', bytes: Buffer.concat(buffers.get(f) ?? []) })),
+        ]),
+      ),
     };
   } catch (err) {
     // Whatever is left of the body is read and dropped, so the client gets our answer.

@@ -56,8 +56,14 @@ export async function applyStockChange(platform: Platform, storeId: string, chan
     let doc: LevelDocument | null = null;
     try {
       doc = floored
-        ? await levels(platform.db).findOneAndUpdate({ ...scope, ...notYet(change.key), available: { $gte: -change.available } }, update, { returnDocument: 'after' })
-        : await levels(platform.db).findOneAndUpdate({ ...scope, ...notYet(change.key) }, { ...update, $setOnInsert: { product_id: new ObjectId(change.product_id) } }, { upsert: true, returnDocument: 'after' });
+        ? await levels(platform.db).findOneAndUpdate({ ...scope, ...notYet(change.key), available: { $gte: -change.available } }, update, {
+            returnDocument: 'after',
+          })
+        : await levels(platform.db).findOneAndUpdate(
+            { ...scope, ...notYet(change.key) },
+            { ...update, $setOnInsert: { product_id: new ObjectId(change.product_id) } },
+            { upsert: true, returnDocument: 'after' },
+          );
     } catch (err) {
       // The upsert found a level with this key (applied or voided), or raced a first write of the level.
       if (!isDuplicateKeyError(err)) throw err;
@@ -83,14 +89,22 @@ export async function undoStockChange(platform: Platform, storeId: string, chang
   for (let attempt = 0; attempt < 3; attempt++) {
     const undone = await levels(platform.db).updateOne(
       { ...scope, pending_ops: change.key },
-      { $inc: { available: -change.available, committed: -change.committed, version: 1 }, $set: { updated_at: now }, $pull: { pending_ops: change.key }, ...(options.void ? { $push: { voided_ops: change.key } } : {}) },
+      {
+        $inc: { available: -change.available, committed: -change.committed, version: 1 },
+        $set: { updated_at: now },
+        $pull: { pending_ops: change.key },
+        ...(options.void ? { $push: { voided_ops: change.key } } : {}),
+      },
     );
     if (undone.matchedCount === 1 || !options.void) return;
     try {
       // Not applied: void it, creating the level if there is none (a change without a floor would create it).
       await levels(platform.db).updateOne(
         { ...scope, ...notYet(change.key) },
-        { $push: { voided_ops: change.key }, $setOnInsert: { product_id: new ObjectId(change.product_id), available: 0, committed: 0, version: 1, updated_at: now } },
+        {
+          $push: { voided_ops: change.key },
+          $setOnInsert: { product_id: new ObjectId(change.product_id), available: 0, committed: 0, version: 1, updated_at: now },
+        },
         { upsert: true },
       );
       return;
@@ -135,15 +149,28 @@ export async function clearStockKeys(platform: Platform, storeId: string, change
 
 /** The store's active locations, oldest first (where an order commits stock when it names none). */
 export async function activeLocationIds(platform: Platform, storeId: string): Promise<string[]> {
-  const docs = await locations(platform.db).find({ store_id: new ObjectId(storeId), active: true }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(250).toArray();
+  const docs = await locations(platform.db)
+    .find({ store_id: new ObjectId(storeId), active: true }, { projection: { _id: 1 } })
+    .sort({ _id: 1 })
+    .limit(250)
+    .toArray();
   return docs.map((d) => d._id.toHexString());
 }
 
 /** Units for sale of these variants at these locations (one read): `available[variant][location]`. */
-export async function availableAt(platform: Platform, storeId: string, variantIds: readonly string[], locationIds: readonly string[]): Promise<Map<string, Map<string, number>>> {
+export async function availableAt(
+  platform: Platform,
+  storeId: string,
+  variantIds: readonly string[],
+  locationIds: readonly string[],
+): Promise<Map<string, Map<string, number>>> {
   const docs = await levels(platform.db)
     .find(
-      { store_id: new ObjectId(storeId), variant_id: { $in: variantIds.map((id) => new ObjectId(id)) }, location_id: { $in: locationIds.map((id) => new ObjectId(id)) } },
+      {
+        store_id: new ObjectId(storeId),
+        variant_id: { $in: variantIds.map((id) => new ObjectId(id)) },
+        location_id: { $in: locationIds.map((id) => new ObjectId(id)) },
+      },
       { projection: { variant_id: 1, location_id: 1, available: 1 } },
     )
     .toArray();

@@ -13,7 +13,10 @@ const LocationFields = {
   name: Text(255),
   address1: Text(255).nullable(),
   city: Text(255).nullable(),
-  country_code: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code').nullable(),
+  country_code: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')
+    .nullable(),
   zip: Text(32).nullable(),
 };
 
@@ -37,7 +40,12 @@ export const UpdateLocationBody = z
   .refine(...givesSomething());
 export type UpdateLocationBody = z.infer<typeof UpdateLocationBody>;
 
-export const ListLocationsQuery = PageQuery.extend({ active: z.enum(['true', 'false']).transform((v) => v === 'true').optional() }).strict();
+export const ListLocationsQuery = PageQuery.extend({
+  active: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
+}).strict();
 
 export const ListLevelsQuery = PageQuery.extend({ variant_id: VariantId.optional(), location_id: LocationId.optional() }).strict();
 

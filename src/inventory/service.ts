@@ -47,7 +47,13 @@ export async function getLocation(platform: Platform, storeId: string, locationI
   return presentLocation(doc);
 }
 
-async function changeLocation(platform: Platform, storeId: string, locationId: string, set: Partial<LocationDocument>, changed: string[]): Promise<LocationView> {
+async function changeLocation(
+  platform: Platform,
+  storeId: string,
+  locationId: string,
+  set: Partial<LocationDocument>,
+  changed: string[],
+): Promise<LocationView> {
   const id = parseObjectId(locationId);
   if (!id) throw notFound('Location');
   for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
@@ -56,8 +62,18 @@ async function changeLocation(platform: Platform, storeId: string, locationId: s
     const fields: Partial<LocationDocument> = { ...set, updated_at: platform.clock.now() };
     // Conditional on the version read, so the location as it becomes is known now: its event travels with the write.
     const view = presentLocation({ ...current, ...fields, version: current.version + 1 });
-    const pending = [platform.events.pending('inventory_location.updated', current.store_id, { location: view, changed }, `inventory_location.updated:${view.id}:v${current.version + 1}`)];
-    const result = await locations(platform.db).updateOne({ _id: current._id, store_id: current.store_id, version: current.version }, carrying({ $set: fields, $inc: { version: 1 } }, pending));
+    const pending = [
+      platform.events.pending(
+        'inventory_location.updated',
+        current.store_id,
+        { location: view, changed },
+        `inventory_location.updated:${view.id}:v${current.version + 1}`,
+      ),
+    ];
+    const result = await locations(platform.db).updateOne(
+      { _id: current._id, store_id: current.store_id, version: current.version },
+      carrying({ $set: fields, $inc: { version: 1 } }, pending),
+    );
     if (result.matchedCount === 0) continue;
     await platform.events.settle(locations(platform.db), current._id, pending);
     return view;
@@ -135,7 +151,13 @@ type LevelChange = { $set: { available: number } } | { $inc: { available: number
  * event with the level as this write makes it. Every change of `available` or `committed`
  * (commitments.ts too) increments the version, so a write that matches saw the exact level.
  */
-async function writeLevel(platform: Platform, scope: LevelScope, productId: ObjectId, change: Record<string, unknown>, decide: (current: LevelDocument | null) => LevelChange): Promise<LevelView> {
+async function writeLevel(
+  platform: Platform,
+  scope: LevelScope,
+  productId: ObjectId,
+  change: Record<string, unknown>,
+  decide: (current: LevelDocument | null) => LevelChange,
+): Promise<LevelView> {
   for (let attempt = 1; attempt <= LEVEL_ATTEMPTS; attempt++) {
     const current = await levels(platform.db).findOne(scope);
     const op = decide(current);
@@ -145,10 +167,20 @@ async function writeLevel(platform: Platform, scope: LevelScope, productId: Obje
       ? { ...current, available, version: current.version + 1, updated_at: now }
       : { _id: new ObjectId(), ...scope, product_id: productId, available, version: 1, updated_at: now };
     const view = presentLevel(next);
-    const pending = [platform.events.pending('inventory_level.updated', scope.store_id, { inventory_level: view, ...change }, `inventory_level.updated:${view.id}:v${next.version}`)];
+    const pending = [
+      platform.events.pending(
+        'inventory_level.updated',
+        scope.store_id,
+        { inventory_level: view, ...change },
+        `inventory_level.updated:${view.id}:v${next.version}`,
+      ),
+    ];
     let written: boolean;
     if (current) {
-      const update = '$set' in op ? { $set: { available, updated_at: now }, $inc: { version: 1 } } : { $set: { updated_at: now }, $inc: { available: op.$inc.available, version: 1 } };
+      const update =
+        '$set' in op
+          ? { $set: { available, updated_at: now }, $inc: { version: 1 } }
+          : { $set: { updated_at: now }, $inc: { available: op.$inc.available, version: 1 } };
       const result = await levels(platform.db).updateOne({ _id: current._id, ...scope, version: current.version }, carrying<LevelDocument>(update, pending));
       written = result.matchedCount === 1;
     } else {

@@ -52,7 +52,9 @@ export function preparePatchedFerretdb(buildDir: string): string {
   mkdirSync(buildDir, { recursive: true });
   cpSync(Dir, copy, { recursive: true });
   makeWritable(copy); // the module cache is read-only; the copy gets patched and added to
-  for (const name of readdirSync(PATCH_DIR).filter((f) => f.endsWith('.patch')).sort()) {
+  for (const name of readdirSync(PATCH_DIR)
+    .filter((f) => f.endsWith('.patch'))
+    .sort()) {
     for (const filePatch of parsePatch(readFileSync(join(PATCH_DIR, name), 'utf8'))) {
       const target = join(copy, filePatch.newFileName!.replace(/^b\//, ''));
       const patched = applyPatch(readFileSync(target, 'utf8'), filePatch);
@@ -90,7 +92,13 @@ export function buildLocaldb(log: (line: string) => void = console.error): void 
 export type RunningLocaldb = { url: string; process: ChildProcess; stop(): Promise<void> };
 
 /** Start the embedded database and resolve with its URL once it accepts connections. */
-export function startLocaldb(options: { dataDir: string; listen: string; stderr?: 'inherit' | 'ignore'; binary?: string; env?: NodeJS.ProcessEnv }): Promise<RunningLocaldb> {
+export function startLocaldb(options: {
+  dataDir: string;
+  listen: string;
+  stderr?: 'inherit' | 'ignore';
+  binary?: string;
+  env?: NodeJS.ProcessEnv;
+}): Promise<RunningLocaldb> {
   // Its own process group: a Ctrl-C in the terminal must not stop the database before the
   // processes using it have drained; whoever started it stops it last (or it notices it was orphaned).
   const child = spawn(options.binary ?? BINARY, ['-data', resolve(ROOT, options.dataDir), '-listen', options.listen, '-exit-with-parent'], {

@@ -40,11 +40,20 @@ export function mediaRoutes(platform: Platform): AppRouter {
     }),
   );
 
-  router.get('/', endpoint(platform, { access: read, query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listMedia(platform, store.id, query)));
+  router.get(
+    '/',
+    endpoint(platform, { access: read, query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listMedia(platform, store.id, query)),
+  );
 
-  router.get('/:id', endpoint(platform, { access: read }, ({ store, params }) => getMedia(platform, store.id, params.id!)));
+  router.get(
+    '/:id',
+    endpoint(platform, { access: read }, ({ store, params }) => getMedia(platform, store.id, params.id!)),
+  );
 
-  router.delete('/:id', endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteMedia(platform, store.id, params.id!)));
+  router.delete(
+    '/:id',
+    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteMedia(platform, store.id, params.id!)),
+  );
 
   return router;
 }

@@ -5,4 +5,3 @@ export const UploadFields = z.strictObject({
   alt: z.string().trim().max(500, 'must be at most 500 characters').optional(),
 });
 export type UploadFields = z.infer<typeof UploadFields>;
-

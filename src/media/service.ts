@@ -14,7 +14,6 @@ import { parseObjectId } from '../ids.js';
 /** How long the signed URL in a media response stays valid. */
 export const URL_EXPIRY_SECONDS = 15 * 60;
 
-
 const withUrl = (platform: Platform, doc: MediaDocument) => presentMedia(doc, objectStorage(platform).url(doc.storage_key, URL_EXPIRY_SECONDS));
 
 /**
@@ -83,7 +82,10 @@ export async function deleteMedia(platform: Platform, storeId: string, mediaId: 
   const doc = filter ? await media(platform.db).findOne(filter) : null;
   if (!filter || !doc) throw notFound('Media');
   // An event the media still carries (an upload whose process stopped) goes with the intent, not with the document.
-  const pending = [...(doc.pending_events ?? []), platform.events.pending('media.deleted', doc.store_id, { media: presentMedia(doc) }, `media.deleted:${doc._id.toHexString()}`)];
+  const pending = [
+    ...(doc.pending_events ?? []),
+    platform.events.pending('media.deleted', doc.store_id, { media: presentMedia(doc) }, `media.deleted:${doc._id.toHexString()}`),
+  ];
   const removed = await platform.events.deleting(MEDIA, doc._id, pending, async () => {
     await objectStorage(platform).delete(doc.storage_key);
     const { deletedCount } = await media(platform.db).deleteOne(filter);
@@ -106,11 +108,18 @@ export async function findMedia(platform: Pick<Platform, 'db'>, storeId: string,
  * Media files by id among the given stores (another domain's reference to stored bytes, e.g. a
  * theme's asset): each found one with its storage key, content type and size.
  */
-export async function findMediaFiles(platform: Pick<Platform, 'db'>, storeIds: readonly string[], ids: readonly string[]): Promise<{ id: string; storage_key: string; content_type: string; size: number }[]> {
+export async function findMediaFiles(
+  platform: Pick<Platform, 'db'>,
+  storeIds: readonly string[],
+  ids: readonly string[],
+): Promise<{ id: string; storage_key: string; content_type: string; size: number }[]> {
   const wanted = [...new Set(ids)].map(parseObjectId).filter((id): id is ObjectId => id !== null);
   if (wanted.length === 0 || storeIds.length === 0) return [];
   const docs = await media(platform.db)
-    .find({ store_id: { $in: storeIds.map((s) => new ObjectId(s)) }, _id: { $in: wanted } }, { projection: { _id: 1, storage_key: 1, content_type: 1, size: 1 } })
+    .find(
+      { store_id: { $in: storeIds.map((s) => new ObjectId(s)) }, _id: { $in: wanted } },
+      { projection: { _id: 1, storage_key: 1, content_type: 1, size: 1 } },
+    )
     .toArray();
   return docs.map((d) => ({ id: d._id.toHexString(), storage_key: d.storage_key, content_type: d.content_type, size: d.size }));
 }

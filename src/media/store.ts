@@ -19,8 +19,6 @@ export type MediaDocument = {
   created_at: Date;
 } & CarriesEvents;
 
-export const mediaIndexes: IndexDeclaration[] = [
-  { collection: MEDIA, indexes: [{ key: { store_id: 1, _id: 1 }, name: 'store_id_id' }] },
-];
+export const mediaIndexes: IndexDeclaration[] = [{ collection: MEDIA, indexes: [{ key: { store_id: 1, _id: 1 }, name: 'store_id_id' }] }];
 
 export const media = (db: Db) => db.collection<MediaDocument>(MEDIA);

@@ -69,7 +69,13 @@ const RELAY_TEXTS: FailureTexts = {
  */
 export async function deliverMessage(platform: Platform, messageId: string): Promise<DeliveryOutcome> {
   const lease: Lease = { owner: platform.process.id, ms: LEASE_MS };
-  const claimed = await claimLease(messages(platform.db), lease, platform.clock.now(), { _id: new ObjectId(messageId), status: 'queued' }, { inc: { attempts: 1 } });
+  const claimed = await claimLease(
+    messages(platform.db),
+    lease,
+    platform.clock.now(),
+    { _id: new ObjectId(messageId), status: 'queued' },
+    { inc: { attempts: 1 } },
+  );
   if (!claimed) return 'skipped';
   const settle = async (set: MatchKeysAndValues<MessageDocument>, outcome: DeliveryOutcome) =>
     (await settleLease(messages(platform.db), claimed, lease.owner, { $set: set })) ? outcome : 'skipped';
@@ -92,7 +98,10 @@ export async function deliverMessage(platform: Platform, messageId: string): Pro
     error = (err as Error).message;
   }
   if (error === null) {
-    return settle({ status: 'delivered', transport: 'relay', body_encrypted: null, delivered_at: platform.clock.now(), next_attempt_at: null, last_error: null }, 'delivered');
+    return settle(
+      { status: 'delivered', transport: 'relay', body_encrypted: null, delivered_at: platform.clock.now(), next_attempt_at: null, last_error: null },
+      'delivered',
+    );
   }
   error = error.slice(0, 500);
   if (claimed.attempts >= MAX_ATTEMPTS) {

@@ -8,7 +8,12 @@ import { presentCustomerOrder, presentOrder, type CustomerOrderView, type OrderV
 import { orders } from './store.js';
 
 /** A storefront customer's own orders (their customer id, in their store), newest last, as the customer sees them. */
-export async function listCustomerOrders(platform: Platform, storeId: string, customerId: string, page: Page): Promise<{ items: CustomerOrderView[]; nextCursor: string | null }> {
+export async function listCustomerOrders(
+  platform: Platform,
+  storeId: string,
+  customerId: string,
+  page: Page,
+): Promise<{ items: CustomerOrderView[]; nextCursor: string | null }> {
   const docs = await orders(platform.db)
     .find({ store_id: new ObjectId(storeId), customer_id: new ObjectId(customerId), creating: { $ne: true }, ...afterCursor(page) })
     .sort({ _id: 1 })
@@ -21,7 +26,9 @@ export async function listCustomerOrders(platform: Platform, storeId: string, cu
 /** One of the customer's own orders; another customer's (or store's) order is 404, as one that does not exist. */
 export async function getCustomerOrder(platform: Platform, storeId: string, customerId: string, orderId: string): Promise<CustomerOrderView> {
   const id = parseObjectId(orderId);
-  const doc = id ? await orders(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId), customer_id: new ObjectId(customerId), creating: { $ne: true } }) : null;
+  const doc = id
+    ? await orders(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId), customer_id: new ObjectId(customerId), creating: { $ne: true } })
+    : null;
   if (!doc) throw notFound('Order');
   return presentCustomerOrder(doc);
 }

@@ -4,12 +4,30 @@ import { clearCustomerKey, recordCustomerOrder } from '../customers/index.js';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
 import { parseObjectId } from '../ids.js';
-import { announceStockChange, applyStockChange, clearStockKeys, readStockLevel, undoStockChange, type LevelView, type StockChange } from '../inventory/index.js';
+import {
+  announceStockChange,
+  applyStockChange,
+  clearStockKeys,
+  readStockLevel,
+  undoStockChange,
+  type LevelView,
+  type StockChange,
+} from '../inventory/index.js';
 import { recordPaymentTransaction } from '../payments/index.js';
 import type { Platform } from '../platform.js';
 import { claimLease, heldBy, leaseFields, NO_LEASE, releaseLeases, settlement, type Lease } from '../work/lease.js';
 import { presentOrder } from './present.js';
-import { orderCounters, orders, type CouponEffect, type Effect, type OperationKind, type OrderDocument, type PendingOperation, type RequestRef, type StockEffect } from './store.js';
+import {
+  orderCounters,
+  orders,
+  type CouponEffect,
+  type Effect,
+  type OperationKind,
+  type OrderDocument,
+  type PendingOperation,
+  type RequestRef,
+  type StockEffect,
+} from './store.js';
 
 /**
  * Order changes that span documents (docs/orders.md, "Changes that span documents"). Without
@@ -49,7 +67,17 @@ export type Keys = () => string;
 
 export function newOperation(plan: Plan, id: string, request: RequestRef | null, now: Date): PendingOperation {
   // A creation is always decided (it takes its number then); other changes with no holds are decided as they are recorded.
-  return { id, kind: plan.kind, state: plan.kind === 'create' || plan.holds.length > 0 ? 'applying' : 'committed', holds: plan.holds, effects: plan.effects, subject_id: plan.subject_id, request_id: request?.id ?? null, failure: null, started_at: now };
+  return {
+    id,
+    kind: plan.kind,
+    state: plan.kind === 'create' || plan.holds.length > 0 ? 'applying' : 'committed',
+    holds: plan.holds,
+    effects: plan.effects,
+    subject_id: plan.subject_id,
+    request_id: request?.id ?? null,
+    failure: null,
+    started_at: now,
+  };
 }
 
 export function keysFor(operationId: string): Keys {
@@ -63,7 +91,13 @@ export function keysFor(operationId: string): Keys {
  * and run it. A request whose Idempotency-Key the order already recorded gets the order as it
  * is, after its own earlier attempt is finished.
  */
-export async function changeOrder(platform: Platform, storeId: string, orderId: string, request: RequestRef | null, plan: (order: OrderDocument, keys: Keys) => Promise<Plan>): Promise<OrderDocument> {
+export async function changeOrder(
+  platform: Platform,
+  storeId: string,
+  orderId: string,
+  request: RequestRef | null,
+  plan: (order: OrderDocument, keys: Keys) => Promise<Plan>,
+): Promise<OrderDocument> {
   const deadline = Date.now() + WAIT_FOR_ORDER_MS;
   for (;;) {
     const order = await loadOrder(platform, storeId, orderId);
@@ -83,7 +117,10 @@ export async function changeOrder(platform: Platform, storeId: string, orderId: 
       orderLease(platform),
       now,
       { _id: order._id, store_id: order.store_id, version: order.version, pending_op: null },
-      { set: { ...planned.set, pending_op: op, pending_since: now, requests: [...(order.requests ?? []), ...(request ? [request] : [])], updated_at: now }, inc: { version: 1 } },
+      {
+        set: { ...planned.set, pending_op: op, pending_since: now, requests: [...(order.requests ?? []), ...(request ? [request] : [])], updated_at: now },
+        inc: { version: 1 },
+      },
     );
     if (!held) {
       if (Date.now() > deadline) throw new PlatformError('conflict', 'edit_conflict', 'The order kept changing; retry');
@@ -142,7 +179,12 @@ export async function createAndRun(
  * another body, or another checkout of the cart) the answer is `taken()`, by default 409
  * `idempotency_key_reused`.
  */
-export async function findCreation(platform: Platform, storeId: string, request: RequestRef, taken: () => PlatformError = keyReused): Promise<OrderDocument | null> {
+export async function findCreation(
+  platform: Platform,
+  storeId: string,
+  request: RequestRef,
+  taken: () => PlatformError = keyReused,
+): Promise<OrderDocument | null> {
   const order = await findMade(platform, storeId, request.id);
   if (order && !madeBy(order, request)) throw taken();
   return order;
@@ -266,7 +308,13 @@ export async function runOperation(platform: Platform, held: OrderDocument, mode
  * lease of a change it could not finish, so it tries other orders first.
  */
 async function recoverFromFault(platform: Platform, order: OrderDocument, fence: Filter<OrderDocument>, mode: Mode, err: unknown): Promise<void> {
-  platform.log.error({ event: 'orders.change_failed', order_id: order._id.toHexString(), kind: order.pending_op?.kind, mode, err: err instanceof Error ? err.message : String(err) });
+  platform.log.error({
+    event: 'orders.change_failed',
+    order_id: order._id.toHexString(),
+    kind: order.pending_op?.kind,
+    mode,
+    err: err instanceof Error ? err.message : String(err),
+  });
   if (mode === 'takeover') return;
   try {
     const current = await orders(platform.db).findOne(fence);
@@ -278,12 +326,20 @@ async function recoverFromFault(platform: Platform, order: OrderDocument, fence:
     }
     await releaseLeases(orders(platform.db), [{ _id: current._id, lease_until: current.lease_until }], platform.process.id);
   } catch (again) {
-    platform.log.error({ event: 'orders.change_left_to_sweep', order_id: order._id.toHexString(), err: again instanceof Error ? again.message : String(again) });
+    platform.log.error({
+      event: 'orders.change_left_to_sweep',
+      order_id: order._id.toHexString(),
+      err: again instanceof Error ? again.message : String(again),
+    });
   }
 }
 
 /** The change's holds are all in: record the decision (a creation takes its number now, so refused orders take none). */
-async function decide(platform: Platform, order: OrderDocument, fenced: (u: UpdateFilter<OrderDocument>) => Promise<OrderDocument | null>): Promise<OrderDocument | null> {
+async function decide(
+  platform: Platform,
+  order: OrderDocument,
+  fenced: (u: UpdateFilter<OrderDocument>) => Promise<OrderDocument | null>,
+): Promise<OrderDocument | null> {
   if (order.pending_op!.kind !== 'create') return fenced({ $set: { 'pending_op.state': 'committed' } });
   const counter = await orderCounters(platform.db)
     .findOneAndUpdate({ _id: order.store_id }, { $inc: { next: 1 } }, { upsert: true, returnDocument: 'after' })
@@ -308,7 +364,10 @@ async function undoHolds(platform: Platform, order: OrderDocument, fence: Filter
     return deleted.deletedCount === 1 ? { kind: 'undone', order: null, failure: op.failure } : { kind: 'lost' };
   }
   const fulfillment = order.fulfillments.find((f) => f._id.equals(op.subject_id!));
-  const lines = order.line_items.map((l) => ({ ...l, fulfilled_quantity: l.fulfilled_quantity - (fulfillment?.line_items.find((x) => x.line_item_id.equals(l._id))?.quantity ?? 0) }));
+  const lines = order.line_items.map((l) => ({
+    ...l,
+    fulfilled_quantity: l.fulfilled_quantity - (fulfillment?.line_items.find((x) => x.line_item_id.equals(l._id))?.quantity ?? 0),
+  }));
   const withdrawn = await orders(platform.db).findOneAndUpdate(
     settlement({ _id: order._id, lease_until: order.lease_until }, platform.process.id, {}, { 'pending_op.id': op.id }).filter,
     {
@@ -355,7 +414,12 @@ async function complete(platform: Platform, order: OrderDocument, fence: Filter<
     if (effect.type === 'stock' && result.level) await announceStockChange(platform, storeId, result.level, stockChange(order, effect));
   }
   if (op.effects.length > 0) await announceChange(platform, order, op);
-  const settle = settlement<OrderDocument>({ _id: order._id, lease_until: order.lease_until }, platform.process.id, { $set: { pending_op: null, pending_since: null }, $inc: { version: 1 } }, { 'pending_op.id': op.id });
+  const settle = settlement<OrderDocument>(
+    { _id: order._id, lease_until: order.lease_until },
+    platform.process.id,
+    { $set: { pending_op: null, pending_since: null }, $inc: { version: 1 } },
+    { 'pending_op.id': op.id },
+  );
   const settled = await orders(platform.db).findOneAndUpdate(settle.filter, settle.update, { returnDocument: 'after' });
   if (!settled) return { kind: 'lost' };
   await clearKeys(platform, order, op).catch((err: unknown) => {
@@ -402,8 +466,16 @@ function insufficient(order: OrderDocument, step: StockEffect, level: LevelView 
   const wanted = -step.available;
   const available = level?.available ?? 0;
   return order.pending_op!.kind === 'create'
-    ? { code: 'insufficient_stock', message: 'Not enough stock for this order', details: [`line_items.${step.line}: ${wanted} requested, ${available} available`] }
-    : { code: 'insufficient_stock', message: `Only ${available} available at this location; cannot take ${wanted}`, details: [`line ${order.line_items[step.line]!._id.toHexString()}: ${wanted} requested, ${available} available`] };
+    ? {
+        code: 'insufficient_stock',
+        message: 'Not enough stock for this order',
+        details: [`line_items.${step.line}: ${wanted} requested, ${available} available`],
+      }
+    : {
+        code: 'insufficient_stock',
+        message: `Only ${available} available at this location; cannot take ${wanted}`,
+        details: [`line ${order.line_items[step.line]!._id.toHexString()}: ${wanted} requested, ${available} available`],
+      };
 }
 
 const stockChange = (order: OrderDocument, s: StockEffect): StockChange => ({
@@ -418,7 +490,12 @@ const stockChange = (order: OrderDocument, s: StockEffect): StockChange => ({
   order_id: order._id.toHexString(),
 });
 
-const redemption = (order: OrderDocument, c: CouponEffect): CouponRedemption => ({ key: c.key, coupon_id: c.coupon_id.toHexString(), order_id: order._id.toHexString(), customer_key: c.customer_key });
+const redemption = (order: OrderDocument, c: CouponEffect): CouponRedemption => ({
+  key: c.key,
+  coupon_id: c.coupon_id.toHexString(),
+  order_id: order._id.toHexString(),
+  customer_key: c.customer_key,
+});
 
 /** The change's events, each idempotent on its key. */
 async function announceChange(platform: Platform, order: OrderDocument, op: PendingOperation): Promise<void> {
@@ -429,11 +506,18 @@ async function announceChange(platform: Platform, order: OrderDocument, op: Pend
     case 'create':
       await Promise.all([
         platform.events.emit('order.created', order.store_id, { order: view }, `order.created:${view.id}`),
-        ...op.holds.flatMap((hold) => (hold.type === 'coupon' ? [announceCouponRedemption(platform, order.store_id.toHexString(), redemption(order, hold))] : [])),
+        ...op.holds.flatMap((hold) =>
+          hold.type === 'coupon' ? [announceCouponRedemption(platform, order.store_id.toHexString(), redemption(order, hold))] : [],
+        ),
       ]);
       return;
     case 'fulfil':
-      await platform.events.emit('order.fulfilled', order.store_id, { order: view, fulfillment: view.fulfillments.find((f) => f.id === subject) }, `order.fulfilled:${view.id}:${subject}`);
+      await platform.events.emit(
+        'order.fulfilled',
+        order.store_id,
+        { order: view, fulfillment: view.fulfillments.find((f) => f.id === subject) },
+        `order.fulfilled:${view.id}:${subject}`,
+      );
       return;
     case 'refund':
       await platform.events.emit('order.refunded', order.store_id, { order: view, refund }, `order.refunded:${view.id}:${subject}`);
@@ -453,10 +537,15 @@ async function announceChange(platform: Platform, order: OrderDocument, op: Pend
 async function clearKeys(platform: Platform, order: OrderDocument, op: PendingOperation): Promise<void> {
   const storeId = order.store_id.toHexString();
   const steps = [...op.holds, ...op.effects];
-  await clearStockKeys(platform, storeId, steps.flatMap((s) => (s.type === 'stock' ? [stockChange(order, s)] : [])));
+  await clearStockKeys(
+    platform,
+    storeId,
+    steps.flatMap((s) => (s.type === 'stock' ? [stockChange(order, s)] : [])),
+  );
   for (const s of steps) if (s.type === 'coupon') await clearCouponKey(platform, storeId, redemption(order, s));
   const byCustomer = new Map<string, string[]>();
-  for (const s of steps) if (s.type === 'customer') byCustomer.set(s.customer_id.toHexString(), [...(byCustomer.get(s.customer_id.toHexString()) ?? []), s.key]);
+  for (const s of steps)
+    if (s.type === 'customer') byCustomer.set(s.customer_id.toHexString(), [...(byCustomer.get(s.customer_id.toHexString()) ?? []), s.key]);
   for (const [customerId, keys] of byCustomer) await clearCustomerKey(platform, storeId, customerId, keys);
 }
 
@@ -477,7 +566,13 @@ export async function repairOrders(platform: Platform): Promise<number> {
   let taken = 0;
   for (; taken < SWEEP_BATCH; taken++) {
     const now = platform.clock.now();
-    const held = await claimLease(orders(platform.db), orderLease(platform), now, { pending_since: { $lte: now }, pending_op: { $ne: null } }, { sort: { pending_since: 1 } });
+    const held = await claimLease(
+      orders(platform.db),
+      orderLease(platform),
+      now,
+      { pending_since: { $lte: now }, pending_op: { $ne: null } },
+      { sort: { pending_since: 1 } },
+    );
     if (!held) break;
     const outcome = await runOperation(platform, held, 'takeover').catch(() => null);
     platform.log.info({ event: 'orders.change_repaired', order_id: held._id.toHexString(), kind: held.pending_op!.kind, outcome: outcome?.kind ?? 'failed' });

@@ -69,13 +69,16 @@ export function orderAmountIssues(lines: readonly LineInput[]): InputIssue[] {
     if (amount > MAX_ORDER_AMOUNT) issues.push({ path: `line_items.${i}`, message: `unit price × quantity must be at most ${MAX_ORDER_AMOUNT} (minor units)` });
     subtotal += amount;
   });
-  if (issues.length === 0 && subtotal > MAX_ORDER_AMOUNT) issues.push({ path: 'line_items', message: `the subtotal (the sum of unit price × quantity) must be at most ${MAX_ORDER_AMOUNT} (minor units)` });
+  if (issues.length === 0 && subtotal > MAX_ORDER_AMOUNT)
+    issues.push({ path: 'line_items', message: `the subtotal (the sum of unit price × quantity) must be at most ${MAX_ORDER_AMOUNT} (minor units)` });
   return issues;
 }
 
 /** The priced order's total (after discounts, with shipping and tax) at most MAX_ORDER_AMOUNT. */
 export function totalIssues(pricing: Pricing): InputIssue[] {
-  return pricing.total > MAX_ORDER_AMOUNT ? [{ path: '', message: `the order's total (after discounts, with shipping and tax) must be at most ${MAX_ORDER_AMOUNT} (minor units)` }] : [];
+  return pricing.total > MAX_ORDER_AMOUNT
+    ? [{ path: '', message: `the order's total (after discounts, with shipping and tax) must be at most ${MAX_ORDER_AMOUNT} (minor units)` }]
+    : [];
 }
 
 /** Split `amount` over `weights` proportionally; the parts are integers that sum to `amount`. */

@@ -30,19 +30,40 @@ function requestOf({ ctx, principal, store }: EndpointRequest<StoreScoped<true>,
 export function orderRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/', endpoint(platform, { access: read, query: ListOrdersQuery, respond: 'page' }, ({ store, query }) => listOrders(platform, store.id, query)));
+  router.get(
+    '/',
+    endpoint(platform, { access: read, query: ListOrdersQuery, respond: 'page' }, ({ store, query }) => listOrders(platform, store.id, query)),
+  );
 
-  router.post('/', endpoint(platform, { access: write, body: CreateOrderBody, idempotent: true, status: 201 }, (r) => createOrder(platform, r.store, r.body, requestOf(r))));
+  router.post(
+    '/',
+    endpoint(platform, { access: write, body: CreateOrderBody, idempotent: true, status: 201 }, (r) => createOrder(platform, r.store, r.body, requestOf(r))),
+  );
 
-  router.get('/:id', endpoint(platform, { access: read }, ({ store, params }) => getOrder(platform, store.id, params.id!)));
+  router.get(
+    '/:id',
+    endpoint(platform, { access: read }, ({ store, params }) => getOrder(platform, store.id, params.id!)),
+  );
 
-  router.post('/:id/fulfill', endpoint(platform, { access: write, body: FulfillBody, idempotent: true }, (r) => fulfillOrder(platform, r.store.id, r.params.id!, r.body, requestOf(r))));
+  router.post(
+    '/:id/fulfill',
+    endpoint(platform, { access: write, body: FulfillBody, idempotent: true }, (r) => fulfillOrder(platform, r.store.id, r.params.id!, r.body, requestOf(r))),
+  );
 
-  router.post('/:id/refund', endpoint(platform, { access: write, body: RefundBody, idempotent: true }, (r) => refundOrder(platform, r.store.id, r.params.id!, r.body, requestOf(r))));
+  router.post(
+    '/:id/refund',
+    endpoint(platform, { access: write, body: RefundBody, idempotent: true }, (r) => refundOrder(platform, r.store.id, r.params.id!, r.body, requestOf(r))),
+  );
 
-  router.post('/:id/cancel', endpoint(platform, { access: write, body: CancelBody, idempotent: true }, (r) => cancelOrder(platform, r.store.id, r.params.id!, r.body, requestOf(r))));
+  router.post(
+    '/:id/cancel',
+    endpoint(platform, { access: write, body: CancelBody, idempotent: true }, (r) => cancelOrder(platform, r.store.id, r.params.id!, r.body, requestOf(r))),
+  );
 
-  router.post('/:id/mark-paid', endpoint(platform, { access: write, idempotent: true }, (r) => markOrderPaid(platform, r.store.id, r.params.id!, requestOf(r))));
+  router.post(
+    '/:id/mark-paid',
+    endpoint(platform, { access: write, idempotent: true }, (r) => markOrderPaid(platform, r.store.id, r.params.id!, requestOf(r))),
+  );
 
   return router;
 }
@@ -52,8 +73,13 @@ export function customerOrderRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
   router.get(
     '/',
-    endpoint(platform, { access: 'customer', query: PageQuery.strict(), respond: 'page' }, ({ customer, query }) => listCustomerOrders(platform, customer.storeId, customer.customerId, query)),
+    endpoint(platform, { access: 'customer', query: PageQuery.strict(), respond: 'page' }, ({ customer, query }) =>
+      listCustomerOrders(platform, customer.storeId, customer.customerId, query),
+    ),
   );
-  router.get('/:id', endpoint(platform, { access: 'customer' }, ({ customer, params }) => getCustomerOrder(platform, customer.storeId, customer.customerId, params.id!)));
+  router.get(
+    '/:id',
+    endpoint(platform, { access: 'customer' }, ({ customer, params }) => getCustomerOrder(platform, customer.storeId, customer.customerId, params.id!)),
+  );
   return router;
 }

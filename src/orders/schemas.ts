@@ -20,7 +20,11 @@ export const AddressInput = z.strictObject({
   address1: Text(255),
   address2: Text(255).nullable().default(null),
   city: Text(255),
-  province_code: z.string().regex(/^[A-Z0-9]{1,3}$/, 'must be a subdivision code such as CA').nullable().default(null),
+  province_code: z
+    .string()
+    .regex(/^[A-Z0-9]{1,3}$/, 'must be a subdivision code such as CA')
+    .nullable()
+    .default(null),
   country_code: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
   zip: Text(32).nullable().default(null),
   phone: Text(32).nullable().default(null),
@@ -28,12 +32,27 @@ export const AddressInput = z.strictObject({
 
 const VariantLine = z.strictObject({ variant_id: IdString('variant'), quantity: Quantity });
 /** A line not from the catalog (a service, a custom item): the merchant names the price. */
-const CustomLine = z.strictObject({ title: Text(255), price: Money, quantity: Quantity, sku: Text(255).nullable().default(null), taxable: z.boolean().default(true) });
+const CustomLine = z.strictObject({
+  title: Text(255),
+  price: Money,
+  quantity: Quantity,
+  sku: Text(255).nullable().default(null),
+  taxable: z.boolean().default(true),
+});
 
 export const CreateOrderBody = z.strictObject({
   customer_id: IdString('customer').optional(),
-  email: z.string().trim().max(254).transform((s) => s.toLowerCase()).pipe(z.email({ message: 'must be an email address' })).optional(),
-  line_items: z.array(z.union([VariantLine, CustomLine], { error: 'must be { variant_id, quantity } or { title, price, quantity }' })).min(1).max(250),
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .transform((s) => s.toLowerCase())
+    .pipe(z.email({ message: 'must be an email address' }))
+    .optional(),
+  line_items: z
+    .array(z.union([VariantLine, CustomLine], { error: 'must be { variant_id, quantity } or { title, price, quantity }' }))
+    .min(1)
+    .max(250),
   coupon_code: z.string().trim().min(1).max(100).optional(),
   shipping_line: z.strictObject({ title: Text(255), price: Money }).optional(),
   shipping_address: AddressInput.optional(),
@@ -53,7 +72,10 @@ export const FulfillBody = z.strictObject({
   line_items: z.array(LineQuantity).min(1).max(250),
   tracking_company: Text(255).optional(),
   tracking_number: Text(255).optional(),
-  tracking_url: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+  tracking_url: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
 });
 export type FulfillBody = z.infer<typeof FulfillBody>;
 
@@ -66,7 +88,10 @@ export const RefundBody = z
     location_id: IdString('location').optional(),
   })
   .refine((b) => b.amount !== undefined || b.line_items !== undefined, { message: 'give an amount, line_items, or both' })
-  .refine((b) => !b.restock || (b.line_items !== undefined && b.location_id !== undefined), { path: ['restock'], message: 'restocking needs line_items and a location_id' });
+  .refine((b) => !b.restock || (b.line_items !== undefined && b.location_id !== undefined), {
+    path: ['restock'],
+    message: 'restocking needs line_items and a location_id',
+  });
 export type RefundBody = z.infer<typeof RefundBody>;
 
 export const CancelBody = z.strictObject({

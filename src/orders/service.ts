@@ -9,7 +9,19 @@ import type { Platform } from '../platform.js';
 import type { Provider } from '../payments/index.js';
 import type { StoreView } from '../stores/index.js';
 import { getTaxSettings, rateFor } from '../taxes/index.js';
-import { changeOrder, createAndRun, findCreation, findMade, fulfillable, fulfillmentStatusOf, keysFor, loadOrder, madeBy, type Keys, type Plan } from './operations.js';
+import {
+  changeOrder,
+  createAndRun,
+  findCreation,
+  findMade,
+  fulfillable,
+  fulfillmentStatusOf,
+  keysFor,
+  loadOrder,
+  madeBy,
+  type Keys,
+  type Plan,
+} from './operations.js';
 import { presentOrder, type OrderView } from './present.js';
 import { lineRefundAmount, orderAmountIssues, priceOrder, totalIssues } from './pricing.js';
 import type { CancelBody, CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
@@ -42,12 +54,31 @@ export async function createOrder(
   const variants = await findVariants(platform, storeId, variantIds);
   const problems: InputIssue[] = [];
   const lines: LineItemDocument[] = input.line_items.map((line, i) => {
-    const base = { _id: new ObjectId(), quantity: line.quantity, discount: 0, tax: 0, total: 0, location_id: null, fulfilled_quantity: 0, refunded_quantity: 0 };
+    const base = {
+      _id: new ObjectId(),
+      quantity: line.quantity,
+      discount: 0,
+      tax: 0,
+      total: 0,
+      location_id: null,
+      fulfilled_quantity: 0,
+      refunded_quantity: 0,
+    };
     if ('variant_id' in line) {
       const v = variants.get(line.variant_id);
       if (!v) {
         problems.push({ path: `line_items.${i}.variant_id`, message: 'is not a variant of this store' });
-        return { ...base, variant_id: null, product_id: null, title: '', variant_title: null, sku: null, unit_price: 0, taxable: false, inventory_tracked: false };
+        return {
+          ...base,
+          variant_id: null,
+          product_id: null,
+          title: '',
+          variant_title: null,
+          sku: null,
+          unit_price: 0,
+          taxable: false,
+          inventory_tracked: false,
+        };
       }
       return {
         ...base,
@@ -62,7 +93,17 @@ export async function createOrder(
         inventory_policy: v.inventory_policy,
       };
     }
-    return { ...base, variant_id: null, product_id: null, title: line.title, variant_title: null, sku: line.sku, unit_price: line.price, taxable: line.taxable, inventory_tracked: false };
+    return {
+      ...base,
+      variant_id: null,
+      product_id: null,
+      title: line.title,
+      variant_title: null,
+      sku: line.sku,
+      unit_price: line.price,
+      taxable: line.taxable,
+      inventory_tracked: false,
+    };
   });
   if (problems.length > 0) throw invalidInput(problems);
   const amountProblems = orderAmountIssues(lines);
@@ -82,7 +123,11 @@ export async function createOrder(
       redeeming: true,
     });
     if (!evaluation.applicable) {
-      throw invalidInput([{ path: 'coupon_code', message: evaluation.reason }], 'coupon_not_applicable', `The coupon cannot be used on this order: ${evaluation.reason}`);
+      throw invalidInput(
+        [{ path: 'coupon_code', message: evaluation.reason }],
+        'coupon_not_applicable',
+        `The coupon cannot be used on this order: ${evaluation.reason}`,
+      );
     }
     coupon = { id: evaluation.coupon.id, code: evaluation.coupon.code, discount: evaluation.discount };
   }
@@ -104,7 +149,9 @@ export async function createOrder(
   const id = new ObjectId();
   const operationId = new ObjectId().toHexString();
   const keys = keysFor(operationId);
-  const holds: Effect[] = coupon ? [{ type: 'coupon', key: keys(), coupon_id: new ObjectId(coupon.id), customer_key: couponCustomerKey({ customer_id: customer?.id, email }) }] : [];
+  const holds: Effect[] = coupon
+    ? [{ type: 'coupon', key: keys(), coupon_id: new ObjectId(coupon.id), customer_key: couponCustomerKey({ customer_id: customer?.id, email }) }]
+    : [];
   holds.push(...(await planCommitments(platform, storeId, lines, location, keys)));
   const paid = input.financial_status === 'paid';
   const effects: Effect[] = [];
@@ -165,11 +212,25 @@ async function activeLocation(platform: Platform, storeId: string, locationId: s
  * allows backorders: it then commits at the first location, going below zero, or nowhere if the
  * store has no active location. The commitment itself is the conditional write that decides.
  */
-async function planCommitments(platform: Platform, storeId: string, lines: LineItemDocument[], location: LocationView | null, keys: Keys): Promise<StockEffect[]> {
+async function planCommitments(
+  platform: Platform,
+  storeId: string,
+  lines: LineItemDocument[],
+  location: LocationView | null,
+  keys: Keys,
+): Promise<StockEffect[]> {
   const tracked = lines.map((line, i) => ({ line, i })).filter(({ line }) => line.variant_id && line.inventory_tracked);
   if (tracked.length === 0) return [];
   const candidates = location ? [location.id] : await activeLocationIds(platform, storeId);
-  const stock = candidates.length > 1 ? await availableAt(platform, storeId, tracked.map(({ line }) => line.variant_id!.toHexString()), candidates) : null;
+  const stock =
+    candidates.length > 1
+      ? await availableAt(
+          platform,
+          storeId,
+          tracked.map(({ line }) => line.variant_id!.toHexString()),
+          candidates,
+        )
+      : null;
   const planned = new Map<string, number>();
   const left = (variant: string, at: string) => (stock?.get(variant)?.get(at) ?? 0) - (planned.get(`${variant}|${at}`) ?? 0);
   const problems: string[] = [];
@@ -184,7 +245,18 @@ async function planCommitments(platform: Platform, storeId: string, lines: LineI
     }
     planned.set(`${variant}|${at}`, (planned.get(`${variant}|${at}`) ?? 0) + line.quantity);
     line.location_id = new ObjectId(at);
-    holds.push({ type: 'stock', key: keys(), line: i, variant_id: line.variant_id!, product_id: line.product_id!, location_id: line.location_id, available: -line.quantity, committed: line.quantity, floor: deny, reason: 'order_reserved' });
+    holds.push({
+      type: 'stock',
+      key: keys(),
+      line: i,
+      variant_id: line.variant_id!,
+      product_id: line.product_id!,
+      location_id: line.location_id,
+      available: -line.quantity,
+      committed: line.quantity,
+      floor: deny,
+      reason: 'order_reserved',
+    });
   }
   if (problems.length > 0) throw new PlatformError('conflict', 'insufficient_stock', 'Not enough stock for this order', { details: problems });
   return holds;
@@ -209,7 +281,11 @@ export async function listOrders(platform: Platform, storeId: string, q: ListOrd
   if (q.financial_status) filter.financial_status = q.financial_status;
   if (q.fulfillment_status) filter.fulfillment_status = q.fulfillment_status;
   if (q.customer_id) filter.customer_id = new ObjectId(q.customer_id);
-  const docs = await orders(platform.db).find(filter).sort({ _id: 1 }).limit(q.limit + 1).toArray();
+  const docs = await orders(platform.db)
+    .find(filter)
+    .sort({ _id: 1 })
+    .limit(q.limit + 1)
+    .toArray();
   const { items, nextCursor } = pageOf(docs, q.limit);
   return { items: items.map(presentOrder), nextCursor };
 }
@@ -229,7 +305,16 @@ function requestedQuantities(order: OrderDocument, requested: { line_item_id: st
 
 const orderCancelled = () => new PlatformError('conflict', 'order_cancelled', 'The order is cancelled');
 
-const stockStep = (keys: Keys, line: LineItemDocument, index: number, at: ObjectId, available: number, committed: number, floor: boolean, reason: StockEffect['reason']): StockEffect => ({
+const stockStep = (
+  keys: Keys,
+  line: LineItemDocument,
+  index: number,
+  at: ObjectId,
+  available: number,
+  committed: number,
+  floor: boolean,
+  reason: StockEffect['reason'],
+): StockEffect => ({
   type: 'stock',
   key: keys(),
   line: index,
@@ -331,7 +416,12 @@ export async function refundOrder(platform: Platform, storeId: string, orderId: 
     if (over.length > 0) throw new PlatformError('conflict', 'over_refund', 'That is more than is left to refund', { details: over });
     const amount = input.amount ?? linesAmount;
     const refundable = order.paid_amount - order.refunded_amount;
-    if (amount > refundable) throw new PlatformError('conflict', 'over_refund', `At most ${refundable} can be refunded (paid ${order.paid_amount}, refunded ${order.refunded_amount})`);
+    if (amount > refundable)
+      throw new PlatformError(
+        'conflict',
+        'over_refund',
+        `At most ${refundable} can be refunded (paid ${order.paid_amount}, refunded ${order.refunded_amount})`,
+      );
     if (amount === 0 && wanted.size === 0) throw invalidInput([{ path: 'amount', message: 'nothing to refund' }]);
     const refund = {
       _id: new ObjectId(),
@@ -389,8 +479,11 @@ function moneyBack(order: OrderDocument, amount: number, keys: Keys): Effect[] {
 export async function cancelOrder(platform: Platform, storeId: string, orderId: string, input: CancelBody, request: RequestRef | null): Promise<OrderView> {
   const updated = await changeOrder(platform, storeId, orderId, request, async (order, keys): Promise<Plan> => {
     if (order.cancelled_at) throw orderCancelled();
-    if (order.line_items.some((l) => l.fulfilled_quantity > 0)) throw new PlatformError('conflict', 'order_fulfilled', 'Units of this order have shipped: refund them instead of cancelling');
-    const wanted = new Map(order.line_items.filter((l) => l.quantity > l.refunded_quantity).map((l) => [l._id.toHexString(), l.quantity - l.refunded_quantity]));
+    if (order.line_items.some((l) => l.fulfilled_quantity > 0))
+      throw new PlatformError('conflict', 'order_fulfilled', 'Units of this order have shipped: refund them instead of cancelling');
+    const wanted = new Map(
+      order.line_items.filter((l) => l.quantity > l.refunded_quantity).map((l) => [l._id.toHexString(), l.quantity - l.refunded_quantity]),
+    );
     const amount = order.paid_amount - order.refunded_amount;
     const now = platform.clock.now();
     const refund = {
@@ -432,10 +525,17 @@ export async function markOrderPaid(
 ): Promise<OrderView> {
   const updated = await changeOrder(platform, storeId, orderId, request, async (order, keys): Promise<Plan> => {
     if (order.cancelled_at) throw orderCancelled();
-    if (order.financial_status !== 'pending') throw new PlatformError('conflict', 'order_not_pending', `Only a pending order can be marked paid; this one is ${order.financial_status}`);
+    if (order.financial_status !== 'pending')
+      throw new PlatformError('conflict', 'order_not_pending', `Only a pending order can be marked paid; this one is ${order.financial_status}`);
     const effects: Effect[] = [];
     if (order.total > 0) {
-      effects.push({ type: 'payment', transaction_id: new ObjectId(), kind: 'sale', amount: order.total, ...(payment ? { provider: payment.provider, provider_reference: payment.reference } : {}) });
+      effects.push({
+        type: 'payment',
+        transaction_id: new ObjectId(),
+        kind: 'sale',
+        amount: order.total,
+        ...(payment ? { provider: payment.provider, provider_reference: payment.reference } : {}),
+      });
     }
     if (order.customer_id && order.total > 0) effects.push({ type: 'customer', key: keys(), customer_id: order.customer_id, amount: order.total, count: 0 });
     return { kind: 'pay', set: { paid_amount: order.total, financial_status: 'paid' }, holds: [], effects, subject_id: null };

@@ -62,7 +62,8 @@ const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 50 }), '
 export function post(url: URL, options: PostOptions): Promise<SendResult> {
   const texts = options.texts ?? GENERIC_TEXTS;
   const guard = options.guard ? guardTarget(options.guard, url) : { ok: true as const };
-  if (!guard.ok) return Promise.resolve({ status: null, error: `Target refused: ${guard.reason}`, responsePreview: null, retryAfterSeconds: null, durationMs: 0 });
+  if (!guard.ok)
+    return Promise.resolve({ status: null, error: `Target refused: ${guard.reason}`, responsePreview: null, retryAfterSeconds: null, durationMs: 0 });
   const { headers, body, connectMs, totalMs } = options;
   const lookup = guard.lookup;
   const started = Date.now();

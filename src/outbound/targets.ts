@@ -26,16 +26,7 @@ export type TargetVerdict = { ok: true; url: URL } | { ok: false; reason: string
 export type AddressVerdict = { ok: true } | { ok: false; reason: string };
 
 /** Why an address is not a public unicast address, or null when it is one. */
-export type AddressClass =
-  | 'unspecified'
-  | 'loopback'
-  | 'private'
-  | 'link_local'
-  | 'unique_local'
-  | 'cgnat'
-  | 'multicast'
-  | 'broadcast'
-  | 'reserved';
+export type AddressClass = 'unspecified' | 'loopback' | 'private' | 'link_local' | 'unique_local' | 'cgnat' | 'multicast' | 'broadcast' | 'reserved';
 
 /** A DNS resolver: every address a host name resolves to (node:dns/promises `lookup` with `all: true`). */
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
@@ -68,11 +59,7 @@ const LOOPBACK_NAME = (host: string) => host === 'localhost' || host.endsWith('.
  * staging and production also resolve the host name and refuse it when any of its addresses
  * is not public. The URL in a successful verdict is the parsed one; store `url.href`.
  */
-export async function checkTargetUrl(
-  config: Config,
-  raw: string,
-  options: { resolve: boolean; resolver?: Resolver },
-): Promise<TargetVerdict> {
+export async function checkTargetUrl(config: Config, raw: string, options: { resolve: boolean; resolver?: Resolver }): Promise<TargetVerdict> {
   const shape = checkUrlShape(config, raw);
   if (!shape.ok) return shape;
   const { url } = shape;
@@ -236,7 +223,7 @@ const IPV4_RANGES: Range4[] = [
 const IPV4_TABLE = IPV4_RANGES.map(([base, bits, cls]) => ({ base: parseIPv4(base)!, mask: bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0, cls }));
 
 function classifyIPv4(ip: number): AddressClass | null {
-  for (const { base, mask, cls } of IPV4_TABLE) if (((ip & mask) >>> 0) === base) return cls;
+  for (const { base, mask, cls } of IPV4_TABLE) if ((ip & mask) >>> 0 === base) return cls;
   return null;
 }
 

@@ -37,9 +37,15 @@ export const GATEWAYS: Partial<Record<Provider, Gateway>> = { sandbox: sandboxGa
 const CREDENTIALS_PURPOSE = 'payments.credentials';
 
 /** A store's settings for a provider with its credentials readable (the gateway needs them), or null when never saved. */
-export async function providerConfig(platform: Platform, storeId: string, provider: Provider): Promise<{ enabled: boolean; test_mode: boolean; credentials: Record<string, string> } | null> {
+export async function providerConfig(
+  platform: Platform,
+  storeId: string,
+  provider: Provider,
+): Promise<{ enabled: boolean; test_mode: boolean; credentials: Record<string, string> } | null> {
   const doc = await providerSettings(platform.db).findOne({ store_id: new ObjectId(storeId), provider });
   if (!doc) return null;
-  const credentials = doc.credentials_encrypted ? (JSON.parse(decryptSecret(platform.config.secretsKeys, CREDENTIALS_PURPOSE, doc.credentials_encrypted)) as Record<string, string>) : {};
+  const credentials = doc.credentials_encrypted
+    ? (JSON.parse(decryptSecret(platform.config.secretsKeys, CREDENTIALS_PURPOSE, doc.credentials_encrypted)) as Record<string, string>)
+    : {};
   return { enabled: doc.enabled, test_mode: doc.test_mode, credentials };
 }

@@ -13,12 +13,21 @@ const access = storeScoped(null, { apps: false });
 export function paymentRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/providers', endpoint(platform, { access, respond: 'page' }, ({ store }) => listProviderSettings(platform, store.id)));
+  router.get(
+    '/providers',
+    endpoint(platform, { access, respond: 'page' }, ({ store }) => listProviderSettings(platform, store.id)),
+  );
 
   // The body's schema is the named provider's: the service checks the name (404 if unknown), then the body.
-  router.put('/providers/:provider', endpoint(platform, { access, body: z.unknown() }, ({ store, params, body }) => updateProviderSettings(platform, store.id, params.provider!, body)));
+  router.put(
+    '/providers/:provider',
+    endpoint(platform, { access, body: z.unknown() }, ({ store, params, body }) => updateProviderSettings(platform, store.id, params.provider!, body)),
+  );
 
-  router.get('/transactions', endpoint(platform, { access, query: TransactionsQuery, respond: 'page' }, ({ store, query }) => listTransactions(platform, store.id, query)));
+  router.get(
+    '/transactions',
+    endpoint(platform, { access, query: TransactionsQuery, respond: 'page' }, ({ store, query }) => listTransactions(platform, store.id, query)),
+  );
 
   return router;
 }

@@ -21,7 +21,9 @@ const present = (provider: Provider, doc: ProviderSettingsDocument | null) =>
 
 /** Every provider's settings, as one page: there are only a few. */
 export async function listProviderSettings(platform: Platform, storeId: string): Promise<{ items: ProviderSettingsView[]; nextCursor: null }> {
-  const docs = await providerSettings(platform.db).find({ store_id: new ObjectId(storeId) }).toArray();
+  const docs = await providerSettings(platform.db)
+    .find({ store_id: new ObjectId(storeId) })
+    .toArray();
   return { items: PROVIDERS.map((p) => present(p, docs.find((d) => d.provider === p) ?? null)), nextCursor: null };
 }
 
@@ -48,7 +50,9 @@ async function saveProviderSettings(platform: Platform, storeId: string, provide
   for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
     const doc = await providerSettings(platform.db).findOne({ store_id: storeObjectId, provider });
     const credentials = new Map<string, string>(
-      doc?.credentials_encrypted ? Object.entries(JSON.parse(decryptSecret(platform.config.secretsKeys, CREDENTIALS_PURPOSE, doc.credentials_encrypted)) as Record<string, string>) : [],
+      doc?.credentials_encrypted
+        ? Object.entries(JSON.parse(decryptSecret(platform.config.secretsKeys, CREDENTIALS_PURPOSE, doc.credentials_encrypted)) as Record<string, string>)
+        : [],
     );
     for (const [name, value] of Object.entries(input.credentials ?? {})) {
       if (value === null) credentials.delete(name);
@@ -66,7 +70,9 @@ async function saveProviderSettings(platform: Platform, storeId: string, provide
     }
     const secretKey = credentials.get('secret_key');
     if (provider === 'stripe' && secretKey && secretKey.startsWith('sk_test_') !== testMode) {
-      throw invalidInput([{ path: 'test_mode', message: `must be ${!testMode} for ${secretKey.startsWith('sk_test_') ? 'a sk_test_' : 'a sk_live_'} secret key` }]);
+      throw invalidInput([
+        { path: 'test_mode', message: `must be ${!testMode} for ${secretKey.startsWith('sk_test_') ? 'a sk_test_' : 'a sk_live_'} secret key` },
+      ]);
     }
     const now = platform.clock.now();
     const fields = {
@@ -89,10 +95,20 @@ async function saveProviderSettings(platform: Platform, storeId: string, provide
       : { _id: new ObjectId(), store_id: storeObjectId, provider, ...fields, version: 1, created_at: now };
     const view = present(provider, saved);
     const changed = Object.entries(input).flatMap(([k, v]) => (v === undefined ? [] : [k]));
-    const pending = [platform.events.pending('payment_provider.updated', storeObjectId, { payment_provider: view, changed }, `payment_provider.updated:${saved._id.toHexString()}:v${saved.version}`)];
+    const pending = [
+      platform.events.pending(
+        'payment_provider.updated',
+        storeObjectId,
+        { payment_provider: view, changed },
+        `payment_provider.updated:${saved._id.toHexString()}:v${saved.version}`,
+      ),
+    ];
     let written: boolean;
     if (doc) {
-      const result = await providerSettings(platform.db).updateOne({ _id: doc._id, store_id: storeObjectId, version: doc.version }, carrying({ $set: fields, $inc: { version: 1 } }, pending));
+      const result = await providerSettings(platform.db).updateOne(
+        { _id: doc._id, store_id: storeObjectId, version: doc.version },
+        carrying({ $set: fields, $inc: { version: 1 } }, pending),
+      );
       written = result.matchedCount === 1;
     } else {
       try {
@@ -112,7 +128,11 @@ async function saveProviderSettings(platform: Platform, storeId: string, provide
 }
 
 /** An order's transactions in this store, oldest first. */
-export async function listTransactions(platform: Platform, storeId: string, query: TransactionsQuery): Promise<{ items: PaymentTransactionView[]; nextCursor: string | null }> {
+export async function listTransactions(
+  platform: Platform,
+  storeId: string,
+  query: TransactionsQuery,
+): Promise<{ items: PaymentTransactionView[]; nextCursor: string | null }> {
   const docs = await paymentTransactions(platform.db)
     .find({ store_id: new ObjectId(storeId), order_id: new ObjectId(query.order_id), ...afterCursor(query) })
     .sort({ _id: 1 })

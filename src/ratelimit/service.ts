@@ -60,7 +60,11 @@ export async function spendBudget(platform: Pick<Platform, 'db' | 'clock'>, spen
   // The whole account comes back (FerretDB 1.24 takes no projection on findAndModify): a window per store the caller used.
   const options = { returnDocument: 'after' } as const;
   const spendWithin = () =>
-    accounts.findOneAndUpdate({ _id: spend.account, [`${field}.start`]: start, [`${field}.count`]: { $lte: spend.limit - spend.cost } }, { $inc: { [`${field}.count`]: spend.cost } }, options);
+    accounts.findOneAndUpdate(
+      { _id: spend.account, [`${field}.start`]: start, [`${field}.count`]: { $lte: spend.limit - spend.cost } },
+      { $inc: { [`${field}.count`]: spend.cost } },
+      options,
+    );
 
   let doc = await spendWithin();
   if (!doc) {

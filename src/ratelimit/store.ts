@@ -14,9 +14,7 @@ export type RateLimitDocument = { _id: string; count: number; expires_at: Date }
  */
 export type BudgetAccountDocument = { _id: string; windows?: Record<string, { start: number; count: number }>; expires_at: Date };
 
-export const rateLimitIndexes: IndexDeclaration[] = [
-  { collection: RATE_LIMITS, indexes: [{ key: { expires_at: 1 }, name: 'expires_at' }] },
-];
+export const rateLimitIndexes: IndexDeclaration[] = [{ collection: RATE_LIMITS, indexes: [{ key: { expires_at: 1 }, name: 'expires_at' }] }];
 
 export const rateLimits = (db: Db) => db.collection<RateLimitDocument>(RATE_LIMITS);
 export const budgetAccounts = (db: Db) => db.collection<BudgetAccountDocument>(RATE_LIMITS);

@@ -21,9 +21,13 @@ const productCard = (env: JsonContractEnv, p: PublicProductView) =>
 const productGrid = (env: JsonContractEnv, products: readonly PublicProductView[], limit: number) =>
   products.length === 0
     ? '<p class="product-grid__empty"></p>'
-    : `<ul class="product-grid" role="list">${products.slice(0, limit).map((p) => productCard(env, p)).join('')}</ul>`;
+    : `<ul class="product-grid" role="list">${products
+        .slice(0, limit)
+        .map((p) => productCard(env, p))
+        .join('')}</ul>`;
 
-const count = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.min(250, Math.floor(value))) : fallback);
+const count = (value: unknown, fallback: number) =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.min(250, Math.floor(value))) : fallback;
 
 /** The blocks of a product section, each by its type; other blocks render generically. */
 function productBlock(block: RenderedBlock, env: JsonContractEnv, product: PublicProductView): string {
@@ -65,7 +69,10 @@ const SECTION_TEMPLATES: Record<string, SectionTemplate> = {
     const cart = env.page.cart;
     if (!cart || cart.lines.length === 0) return '<h1>Cart</h1><p class="cart__empty">Your cart is empty.</p>';
     const rows = cart.lines
-      .map((l) => `<tr><td>${escapeHtml(l.product_title)}${l.variant_title ? ` – ${escapeHtml(l.variant_title)}` : ''}</td><td>${l.quantity}</td><td>${money(env, l.line_total)}</td></tr>`)
+      .map(
+        (l) =>
+          `<tr><td>${escapeHtml(l.product_title)}${l.variant_title ? ` – ${escapeHtml(l.variant_title)}` : ''}</td><td>${l.quantity}</td><td>${money(env, l.line_total)}</td></tr>`,
+      )
       .join('');
     return `<h1>Cart</h1><table class="cart__lines">${rows}</table><p class="cart__total">${money(env, cart.total)}</p>`;
   },
@@ -101,7 +108,8 @@ function genericBlock(block: RenderedBlock, env: JsonContractEnv): string {
     else if (type === 'image' && value.startsWith('assets/')) parts.push(`<img src="${escapeHtml(env.assetUrl(value))}" alt="" loading="lazy">`);
   }
   const href = safeHref(s.link);
-  if (typeof s.label === 'string') parts.push(href ? `<a class="button" href="${escapeHtml(href)}">${escapeHtml(s.label)}</a>` : `<span class="button">${escapeHtml(s.label)}</span>`);
+  if (typeof s.label === 'string')
+    parts.push(href ? `<a class="button" href="${escapeHtml(href)}">${escapeHtml(s.label)}</a>` : `<span class="button">${escapeHtml(s.label)}</span>`);
   return parts.join('');
 }
 
@@ -125,15 +133,28 @@ const genericSection: SectionTemplate = (section, env) =>
 export function renderJsonContractSection(section: RenderedSection, env: JsonContractEnv): string {
   const builtIn = ownValue(SECTION_TEMPLATES, section.rendererKey);
   const template = builtIn ?? genericSection;
-  const image = typeof section.settings.image === 'string' && section.settings.image.startsWith('assets/') ? `<img class="section__media" src="${escapeHtml(env.assetUrl(section.settings.image))}" alt="">` : '';
-  const appBlocks = builtIn && section.rendererKey !== 'main-product' ? section.blocks.filter((b) => b.app).map(renderAppBlock).join('') : '';
+  const image =
+    typeof section.settings.image === 'string' && section.settings.image.startsWith('assets/')
+      ? `<img class="section__media" src="${escapeHtml(env.assetUrl(section.settings.image))}" alt="">`
+      : '';
+  const appBlocks =
+    builtIn && section.rendererKey !== 'main-product'
+      ? section.blocks
+          .filter((b) => b.app)
+          .map(renderAppBlock)
+          .join('')
+      : '';
   return `<section id="section-${escapeHtml(section.id)}" class="section section--${escapeHtml(section.rendererKey)}" data-section-type="${escapeHtml(section.type)}"${dataAttributes(section.settings)}>${image}${template(section, env)}${appBlocks}</section>`;
 }
 
 /** The page around the sections: language, title, the theme's CSS assets, its colour settings as CSS variables, and its JS. */
 export function renderJsonContractLayout(env: JsonContractEnv, settings: Record<string, unknown>, content: string): string {
-  const css = env.bundle.renderer.assets.filter((a) => a.content_type === 'text/css').map((a) => `<link rel="stylesheet" href="${escapeHtml(env.assetUrl(a.path))}">`);
-  const js = env.bundle.renderer.assets.filter((a) => a.content_type === 'text/javascript').map((a) => `<script src="${escapeHtml(env.assetUrl(a.path))}" defer></script>`);
+  const css = env.bundle.renderer.assets
+    .filter((a) => a.content_type === 'text/css')
+    .map((a) => `<link rel="stylesheet" href="${escapeHtml(env.assetUrl(a.path))}">`);
+  const js = env.bundle.renderer.assets
+    .filter((a) => a.content_type === 'text/javascript')
+    .map((a) => `<script src="${escapeHtml(env.assetUrl(a.path))}" defer></script>`);
   const vars = Object.entries(settings)
     .filter(([, v]) => (typeof v === 'string' && /^#[0-9a-fA-F]{3,8}$/.test(v)) || (typeof v === 'number' && Number.isFinite(v)))
     .map(([k, v]) => `--${k.replace(/_/g, '-')}: ${String(v)};`)

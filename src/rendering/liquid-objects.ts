@@ -19,7 +19,14 @@ function liquidSettings(settings: Record<string, unknown>, schema: readonly Sett
   return Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, richtext.has(k) && typeof v === 'string' ? new SafeHtml(sanitizeRichText(v)) : v]));
 }
 
-const variantObject = (v: PublicProductView['variants'][number]) => ({ id: v.id, title: v.title, price: v.price, compare_at_price: v.compare_at_price, available: v.available, options: v.option_values });
+const variantObject = (v: PublicProductView['variants'][number]) => ({
+  id: v.id,
+  title: v.title,
+  price: v.price,
+  compare_at_price: v.compare_at_price,
+  available: v.available,
+  options: v.option_values,
+});
 
 function productObject(p: PublicProductView) {
   const variants = p.variants.map(variantObject);
@@ -89,7 +96,10 @@ export function pageObjects(bundle: Pick<LiquidTheme, 'config'>, page: PageModel
   const collection = page.collection ? collectionObject(page.collection) : null;
   return {
     shop: { name: page.store.name, currency: page.store.currency, permanent_domain: page.store.subdomain },
-    settings: liquidSettings(settings, bundle.config.settings_schema.settings.flatMap((g) => g.settings)),
+    settings: liquidSettings(
+      settings,
+      bundle.config.settings_schema.settings.flatMap((g) => g.settings),
+    ),
     template: { name: page.template },
     request: { locale: { iso_code: page.locale }, page_type: page.template },
     product,

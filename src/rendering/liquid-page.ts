@@ -97,7 +97,13 @@ export function compileInto(cache: CompiledCache, key: string, theme: LiquidThem
  * web process, which stops the thread if a step outlasts its time by more than a grace).
  * `parsed()` answers how many templates were parsed since it was last asked.
  */
-export function renderLiquidPage(compiled: CompiledLiquid, task: LiquidPageTask, page: { deadline: number; warmup: number }, parsed: () => number, post: (message: LiquidPageMessage) => void): void {
+export function renderLiquidPage(
+  compiled: CompiledLiquid,
+  task: LiquidPageTask,
+  page: { deadline: number; warmup: number },
+  parsed: () => number,
+  post: (message: LiquidPageMessage) => void,
+): void {
   const theme = compiled.theme;
   const t = translator(theme.locales, task.locale);
   const assetUrl = (path: string) => `${task.assetBase}${path.split('/').map(encodeURIComponent).join('/')}`;
@@ -153,7 +159,10 @@ export function renderLiquidPage(compiled: CompiledLiquid, task: LiquidPageTask,
   try {
     if (compiled.layout instanceof Error) throw compiled.layout;
     const timeMs = Math.max(task.layoutMinMs, deadline - now());
-    const html = renderLiquid(compiled, compiled.layout, { ...objects, content_for_layout: new SafeHtml(parts.join('\n')) }, env, { timeMs, maxChars: task.maxPageChars * 2 });
+    const html = renderLiquid(compiled, compiled.layout, { ...objects, content_for_layout: new SafeHtml(parts.join('\n')) }, env, {
+      timeMs,
+      maxChars: task.maxPageChars * 2,
+    });
     post({ type: 'layout', html, failure: null, parses: parsed() });
   } catch (err) {
     const { html, failure } = failed('layout', err);
@@ -163,7 +172,9 @@ export function renderLiquidPage(compiled: CompiledLiquid, task: LiquidPageTask,
 
 /** A Liquid section in Shopify's wrapper, followed by its app blocks (the platform renders those, whatever the theme's code). */
 function wrapSection(section: RenderedSection, own: string): string {
-  const apps = section.blocks.filter((b) => b.app).map(renderAppBlock).join('');
+  const apps = section.blocks
+    .filter((b) => b.app)
+    .map(renderAppBlock)
+    .join('');
   return `<div id="shopify-section-${escapeHtml(section.id)}" class="shopify-section" data-section-type="${escapeHtml(section.type)}">${own}${apps}</div>`;
 }
-

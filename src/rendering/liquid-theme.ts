@@ -17,7 +17,9 @@ export type LiquidTheme = {
 export function liquidThemeOf(bundle: ThemeBundle): LiquidTheme {
   return {
     config: { settings_schema: bundle.config.settings_schema },
-    sections: Object.fromEntries(Object.entries(bundle.sections).map(([type, s]) => [type, { renderer_key: s.renderer_key, settings_schema: s.settings_schema }])),
+    sections: Object.fromEntries(
+      Object.entries(bundle.sections).map(([type, s]) => [type, { renderer_key: s.renderer_key, settings_schema: s.settings_schema }]),
+    ),
     blocks: Object.fromEntries(Object.entries(bundle.blocks).map(([type, b]) => [type, { settings_schema: b.settings_schema }])),
     locales: bundle.locales,
     files: bundle.renderer.assets.filter((a) => a.path.endsWith('.liquid') && typeof a.content === 'string').map((a) => [a.path, a.content!]),

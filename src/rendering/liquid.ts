@@ -1,4 +1,17 @@
-import { CaptureTag, Context, Drop, IncludeTag, LayoutTag, Liquid, RenderTag, toValueSync, type Emitter, type FilterImplOptions, type FS, type Template } from 'liquidjs';
+import {
+  CaptureTag,
+  Context,
+  Drop,
+  IncludeTag,
+  LayoutTag,
+  Liquid,
+  RenderTag,
+  toValueSync,
+  type Emitter,
+  type FilterImplOptions,
+  type FS,
+  type Template,
+} from 'liquidjs';
 import { checkLiquidBounds, LIQUID_BOUNDS } from '../liquid-bounds.js';
 import { escapeHtml, safeHref, scriptSafeJson } from './html.js';
 import { HtmlContext } from './html-context.js';
@@ -150,7 +163,8 @@ export class JsonText {
 }
 
 /** Output escaping: safe HTML and JSON as they are (JSON is placed by the emitter), anything else escaped (liquidjs `outputEscape`). */
-const escapeOutput = (value: unknown): string => (value instanceof SafeHtml ? value.html : value instanceof JsonText ? (value as never) : escapeHtml(stringOf(value)));
+const escapeOutput = (value: unknown): string =>
+  value instanceof SafeHtml ? value.html : value instanceof JsonText ? (value as never) : escapeHtml(stringOf(value));
 
 /** JSON for where it lands: as it is in text and raw text, HTML-escaped in a tag (and its spaces, `=` and backticks too where a value is unquoted). */
 function placeJson(json: string, context: HtmlContext): string {
@@ -247,13 +261,16 @@ export function sectionTemplates(compiled: CompiledLiquid, rendererKey: string, 
   return found;
 }
 
-const isGenerator = (v: unknown): v is Generator => typeof v === 'object' && v !== null && typeof (v as Generator).next === 'function' && typeof (v as Generator).throw === 'function';
+const isGenerator = (v: unknown): v is Generator =>
+  typeof v === 'object' && v !== null && typeof (v as Generator).next === 'function' && typeof (v as Generator).throw === 'function';
 
 /** Every filter (liquidjs's and ours) refuses input and output past FILTER_LIMITS. */
 function capFilters(liquid: Liquid): void {
   const check = (name: string, value: unknown, what: string) => {
-    if (Array.isArray(value) && value.length > FILTER_LIMITS.items) throw new Error(`the ${name} filter ${what} ${value.length} items (at most ${FILTER_LIMITS.items})`);
-    if (typeof value === 'string' && value.length > FILTER_LIMITS.chars) throw new Error(`the ${name} filter ${what} ${value.length} characters (at most ${FILTER_LIMITS.chars})`);
+    if (Array.isArray(value) && value.length > FILTER_LIMITS.items)
+      throw new Error(`the ${name} filter ${what} ${value.length} items (at most ${FILTER_LIMITS.items})`);
+    if (typeof value === 'string' && value.length > FILTER_LIMITS.chars)
+      throw new Error(`the ${name} filter ${what} ${value.length} characters (at most ${FILTER_LIMITS.chars})`);
   };
   for (const [name, impl] of Object.entries(liquid.filters) as [string, FilterImplOptions][]) {
     const handler = typeof impl === 'function' ? impl : impl.handler;
@@ -313,7 +330,10 @@ function registerFilters(liquid: Liquid): void {
   liquid.registerFilter('handle', (value: unknown) => handleize(stringOf(value)));
   liquid.registerFilter('json', (value: unknown) => new JsonText(scriptSafeJson(plain(value))));
   liquid.registerFilter('escape', (value: unknown) => new SafeHtml(escapeHtml(stringOf(value))));
-  liquid.registerFilter('escape_once', (value: unknown) => new SafeHtml(escapeHtml(stringOf(value).replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => UNESCAPES.get(e)!))));
+  liquid.registerFilter(
+    'escape_once',
+    (value: unknown) => new SafeHtml(escapeHtml(stringOf(value).replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => UNESCAPES.get(e)!))),
+  );
 }
 
 /** What `escape_once` turns back before escaping again. */
@@ -359,10 +379,21 @@ class CappedEmitter implements Emitter {
  * are in memory, and liquidjs's asynchronous runner awaits every nested generator (a microtask
  * per tag and per generator filter).
  */
-export function renderLiquid(compiled: CompiledLiquid, templates: Template[], scope: Record<string, unknown>, page: LiquidPageEnv, limits: { timeMs: number; maxChars: number }): string {
+export function renderLiquid(
+  compiled: CompiledLiquid,
+  templates: Template[],
+  scope: Record<string, unknown>,
+  page: LiquidPageEnv,
+  limits: { timeMs: number; maxChars: number },
+): string {
   const globals = {};
   renders.set(globals, { env: page, depth: 0, maxChars: limits.maxChars });
-  const ctx = new Context(scope, compiled.liquid.options, { globals, ownPropertyOnly: true, renderLimit: limits.timeMs, sync: true }, { liquid: compiled.liquid });
+  const ctx = new Context(
+    scope,
+    compiled.liquid.options,
+    { globals, ownPropertyOnly: true, renderLimit: limits.timeMs, sync: true },
+    { liquid: compiled.liquid },
+  );
   const emitter = new CappedEmitter(limits.maxChars);
   toValueSync(compiled.liquid.renderer.renderTemplates(templates, ctx, emitter));
   return emitter.buffer;

@@ -1,6 +1,14 @@
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
-import { findPublicCollection, getPublicProduct, loadPricedCart, presentCart, type CartView, type PublicCollectionWithProducts, type PublicProductView } from '../storefront/index.js';
+import {
+  findPublicCollection,
+  getPublicProduct,
+  loadPricedCart,
+  presentCart,
+  type CartView,
+  type PublicCollectionWithProducts,
+  type PublicProductView,
+} from '../storefront/index.js';
 import type { StoreView } from '../stores/index.js';
 import type { RenderableTheme, TemplateKey } from '../themes/index.js';
 import { DEFAULT_LOCALE, localeChain } from './locale.js';
@@ -51,10 +59,17 @@ const notFound = (what: string, code = 'not_found') => new PlatformError('not_fo
  * or collection (collection pages) or 404; the collections that sections name; the cart when
  * the shopper sent a token.
  */
-export async function buildPageModel(platform: Platform, store: StoreView, sections: readonly RenderedSection[], locale: string, request: PageRequest): Promise<PageModel> {
+export async function buildPageModel(
+  platform: Platform,
+  store: StoreView,
+  sections: readonly RenderedSection[],
+  locale: string,
+  request: PageRequest,
+): Promise<PageModel> {
   const handle = request.handle;
   const product = request.template === 'product' ? await getPublicProduct(platform, store.id, requireHandle(handle, 'Product')) : null;
-  const collection = request.template === 'collection' ? await findPublicCollection(platform, store.id, requireHandle(handle, 'Collection'), PAGE_PRODUCTS) : null;
+  const collection =
+    request.template === 'collection' ? await findPublicCollection(platform, store.id, requireHandle(handle, 'Collection'), PAGE_PRODUCTS) : null;
   if (request.template === 'collection' && !collection) throw notFound('Collection');
   const named = [...new Set(sections.map((s) => s.settings.collection).filter((h): h is string => typeof h === 'string' && h.length > 0 && h.length <= 255))];
   const found = await Promise.all(named.map((h) => findPublicCollection(platform, store.id, h, PAGE_PRODUCTS)));

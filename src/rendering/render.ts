@@ -33,7 +33,14 @@ export type PageLimits = {
   /** How long a section whose thread had to be stopped is not run again (for that theme version, in this process). */
   stoppedSectionPauseMs: number;
 };
-export const PAGE_LIMITS: PageLimits = { pageBudgetMs: 1000, sectionTimeMs: 250, maxPageChars: 2 * 1024 * 1024, parseTimeMs: 1000, warmupBudgetMs: 1000, stoppedSectionPauseMs: 60_000 };
+export const PAGE_LIMITS: PageLimits = {
+  pageBudgetMs: 1000,
+  sectionTimeMs: 250,
+  maxPageChars: 2 * 1024 * 1024,
+  parseTimeMs: 1000,
+  warmupBudgetMs: 1000,
+  stoppedSectionPauseMs: 60_000,
+};
 /** The layout's time even when the sections spent the page's budget, so the page keeps its frame. */
 const LAYOUT_MIN_MS = 100;
 /** How long past a step's own time the web process waits for its thread before stopping it (the thread's own limits usually end the step first). */
@@ -96,7 +103,8 @@ export function createPageRenderer(options: RendererOptions = {}): PageRenderer 
   });
   const liquid: LiquidRendering = { pool, limits, counters, paused: new LruCache<number>(1000) };
   return {
-    render: async (platform, store, theme, request) => renderPrepared(platform, store, theme, request, await preparePage(platform, store, theme, request), liquid),
+    render: async (platform, store, theme, request) =>
+      renderPrepared(platform, store, theme, request, await preparePage(platform, store, theme, request), liquid),
     prepare: preparePage,
     renderPrepared: (platform, store, theme, request, prepared) => renderPrepared(platform, store, theme, request, prepared, liquid),
     stats: () => ({ ...counters, threads: pool.size }),
@@ -157,11 +165,27 @@ type LiquidRendering = {
 /** What a failure is logged with: the page's ids and the section. */
 type FailureLog = (section: string, failure: SectionFailure) => string;
 
-async function renderPrepared(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest, prepared: PreparedPage, liquid: LiquidRendering): Promise<RenderedPage> {
+async function renderPrepared(
+  platform: Platform,
+  store: StoreView,
+  theme: RenderableTheme,
+  request: PageRequest,
+  prepared: PreparedPage,
+  liquid: LiquidRendering,
+): Promise<RenderedPage> {
   const { locale, t, sections, page } = prepared;
   const settings = themeSettings(theme, t);
   const logFailure: FailureLog = (section, failure) => {
-    platform.log.warn({ event: 'render.section_failed', error_id: failure.errorId, store_id: store.id, theme: theme.slug, version_id: theme.versionId, template: request.template, section, err: failure.message });
+    platform.log.warn({
+      event: 'render.section_failed',
+      error_id: failure.errorId,
+      store_id: store.id,
+      theme: theme.slug,
+      version_id: theme.versionId,
+      template: request.template,
+      section,
+      err: failure.message,
+    });
     return failureComment(section, failure.errorId);
   };
   const failure = (section: string, err: unknown) => logFailure(section, { errorId: newErrorId(), message: err instanceof Error ? err.message : String(err) });
@@ -190,7 +214,8 @@ async function renderPrepared(platform: Platform, store: StoreView, theme: Rende
     return { html: await renderLiquidInThreads(liquid, store.id, theme.bundle, task, logFailure, failure), status: 200 };
   }
 
-  const assetUrl = (path: string) => `/v1/storefront/${encodeURIComponent(store.subdomain)}/assets/${theme.versionId}/${path.split('/').map(encodeURIComponent).join('/')}`;
+  const assetUrl = (path: string) =>
+    `/v1/storefront/${encodeURIComponent(store.subdomain)}/assets/${theme.versionId}/${path.split('/').map(encodeURIComponent).join('/')}`;
   const env: JsonContractEnv = { bundle: theme.bundle, page, t, assetUrl };
   const parts: string[] = [];
   let size = 0;
@@ -214,7 +239,8 @@ function pausedSections(liquid: LiquidRendering, sourceKey: string, sections: re
   const paused: [string, string][] = [];
   for (const key of new Set(sections.map((s) => s.rendererKey))) {
     const until = liquid.paused.get(`${sourceKey}|${key}`);
-    if (until !== undefined && until > now) paused.push([key, `not run until ${new Date(until).toISOString()}: its render thread was stopped for running past its time`]);
+    if (until !== undefined && until > now)
+      paused.push([key, `not run until ${new Date(until).toISOString()}: its render thread was stopped for running past its time`]);
   }
   return paused;
 }
@@ -233,7 +259,14 @@ function liquidThemeFor(bundle: ThemeBundle): LiquidTheme {
  * goes on from the next section on another thread while the page's time lasts (then the sections
  * left fail, and the layout too if it cannot run: the sections in a bare page).
  */
-async function renderLiquidInThreads(liquid: LiquidRendering, storeId: string, bundle: ThemeBundle, first: LiquidPageTask, logFailure: FailureLog, failure: (section: string, err: unknown) => string): Promise<string> {
+async function renderLiquidInThreads(
+  liquid: LiquidRendering,
+  storeId: string,
+  bundle: ThemeBundle,
+  first: LiquidPageTask,
+  logFailure: FailureLog,
+  failure: (section: string, err: unknown) => string,
+): Promise<string> {
   const { limits, counters } = liquid;
   const sections = first.sections;
   const parts: string[] = [];
@@ -257,7 +290,11 @@ async function renderLiquidInThreads(liquid: LiquidRendering, storeId: string, b
     };
     step = 'compile';
     const warmupBudgetMs = firstDeadline === null || deadline === null ? first.warmupBudgetMs : Math.max(0, first.warmupBudgetMs - (deadline - firstDeadline));
-    send({ type: 'render', task: { ...first, from: parts.length, done: [...parts], deadline, resumedAt, warmupBudgetMs }, theme: lease.holds.has(first.key) ? null : theme });
+    send({
+      type: 'render',
+      task: { ...first, from: parts.length, done: [...parts], deadline, resumedAt, warmupBudgetMs },
+      theme: lease.holds.has(first.key) ? null : theme,
+    });
     let message = await next(limits.parseTimeMs);
     if (message.type === 'need-theme') {
       send({ type: 'theme', theme });
@@ -293,7 +330,9 @@ async function renderLiquidInThreads(liquid: LiquidRendering, storeId: string, b
       await liquid.pool.run(storeId, first.key, converse);
     } catch (err) {
       if (err instanceof PoolBusy) {
-        throw new PlatformError('unavailable', 'render_busy', "This store's pages are rendering more than it may at once; try again in a moment", { retryAfterSeconds: 1 });
+        throw new PlatformError('unavailable', 'render_busy', "This store's pages are rendering more than it may at once; try again in a moment", {
+          retryAfterSeconds: 1,
+        });
       }
       if (!(err instanceof ThreadStopped)) throw err;
       const rest = (why: string) => {

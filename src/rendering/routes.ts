@@ -26,8 +26,13 @@ export function renderedPageRoutes(platform: Platform): AppRouter {
     if (!isTemplateKey(params.template)) throw notFound('Template');
     const store = await storefrontStore(platform, params.subdomain);
     const preview = query.preview_token !== undefined;
-    const theme = preview ? await previewRenderableTheme(platform, store.id, query.preview_token!) : await liveRenderableTheme(platform, store.id, store.live_theme_id);
-    if (!theme) throw preview ? new PlatformError('not_found', 'preview_not_found', 'No preview of this store has that token') : new PlatformError('not_found', 'no_live_theme', 'This store has no live theme');
+    const theme = preview
+      ? await previewRenderableTheme(platform, store.id, query.preview_token!)
+      : await liveRenderableTheme(platform, store.id, store.live_theme_id);
+    if (!theme)
+      throw preview
+        ? new PlatformError('not_found', 'preview_not_found', 'No preview of this store has that token')
+        : new PlatformError('not_found', 'no_live_theme', 'This store has no live theme');
     const cartToken = ctx.get(CART_TOKEN_HEADER) || undefined;
     const rendered = await renderPage(platform, store, theme, { template: params.template, handle: params.handle, cartToken, locale: query.locale });
     ctx.status = rendered.status;

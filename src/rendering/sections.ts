@@ -7,7 +7,14 @@ import { ownValue } from '../own-keys.js';
 export type RenderedBlock = { id: string; type: string; settings: Record<string, unknown>; app: boolean };
 
 /** A section of the page, in template order, with its resolved settings and its enabled blocks in `block_order`. */
-export type RenderedSection = { id: string; type: string; rendererKey: string; acceptsAppBlocks: boolean; settings: Record<string, unknown>; blocks: RenderedBlock[] };
+export type RenderedSection = {
+  id: string;
+  type: string;
+  rendererKey: string;
+  acceptsAppBlocks: boolean;
+  settings: Record<string, unknown>;
+  blocks: RenderedBlock[];
+};
 
 /** Each field's own `default`, by id. */
 function fieldDefaults(schema: readonly SettingField[]): Record<string, unknown> {
@@ -51,7 +58,12 @@ export function templateSections(theme: RenderableTheme, template: TemplateKey, 
       }
       const blockDef = ownValue(theme.bundle.blocks, block.type);
       if (!blockDef) continue;
-      blocks.push({ id: blockId, type: block.type, settings: resolveSettings(t, fieldDefaults(blockDef.settings_schema), blockDef.defaults, block.settings), app: false });
+      blocks.push({
+        id: blockId,
+        type: block.type,
+        settings: resolveSettings(t, fieldDefaults(blockDef.settings_schema), blockDef.defaults, block.settings),
+        app: false,
+      });
     }
     out.push({
       id,

@@ -57,7 +57,11 @@ export async function listReviews(platform: Platform, storeId: string, query: Li
   if (query.product_id) filter.product_id = new ObjectId(query.product_id);
   if (query.status) filter.status = query.status;
   if (query.rating !== undefined) filter.rating = query.rating;
-  const docs = await reviews(platform.db).find(filter).sort({ _id: 1 }).limit(query.limit + 1).toArray();
+  const docs = await reviews(platform.db)
+    .find(filter)
+    .sort({ _id: 1 })
+    .limit(query.limit + 1)
+    .toArray();
   const { items, nextCursor } = pageOf(docs, query.limit);
   return { items: items.map(presentReview), nextCursor };
 }
@@ -224,7 +228,10 @@ export async function createCustomerReview(platform: Platform, storeId: string, 
   if (!(await customerBoughtProduct(platform, storeId, customerId, input.product_id))) {
     throw new PlatformError('not_allowed', 'purchase_required', 'Only a customer who bought this product may review it');
   }
-  const existing = await reviews(platform.db).findOne({ store_id: new ObjectId(storeId), product_id: new ObjectId(input.product_id), customer_id: new ObjectId(customerId) }, { projection: { _id: 1 } });
+  const existing = await reviews(platform.db).findOne(
+    { store_id: new ObjectId(storeId), product_id: new ObjectId(input.product_id), customer_id: new ObjectId(customerId) },
+    { projection: { _id: 1 } },
+  );
   if (existing) throw new PlatformError('conflict', 'already_reviewed', 'You have already reviewed this product');
   const customer = await getCustomer(platform, storeId, customerId);
   const name = [customer.first_name, customer.last_name ? `${[...customer.last_name][0]}.` : null].filter((p): p is string => !!p).join(' ');

@@ -10,9 +10,7 @@ const KEY_LENGTH = 64;
 
 function derive(password: string, salt: Buffer, params: typeof PARAMS): Promise<Buffer> {
   const options: ScryptOptions = { ...params, maxmem: 128 * params.N * params.r * 2 };
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+  return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -17,7 +17,10 @@ export function sha256Hex(data: string | Buffer): string {
 
 /** `20130524T000000Z` */
 export function amzDate(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** RFC 3986 encoding as SigV4 wants it: unreserved characters stay, everything else is %XX (upper case). */
@@ -87,7 +90,11 @@ export function authorizationHeader(creds: Credentials, date: Date, req: Signabl
 }
 
 /** Query-string parameters that presign a request (only `host` signed, payload unsigned). */
-export function presignedQuery(creds: Credentials, date: Date, req: { method: string; path: string; host: string; expiresInSeconds: number }): Record<string, string> {
+export function presignedQuery(
+  creds: Credentials,
+  date: Date,
+  req: { method: string; path: string; host: string; expiresInSeconds: number },
+): Record<string, string> {
   const query: Record<string, string> = {
     'X-Amz-Algorithm': ALGORITHM,
     'X-Amz-Credential': `${creds.accessKeyId}/${scopeOf(creds, date)}`,

@@ -28,9 +28,7 @@ export type PricedCartLine = {
   problem: CartLineProblem | null;
 };
 
-export type PricedCoupon =
-  | { code: string; applicable: true; coupon_id: string; discount: number }
-  | { code: string; applicable: false; reason: CouponRefusal };
+export type PricedCoupon = { code: string; applicable: true; coupon_id: string; discount: number } | { code: string; applicable: false; reason: CouponRefusal };
 
 /** A cart as the catalog and coupon rules price it at this moment (what checkout charges from). */
 export type PricedCart = {
@@ -75,7 +73,11 @@ async function stockOf(platform: Platform, storeId: string, refs: readonly Varia
   const out = new Map<string, number>();
   if (tracked.length === 0) return out;
   const levels = await availableAt(platform, storeId, tracked, await activeLocationIds(platform, storeId));
-  for (const id of tracked) out.set(id, [...(levels.get(id)?.values() ?? [])].reduce((a, b) => a + Math.max(0, b), 0));
+  for (const id of tracked)
+    out.set(
+      id,
+      [...(levels.get(id)?.values() ?? [])].reduce((a, b) => a + Math.max(0, b), 0),
+    );
   return out;
 }
 
@@ -87,7 +89,17 @@ async function priceCart(platform: Platform, store: CartStore, doc: CartDocument
   const lines = doc.lines.map((l): PricedCartLine => {
     const id = l.variant_id.toHexString();
     const ref = refs.get(id);
-    if (!ref) return { variant_id: id, product_id: null, product_title: null, variant_title: null, quantity: l.quantity, unit_price: null, line_total: 0, problem: 'deleted' };
+    if (!ref)
+      return {
+        variant_id: id,
+        product_id: null,
+        product_title: null,
+        variant_title: null,
+        quantity: l.quantity,
+        unit_price: null,
+        line_total: 0,
+        problem: 'deleted',
+      };
     const problem: CartLineProblem | null =
       ref.product_status !== 'active' || ref.currency !== store.currency ? 'unpublished' : stock.has(id) && stock.get(id)! < l.quantity ? 'out_of_stock' : null;
     return {
@@ -137,7 +149,11 @@ async function applyChanges(platform: Platform, store: CartStore, current: CartL
   const lines = current.map((l) => ({ ...l }));
   const known = new Set(lines.map((l) => l.variant_id.toHexString()));
   const added = changes.lines.filter((c) => c.quantity > 0 && !known.has(c.variant_id));
-  const refs = await findVariants(platform, store.id, added.map((c) => c.variant_id));
+  const refs = await findVariants(
+    platform,
+    store.id,
+    added.map((c) => c.variant_id),
+  );
   const issues: InputIssue[] = [];
   changes.lines.forEach((change, i) => {
     const index = lines.findIndex((l) => l.variant_id.toHexString() === change.variant_id);
@@ -200,7 +216,10 @@ export async function updateCart(platform: Platform, store: CartStore, token: st
     updated_at: now,
     expires_at: new Date(now.getTime() + platform.config.storefront.cartIdleDays * DAY_MS),
   };
-  const result = await carts(platform.db).updateOne({ _id: doc._id, version: doc.version, consumed_at: null, ...notHeld(now) }, { $set: set, $inc: { version: 1 } });
+  const result = await carts(platform.db).updateOne(
+    { _id: doc._id, version: doc.version, consumed_at: null, ...notHeld(now) },
+    { $set: set, $inc: { version: 1 } },
+  );
   if (result.matchedCount !== 1) {
     const current = await loadCart(platform, store.id, token);
     if (underCheckout(platform, current)) throw checkoutInProgress();
@@ -260,10 +279,18 @@ export type CheckedOutOrder = { id: string; total: number; currency: string };
 export async function consumeCart(platform: Platform, storeId: string, cartId: ObjectId, order: CheckedOutOrder): Promise<boolean> {
   const now = platform.clock.now();
   const pending: PendingEvent[] = [
-    platform.events.pending('checkout.completed', storeId, { order_id: order.id, cart_id: cartId.toHexString(), total: order.total, currency: order.currency }, `checkout.completed:${order.id}`),
+    platform.events.pending(
+      'checkout.completed',
+      storeId,
+      { order_id: order.id, cart_id: cartId.toHexString(), total: order.total, currency: order.currency },
+      `checkout.completed:${order.id}`,
+    ),
   ];
   const update = { $set: { consumed_at: now, updated_at: now, order_id: new ObjectId(order.id), ...NO_LEASE }, $inc: { version: 1 } };
-  const result = await carts(platform.db).updateOne({ _id: cartId, store_id: new ObjectId(storeId), consumed_at: null }, carrying<CartDocument>(update, pending));
+  const result = await carts(platform.db).updateOne(
+    { _id: cartId, store_id: new ObjectId(storeId), consumed_at: null },
+    carrying<CartDocument>(update, pending),
+  );
   if (result.matchedCount === 1) await platform.events.settle(carts(platform.db), cartId, pending);
   return result.matchedCount === 1;
 }
@@ -289,7 +316,11 @@ export async function clearStrandedClaim(platform: Platform, doc: CartDocument):
 
 /** A checkout holds the cart: it cannot be changed, discarded or checked out again meanwhile. */
 export const checkoutInProgress = () =>
-  new PlatformError('conflict', 'checkout_in_progress', 'This cart is being checked out; it cannot change meanwhile. Retry shortly: it then has its order, or is free again if the checkout failed');
+  new PlatformError(
+    'conflict',
+    'checkout_in_progress',
+    'This cart is being checked out; it cannot change meanwhile. Retry shortly: it then has its order, or is free again if the checkout failed',
+  );
 
 /** Maintenance: remove carts past their idle expiry (consumed ones too, once they expire). */
 export async function sweepExpiredCarts(platform: Platform): Promise<number> {
@@ -298,4 +329,5 @@ export async function sweepExpiredCarts(platform: Platform): Promise<number> {
 }
 
 /** A stale PATCH: answered 409 with the current cart beside the error (routes.ts). */
-export const cartConflict = () => new PlatformError('conflict', 'cart_conflict', 'The cart changed since it was read; apply your change to the cart returned here');
+export const cartConflict = () =>
+  new PlatformError('conflict', 'cart_conflict', 'The cart changed since it was read; apply your change to the cart returned here');

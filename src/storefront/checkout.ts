@@ -4,7 +4,15 @@ import { createOrder, findOrderByRequest, replacePaymentSecret, type OrderView, 
 import type { Platform } from '../platform.js';
 import { generateToken, hashToken } from '../secrets/index.js';
 import type { StoreView } from '../stores/index.js';
-import { claimCartForCheckout, clearStrandedClaim, consumeCart, findCartByTokenHash, findStrandedCheckouts, releaseCartClaim, checkoutInProgress } from './carts.js';
+import {
+  claimCartForCheckout,
+  clearStrandedClaim,
+  consumeCart,
+  findCartByTokenHash,
+  findStrandedCheckouts,
+  releaseCartClaim,
+  checkoutInProgress,
+} from './carts.js';
 import { CART_TOKEN_PREFIX, PAYMENT_SECRET_PREFIX, type CheckoutBody } from './schemas.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -19,7 +27,11 @@ const SWEEP_BATCH = 100;
 const cartRequestId = (storeId: string, tokenHash: string) => sha256(`storefront-checkout|${storeId}|${tokenHash}`);
 
 const alreadyCheckedOut = () =>
-  new PlatformError('conflict', 'cart_already_checked_out', 'This cart was already checked out by another request (another Idempotency-Key or another caller); its order is answered to that request only');
+  new PlatformError(
+    'conflict',
+    'cart_already_checked_out',
+    'This cart was already checked out by another request (another Idempotency-Key or another caller); its order is answered to that request only',
+  );
 
 export type CheckoutResult = { created: boolean; order: OrderView; payment_secret: string };
 
@@ -45,7 +57,8 @@ export async function checkout(
   body: CheckoutBody,
   customerId: string | null = null,
 ): Promise<CheckoutResult> {
-  if (!key) throw new PlatformError('invalid_data', 'idempotency_key_required', 'A checkout needs an Idempotency-Key header, so a retry never makes a second order');
+  if (!key)
+    throw new PlatformError('invalid_data', 'idempotency_key_required', 'A checkout needs an Idempotency-Key header, so a retry never makes a second order');
   if (!cartToken?.startsWith(`${CART_TOKEN_PREFIX}_`)) throw notFound('Cart');
   const tokenHash = hashToken(cartToken);
   // The same request again: the same key, caller and body (the cart is in the id).
@@ -68,7 +81,12 @@ export async function checkout(
     const { cart } = claim;
     if (!cart.purchasable) {
       const problems = cart.lines.flatMap((l, i) => (l.problem ? [`lines.${i}: ${l.variant_id} is ${l.problem.replace(/_/g, ' ')}`] : []));
-      throw new PlatformError('conflict', 'cart_not_purchasable', cart.lines.length === 0 ? 'The cart is empty' : 'Some lines of the cart cannot be bought as they stand', { details: problems });
+      throw new PlatformError(
+        'conflict',
+        'cart_not_purchasable',
+        cart.lines.length === 0 ? 'The cart is empty' : 'Some lines of the cart cannot be bought as they stand',
+        { details: problems },
+      );
     }
     if (cart.coupon && !cart.coupon.applicable) {
       throw new PlatformError('conflict', 'coupon_not_applicable', `The cart's coupon cannot be used: ${cart.coupon.reason}; remove it or change the cart`);
@@ -105,7 +123,11 @@ export async function checkout(
     platform.log.error({ event: 'storefront.cart_consume_failed', cart_id: cart.id, order_id: order.id, err: (err as Error).message });
     return true;
   });
-  if (!consumed) platform.log.warn({ event: 'storefront.cart_already_consumed', cart_id: cart.id, order_id: order.id }, 'the cart was consumed by another request or the sweep');
+  if (!consumed)
+    platform.log.warn(
+      { event: 'storefront.cart_already_consumed', cart_id: cart.id, order_id: order.id },
+      'the cart was consumed by another request or the sweep',
+    );
   platform.log.info({ event: 'storefront.checkout', store_id: store.id, order_id: order.id });
   return { created: true, order, payment_secret: secret.token };
 }

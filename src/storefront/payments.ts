@@ -54,17 +54,37 @@ const PROVIDER_CALL_MS = 30_000;
 /** How long a request waits for the provider order another request is getting, before 409 payment_order_in_progress. */
 const WAIT_FOR_PROVIDER_MS = 10_000;
 const providerLease = (platform: Platform): Lease => ({ owner: platform.process.id, ms: PROVIDER_CALL_MS });
-const inProgress = () => new PlatformError('conflict', 'payment_order_in_progress', 'Another request is getting this payment order from the provider; retry shortly');
+const inProgress = () =>
+  new PlatformError('conflict', 'payment_order_in_progress', 'Another request is getting this payment order from the provider; retry shortly');
 
-export type PaymentOrderView = { order_id: string; provider: Provider; provider_order_id: string; amount: number; currency: string; status: PaymentDocument['status'] };
-const present = (p: PaymentDocument): PaymentOrderView => ({ order_id: p.order_id.toHexString(), provider: p.provider, provider_order_id: p.provider_order_id, amount: p.amount, currency: p.currency, status: p.status });
+export type PaymentOrderView = {
+  order_id: string;
+  provider: Provider;
+  provider_order_id: string;
+  amount: number;
+  currency: string;
+  status: PaymentDocument['status'];
+};
+const present = (p: PaymentDocument): PaymentOrderView => ({
+  order_id: p.order_id.toHexString(),
+  provider: p.provider,
+  provider_order_id: p.provider_order_id,
+  amount: p.amount,
+  currency: p.currency,
+  status: p.status,
+});
 
 async function gatewayOf(platform: Platform, storeId: string, provider: string) {
   // The sandbox marks orders paid without money changing hands: never in production.
   const allowed = provider !== 'sandbox' || platform.config.env !== 'production';
   const known = PROVIDERS.find((p) => p === provider);
   const gateway = allowed && known ? GATEWAYS[known] : undefined;
-  if (!gateway) throw new PlatformError('not_found', 'provider_not_supported', `Payments through ${provider} are not available on the storefront (supported: ${Object.keys(GATEWAYS).join(', ')})`);
+  if (!gateway)
+    throw new PlatformError(
+      'not_found',
+      'provider_not_supported',
+      `Payments through ${provider} are not available on the storefront (supported: ${Object.keys(GATEWAYS).join(', ')})`,
+    );
   const config = await providerConfig(platform, storeId, provider as Provider);
   if (!config?.enabled) throw new PlatformError('conflict', 'provider_not_enabled', `The store has not enabled ${provider} payments`);
   return { gateway, config, provider: provider as Provider };
@@ -72,7 +92,12 @@ async function gatewayOf(platform: Platform, storeId: string, provider: string) 
 
 async function payableOrder(platform: Platform, storeId: string, orderId: string, proof: ShopperProof): Promise<OrderView> {
   const order = await getShopperOrder(platform, storeId, orderId, proof);
-  if (order.cancelled_at || order.financial_status !== 'pending') throw new PlatformError('conflict', 'order_not_payable', `This order is ${order.cancelled_at ? 'cancelled' : order.financial_status}; only a pending order is paid`);
+  if (order.cancelled_at || order.financial_status !== 'pending')
+    throw new PlatformError(
+      'conflict',
+      'order_not_payable',
+      `This order is ${order.cancelled_at ? 'cancelled' : order.financial_status}; only a pending order is paid`,
+    );
   return order;
 }
 
@@ -82,7 +107,13 @@ async function payableOrder(platform: Platform, storeId: string, orderId: string
  * order, never from the client. One per order and provider: asking again, or at the same time,
  * answers the same one, and the provider is asked once.
  */
-export async function createPaymentOrder(platform: Platform, store: StoreView, providerName: string, orderId: string, proof: ShopperProof): Promise<PaymentOrderView> {
+export async function createPaymentOrder(
+  platform: Platform,
+  store: StoreView,
+  providerName: string,
+  orderId: string,
+  proof: ShopperProof,
+): Promise<PaymentOrderView> {
   const { gateway, config, provider } = await gatewayOf(platform, store.id, providerName);
   const order = await payableOrder(platform, store.id, orderId, proof);
   const deadline = Date.now() + WAIT_FOR_PROVIDER_MS;
@@ -143,7 +174,13 @@ async function claimPaymentOrder(platform: Platform, storeId: string, order: Ord
  * was lost meanwhile (another request took over and records its own); a provider that fails
  * gives the placeholder back for the next request.
  */
-async function askProvider(platform: Platform, gateway: Gateway, credentials: Record<string, string>, order: OrderView, held: PaymentDocument): Promise<PaymentDocument | null> {
+async function askProvider(
+  platform: Platform,
+  gateway: Gateway,
+  credentials: Record<string, string>,
+  order: OrderView,
+  held: PaymentDocument,
+): Promise<PaymentDocument | null> {
   const owner = platform.process.id;
   let made: { provider_order_id: string };
   try {
@@ -166,7 +203,13 @@ export type VerifyInput = { order_id: string; provider_order_id: string; provide
  * nothing; a payment already verified is refused as a replay. The answer is the order's payment
  * state, nothing personal.
  */
-export async function verifyPayment(platform: Platform, store: StoreView, providerName: string, input: VerifyInput, proof: ShopperProof): Promise<OrderPaymentView> {
+export async function verifyPayment(
+  platform: Platform,
+  store: StoreView,
+  providerName: string,
+  input: VerifyInput,
+  proof: ShopperProof,
+): Promise<OrderPaymentView> {
   const { gateway, config, provider } = await gatewayOf(platform, store.id, providerName);
   await getShopperOrder(platform, store.id, input.order_id, proof);
   const payment = await payments(platform.db).findOne({
@@ -209,9 +252,18 @@ export async function simulateSandboxPayment(
   proof: ShopperProof,
 ): Promise<{ provider_order_id: string; provider_payment_id: string; signature: string }> {
   const { config } = await gatewayOf(platform, store.id, 'sandbox');
-  const payment = await payments(platform.db).findOne({ store_id: new ObjectId(store.id), provider: 'sandbox', provider_order_id: providerOrderId, status: { $ne: 'creating' } });
+  const payment = await payments(platform.db).findOne({
+    store_id: new ObjectId(store.id),
+    provider: 'sandbox',
+    provider_order_id: providerOrderId,
+    status: { $ne: 'creating' },
+  });
   if (!payment) throw notFound('Payment order');
   await getShopperOrder(platform, store.id, payment.order_id.toHexString(), proof);
   const paymentId = `sbx_pay_${randomBytes(12).toString('base64url')}`;
-  return { provider_order_id: providerOrderId, provider_payment_id: paymentId, signature: paymentSignature(config.credentials.key_secret!, providerOrderId, paymentId) };
+  return {
+    provider_order_id: providerOrderId,
+    provider_payment_id: paymentId,
+    signature: paymentSignature(config.credentials.key_secret!, providerOrderId, paymentId),
+  };
 }

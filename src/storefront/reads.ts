@@ -36,19 +36,36 @@ export async function lookupStore(platform: Platform, query: LookupQuery) {
  * Whether each variant can be bought now: untracked, or sold past zero (`continue`), or with
  * stock at one of the store's active locations. One read of the levels for the whole page.
  */
-export async function variantAvailability(platform: Platform, storeId: string, variants: readonly ProductView['variants'][number][]): Promise<Map<string, boolean>> {
+export async function variantAvailability(
+  platform: Platform,
+  storeId: string,
+  variants: readonly ProductView['variants'][number][],
+): Promise<Map<string, boolean>> {
   const out = new Map<string, boolean>();
   const tracked = variants.filter((v) => v.inventory_tracked && v.inventory_policy === 'deny');
   for (const v of variants) out.set(v.id, true);
   if (tracked.length === 0) return out;
   const locations = await activeLocationIds(platform, storeId);
-  const levels = await availableAt(platform, storeId, tracked.map((v) => v.id), locations);
-  for (const v of tracked) out.set(v.id, [...(levels.get(v.id)?.values() ?? [])].some((n) => n > 0));
+  const levels = await availableAt(
+    platform,
+    storeId,
+    tracked.map((v) => v.id),
+    locations,
+  );
+  for (const v of tracked)
+    out.set(
+      v.id,
+      [...(levels.get(v.id)?.values() ?? [])].some((n) => n > 0),
+    );
   return out;
 }
 
 async function presentPublicProducts(platform: Platform, storeId: string, products: readonly ProductView[]): Promise<PublicProductView[]> {
-  const availability = await variantAvailability(platform, storeId, products.flatMap((p) => p.variants));
+  const availability = await variantAvailability(
+    platform,
+    storeId,
+    products.flatMap((p) => p.variants),
+  );
   return products.map((p) => presentPublicProduct(p, availability));
 }
 

@@ -15,7 +15,15 @@ import { createPaymentOrder, simulateSandboxPayment, verifyPayment } from './pay
 import { respondCacheable } from './caching.js';
 import { presentCart, presentPublicStore } from './present.js';
 import { getPublicProduct, listPublicCollectionProducts, listPublicCollections, listPublicProducts, lookupStore, storefrontStore } from './reads.js';
-import { CART_TOKEN_HEADER, CheckoutBody, CreateCartBody, ListPublicCollectionsQuery, ListPublicProductsQuery, LookupQuery, UpdateCartBody } from './schemas.js';
+import {
+  CART_TOKEN_HEADER,
+  CheckoutBody,
+  CreateCartBody,
+  ListPublicCollectionsQuery,
+  ListPublicProductsQuery,
+  LookupQuery,
+  UpdateCartBody,
+} from './schemas.js';
 
 const access = 'public' as const;
 const StoreParams = z.object({ subdomain: z.string().max(255) });
@@ -39,7 +47,9 @@ export function storefrontRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/lookup',
-    endpoint(platform, { access, query: LookupQuery, respond: 'raw' }, async ({ ctx, query }) => respondCacheable(ctx, { data: await lookupStore(platform, query) })),
+    endpoint(platform, { access, query: LookupQuery, respond: 'raw' }, async ({ ctx, query }) =>
+      respondCacheable(ctx, { data: await lookupStore(platform, query) }),
+    ),
   );
   router.get(
     '/:subdomain',
@@ -135,14 +145,18 @@ export function storefrontRoutes(platform: Platform): AppRouter {
   };
   router.post(
     '/:subdomain/orders',
-    endpoint(platform, { access, params: StoreParams, body: CheckoutBody, idempotent: { scope: checkoutCaller }, respond: 'raw' }, async ({ ctx, params, body }) => {
-      const store = await storefrontStore(platform, params.subdomain);
-      const customerId = await signedInCustomer(platform, ctx, store.id, 'Check out as a guest (no Authorization) or with a customer token of this store');
-      const result = await checkout(platform, store, token(ctx), ctx.get('Idempotency-Key') || undefined, body, customerId);
-      ctx.set('Cache-Control', 'no-store');
-      ctx.status = result.created ? 201 : 200;
-      ctx.body = { data: { ...result.order, payment_secret: result.payment_secret } };
-    }),
+    endpoint(
+      platform,
+      { access, params: StoreParams, body: CheckoutBody, idempotent: { scope: checkoutCaller }, respond: 'raw' },
+      async ({ ctx, params, body }) => {
+        const store = await storefrontStore(platform, params.subdomain);
+        const customerId = await signedInCustomer(platform, ctx, store.id, 'Check out as a guest (no Authorization) or with a customer token of this store');
+        const result = await checkout(platform, store, token(ctx), ctx.get('Idempotency-Key') || undefined, body, customerId);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.status = result.created ? 201 : 200;
+        ctx.body = { data: { ...result.order, payment_secret: result.payment_secret } };
+      },
+    ),
   );
 
   // Payments (docs/storefront.md, Payments): the provider-side order, the provider's signed payment,
@@ -161,7 +175,11 @@ export function storefrontRoutes(platform: Platform): AppRouter {
   const shopper = async (ctx: AppContext, storeId: string, secret: string | undefined): Promise<ShopperProof> => {
     const customerId = await signedInCustomer(platform, ctx, storeId, "Pay with the order's payment_secret, or with a customer token of this store");
     if (secret === undefined && customerId === null) {
-      throw new PlatformError('unauthenticated', 'payment_secret_required', "Send the order's payment_secret (from the checkout answer), or pay signed in as the customer the order is for");
+      throw new PlatformError(
+        'unauthenticated',
+        'payment_secret_required',
+        "Send the order's payment_secret (from the checkout answer), or pay signed in as the customer the order is for",
+      );
     }
     return { secret: secret ?? null, customerId };
   };

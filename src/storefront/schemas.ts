@@ -54,7 +54,12 @@ export type CartChanges = { lines?: { variant_id: string; quantity: number }[] |
 
 /** A checkout: who to send it to and where; everything priced comes from the cart and the catalog. */
 export const CheckoutBody = z.strictObject({
-  email: z.string().trim().max(254).transform((e) => e.toLowerCase()).pipe(z.email({ message: 'must be an email address' })),
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .transform((e) => e.toLowerCase())
+    .pipe(z.email({ message: 'must be an email address' })),
   shipping_address: AddressInput.optional(),
   billing_address: AddressInput.optional(),
   note: z.string().max(2000).optional(),

@@ -117,7 +117,9 @@ const currencyLocked = () =>
 export async function lockStoreCurrency(platform: Pick<Platform, 'db' | 'clock'>, store: { id: string; currency: string }): Promise<void> {
   const id = parseObjectId(store.id);
   // $min keeps the first time: set when absent, never moved later.
-  const { matchedCount } = id ? await stores(platform.db).updateOne({ _id: id, currency: store.currency }, { $min: { currency_locked_at: platform.clock.now() } }) : { matchedCount: 0 };
+  const { matchedCount } = id
+    ? await stores(platform.db).updateOne({ _id: id, currency: store.currency }, { $min: { currency_locked_at: platform.clock.now() } })
+    : { matchedCount: 0 };
   if (matchedCount === 0) {
     throw new PlatformError('conflict', 'store_currency_changed', `The store's currency is no longer ${store.currency}; retry the request`);
   }
@@ -125,7 +127,11 @@ export async function lockStoreCurrency(platform: Pick<Platform, 'db' | 'clock'>
 
 /** Every store a merchant owns, for the session view (capped; /v1/stores pages through more). */
 export async function listStoresOwnedBy(platform: Pick<Platform, 'db'>, ownerId: string): Promise<StoreView[]> {
-  const docs = await stores(platform.db).find({ owner_id: new ObjectId(ownerId) }).sort({ _id: 1 }).limit(MAX_LISTED_IN_SESSION).toArray();
+  const docs = await stores(platform.db)
+    .find({ owner_id: new ObjectId(ownerId) })
+    .sort({ _id: 1 })
+    .limit(MAX_LISTED_IN_SESSION)
+    .toArray();
   return docs.map(presentStore);
 }
 

@@ -8,9 +8,15 @@ import { TaxSettingsBody, getTaxSettings, putTaxSettings } from './service.js';
 export function taxRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/', endpoint(platform, { access: storeScoped('read_taxes') }, ({ store }) => getTaxSettings(platform, store.id)));
+  router.get(
+    '/',
+    endpoint(platform, { access: storeScoped('read_taxes') }, ({ store }) => getTaxSettings(platform, store.id)),
+  );
 
-  router.put('/', endpoint(platform, { access: storeScoped('write_taxes'), body: TaxSettingsBody }, ({ store, body }) => putTaxSettings(platform, store.id, body)));
+  router.put(
+    '/',
+    endpoint(platform, { access: storeScoped('write_taxes'), body: TaxSettingsBody }, ({ store, body }) => putTaxSettings(platform, store.id, body)),
+  );
 
   return router;
 }

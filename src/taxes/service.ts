@@ -8,28 +8,32 @@ import { taxSettings, type TaxSettingsDocument } from './store.js';
 
 const Rate = z.strictObject({
   country_code: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
-  province_code: z.string().regex(/^[A-Z0-9]{1,3}$/, 'must be a subdivision code such as CA or NSW').nullable().default(null),
+  province_code: z
+    .string()
+    .regex(/^[A-Z0-9]{1,3}$/, 'must be a subdivision code such as CA or NSW')
+    .nullable()
+    .default(null),
   name: z.string().trim().min(1).max(100),
   /** Basis points: 2000 = 20 %. Integers keep tax arithmetic exact. */
   rate_bps: z.number().int().min(0).max(10_000),
 });
 
-export const TaxSettingsBody = z
-  .strictObject({ shipping_taxable: z.boolean().default(true), rates: z.array(Rate).max(500) })
-  .superRefine((b, ctx) => {
-    const seen = new Set<string>();
-    b.rates.forEach((r, i) => {
-      const key = `${r.country_code}/${r.province_code ?? ''}`;
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['rates', i], message: `another rate already covers ${key}` });
-      seen.add(key);
-    });
+export const TaxSettingsBody = z.strictObject({ shipping_taxable: z.boolean().default(true), rates: z.array(Rate).max(500) }).superRefine((b, ctx) => {
+  const seen = new Set<string>();
+  b.rates.forEach((r, i) => {
+    const key = `${r.country_code}/${r.province_code ?? ''}`;
+    if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['rates', i], message: `another rate already covers ${key}` });
+    seen.add(key);
   });
+});
 export type TaxSettingsBody = z.infer<typeof TaxSettingsBody>;
 
 export type TaxSettingsView = { shipping_taxable: boolean; rates: TaxSettingsDocument['rates']; updated_at: string | null };
 
 const present = (d: TaxSettingsDocument | null): TaxSettingsView =>
-  d ? { shipping_taxable: d.shipping_taxable, rates: d.rates, updated_at: d.updated_at.toISOString() } : { shipping_taxable: true, rates: [], updated_at: null };
+  d
+    ? { shipping_taxable: d.shipping_taxable, rates: d.rates, updated_at: d.updated_at.toISOString() }
+    : { shipping_taxable: true, rates: [], updated_at: null };
 
 export async function getTaxSettings(platform: Pick<Platform, 'db'>, storeId: string): Promise<TaxSettingsView> {
   return present(await taxSettings(platform.db).findOne({ store_id: new ObjectId(storeId) }));
@@ -75,9 +79,14 @@ export async function putTaxSettings(platform: Platform, storeId: string, input:
 }
 
 /** The rate for an address: the province's when the table has one, else the country's, else 0. */
-export function rateFor(settings: TaxSettingsView, address: { country_code: string; province_code?: string | null } | null): { rate_bps: number; name: string | null } {
+export function rateFor(
+  settings: TaxSettingsView,
+  address: { country_code: string; province_code?: string | null } | null,
+): { rate_bps: number; name: string | null } {
   if (!address) return { rate_bps: 0, name: null };
-  const province = address.province_code ? settings.rates.find((r) => r.country_code === address.country_code && r.province_code === address.province_code) : undefined;
+  const province = address.province_code
+    ? settings.rates.find((r) => r.country_code === address.country_code && r.province_code === address.province_code)
+    : undefined;
   const country = settings.rates.find((r) => r.country_code === address.country_code && r.province_code === null);
   const rate = province ?? country;
   return rate ? { rate_bps: rate.rate_bps, name: rate.name } : { rate_bps: 0, name: null };
@@ -91,7 +100,8 @@ export function rateFor(settings: TaxSettingsView, address: { country_code: stri
  * opposite, negated: halves round away from zero both ways.
  */
 export function taxOn(amount: number, rateBps: number): number {
-  if (!Number.isInteger(amount) || !Number.isInteger(rateBps) || rateBps < 0) throw new RangeError(`taxOn needs integers and a rate >= 0, got ${amount} at ${rateBps}`);
+  if (!Number.isInteger(amount) || !Number.isInteger(rateBps) || rateBps < 0)
+    throw new RangeError(`taxOn needs integers and a rate >= 0, got ${amount} at ${rateBps}`);
   if (amount < 0) return -taxOn(-amount, rateBps);
   const product = amount * rateBps;
   if (Number.isSafeInteger(product)) return Math.floor((product + 5_000) / 10_000);

@@ -14,8 +14,6 @@ export type TaxSettingsDocument = {
   updated_at: Date;
 } & CarriesEvents;
 
-export const taxIndexes: IndexDeclaration[] = [
-  { collection: TAX_SETTINGS, indexes: [{ key: { store_id: 1 }, name: 'store_id_unique', unique: true }] },
-];
+export const taxIndexes: IndexDeclaration[] = [{ collection: TAX_SETTINGS, indexes: [{ key: { store_id: 1 }, name: 'store_id_unique', unique: true }] }];
 
 export const taxSettings = (db: Db) => db.collection<TaxSettingsDocument>(TAX_SETTINGS);

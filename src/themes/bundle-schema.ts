@@ -108,7 +108,11 @@ const settingField = {
   additionalProperties: false,
   required: ['id', 'type', 'label'],
   properties: {
-    id: { type: 'string', pattern: SETTING_ID_PATTERN, 'x-message': 'must be snake_case: a lowercase letter, then lowercase letters, digits or "_" (at most 64)' },
+    id: {
+      type: 'string',
+      pattern: SETTING_ID_PATTERN,
+      'x-message': 'must be snake_case: a lowercase letter, then lowercase letters, digits or "_" (at most 64)',
+    },
     type: { enum: [...SETTING_TYPES] },
     label: text(200),
     info: { type: 'string', maxLength: 1000 },
@@ -235,7 +239,13 @@ export const BUNDLE_JSON_SCHEMA = {
       additionalProperties: false,
       required: ['slug', 'name', 'version'],
       properties: {
-        slug: { type: 'string', minLength: 3, maxLength: 60, pattern: KEBAB, 'x-message': 'must be lowercase kebab-case: lowercase letters and digits in words joined by single hyphens, e.g. "aurora"' },
+        slug: {
+          type: 'string',
+          minLength: 3,
+          maxLength: 60,
+          pattern: KEBAB,
+          'x-message': 'must be lowercase kebab-case: lowercase letters and digits in words joined by single hyphens, e.g. "aurora"',
+        },
         name: text(80),
         author_name: text(100),
         site_types: {
@@ -286,7 +296,10 @@ export const BUNDLE_JSON_SCHEMA = {
             presets: {
               type: 'object',
               maxProperties: MAX_PRESETS,
-              propertyNames: { pattern: PRESET_NAME_PATTERN, 'x-message': 'is not a valid preset name: 1 to 100 characters, not starting with "$", without "." or NUL' },
+              propertyNames: {
+                pattern: PRESET_NAME_PATTERN,
+                'x-message': 'is not a valid preset name: 1 to 100 characters, not starting with "$", without "." or NUL',
+              },
               additionalProperties: settingValues,
             },
           },

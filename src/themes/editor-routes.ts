@@ -18,7 +18,9 @@ const write = storeScoped('write_themes', { apps: false });
 export function addEditorRoutes(platform: Platform, router: AppRouter): void {
   router.get(
     '/:slug/editor',
-    endpoint(platform, { access: read, query: EditorQuery }, async ({ store, params, query }) => editorState(platform, store, await editableTheme(platform, store, params.slug!, query.theme_id))),
+    endpoint(platform, { access: read, query: EditorQuery }, async ({ store, params, query }) =>
+      editorState(platform, store, await editableTheme(platform, store, params.slug!, query.theme_id)),
+    ),
   );
 
   router.put(
@@ -30,7 +32,11 @@ export function addEditorRoutes(platform: Platform, router: AppRouter): void {
         // Like a stale cart PATCH: the error, with the draft as it is now (its version to build on).
         ctx.status = 409;
         ctx.body = {
-          error: { code: 'draft_version_conflict', message: 'The draft changed since it was read; apply your edit to the draft returned here and send its version', request_id: ctx.state.requestId },
+          error: {
+            code: 'draft_version_conflict',
+            message: 'The draft changed since it was read; apply your edit to the draft returned here and send its version',
+            request_id: ctx.state.requestId,
+          },
           data: saved.draft,
         };
         return;
@@ -49,8 +55,11 @@ export function addEditorRoutes(platform: Platform, router: AppRouter): void {
 
   router.post(
     '/:slug/editor/publish',
-    endpoint(platform, { access: write, query: EditorQuery, body: PublishBody, idempotent: true, status: 201 }, async ({ principal, store, params, query, body }) =>
-      publishDrafts(platform, await editableTheme(platform, store, params.slug!, query.theme_id), new ObjectId(principal.merchantId), body.template_keys),
+    endpoint(
+      platform,
+      { access: write, query: EditorQuery, body: PublishBody, idempotent: true, status: 201 },
+      async ({ principal, store, params, query, body }) =>
+        publishDrafts(platform, await editableTheme(platform, store, params.slug!, query.theme_id), new ObjectId(principal.merchantId), body.template_keys),
     ),
   );
 
@@ -63,7 +72,9 @@ export function addEditorRoutes(platform: Platform, router: AppRouter): void {
 
   router.get(
     '/:slug/releases/:number',
-    endpoint(platform, { access: read, query: EditorQuery }, async ({ store, params, query }) => getRelease(platform, await editableTheme(platform, store, params.slug!, query.theme_id), params.number!)),
+    endpoint(platform, { access: read, query: EditorQuery }, async ({ store, params, query }) =>
+      getRelease(platform, await editableTheme(platform, store, params.slug!, query.theme_id), params.number!),
+    ),
   );
 
   router.post(
@@ -75,8 +86,16 @@ export function addEditorRoutes(platform: Platform, router: AppRouter): void {
 
   router.post(
     '/:slug/preview-session',
-    endpoint(platform, { access: write, query: EditorQuery, body: PreviewSessionBody, idempotent: true, status: 201 }, async ({ principal, store, params, query, body }) =>
-      createPreviewSession(platform, await editableTheme(platform, store, params.slug!, query.theme_id), new ObjectId(principal.merchantId), body.template_key),
+    endpoint(
+      platform,
+      { access: write, query: EditorQuery, body: PreviewSessionBody, idempotent: true, status: 201 },
+      async ({ principal, store, params, query, body }) =>
+        createPreviewSession(
+          platform,
+          await editableTheme(platform, store, params.slug!, query.theme_id),
+          new ObjectId(principal.merchantId),
+          body.template_key,
+        ),
     ),
   );
 }

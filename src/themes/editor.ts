@@ -88,7 +88,8 @@ export async function saveDraft(
   baseVersion: number,
 ): Promise<SaveDraftOutcome> {
   const checked = validateDraft(e.bundle, key, content, { config: platform.config });
-  if (!checked.ok) throw new PlatformError('invalid_data', 'invalid_draft', `The ${key} draft is invalid; every problem is listed`, { details: checked.issues });
+  if (!checked.ok)
+    throw new PlatformError('invalid_data', 'invalid_draft', `The ${key} draft is invalid; every problem is listed`, { details: checked.issues });
   const now = platform.clock.now();
   const drafts = themeDrafts(platform.db);
   if (baseVersion === 0) {
@@ -131,10 +132,17 @@ export async function discardDraft(platform: Platform, e: EditableTheme, by: Obj
   return presentDraftOf(key, discarded);
 }
 
-const presentDraftOf = (key: DraftKey, d: ThemeDraftDocument | null | undefined): DraftView & { template_key: DraftKey } => ({ template_key: key, ...presentDraft(d ?? undefined) });
+const presentDraftOf = (key: DraftKey, d: ThemeDraftDocument | null | undefined): DraftView & { template_key: DraftKey } => ({
+  template_key: key,
+  ...presentDraft(d ?? undefined),
+});
 
 /** Templates and settings with drafts laid over the live copy. */
-export function withDrafts(templates: Templates, settings: SettingsData, drafts: readonly ThemeDraftDocument[]): { templates: Templates; settingsData: SettingsData } {
+export function withDrafts(
+  templates: Templates,
+  settings: SettingsData,
+  drafts: readonly ThemeDraftDocument[],
+): { templates: Templates; settingsData: SettingsData } {
   const out: Templates = { ...templates };
   let settingsData = settings;
   for (const d of drafts) {

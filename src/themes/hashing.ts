@@ -16,4 +16,3 @@ export const bundleHash = (bundle: ThemeBundle) => createHash('sha256').update(c
 
 /** Where a version's asset lives in object storage. */
 export const assetKey = (packageId: ObjectId, versionId: ObjectId, path: string) => `themes/${packageId.toHexString()}/${versionId.toHexString()}/${path}`;
-

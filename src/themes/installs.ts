@@ -68,13 +68,23 @@ export async function themeSchema(platform: Platform, slug: string, caller: Merc
  * store: never two live themes). A paid marketplace theme needs the store's verified purchase of
  * the package, any version (purchases.ts); without one it is refused (402 `purchase_required`).
  */
-export async function installTheme(platform: Platform, merchant: MerchantPrincipal, store: ScopedStore, slug: string, publish: boolean): Promise<StoreThemeView> {
+export async function installTheme(
+  platform: Platform,
+  merchant: MerchantPrincipal,
+  store: ScopedStore,
+  slug: string,
+  publish: boolean,
+): Promise<StoreThemeView> {
   const pkg = await publishedPackage(platform, slug);
   if (!pkg || (pkg.visibility === 'private' && !pkg.author_id.equals(merchant.merchantId))) throw notFound('Theme');
   const version = await themeVersions(platform.db).findOne({ _id: pkg.published_version_id!, status: 'published' });
   if (!version) throw new PlatformError('conflict', 'theme_not_installable', 'This theme has no published version to install');
   if (version.bundle.package.pricing_type !== 'free' && pkg.visibility === 'marketplace' && !(await hasPaidPurchase(platform, store.id, pkg._id))) {
-    throw new PlatformError('payment_required', 'purchase_required', `${pkg.slug} is a paid theme (${version.bundle.package.price} ${version.bundle.package.currency}); purchase it for this store first: POST /v1/themes/${pkg.slug}/purchase, then POST /v1/themes/${pkg.slug}/purchase/verify`);
+    throw new PlatformError(
+      'payment_required',
+      'purchase_required',
+      `${pkg.slug} is a paid theme (${version.bundle.package.price} ${version.bundle.package.currency}); purchase it for this store first: POST /v1/themes/${pkg.slug}/purchase, then POST /v1/themes/${pkg.slug}/purchase/verify`,
+    );
   }
   const now = platform.clock.now();
   const live = !store.live_theme_id || publish;
@@ -114,7 +124,10 @@ export async function listStoreThemes(platform: Platform, store: ScopedStore, q:
   return { items: page.items.map((d) => withRole(d, store.live_theme_id)), nextCursor: page.nextCursor };
 }
 
-const withRole = (d: StoreThemeDocument, liveId: string | null): StoreThemeView => ({ ...presentStoreTheme(d), role: liveId === d._id.toHexString() ? 'live' : 'unpublished' });
+const withRole = (d: StoreThemeDocument, liveId: string | null): StoreThemeView => ({
+  ...presentStoreTheme(d),
+  role: liveId === d._id.toHexString() ? 'live' : 'unpublished',
+});
 
 /** Make an installed theme the live one: one write of the store, so there is never a moment with two. */
 export async function publishStoreTheme(platform: Platform, store: ScopedStore, themeId: string): Promise<StoreThemeView> {

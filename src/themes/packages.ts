@@ -12,14 +12,7 @@ import { assetKey, bundleHash } from './hashing.js';
 import { catalogMeta, enqueueReview, initialChecks } from './reviews.js';
 import { presentUpload, type UploadResult } from './present.js';
 import type { UploadBody } from './schemas.js';
-import {
-  themePackages,
-  themeReviews,
-  themeVersions,
-  type ThemePackageDocument,
-  type ThemeReviewDocument,
-  type ThemeVersionDocument,
-} from './store.js';
+import { themePackages, themeReviews, themeVersions, type ThemePackageDocument, type ThemeReviewDocument, type ThemeVersionDocument } from './store.js';
 import { validateBundle } from './validate.js';
 
 /** The store `theme.submitted` is recorded in: the one named by X-Store-Id (owned), else the uploader's first store, else none. */
@@ -38,7 +31,11 @@ async function assetIssues(platform: Platform, merchant: MerchantPrincipal, asse
   const issues: InputIssue[] = [];
   const mediaIds: { i: number; id: ObjectId }[] = [];
   assets.forEach((a, i) => {
-    if (!isStorageKey(`themes/x/y/${a.path}`)) issues.push({ path: `renderer.assets.${i}.path`, message: 'must be segments of letters, digits, ".", "_" and "-", each starting with a letter or digit' });
+    if (!isStorageKey(`themes/x/y/${a.path}`))
+      issues.push({
+        path: `renderer.assets.${i}.path`,
+        message: 'must be segments of letters, digits, ".", "_" and "-", each starting with a letter or digit',
+      });
     if (a.media_id !== undefined) {
       if (ObjectId.isValid(a.media_id) && /^[0-9a-f]{24}$/.test(a.media_id)) mediaIds.push({ i, id: new ObjectId(a.media_id) });
       else issues.push({ path: `renderer.assets.${i}.media_id`, message: 'must be a media id' });
@@ -46,8 +43,17 @@ async function assetIssues(platform: Platform, merchant: MerchantPrincipal, asse
   });
   if (mediaIds.length > 0) {
     const stores = (await listStoresOwnedBy(platform, merchant.merchantId)).map((s) => s.id);
-    const known = new Set((await findMediaFiles(platform, stores, mediaIds.map((m) => m.id.toHexString()))).map((f) => f.id));
-    for (const { i, id } of mediaIds) if (!known.has(id.toHexString())) issues.push({ path: `renderer.assets.${i}.media_id`, message: 'is not a media file of a store you own' });
+    const known = new Set(
+      (
+        await findMediaFiles(
+          platform,
+          stores,
+          mediaIds.map((m) => m.id.toHexString()),
+        )
+      ).map((f) => f.id),
+    );
+    for (const { i, id } of mediaIds)
+      if (!known.has(id.toHexString())) issues.push({ path: `renderer.assets.${i}.media_id`, message: 'is not a media file of a store you own' });
   }
   return issues;
 }
@@ -72,7 +78,10 @@ export async function uploadPackage(platform: Platform, merchant: MerchantPrinci
   }
   const bundle = validation.bundle;
   const extra = await assetIssues(platform, merchant, bundle.renderer.assets);
-  if (extra.length > 0) throw new PlatformError('invalid_data', 'invalid_bundle', 'The theme bundle is invalid; every problem is listed', { details: extra.map((i) => `${i.path}: ${i.message}`) });
+  if (extra.length > 0)
+    throw new PlatformError('invalid_data', 'invalid_bundle', 'The theme bundle is invalid; every problem is listed', {
+      details: extra.map((i) => `${i.path}: ${i.message}`),
+    });
   const mode = body.submission_mode;
   const storeId = await eventStore(platform, merchant, storeHeader);
   const author = new ObjectId(merchant.merchantId);
@@ -114,7 +123,11 @@ export async function uploadPackage(platform: Platform, merchant: MerchantPrinci
   }
   const visibility = mode === 'marketplace' ? 'marketplace' : 'private';
   if (pkg.visibility !== visibility) {
-    throw new PlatformError('conflict', 'submission_mode_mismatch', `The package ${pkg.slug} is ${pkg.visibility === 'private' ? 'a private install' : 'a marketplace theme'}; upload its versions in that mode`);
+    throw new PlatformError(
+      'conflict',
+      'submission_mode_mismatch',
+      `The package ${pkg.slug} is ${pkg.visibility === 'private' ? 'a private install' : 'a marketplace theme'}; upload its versions in that mode`,
+    );
   }
 
   // The same bundle again: the same upload.
@@ -125,7 +138,11 @@ export async function uploadPackage(platform: Platform, merchant: MerchantPrinci
     return { created: false, result: presentUpload(current, same, review) };
   }
   if (bundle.package.version_number <= pkg.latest_version_number) {
-    throw new PlatformError('conflict', 'version_number_not_increasing', `package.version_number must be greater than ${pkg.latest_version_number}, the latest version of ${pkg.slug}`);
+    throw new PlatformError(
+      'conflict',
+      'version_number_not_increasing',
+      `package.version_number must be greater than ${pkg.latest_version_number}, the latest version of ${pkg.slug}`,
+    );
   }
 
   const version: ThemeVersionDocument = {
@@ -150,12 +167,23 @@ export async function uploadPackage(platform: Platform, merchant: MerchantPrinci
   try {
     await themeVersions(platform.db).insertOne(version);
   } catch (err) {
-    if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'version_number_not_increasing', `package.version_number ${version.version_number} of ${pkg.slug} was just uploaded by another request`);
+    if (isDuplicateKeyError(err))
+      throw new PlatformError(
+        'conflict',
+        'version_number_not_increasing',
+        `package.version_number ${version.version_number} of ${pkg.slug} was just uploaded by another request`,
+      );
     throw err;
   }
-  await themePackages(platform.db).updateOne({ _id: pkg._id, latest_version_number: { $lt: version.version_number } }, { $set: { latest_version_number: version.version_number, updated_at: now } });
+  await themePackages(platform.db).updateOne(
+    { _id: pkg._id, latest_version_number: { $lt: version.version_number } },
+    { $set: { latest_version_number: version.version_number, updated_at: now } },
+  );
   if (mode === 'private_install') {
-    await themePackages(platform.db).updateOne({ _id: pkg._id }, { $set: { published_version_id: version._id, catalog: catalogMeta(version, now), updated_at: now } });
+    await themePackages(platform.db).updateOne(
+      { _id: pkg._id },
+      { $set: { published_version_id: version._id, catalog: catalogMeta(version, now), updated_at: now } },
+    );
     const current = (await themePackages(platform.db).findOne({ _id: pkg._id })) ?? pkg;
     platform.log.info({ event: 'themes.uploaded', package_id: pkg._id.toHexString(), version_id: version._id.toHexString(), mode });
     return { created: true, result: presentUpload(current, version, null) };

@@ -1,5 +1,16 @@
 import { BUNDLE_SCHEMA_VERSION, RENDERER_VERSION } from './bundle-types.js';
-import type { CatalogMeta, DraftKey, ReleaseRecord, StoreThemeDocument, ThemeDraftDocument, ThemePackageDocument, ThemePreviewSessionDocument, ThemeReleaseDocument, ThemeReviewDocument, ThemeVersionDocument } from './store.js';
+import type {
+  CatalogMeta,
+  DraftKey,
+  ReleaseRecord,
+  StoreThemeDocument,
+  ThemeDraftDocument,
+  ThemePackageDocument,
+  ThemePreviewSessionDocument,
+  ThemeReleaseDocument,
+  ThemeReviewDocument,
+  ThemeVersionDocument,
+} from './store.js';
 
 export type ReviewView = {
   id: string;
@@ -32,9 +43,17 @@ export const presentReview = (r: ThemeReviewDocument): ReviewView => ({
 });
 
 /** spec 2.6: installable only when the package is active and the version published. */
-export const isInstallable = (p: Pick<ThemePackageDocument, 'status'>, v: Pick<ThemeVersionDocument, 'status'>) => p.status === 'active' && v.status === 'published';
+export const isInstallable = (p: Pick<ThemePackageDocument, 'status'>, v: Pick<ThemeVersionDocument, 'status'>) =>
+  p.status === 'active' && v.status === 'published';
 
-export type VersionView = { id: string; version: string; version_number: number; status: ThemeVersionDocument['status']; submission_mode: string; created_at: string };
+export type VersionView = {
+  id: string;
+  version: string;
+  version_number: number;
+  status: ThemeVersionDocument['status'];
+  submission_mode: string;
+  created_at: string;
+};
 
 export const presentVersion = (v: ThemeVersionDocument): VersionView => ({
   id: v._id.toHexString(),

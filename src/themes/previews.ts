@@ -26,7 +26,12 @@ export async function createPreviewSession(platform: Platform, e: EditableTheme,
     expires_at: new Date(now.getTime() + PREVIEW_TTL_MS),
   };
   await themePreviewSessions(platform.db).insertOne(doc);
-  platform.log.info({ event: 'themes.preview_session_created', store_id: doc.store_id.toHexString(), theme_id: doc.store_theme_id.toHexString(), template_key: templateKey });
+  platform.log.info({
+    event: 'themes.preview_session_created',
+    store_id: doc.store_id.toHexString(),
+    theme_id: doc.store_theme_id.toHexString(),
+    template_key: templateKey,
+  });
   return presentPreviewSession(doc, token);
 }
 

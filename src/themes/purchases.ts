@@ -69,14 +69,21 @@ const sandboxSecrets = (platform: Platform): string[] =>
 function platformGateway(platform: Platform) {
   const gateway = GATEWAYS.sandbox;
   if (!gateway || platform.config.env === 'production') {
-    throw new PlatformError('not_found', 'provider_not_supported', 'Theme purchases are not available: the platform has no payment provider for them in this environment');
+    throw new PlatformError(
+      'not_found',
+      'provider_not_supported',
+      'Theme purchases are not available: the platform has no payment provider for them in this environment',
+    );
   }
   return gateway;
 }
 
 /** A published paid marketplace theme by slug, with its price from the published version (what install checks). */
 async function paidTheme(platform: Platform, slug: string) {
-  const pkg = SLUG.test(slug) && slug.length <= 100 ? await themePackages(platform.db).findOne({ slug, status: 'active', visibility: 'marketplace', published_version_id: { $ne: null } }) : null;
+  const pkg =
+    SLUG.test(slug) && slug.length <= 100
+      ? await themePackages(platform.db).findOne({ slug, status: 'active', visibility: 'marketplace', published_version_id: { $ne: null } })
+      : null;
   const version = pkg ? await themeVersions(platform.db).findOne({ _id: pkg.published_version_id!, status: 'published' }) : null;
   if (!pkg || !version) throw notFound('Theme');
   const { pricing_type, price, currency } = version.bundle.package;
@@ -91,7 +98,12 @@ const alreadyPurchased = (slug: string) => new PlatformError('conflict', 'alread
  * provider order to pay. The amount is the theme's price, never the client's. One per store and
  * theme: a pending one is answered again (`created: false`); a paid one is refused.
  */
-export async function createPurchase(platform: Platform, merchant: MerchantPrincipal, store: ScopedStore, slug: string): Promise<{ purchase: ThemePurchaseView; created: boolean }> {
+export async function createPurchase(
+  platform: Platform,
+  merchant: MerchantPrincipal,
+  store: ScopedStore,
+  slug: string,
+): Promise<{ purchase: ThemePurchaseView; created: boolean }> {
   const gateway = platformGateway(platform);
   const { pkg, price, currency } = await paidTheme(platform, slug);
   const scope = { store_id: new ObjectId(store.id), package_id: pkg._id };

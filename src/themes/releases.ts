@@ -36,7 +36,10 @@ export async function publishDrafts(platform: Platform, e: EditableTheme, by: Ob
     .find({ store_theme_id: e.theme._id, content: { $ne: null }, ...(keys ? { template_key: { $in: [...keys] } } : {}) })
     .toArray();
   const missing = (keys ?? []).filter((k) => !drafts.some((d) => d.template_key === k));
-  if (missing.length > 0) throw new PlatformError('conflict', 'no_draft', 'There is no draft to publish for some of template_keys', { details: missing.map((k) => `${k}: has no draft`) });
+  if (missing.length > 0)
+    throw new PlatformError('conflict', 'no_draft', 'There is no draft to publish for some of template_keys', {
+      details: missing.map((k) => `${k}: has no draft`),
+    });
   if (drafts.length === 0) throw new PlatformError('conflict', 'nothing_to_publish', 'This theme has no drafts to publish');
   const { templates, settingsData } = withDrafts(liveTemplates(e), e.theme.settings_data, drafts);
   const now = platform.clock.now();
@@ -51,7 +54,10 @@ export async function publishDrafts(platform: Platform, e: EditableTheme, by: Ob
   };
   const release = await commitRelease(platform, e.theme, record, templates, settingsData);
   for (const d of drafts) {
-    await themeDrafts(platform.db).updateOne({ _id: d._id, version: d.version }, { $set: { content: null, updated_by: by, updated_at: now }, $inc: { version: 1 } });
+    await themeDrafts(platform.db).updateOne(
+      { _id: d._id, version: d.version },
+      { $set: { content: null, updated_by: by, updated_at: now }, $inc: { version: 1 } },
+    );
   }
   return presentReleaseWithSnapshot(release);
 }
@@ -106,7 +112,13 @@ export async function getRelease(platform: Platform, e: EditableTheme, numberPar
 }
 
 /** The one write that makes a release: only from the release number read (else 409, nothing changed), carrying `theme.released`. */
-async function commitRelease(platform: Platform, theme: StoreThemeDocument, record: ReleaseRecord, templates: Templates, settingsData: SettingsData): Promise<ThemeReleaseDocument> {
+async function commitRelease(
+  platform: Platform,
+  theme: StoreThemeDocument,
+  record: ReleaseRecord,
+  templates: Templates,
+  settingsData: SettingsData,
+): Promise<ThemeReleaseDocument> {
   const current = releaseNumber(theme);
   const pending = [
     platform.events.pending(
@@ -119,15 +131,30 @@ async function commitRelease(platform: Platform, theme: StoreThemeDocument, reco
   const fromCurrent = current === 0 ? { $or: [{ release_number: 0 }, { release_number: { $exists: false } }] } : { release_number: current };
   const written = await storeThemes(platform.db).updateOne(
     { _id: theme._id, ...fromCurrent },
-    carrying<StoreThemeDocument>({ $set: { templates, settings_data: settingsData, release_number: record.number, last_release: record, updated_at: record.published_at } }, pending),
+    carrying<StoreThemeDocument>(
+      { $set: { templates, settings_data: settingsData, release_number: record.number, last_release: record, updated_at: record.published_at } },
+      pending,
+    ),
   );
   if (written.matchedCount === 0) {
     throw new PlatformError('conflict', 'release_conflict', 'This theme was published or rolled back meanwhile; reload the editor and try again');
   }
   await platform.events.settle(storeThemes(platform.db), theme._id, pending);
-  const release: ThemeReleaseDocument = { _id: new ObjectId(), store_theme_id: theme._id, store_id: theme.store_id, ...record, snapshot: { templates, settings_data: settingsData } };
+  const release: ThemeReleaseDocument = {
+    _id: new ObjectId(),
+    store_theme_id: theme._id,
+    store_id: theme.store_id,
+    ...record,
+    snapshot: { templates, settings_data: settingsData },
+  };
   await insertRelease(platform, release);
-  platform.log.info({ event: 'themes.released', store_id: theme.store_id.toHexString(), theme_id: theme._id.toHexString(), number: record.number, kind: record.kind });
+  platform.log.info({
+    event: 'themes.released',
+    store_id: theme.store_id.toHexString(),
+    theme_id: theme._id.toHexString(),
+    number: record.number,
+    kind: record.kind,
+  });
   return release;
 }
 
@@ -139,7 +166,13 @@ async function recordLastRelease(platform: Platform, theme: StoreThemeDocument):
   const last = theme.last_release;
   if (!last || last.number !== releaseNumber(theme) || !theme.templates) return;
   if (await themeReleases(platform.db).findOne({ store_theme_id: theme._id, number: last.number }, { projection: { _id: 1 } })) return;
-  await insertRelease(platform, { _id: new ObjectId(), store_theme_id: theme._id, store_id: theme.store_id, ...last, snapshot: { templates: theme.templates, settings_data: theme.settings_data } });
+  await insertRelease(platform, {
+    _id: new ObjectId(),
+    store_theme_id: theme._id,
+    store_id: theme.store_id,
+    ...last,
+    snapshot: { templates: theme.templates, settings_data: theme.settings_data },
+  });
 }
 
 async function insertRelease(platform: Platform, release: ThemeReleaseDocument): Promise<void> {

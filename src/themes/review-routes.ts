@@ -9,10 +9,24 @@ import { RejectBody, ReviewListQuery } from './schemas.js';
 export function themeReviewRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/', endpoint(platform, { access: 'operator', query: ReviewListQuery, respond: 'page' }, ({ query }) => listReviews(platform, query)));
-  router.get('/:id', endpoint(platform, { access: 'operator' }, ({ params }) => getReview(platform, params.id!)));
-  router.post('/:id/approve', endpoint(platform, { access: 'operator' }, ({ merchant, params }) => approveReview(platform, merchant.merchantId, params.id!)));
-  router.post('/:id/reject', endpoint(platform, { access: 'operator', body: RejectBody }, ({ merchant, params, body }) => rejectReview(platform, merchant.merchantId, params.id!, body.reasons)));
+  router.get(
+    '/',
+    endpoint(platform, { access: 'operator', query: ReviewListQuery, respond: 'page' }, ({ query }) => listReviews(platform, query)),
+  );
+  router.get(
+    '/:id',
+    endpoint(platform, { access: 'operator' }, ({ params }) => getReview(platform, params.id!)),
+  );
+  router.post(
+    '/:id/approve',
+    endpoint(platform, { access: 'operator' }, ({ merchant, params }) => approveReview(platform, merchant.merchantId, params.id!)),
+  );
+  router.post(
+    '/:id/reject',
+    endpoint(platform, { access: 'operator', body: RejectBody }, ({ merchant, params, body }) =>
+      rejectReview(platform, merchant.merchantId, params.id!, body.reasons),
+    ),
+  );
 
   return router;
 }

@@ -42,7 +42,12 @@ import { validateBundle } from './validate.js';
 export const CHECKS = ['bundle_schema_validation', 'theme_package_persistence', 'liquid_syntax', 'settings_labels', 'locale_coverage'] as const;
 
 export function initialChecks(bundle: ThemeBundle): ReviewCheck[] {
-  return CHECKS.filter((name) => name !== 'liquid_syntax' || bundle.renderer.engine === 'liquid').map((name) => ({ name, status: 'pending', details: [], ran_at: null }));
+  return CHECKS.filter((name) => name !== 'liquid_syntax' || bundle.renderer.engine === 'liquid').map((name) => ({
+    name,
+    status: 'pending',
+    details: [],
+    ran_at: null,
+  }));
 }
 
 export async function enqueueReview(platform: Pick<Platform, 'jobs'>, reviewId: ObjectId): Promise<void> {
@@ -71,7 +76,8 @@ async function persistence(platform: Platform, version: ThemeVersionDocument): P
       const file = files.get(asset.media_id);
       const object = file ? await storage.get(file.storage_key) : null;
       if (!object) details.push(`${asset.path}: media ${asset.media_id} is not in object storage`);
-      else if (object.bytes.length !== asset.size) details.push(`${asset.path}: media ${asset.media_id} is ${object.bytes.length} bytes, not the ${asset.size} declared`);
+      else if (object.bytes.length !== asset.size)
+        details.push(`${asset.path}: media ${asset.media_id} is ${object.bytes.length} bytes, not the ${asset.size} declared`);
     }
   }
   return { status: details.length > 0 ? 'failed' : 'passed', details };
@@ -80,7 +86,9 @@ async function persistence(platform: Platform, version: ThemeVersionDocument): P
 function settingsLabels(bundle: ThemeBundle): Outcome {
   const details: string[] = [];
   const fields = [
-    ...bundle.config.settings_schema.settings.flatMap((g, gi) => g.settings.map((f, fi) => ({ f, at: `config.settings_schema.settings.${gi}.settings.${fi}` }))),
+    ...bundle.config.settings_schema.settings.flatMap((g, gi) =>
+      g.settings.map((f, fi) => ({ f, at: `config.settings_schema.settings.${gi}.settings.${fi}` })),
+    ),
     ...Object.entries(bundle.sections).flatMap(([type, s]) => s.settings_schema.map((f, fi) => ({ f, at: `sections.${type}.settings_schema.${fi}` }))),
     ...Object.entries(bundle.blocks).flatMap(([type, b]) => b.settings_schema.map((f, fi) => ({ f, at: `blocks.${type}.settings_schema.${fi}` }))),
   ];
@@ -104,7 +112,8 @@ function localeCoverage(bundle: ThemeBundle): Outcome {
     if (locale === 'en') continue;
     const keys = new Set(flatKeys(dictionary));
     const missing = [...base].filter((k) => !keys.has(k));
-    if (missing.length > 0) details.push(`${locale}: ${missing.length} of ${base.size} keys fall back to en (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''})`);
+    if (missing.length > 0)
+      details.push(`${locale}: ${missing.length} of ${base.size} keys fall back to en (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''})`);
   }
   return { status: details.length > 0 ? 'warning' : 'passed', details };
 }
@@ -140,7 +149,13 @@ export async function runReview(platform: Platform, reviewId: string): Promise<'
   if (!id) return 'not_due';
   const now = platform.clock.now();
   const owner = platform.process.id;
-  const held = await claimLease(themeReviews(platform.db), { owner, ms: platform.config.themes.reviewLeaseMs }, now, { _id: id, status: 'pending_checks' }, { inc: { check_runs: 1 } });
+  const held = await claimLease(
+    themeReviews(platform.db),
+    { owner, ms: platform.config.themes.reviewLeaseMs },
+    now,
+    { _id: id, status: 'pending_checks' },
+    { inc: { check_runs: 1 } },
+  );
   if (!held) return 'not_due';
   platform.log.info({ event: 'themes.review_started', review_id: reviewId, run: held.check_runs });
   const version = await themeVersions(platform.db).findOne({ _id: held.resource_id });
@@ -152,9 +167,16 @@ export async function runReview(platform: Platform, reviewId: string): Promise<'
   const status = checks.some((c) => c.status === 'failed') ? 'checks_failed' : 'awaiting_review';
   const after: ThemeReviewDocument = { ...held, checks, status, updated_at: platform.clock.now() };
   const pending = [
-    platform.events.pending('theme.review.completed', held.event_store_id, { review: presentReview(after) }, `theme.review.completed:${held._id.toHexString()}`),
+    platform.events.pending(
+      'theme.review.completed',
+      held.event_store_id,
+      { review: presentReview(after) },
+      `theme.review.completed:${held._id.toHexString()}`,
+    ),
   ];
-  const settled = await settleLease(themeReviews(platform.db), held, owner, carrying({ $set: { checks, status, updated_at: after.updated_at } }, pending), { status: 'pending_checks' });
+  const settled = await settleLease(themeReviews(platform.db), held, owner, carrying({ $set: { checks, status, updated_at: after.updated_at } }, pending), {
+    status: 'pending_checks',
+  });
   if (!settled) return 'not_due';
   await platform.events.settle(themeReviews(platform.db), held._id, pending);
   platform.log.info({ event: 'themes.review_completed', review_id: reviewId, status });
@@ -178,7 +200,10 @@ export async function sweepReviews(platform: Platform): Promise<number> {
   return ran;
 }
 
-export async function listReviews(platform: Platform, q: Page & { status?: ThemeReviewDocument['status'] | undefined }): Promise<{ items: ReviewView[]; nextCursor: string | null }> {
+export async function listReviews(
+  platform: Platform,
+  q: Page & { status?: ThemeReviewDocument['status'] | undefined },
+): Promise<{ items: ReviewView[]; nextCursor: string | null }> {
   const docs = await themeReviews(platform.db)
     .find({ ...(q.status ? { status: q.status } : {}), ...afterCursor(q) })
     .sort({ _id: 1 })
@@ -195,10 +220,16 @@ async function findReview(platform: Platform, reviewId: string): Promise<ThemeRe
   return doc;
 }
 
-export async function getReview(platform: Platform, reviewId: string): Promise<ReviewView & { version: { id: string; slug: string; version: string; version_number: number } | null }> {
+export async function getReview(
+  platform: Platform,
+  reviewId: string,
+): Promise<ReviewView & { version: { id: string; slug: string; version: string; version_number: number } | null }> {
   const doc = await findReview(platform, reviewId);
   const version = await themeVersions(platform.db).findOne({ _id: doc.resource_id }, { projection: { bundle: 0 } });
-  return { ...presentReview(doc), version: version ? { id: version._id.toHexString(), slug: version.slug, version: version.version, version_number: version.version_number } : null };
+  return {
+    ...presentReview(doc),
+    version: version ? { id: version._id.toHexString(), slug: version.slug, version: version.version, version_number: version.version_number } : null,
+  };
 }
 
 /**
@@ -219,7 +250,14 @@ export async function approveReview(platform: Platform, operatorId: string, revi
       platform.events.pending(
         'theme.published',
         doc.event_store_id,
-        { theme_package_id: doc.package_id.toHexString(), theme_version_id: version._id.toHexString(), slug: version.slug, version: version.version, version_number: version.version_number, review_record_id: doc._id.toHexString() },
+        {
+          theme_package_id: doc.package_id.toHexString(),
+          theme_version_id: version._id.toHexString(),
+          slug: version.slug,
+          version: version.version,
+          version_number: version.version_number,
+          review_record_id: doc._id.toHexString(),
+        },
         `theme.published:${doc.package_id.toHexString()}:${version._id.toHexString()}`,
       ),
     ];
@@ -239,9 +277,14 @@ async function publishVersion(platform: Platform, packageId: ObjectId, versionId
   if (!pkg) return;
   const incoming = await themeVersions(platform.db).findOne({ _id: versionId });
   // A newer published version is never replaced by an older approval.
-  const current = pkg.published_version_id ? await themeVersions(platform.db).findOne({ _id: pkg.published_version_id }, { projection: { version_number: 1 } }) : null;
+  const current = pkg.published_version_id
+    ? await themeVersions(platform.db).findOne({ _id: pkg.published_version_id }, { projection: { version_number: 1 } })
+    : null;
   if (current && incoming && current.version_number > incoming.version_number) {
-    await themeVersions(platform.db).updateOne({ _id: versionId, status: { $in: ['draft', 'in_review'] } }, { $set: { status: 'superseded', updated_at: now } });
+    await themeVersions(platform.db).updateOne(
+      { _id: versionId, status: { $in: ['draft', 'in_review'] } },
+      { $set: { status: 'superseded', updated_at: now } },
+    );
     return;
   }
   await themeVersions(platform.db).updateOne({ _id: versionId }, { $set: { status: 'published', updated_at: now } });
@@ -249,7 +292,10 @@ async function publishVersion(platform: Platform, packageId: ObjectId, versionId
     await themeVersions(platform.db).updateOne({ _id: pkg.published_version_id, status: 'published' }, { $set: { status: 'superseded', updated_at: now } });
   }
   if (!incoming) return;
-  await themePackages(platform.db).updateOne({ _id: packageId }, { $set: { status: 'active', published_version_id: versionId, catalog: catalogMeta(incoming, now), updated_at: now } });
+  await themePackages(platform.db).updateOne(
+    { _id: packageId },
+    { $set: { status: 'active', published_version_id: versionId, catalog: catalogMeta(incoming, now), updated_at: now } },
+  );
 }
 
 /** What the catalog shows of a version. */
@@ -271,8 +317,10 @@ export function catalogMeta(v: ThemeVersionDocument, at: Date): CatalogMeta {
 }
 
 function notReady(doc: ThemeReviewDocument): PlatformError {
-  if (doc.status === 'pending_checks') return new PlatformError('conflict', 'review_checks_pending', 'The automated checks of this review have not finished yet');
-  if (doc.status === 'checks_failed') return new PlatformError('conflict', 'review_checks_failed', 'The automated checks of this review failed; the author uploads a fixed version');
+  if (doc.status === 'pending_checks')
+    return new PlatformError('conflict', 'review_checks_pending', 'The automated checks of this review have not finished yet');
+  if (doc.status === 'checks_failed')
+    return new PlatformError('conflict', 'review_checks_failed', 'The automated checks of this review failed; the author uploads a fixed version');
   return new PlatformError('conflict', 'review_decided', `This review is already ${doc.status}`);
 }
 

@@ -19,25 +19,43 @@ const UPLOAD_BODY_LIMIT = MAX_BUNDLE_BYTES + 64 * 1024;
 export function themeRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
-  router.get('/', endpoint(platform, { access: 'public', query: CatalogQuery, respond: 'page' }, ({ query }) => listCatalog(platform, query)));
+  router.get(
+    '/',
+    endpoint(platform, { access: 'public', query: CatalogQuery, respond: 'page' }, ({ query }) => listCatalog(platform, query)),
+  );
 
   // A theme author's upload (spec 4.6): the merchant is resolved before anything is read or written.
   router.post(
     '/packages/upload',
-    endpoint(platform, { access: 'merchant', body: UploadBody, idempotent: true, respond: 'raw', bodyLimitBytes: UPLOAD_BODY_LIMIT }, async ({ ctx, merchant, body }) => {
-      const uploaded = await uploadPackage(platform, merchant, ctx.get('X-Store-Id') || undefined, body);
-      ctx.status = uploaded.created ? 201 : 200;
-      ctx.body = { data: uploaded.result };
-    }),
+    endpoint(
+      platform,
+      { access: 'merchant', body: UploadBody, idempotent: true, respond: 'raw', bodyLimitBytes: UPLOAD_BODY_LIMIT },
+      async ({ ctx, merchant, body }) => {
+        const uploaded = await uploadPackage(platform, merchant, ctx.get('X-Store-Id') || undefined, body);
+        ctx.status = uploaded.created ? 201 : 200;
+        ctx.body = { data: uploaded.result };
+      },
+    ),
   );
 
   // A store's installed themes (before /:slug routes: "installed" is never a slug's page).
-  router.get('/installed', endpoint(platform, { access: storeScoped('read_themes'), query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listStoreThemes(platform, store, query)));
-  router.post('/installed/:id/publish', endpoint(platform, { access: storeScoped('write_themes', { apps: false }) }, ({ store, params }) => publishStoreTheme(platform, store, params.id!)));
+  router.get(
+    '/installed',
+    endpoint(platform, { access: storeScoped('read_themes'), query: PageQuery.strict(), respond: 'page' }, ({ store, query }) =>
+      listStoreThemes(platform, store, query),
+    ),
+  );
+  router.post(
+    '/installed/:id/publish',
+    endpoint(platform, { access: storeScoped('write_themes', { apps: false }) }, ({ store, params }) => publishStoreTheme(platform, store, params.id!)),
+  );
 
   addEditorRoutes(platform, router);
 
-  router.get('/:slug/schema', endpoint(platform, { access: 'public' }, ({ params }) => themeSchema(platform, params.slug!, null)));
+  router.get(
+    '/:slug/schema',
+    endpoint(platform, { access: 'public' }, ({ params }) => themeSchema(platform, params.slug!, null)),
+  );
 
   router.post(
     '/:slug/install',

@@ -33,7 +33,12 @@ export const RejectBody = z.strictObject({ reasons: z.array(z.string().trim().mi
 export const DraftKeyParam = z.enum([...TEMPLATE_KEYS, SETTINGS_DATA_KEY]);
 
 /** Editor routes: `:slug` is the store's most recent install of that theme, unless `theme_id` names one. */
-export const EditorQuery = z.strictObject({ theme_id: z.string().regex(/^[0-9a-f]{24}$/, 'must be an installed theme id').optional() });
+export const EditorQuery = z.strictObject({
+  theme_id: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/, 'must be an installed theme id')
+    .optional(),
+});
 
 /** `PUT …/editor/draft`: `version` is the draft's version the edit started from (0: the key has never had a draft). */
 export const SaveDraftBody = z.strictObject({

@@ -187,8 +187,10 @@ class Validation {
     const pricing = p.pricing_type ?? PACKAGE_DEFAULTS.pricing_type;
     if (isNum(p.price)) {
       if (pricing === 'free' && p.price !== 0) this.issues.push({ path: 'package.price', message: 'must be 0 for a free theme (pricing_type "free")' });
-      if (pricing === 'paid' && p.price <= 0) this.issues.push({ path: 'package.price', message: 'must be more than 0 for a paid theme (pricing_type "paid")' });
-      if (Math.abs(Math.round(p.price * 100) - p.price * 100) > 1e-6) this.issues.push({ path: 'package.price', message: 'must have at most two decimal places' });
+      if (pricing === 'paid' && p.price <= 0)
+        this.issues.push({ path: 'package.price', message: 'must be more than 0 for a paid theme (pricing_type "paid")' });
+      if (Math.abs(Math.round(p.price * 100) - p.price * 100) > 1e-6)
+        this.issues.push({ path: 'package.price', message: 'must have at most two decimal places' });
     } else if (pricing === 'paid' && p.price === undefined) {
       this.issues.push({ path: 'package.price', message: 'is required for a paid theme (pricing_type "paid")' });
     }
@@ -196,7 +198,10 @@ class Validation {
       const range = semver.validRange(p.compatibility_range);
       if (range === null) this.issues.push({ path: 'package.compatibility_range', message: `must be a semver range such as "^1.0.0" or ">=1.0.0 <2.0.0"` });
       else if (!semver.satisfies(RENDERER_VERSION, range)) {
-        this.issues.push({ path: 'package.compatibility_range', message: `must admit the renderer version ${RENDERER_VERSION} ("${p.compatibility_range}" does not)` });
+        this.issues.push({
+          path: 'package.compatibility_range',
+          message: `must admit the renderer version ${RENDERER_VERSION} ("${p.compatibility_range}" does not)`,
+        });
       }
     }
   }
@@ -210,14 +215,18 @@ class Validation {
       const a = raw as Partial<Record<keyof AssetEntry, unknown>>;
       if (typeof a.path === 'string') {
         const first = seen.get(a.path.toLowerCase());
-        if (first !== undefined) this.issues.push({ path: `${path}.path`, message: `is the same path as renderer.assets.${first}.path (paths are compared ignoring case)` });
+        if (first !== undefined)
+          this.issues.push({ path: `${path}.path`, message: `is the same path as renderer.assets.${first}.path (paths are compared ignoring case)` });
         else seen.set(a.path.toLowerCase(), i);
       }
       const type = typeof a.content_type === 'string' ? ownValue(ASSET_CONTENT_TYPES, a.content_type) : undefined;
       if (typeof a.path === 'string' && type && typeof a.content_type === 'string') {
         const extension = /\.([A-Za-z0-9]+)$/.exec(a.path)?.[1]?.toLowerCase();
         if (!extension || !type.extensions.includes(extension)) {
-          this.issues.push({ path: `${path}.content_type`, message: `${a.content_type} is for files ending ${type.extensions.map((e) => `.${e}`).join(' or ')}, not ${quote(a.path)}` });
+          this.issues.push({
+            path: `${path}.content_type`,
+            message: `${a.content_type} is for files ending ${type.extensions.map((e) => `.${e}`).join(' or ')}, not ${quote(a.path)}`,
+          });
         } else this.assets.set(a.path, a.content_type);
       }
       const inline = a.content !== undefined;
@@ -228,13 +237,16 @@ class Validation {
       }
       if (typeof a.content === 'string') {
         const bytes = Buffer.from(a.content, 'utf8');
-        if (isNum(a.size) && a.size !== bytes.length) this.issues.push({ path: `${path}.size`, message: `must be the content's length in UTF-8 bytes, ${bytes.length} (it says ${a.size})` });
+        if (isNum(a.size) && a.size !== bytes.length)
+          this.issues.push({ path: `${path}.size`, message: `must be the content's length in UTF-8 bytes, ${bytes.length} (it says ${a.size})` });
         const sha = createHash('sha256').update(bytes).digest('hex');
-        if (typeof a.sha256 === 'string' && a.sha256 !== sha) this.issues.push({ path: `${path}.sha256`, message: `does not match the content (its SHA-256 is ${sha})` });
+        if (typeof a.sha256 === 'string' && a.sha256 !== sha)
+          this.issues.push({ path: `${path}.sha256`, message: `does not match the content (its SHA-256 is ${sha})` });
       }
       if (isNum(a.size)) total += a.size;
     });
-    if (total > MAX_TOTAL_ASSET_BYTES) this.issues.push({ path: 'renderer.assets', message: `must total at most ${MAX_TOTAL_ASSET_BYTES} bytes (they total ${total})` });
+    if (total > MAX_TOTAL_ASSET_BYTES)
+      this.issues.push({ path: 'renderer.assets', message: `must total at most ${MAX_TOTAL_ASSET_BYTES} bytes (they total ${total})` });
   }
 
   /**
@@ -243,7 +255,11 @@ class Validation {
    * than parsed for seconds later.
    */
   private checkLiquidBounds(assets: unknown[]): void {
-    const liquid = assets.flatMap((a, i) => (isObj(a) && typeof a.path === 'string' && a.path.endsWith('.liquid') && typeof a.content === 'string' ? [{ path: a.path, content: a.content, at: i }] : []));
+    const liquid = assets.flatMap((a, i) =>
+      isObj(a) && typeof a.path === 'string' && a.path.endsWith('.liquid') && typeof a.content === 'string'
+        ? [{ path: a.path, content: a.content, at: i }]
+        : [],
+    );
     const report = checkLiquidBounds(liquid);
     for (const file of liquid) {
       const problem = report.files.get(file.path);
@@ -274,7 +290,8 @@ class Validation {
       if (typeof f.type !== 'string' || !(SETTING_TYPES as readonly string[]).includes(f.type)) return;
       const type = f.type as SettingType;
       for (const [key, types] of TYPED_KEYS) {
-        if (f[key] !== undefined && !types.includes(type)) this.issues.push({ path: `${at}.${key}`, message: `does not apply to a ${type} setting (only to ${types.join(', ')})` });
+        if (f[key] !== undefined && !types.includes(type))
+          this.issues.push({ path: `${at}.${key}`, message: `does not apply to a ${type} setting (only to ${types.join(', ')})` });
       }
       if ((type === 'range' || type === 'number') && isNum(f.min) && isNum(f.max) && f.min >= f.max) {
         this.issues.push({ path: `${at}.max`, message: `must be greater than min (${f.min})` });
@@ -282,7 +299,11 @@ class Validation {
       if (type === 'range' && isNum(f.min) && isNum(f.max) && isNum(f.step) && f.step > 0 && f.min < f.max) {
         const steps = (f.max - f.min) / f.step;
         if (!onStep(f.max, f.min, f.step)) this.issues.push({ path: `${at}.step`, message: `must divide max - min (${f.max - f.min}) into whole steps` });
-        else if (steps + 1 > MAX_RANGE_STEPS) this.issues.push({ path: `${at}.step`, message: `must give at most ${MAX_RANGE_STEPS} positions between min and max (it gives ${Math.round(steps) + 1})` });
+        else if (steps + 1 > MAX_RANGE_STEPS)
+          this.issues.push({
+            path: `${at}.step`,
+            message: `must give at most ${MAX_RANGE_STEPS} positions between min and max (it gives ${Math.round(steps) + 1})`,
+          });
       }
       if (type === 'select' || type === 'radio') {
         const values = new Map<string, number>();
@@ -336,7 +357,8 @@ class Validation {
         if (typeof value !== 'string') return void problem(`must be an asset path or a media id (image setting "${field.id}")`);
         if (MEDIA_ID.test(value)) return;
         const type = this.assets.get(value);
-        if (type === undefined) problem(`must be the path of an image among renderer.assets or a media id; ${quote(value)} is neither (image setting "${field.id}")`);
+        if (type === undefined)
+          problem(`must be the path of an image among renderer.assets or a media id; ${quote(value)} is neither (image setting "${field.id}")`);
         else if (!type.startsWith('image/')) problem(`names ${quote(value)}, which is ${type}, not an image (image setting "${field.id}")`);
         return;
       }
@@ -387,7 +409,8 @@ class Validation {
     const named = new Set<string>();
     for (const type of strings(section.block_types)) {
       if (named.has(type)) this.issues.push({ path: `${path}.block_types`, message: `names block type ${quote(type)} twice` });
-      else if (!Object.hasOwn(blocks, type)) this.issues.push({ path: `${path}.block_types`, message: `names block type ${quote(type)}, which has no definition in blocks` });
+      else if (!Object.hasOwn(blocks, type))
+        this.issues.push({ path: `${path}.block_types`, message: `names block type ${quote(type)}, which has no definition in blocks` });
       named.add(type);
     }
     const fields = this.checkFields(section.settings_schema, `${path}.settings_schema`);
@@ -408,7 +431,8 @@ class Validation {
     const ordered = new Set<string>();
     for (const id of strings(t.order)) {
       if (ordered.has(id)) this.issues.push({ path: 'template.order', message: `${path}.order names ${quote(id)} twice` });
-      else if (!Object.hasOwn(sections, id)) this.issues.push({ path: 'template.order', message: `${path}.order names ${quote(id)}, which is not a section of the ${key} template` });
+      else if (!Object.hasOwn(sections, id))
+        this.issues.push({ path: 'template.order', message: `${path}.order names ${quote(id)}, which is not a section of the ${key} template` });
       ordered.add(id);
     }
     for (const [id, raw] of Object.entries(sections)) {
@@ -417,9 +441,13 @@ class Validation {
       if (Array.isArray(t.order) && !ordered.has(id)) this.warnings.push({ path: at, message: `is not in ${path}.order, so it is never rendered` });
       const type = typeof raw.type === 'string' ? raw.type : undefined;
       const def = type !== undefined && Object.hasOwn(sectionDefs, type) && isObj(sectionDefs[type]) ? (sectionDefs[type] as Obj) : undefined;
-      if (type !== undefined && !def) this.issues.push({ path: `${at}.type`, message: `names section type ${quote(type)}, which has no definition in sections` });
+      if (type !== undefined && !def)
+        this.issues.push({ path: `${at}.type`, message: `names section type ${quote(type)}, which has no definition in sections` });
       if (def && Array.isArray(def.enabled_on) && !def.enabled_on.includes(key)) {
-        this.issues.push({ path: `${at}.type`, message: `section ${quote(type!)} is not enabled on the ${key} template (enabled_on: ${strings(def.enabled_on).join(', ')})` });
+        this.issues.push({
+          path: `${at}.type`,
+          message: `section ${quote(type!)} is not enabled on the ${key} template (enabled_on: ${strings(def.enabled_on).join(', ')})`,
+        });
       }
       if (def) this.checkValues(raw.settings, this.sectionFields.get(type!), `${at}.settings`, `section ${quote(type!)}`);
       const accepted = def ? strings(def.block_types) : [];
@@ -429,9 +457,15 @@ class Validation {
         const blockAt = `${at}.blocks.${blockId}`;
         if (isAppNamespace(block.type)) {
           if (!isAppBlockType(block.type)) {
-            this.issues.push({ path: `${blockAt}.type`, message: `${quote(block.type)} is not an app block type: "@app" or "@app/<app handle>/<block>", each lowercase kebab-case of at most 64 characters` });
+            this.issues.push({
+              path: `${blockAt}.type`,
+              message: `${quote(block.type)} is not an app block type: "@app" or "@app/<app handle>/<block>", each lowercase kebab-case of at most 64 characters`,
+            });
           } else if (def && def.accepts_app_blocks !== true) {
-            this.issues.push({ path: `${blockAt}.type`, message: `app blocks are only allowed in sections with accepts_app_blocks (section ${quote(type!)} does not accept them)` });
+            this.issues.push({
+              path: `${blockAt}.type`,
+              message: `app blocks are only allowed in sections with accepts_app_blocks (section ${quote(type!)} does not accept them)`,
+            });
           }
           this.checkAppBlockSettings(block.settings, `${blockAt}.settings`);
           continue;
@@ -441,14 +475,21 @@ class Validation {
           continue;
         }
         if (accepted.length > 0 && !accepted.includes(block.type)) {
-          this.issues.push({ path: `${blockAt}.type`, message: `block type ${quote(block.type)} is not one section ${quote(type!)} accepts (block_types: ${accepted.join(', ')})` });
+          this.issues.push({
+            path: `${blockAt}.type`,
+            message: `block type ${quote(block.type)} is not one section ${quote(type!)} accepts (block_types: ${accepted.join(', ')})`,
+          });
         }
         this.checkValues(block.settings, this.blockFields.get(block.type), `${blockAt}.settings`, `block ${quote(block.type)}`);
       }
       const inOrder = new Set<string>();
       for (const blockId of strings(raw.block_order)) {
         if (inOrder.has(blockId)) this.issues.push({ path: `sections.${id}.block_order`, message: `${at}.block_order names ${quote(blockId)} twice` });
-        else if (!Object.hasOwn(blocks, blockId)) this.issues.push({ path: `sections.${id}.block_order`, message: `${at}.block_order (${key} template) names ${quote(blockId)}, which is not a block of that section` });
+        else if (!Object.hasOwn(blocks, blockId))
+          this.issues.push({
+            path: `sections.${id}.block_order`,
+            message: `${at}.block_order (${key} template) names ${quote(blockId)}, which is not a block of that section`,
+          });
         inOrder.add(blockId);
       }
       if (Array.isArray(raw.block_order)) {
@@ -481,13 +522,16 @@ class Validation {
           break;
         }
         case 'cta_href':
-          if (typeof value !== 'string' || !isSettingUrl(value) || !(value.startsWith('/') || isHttpsUrl(value))) problem('must be an https URL or a path starting with "/" (app block cta_href)');
+          if (typeof value !== 'string' || !isSettingUrl(value) || !(value.startsWith('/') || isHttpsUrl(value)))
+            problem('must be an https URL or a path starting with "/" (app block cta_href)');
           break;
         case 'iframe_url':
-          if (typeof value !== 'string' || !isSettingUrl(value) || !isHttpsUrl(value)) problem('must be an https URL without credentials (app block iframe_url)');
+          if (typeof value !== 'string' || !isSettingUrl(value) || !isHttpsUrl(value))
+            problem('must be an https URL without credentials (app block iframe_url)');
           break;
         case 'kind':
-          if (typeof value !== 'string' || !APP_BLOCK_KINDS.includes(value)) problem(`must be one of ${APP_BLOCK_KINDS.map(quote).join(', ')} (app block kind)`);
+          if (typeof value !== 'string' || !APP_BLOCK_KINDS.includes(value))
+            problem(`must be one of ${APP_BLOCK_KINDS.map(quote).join(', ')} (app block kind)`);
           break;
         default:
           problem('is not a setting of an app block (heading, body, cta_label, cta_href, iframe_url, kind)');
@@ -533,14 +577,20 @@ class Validation {
     const liquid = engine === 'liquid' || (engine === 'json-contract' && renderer.liquid_ready === true);
     if (!liquid) return;
     if (this.assets.get(LIQUID_LAYOUT_PATH) !== 'text/x-liquid') {
-      this.issues.push({ path: 'renderer.assets', message: `must include ${LIQUID_LAYOUT_PATH} (text/x-liquid): the layout every page of a Liquid theme renders in` });
+      this.issues.push({
+        path: 'renderer.assets',
+        message: `must include ${LIQUID_LAYOUT_PATH} (text/x-liquid): the layout every page of a Liquid theme renders in`,
+      });
     }
     for (const [key, section] of entries(sections)) {
       if (!isObj(section)) continue;
       const rendererKey = typeof section.renderer_key === 'string' ? section.renderer_key : key;
       const file = `sections/${rendererKey}.liquid`;
       if (this.assets.get(file) !== 'text/x-liquid') {
-        this.issues.push({ path: `sections.${key}.renderer_key`, message: `names ${quote(rendererKey)}, but ${file} (text/x-liquid) is not among renderer.assets` });
+        this.issues.push({
+          path: `sections.${key}.renderer_key`,
+          message: `names ${quote(rendererKey)}, but ${file} (text/x-liquid) is not among renderer.assets`,
+        });
       }
     }
   }
@@ -557,23 +607,28 @@ class Validation {
       if (!/^(config|templates|sections|blocks|locales)\//.test(a.path)) return;
       const area = layoutArea(a.path, b, config);
       const at = `renderer.assets.${i}`;
-      if (!area) return void this.issues.push({ path: `${at}.path`, message: `${quote(a.path)} is not a file of the theme layout (docs/themes.md, Liquid themes)` });
-      if (area.value === undefined) return void this.issues.push({ path: `${at}.path`, message: `${quote(a.path)} has no ${area.name} in the bundle to agree with` });
-      if (typeof a.content !== 'string') return void this.issues.push({ path: at, message: `${a.path} must be sent inline (content), so it can be checked against ${area.name}` });
+      if (!area)
+        return void this.issues.push({ path: `${at}.path`, message: `${quote(a.path)} is not a file of the theme layout (docs/themes.md, Liquid themes)` });
+      if (area.value === undefined)
+        return void this.issues.push({ path: `${at}.path`, message: `${quote(a.path)} has no ${area.name} in the bundle to agree with` });
+      if (typeof a.content !== 'string')
+        return void this.issues.push({ path: at, message: `${a.path} must be sent inline (content), so it can be checked against ${area.name}` });
       let parsed: unknown;
       try {
         parsed = JSON.parse(a.content);
       } catch {
         return void this.issues.push({ path: `${at}.content`, message: `${a.path} is not valid JSON` });
       }
-      if (!sameJson(parsed, area.value)) this.issues.push({ path: `${at}.content`, message: `${a.path} disagrees with ${area.name}: it must hold the same JSON` });
+      if (!sameJson(parsed, area.value))
+        this.issues.push({ path: `${at}.content`, message: `${a.path} disagrees with ${area.name}: it must hold the same JSON` });
     });
   }
 
   /** Note a `t:` reference, or its bad form. */
   private ref(path: string, value: unknown): void {
     if (typeof value !== 'string' || !value.startsWith('t:')) return;
-    if (!T_REF.test(value)) return void this.issues.push({ path, message: `${quote(value)} is not a translation reference: "t:" then a dotted key such as t:sections.hero.name` });
+    if (!T_REF.test(value))
+      return void this.issues.push({ path, message: `${quote(value)} is not a translation reference: "t:" then a dotted key such as t:sections.hero.name` });
     this.refs.push({ path, key: value.slice(2) });
   }
 }
@@ -735,7 +790,10 @@ function normaliseTemplate(t: Obj): Template {
         blocks: Object.fromEntries(
           Object.entries(blocks).map(([blockId, block]) => {
             const bl = block as Obj;
-            return [blockId, { type: bl.type as string, settings: (bl.settings as Obj | undefined) ?? {}, disabled: (bl.disabled as boolean | undefined) ?? false }];
+            return [
+              blockId,
+              { type: bl.type as string, settings: (bl.settings as Obj | undefined) ?? {}, disabled: (bl.disabled as boolean | undefined) ?? false },
+            ];
           }),
         ),
         block_order: (s.block_order as string[] | undefined) ?? Object.keys(blocks),

@@ -136,7 +136,7 @@ export class ThreadPool {
   }
 
   private schedule(): void {
-    for (let i = 0; i < this.queue.length; ) {
+    for (let i = 0; i < this.queue.length;) {
       const pending = this.queue[i]!;
       if ((this.running.get(pending.tenant) ?? 0) >= this.options.perTenant) {
         i++;
@@ -164,7 +164,12 @@ export class ThreadPool {
   private spawn(): Thread {
     const { port1, port2 } = new MessageChannel();
     const name = `${this.options.name}-${++this.started}`;
-    const worker = new Worker(this.options.script, { name, workerData: { ...this.options.workerData, port: port2 }, transferList: [port2], resourceLimits: this.options.resourceLimits });
+    const worker = new Worker(this.options.script, {
+      name,
+      workerData: { ...this.options.workerData, port: port2 },
+      transferList: [port2],
+      resourceLimits: this.options.resourceLimits,
+    });
     const thread: Thread = { name, worker, port: port1, inbox: [], waiter: null, busy: false, ended: false, holds: new Set() };
     port1.on('message', (message: unknown) => this.deliver(thread, message));
     worker.on('error', (err) => void this.end(thread, 'crashed', err.message));
@@ -187,14 +192,17 @@ export class ThreadPool {
           if (thread.ended) return reject(new ThreadStopped('crashed', 'the thread has ended'));
           if (thread.inbox.length > 0) return resolve(thread.inbox.shift() as T);
           const waiter: Waiter = { resolve: resolve as (m: unknown) => void, reject, timer: null };
-          waiter.timer = setTimeout(() => {
-            // A message the thread sent in time may still be queued behind this timer: take it first.
-            const late = receiveMessageOnPort(thread.port);
-            thread.waiter = null;
-            if (late) return resolve(late.message as T);
-            reject(new ThreadStopped('deadline', `the thread did not answer within ${timeoutMs} ms`));
-            void this.end(thread, 'deadline', `no answer within ${timeoutMs} ms`);
-          }, Math.max(0, timeoutMs));
+          waiter.timer = setTimeout(
+            () => {
+              // A message the thread sent in time may still be queued behind this timer: take it first.
+              const late = receiveMessageOnPort(thread.port);
+              thread.waiter = null;
+              if (late) return resolve(late.message as T);
+              reject(new ThreadStopped('deadline', `the thread did not answer within ${timeoutMs} ms`));
+              void this.end(thread, 'deadline', `no answer within ${timeoutMs} ms`);
+            },
+            Math.max(0, timeoutMs),
+          );
           thread.waiter = waiter;
         }),
       remember: (key) => {

@@ -14,9 +14,7 @@ export const APP_WEBHOOK_DAYS = 'app_webhook_days';
 
 export type AppWebhookDayDocument = { _id: string; app_id: ObjectId; day: string; successful: number; failed: number; retried: number };
 
-export const appWebhookStatsIndexes: IndexDeclaration[] = [
-  { collection: APP_WEBHOOK_DAYS, indexes: [{ key: { app_id: 1, day: 1 }, name: 'app_id_day' }] },
-];
+export const appWebhookStatsIndexes: IndexDeclaration[] = [{ collection: APP_WEBHOOK_DAYS, indexes: [{ key: { app_id: 1, day: 1 }, name: 'app_id_day' }] }];
 
 const days = (db: Db) => db.collection<AppWebhookDayDocument>(APP_WEBHOOK_DAYS);
 
@@ -42,12 +40,28 @@ export type AppDeliveryFigures = {
   /** successful / (successful + failed), or null when none ended in the window. */
   success_rate: number | null;
   /** The app's installation subscriptions whose deliveries are failing now (failures in a row, or disabled), worst first, at most 10. */
-  failing_endpoints: { installation_id: string; store_id: string; target_url: string; consecutive_failed_deliveries: number; active: boolean; disabled_reason: 'gone' | 'failing' | null }[];
+  failing_endpoints: {
+    installation_id: string;
+    store_id: string;
+    target_url: string;
+    consecutive_failed_deliveries: number;
+    active: boolean;
+    disabled_reason: 'gone' | 'failing' | null;
+  }[];
 };
 
 /** Each app's delivery figures since `sinceDay` (inclusive): two reads per app at most. */
-export async function appDeliveryFigures(platform: Pick<Platform, 'db'>, appIds: readonly ObjectId[], sinceDay: string): Promise<Map<string, AppDeliveryFigures>> {
-  const docs = appIds.length > 0 ? await days(platform.db).find({ app_id: { $in: [...appIds] }, day: { $gte: sinceDay } }).toArray() : [];
+export async function appDeliveryFigures(
+  platform: Pick<Platform, 'db'>,
+  appIds: readonly ObjectId[],
+  sinceDay: string,
+): Promise<Map<string, AppDeliveryFigures>> {
+  const docs =
+    appIds.length > 0
+      ? await days(platform.db)
+          .find({ app_id: { $in: [...appIds] }, day: { $gte: sinceDay } })
+          .toArray()
+      : [];
   const out = new Map<string, AppDeliveryFigures>();
   for (const appId of appIds) {
     const mine = docs.filter((d) => d.app_id.equals(appId));

@@ -32,7 +32,14 @@ const CHANGE_ATTEMPTS = 5;
 export async function createAppSigningSecret(platform: Platform, appId: ObjectId): Promise<string> {
   const now = platform.clock.now();
   const secret = generateSigningSecret();
-  await appSecrets(platform.db).insertOne({ _id: appId, secret: sealSecret(platform.config.secretsKeys, secret, now), previous_secret: null, version: 1, created_at: now, updated_at: now });
+  await appSecrets(platform.db).insertOne({
+    _id: appId,
+    secret: sealSecret(platform.config.secretsKeys, secret, now),
+    previous_secret: null,
+    version: 1,
+    created_at: now,
+    updated_at: now,
+  });
   return secret;
 }
 
@@ -71,7 +78,10 @@ export async function rotateAppSigningSecret(platform: Platform, appId: ObjectId
       return { ...presentAppSecret({ secret: sealed, previous_secret: null }), secret };
     }
     const previous = rotatedOut(current.secret, graceSeconds, now);
-    const written = await coll.updateOne({ _id: appId, version: current.version }, { $set: { secret: sealed, previous_secret: previous, updated_at: now }, $inc: { version: 1 } });
+    const written = await coll.updateOne(
+      { _id: appId, version: current.version },
+      { $set: { secret: sealed, previous_secret: previous, updated_at: now }, $inc: { version: 1 } },
+    );
     if (written.matchedCount === 1) return { ...presentAppSecret({ secret: sealed, previous_secret: previous }), secret };
   }
   throw new PlatformError('conflict', 'app_secret_busy', "The app's signing secret kept changing while it was being rotated; try again");
@@ -81,7 +91,10 @@ export async function rotateAppSigningSecret(platform: Platform, appId: ObjectId
  * The secrets that sign a delivery to this subscription: its own, or its app's. `current` is
  * null when an app has no secret (an app submitted before app webhooks, until it rotates one).
  */
-export async function signingSecretsOf(platform: Platform, sub: SubscriptionDocument): Promise<{ current: StoredSecret | null; previous: RotatedSecret | null }> {
+export async function signingSecretsOf(
+  platform: Platform,
+  sub: SubscriptionDocument,
+): Promise<{ current: StoredSecret | null; previous: RotatedSecret | null }> {
   if (!sub.app_id) return { current: sub.secret ?? null, previous: sub.previous_secret ?? null };
   const doc = await appSecrets(platform.db).findOne({ _id: sub.app_id });
   return { current: doc?.secret ?? null, previous: doc?.previous_secret ?? null };
@@ -143,12 +156,19 @@ export async function openAppSubscription(platform: Platform, spec: AppSubscript
  * (`app.uninstalled` now, `shop.redact` later), none of the store's.
  */
 export async function narrowAppSubscription(platform: Platform, installationId: ObjectId, storeId: ObjectId, eventTypes: string[]): Promise<void> {
-  await subscriptions(platform.db).updateOne({ _id: installationId, store_id: storeId }, { $set: { event_types: eventTypes, updated_at: platform.clock.now() }, $inc: { version: 1 } });
+  await subscriptions(platform.db).updateOne(
+    { _id: installationId, store_id: storeId },
+    { $set: { event_types: eventTypes, updated_at: platform.clock.now() }, $inc: { version: 1 } },
+  );
   forgetStoreInterest(platform.db, storeId);
 }
 
 /** The subscriptions of the app's installations, in every store, oldest first (the partner's view). */
-export async function listAppSubscriptions(platform: Platform, appId: ObjectId, page: Page): Promise<{ items: AppSubscriptionView[]; nextCursor: string | null }> {
+export async function listAppSubscriptions(
+  platform: Platform,
+  appId: ObjectId,
+  page: Page,
+): Promise<{ items: AppSubscriptionView[]; nextCursor: string | null }> {
   const docs = await subscriptions(platform.db)
     .find({ app_id: appId, ...afterCursor(page) })
     .sort({ _id: 1 })
@@ -159,10 +179,18 @@ export async function listAppSubscriptions(platform: Platform, appId: ObjectId, 
 }
 
 /** Whether an installation can be told something: its subscription is active and its app has a signing secret. */
-export type DeliveryReadiness = { installation_id: string; ready: boolean; reason: 'no_subscription' | 'subscription_disabled' | 'no_signing_secret' | null; target_url: string | null };
+export type DeliveryReadiness = {
+  installation_id: string;
+  ready: boolean;
+  reason: 'no_subscription' | 'subscription_disabled' | 'no_signing_secret' | null;
+  target_url: string | null;
+};
 
 /** The delivery configuration of each installation (two reads whatever their number). */
-export async function appDeliveryReadiness(platform: Platform, installs: readonly { installationId: ObjectId; appId: ObjectId }[]): Promise<DeliveryReadiness[]> {
+export async function appDeliveryReadiness(
+  platform: Platform,
+  installs: readonly { installationId: ObjectId; appId: ObjectId }[],
+): Promise<DeliveryReadiness[]> {
   if (installs.length === 0) return [];
   const subs = await subscriptions(platform.db)
     .find({ _id: { $in: installs.map((i) => i.installationId) } }, { projection: { _id: 1, active: 1, target_url: 1 } })

@@ -8,8 +8,17 @@ import { ListDeliveriesQuery, getDelivery, listDeliveries, redeliver } from './o
 export function webhookDeliveryRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
   const access = storeScoped(null, { apps: false });
-  router.get('/', endpoint(platform, { access, query: ListDeliveriesQuery, respond: 'page' }, ({ store, query }) => listDeliveries(platform, { store_id: store.id }, query)));
-  router.get('/:id', endpoint(platform, { access }, ({ store, params }) => getDelivery(platform, { store_id: store.id }, params.id!)));
-  router.post('/:id/redeliver', endpoint(platform, { access, status: 202 }, ({ store, params }) => redeliver(platform, { store_id: store.id }, params.id!)));
+  router.get(
+    '/',
+    endpoint(platform, { access, query: ListDeliveriesQuery, respond: 'page' }, ({ store, query }) => listDeliveries(platform, { store_id: store.id }, query)),
+  );
+  router.get(
+    '/:id',
+    endpoint(platform, { access }, ({ store, params }) => getDelivery(platform, { store_id: store.id }, params.id!)),
+  );
+  router.post(
+    '/:id/redeliver',
+    endpoint(platform, { access, status: 202 }, ({ store, params }) => redeliver(platform, { store_id: store.id }, params.id!)),
+  );
   return router;
 }

@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb';
-import { carrying, findEventsNotFannedOut, matchesEventPatterns, findStoreEventsSince, loadEvent, loadEventsNotFannedOut, markFannedOut, type DomainEvent } from '../events/index.js';
+import {
+  carrying,
+  findEventsNotFannedOut,
+  matchesEventPatterns,
+  findStoreEventsSince,
+  loadEvent,
+  loadEventsNotFannedOut,
+  markFannedOut,
+  type DomainEvent,
+} from '../events/index.js';
 import { insertEach } from '../db.js';
 import { groupCommit } from '../group-commit.js';
 import { post, type FailureTexts, type SendResult } from '../outbound/index.js';
@@ -37,7 +46,10 @@ export function retryDelaySeconds(platform: Pick<Platform, 'config'>, attempt: n
 export type ClaimedDelivery = { delivery: DeliveryDocument; sub?: SubscriptionDocument; event?: DomainEvent };
 
 /** A delivery lease (src/work/lease.ts): the send's timeout plus the margin, taken by `owner`. */
-const leaseOf = (platform: Platform, owner: string): Lease => ({ owner, ms: platform.config.webhooks.timeoutMs + claimMarginMs(platform.config.webhooks.timeoutMs) });
+const leaseOf = (platform: Platform, owner: string): Lease => ({
+  owner,
+  ms: platform.config.webhooks.timeoutMs + claimMarginMs(platform.config.webhooks.timeoutMs),
+});
 
 /**
  * Create one delivery per (event, active matching subscription) for the given events, in a
@@ -58,12 +70,22 @@ export async function fanOutEvents(platform: Platform, eventIds: readonly string
   const stores = pending.flatMap((e) => (e.store_id ? [e.store_id] : []));
   const subs = stores.length > 0 ? await activeSubscriptions(platform.db, stores) : [];
   const created = await insertDeliveries(platform, planDeliveries(platform, pending, subs, owner, now));
-  await markFannedOut(platform.db, pending.map((e) => e.id), now);
+  await markFannedOut(
+    platform.db,
+    pending.map((e) => e.id),
+    now,
+  );
   return created;
 }
 
 /** A delivery, claimed by `owner`, for each (event, subscription) pair where the subscription wants the event. */
-function planDeliveries(platform: Platform, events: readonly DomainEvent[], subs: readonly SubscriptionDocument[], owner: string, now: Date): ClaimedDelivery[] {
+function planDeliveries(
+  platform: Platform,
+  events: readonly DomainEvent[],
+  subs: readonly SubscriptionDocument[],
+  owner: string,
+  now: Date,
+): ClaimedDelivery[] {
   const planned: ClaimedDelivery[] = [];
   for (const event of events) {
     for (const sub of subs) {
@@ -93,7 +115,10 @@ function planDeliveries(platform: Platform, events: readonly DomainEvent[], subs
 
 /** Insert the planned deliveries in one unordered command; those another fan-out created first are left out. */
 async function insertDeliveries(platform: Platform, planned: ClaimedDelivery[]): Promise<ClaimedDelivery[]> {
-  const outcomes = await insertEach(deliveries(platform.db), planned.map((p) => p.delivery));
+  const outcomes = await insertEach(
+    deliveries(platform.db),
+    planned.map((p) => p.delivery),
+  );
   const failed = outcomes.find((o) => o instanceof Error);
   if (failed) throw failed;
   return planned.filter((_, i) => outcomes[i] === 'inserted');
@@ -111,7 +136,11 @@ const CATCH_UP_EVENTS = 2000;
  */
 export async function catchUpSubscriptions(platform: Platform, owner: string, limit = 20): Promise<{ subscriptions: number; claimed: ClaimedDelivery[] }> {
   const now = platform.clock.now();
-  const due = await subscriptions(platform.db).find({ catch_up_due: { $lte: now } }).sort({ catch_up_due: 1 }).limit(limit).toArray();
+  const due = await subscriptions(platform.db)
+    .find({ catch_up_due: { $lte: now } })
+    .sort({ catch_up_due: 1 })
+    .limit(limit)
+    .toArray();
   const claimed: ClaimedDelivery[] = [];
   for (const sub of due) {
     const from = sub.catch_up_from ?? sub.created_at;
@@ -267,7 +296,14 @@ const WEBHOOK_TEXTS: FailureTexts = {
   answered: (status) => `Webhook endpoint returned HTTP ${status}`,
 };
 
-async function recordAttempt(platform: Platform, delivery: DeliveryDocument, sub: SubscriptionDocument, owner: string, attempt: AttemptDocument, result: SendResult): Promise<AttemptOutcome> {
+async function recordAttempt(
+  platform: Platform,
+  delivery: DeliveryDocument,
+  sub: SubscriptionDocument,
+  owner: string,
+  attempt: AttemptDocument,
+  result: SendResult,
+): Promise<AttemptOutcome> {
   const now = platform.clock.now();
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   let outcome: AttemptOutcome;
@@ -290,14 +326,24 @@ async function recordAttempt(platform: Platform, delivery: DeliveryDocument, sub
   const settled = await settler(platform.db)({ ...op, requestId: attempt.request_id });
   if (!settled) return 'lost_claim'; // the lease expired and another worker took the delivery over
 
-  const ids = { delivery_id: delivery._id.toHexString(), event_id: delivery.event_id.toHexString(), subscription_id: sub._id.toHexString(), attempt: attempt.number };
+  const ids = {
+    delivery_id: delivery._id.toHexString(),
+    event_id: delivery.event_id.toHexString(),
+    subscription_id: sub._id.toHexString(),
+    attempt: attempt.number,
+  };
   if (sub.app_id) {
-    await countAppAttempt(platform, sub.app_id, outcome as AttemptEnd).catch((err: Error) => platform.log.warn({ event: 'webhook.app_stats_failed', ...ids, err: err.message }));
+    await countAppAttempt(platform, sub.app_id, outcome as AttemptEnd).catch((err: Error) =>
+      platform.log.warn({ event: 'webhook.app_stats_failed', ...ids, err: err.message }),
+    );
   }
   if (ok) {
     platform.log.info({ event: 'webhook.delivered', ...ids, status: result.status, duration_ms: result.durationMs });
     if (sub.consecutive_failed_deliveries > 0 || (sub.consecutive_gone_deliveries ?? 0) > 0) {
-      await subscriptions(platform.db).updateOne({ _id: sub._id, store_id: sub.store_id }, { $set: { consecutive_failed_deliveries: 0, consecutive_gone_deliveries: 0 } });
+      await subscriptions(platform.db).updateOne(
+        { _id: sub._id, store_id: sub.store_id },
+        { $set: { consecutive_failed_deliveries: 0, consecutive_gone_deliveries: 0 } },
+      );
     }
     return outcome;
   }
@@ -316,7 +362,9 @@ async function recordAttempt(platform: Platform, delivery: DeliveryDocument, sub
 async function countFailedDelivery(platform: Platform, sub: SubscriptionDocument, gone: boolean): Promise<void> {
   const counted = await subscriptions(platform.db).findOneAndUpdate(
     { _id: sub._id, store_id: sub.store_id },
-    gone ? { $inc: { consecutive_failed_deliveries: 1, consecutive_gone_deliveries: 1 } } : { $inc: { consecutive_failed_deliveries: 1 }, $set: { consecutive_gone_deliveries: 0 } },
+    gone
+      ? { $inc: { consecutive_failed_deliveries: 1, consecutive_gone_deliveries: 1 } }
+      : { $inc: { consecutive_failed_deliveries: 1 }, $set: { consecutive_gone_deliveries: 0 } },
     { returnDocument: 'after' },
   );
   if (!counted?.active || counted.consecutive_failed_deliveries < DISABLE_AFTER_FAILED_DELIVERIES) return;
@@ -344,11 +392,16 @@ function settler(db: Db): (op: Settle) => Promise<boolean> {
 
 async function settleEach(db: Db, ops: Settle[]): Promise<boolean[]> {
   if (ops.length === 1) return [(await deliveries(db).updateOne(ops[0]!.filter, ops[0]!.update)).matchedCount === 1];
-  const result = await deliveries(db).bulkWrite(ops.map(({ filter, update }) => ({ updateOne: { filter, update } })), { ordered: false });
+  const result = await deliveries(db).bulkWrite(
+    ops.map(({ filter, update }) => ({ updateOne: { filter, update } })),
+    { ordered: false },
+  );
   if (result.matchedCount === ops.length) return ops.map(() => true);
   // Some leases were lost: the updates that took are those whose attempt is now recorded.
   const ids = ops.map((op) => op.filter._id as ObjectId);
-  const docs = await deliveries(db).find({ _id: { $in: ids } }, { projection: { 'attempts.request_id': 1 } }).toArray();
+  const docs = await deliveries(db)
+    .find({ _id: { $in: ids } }, { projection: { 'attempts.request_id': 1 } })
+    .toArray();
   const recorded = new Set(docs.flatMap((d) => d.attempts.map((a) => a.request_id)));
   return ops.map((op) => recorded.has(op.requestId));
 }
@@ -392,8 +445,24 @@ async function disableSubscription(platform: Platform, sub: SubscriptionDocument
 
 async function finishWithoutSending(platform: Platform, delivery: DeliveryDocument, owner: string, reason: string): Promise<AttemptOutcome> {
   const now = platform.clock.now();
-  const attempt: AttemptDocument = { series: delivery.series, number: delivery.next_attempt, request_id: 'none', started_at: now, duration_ms: 0, status: null, error: reason, response_preview: null, retry_seconds: null };
-  const updated = await settleLease(deliveries(platform.db), delivery, owner, { $set: { status: 'failed', completed_at: now, next_attempt_at: null, updated_at: now }, $push: { attempts: attempt } }, { status: 'queued' });
+  const attempt: AttemptDocument = {
+    series: delivery.series,
+    number: delivery.next_attempt,
+    request_id: 'none',
+    started_at: now,
+    duration_ms: 0,
+    status: null,
+    error: reason,
+    response_preview: null,
+    retry_seconds: null,
+  };
+  const updated = await settleLease(
+    deliveries(platform.db),
+    delivery,
+    owner,
+    { $set: { status: 'failed', completed_at: now, next_attempt_at: null, updated_at: now }, $push: { attempts: attempt } },
+    { status: 'queued' },
+  );
   return updated ? 'failed' : 'lost_claim';
 }
 
@@ -403,7 +472,11 @@ export type DispatchCounts = { claimed: number; successful: number; retry_schedu
  * Send deliveries this process already holds (`claimed`, from a fan-out), then claim and send
  * the given ones, or any due ones up to `limit`, with a few sends in flight at once.
  */
-export async function dispatchDue(platform: Platform, owner: string, options: { claimed?: ClaimedDelivery[]; deliveryIds?: string[]; limit?: number; concurrency?: number } = {}): Promise<DispatchCounts> {
+export async function dispatchDue(
+  platform: Platform,
+  owner: string,
+  options: { claimed?: ClaimedDelivery[]; deliveryIds?: string[]; limit?: number; concurrency?: number } = {},
+): Promise<DispatchCounts> {
   const counts: DispatchCounts = { claimed: 0, successful: 0, retry_scheduled: 0, failed: 0 };
   const held = [...(options.claimed ?? [])];
   const queue = options.deliveryIds ? [...options.deliveryIds] : null;

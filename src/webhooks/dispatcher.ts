@@ -85,7 +85,12 @@ export function createDispatcher(platform: Platform, owner: string, concurrency 
       if (unsent.length > 0) {
         const now = platform.clock.now();
         // Each on the exact lease held (one bulk write): one that ran out and was claimed again is not touched.
-        await releaseLeases(deliveries(platform.db), unsent.map(({ delivery }) => delivery), owner, { filter: { status: 'queued' }, set: { updated_at: now } });
+        await releaseLeases(
+          deliveries(platform.db),
+          unsent.map(({ delivery }) => delivery),
+          owner,
+          { filter: { status: 'queued' }, set: { updated_at: now } },
+        );
         platform.log.info({ event: 'webhooks.dispatcher_released', deliveries: unsent.length });
       }
       await Promise.all([...running]);

@@ -35,7 +35,11 @@ function memoryOf(db: Db): Map<string, Remembered> {
   return memory;
 }
 
-type Wantable = { type: string; store_id: string | ObjectId | null; recipient?: { type: 'app_installation'; id: string | ObjectId; exclusive?: boolean } | null };
+type Wantable = {
+  type: string;
+  store_id: string | ObjectId | null;
+  recipient?: { type: 'app_installation'; id: string | ObjectId; exclusive?: boolean } | null;
+};
 
 /**
  * Whether a subscription wants an event: the same store, and

@@ -10,7 +10,10 @@ import { dispatchDue, fanOutEvents } from './delivery.js';
 import { createDispatcher } from './dispatcher.js';
 import { WAKE_BATCH } from './wake.js';
 
-const DispatchBody = z.strictObject({ delivery_ids: z.array(IdString()).max(WAKE_BATCH).optional(), event_ids: z.array(IdString()).max(WAKE_BATCH).optional() });
+const DispatchBody = z.strictObject({
+  delivery_ids: z.array(IdString()).max(WAKE_BATCH).optional(),
+  event_ids: z.array(IdString()).max(WAKE_BATCH).optional(),
+});
 const LifecycleBody = z.strictObject({ event_ids: z.array(IdString()).min(1).max(WAKE_BATCH) });
 
 /**

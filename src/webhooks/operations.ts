@@ -20,7 +20,10 @@ export type DeliveryScope = { store_id: string } | { app_id: string };
 const Time = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const DeliveryFilters = PageQuery.extend({
   status: z.enum(['queued', 'successful', 'failed']).optional(),
-  event_type: z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/, 'must be an event type').optional(),
+  event_type: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/, 'must be an event type')
+    .optional(),
   event_id: IdString().optional(),
   created_after: Time.optional(),
   created_before: Time.optional(),
@@ -52,7 +55,11 @@ export async function listDeliveries(platform: Platform, scope: DeliveryScope, q
     filter.created_at = { ...(q.created_after ? { $gte: q.created_after } : {}), ...(q.created_before ? { $lte: q.created_before } : {}) };
   }
   // The scope last: no filter can widen it.
-  const docs = await deliveries(platform.db).find({ ...filter, ...scopeFilter(scope) }).sort({ _id: 1 }).limit(q.limit + 1).toArray();
+  const docs = await deliveries(platform.db)
+    .find({ ...filter, ...scopeFilter(scope) })
+    .sort({ _id: 1 })
+    .limit(q.limit + 1)
+    .toArray();
   const { items, nextCursor } = pageOf(docs, q.limit);
   return { items: items.map((d) => present(scope, d, false)), nextCursor };
 }
@@ -75,16 +82,29 @@ export async function getDelivery(platform: Platform, scope: DeliveryScope, deli
  */
 export async function redeliver(platform: Platform, scope: DeliveryScope, deliveryId: string) {
   const current = await findDelivery(platform, scope, deliveryId);
-  if (current.status !== 'failed') throw new PlatformError('conflict', 'delivery_not_failed', `Only a failed delivery can be redelivered; this one is ${current.status}`);
+  if (current.status !== 'failed')
+    throw new PlatformError('conflict', 'delivery_not_failed', `Only a failed delivery can be redelivered; this one is ${current.status}`);
   const sub = await subscriptions(platform.db).findOne({ _id: current.subscription_id, store_id: current.store_id });
-  if (!sub?.active) throw new PlatformError('conflict', 'subscription_inactive', 'app_id' in scope ? INSTALLATION_INACTIVE : 'The subscription is deleted or disabled; re-enable it first');
+  if (!sub?.active)
+    throw new PlatformError(
+      'conflict',
+      'subscription_inactive',
+      'app_id' in scope ? INSTALLATION_INACTIVE : 'The subscription is deleted or disabled; re-enable it first',
+    );
   if (!stillSubscribed(sub, current.event_type)) {
-    throw new PlatformError('conflict', 'topic_not_subscribed', `The app no longer receives ${current.event_type} in this store (uninstalled, or its scopes changed)`);
+    throw new PlatformError(
+      'conflict',
+      'topic_not_subscribed',
+      `The app no longer receives ${current.event_type} in this store (uninstalled, or its scopes changed)`,
+    );
   }
   const now = platform.clock.now();
   const doc = await deliveries(platform.db).findOneAndUpdate(
     { _id: current._id, store_id: current.store_id, status: 'failed' },
-    { $set: { status: 'queued', next_attempt: 0, next_attempt_at: now, completed_at: null, lease_until: null, lease_owner: null, updated_at: now }, $inc: { series: 1 } },
+    {
+      $set: { status: 'queued', next_attempt: 0, next_attempt_at: now, completed_at: null, lease_until: null, lease_owner: null, updated_at: now },
+      $inc: { series: 1 },
+    },
     { returnDocument: 'after' },
   );
   if (!doc) throw new PlatformError('conflict', 'delivery_not_failed', 'The delivery changed; read it again');

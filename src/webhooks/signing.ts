@@ -77,7 +77,8 @@ function sealedKeyId(stored: StoredSecret): string | null {
  */
 export function unreadableSecretError(which: 'current' | 'previous', { cause }: UnreadableSecret): string {
   const what = which === 'current' ? 'Signing secret' : 'Previous signing secret';
-  if (cause === 'no_secret') return "The app has no webhook signing secret: its partner must rotate one (POST /v1/app-store/developers/apps/:id/webhook-secret)";
+  if (cause === 'no_secret')
+    return 'The app has no webhook signing secret: its partner must rotate one (POST /v1/app-store/developers/apps/:id/webhook-secret)';
   return cause === 'key_missing'
     ? `${what} cannot be decrypted: the key it was sealed with is not in SECRETS_KEYS (restore that key, or rotate the secret with grace_period_seconds 0)`
     : `${what} cannot be decrypted: it does not open with the key of its id in SECRETS_KEYS (the key was changed, or the stored secret is damaged; rotate the secret with grace_period_seconds 0)`;

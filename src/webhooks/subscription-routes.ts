@@ -4,14 +4,7 @@ import { endpoint, storeScoped } from '../http/endpoint.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { RotateSecretBody, subscriptionSchemas } from './schemas.js';
-import {
-  createSubscription,
-  deleteSubscription,
-  getSubscription,
-  listSubscriptions,
-  rotateSubscriptionSecret,
-  updateSubscription,
-} from './subscriptions.js';
+import { createSubscription, deleteSubscription, getSubscription, listSubscriptions, rotateSubscriptionSecret, updateSubscription } from './subscriptions.js';
 
 /** Operations routes are the merchant's (apps manage their subscriptions through their manifest). */
 const MERCHANT_OPERATIONS = storeScoped(null, { apps: false });
@@ -22,7 +15,10 @@ export function webhookSubscriptionRoutes(platform: Platform): AppRouter {
   const { CreateSubscriptionBody, UpdateSubscriptionBody } = subscriptionSchemas(platform.events);
   const access = MERCHANT_OPERATIONS;
 
-  router.get('/', endpoint(platform, { access, query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listSubscriptions(platform, store.id, query)));
+  router.get(
+    '/',
+    endpoint(platform, { access, query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listSubscriptions(platform, store.id, query)),
+  );
 
   // Idempotent so a lost response can be retried and still show the secret (stored responses are encrypted).
   router.post(
@@ -32,13 +28,27 @@ export function webhookSubscriptionRoutes(platform: Platform): AppRouter {
     ),
   );
 
-  router.get('/:id', endpoint(platform, { access }, ({ store, params }) => getSubscription(platform, store.id, params.id!)));
+  router.get(
+    '/:id',
+    endpoint(platform, { access }, ({ store, params }) => getSubscription(platform, store.id, params.id!)),
+  );
 
-  router.patch('/:id', endpoint(platform, { access, body: UpdateSubscriptionBody }, ({ store, params, body }) => updateSubscription(platform, store.id, params.id!, body)));
+  router.patch(
+    '/:id',
+    endpoint(platform, { access, body: UpdateSubscriptionBody }, ({ store, params, body }) => updateSubscription(platform, store.id, params.id!, body)),
+  );
 
-  router.delete('/:id', endpoint(platform, { access, respond: 'empty' }, ({ store, params }) => deleteSubscription(platform, store.id, params.id!)));
+  router.delete(
+    '/:id',
+    endpoint(platform, { access, respond: 'empty' }, ({ store, params }) => deleteSubscription(platform, store.id, params.id!)),
+  );
 
-  router.post('/:id/rotate-secret', endpoint(platform, { access, body: RotateSecretBody, idempotent: true }, ({ store, params, body }) => rotateSubscriptionSecret(platform, store.id, params.id!, body)));
+  router.post(
+    '/:id/rotate-secret',
+    endpoint(platform, { access, body: RotateSecretBody, idempotent: true }, ({ store, params, body }) =>
+      rotateSubscriptionSecret(platform, store.id, params.id!, body),
+    ),
+  );
 
   return router;
 }

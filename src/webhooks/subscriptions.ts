@@ -27,7 +27,11 @@ export type TargetOptions = { resolver?: Resolver };
 const MERCHANT_OWNED = { 'owner.type': 'merchant' } as const;
 
 const limitReached = () =>
-  new PlatformError('conflict', 'subscription_limit_reached', `A store may have at most ${MAX_SUBSCRIPTIONS_PER_STORE} webhook subscriptions; delete one first`);
+  new PlatformError(
+    'conflict',
+    'subscription_limit_reached',
+    `A store may have at most ${MAX_SUBSCRIPTIONS_PER_STORE} webhook subscriptions; delete one first`,
+  );
 
 /** The target as stored (the parsed URL's href), or a 400 naming the rule it breaks. */
 async function acceptTarget(platform: Platform, raw: string, options: TargetOptions): Promise<string> {
@@ -77,7 +81,9 @@ export async function createSubscription(
     updated_at: now,
   };
   const view = presentSubscription(doc);
-  const pending = [platform.events.pending('webhook_subscription.created', store_id, { webhook_subscription: view }, `webhook_subscription.created:${view.id}`)];
+  const pending = [
+    platform.events.pending('webhook_subscription.created', store_id, { webhook_subscription: view }, `webhook_subscription.created:${view.id}`),
+  ];
   await collection.insertOne({ ...doc, ...carried(pending) });
   forgetStoreInterest(platform.db, store_id);
   // Two creations racing past the count above: whoever sees more than the limit takes its own
@@ -125,7 +131,8 @@ export async function updateSubscription(
   const id = parseObjectId(subscriptionId);
   const store_id = new ObjectId(storeId);
   // 404 before the target check, so another store's id never learns which URLs pass.
-  if (!id || !(await subscriptions(platform.db).findOne({ _id: id, store_id, ...MERCHANT_OWNED }, { projection: { _id: 1 } }))) throw notFound('Webhook subscription');
+  if (!id || !(await subscriptions(platform.db).findOne({ _id: id, store_id, ...MERCHANT_OWNED }, { projection: { _id: 1 } })))
+    throw notFound('Webhook subscription');
   const changed = (Object.keys(input) as (keyof UpdateSubscriptionBody)[]).filter((k) => input[k] !== undefined);
   const set: Partial<SubscriptionDocument> = { updated_at: platform.clock.now() };
   if (input.target_url !== undefined) set.target_url = await acceptTarget(platform, input.target_url, options);
@@ -144,10 +151,20 @@ export async function updateSubscription(
     // Conditional on the version read, so the subscription as it becomes is known now: its event
     // travels with the write. (The catch-up window and the failure counts are not in the view.)
     const view = presentSubscription({ ...current, ...set, version: current.version + 1 });
-    const pending = [platform.events.pending('webhook_subscription.updated', store_id, { webhook_subscription: view, changed }, `webhook_subscription.updated:${view.id}:v${current.version + 1}`)];
+    const pending = [
+      platform.events.pending(
+        'webhook_subscription.updated',
+        store_id,
+        { webhook_subscription: view, changed },
+        `webhook_subscription.updated:${view.id}:v${current.version + 1}`,
+      ),
+    ];
     const result = await subscriptions(platform.db).updateOne(
       { _id: current._id, store_id, version: current.version },
-      carrying({ $set: set, $inc: { version: 1 }, ...(window ? { $min: { catch_up_from: window.catch_up_from }, $max: { catch_up_due: window.catch_up_due } } : {}) }, pending),
+      carrying(
+        { $set: set, $inc: { version: 1 }, ...(window ? { $min: { catch_up_from: window.catch_up_from }, $max: { catch_up_due: window.catch_up_due } } : {}) },
+        pending,
+      ),
     );
     if (result.matchedCount === 0) continue;
     forgetStoreInterest(platform.db, store_id);
@@ -162,7 +179,9 @@ export async function deleteSubscription(platform: Platform, storeId: string, su
     const current = await findSubscription(platform, storeId, subscriptionId);
     if (!current) throw notFound('Webhook subscription');
     const view = presentSubscription(current);
-    const pending = [platform.events.pending('webhook_subscription.deleted', current.store_id, { webhook_subscription: view }, `webhook_subscription.deleted:${view.id}`)];
+    const pending = [
+      platform.events.pending('webhook_subscription.deleted', current.store_id, { webhook_subscription: view }, `webhook_subscription.deleted:${view.id}`),
+    ];
     // Conditional on the version read, so the event shows the subscription as it was when it went.
     const removed = await platform.events.deleting(SUBSCRIPTIONS, current._id, pending, async () => {
       const result = await subscriptions(platform.db).deleteOne({ _id: current._id, store_id: current.store_id, version: current.version });
@@ -201,8 +220,18 @@ export async function rotateSubscriptionSecret(
     const set: Partial<SubscriptionDocument> = { secret: sealSecret(platform.config.secretsKeys, secret, now), previous_secret: previous, updated_at: now };
     // Conditional on the version read: the event, with the subscription as it becomes, travels with the write.
     const view = presentSubscription({ ...current, ...set, version: current.version + 1 });
-    const pending = [platform.events.pending('webhook_subscription.updated', current.store_id, { webhook_subscription: view, changed: ['secret'] }, `webhook_subscription.updated:${view.id}:v${current.version + 1}`)];
-    const result = await subscriptions(platform.db).updateOne({ _id: current._id, store_id: current.store_id, version: current.version }, carrying({ $set: set, $inc: { version: 1 } }, pending));
+    const pending = [
+      platform.events.pending(
+        'webhook_subscription.updated',
+        current.store_id,
+        { webhook_subscription: view, changed: ['secret'] },
+        `webhook_subscription.updated:${view.id}:v${current.version + 1}`,
+      ),
+    ];
+    const result = await subscriptions(platform.db).updateOne(
+      { _id: current._id, store_id: current.store_id, version: current.version },
+      carrying({ $set: set, $inc: { version: 1 } }, pending),
+    );
     if (result.matchedCount === 0) continue;
     await platform.events.settle(subscriptions(platform.db), current._id, pending);
     return { ...view, secret };

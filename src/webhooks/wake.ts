@@ -22,7 +22,13 @@ const WAKES_IN_FLIGHT = 2;
  * the deliveries claimed by it; false when there is no internal secret (poll-only), the service
  * is unreachable, or it failed.
  */
-export async function wakeWebhooks(platform: WakeDeps, eventIds: readonly string[], deliveryIds: readonly string[] = [], signal?: AbortSignal, route: WakeRoute = 'deliveries'): Promise<boolean> {
+export async function wakeWebhooks(
+  platform: WakeDeps,
+  eventIds: readonly string[],
+  deliveryIds: readonly string[] = [],
+  signal?: AbortSignal,
+  route: WakeRoute = 'deliveries',
+): Promise<boolean> {
   const secret = platform.config.internalSecret;
   if (!secret) return false;
   try {
@@ -65,7 +71,9 @@ export function announceEvents(deps: Pick<Platform, 'config' | 'log' | 'jobs'>) 
         const work: Promise<void> = (async () => {
           if (await wakeWebhooks(deps, batch, [], shutdown.signal, route)) return;
           for (const eventId of batch) {
-            await enqueueFanOut(deps, eventId).catch((err: Error) => deps.log.error({ event: 'webhooks.announce_failed', event_id: eventId, err: err.message }));
+            await enqueueFanOut(deps, eventId).catch((err: Error) =>
+              deps.log.error({ event: 'webhooks.announce_failed', event_id: eventId, err: err.message }),
+            );
           }
         })().finally(() => {
           inFlight.delete(work);

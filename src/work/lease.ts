@@ -91,7 +91,9 @@ export async function releaseLeases<T extends Leased>(
 ): Promise<number> {
   if (held.length === 0) return 0;
   const result = await collection.bulkWrite(
-    held.map((doc) => ({ updateOne: { filter: { ...heldBy(doc, owner), ...options.filter } as Filter<T>, update: { $set: { ...NO_LEASE, ...options.set } } as UpdateFilter<T> } })),
+    held.map((doc) => ({
+      updateOne: { filter: { ...heldBy(doc, owner), ...options.filter } as Filter<T>, update: { $set: { ...NO_LEASE, ...options.set } } as UpdateFilter<T> },
+    })),
     { ordered: false },
   );
   return result.matchedCount;
@@ -102,7 +104,12 @@ export async function releaseLeases<T extends Leased>(
  * gives the lease back, conditional on the lease held: a holder whose lease was taken over
  * records nothing. As data, for a caller that writes several together (webhooks' group commit).
  */
-export function settlement<T extends Leased>(held: Held, owner: string, update: UpdateFilter<T>, filter?: Filter<T>): { filter: Filter<T>; update: UpdateFilter<T> } {
+export function settlement<T extends Leased>(
+  held: Held,
+  owner: string,
+  update: UpdateFilter<T>,
+  filter?: Filter<T>,
+): { filter: Filter<T>; update: UpdateFilter<T> } {
   return {
     filter: { ...heldBy(held, owner), ...filter } as Filter<T>,
     update: { ...update, $set: { ...update.$set, ...NO_LEASE } } as UpdateFilter<T>,
@@ -110,7 +117,13 @@ export function settlement<T extends Leased>(held: Held, owner: string, update: 
 }
 
 /** Settle one held document now (see settlement). Resolves whether the lease was still held, i.e. whether the update took. */
-export async function settleLease<T extends Leased>(collection: Collection<T>, held: Held, owner: string, update: UpdateFilter<T>, filter?: Filter<T>): Promise<boolean> {
+export async function settleLease<T extends Leased>(
+  collection: Collection<T>,
+  held: Held,
+  owner: string,
+  update: UpdateFilter<T>,
+  filter?: Filter<T>,
+): Promise<boolean> {
   const op = settlement(held, owner, update, filter);
   return (await collection.updateOne(op.filter, op.update)).matchedCount === 1;
 }
@@ -120,7 +133,12 @@ export async function settleLease<T extends Leased>(collection: Collection<T>, h
  * `filter` and due (`next_attempt_at`) since before `overdue`. A sweeper hands these ids back
  * to whatever drives the work; the claim still decides who does it.
  */
-export async function findStranded<T extends Leased & { next_attempt_at: Date | null }>(collection: Collection<T>, filter: Filter<T>, overdue: Date, limit: number): Promise<ObjectId[]> {
+export async function findStranded<T extends Leased & { next_attempt_at: Date | null }>(
+  collection: Collection<T>,
+  filter: Filter<T>,
+  overdue: Date,
+  limit: number,
+): Promise<ObjectId[]> {
   const docs = await collection
     .find({ ...filter, next_attempt_at: { $lte: overdue } } as Filter<T>, { projection: { _id: 1 } })
     .limit(limit)

@@ -76,7 +76,12 @@ export type Authorized = { installationId: string; code: string; verifier: strin
  * fresh PKCE verifier, the app's first redirect URL and `webhookUrl` (a placeholder partner URL
  * by default). The installation exists from then on.
  */
-export async function authorizeApp(api: Client, partner: GivenApp, shop: GivenShop, { scopes, webhookUrl = 'https://partner.example.com/webhooks' }: InstallOptions): Promise<Authorized> {
+export async function authorizeApp(
+  api: Client,
+  partner: GivenApp,
+  shop: GivenShop,
+  { scopes, webhookUrl = 'https://partner.example.com/webhooks' }: InstallOptions,
+): Promise<Authorized> {
   const verifier = randomBytes(32).toString('base64url');
   const redirectUri = partner.app.published.redirect_urls[0] as string;
   const res = await api.post(

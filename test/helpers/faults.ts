@@ -65,7 +65,12 @@ export type EventFault = {
  * released (`stall`: a process that stopped there, or a slow request). The database and every
  * other step are the real ones.
  */
-export function faultAtEvent(platform: Platform, type: string, action: 'throw' | 'stall', match: (payload: Record<string, unknown>) => boolean = () => true): EventFault {
+export function faultAtEvent(
+  platform: Platform,
+  type: string,
+  action: 'throw' | 'stall',
+  match: (payload: Record<string, unknown>) => boolean = () => true,
+): EventFault {
   const events = platform.events;
   const emit = events.emit;
   let armed = true;

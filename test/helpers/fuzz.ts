@@ -170,7 +170,8 @@ export function mutationPoints(s: JsonSchema | null): string[][] {
     return undefined;
   };
   const isList = (x: JsonSchema | undefined): boolean => Boolean(x && (x.type === 'array' || x.items || (x.anyOf ?? x.oneOf ?? []).some(isList)));
-  const isMap = (x: JsonSchema | undefined): boolean => Boolean(x && ((x.type === 'object' && !x.properties && x.additionalProperties !== false) || (x.anyOf ?? x.oneOf ?? []).some(isMap)));
+  const isMap = (x: JsonSchema | undefined): boolean =>
+    Boolean(x && ((x.type === 'object' && !x.properties && x.additionalProperties !== false) || (x.anyOf ?? x.oneOf ?? []).some(isMap)));
   const top = objectOf(s ?? undefined);
   for (const [key, child] of Object.entries(top?.properties ?? {})) {
     points.push([key]);
@@ -333,7 +334,10 @@ export const HOSTILE_BODIES: readonly RawBody[] = [
   { text: '{}', type: 'text/plain' },
   { text: 'a[b][c]=1&__proto__[admin]=1&constructor=1&grant_type=constructor', type: 'application/x-www-form-urlencoded' },
   { text: `a${'[b]'.repeat(70)}=1`, type: 'application/x-www-form-urlencoded' },
-  { text: '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--x--\r\n', type: 'multipart/form-data; boundary=x' },
+  {
+    text: '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--x--\r\n',
+    type: 'multipart/form-data; boundary=x',
+  },
   { text: '--x\r\nContent-Disposition: form-data; name="__proto__"\r\n\r\n1\r\n--', type: 'multipart/form-data; boundary=x' },
   { text: '{}', headers: { 'content-encoding': 'gzip' } },
   { text: '{}', headers: { 'content-encoding': 'br' } },

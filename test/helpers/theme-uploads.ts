@@ -9,7 +9,12 @@ export function bundleOf(fixture: 'aurora' | 'ember-liquid', slug = `${fixture}-
 }
 
 /** Replace (or add) an inline asset, with its size and SHA-256 recomputed as the contract requires. */
-export function setAsset(bundle: Record<string, any>, path: string, content: string, contentType = path.endsWith('.liquid') ? 'text/x-liquid' : 'text/css'): void {
+export function setAsset(
+  bundle: Record<string, any>,
+  path: string,
+  content: string,
+  contentType = path.endsWith('.liquid') ? 'text/x-liquid' : 'text/css',
+): void {
   const entry = inlineAsset(path, contentType, content);
   const assets = bundle.renderer.assets as { path: string }[];
   const i = assets.findIndex((a) => a.path === path);

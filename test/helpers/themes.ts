@@ -17,5 +17,11 @@ export function loadFixture(name: string): Record<string, unknown> {
 
 /** An inline asset entry with its size and SHA-256 computed. */
 export function inlineAsset(path: string, contentType: string, content: string) {
-  return { path, content_type: contentType, size: Buffer.byteLength(content, 'utf8'), sha256: createHash('sha256').update(content, 'utf8').digest('hex'), content };
+  return {
+    path,
+    content_type: contentType,
+    size: Buffer.byteLength(content, 'utf8'),
+    sha256: createHash('sha256').update(content, 'utf8').digest('hex'),
+    content,
+  };
 }

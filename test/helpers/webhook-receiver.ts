@@ -55,7 +55,9 @@ export class WebhookReceiver {
         const eventId = String(req.headers['x-platform-event-id'] ?? '');
         const secret = this.secrets.get(path);
         const verified =
-          secret !== undefined && verifyBySpec(secret, req.headers, raw, 'x-platform-hmac-sha256') && verifyBySpec(secret, req.headers, raw, 'x-platform-signature');
+          secret !== undefined &&
+          verifyBySpec(secret, req.headers, raw, 'x-platform-hmac-sha256') &&
+          verifyBySpec(secret, req.headers, raw, 'x-platform-signature');
         this.requests.push({ path, headers: req.headers, raw, body: raw.toString('utf8'), eventId, verified });
         if (!verified) {
           res.writeHead(401).end('signature does not verify');

@@ -68,13 +68,21 @@ function isHasOwnCall(node, objText, keyText, source) {
 /** Whether `test` being true implies the own property (the call itself, or one side of an `&&`). */
 function provesOwn(test, objText, keyText, source) {
   if (isHasOwnCall(test, objText, keyText, source)) return true;
-  return test.type === 'LogicalExpression' && test.operator === '&&' && (provesOwn(test.left, objText, keyText, source) || provesOwn(test.right, objText, keyText, source));
+  return (
+    test.type === 'LogicalExpression' &&
+    test.operator === '&&' &&
+    (provesOwn(test.left, objText, keyText, source) || provesOwn(test.right, objText, keyText, source))
+  );
 }
 
 /** Whether `test` being false implies the own property (`!Object.hasOwn(…)`, or one side of an `||`). */
 function refutesOwn(test, objText, keyText, source) {
   if (test.type === 'UnaryExpression' && test.operator === '!' && isHasOwnCall(test.argument, objText, keyText, source)) return true;
-  return test.type === 'LogicalExpression' && test.operator === '||' && (refutesOwn(test.left, objText, keyText, source) || refutesOwn(test.right, objText, keyText, source));
+  return (
+    test.type === 'LogicalExpression' &&
+    test.operator === '||' &&
+    (refutesOwn(test.left, objText, keyText, source) || refutesOwn(test.right, objText, keyText, source))
+  );
 }
 
 const exits = (statement) =>
@@ -87,12 +95,19 @@ const FUNCTION = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFun
 function isGuarded(node, objText, keyText, source) {
   let child = node;
   for (let parent = node.parent; parent; child = parent, parent = parent.parent) {
-    if ((parent.type === 'ConditionalExpression' || parent.type === 'IfStatement') && child === parent.consequent && provesOwn(parent.test, objText, keyText, source)) return true;
-    if (parent.type === 'LogicalExpression' && parent.operator === '&&' && child === parent.right && provesOwn(parent.left, objText, keyText, source)) return true;
+    if (
+      (parent.type === 'ConditionalExpression' || parent.type === 'IfStatement') &&
+      child === parent.consequent &&
+      provesOwn(parent.test, objText, keyText, source)
+    )
+      return true;
+    if (parent.type === 'LogicalExpression' && parent.operator === '&&' && child === parent.right && provesOwn(parent.left, objText, keyText, source))
+      return true;
     if (parent.type === 'BlockStatement' || parent.type === 'Program' || parent.type === 'SwitchCase') {
       const body = parent.type === 'SwitchCase' ? parent.consequent : parent.body;
       for (const earlier of body.slice(0, body.indexOf(child))) {
-        if (earlier.type === 'IfStatement' && !earlier.alternate && exits(earlier.consequent) && refutesOwn(earlier.test, objText, keyText, source)) return true;
+        if (earlier.type === 'IfStatement' && !earlier.alternate && exits(earlier.consequent) && refutesOwn(earlier.test, objText, keyText, source))
+          return true;
       }
     }
     if (FUNCTION.has(parent.type)) return false;
@@ -103,7 +118,9 @@ function isGuarded(node, objText, keyText, source) {
 export const noOpenKeyLookup = {
   meta: {
     type: 'problem',
-    docs: { description: 'A string that may be anything (a client-chosen name) never indexes a plain object: use a Map, Object.hasOwn, or a literal-union key' },
+    docs: {
+      description: 'A string that may be anything (a client-chosen name) never indexes a plain object: use a Map, Object.hasOwn, or a literal-union key',
+    },
     schema: [],
     messages: {
       lookup:

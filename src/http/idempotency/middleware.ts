@@ -41,7 +41,10 @@ export function idempotent(platform: Platform, publicScope: ((ctx: AppContext) =
       return;
     }
     const lost = (step: string) =>
-      platform.log.warn({ event: 'idempotency.claim_lost', request_id: ctx.state.requestId, route, idempotency_key: key, step }, 'the Idempotency-Key claim was taken over while the request ran');
+      platform.log.warn(
+        { event: 'idempotency.claim_lost', request_id: ctx.state.requestId, route, idempotency_key: key, step },
+        'the Idempotency-Key claim was taken over while the request ran',
+      );
     const heartbeat = keepAlive(platform, claim, lockMs, () => lost('renew'));
     try {
       await next();
@@ -84,11 +87,14 @@ function keepAlive(platform: Platform, claim: HeldClaim, lockMs: number, onLost:
     }
   };
   const schedule = () => {
-    timer = setTimeout(() => {
-      inFlight = beat().then(() => {
-        if (!state.stopped && !state.lost) schedule();
-      });
-    }, Math.floor(lockMs / 3));
+    timer = setTimeout(
+      () => {
+        inFlight = beat().then(() => {
+          if (!state.stopped && !state.lost) schedule();
+        });
+      },
+      Math.floor(lockMs / 3),
+    );
     timer.unref();
   };
   schedule();

@@ -77,7 +77,11 @@ export async function claimIdempotencyKey(platform: Platform, scope: Idempotency
       throw new PlatformError('conflict', 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body');
     }
     if (existing.state === 'completed' && existing.response_status !== null && existing.response_body !== null) {
-      return { kind: 'replay', status: existing.response_status, body: JSON.parse(decryptSecret(platform.config.secretsKeys, PURPOSE, existing.response_body)) };
+      return {
+        kind: 'replay',
+        status: existing.response_status,
+        body: JSON.parse(decryptSecret(platform.config.secretsKeys, PURPOSE, existing.response_body)),
+      };
     }
     if (existing.locked_until > now) break;
     // Nobody renewed the claim within its lease: take it over, exactly as read (its token and

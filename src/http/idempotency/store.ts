@@ -26,8 +26,6 @@ export type IdempotencyDocument = {
   expires_at: Date;
 };
 
-export const idempotencyIndexes: IndexDeclaration[] = [
-  { collection: IDEMPOTENCY_RECORDS, indexes: [{ key: { expires_at: 1 }, name: 'expires_at' }] },
-];
+export const idempotencyIndexes: IndexDeclaration[] = [{ collection: IDEMPOTENCY_RECORDS, indexes: [{ key: { expires_at: 1 }, name: 'expires_at' }] }];
 
 export const idempotencyRecords = (db: Db) => db.collection<IdempotencyDocument>(IDEMPOTENCY_RECORDS);
