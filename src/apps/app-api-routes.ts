@@ -22,7 +22,7 @@ export function appApiRoutes(platform: Platform): AppRouter {
   );
   router.get(
     '/products/:id',
-    endpoint(platform, { access: appScoped('read_products') }, ({ store, params }) => getProduct(platform, store.id, params.id!)),
+    endpoint(platform, { access: appScoped('read_products') }, ({ store, params }) => getProduct(platform, store.id, params.id)),
   );
 
   router.get(
@@ -33,7 +33,7 @@ export function appApiRoutes(platform: Platform): AppRouter {
   );
   router.get(
     '/orders/:id',
-    endpoint(platform, { access: appScoped('read_orders') }, ({ store, params }) => getOrder(platform, store.id, params.id!)),
+    endpoint(platform, { access: appScoped('read_orders') }, ({ store, params }) => getOrder(platform, store.id, params.id)),
   );
 
   // The app's own metadata for its store: any token of the installation reads it; a change needs write_app_metadata.

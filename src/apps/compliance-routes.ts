@@ -49,7 +49,7 @@ export function complianceOperationsRoutes(platform: Platform): AppRouter {
   );
   router.get(
     '/:id',
-    endpoint(platform, { access: 'operator' }, ({ params }) => getComplianceRequest(platform, params.id!)),
+    endpoint(platform, { access: 'operator' }, ({ params }) => getComplianceRequest(platform, params.id)),
   );
   return router;
 }

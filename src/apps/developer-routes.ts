@@ -58,13 +58,13 @@ export function developerRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/apps/:id',
-    endpoint(platform, { access: 'merchant' }, ({ merchant, params }) => getDeveloperApp(platform, merchant.merchantId, params.id!)),
+    endpoint(platform, { access: 'merchant' }, ({ merchant, params }) => getDeveloperApp(platform, merchant.merchantId, params.id)),
   );
 
   router.post(
     '/apps/:id/versions',
     endpoint(platform, { access: 'merchant', body: ManifestBody, idempotent: true, status: 201 }, ({ merchant, params, body }) =>
-      submitVersion(platform, merchant.merchantId, params.id!, body),
+      submitVersion(platform, merchant.merchantId, params.id, body),
     ),
   );
 
@@ -72,7 +72,7 @@ export function developerRoutes(platform: Platform): AppRouter {
     '/apps/:id/api-key',
     endpoint(platform, { access: 'merchant', idempotent: true }, async ({ merchant, params }) => {
       await requireDeveloper(platform, merchant.merchantId);
-      return rotateApiKey(platform, merchant.merchantId, params.id!);
+      return rotateApiKey(platform, merchant.merchantId, params.id);
     }),
   );
 
@@ -80,7 +80,7 @@ export function developerRoutes(platform: Platform): AppRouter {
   router.post(
     '/apps/:id/webhook-secret',
     endpoint(platform, { access: 'merchant', body: RotateSecretBody, idempotent: true }, ({ merchant, params, body }) =>
-      rotateWebhookSecret(platform, merchant.merchantId, params.id!, body.grace_period_seconds),
+      rotateWebhookSecret(platform, merchant.merchantId, params.id, body.grace_period_seconds),
     ),
   );
 
@@ -88,21 +88,21 @@ export function developerRoutes(platform: Platform): AppRouter {
   router.get(
     '/apps/:id/reviews',
     endpoint(platform, { access: 'merchant', query: CatalogReviewsQuery, respond: 'page' }, ({ merchant, params, query }) =>
-      listDeveloperAppReviews(platform, merchant.merchantId, params.id!, query),
+      listDeveloperAppReviews(platform, merchant.merchantId, params.id, query),
     ),
   );
 
   router.post(
     '/apps/:id/reviews/:reviewId/reply',
     endpoint(platform, { access: 'merchant', body: CatalogReviewReplyBody, idempotent: true, status: 201 }, ({ merchant, params, body }) =>
-      replyToCatalogReview(platform, merchant.merchantId, params.id!, params.reviewId!, body),
+      replyToCatalogReview(platform, merchant.merchantId, params.id, params.reviewId, body),
     ),
   );
 
   router.patch(
     '/apps/:id/reviews/:reviewId/reply',
     endpoint(platform, { access: 'merchant', body: CatalogReviewReplyBody }, ({ merchant, params, body }) =>
-      updateCatalogReviewReply(platform, merchant.merchantId, params.id!, params.reviewId!, body),
+      updateCatalogReviewReply(platform, merchant.merchantId, params.id, params.reviewId, body),
     ),
   );
 
@@ -110,23 +110,23 @@ export function developerRoutes(platform: Platform): AppRouter {
   router.get(
     '/apps/:id/webhook-subscriptions',
     endpoint(platform, { access: 'merchant', query: AppWebhookSubscriptionsQuery, respond: 'page' }, ({ merchant, params, query }) =>
-      listAppWebhookSubscriptions(platform, merchant.merchantId, params.id!, query),
+      listAppWebhookSubscriptions(platform, merchant.merchantId, params.id, query),
     ),
   );
   router.get(
     '/apps/:id/webhook-deliveries',
     endpoint(platform, { access: 'merchant', query: AppDeliveriesQuery, respond: 'page' }, ({ merchant, params, query }) =>
-      listAppDeliveries(platform, merchant.merchantId, params.id!, query),
+      listAppDeliveries(platform, merchant.merchantId, params.id, query),
     ),
   );
   router.get(
     '/apps/:id/webhook-deliveries/:deliveryId',
-    endpoint(platform, { access: 'merchant' }, ({ merchant, params }) => getAppDelivery(platform, merchant.merchantId, params.id!, params.deliveryId!)),
+    endpoint(platform, { access: 'merchant' }, ({ merchant, params }) => getAppDelivery(platform, merchant.merchantId, params.id, params.deliveryId)),
   );
   router.post(
     '/apps/:id/webhook-deliveries/:deliveryId/redeliver',
     endpoint(platform, { access: 'merchant', status: 202 }, ({ merchant, params }) =>
-      redeliverAppDelivery(platform, merchant.merchantId, params.id!, params.deliveryId!),
+      redeliverAppDelivery(platform, merchant.merchantId, params.id, params.deliveryId),
     ),
   );
 

@@ -24,12 +24,12 @@ export function installationRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id',
-    endpoint(platform, { access: merchantStore }, ({ store, params }) => getInstallation(platform, store.id, params.id!)),
+    endpoint(platform, { access: merchantStore }, ({ store, params }) => getInstallation(platform, store.id, params.id)),
   );
 
   router.delete(
     '/:id',
-    endpoint(platform, { access: merchantStore }, ({ store, params }) => uninstall(platform, store.id, params.id!)),
+    endpoint(platform, { access: merchantStore }, ({ store, params }) => uninstall(platform, store.id, params.id)),
   );
 
   // A session token for the merchant's admin to hand to the embedded app (docs/oauth.md, Session tokens).
@@ -37,26 +37,24 @@ export function installationRoutes(platform: Platform): AppRouter {
     '/:id/session-token',
     endpoint(platform, { access: merchantStore }, async ({ ctx, principal, store, params }) => {
       ctx.set('Cache-Control', 'no-store');
-      return createSessionToken(platform, { issuer: requestIssuer(platform, ctx), storeId: store.id, installationId: params.id!, merchant: principal });
+      return createSessionToken(platform, { issuer: requestIssuer(platform, ctx), storeId: store.id, installationId: params.id, merchant: principal });
     }),
   );
 
   // The merchant's embedding settings, and what the admin needs to frame the app (docs/apps.md, Embedded apps).
   router.get(
     '/:id/embedding',
-    endpoint(platform, { access: merchantStore }, ({ store, params }) => getEmbedding(platform, store.id, params.id!)),
+    endpoint(platform, { access: merchantStore }, ({ store, params }) => getEmbedding(platform, store.id, params.id)),
   );
   router.patch(
     '/:id/embedding',
-    endpoint(platform, { access: merchantStore, body: UpdateEmbeddingBody }, ({ store, params, body }) =>
-      updateEmbedding(platform, store.id, params.id!, body),
-    ),
+    endpoint(platform, { access: merchantStore, body: UpdateEmbeddingBody }, ({ store, params, body }) => updateEmbedding(platform, store.id, params.id, body)),
   );
   router.get(
     '/:id/embed',
     endpoint(platform, { access: merchantStore, query: EmbedQuery }, async ({ ctx, principal, store, params, query }) => {
       ctx.set('Cache-Control', 'no-store');
-      return getEmbed(platform, { issuer: requestIssuer(platform, ctx), store, installationId: params.id!, merchant: principal, query });
+      return getEmbed(platform, { issuer: requestIssuer(platform, ctx), store, installationId: params.id, merchant: principal, query });
     }),
   );
 

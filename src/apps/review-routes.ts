@@ -16,18 +16,18 @@ export function appReviewRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:versionId',
-    endpoint(platform, { access: 'operator' }, ({ params }) => getReview(platform, params.versionId!)),
+    endpoint(platform, { access: 'operator' }, ({ params }) => getReview(platform, params.versionId)),
   );
 
   router.post(
     '/:versionId/approve',
-    endpoint(platform, { access: 'operator' }, ({ merchant, params }) => approveVersion(platform, merchant, params.versionId!)),
+    endpoint(platform, { access: 'operator' }, ({ merchant, params }) => approveVersion(platform, merchant, params.versionId)),
   );
 
   router.post(
     '/:versionId/reject',
     endpoint(platform, { access: 'operator', body: RejectBody }, ({ merchant, params, body }) =>
-      rejectVersion(platform, merchant, params.versionId!, body.reasons),
+      rejectVersion(platform, merchant, params.versionId, body.reasons),
     ),
   );
 

@@ -28,7 +28,7 @@ export function appStoreRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id',
-    endpoint(platform, { access: 'public' }, ({ params }) => getCatalogApp(platform, params.id!)),
+    endpoint(platform, { access: 'public' }, ({ params }) => getCatalogApp(platform, params.id)),
   );
   // ── End of the catalog ───────────────────────────────────────────────────────────────────
 
@@ -37,28 +37,28 @@ export function appStoreRoutes(platform: Platform): AppRouter {
   router.get(
     '/:id/reviews',
     endpoint(platform, { access: 'public', query: CatalogReviewsQuery, respond: 'page' }, ({ params, query }) =>
-      listCatalogReviews(platform, params.id!, query),
+      listCatalogReviews(platform, params.id, query),
     ),
   );
 
   router.post(
     '/:id/reviews',
     endpoint(platform, { access: 'merchant', body: CreateCatalogReviewBody, idempotent: true, status: 201 }, ({ ctx, merchant, params, body }) =>
-      createCatalogReview(platform, merchant.merchantId, storeCheck(platform, ctx, merchant), params.id!, body),
+      createCatalogReview(platform, merchant.merchantId, storeCheck(platform, ctx, merchant), params.id, body),
     ),
   );
 
   router.patch(
     '/:id/reviews/:reviewId',
     endpoint(platform, { access: 'merchant', body: UpdateCatalogReviewBody }, ({ ctx, merchant, params, body }) =>
-      updateCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id!, params.reviewId!, body),
+      updateCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id, params.reviewId, body),
     ),
   );
 
   router.delete(
     '/:id/reviews/:reviewId',
     endpoint(platform, { access: 'merchant', respond: 'empty' }, ({ ctx, merchant, params }) =>
-      deleteCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id!, params.reviewId!),
+      deleteCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id, params.reviewId),
     ),
   );
 
@@ -71,7 +71,7 @@ export function appStoreRoutes(platform: Platform): AppRouter {
       const store = await ctx.access.storeAccess(platform, merchant, body.store_id);
       if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
       ctx.set('Cache-Control', 'no-store');
-      return startInstall(platform, requestIssuer(platform, ctx), params.id!, { id: store.id, subdomain: store.subdomain });
+      return startInstall(platform, requestIssuer(platform, ctx), params.id, { id: store.id, subdomain: store.subdomain });
     }),
   );
 
@@ -82,7 +82,7 @@ export function appStoreRoutes(platform: Platform): AppRouter {
       const store = await ctx.access.storeAccess(platform, merchant, body.store_id);
       if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
       ctx.set('Cache-Control', 'no-store');
-      return authorize(platform, merchant.merchantId, store.id, params.id!, body);
+      return authorize(platform, merchant.merchantId, store.id, params.id, body);
     }),
   );
 

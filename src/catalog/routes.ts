@@ -28,17 +28,17 @@ export function collectionRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getCollection(platform, store.id, params.id!)),
+    endpoint(platform, { access: read }, ({ store, params }) => getCollection(platform, store.id, params.id)),
   );
 
   router.patch(
     '/:id',
-    endpoint(platform, { access: write, body: UpdateCollectionBody }, ({ store, params, body }) => updateCollection(platform, store.id, params.id!, body)),
+    endpoint(platform, { access: write, body: UpdateCollectionBody }, ({ store, params, body }) => updateCollection(platform, store.id, params.id, body)),
   );
 
   router.delete(
     '/:id',
-    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteCollection(platform, store.id, params.id!)),
+    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteCollection(platform, store.id, params.id)),
   );
 
   return router;
@@ -61,17 +61,17 @@ export function productRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getProduct(platform, store.id, params.id!)),
+    endpoint(platform, { access: read }, ({ store, params }) => getProduct(platform, store.id, params.id)),
   );
 
   router.patch(
     '/:id',
-    endpoint(platform, { access: write, body: UpdateProductBody }, ({ store, params, body }) => updateProduct(platform, store.id, params.id!, body)),
+    endpoint(platform, { access: write, body: UpdateProductBody }, ({ store, params, body }) => updateProduct(platform, store.id, params.id, body)),
   );
 
   router.delete(
     '/:id',
-    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteProduct(platform, store.id, params.id!)),
+    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteProduct(platform, store.id, params.id)),
   );
 
   return router;

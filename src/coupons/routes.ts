@@ -30,17 +30,17 @@ export function couponRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getCoupon(platform, store.id, params.id!)),
+    endpoint(platform, { access: read }, ({ store, params }) => getCoupon(platform, store.id, params.id)),
   );
 
   router.patch(
     '/:id',
-    endpoint(platform, { access: write, body: UpdateCouponBody }, ({ store, params, body }) => updateCoupon(platform, store.id, params.id!, body)),
+    endpoint(platform, { access: write, body: UpdateCouponBody }, ({ store, params, body }) => updateCoupon(platform, store.id, params.id, body)),
   );
 
   router.delete(
     '/:id',
-    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteCoupon(platform, store.id, params.id!)),
+    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteCoupon(platform, store.id, params.id)),
   );
 
   return router;

@@ -130,17 +130,17 @@ export function customerAccountRoutes(platform: Platform): AppRouter {
   );
   router.get(
     '/addresses/:id',
-    endpoint(platform, { access }, ({ customer, params }) => getAddress(platform, customer.storeId, customer.customerId, params.id!)),
+    endpoint(platform, { access }, ({ customer, params }) => getAddress(platform, customer.storeId, customer.customerId, params.id)),
   );
   router.patch(
     '/addresses/:id',
     endpoint(platform, { access, body: OwnAddressChangeBody }, ({ customer, params, body }) =>
-      changeOwnAddress(platform, customer.storeId, customer.customerId, params.id!, body),
+      changeOwnAddress(platform, customer.storeId, customer.customerId, params.id, body),
     ),
   );
   router.delete(
     '/addresses/:id',
-    endpoint(platform, { access, respond: 'empty' }, ({ customer, params }) => deleteAddress(platform, customer.storeId, customer.customerId, params.id!)),
+    endpoint(platform, { access, respond: 'empty' }, ({ customer, params }) => deleteAddress(platform, customer.storeId, customer.customerId, params.id)),
   );
 
   router.get(
@@ -157,7 +157,7 @@ export function customerAccountRoutes(platform: Platform): AppRouter {
   );
   router.delete(
     '/wishlist/:id',
-    endpoint(platform, { access, respond: 'empty' }, ({ customer, params }) => removeWishlistItem(platform, customer.storeId, customer.customerId, params.id!)),
+    endpoint(platform, { access, respond: 'empty' }, ({ customer, params }) => removeWishlistItem(platform, customer.storeId, customer.customerId, params.id)),
   );
 
   return router;

@@ -27,54 +27,54 @@ export function customerRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getCustomer(platform, store.id, params.id!)),
+    endpoint(platform, { access: read }, ({ store, params }) => getCustomer(platform, store.id, params.id)),
   );
 
   router.patch(
     '/:id',
-    endpoint(platform, { access: write, body: UpdateCustomerBody }, ({ store, params, body }) => updateCustomer(platform, store.id, params.id!, body)),
+    endpoint(platform, { access: write, body: UpdateCustomerBody }, ({ store, params, body }) => updateCustomer(platform, store.id, params.id, body)),
   );
 
   // An invitation to open a storefront account, sent to the customer's email (docs/customer-accounts.md).
   router.post(
     '/:id/invite',
-    endpoint(platform, { access: write, idempotent: true, status: 202 }, ({ store, params }) => inviteCustomer(platform, store, params.id!)),
+    endpoint(platform, { access: write, idempotent: true, status: 202 }, ({ store, params }) => inviteCustomer(platform, store, params.id)),
   );
 
   router.get(
     '/:id/addresses',
     endpoint(platform, { access: read, query: PageQuery.strict(), respond: 'page' }, ({ store, params, query }) =>
-      listAddresses(platform, store.id, params.id!, query),
+      listAddresses(platform, store.id, params.id, query),
     ),
   );
 
   router.post(
     '/:id/addresses',
     endpoint(platform, { access: write, body: CreateAddressBody, idempotent: true, status: 201 }, ({ store, params, body }) =>
-      createAddress(platform, store.id, params.id!, body),
+      createAddress(platform, store.id, params.id, body),
     ),
   );
 
   router.get(
     '/:id/addresses/:addressId',
-    endpoint(platform, { access: read }, ({ store, params }) => getAddress(platform, store.id, params.id!, params.addressId!)),
+    endpoint(platform, { access: read }, ({ store, params }) => getAddress(platform, store.id, params.id, params.addressId)),
   );
 
   router.patch(
     '/:id/addresses/:addressId',
     endpoint(platform, { access: write, body: UpdateAddressBody }, ({ store, params, body }) =>
-      updateAddress(platform, store.id, params.id!, params.addressId!, body),
+      updateAddress(platform, store.id, params.id, params.addressId, body),
     ),
   );
 
   router.delete(
     '/:id/addresses/:addressId',
-    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteAddress(platform, store.id, params.id!, params.addressId!)),
+    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteAddress(platform, store.id, params.id, params.addressId)),
   );
 
   router.post(
     '/:id/addresses/:addressId/default',
-    endpoint(platform, { access: write }, ({ store, params }) => makeDefaultAddress(platform, store.id, params.id!, params.addressId!)),
+    endpoint(platform, { access: write }, ({ store, params }) => makeDefaultAddress(platform, store.id, params.id, params.addressId)),
   );
 
   return router;

@@ -25,12 +25,12 @@ export function giftCardRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getGiftCard(platform, store.id, params.id!)),
+    endpoint(platform, { access: read }, ({ store, params }) => getGiftCard(platform, store.id, params.id)),
   );
 
   router.post(
     '/:id/disable',
-    endpoint(platform, { access: write }, ({ store, params }) => disableGiftCard(platform, store.id, params.id!)),
+    endpoint(platform, { access: write }, ({ store, params }) => disableGiftCard(platform, store.id, params.id)),
   );
 
   return router;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { requireOperator, requirePrincipal, requireStore } from './auth.js';
 import { storeBudget } from './budget.js';
-import type { AppContext, AppCustom, AppPrincipal, AppState, CustomerPrincipal, MerchantPrincipal, ScopedStore } from './context.js';
+import type { AppContext, AppCustom, AppPrincipal, AppState, CustomerPrincipal, MerchantPrincipal, RouteMiddleware, ScopedStore } from './context.js';
 import { idempotent } from './idempotency/index.js';
 import { parseInput } from './validate.js';
 
@@ -54,7 +54,8 @@ export type EndpointRequest<A extends EndpointAccess, Q, B, P = Record<string, s
   ctx: RouterContext<AppState, AppCustom>;
   /**
    * The path's parameters: as given (an id that is malformed is simply not found, 404, in the
-   * service), or parsed by the endpoint's `params` schema.
+   * service), typed by the route's path (`'/:id/addresses/:addressId'` gives `{ id, addressId }`);
+   * or parsed by the endpoint's `params` schema.
    */
   params: P;
   query: Q;
@@ -70,9 +71,18 @@ type Output<R extends Respond, T> = R extends 'page'
       ? void
       : unknown;
 
-export type EndpointSpec<A extends EndpointAccess, QS extends z.ZodType, BS extends z.ZodType | 'multipart', R extends Respond, PS extends z.ZodType> = {
+export type EndpointSpec<
+  A extends EndpointAccess,
+  QS extends z.ZodType,
+  BS extends z.ZodType | 'multipart',
+  R extends Respond,
+  PS extends z.ZodType | undefined,
+> = {
   access: A;
-  /** The path parameters' schema, when they are more than ids (`params.…` in errors). */
+  /**
+   * The path parameters' schema, when they are more than ids (`params.…` in errors); it may
+   * also read the parameters of the path the router is mounted at (`/v1/storefront/:subdomain/…`).
+   */
   params?: PS;
   /** The query's schema; default: no query parameters at all (strict). */
   query?: QS;
@@ -133,6 +143,8 @@ export function takesForm<M extends object>(middleware: M): M {
 export type PublicIdempotency = { scope: (ctx: AppContext) => string | null };
 
 type BodyOf<BS> = BS extends z.ZodType ? z.infer<BS> : undefined;
+/** The handler's `params`: what the `params` schema gives, else the route path's parameters (`P`, inferred from the path). */
+type ParamsOf<PS, P> = PS extends z.ZodType ? z.infer<PS> : P;
 
 /**
  * One endpoint: its access check, input schemas and response shape in one place. The handler
@@ -148,12 +160,13 @@ export function endpoint<
   BS extends z.ZodType | 'multipart' = typeof Empty,
   R extends Respond = 'data',
   T = unknown,
-  PS extends z.ZodType = z.ZodType<Record<string, string>>,
+  PS extends z.ZodType | undefined = undefined,
+  P = object,
 >(
   platform: Platform,
   spec: EndpointSpec<A, QS, BS, R, PS>,
-  handler: (request: EndpointRequest<A, z.infer<QS>, BodyOf<BS>, z.infer<PS>>) => Promise<Output<R, T>>,
-): RouterMiddleware<AppState, AppCustom> {
+  handler: (request: EndpointRequest<A, z.infer<QS>, BodyOf<BS>, ParamsOf<PS, P>>) => Promise<Output<R, T>>,
+): RouteMiddleware<PS extends z.ZodType ? unknown : P> {
   const steps: Middleware<AppState, AppCustom>[] = [];
   const access = spec.access as EndpointAccess;
   if (access === 'merchant') steps.push(requirePrincipal(platform, ['merchant']));
@@ -188,7 +201,7 @@ export function endpoint<
       ...(access === 'merchant' || access === 'operator' ? { merchant: principal } : {}),
       ...(access === 'customer' ? { customer: principal } : {}),
       ...(typeof access === 'object' ? { principal, store: ctx.state.store } : {}),
-    } as unknown as EndpointRequest<A, z.infer<QS>, BodyOf<BS>, z.infer<PS>>;
+    } as unknown as EndpointRequest<A, z.infer<QS>, BodyOf<BS>, ParamsOf<PS, P>>;
     const result = await handler(request);
     if (respond === 'raw') return;
     if (respond === 'empty') {

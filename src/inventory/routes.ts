@@ -26,22 +26,22 @@ export function inventoryRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/locations/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getLocation(platform, store.id, params.id!)),
+    endpoint(platform, { access: read }, ({ store, params }) => getLocation(platform, store.id, params.id)),
   );
 
   router.patch(
     '/locations/:id',
-    endpoint(platform, { access: write, body: UpdateLocationBody }, ({ store, params, body }) => updateLocation(platform, store.id, params.id!, body)),
+    endpoint(platform, { access: write, body: UpdateLocationBody }, ({ store, params, body }) => updateLocation(platform, store.id, params.id, body)),
   );
 
   router.post(
     '/locations/:id/deactivate',
-    endpoint(platform, { access: write }, ({ store, params }) => setLocationActive(platform, store.id, params.id!, false)),
+    endpoint(platform, { access: write }, ({ store, params }) => setLocationActive(platform, store.id, params.id, false)),
   );
 
   router.post(
     '/locations/:id/activate',
-    endpoint(platform, { access: write }, ({ store, params }) => setLocationActive(platform, store.id, params.id!, true)),
+    endpoint(platform, { access: write }, ({ store, params }) => setLocationActive(platform, store.id, params.id, true)),
   );
 
   router.get(

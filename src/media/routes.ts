@@ -47,12 +47,12 @@ export function mediaRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getMedia(platform, store.id, params.id!)),
+    endpoint(platform, { access: read }, ({ store, params }) => getMedia(platform, store.id, params.id)),
   );
 
   router.delete(
     '/:id',
-    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteMedia(platform, store.id, params.id!)),
+    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteMedia(platform, store.id, params.id)),
   );
 
   return router;

@@ -42,27 +42,27 @@ export function orderRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getOrder(platform, store.id, params.id!)),
+    endpoint(platform, { access: read }, ({ store, params }) => getOrder(platform, store.id, params.id)),
   );
 
   router.post(
     '/:id/fulfill',
-    endpoint(platform, { access: write, body: FulfillBody, idempotent: true }, (r) => fulfillOrder(platform, r.store.id, r.params.id!, r.body, requestOf(r))),
+    endpoint(platform, { access: write, body: FulfillBody, idempotent: true }, (r) => fulfillOrder(platform, r.store.id, r.params.id, r.body, requestOf(r))),
   );
 
   router.post(
     '/:id/refund',
-    endpoint(platform, { access: write, body: RefundBody, idempotent: true }, (r) => refundOrder(platform, r.store.id, r.params.id!, r.body, requestOf(r))),
+    endpoint(platform, { access: write, body: RefundBody, idempotent: true }, (r) => refundOrder(platform, r.store.id, r.params.id, r.body, requestOf(r))),
   );
 
   router.post(
     '/:id/cancel',
-    endpoint(platform, { access: write, body: CancelBody, idempotent: true }, (r) => cancelOrder(platform, r.store.id, r.params.id!, r.body, requestOf(r))),
+    endpoint(platform, { access: write, body: CancelBody, idempotent: true }, (r) => cancelOrder(platform, r.store.id, r.params.id, r.body, requestOf(r))),
   );
 
   router.post(
     '/:id/mark-paid',
-    endpoint(platform, { access: write, idempotent: true }, (r) => markOrderPaid(platform, r.store.id, r.params.id!, requestOf(r))),
+    endpoint(platform, { access: write, idempotent: true }, (r) => markOrderPaid(platform, r.store.id, r.params.id, requestOf(r))),
   );
 
   return router;
@@ -79,7 +79,7 @@ export function customerOrderRoutes(platform: Platform): AppRouter {
   );
   router.get(
     '/:id',
-    endpoint(platform, { access: 'customer' }, ({ customer, params }) => getCustomerOrder(platform, customer.storeId, customer.customerId, params.id!)),
+    endpoint(platform, { access: 'customer' }, ({ customer, params }) => getCustomerOrder(platform, customer.storeId, customer.customerId, params.id)),
   );
   return router;
 }

@@ -21,7 +21,7 @@ export function paymentRoutes(platform: Platform): AppRouter {
   // The body's schema is the named provider's: the service checks the name (404 if unknown), then the body.
   router.put(
     '/providers/:provider',
-    endpoint(platform, { access, body: z.unknown() }, ({ store, params, body }) => updateProviderSettings(platform, store.id, params.provider!, body)),
+    endpoint(platform, { access, body: z.unknown() }, ({ store, params, body }) => updateProviderSettings(platform, store.id, params.provider, body)),
   );
 
   router.get(

@@ -40,27 +40,27 @@ export function reviewRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getReview(platform, store.id, params.id!)),
+    endpoint(platform, { access: read }, ({ store, params }) => getReview(platform, store.id, params.id)),
   );
 
   router.patch(
     '/:id',
-    endpoint(platform, { access: write, body: UpdateReviewBody }, ({ store, params, body }) => updateReview(platform, store.id, params.id!, body)),
+    endpoint(platform, { access: write, body: UpdateReviewBody }, ({ store, params, body }) => updateReview(platform, store.id, params.id, body)),
   );
 
   router.delete(
     '/:id',
-    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteReview(platform, store.id, params.id!)),
+    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteReview(platform, store.id, params.id)),
   );
 
   router.post(
     '/:id/reply',
-    endpoint(platform, { access: write, body: ReplyBody }, ({ store, params, body }) => replyToReview(platform, store.id, params.id!, body)),
+    endpoint(platform, { access: write, body: ReplyBody }, ({ store, params, body }) => replyToReview(platform, store.id, params.id, body)),
   );
 
   router.delete(
     '/:id/reply',
-    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteReviewReply(platform, store.id, params.id!)),
+    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteReviewReply(platform, store.id, params.id)),
   );
 
   return router;

@@ -20,7 +20,7 @@ export function storageFileRoutes(platform: Platform): AppRouter {
     endpoint(platform, { access: 'public', query: SignedQuery, respond: 'raw' }, async ({ ctx, query, params }) => {
       const storage = objectStorage(platform);
       if (!(storage instanceof LocalStorage)) throw notFound('File');
-      const key = params.key!;
+      const key = params.key;
       const check = storage.verify(key, query.expires, query.signature);
       if (!check.ok && check.reason === 'expired') throw new PlatformError('not_allowed', 'url_expired', 'This link has expired');
       if (!check.ok) throw new PlatformError('not_allowed', 'invalid_signature', 'This link is not valid');

@@ -31,12 +31,12 @@ export function storeRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id',
-    endpoint(platform, { access }, ({ merchant, params }) => getStore(platform, merchant.merchantId, params.id!)),
+    endpoint(platform, { access }, ({ merchant, params }) => getStore(platform, merchant.merchantId, params.id)),
   );
 
   router.patch(
     '/:id',
-    endpoint(platform, { access, body: UpdateStoreBody }, ({ merchant, params, body }) => updateStore(platform, merchant.merchantId, params.id!, body)),
+    endpoint(platform, { access, body: UpdateStoreBody }, ({ merchant, params, body }) => updateStore(platform, merchant.merchantId, params.id, body)),
   );
 
   return router;

@@ -19,14 +19,14 @@ export function addEditorRoutes(platform: Platform, router: AppRouter): void {
   router.get(
     '/:slug/editor',
     endpoint(platform, { access: read, query: EditorQuery }, async ({ store, params, query }) =>
-      editorState(platform, store, await editableTheme(platform, store, params.slug!, query.theme_id)),
+      editorState(platform, store, await editableTheme(platform, store, params.slug, query.theme_id)),
     ),
   );
 
   router.put(
     '/:slug/editor/draft',
     endpoint(platform, { access: write, query: EditorQuery, body: SaveDraftBody, respond: 'raw' }, async ({ ctx, principal, store, params, query, body }) => {
-      const e = await editableTheme(platform, store, params.slug!, query.theme_id);
+      const e = await editableTheme(platform, store, params.slug, query.theme_id);
       const saved = await saveDraft(platform, e, new ObjectId(principal.merchantId), body.template_key, body.content, body.version);
       if (saved.outcome === 'conflict') {
         // Like a stale cart PATCH: the error, with the draft as it is now (its version to build on).
@@ -49,7 +49,7 @@ export function addEditorRoutes(platform: Platform, router: AppRouter): void {
   router.delete(
     '/:slug/editor/draft',
     endpoint(platform, { access: write, query: DiscardDraftQuery }, async ({ principal, store, params, query }) =>
-      discardDraft(platform, await editableTheme(platform, store, params.slug!, query.theme_id), new ObjectId(principal.merchantId), query.template_key),
+      discardDraft(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), query.template_key),
     ),
   );
 
@@ -59,28 +59,28 @@ export function addEditorRoutes(platform: Platform, router: AppRouter): void {
       platform,
       { access: write, query: EditorQuery, body: PublishBody, idempotent: true, status: 201 },
       async ({ principal, store, params, query, body }) =>
-        publishDrafts(platform, await editableTheme(platform, store, params.slug!, query.theme_id), new ObjectId(principal.merchantId), body.template_keys),
+        publishDrafts(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), body.template_keys),
     ),
   );
 
   router.get(
     '/:slug/releases',
     endpoint(platform, { access: read, query: ReleasesQuery, respond: 'page' }, async ({ store, params, query }) =>
-      listReleases(platform, await editableTheme(platform, store, params.slug!, query.theme_id), query),
+      listReleases(platform, await editableTheme(platform, store, params.slug, query.theme_id), query),
     ),
   );
 
   router.get(
     '/:slug/releases/:number',
     endpoint(platform, { access: read, query: EditorQuery }, async ({ store, params, query }) =>
-      getRelease(platform, await editableTheme(platform, store, params.slug!, query.theme_id), params.number!),
+      getRelease(platform, await editableTheme(platform, store, params.slug, query.theme_id), params.number),
     ),
   );
 
   router.post(
     '/:slug/releases/:number/rollback',
     endpoint(platform, { access: write, query: EditorQuery, idempotent: true, status: 201 }, async ({ principal, store, params, query }) =>
-      rollbackRelease(platform, await editableTheme(platform, store, params.slug!, query.theme_id), new ObjectId(principal.merchantId), params.number!),
+      rollbackRelease(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), params.number),
     ),
   );
 
@@ -92,7 +92,7 @@ export function addEditorRoutes(platform: Platform, router: AppRouter): void {
       async ({ principal, store, params, query, body }) =>
         createPreviewSession(
           platform,
-          await editableTheme(platform, store, params.slug!, query.theme_id),
+          await editableTheme(platform, store, params.slug, query.theme_id),
           new ObjectId(principal.merchantId),
           body.template_key,
         ),

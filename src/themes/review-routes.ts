@@ -15,16 +15,16 @@ export function themeReviewRoutes(platform: Platform): AppRouter {
   );
   router.get(
     '/:id',
-    endpoint(platform, { access: 'operator' }, ({ params }) => getReview(platform, params.id!)),
+    endpoint(platform, { access: 'operator' }, ({ params }) => getReview(platform, params.id)),
   );
   router.post(
     '/:id/approve',
-    endpoint(platform, { access: 'operator' }, ({ merchant, params }) => approveReview(platform, merchant.merchantId, params.id!)),
+    endpoint(platform, { access: 'operator' }, ({ merchant, params }) => approveReview(platform, merchant.merchantId, params.id)),
   );
   router.post(
     '/:id/reject',
     endpoint(platform, { access: 'operator', body: RejectBody }, ({ merchant, params, body }) =>
-      rejectReview(platform, merchant.merchantId, params.id!, body.reasons),
+      rejectReview(platform, merchant.merchantId, params.id, body.reasons),
     ),
   );
 

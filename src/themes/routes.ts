@@ -47,14 +47,14 @@ export function themeRoutes(platform: Platform): AppRouter {
   );
   router.post(
     '/installed/:id/publish',
-    endpoint(platform, { access: storeScoped('write_themes', { apps: false }) }, ({ store, params }) => publishStoreTheme(platform, store, params.id!)),
+    endpoint(platform, { access: storeScoped('write_themes', { apps: false }) }, ({ store, params }) => publishStoreTheme(platform, store, params.id)),
   );
 
   addEditorRoutes(platform, router);
 
   router.get(
     '/:slug/schema',
-    endpoint(platform, { access: 'public' }, ({ params }) => themeSchema(platform, params.slug!, null)),
+    endpoint(platform, { access: 'public' }, ({ params }) => themeSchema(platform, params.slug, null)),
   );
 
   router.post(
@@ -62,7 +62,7 @@ export function themeRoutes(platform: Platform): AppRouter {
     endpoint(platform, { access: 'merchant', body: InstallBody, idempotent: true, status: 201 }, async ({ ctx, merchant, params, body }) => {
       const store = await ctx.access.storeAccess(platform, merchant, body.store_id);
       if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
-      return installTheme(platform, merchant, store, params.slug!, body.publish);
+      return installTheme(platform, merchant, store, params.slug, body.publish);
     }),
   );
 
@@ -75,7 +75,7 @@ export function themeRoutes(platform: Platform): AppRouter {
   router.post(
     '/:slug/purchase',
     endpoint(platform, { access: 'merchant', body: PurchaseBody, idempotent: true, respond: 'raw' }, async ({ ctx, merchant, params, body }) => {
-      const made = await createPurchase(platform, merchant, await purchaseStore(ctx, merchant, body.store_id), params.slug!);
+      const made = await createPurchase(platform, merchant, await purchaseStore(ctx, merchant, body.store_id), params.slug);
       ctx.status = made.created ? 201 : 200;
       ctx.body = { data: { purchase: made.purchase } };
     }),
@@ -83,7 +83,7 @@ export function themeRoutes(platform: Platform): AppRouter {
   router.post(
     '/:slug/purchase/verify',
     endpoint(platform, { access: 'merchant', body: VerifyPurchaseBody }, async ({ ctx, merchant, params, body }) => ({
-      purchase: await verifyPurchase(platform, await purchaseStore(ctx, merchant, body.store_id), params.slug!, body),
+      purchase: await verifyPurchase(platform, await purchaseStore(ctx, merchant, body.store_id), params.slug, body),
     })),
   );
   // The sandbox's checkout signs a payment nobody made: elsewhere than development and test it would
@@ -92,7 +92,7 @@ export function themeRoutes(platform: Platform): AppRouter {
     router.post(
       '/:slug/purchase/simulate',
       endpoint(platform, { access: 'merchant', body: SimulatePurchaseBody }, async ({ ctx, merchant, params, body }) =>
-        simulatePurchasePayment(platform, await purchaseStore(ctx, merchant, body.store_id), params.slug!, body.purchase_id),
+        simulatePurchasePayment(platform, await purchaseStore(ctx, merchant, body.store_id), params.slug, body.purchase_id),
       ),
     );
   }

@@ -14,11 +14,11 @@ export function webhookDeliveryRoutes(platform: Platform): AppRouter {
   );
   router.get(
     '/:id',
-    endpoint(platform, { access }, ({ store, params }) => getDelivery(platform, { store_id: store.id }, params.id!)),
+    endpoint(platform, { access }, ({ store, params }) => getDelivery(platform, { store_id: store.id }, params.id)),
   );
   router.post(
     '/:id/redeliver',
-    endpoint(platform, { access, status: 202 }, ({ store, params }) => redeliver(platform, { store_id: store.id }, params.id!)),
+    endpoint(platform, { access, status: 202 }, ({ store, params }) => redeliver(platform, { store_id: store.id }, params.id)),
   );
   return router;
 }

@@ -30,23 +30,23 @@ export function webhookSubscriptionRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id',
-    endpoint(platform, { access }, ({ store, params }) => getSubscription(platform, store.id, params.id!)),
+    endpoint(platform, { access }, ({ store, params }) => getSubscription(platform, store.id, params.id)),
   );
 
   router.patch(
     '/:id',
-    endpoint(platform, { access, body: UpdateSubscriptionBody }, ({ store, params, body }) => updateSubscription(platform, store.id, params.id!, body)),
+    endpoint(platform, { access, body: UpdateSubscriptionBody }, ({ store, params, body }) => updateSubscription(platform, store.id, params.id, body)),
   );
 
   router.delete(
     '/:id',
-    endpoint(platform, { access, respond: 'empty' }, ({ store, params }) => deleteSubscription(platform, store.id, params.id!)),
+    endpoint(platform, { access, respond: 'empty' }, ({ store, params }) => deleteSubscription(platform, store.id, params.id)),
   );
 
   router.post(
     '/:id/rotate-secret',
     endpoint(platform, { access, body: RotateSecretBody, idempotent: true }, ({ store, params, body }) =>
-      rotateSubscriptionSecret(platform, store.id, params.id!, body),
+      rotateSubscriptionSecret(platform, store.id, params.id, body),
     ),
   );
 
