@@ -234,6 +234,7 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
     if (access === 'merchant') return named('merchantA', 'partner', 'operator');
     if (access === 'operator') return named('operator', 'merchantA');
     if (access === 'customer') return named('customerA', 'merchantA');
+    if ('storeFrom' in access) return named('merchantA', 'partner', 'operator');
     if ('app' in access) return named('appA', 'appA-narrow', 'merchantA');
     return access.store.apps ? named('merchantA', 'appA', 'appA-narrow', 'customerA') : named('merchantA', 'appA');
   };

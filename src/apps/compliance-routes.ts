@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import { PlatformError } from '../errors.js';
 import type { AppRouter } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
@@ -28,11 +27,9 @@ export function complianceRoutes(platform: Platform): AppRouter {
   ) =>
     router.post(
       path,
-      endpoint(platform, { access: 'merchant', body, idempotent: true, status: 201 }, async ({ ctx, merchant, body: input }) => {
-        const store = await ctx.access.storeAccess(platform, merchant, input.store_id);
-        if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
-        return requestCompliance(platform, merchant.merchantId, store, ctx.get('Idempotency-Key') || undefined, { topic, body: input } as ComplianceInput);
-      }),
+      endpoint(platform, { access: { storeFrom: 'body' }, body, idempotent: true, status: 201 }, ({ ctx, merchant, store, body: input }) =>
+        requestCompliance(platform, merchant.merchantId, store, ctx.get('Idempotency-Key') || undefined, { topic, body: input } as ComplianceInput),
+      ),
     );
   producer('/customers/data-request', 'customers.data_request', CustomerDataRequestBody);
   producer('/customers/redact', 'customers.redact', CustomerRedactBody);

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { PlatformError } from '../errors.js';
+import { accessibleStore } from '../http/auth.js';
 import type { AppContext, AppRouter } from '../http/context.js';
 import { endpoint, takesForm } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
@@ -73,8 +74,7 @@ export function oauthRoutes(platform: Platform): AppRouter {
       if (!app.published.redirect_urls.includes(query.redirect_uri)) {
         throw new PlatformError('invalid_data', 'invalid_redirect_uri', "redirect_uri must be exactly one of the app's redirect URLs");
       }
-      const store = await ctx.access.storeAccess(platform, merchant, query.store_id);
-      if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
+      const store = await accessibleStore(platform, ctx, merchant, query.store_id);
       const back = new URL(query.redirect_uri);
       ctx.set('Cache-Control', 'no-store');
       try {

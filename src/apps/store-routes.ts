@@ -1,5 +1,4 @@
 import Router, { type RouterContext } from '@koa/router';
-import { PlatformError } from '../errors.js';
 import type { AppCustom, AppRouter, AppState, MerchantPrincipal } from '../http/context.js';
 import { endpoint } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
@@ -67,9 +66,7 @@ export function appStoreRoutes(platform: Platform): AppRouter {
   // Where the merchant goes to install: the app's app_url with the store and a signed install token.
   router.post(
     '/:id/install',
-    endpoint(platform, { access: 'merchant', body: InstallBody }, async ({ ctx, merchant, params, body }) => {
-      const store = await ctx.access.storeAccess(platform, merchant, body.store_id);
-      if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
+    endpoint(platform, { access: { storeFrom: 'body' }, body: InstallBody }, async ({ ctx, store, params }) => {
       ctx.set('Cache-Control', 'no-store');
       return startInstall(platform, requestIssuer(platform, ctx), params.id, { id: store.id, subdomain: store.subdomain });
     }),
@@ -78,9 +75,7 @@ export function appStoreRoutes(platform: Platform): AppRouter {
   // The merchant's consent (spec 2.1): the store in the body must be one the merchant owns.
   router.post(
     '/:id/oauth/authorize',
-    endpoint(platform, { access: 'merchant', body: AuthorizeBody }, async ({ ctx, merchant, params, body }) => {
-      const store = await ctx.access.storeAccess(platform, merchant, body.store_id);
-      if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
+    endpoint(platform, { access: { storeFrom: 'body' }, body: AuthorizeBody }, async ({ ctx, merchant, store, params, body }) => {
       ctx.set('Cache-Control', 'no-store');
       return authorize(platform, merchant.merchantId, store.id, params.id, body);
     }),

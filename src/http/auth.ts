@@ -2,7 +2,7 @@ import { countAppCall } from './app-usage.js';
 import type { Middleware } from 'koa';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
-import type { AppContext, AppCustom, AppState, Principal, PrincipalKind } from './context.js';
+import type { AppContext, AppCustom, AppState, Principal, PrincipalKind, ScopedStore } from './context.js';
 
 export function bearerToken(header: string): string | null {
   const match = /^Bearer ([\x21-\x7e]+)$/i.exec(header.trim());
@@ -69,8 +69,15 @@ export const requireOperator: Middleware<AppState, AppCustom> = async (ctx, next
   await next();
 };
 
-/** 401 unless a merchant session: the principal is a merchant. */
-export const requireMerchant = (platform: Platform) => requirePrincipal(platform, ['merchant']);
+/**
+ * The store `storeId` if this principal may act on it (src/http/context.ts StoreAccess), else 403
+ * `store_forbidden`: a store that does not exist answers the same, so the answer reveals no ids.
+ */
+export async function accessibleStore(platform: Platform, ctx: AppContext, principal: Principal, storeId: string): Promise<ScopedStore> {
+  const store = await ctx.access.storeAccess(platform, principal, storeId);
+  if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
+  return store;
+}
 
 const STORE_ID = /^[0-9a-f]{24}$/;
 

@@ -2,7 +2,7 @@ import type { RouterContext, RouterMiddleware } from '@koa/router';
 import type { Middleware, Next } from 'koa';
 import { z } from 'zod';
 import type { Platform } from '../platform.js';
-import { requireOperator, requirePrincipal, requireStore } from './auth.js';
+import { accessibleStore, requireOperator, requirePrincipal, requireStore } from './auth.js';
 import { storeBudget } from './budget.js';
 import type { AppContext, AppCustom, AppPrincipal, AppState, CustomerPrincipal, MerchantPrincipal, RouteMiddleware, ScopedStore } from './context.js';
 import { idempotent } from './idempotency/index.js';
@@ -19,8 +19,13 @@ import { parseInput } from './validate.js';
  *   spends one unit of the caller's request budget on the store (src/http/budget.ts).
  * - `'customer'`: a storefront customer's session (never a merchant's or an app's token), acting
  *   on the one store the customer has an account in (the principal's `storeId`).
+ * - `{ storeFrom: 'body' }`: a merchant session acting on the store its body names (`store_id`,
+ *   after the body is checked): one the merchant owns, else 403 `store_forbidden` (installing an
+ *   app or a theme, a compliance request). No `X-Store-Id` and no request budget.
  */
-export type EndpointAccess = 'public' | 'merchant' | 'operator' | 'customer' | StoreScoped | AppScoped;
+export type EndpointAccess = 'public' | 'merchant' | 'operator' | 'customer' | StoreScoped | AppScoped | StoreInBody;
+/** A merchant on the store named by the body's `store_id` (see EndpointAccess). */
+export type StoreInBody = { storeFrom: 'body' };
 /** `/v1/app/…`: an installed app's access token only (never a merchant session), on the token's store, with `scope` (null: any). */
 export type AppScoped = { app: { scope: string | null } };
 
@@ -44,11 +49,13 @@ type Caller<A extends EndpointAccess> = A extends 'public'
     ? { merchant: MerchantPrincipal }
     : A extends 'customer'
       ? { customer: CustomerPrincipal }
-      : A extends AppScoped
-        ? { principal: AppPrincipal; store: ScopedStore }
-        : A extends StoreScoped<false>
-          ? { principal: MerchantPrincipal; store: ScopedStore }
-          : { principal: MerchantPrincipal | AppPrincipal; store: ScopedStore };
+      : A extends StoreInBody
+        ? { merchant: MerchantPrincipal; store: ScopedStore }
+        : A extends AppScoped
+          ? { principal: AppPrincipal; store: ScopedStore }
+          : A extends StoreScoped<false>
+            ? { principal: MerchantPrincipal; store: ScopedStore }
+            : { principal: MerchantPrincipal | AppPrincipal; store: ScopedStore };
 
 export type EndpointRequest<A extends EndpointAccess, Q, B, P = Record<string, string>> = {
   ctx: RouterContext<AppState, AppCustom>;
@@ -164,7 +171,7 @@ export function endpoint<
   P = object,
 >(
   platform: Platform,
-  spec: EndpointSpec<A, QS, BS, R, PS>,
+  spec: EndpointSpec<A, QS, BS, R, PS> & (A extends StoreInBody ? { body: z.ZodType<{ store_id: string }> } : unknown),
   handler: (request: EndpointRequest<A, z.infer<QS>, BodyOf<BS>, ParamsOf<PS, P>>) => Promise<Output<R, T>>,
 ): RouteMiddleware<PS extends z.ZodType ? unknown : P> {
   const steps: Middleware<AppState, AppCustom>[] = [];
@@ -172,6 +179,7 @@ export function endpoint<
   if (access === 'merchant') steps.push(requirePrincipal(platform, ['merchant']));
   else if (access === 'operator') steps.push(requirePrincipal(platform, ['merchant']), requireOperator);
   else if (access === 'customer') steps.push(requirePrincipal(platform, ['customer']));
+  else if (access !== 'public' && 'storeFrom' in access) steps.push(requirePrincipal(platform, ['merchant']));
   else if (access !== 'public') {
     const [kinds, scope] =
       'app' in access
@@ -193,6 +201,7 @@ export function endpoint<
     const query = parseInput(querySchema as z.ZodType, ctx.query, 'query');
     const body = bodySchema === 'multipart' ? undefined : parseInput(bodySchema as z.ZodType, ctx.request.body, 'body');
     const principal = ctx.state.principal;
+    const named = typeof access === 'object' && 'storeFrom' in access;
     const request = {
       ctx,
       params,
@@ -200,7 +209,8 @@ export function endpoint<
       body,
       ...(access === 'merchant' || access === 'operator' ? { merchant: principal } : {}),
       ...(access === 'customer' ? { customer: principal } : {}),
-      ...(typeof access === 'object' ? { principal, store: ctx.state.store } : {}),
+      ...(named ? { merchant: principal, store: await accessibleStore(platform, ctx, principal!, (body as { store_id: string }).store_id) } : {}),
+      ...(typeof access === 'object' && !named ? { principal, store: ctx.state.store } : {}),
     } as unknown as EndpointRequest<A, z.infer<QS>, BodyOf<BS>, ParamsOf<PS, P>>;
     const result = await handler(request);
     if (respond === 'raw') return;

@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import { isLocalEnv } from '../config.js';
-import { PlatformError } from '../errors.js';
-import type { AppContext, AppRouter, MerchantPrincipal } from '../http/context.js';
+import type { AppRouter } from '../http/context.js';
 import { endpoint, storeScoped } from '../http/endpoint.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
@@ -59,31 +58,24 @@ export function themeRoutes(platform: Platform): AppRouter {
 
   router.post(
     '/:slug/install',
-    endpoint(platform, { access: 'merchant', body: InstallBody, idempotent: true, status: 201 }, async ({ ctx, merchant, params, body }) => {
-      const store = await ctx.access.storeAccess(platform, merchant, body.store_id);
-      if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
-      return installTheme(platform, merchant, store, params.slug, body.publish);
-    }),
+    endpoint(platform, { access: { storeFrom: 'body' }, body: InstallBody, idempotent: true, status: 201 }, ({ merchant, store, params, body }) =>
+      installTheme(platform, merchant, store, params.slug, body.publish),
+    ),
   );
 
   // Purchases of paid themes (docs/themes.md, Purchases): the platform's provider order, its signed payment, the sandbox's checkout.
-  const purchaseStore = async (ctx: AppContext, merchant: MerchantPrincipal, storeId: string) => {
-    const store = await ctx.access.storeAccess(platform, merchant, storeId);
-    if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
-    return store;
-  };
   router.post(
     '/:slug/purchase',
-    endpoint(platform, { access: 'merchant', body: PurchaseBody, idempotent: true, respond: 'raw' }, async ({ ctx, merchant, params, body }) => {
-      const made = await createPurchase(platform, merchant, await purchaseStore(ctx, merchant, body.store_id), params.slug);
+    endpoint(platform, { access: { storeFrom: 'body' }, body: PurchaseBody, idempotent: true, respond: 'raw' }, async ({ ctx, merchant, store, params }) => {
+      const made = await createPurchase(platform, merchant, store, params.slug);
       ctx.status = made.created ? 201 : 200;
       ctx.body = { data: { purchase: made.purchase } };
     }),
   );
   router.post(
     '/:slug/purchase/verify',
-    endpoint(platform, { access: 'merchant', body: VerifyPurchaseBody }, async ({ ctx, merchant, params, body }) => ({
-      purchase: await verifyPurchase(platform, await purchaseStore(ctx, merchant, body.store_id), params.slug, body),
+    endpoint(platform, { access: { storeFrom: 'body' }, body: VerifyPurchaseBody }, async ({ store, params, body }) => ({
+      purchase: await verifyPurchase(platform, store, params.slug, body),
     })),
   );
   // The sandbox's checkout signs a payment nobody made: elsewhere than development and test it would
@@ -91,8 +83,8 @@ export function themeRoutes(platform: Platform): AppRouter {
   if (isLocalEnv(platform.config)) {
     router.post(
       '/:slug/purchase/simulate',
-      endpoint(platform, { access: 'merchant', body: SimulatePurchaseBody }, async ({ ctx, merchant, params, body }) =>
-        simulatePurchasePayment(platform, await purchaseStore(ctx, merchant, body.store_id), params.slug, body.purchase_id),
+      endpoint(platform, { access: { storeFrom: 'body' }, body: SimulatePurchaseBody }, ({ store, params, body }) =>
+        simulatePurchasePayment(platform, store, params.slug, body.purchase_id),
       ),
     );
   }

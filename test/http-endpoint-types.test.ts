@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { expect } from 'chai';
+import { z } from 'zod';
 import type { AppRouter, RouteMiddleware } from '../src/http/context.js';
 import { endpoint } from '../src/http/endpoint.js';
 import type { PathParams } from '../src/http/path-params.js';
@@ -9,7 +10,7 @@ import type { Platform } from '../src/platform.js';
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const same = <A, B>(proof: Same<A, B>) => expect(proof).to.equal(true);
 
-describe('Typed path parameters (src/http/path-params.ts)', () => {
+describe('endpoint() types', () => {
   it('reads the parameters a route path names, wildcards and optional groups included', () => {
     same<PathParams<'/'>, Record<never, never>>(true);
     same<PathParams<'/:id'>, { id: string }>(true);
@@ -49,5 +50,15 @@ describe('Typed path parameters (src/http/path-params.ts)', () => {
     const ctx = { params: { id: 'a', item_id: 'b' }, query: {}, request: { body: undefined }, state: {}, status: 404, body: undefined };
     await layer.stack[0]!(ctx as never, async () => {});
     expect(seen).to.deep.equal(['a/b']);
+  });
+
+  it('takes the store from the body only when the body names one (store_id)', () => {
+    const platform = {} as Platform;
+    endpoint(platform, { access: { storeFrom: 'body' }, body: z.strictObject({ store_id: z.string() }) }, async ({ merchant, store }) => {
+      same<typeof store.id, string>(true);
+      return merchant.merchantId;
+    });
+    // @ts-expect-error a body without store_id names no store
+    endpoint(platform, { access: { storeFrom: 'body' }, body: z.strictObject({ name: z.string() }) }, async () => null);
   });
 });
