@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { authorizationHeader, presignedQuery, EMPTY_PAYLOAD_SHA256, sha256Hex } from '../src/storage/sigv4.js';
+import { authorizationHeader, presignedQuery, EMPTY_PAYLOAD_SHA256 } from '../src/storage/sigv4.js';
+import { sha256 } from '../src/digest.js';
 import { LocalStorage, S3Storage, objectStorage } from '../src/storage/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
@@ -99,7 +100,7 @@ describe('Object storage', () => {
             headers,
             payloadHash: String(req.headers['x-amz-content-sha256']),
           });
-          if (req.headers.authorization !== expected || sha256Hex(body) !== req.headers['x-amz-content-sha256']) {
+          if (req.headers.authorization !== expected || sha256(body) !== req.headers['x-amz-content-sha256']) {
             res.writeHead(403).end('<Error><Code>SignatureDoesNotMatch</Code></Error>');
             return;
           }
@@ -129,7 +130,7 @@ describe('Object storage', () => {
       expect(put.method).to.equal('PUT');
       expect(put.path).to.equal('/media-bucket/media/store-1/abc.png');
       expect(put.headers['content-type']).to.equal('image/png');
-      expect(put.headers['x-amz-content-sha256']).to.equal(sha256Hex(bytes));
+      expect(put.headers['x-amz-content-sha256']).to.equal(sha256(bytes));
       expect(put.headers.authorization).to.match(
         /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/eu-central-1\/s3\/aws4_request,SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date,Signature=[0-9a-f]{64}$/,
       );

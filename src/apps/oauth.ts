@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { ObjectId } from 'mongodb';
-import { createHash } from 'node:crypto';
+import { sha256 } from '../digest.js';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
@@ -139,7 +139,7 @@ const tokenBody = (tokens: IssuedTokens, extra: Record<string, unknown> = {}) =>
 
 /** PKCE S256 (RFC 7636 4.6): BASE64URL(SHA256(ASCII(code_verifier))) === code_challenge. */
 function pkceMatches(verifier: string, challenge: string): boolean {
-  const computed = createHash('sha256').update(verifier, 'ascii').digest();
+  const computed = sha256(verifier, 'bytes');
   const expected = Buffer.from(challenge, 'base64url');
   return equalBytes(computed, expected);
 }

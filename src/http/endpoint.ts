@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { accessibleStore, requireOperator, requirePrincipal, requireStore } from './auth.js';
 import { storeBudget } from './budget.js';
+import { respondCacheable } from './caching.js';
 import type { AppContext, AppCustom, AppPrincipal, AppState, CustomerPrincipal, MerchantPrincipal, RouteMiddleware, ScopedStore } from './context.js';
 import { idempotent } from './idempotency/index.js';
 import { parseInput } from './validate.js';
@@ -114,10 +115,17 @@ export type EndpointSpec<
   status?: number;
   /**
    * How the handler's result is answered: `data` (default) `{ data }`; `page` a list
-   * `{ data: items, page: { next_cursor } }`; `empty` 204 with no body; `raw` the handler sets
-   * `ctx` itself.
+   * `{ data: items, page: { next_cursor } }` from the `{ items, nextCursor }` of src/pagination.ts;
+   * `empty` 204 with no body; `raw` the handler sets `ctx` itself.
    */
   respond?: R;
+  /**
+   * The answer's caching (for `data` and `page`): `public`, a read that is the same for every caller
+   * (a storefront's catalog), answered with `Cache-Control: public, max-age=30` and a weak ETag,
+   * 304 to an `If-None-Match` that names it (src/http/caching.ts); `no-store`, an answer private to
+   * whoever holds its credential (a cart), errors included. Default: no Cache-Control header.
+   */
+  cache?: R extends 'data' | 'page' ? 'public' | 'no-store' : never;
 };
 
 /** Marks the middleware of an endpoint that takes `multipart/form-data` (see http/body.ts). */
@@ -212,19 +220,24 @@ export function endpoint<
       ...(named ? { merchant: principal, store: await accessibleStore(platform, ctx, principal!, (body as { store_id: string }).store_id) } : {}),
       ...(typeof access === 'object' && !named ? { principal, store: ctx.state.store } : {}),
     } as unknown as EndpointRequest<A, z.infer<QS>, BodyOf<BS>, ParamsOf<PS, P>>;
+    // A private answer is never stored, whatever it turns out to be (an error too).
+    if (spec.cache === 'no-store') ctx.set('Cache-Control', 'no-store');
     const result = await handler(request);
     if (respond === 'raw') return;
     if (respond === 'empty') {
       ctx.status = spec.status ?? 204;
       return;
     }
-    ctx.status = spec.status ?? 200;
+    let answer: unknown;
     if (respond === 'page') {
       const { items, nextCursor } = result as { items: unknown[]; nextCursor: string | null };
-      ctx.body = { data: items, page: { next_cursor: nextCursor } };
+      answer = { data: items, page: { next_cursor: nextCursor } };
     } else {
-      ctx.body = { data: result };
+      answer = { data: result };
     }
+    if (spec.cache === 'public') return respondCacheable(ctx, answer);
+    ctx.status = spec.status ?? 200;
+    ctx.body = answer;
   };
 
   // The endpoint ends the chain: its access steps, then its handler (never the next route).

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { createHash } from 'node:crypto';
+import { sha256 } from '../digest.js';
 import { principalKey, type AppRouter } from '../http/context.js';
 import { endpoint, storeScoped, type EndpointRequest, type StoreScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
@@ -11,8 +11,6 @@ import { PageQuery } from '../pagination.js';
 
 const read = storeScoped('read_orders');
 const write = storeScoped('write_orders');
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /**
  * The request as the order remembers it when it carries an Idempotency-Key: an id for the key

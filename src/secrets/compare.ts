@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { sha256 } from '../digest.js';
 
 /** Whether two byte strings are equal, in time that depends only on their length (false for different lengths). */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -10,5 +11,5 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
  * length (both are hashed first, so the comparison never reveals the expected length).
  */
 export function sameSecret(given: string, expected: string): boolean {
-  return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
+  return timingSafeEqual(sha256(given, 'bytes'), sha256(expected, 'bytes'));
 }

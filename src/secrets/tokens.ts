@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256 } from '../digest.js';
 
 /**
  * Bearer tokens and show-once secrets: 256 bits of randomness behind a readable prefix
@@ -11,5 +12,5 @@ export function generateToken(prefix: string): { token: string; hash: string; la
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return sha256(token);
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { S3Config } from '../config.js';
-import { amzDate, authorizationHeader, canonicalQuery, presignedQuery, sha256Hex, uriEncode, EMPTY_PAYLOAD_SHA256 } from './sigv4.js';
+import { sha256 } from '../digest.js';
+import { amzDate, authorizationHeader, canonicalQuery, presignedQuery, uriEncode, EMPTY_PAYLOAD_SHA256 } from './sigv4.js';
 import { assertExpiry, assertStorageKey, type ObjectStorage } from './types.js';
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -70,7 +71,7 @@ export class S3Storage implements ObjectStorage {
     const headers: Record<string, string> = {
       host,
       'x-amz-date': amzDate(now),
-      'x-amz-content-sha256': body ? sha256Hex(body) : EMPTY_PAYLOAD_SHA256,
+      'x-amz-content-sha256': body ? sha256(body) : EMPTY_PAYLOAD_SHA256,
       ...extra,
     };
     const authorization = authorizationHeader(this.config, now, { method, path, headers, payloadHash: headers['x-amz-content-sha256']! });

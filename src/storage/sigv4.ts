@@ -1,4 +1,5 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sha256 } from '../digest.js';
 
 /**
  * AWS Signature Version 4 for S3 (header and query-string forms), composed from node:crypto's
@@ -7,13 +8,9 @@ import { createHash, createHmac } from 'node:crypto';
  */
 export type Credentials = { accessKeyId: string; secretAccessKey: string; region: string; service?: string };
 
-export const EMPTY_PAYLOAD_SHA256 = sha256Hex('');
+export const EMPTY_PAYLOAD_SHA256 = sha256('');
 export const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
 const ALGORITHM = 'AWS4-HMAC-SHA256';
-
-export function sha256Hex(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 /** `20130524T000000Z` */
 export function amzDate(date: Date): string {
@@ -73,7 +70,7 @@ function scopeOf(creds: Credentials, date: Date): string {
 }
 
 function signature(creds: Credentials, date: Date, canonical: string): string {
-  const stringToSign = [ALGORITHM, amzDate(date), scopeOf(creds, date), sha256Hex(canonical)].join('\n');
+  const stringToSign = [ALGORITHM, amzDate(date), scopeOf(creds, date), sha256(canonical)].join('\n');
   const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
   const dateKey = hmac(`AWS4${creds.secretAccessKey}`, amzDate(date).slice(0, 8));
   const signingKey = hmac(hmac(hmac(dateKey, creds.region), creds.service ?? 's3'), 'aws4_request');

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../digest.js';
 import { PlatformError, notFound } from '../errors.js';
 import { createOrder, findOrderByRequest, replacePaymentSecret, type OrderView, type RequestRef } from '../orders/index.js';
 import type { Platform } from '../platform.js';
@@ -14,8 +14,6 @@ import {
   checkoutInProgress,
 } from './carts.js';
 import { CART_TOKEN_PREFIX, PAYMENT_SECRET_PREFIX, type CheckoutBody } from './schemas.js';
-
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** Carts the sweep of stranded checkouts takes up in one run. */
 const SWEEP_BATCH = 100;

@@ -7,7 +7,6 @@ export { finishStrandedCheckouts } from './checkout.js';
 export { findPublicCollection, getPublicProduct, storefrontStore, type PublicCollectionWithProducts } from './reads.js';
 export { presentCart, type PublicProductView } from './present.js';
 export { CART_TOKEN_HEADER } from './schemas.js';
-export { PUBLIC_MAX_AGE_SECONDS } from './caching.js';
 export type { CartView } from './present.js';
 
 /**

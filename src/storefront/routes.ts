@@ -12,7 +12,6 @@ import { hashToken } from '../secrets/index.js';
 import { cartConflict, createCart, discardCart, loadPricedCart, updateCart } from './carts.js';
 import { checkout } from './checkout.js';
 import { createPaymentOrder, simulateSandboxPayment, verifyPayment } from './payments.js';
-import { respondCacheable } from './caching.js';
 import { presentCart, presentPublicStore } from './present.js';
 import { getPublicProduct, listPublicCollectionProducts, listPublicCollections, listPublicProducts, lookupStore, storefrontStore } from './reads.js';
 import {
@@ -47,45 +46,40 @@ export function storefrontRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/lookup',
-    endpoint(platform, { access, query: LookupQuery, respond: 'raw' }, async ({ ctx, query }) =>
-      respondCacheable(ctx, { data: await lookupStore(platform, query) }),
-    ),
+    endpoint(platform, { access, query: LookupQuery, cache: 'public' }, ({ query }) => lookupStore(platform, query)),
   );
   router.get(
     '/:subdomain',
-    endpoint(platform, { access, params: StoreParams, respond: 'raw' }, async ({ ctx, params }) =>
-      respondCacheable(ctx, { data: presentPublicStore(await storefrontStore(platform, params.subdomain)) }),
+    endpoint(platform, { access, params: StoreParams, cache: 'public' }, async ({ params }) =>
+      presentPublicStore(await storefrontStore(platform, params.subdomain)),
     ),
   );
   router.get(
     '/:subdomain/products',
-    endpoint(platform, { access, params: StoreParams, query: ListPublicProductsQuery, respond: 'raw' }, async ({ ctx, params, query }) => {
+    endpoint(platform, { access, params: StoreParams, query: ListPublicProductsQuery, respond: 'page', cache: 'public' }, async ({ params, query }) => {
       const store = await storefrontStore(platform, params.subdomain);
-      const page = await listPublicProducts(platform, store.id, query);
-      respondCacheable(ctx, { data: page.items, page: { next_cursor: page.nextCursor } });
+      return listPublicProducts(platform, store.id, query);
     }),
   );
   router.get(
     '/:subdomain/products/:handle',
-    endpoint(platform, { access, params: HandleParams, respond: 'raw' }, async ({ ctx, params }) => {
+    endpoint(platform, { access, params: HandleParams, cache: 'public' }, async ({ params }) => {
       const store = await storefrontStore(platform, params.subdomain);
-      respondCacheable(ctx, { data: await getPublicProduct(platform, store.id, params.handle) });
+      return getPublicProduct(platform, store.id, params.handle);
     }),
   );
   router.get(
     '/:subdomain/collections',
-    endpoint(platform, { access, params: StoreParams, query: ListPublicCollectionsQuery, respond: 'raw' }, async ({ ctx, params, query }) => {
+    endpoint(platform, { access, params: StoreParams, query: ListPublicCollectionsQuery, respond: 'page', cache: 'public' }, async ({ params, query }) => {
       const store = await storefrontStore(platform, params.subdomain);
-      const page = await listPublicCollections(platform, store.id, query);
-      respondCacheable(ctx, { data: page.items, page: { next_cursor: page.nextCursor } });
+      return listPublicCollections(platform, store.id, query);
     }),
   );
   router.get(
     '/:subdomain/collections/:handle/products',
-    endpoint(platform, { access, params: HandleParams, query: ListPublicProductsQuery, respond: 'raw' }, async ({ ctx, params, query }) => {
+    endpoint(platform, { access, params: HandleParams, query: ListPublicProductsQuery, respond: 'page', cache: 'public' }, async ({ params, query }) => {
       const store = await storefrontStore(platform, params.subdomain);
-      const page = await listPublicCollectionProducts(platform, store.id, params.handle, query);
-      respondCacheable(ctx, { data: page.items, page: { next_cursor: page.nextCursor } });
+      return listPublicCollectionProducts(platform, store.id, params.handle, query);
     }),
   );
 
@@ -95,18 +89,16 @@ export function storefrontRoutes(platform: Platform): AppRouter {
   // retry comes from the client that made the first cart; a retry makes another cart (docs/conventions.md).
   router.post(
     '/:subdomain/cart',
-    endpoint(platform, { access, params: StoreParams, body: CreateCartBody, status: 201 }, async ({ ctx, params, body }) => {
+    endpoint(platform, { access, params: StoreParams, body: CreateCartBody, status: 201, cache: 'no-store' }, async ({ params, body }) => {
       const store = await storefrontStore(platform, params.subdomain);
       const { token: cartToken, cart } = await createCart(platform, store, body);
-      ctx.set('Cache-Control', 'no-store');
       return { token: cartToken, cart: presentCart(cart) };
     }),
   );
   router.get(
     '/:subdomain/cart',
-    endpoint(platform, { access, params: StoreParams }, async ({ ctx, params }) => {
+    endpoint(platform, { access, params: StoreParams, cache: 'no-store' }, async ({ ctx, params }) => {
       const store = await storefrontStore(platform, params.subdomain);
-      ctx.set('Cache-Control', 'no-store');
       return presentCart(await loadPricedCart(platform, store, token(ctx)));
     }),
   );

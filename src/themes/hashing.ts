@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { ObjectId } from 'mongodb';
+import { sha256 } from '../digest.js';
 import type { ThemeBundle } from './bundle-types.js';
 
 /** JSON with its object keys sorted: the form a bundle is hashed in, so the same bundle always hashes the same. */
@@ -12,7 +12,7 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
-export const bundleHash = (bundle: ThemeBundle) => createHash('sha256').update(canonicalJson(bundle), 'utf8').digest('hex');
+export const bundleHash = (bundle: ThemeBundle) => sha256(canonicalJson(bundle));
 
 /** Where a version's asset lives in object storage. */
 export const assetKey = (packageId: ObjectId, versionId: ObjectId, path: string) => `themes/${packageId.toHexString()}/${versionId.toHexString()}/${path}`;

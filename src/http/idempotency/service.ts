@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { isDuplicateKeyError } from '../../db.js';
+import { sha256 } from '../../digest.js';
 import { PlatformError } from '../../errors.js';
 import type { Platform } from '../../platform.js';
 import { decryptSecret, encryptSecret } from '../../secrets/index.js';
@@ -21,8 +22,6 @@ export type IdempotencyScope = { caller: string; route: string; key: string; bod
  */
 export type HeldClaim = { recordId: string; owner: string };
 export type Claim = ({ kind: 'proceed' } & HeldClaim) | { kind: 'replay'; status: number; body: unknown };
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** The holder's token: this process (for the logs) and 96 random bits (for this claim alone). */
 const newOwner = (platform: Pick<Platform, 'process'>) => `${platform.process.id}:${randomBytes(12).toString('hex')}`;

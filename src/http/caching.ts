@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { RouterContext } from '@koa/router';
-import type { AppCustom, AppState } from '../http/context.js';
+import { sha256 } from '../digest.js';
+import type { AppCustom, AppState } from './context.js';
 
 /** How long a shared cache or browser may reuse a public read without asking again. */
 export const PUBLIC_MAX_AGE_SECONDS = 30;
@@ -8,14 +8,14 @@ export const PUBLIC_MAX_AGE_SECONDS = 30;
 /**
  * Answer a public read with `Cache-Control: public, max-age=30` and a weak ETag over the body;
  * a request whose `If-None-Match` names it gets 304 with no body. Only for reads that are the
- * same for every shopper (never a cart).
+ * same for every caller (never a cart): endpoint()'s `cache: 'public'`.
  */
 export function respondCacheable(ctx: RouterContext<AppState, AppCustom>, body: unknown): void {
   const json = JSON.stringify(body);
   ctx.status = 200;
   ctx.type = 'application/json';
   ctx.set('Cache-Control', `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
-  const etag = `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
+  const etag = `W/"${sha256(json, 'base64url').slice(0, 27)}"`;
   ctx.set('ETag', etag);
   if (matchesNoneMatch(ctx.get('If-None-Match'), etag)) {
     ctx.status = 304;
