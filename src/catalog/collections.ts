@@ -4,7 +4,7 @@ import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, pageOf, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { insertWithHandle } from './handles.js';
-import { sanitizeDescription } from './html.js';
+import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { presentCollection, type CollectionView } from './present.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
 import { COLLECTIONS, collections, products, type CollectionDocument, type ProductDocument, type RuleCondition } from './store.js';
@@ -74,7 +74,7 @@ export async function createCollection(platform: Platform, storeId: string, inpu
       store_id: new ObjectId(storeId),
       title: input.title,
       handle,
-      description_html: sanitizeDescription(input.description_html),
+      description_html: sanitizeMerchantHtml(input.description_html),
       type: input.type,
       product_ids: productIds,
       rules: input.type === 'rule' ? input.rules : null,
@@ -132,7 +132,7 @@ export async function updateCollection(platform: Platform, storeId: string, coll
     const set: Partial<CollectionDocument> = { updated_at: platform.clock.now() };
     if (input.title !== undefined) set.title = input.title;
     if (input.handle !== undefined) set.handle = input.handle;
-    if (input.description_html !== undefined) set.description_html = sanitizeDescription(input.description_html);
+    if (input.description_html !== undefined) set.description_html = sanitizeMerchantHtml(input.description_html);
     if (input.product_ids !== undefined) set.product_ids = productIds ??= await checkProductIds(platform, storeId, input.product_ids);
     if (input.rules !== undefined) set.rules = input.rules;
     const version = current.version + 1;

@@ -3,7 +3,7 @@ import { collectionRoutes, productRoutes } from './routes.js';
 import { COLLECTIONS, PRODUCTS, catalogIndexes } from './store.js';
 export { findProductByHandle, findVariants, getProduct, listProducts, productExists, type VariantRef } from './products.js';
 export { findCollectionByHandle, listCollections } from './collections.js';
-export { ListProductsQuery, PRODUCT_SORTS } from './schemas.js';
+export { ListProductsQuery } from './schemas.js';
 export type { ProductView, VariantView, CollectionView } from './present.js';
 
 /** Products and collections: /v1/products, /v1/products/collections. */

@@ -7,7 +7,7 @@ import type { Platform } from '../platform.js';
 import { lockStoreCurrency, type StoreView } from '../stores/index.js';
 import { collectionProductFilter } from './collections.js';
 import { insertWithHandle } from './handles.js';
-import { sanitizeDescription } from './html.js';
+import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { presentProduct, type ProductView } from './present.js';
 import type { CreateProductBody, ListProductsQuery, UpdateProductBody, VariantInput } from './schemas.js';
 import { PRODUCTS, collections, products, type ProductDocument, type VariantDocument } from './store.js';
@@ -95,7 +95,7 @@ export async function createProduct(platform: Platform, store: StoreView, input:
   const base = {
     store_id: new ObjectId(store.id),
     title: input.title,
-    description_html: sanitizeDescription(input.description_html),
+    description_html: sanitizeMerchantHtml(input.description_html),
     vendor: input.vendor,
     product_type: input.product_type,
     tags: [...new Set(input.tags)],
@@ -147,7 +147,7 @@ export async function updateProduct(platform: Platform, storeId: string, product
         : current.variants;
   const next = {
     title: input.title ?? current.title,
-    description_html: input.description_html !== undefined ? sanitizeDescription(input.description_html) : current.description_html,
+    description_html: input.description_html !== undefined ? sanitizeMerchantHtml(input.description_html) : current.description_html,
     vendor: input.vendor !== undefined ? input.vendor : current.vendor,
     product_type: input.product_type !== undefined ? input.product_type : current.product_type,
     tags: input.tags !== undefined ? [...new Set(input.tags)] : current.tags,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PageQuery } from '../pagination.js';
 import { givesSomething } from '../http/validate.js';
 import { IdString } from '../ids.js';
+import { AssignedCountryCode } from '../postal-address.js';
 
 /** As src/auth/schemas.ts Email: trimmed, NFC-normalised and lower-cased before it is checked. */
 export const CustomerEmail = z
@@ -10,24 +11,6 @@ export const CustomerEmail = z
   .max(254)
   .transform((s) => s.normalize('NFC').toLowerCase())
   .pipe(z.email({ message: 'must be an email address' }));
-
-/** ISO 3166-1 alpha-2: the 249 officially assigned codes (no reserved or withdrawn ones). */
-const COUNTRY_CODES = new Set(
-  (
-    'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ ' +
-    'BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR ' +
-    'CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
-    'GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ' +
-    'ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ ' +
-    'LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ ' +
-    'MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF ' +
-    'PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI ' +
-    'SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR ' +
-    'TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
-  ).split(' '),
-);
-
-export const CountryCode = z.string().refine((c) => COUNTRY_CODES.has(c), 'must be an ISO 3166-1 alpha-2 country code in upper case, such as US');
 
 /** A required text field: trimmed, 1..max characters. */
 const Text = (max: number) => z.string().trim().min(1).max(max);
@@ -109,7 +92,7 @@ const AddressFields = {
   city: Text(100),
   province: OptionalText(100),
   province_code: OptionalText(10),
-  country_code: CountryCode,
+  country_code: AssignedCountryCode,
   zip: OptionalText(20),
   phone: Phone,
 };

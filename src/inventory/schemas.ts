@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
+import { CountryCode } from '../postal-address.js';
 import { givesSomething } from '../http/validate.js';
 
 const VariantId = IdString('variant');
@@ -13,10 +14,7 @@ const LocationFields = {
   name: Text(255),
   address1: Text(255).nullable(),
   city: Text(255).nullable(),
-  country_code: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')
-    .nullable(),
+  country_code: CountryCode.nullable(),
   zip: Text(32).nullable(),
 };
 

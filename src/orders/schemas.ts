@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
+import { PostalAddress } from '../postal-address.js';
 
 /**
  * The largest amount an order holds or computes, in minor units (1 000 000 000.00 in a
@@ -12,23 +13,6 @@ export const MAX_ORDER_AMOUNT = 100_000_000_000;
 const Money = z.number().int('must be an integer amount in minor units').min(0).max(MAX_ORDER_AMOUNT);
 const Text = (max: number) => z.string().trim().min(1).max(max);
 const Quantity = z.number().int('must be a whole number').min(1).max(100_000);
-
-export const AddressInput = z.strictObject({
-  first_name: Text(255).nullable().default(null),
-  last_name: Text(255).nullable().default(null),
-  company: Text(255).nullable().default(null),
-  address1: Text(255),
-  address2: Text(255).nullable().default(null),
-  city: Text(255),
-  province_code: z
-    .string()
-    .regex(/^[A-Z0-9]{1,3}$/, 'must be a subdivision code such as CA')
-    .nullable()
-    .default(null),
-  country_code: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
-  zip: Text(32).nullable().default(null),
-  phone: Text(32).nullable().default(null),
-});
 
 const VariantLine = z.strictObject({ variant_id: IdString('variant'), quantity: Quantity });
 /** A line not from the catalog (a service, a custom item): the merchant names the price. */
@@ -55,8 +39,8 @@ export const CreateOrderBody = z.strictObject({
     .max(250),
   coupon_code: z.string().trim().min(1).max(100).optional(),
   shipping_line: z.strictObject({ title: Text(255), price: Money }).optional(),
-  shipping_address: AddressInput.optional(),
-  billing_address: AddressInput.optional(),
+  shipping_address: PostalAddress.optional(),
+  billing_address: PostalAddress.optional(),
   /** Manual orders: `paid` when the merchant has collected the money (cash, bank transfer). */
   financial_status: z.enum(['pending', 'paid']).default('pending'),
   /** Where the tracked lines commit their units; default: the first active location with enough. */

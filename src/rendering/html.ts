@@ -1,5 +1,3 @@
-import sanitizeHtml from 'sanitize-html';
-
 const ESCAPES = new Map([
   ['&', '&amp;'],
   ['<', '&lt;'],
@@ -11,21 +9,6 @@ const ESCAPES = new Map([
 /** Text as HTML text or a quoted attribute value. */
 export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES.get(c)!);
-}
-
-/**
- * A setting of type `richtext` is merchant HTML: the formatting, links and images kept; scripts,
- * event handlers, styles and URL schemes other than http(s) and mailto dropped (as catalog
- * descriptions are when they are written).
- */
-export function sanitizeRichText(html: string): string {
-  return sanitizeHtml(html, {
-    allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'h1', 'h2', 'span'],
-    allowedAttributes: { a: ['href', 'title', 'target', 'rel'], img: ['src', 'alt', 'title', 'width', 'height'], '*': [] },
-    allowedSchemes: ['http', 'https', 'mailto'],
-    allowProtocolRelative: false,
-    transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }) },
-  });
 }
 
 /** An http(s) URL or a site path (`/collections/all`), else null: what a rendered link may point at. */

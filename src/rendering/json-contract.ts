@@ -1,7 +1,8 @@
 import type { PublicProductView } from '../storefront/index.js';
 import type { SettingField, ThemeBundle } from '../themes/index.js';
 import { renderAppBlock } from './app-blocks.js';
-import { escapeHtml, safeHref, sanitizeRichText } from './html.js';
+import { sanitizeMerchantHtml } from '../merchant-html.js';
+import { escapeHtml, safeHref } from './html.js';
 import type { Translate } from './locale.js';
 import { formatMoney } from './money.js';
 import type { PageModel } from './page.js';
@@ -103,7 +104,7 @@ function genericBlock(block: RenderedBlock, env: JsonContractEnv): string {
   for (const [id, type] of types) {
     const value = ownValue(s, id);
     if (typeof value !== 'string' || id === 'heading' || id === 'label' || id === 'link') continue;
-    if (type === 'richtext') parts.push(`<div class="rte">${sanitizeRichText(value)}</div>`);
+    if (type === 'richtext') parts.push(`<div class="rte">${sanitizeMerchantHtml(value)}</div>`);
     else if (type === 'text' || type === 'textarea') parts.push(`<p>${escapeHtml(value)}</p>`);
     else if (type === 'image' && value.startsWith('assets/')) parts.push(`<img src="${escapeHtml(env.assetUrl(value))}" alt="" loading="lazy">`);
   }

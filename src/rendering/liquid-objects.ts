@@ -1,7 +1,7 @@
 import type { CartView, PublicCollectionWithProducts, PublicProductView } from '../storefront/index.js';
 import type { SettingField } from '../themes/index.js';
 import { renderAppBlock } from './app-blocks.js';
-import { sanitizeRichText } from './html.js';
+import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { SafeHtml } from './liquid.js';
 import type { LiquidTheme } from './liquid-theme.js';
 import type { PageModel } from './page.js';
@@ -16,7 +16,9 @@ import { ownValue } from '../own-keys.js';
 /** Settings as Liquid sees them: richtext sanitised and marked safe; everything else plain (escaped on output). */
 function liquidSettings(settings: Record<string, unknown>, schema: readonly SettingField[]): Record<string, unknown> {
   const richtext = new Set(schema.filter((f) => f.type === 'richtext').map((f) => f.id));
-  return Object.fromEntries(Object.entries(settings).map(([k, v]) => [k, richtext.has(k) && typeof v === 'string' ? new SafeHtml(sanitizeRichText(v)) : v]));
+  return Object.fromEntries(
+    Object.entries(settings).map(([k, v]) => [k, richtext.has(k) && typeof v === 'string' ? new SafeHtml(sanitizeMerchantHtml(v)) : v]),
+  );
 }
 
 const variantObject = (v: PublicProductView['variants'][number]) => ({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AddressInput } from '../orders/index.js';
+import { PostalAddress } from '../postal-address.js';
 import { IdString } from '../ids.js';
 import { KeysetCursorParam, DEFAULT_LIMIT, MAX_LIMIT, PageQuery } from '../pagination.js';
 
@@ -60,8 +60,8 @@ export const CheckoutBody = z.strictObject({
     .max(254)
     .transform((e) => e.toLowerCase())
     .pipe(z.email({ message: 'must be an email address' })),
-  shipping_address: AddressInput.optional(),
-  billing_address: AddressInput.optional(),
+  shipping_address: PostalAddress.optional(),
+  billing_address: PostalAddress.optional(),
   note: z.string().max(2000).optional(),
 });
 export type CheckoutBody = z.infer<typeof CheckoutBody>;

@@ -4,15 +4,12 @@ import { isDuplicateKeyError } from '../db.js';
 import { PlatformError } from '../errors.js';
 import { carried, carrying } from '../events/index.js';
 import type { Platform } from '../platform.js';
+import { CountryCode, SubdivisionCode } from '../postal-address.js';
 import { taxSettings, type TaxSettingsDocument } from './store.js';
 
 const Rate = z.strictObject({
-  country_code: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
-  province_code: z
-    .string()
-    .regex(/^[A-Z0-9]{1,3}$/, 'must be a subdivision code such as CA or NSW')
-    .nullable()
-    .default(null),
+  country_code: CountryCode,
+  province_code: SubdivisionCode.nullable().default(null),
   name: z.string().trim().min(1).max(100),
   /** Basis points: 2000 = 20 %. Integers keep tax arithmetic exact. */
   rate_bps: z.number().int().min(0).max(10_000),

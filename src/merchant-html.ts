@@ -1,0 +1,19 @@
+import sanitizeHtml from 'sanitize-html';
+
+/**
+ * The one policy for merchant HTML shown on storefronts (product and collection descriptions,
+ * a theme's `richtext` settings): formatting, links and images kept; scripts, event handlers,
+ * styles and every URL scheme but http(s) and mailto (so no `javascript:`) dropped; links get
+ * `rel="noopener noreferrer"`.
+ */
+const MERCHANT_HTML: sanitizeHtml.IOptions = {
+  allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'h1', 'h2', 'span'],
+  allowedAttributes: { a: ['href', 'title', 'target', 'rel'], img: ['src', 'alt', 'title', 'width', 'height'], '*': [] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowProtocolRelative: false,
+  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }) },
+};
+
+export function sanitizeMerchantHtml(html: string): string {
+  return sanitizeHtml(html, MERCHANT_HTML);
+}
