@@ -5,7 +5,7 @@ import type { Platform } from '../src/platform.js';
 import { openSecret } from '../src/webhooks/signing.js';
 import { subscriptions } from '../src/webhooks/store.js';
 import { createSubscription, updateSubscription, MAX_SUBSCRIPTIONS_PER_STORE } from '../src/webhooks/subscriptions.js';
-import type { Resolver } from '../src/webhooks/index.js';
+import type { Resolver } from '../src/outbound/index.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { counts, findPlaintext, snapshot } from './helpers/database.js';
 import { givenShop } from './helpers/factories.js';

@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import { loadConfig, type Config } from '../src/config.js';
-import { checkResolvedAddress, checkTargetUrl, classifyAddress, isLoopbackHost, type Resolver } from '../src/webhooks/index.js';
-import { checkUrlShape, guardTarget, parseIPv4, parseIPv6 } from '../src/outbound/index.js';
+import {
+  checkResolvedAddress,
+  checkTargetUrl,
+  checkUrlShape,
+  classifyAddress,
+  guardTarget,
+  isLoopbackHost,
+  parseIPv4,
+  parseIPv6,
+  type Resolver,
+} from '../src/outbound/index.js';
 
 const KEY = `k1:${Buffer.alloc(32, 7).toString('base64url')}`;
 

@@ -3,12 +3,6 @@ import { errors, formidable, multipart } from 'formidable';
 import { PlatformError } from '../errors.js';
 import type { AppContext } from './context.js';
 
-/**
- * Routes that take `multipart/form-data` (file uploads). The app-level body parser lets
- * these through unread; every other route keeps answering 415 to anything but JSON.
- */
-export type MultipartRoute = { method: string; path: string };
-
 export type UploadedFile = { filename: string; bytes: Buffer };
 export type MultipartForm = { fields: Record<string, string | string[]>; files: Record<string, UploadedFile[]> };
 

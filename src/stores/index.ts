@@ -2,7 +2,7 @@ import type { Module } from '../module.js';
 import { storeAccess } from './access.js';
 import { storeRoutes } from './routes.js';
 import { STORES, storeIndexes } from './store.js';
-export { findOwnedStore, findStoreById, findStoreBySubdomain, listStoresOwnedBy, lockStoreCurrency, setLiveTheme } from './service.js';
+export { findStoreById, findStoreBySubdomain, listStoresOwnedBy, lockStoreCurrency, setLiveTheme } from './service.js';
 export type { StoreView } from './present.js';
 
 /** A merchant's stores: /v1/stores, and who may act on which store. */

@@ -50,12 +50,6 @@ const presentAppSecret = (doc: Pick<AppSecretDocument, 'secret' | 'previous_secr
   previous_secret_expires_at: doc.previous_secret?.expires_at.toISOString() ?? null,
 });
 
-/** When the app's secret was made or last rotated, or null when it has none (an app submitted before app webhooks). */
-export async function appSigningSecretInfo(platform: Platform, appId: ObjectId): Promise<AppSecretView | null> {
-  const doc = await appSecrets(platform.db).findOne({ _id: appId });
-  return doc ? presentAppSecret(doc) : null;
-}
-
 /**
  * A new signing secret for the app, in this answer only. The one it replaces keeps signing
  * (in `X-Platform-Hmac-SHA256-Previous`) for `graceSeconds`; 0 drops it at once. An app

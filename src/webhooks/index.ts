@@ -7,22 +7,8 @@ import { webhookJobs } from './jobs.js';
 import { SUBSCRIPTIONS, webhookIndexes } from './store.js';
 import { webhookSubscriptionRoutes } from './subscription-routes.js';
 import { announceEvents } from './wake.js';
-export { presentSubscription, type SubscriptionView, type SubscriptionWithSecret } from './present.js';
-// The target rules moved to src/outbound (core); still exported here for what imported them from webhooks.
-export {
-  checkResolvedAddress,
-  checkTargetUrl,
-  classifyAddress,
-  isLoopbackHost,
-  type AddressClass,
-  type AddressVerdict,
-  type Resolver,
-  type TargetVerdict,
-} from '../outbound/index.js';
-export { MAX_SUBSCRIPTIONS_PER_STORE } from './subscriptions.js';
 export {
   appDeliveryReadiness,
-  appSigningSecretInfo,
   createAppSigningSecret,
   listAppSubscriptions,
   narrowAppSubscription,

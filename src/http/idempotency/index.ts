@@ -1,3 +1,3 @@
-export { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, sweepExpiredIdempotencyRecords } from './service.js';
+export { sweepExpiredIdempotencyRecords } from './service.js';
 export { idempotencyIndexes } from './store.js';
 export { idempotent } from './middleware.js';

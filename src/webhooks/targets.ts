@@ -1,1 +1,0 @@
-export * from '../outbound/targets.js'; // moved to src/outbound (kept for test/webhook-targets.test.ts)
