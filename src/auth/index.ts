@@ -2,7 +2,7 @@ import type { Module } from '../module.js';
 import { sessionAuthenticator } from './access.js';
 import { authRoutes } from './routes.js';
 import { authIndexes } from './store.js';
-export { isSessionLive, sweepExpiredCredentials } from './service.js';
+export { authenticateSession, isSessionLive, sweepExpiredCredentials } from './service.js';
 export type { MerchantView, SessionView } from './present.js';
 
 /** Merchant accounts and sessions: /v1/auth, and the session authenticator. */

@@ -14,4 +14,4 @@ export {
 } from './service.js';
 export { eventIndexes } from './store.js';
 export { matchesEventPatterns } from './types.js';
-export { carried, carrying, carrierIndexes, intentIndexes, type CarriesEvents, type PendingEvent } from './outbox.js';
+export { carried, carrying, carrierIndexes, intentIndexes, withoutCarried, type CarriesEvents, type PendingEvent } from './outbox.js';

@@ -36,6 +36,12 @@ export function carrying<T extends Document>(update: UpdateFilter<T>, pending: r
   } as unknown as UpdateFilter<T>;
 }
 
+/** Fields a presenter or a copy must never pass on: drop them when a stored document is reused. */
+export function withoutCarried<T extends CarriesEvents>(doc: T): Omit<T, keyof CarriesEvents> {
+  const { pending_events: _p, events_pending_since: _s, ...rest } = doc;
+  return rest;
+}
+
 export type EventIntent = {
   _id: ObjectId;
   /** The collection and document a delete is about to remove. */

@@ -3,7 +3,7 @@ import { customerOrderRoutes, orderRoutes } from './routes.js';
 import { orderIndexes } from './store.js';
 export { repairOrders } from './operations.js';
 export { createOrder, findOrderByRequest, getOrder, listOrders, markOrderPaid } from './service.js';
-export { customerBoughtProduct, getShopperOrder, listCustomerOrders, replacePaymentSecret, type ShopperProof } from './customer.js';
+export { customerBoughtProduct, getCustomerOrder, getShopperOrder, listCustomerOrders, replacePaymentSecret, type ShopperProof } from './customer.js';
 export type { RequestRef } from './store.js';
 export { ListOrdersQuery } from './schemas.js';
 export type { CustomerOrderView, OrderView } from './present.js';
