@@ -168,6 +168,10 @@ type ParamsOf<PS, P> = PS extends z.ZodType ? z.infer<PS> : P;
  *
  *     router.post('/', endpoint(platform, { access: storeScoped('write_discounts'), body: CreateCouponBody, idempotent: true, status: 201 },
  *       ({ store, body }) => createCoupon(platform, store, body)));
+ *     router.get('/:id', endpoint(platform, { access: storeScoped('read_discounts') }, ({ store, params }) => getCoupon(platform, store.id, params.id)));
+ *
+ * `params` is typed from the path the router gives the endpoint to (`{ id: string }` here; see
+ * AppRouter in context.ts): the endpoint's type parameter `P` is inferred from that path.
  */
 export function endpoint<
   A extends EndpointAccess,
