@@ -1,10 +1,13 @@
 import type { Module } from '../module.js';
+import { APPS_ERROR_CODES } from './errors.js';
+import { APPS_EVENT_TYPES } from './events.js';
 import { appApiRoutes } from './app-api-routes.js';
 import { bridgeRoutes } from './bridge-routes.js';
 import { COMPLIANCE_REQUESTS, complianceIndexes } from './compliance.js';
 import { complianceOperationsRoutes, complianceRoutes } from './compliance-routes.js';
 import { developerRoutes } from './developer-routes.js';
 import { installStatsIndexes } from './install-stats.js';
+import { appJobs } from './jobs.js';
 import { partnerRoutes } from './partner-routes.js';
 import { installationRoutes } from './installation-routes.js';
 import { oauthRoutes } from './oauth-routes.js';
@@ -14,6 +17,7 @@ import { INSTALLATIONS, appIndexes } from './store.js';
 import { accessTokenAuthenticator } from './tokens.js';
 export { sweepExpiredOAuth } from './tokens.js';
 export { sendDueShopRedactions } from './compliance.js';
+export { SendShopRedactions, SweepOAuth } from './jobs.js';
 import { wellKnownRoutes } from './well-known-routes.js';
 export { SCOPES, SCOPE_NAMES, isScope, normaliseScopes, type Scope } from './scopes.js';
 export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest-types.js';
@@ -25,6 +29,7 @@ export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest }
  */
 export const appsModule: Module = {
   name: 'apps',
+  errorCodes: APPS_ERROR_CODES,
   indexes: [...appIndexes, ...complianceIndexes, ...installStatsIndexes],
   routes: [
     { path: '/v1/app-store/developers', router: developerRoutes },
@@ -40,6 +45,7 @@ export const appsModule: Module = {
     { path: '/.well-known', router: wellKnownRoutes },
   ],
   authenticators: [accessTokenAuthenticator],
+  jobs: appJobs,
   eventCarriers: [INSTALLATIONS, COMPLIANCE_REQUESTS],
-  eventTypes: ['app.installed', 'app.scopes_updated', 'app.uninstalled', 'customers.data_request', 'customers.redact', 'shop.redact'],
+  eventTypes: APPS_EVENT_TYPES,
 };

@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { ErrorCode } from '../errors.js';
 import type { Provider } from '../payments/index.js';
 
 export const ORDERS = 'orders';
@@ -172,7 +173,7 @@ export type PendingOperation = {
   /** The fulfilment or refund the change adds. */
   subject_id: ObjectId | null;
   request_id: string | null;
-  failure: { code: string; message: string; details: string[] } | null;
+  failure: { code: ErrorCode; message: string; details: string[] } | null;
   started_at: Date;
 };
 

@@ -1,4 +1,6 @@
 import type { Module } from '../module.js';
+import { PAYMENTS_ERROR_CODES } from './errors.js';
+import { PAYMENTS_EVENT_TYPES } from './events.js';
 import { paymentRoutes } from './routes.js';
 import { PAYMENT_PROVIDERS, paymentIndexes } from './store.js';
 export { recordPaymentTransaction } from './transactions.js';
@@ -10,8 +12,9 @@ export type { RecordTransactionInput } from './schemas.js';
 /** Payment providers and transactions: /v1/payments. */
 export const paymentsModule: Module = {
   name: 'payments',
+  errorCodes: PAYMENTS_ERROR_CODES,
   indexes: paymentIndexes,
   routes: [{ path: '/v1/payments', router: paymentRoutes }],
   eventCarriers: [PAYMENT_PROVIDERS],
-  eventTypes: ['payment_provider.updated', 'payment_transaction.created'],
+  eventTypes: PAYMENTS_EVENT_TYPES,
 };

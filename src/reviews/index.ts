@@ -1,4 +1,6 @@
 import type { Module } from '../module.js';
+import { REVIEWS_ERROR_CODES } from './errors.js';
+import { REVIEWS_EVENT_TYPES } from './events.js';
 import { customerReviewRoutes, reviewRoutes } from './routes.js';
 import { REVIEWS, reviewIndexes } from './store.js';
 export { productRatingSummary } from './service.js';
@@ -7,11 +9,12 @@ export type { ReviewView, RatingSummary } from './present.js';
 /** Product reviews with moderation: /v1/reviews; customers' reviews of what they bought: /v1/storefront/customer/reviews. */
 export const reviewsModule: Module = {
   name: 'reviews',
+  errorCodes: REVIEWS_ERROR_CODES,
   indexes: reviewIndexes,
   routes: [
     { path: '/v1/reviews', router: reviewRoutes },
     { path: '/v1/storefront/customer/reviews', router: customerReviewRoutes },
   ],
   eventCarriers: [REVIEWS],
-  eventTypes: ['review.created', 'review.deleted', 'review.replied', 'review.updated'],
+  eventTypes: REVIEWS_EVENT_TYPES,
 };

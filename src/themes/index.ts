@@ -1,10 +1,12 @@
 import type { Module } from '../module.js';
+import { THEMES_ERROR_CODES } from './errors.js';
+import { THEMES_EVENT_TYPES } from './events.js';
 import { bundleSchemaRoutes } from './bundle-routes.js';
 import { themeJobs } from './jobs.js';
 import { closeLiquidSyntaxThreads } from './liquid-syntax.js';
 import { themeReviewRoutes } from './review-routes.js';
 import { themeRoutes } from './routes.js';
-export { REVIEW_THEME_VERSION, ReviewPayload, SWEEP_THEME_REVIEWS } from './jobs.js';
+export { ReviewThemeVersion, SweepThemePreviews, SweepThemeReviews } from './jobs.js';
 export { runReview, sweepReviews } from './reviews.js';
 export { sweepExpiredPreviewSessions } from './previews.js';
 export { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './renderable.js';
@@ -19,6 +21,7 @@ import { STORE_THEMES, THEME_PACKAGES, THEME_PURCHASES, THEME_REVIEWS, THEME_VER
  */
 export const themesModule: Module = {
   name: 'themes',
+  errorCodes: THEMES_ERROR_CODES,
   indexes: [...themeIndexes, ...themePurchaseIndexes],
   routes: [
     { path: '/v1/themes/bundle-schema', router: bundleSchemaRoutes },
@@ -27,6 +30,6 @@ export const themesModule: Module = {
   ],
   jobs: themeJobs,
   eventCarriers: [THEME_PACKAGES, THEME_VERSIONS, THEME_REVIEWS, STORE_THEMES, THEME_PURCHASES],
-  eventTypes: ['theme.installed', 'theme.published', 'theme.purchased', 'theme.released', 'theme.review.completed', 'theme.submitted'],
+  eventTypes: THEMES_EVENT_TYPES,
   close: closeLiquidSyntaxThreads,
 };

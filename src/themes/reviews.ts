@@ -10,7 +10,7 @@ import { objectStorage } from '../storage/index.js';
 import { listStoresOwnedBy } from '../stores/index.js';
 import { claimLease, settleLease } from '../work/lease.js';
 import type { ThemeBundle } from './bundle-types.js';
-import { REVIEW_THEME_VERSION } from './jobs.js';
+import { ReviewThemeVersion } from './jobs.js';
 import { assetKey, bundleHash } from './hashing.js';
 import { checkLiquidSyntax } from './liquid-syntax.js';
 import { presentReview, type ReviewView } from './present.js';
@@ -51,7 +51,7 @@ export function initialChecks(bundle: ThemeBundle): ReviewCheck[] {
 }
 
 export async function enqueueReview(platform: Pick<Platform, 'jobs'>, reviewId: ObjectId): Promise<void> {
-  await platform.jobs.enqueue(REVIEW_THEME_VERSION, { review_id: reviewId.toHexString() });
+  await platform.jobs.enqueue(ReviewThemeVersion, { review_id: reviewId.toHexString() });
 }
 
 type Outcome = { status: CheckStatus; details: string[] };
