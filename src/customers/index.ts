@@ -9,7 +9,7 @@ import { CUSTOMERS, CUSTOMER_ADDRESSES, customerIndexes } from './store.js';
 export { clearCustomerKey, getCustomer } from './service.js';
 export { sweepExpiredCustomerCredentials } from './account.js';
 export { SweepCustomerCredentials } from './jobs.js';
-export { recordCustomerOrder } from './orders.js';
+export { recordCustomerOrder } from './order-stats.js';
 export type { CustomerView, CustomerAddressView } from './present.js';
 
 /** Customers and their addresses: /v1/customers; shoppers' accounts: /v1/storefront/customer and the customer session authenticator. */

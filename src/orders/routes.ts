@@ -6,7 +6,7 @@ import type { Platform } from '../platform.js';
 import { CancelBody, CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
 import { cancelOrder, createOrder, fulfillOrder, getOrder, listOrders, markOrderPaid, refundOrder } from './service.js';
 import type { RequestRef } from './store.js';
-import { getCustomerOrder, listCustomerOrders } from './customer.js';
+import { getCustomerOrder, listCustomerOrders } from './customer-reads.js';
 import { PageQuery } from '../pagination.js';
 
 const read = storeScoped('read_orders');

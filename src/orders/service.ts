@@ -21,7 +21,7 @@ import {
   madeBy,
   type Keys,
   type Plan,
-} from './operations.js';
+} from './changes.js';
 import { presentOrder, type OrderView } from './present.js';
 import { lineRefundAmount, orderAmountIssues, priceOrder, totalIssues } from './pricing.js';
 import type { CancelBody, CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
@@ -31,7 +31,7 @@ import { orders, type Effect, type LineItemDocument, type OrderDocument, type Re
  * A manual order: the service prices every line from the catalog (custom lines carry the
  * merchant's price), applies the coupon, taxes by the store's rate table and the shipping (or
  * billing) address, and computes the totals. Client totals are never read. Everything is
- * checked before anything is written; then the order is made as one change (operations.ts):
+ * checked before anything is written; then the order is made as one change (changes.ts):
  * the coupon's use and the stock of tracked lines are held, and if any cannot be, nothing is
  * left behind.
  */

@@ -102,7 +102,7 @@ export type OrderDocument = {
   version: number;
   /** True until the order is made (its stock and coupon held): such an order is not shown, and is undone if its maker stops. */
   creating?: boolean;
-  /** The change under way that spans other documents (operations.ts); null when none. */
+  /** The change under way that spans other documents (changes.ts); null when none. */
   pending_op?: PendingOperation | null;
   /** When pending_op began: what the maintenance sweep looks for once the lease is free. */
   pending_since?: Date | null;
@@ -127,7 +127,7 @@ export type OrderDocument = {
 };
 
 /**
- * A step of an order change on another document (src/orders/operations.ts). `key` names the
+ * A step of an order change on another document (src/orders/changes.ts). `key` names the
  * step on the document it changes, so a repeated step changes nothing more.
  */
 export type StockEffect = {

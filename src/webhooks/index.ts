@@ -35,7 +35,7 @@ export {
 } from './app-subscriptions.js';
 export { RotateSecretBody } from './schemas.js';
 export { appDeliveryFigures, type AppDeliveryFigures } from './app-stats.js';
-export { AppDeliveriesQuery, getDelivery, listDeliveries, redeliver, type DeliveryScope } from './operations.js';
+export { AppDeliveriesQuery, getDelivery, listDeliveries, redeliver, type DeliveryScope } from './delivery-log.js';
 export type { AppSubscriptionView } from './present.js';
 export { deliveries as webhookDeliveries, type DeliveryDocument } from './store.js';
 export { catchUpSubscriptions, dispatchDue, fanOutEvents, fanOutPendingEvents } from './delivery.js';

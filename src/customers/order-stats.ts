@@ -14,7 +14,7 @@ import { customers } from './store.js';
  * clearCustomerKey once the step is recorded). Emits customer.updated (idempotent on the key).
  * 404 when the customer is not in the store.
  *
- * A step of an order change (src/orders/operations.ts): its plain emit is completed by the
+ * A step of an order change (src/orders/changes.ts): its plain emit is completed by the
  * orders repair sweep, which re-runs the step with the same key (docs/orders.md), so it does
  * not carry its event on the customer document.
  */
