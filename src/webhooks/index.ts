@@ -38,7 +38,8 @@ export { appDeliveryFigures, type AppDeliveryFigures } from './app-stats.js';
 export { AppDeliveriesQuery, getDelivery, listDeliveries, redeliver, type DeliveryScope } from './delivery-log.js';
 export type { AppSubscriptionView } from './present.js';
 export { deliveries as webhookDeliveries, type DeliveryDocument } from './store.js';
-export { catchUpSubscriptions, dispatchDue, fanOutEvents, fanOutPendingEvents } from './delivery.js';
+export { dispatchDue } from './delivery.js';
+export { catchUpSubscriptions, fanOutEvents, fanOutPendingEvents } from './fan-out.js';
 export { DispatchDelivery, FanOutEvent, SweepWebhooks } from './jobs.js';
 
 /**
