@@ -1,6 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
-import { dayOf } from '../http/app-usage.js';
+import { dayOf } from '../clock.js';
 import type { Platform } from '../platform.js';
 import { subscriptions } from './store.js';
 
