@@ -1,6 +1,6 @@
 import type { IndexDeclaration } from './db.js';
 import type { EventHooks } from './events/index.js';
-import type { AppRouter, Authenticator, RequestBudget, StoreAccess } from './http/context.js';
+import type { AppRouter, Authenticator, RequestBudget, StoreAccess, StoreRequestObserver } from './http/context.js';
 import type { Platform } from './platform.js';
 import type { JobContract, WorkerGroup } from './queue.js';
 
@@ -45,6 +45,8 @@ export type Module = {
   storeAccess?: StoreAccess;
   /** The counters behind request budgets, e.g. the store-scoped API's (the ratelimit domain). */
   requestBudget?: RequestBudget;
+  /** Hears of each request let into a store-scoped endpoint (apps: counts installed apps' API calls). */
+  storeRequestObserver?: StoreRequestObserver;
 };
 
 export type Mount = { path: string; router: (platform: Platform) => AppRouter };

@@ -76,6 +76,9 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
         ['src/coupons/service.ts', "import { createOrder } from '../orders/service.js';\nexport const x = createOrder;\n"],
         ['src/coupons/service.ts', "import type { OrderView } from '../orders/present.js';\nexport type X = OrderView;\n"],
         ['jobs/messages.ts', "import { deliverMessage } from '../src/messages/service.js';\nexport const x = deliverMessage;\n"],
+        // A feature folder of a domain is inside it too, from either side.
+        ['src/coupons/service.ts', "import { listCatalog } from '../apps/catalog/service.js';\nexport const x = listCatalog;\n"],
+        ['src/apps/catalog/service.ts', "import { createOrder } from '../../orders/service.js';\nexport const x = createOrder;\n"],
       ];
       for (const [filePath, code] of cases) {
         expect(
@@ -85,6 +88,9 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
       }
       const allowed = await lintAs('src/coupons/service.ts', "import { findVariants } from '../catalog/index.js';\nexport const x = findVariants;\n");
       expect(allowed).to.deep.equal([]);
+      // Inside a domain, its feature folders use each other directly.
+      const sibling = await lintAs('src/apps/catalog/service.ts', "import { apps } from '../partners/store.js';\nexport const x = apps;\n");
+      expect(sibling).to.deep.equal([]);
     });
 
     it('refuses a domain in the core and the http toolkit, and the top floor below it', async () => {

@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import { dayOf } from '../http/app-usage.js';
+import { dayOf } from '../clock.js';
 import type { Platform } from '../platform.js';
 import { appWebhookDays as days, subscriptions } from './store.js';
 
