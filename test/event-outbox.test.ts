@@ -192,7 +192,7 @@ describe('Events carried by their writes (the outbox)', () => {
     // Steps of an order change are keyed and re-run by maintenance.repair-orders (docs/orders.md), so
     // their plain emits are completed by that sweep; every other write carries its event.
     const allowed = new Set([
-      'src/orders/changes.ts',
+      'src/orders/change-steps.ts',
       'src/coupons/redemptions.ts',
       'src/inventory/commitments.ts',
       'src/customers/order-stats.ts',
