@@ -1,19 +1,20 @@
 import { ObjectId } from 'mongodb';
-import { isDuplicateKeyError } from '../db.js';
-import { PlatformError, type InputIssue } from '../errors.js';
-import { carried } from '../events/index.js';
-import type { MerchantPrincipal } from '../http/context.js';
-import type { Platform } from '../platform.js';
-import { findMediaFiles } from '../media/index.js';
-import { isStorageKey, objectStorage } from '../storage/index.js';
-import { listStoresOwnedBy } from '../stores/index.js';
-import type { AssetEntry } from './bundle-types.js';
-import { assetKey, bundleHash } from './hashing.js';
-import { catalogMeta, enqueueReview, initialChecks } from './reviews.js';
-import { presentUpload, type UploadResult } from './present.js';
-import type { UploadBody } from './schemas.js';
-import { themePackages, themeReviews, themeVersions, type ThemePackageDocument, type ThemeReviewDocument, type ThemeVersionDocument } from './store.js';
-import { validateBundle } from './validate.js';
+import { isDuplicateKeyError } from '../../db.js';
+import { PlatformError, type InputIssue } from '../../errors.js';
+import { carried } from '../../events/index.js';
+import type { MerchantPrincipal } from '../../http/context.js';
+import type { Platform } from '../../platform.js';
+import { findMediaFiles } from '../../media/index.js';
+import { isStorageKey, objectStorage } from '../../storage/index.js';
+import { listStoresOwnedBy } from '../../stores/index.js';
+import type { AssetEntry } from '../bundle/types.js';
+import { assetKey, bundleHash } from '../bundle/hashing.js';
+import { catalogMeta, enqueueReview, initialChecks } from '../review/service.js';
+import { presentUpload, type UploadResult } from '../present.js';
+import type { UploadBody } from '../schemas.js';
+import { themePackages, themeVersions, type ThemePackageDocument, type ThemeVersionDocument } from './store.js';
+import { themeReviews, type ThemeReviewDocument } from '../review/store.js';
+import { validateBundle } from '../bundle/validate.js';
 
 /** The store `theme.submitted` is recorded in: the one named by X-Store-Id (owned), else the uploader's first store, else none. */
 async function eventStore(platform: Platform, merchant: MerchantPrincipal, named: string | undefined): Promise<ObjectId | null> {

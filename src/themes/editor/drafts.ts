@@ -1,23 +1,15 @@
 import { ObjectId } from 'mongodb';
-import { PlatformError, notFound } from '../errors.js';
-import type { ScopedStore } from '../http/context.js';
-import { isDuplicateKeyError } from '../db.js';
-import { parseObjectId } from '../ids.js';
-import type { Platform } from '../platform.js';
-import { TEMPLATE_KEYS, type Template, type TemplateKey, type ThemeBundle } from './bundle-types.js';
-import { presentDraft, presentStoreTheme, type DraftView } from './present.js';
-import {
-  SETTINGS_DATA_KEY,
-  storeThemes,
-  themeDrafts,
-  themeVersions,
-  type DraftKey,
-  type SettingsData,
-  type StoreThemeDocument,
-  type ThemeDraftDocument,
-  type Templates,
-} from './store.js';
-import { validateDraft } from './validate.js';
+import { PlatformError, notFound } from '../../errors.js';
+import type { ScopedStore } from '../../http/context.js';
+import { isDuplicateKeyError } from '../../db.js';
+import { parseObjectId } from '../../ids.js';
+import type { Platform } from '../../platform.js';
+import { TEMPLATE_KEYS, type Template, type TemplateKey, type ThemeBundle } from '../bundle/types.js';
+import { presentDraft, presentStoreTheme, type DraftView } from '../present.js';
+import { SETTINGS_DATA_KEY, themeDrafts, type DraftKey, type SettingsData, type ThemeDraftDocument, type Templates } from './store.js';
+import { storeThemes, type StoreThemeDocument } from '../installs/store.js';
+import { themeVersions } from '../packages/store.js';
+import { validateDraft } from '../bundle/validate.js';
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 

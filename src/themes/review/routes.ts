@@ -1,9 +1,9 @@
 import Router from '@koa/router';
-import type { AppRouter } from '../http/context.js';
-import { endpoint } from '../http/endpoint.js';
-import type { Platform } from '../platform.js';
-import { approveReview, getReview, listReviews, rejectReview } from './reviews.js';
-import { RejectBody, ReviewListQuery } from './schemas.js';
+import type { AppRouter } from '../../http/context.js';
+import { endpoint } from '../../http/endpoint.js';
+import type { Platform } from '../../platform.js';
+import { approveReview, getReview, listReviews, rejectReview } from './service.js';
+import { RejectBody, ReviewListQuery } from '../schemas.js';
 
 /** /v1/operations/theme-reviews: operators review uploaded theme versions (docs/themes.md, Review). */
 export function themeReviewRoutes(platform: Platform): AppRouter {

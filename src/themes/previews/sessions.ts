@@ -1,10 +1,11 @@
 import { ObjectId } from 'mongodb';
-import { parseObjectId } from '../ids.js';
-import type { Platform } from '../platform.js';
-import { generateToken, hashToken } from '../secrets/index.js';
-import type { EditableTheme } from './editor.js';
-import { presentPreviewSession } from './present.js';
-import { themePreviewSessions, type DraftKey, type ThemePreviewSessionDocument } from './store.js';
+import { parseObjectId } from '../../ids.js';
+import type { Platform } from '../../platform.js';
+import { generateToken, hashToken } from '../../secrets/index.js';
+import type { EditableTheme } from '../editor/drafts.js';
+import { presentPreviewSession } from '../present.js';
+import { themePreviewSessions, type ThemePreviewSessionDocument } from './store.js';
+import { type DraftKey } from '../editor/store.js';
 
 /** Preview tokens: `emp_pv_` then 256 random bits; only the SHA-256 is stored. */
 export const PREVIEW_TOKEN_PREFIX = 'emp_pv';

@@ -1,4 +1,4 @@
-import { BUNDLE_SCHEMA_VERSION, PRICING_TYPES, RENDERER_ENGINES, RENDERER_VERSION, SETTING_TYPES, TEMPLATE_KEYS } from './bundle-types.js';
+import { BUNDLE_SCHEMA_VERSION, PRICING_TYPES, RENDERER_ENGINES, RENDERER_VERSION, SETTING_TYPES, TEMPLATE_KEYS } from './types.js';
 
 /**
  * The bundle's structure as JSON Schema (draft-07), published at GET /v1/themes/bundle-schema and

@@ -1,15 +1,16 @@
 import { ObjectId } from 'mongodb';
-import { PlatformError, notFound } from '../errors.js';
-import { carried } from '../events/index.js';
-import type { MerchantPrincipal, ScopedStore } from '../http/context.js';
-import { escapeRegex, parseObjectId } from '../ids.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
-import type { Platform } from '../platform.js';
-import { setLiveTheme } from '../stores/index.js';
-import { presentCatalogTheme, presentStoreTheme, type CatalogThemeView, type StoreThemeView } from './present.js';
-import { hasPaidPurchase } from './purchases.js';
-import type { CatalogQuery } from './schemas.js';
-import { storeThemes, themePackages, themeVersions, type CatalogMeta, type StoreThemeDocument, type ThemePackageDocument } from './store.js';
+import { PlatformError, notFound } from '../../errors.js';
+import { carried } from '../../events/index.js';
+import type { MerchantPrincipal, ScopedStore } from '../../http/context.js';
+import { escapeRegex, parseObjectId } from '../../ids.js';
+import { afterCursor, pageOf, type Page } from '../../pagination.js';
+import type { Platform } from '../../platform.js';
+import { setLiveTheme } from '../../stores/index.js';
+import { presentCatalogTheme, presentStoreTheme, type CatalogThemeView, type StoreThemeView } from '../present.js';
+import { hasPaidPurchase } from '../purchases/service.js';
+import type { CatalogQuery } from '../schemas.js';
+import { storeThemes, type StoreThemeDocument } from './store.js';
+import { themePackages, themeVersions, type CatalogMeta, type ThemePackageDocument } from '../packages/store.js';
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 

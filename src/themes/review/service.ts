@@ -1,30 +1,22 @@
 import { createHash } from 'node:crypto';
 import { ObjectId } from 'mongodb';
-import { PlatformError, notFound } from '../errors.js';
-import { carrying } from '../events/index.js';
-import { parseObjectId } from '../ids.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
-import type { Platform } from '../platform.js';
-import { findMediaFiles } from '../media/index.js';
-import { objectStorage } from '../storage/index.js';
-import { listStoresOwnedBy } from '../stores/index.js';
-import { claimLease, settleLease } from '../work/lease.js';
-import type { ThemeBundle } from './bundle-types.js';
-import { REVIEW_THEME_VERSION } from './jobs.js';
-import { assetKey, bundleHash } from './hashing.js';
+import { PlatformError, notFound } from '../../errors.js';
+import { carrying } from '../../events/index.js';
+import { parseObjectId } from '../../ids.js';
+import { afterCursor, pageOf, type Page } from '../../pagination.js';
+import type { Platform } from '../../platform.js';
+import { findMediaFiles } from '../../media/index.js';
+import { objectStorage } from '../../storage/index.js';
+import { listStoresOwnedBy } from '../../stores/index.js';
+import { claimLease, settleLease } from '../../work/lease.js';
+import type { ThemeBundle } from '../bundle/types.js';
+import { REVIEW_THEME_VERSION } from '../jobs.js';
+import { assetKey, bundleHash } from '../bundle/hashing.js';
 import { checkLiquidSyntax } from './liquid-syntax.js';
-import { presentReview, type ReviewView } from './present.js';
-import {
-  themePackages,
-  themeReviews,
-  themeVersions,
-  type CatalogMeta,
-  type CheckStatus,
-  type ReviewCheck,
-  type ThemeReviewDocument,
-  type ThemeVersionDocument,
-} from './store.js';
-import { validateBundle } from './validate.js';
+import { presentReview, type ReviewView } from '../present.js';
+import { themePackages, themeVersions, type CatalogMeta, type ThemeVersionDocument } from '../packages/store.js';
+import { themeReviews, type CheckStatus, type ReviewCheck, type ThemeReviewDocument } from './store.js';
+import { validateBundle } from '../bundle/validate.js';
 
 /**
  * Review of an uploaded version (docs/themes.md, "Review"): named automated checks run by the

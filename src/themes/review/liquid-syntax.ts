@@ -1,7 +1,7 @@
-import { checkLiquidBounds } from '../liquid-bounds.js';
-import type { Platform } from '../platform.js';
-import { ThreadPool, ThreadStopped } from '../threads/pool.js';
-import type { ThemeBundle } from './bundle-types.js';
+import { checkLiquidBounds } from '../../liquid-bounds.js';
+import type { Platform } from '../../platform.js';
+import { ThreadPool, ThreadStopped } from '../../threads/pool.js';
+import type { ThemeBundle } from '../bundle/types.js';
 import type { SyntaxAnswer, SyntaxRequest } from './liquid-syntax-thread.js';
 
 /** How long the parse of a theme's Liquid files may take in the check's thread (they are within the bounds: milliseconds, normally). */

@@ -1,11 +1,11 @@
 import { ObjectId } from 'mongodb';
-import type { AppRouter } from '../http/context.js';
-import { endpoint, storeScoped } from '../http/endpoint.js';
-import type { Platform } from '../platform.js';
-import { discardDraft, editableTheme, editorState, saveDraft } from './editor.js';
-import { createPreviewSession } from './previews.js';
+import type { AppRouter } from '../../http/context.js';
+import { endpoint, storeScoped } from '../../http/endpoint.js';
+import type { Platform } from '../../platform.js';
+import { discardDraft, editableTheme, editorState, saveDraft } from './drafts.js';
+import { createPreviewSession } from '../previews/sessions.js';
 import { getRelease, listReleases, publishDrafts, rollbackRelease } from './releases.js';
-import { DiscardDraftQuery, EditorQuery, PreviewSessionBody, PublishBody, ReleasesQuery, SaveDraftBody } from './schemas.js';
+import { DiscardDraftQuery, EditorQuery, PreviewSessionBody, PublishBody, ReleasesQuery, SaveDraftBody } from '../schemas.js';
 
 /** Reads: merchants, and apps granted read_themes. Changes (drafts, publish, rollback, previews): the store's merchant only. */
 const read = storeScoped('read_themes');

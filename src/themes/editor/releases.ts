@@ -1,24 +1,23 @@
 import { ObjectId } from 'mongodb';
-import { isDuplicateKeyError } from '../db.js';
-import { PlatformError, notFound } from '../errors.js';
-import { carrying } from '../events/index.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
-import type { Platform } from '../platform.js';
-import { TEMPLATE_KEYS } from './bundle-types.js';
-import { liveTemplates, releaseNumber, withDrafts, type EditableTheme } from './editor.js';
-import { presentRelease, presentReleaseRecord, presentReleaseWithSnapshot } from './present.js';
+import { isDuplicateKeyError } from '../../db.js';
+import { PlatformError, notFound } from '../../errors.js';
+import { carrying } from '../../events/index.js';
+import { afterCursor, pageOf, type Page } from '../../pagination.js';
+import type { Platform } from '../../platform.js';
+import { TEMPLATE_KEYS } from '../bundle/types.js';
+import { liveTemplates, releaseNumber, withDrafts, type EditableTheme } from './drafts.js';
+import { presentRelease, presentReleaseRecord, presentReleaseWithSnapshot } from '../present.js';
 import {
   SETTINGS_DATA_KEY,
-  storeThemes,
   themeDrafts,
   themeReleases,
   type DraftKey,
   type ReleaseRecord,
   type SettingsData,
-  type StoreThemeDocument,
   type Templates,
   type ThemeReleaseDocument,
 } from './store.js';
+import { storeThemes, type StoreThemeDocument } from '../installs/store.js';
 
 const DRAFT_KEY_ORDER: readonly DraftKey[] = [...TEMPLATE_KEYS, SETTINGS_DATA_KEY];
 const RELEASE_NUMBER = /^\d{1,9}$/;

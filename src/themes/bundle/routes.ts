@@ -1,8 +1,8 @@
 import Router from '@koa/router';
-import type { AppRouter } from '../http/context.js';
-import { endpoint } from '../http/endpoint.js';
-import type { Platform } from '../platform.js';
-import { BUNDLE_JSON_SCHEMA } from './bundle-schema.js';
+import type { AppRouter } from '../../http/context.js';
+import { endpoint } from '../../http/endpoint.js';
+import type { Platform } from '../../platform.js';
+import { BUNDLE_JSON_SCHEMA } from './schema.js';
 
 /**
  * /v1/themes/bundle-schema: the bundle's JSON Schema (spec 2.5), public. The document itself, not

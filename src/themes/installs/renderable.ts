@@ -1,10 +1,12 @@
 import type { Db, ObjectId } from 'mongodb';
-import { parseObjectId } from '../ids.js';
-import type { Platform } from '../platform.js';
-import type { Template, TemplateKey, ThemeBundle } from './bundle-types.js';
-import { releaseNumber, withDrafts } from './editor.js';
-import { findPreviewSession } from './previews.js';
-import { storeThemes, themeDrafts, themeVersions, type StoreThemeDocument } from './store.js';
+import { parseObjectId } from '../../ids.js';
+import type { Platform } from '../../platform.js';
+import type { Template, TemplateKey, ThemeBundle } from '../bundle/types.js';
+import { releaseNumber, withDrafts } from '../editor/drafts.js';
+import { findPreviewSession } from '../previews/sessions.js';
+import { storeThemes, type StoreThemeDocument } from './store.js';
+import { themeDrafts } from '../editor/store.js';
+import { themeVersions } from '../packages/store.js';
 
 /**
  * What the storefront renderer needs of a store's theme (docs/rendering.md): the bundle of the

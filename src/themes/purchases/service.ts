@@ -1,14 +1,15 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { z } from 'zod';
-import { isDuplicateKeyError } from '../db.js';
-import { PlatformError, notFound } from '../errors.js';
-import { carrying } from '../events/index.js';
-import type { MerchantPrincipal, ScopedStore } from '../http/context.js';
-import { IdString } from '../ids.js';
-import { GATEWAYS, paymentSignature } from '../payments/index.js';
-import type { Platform } from '../platform.js';
-import { themePackages, themePurchases, themeVersions, type ThemePurchaseDocument } from './store.js';
+import { isDuplicateKeyError } from '../../db.js';
+import { PlatformError, notFound } from '../../errors.js';
+import { carrying } from '../../events/index.js';
+import type { MerchantPrincipal, ScopedStore } from '../../http/context.js';
+import { IdString } from '../../ids.js';
+import { GATEWAYS, paymentSignature } from '../../payments/index.js';
+import type { Platform } from '../../platform.js';
+import { themePackages, themeVersions } from '../packages/store.js';
+import { themePurchases, type ThemePurchaseDocument } from './store.js';
 
 /**
  * Purchases of paid marketplace themes (docs/themes.md, Purchases). The money goes to the

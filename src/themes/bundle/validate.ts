@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Ajv } from 'ajv';
 import semver from 'semver';
-import type { Config } from '../config.js';
-import { checkLiquidBounds } from '../liquid-bounds.js';
-import { ownValue } from '../own-keys.js';
-import { schemaIssue } from '../schema-issues.js';
-import { unstorableJson } from '../storable.js';
+import type { Config } from '../../config.js';
+import { checkLiquidBounds } from '../../liquid-bounds.js';
+import { ownValue } from '../../own-keys.js';
+import { schemaIssue } from '../../schema-issues.js';
+import { unstorableJson } from '../../storable.js';
 import {
   isAppBlockType,
   ASSET_CONTENT_TYPES,
@@ -18,7 +18,7 @@ import {
   MAX_TOTAL_ASSET_BYTES,
   MEDIA_ID_PATTERN,
   PACKAGE_DEFAULTS,
-} from './bundle-schema.js';
+} from './schema.js';
 import {
   BUNDLE_SCHEMA_VERSION,
   RENDERER_VERSION,
@@ -33,7 +33,7 @@ import {
   type Template,
   type TemplateKey,
   type ThemeBundle,
-} from './bundle-types.js';
+} from './types.js';
 
 /**
  * Bundle validation (spec 2.5, 7; docs/themes.md, Validation rules): limits first (size, depth,

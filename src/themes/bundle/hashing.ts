@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ObjectId } from 'mongodb';
-import type { ThemeBundle } from './bundle-types.js';
+import type { ThemeBundle } from './types.js';
 
 /** JSON with its object keys sorted: the form a bundle is hashed in, so the same bundle always hashes the same. */
 export function canonicalJson(value: unknown): string {
