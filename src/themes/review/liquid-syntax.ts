@@ -35,15 +35,15 @@ export async function closeLiquidSyntaxThreads(platform: Platform): Promise<void
 }
 
 /**
- * The review's `liquid_syntax` check (docs/themes.md, Review): the bounds every Liquid file keeps
+ * The review's `liquid_syntax` check (checks/liquid-syntax.ts; docs/themes.md, Review): the bounds every Liquid file keeps
  * (src/liquid-bounds.ts, as at upload and when rendering), then every file within them parsed by
  * liquidjs, off the worker's event loop, within LIQUID_PARSE_TIME_MS. Each problem is
  * `path[:line:column]: message`.
  */
-export async function checkLiquidSyntax(platform: Platform, bundle: ThemeBundle): Promise<{ status: 'passed' | 'failed'; details: string[] }> {
+export async function checkLiquidSyntax(platform: Platform, bundle: ThemeBundle): Promise<string[]> {
   const files = bundle.renderer.assets.flatMap((a) => (a.path.endsWith('.liquid') && a.content !== undefined ? [{ path: a.path, content: a.content }] : []));
   const bounds = checkLiquidBounds(files);
-  if (bounds.theme) return { status: 'failed', details: [bounds.theme] };
+  if (bounds.theme) return [bounds.theme];
   const details = [...bounds.files].map(([path, problem]) => `${path}: ${problem}`);
   const request: SyntaxRequest = { files: files.filter((f) => !bounds.files.has(f.path)).map((f) => [f.path, f.content]) };
   try {
@@ -56,5 +56,5 @@ export async function checkLiquidSyntax(platform: Platform, bundle: ThemeBundle)
     if (!(err instanceof ThreadStopped)) throw err;
     details.push(`the Liquid files could not be parsed within ${LIQUID_PARSE_TIME_MS / 1000} s (${err.message})`);
   }
-  return { status: details.length > 0 ? 'failed' : 'passed', details };
+  return details;
 }

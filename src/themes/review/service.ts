@@ -1,132 +1,23 @@
-import { createHash } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { PlatformError, notFound } from '../../errors.js';
 import { carrying } from '../../events/index.js';
 import { parseObjectId } from '../../ids.js';
 import { afterCursor, pageOf, type Page } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
-import { findMediaFiles } from '../../media/index.js';
-import { objectStorage } from '../../storage/index.js';
-import { listStoresOwnedBy } from '../../stores/index.js';
 import { claimLease, settleLease } from '../../work/lease.js';
-import type { ThemeBundle } from '../bundle/types.js';
 import { REVIEW_THEME_VERSION } from '../jobs.js';
-import { assetKey, bundleHash } from '../bundle/hashing.js';
-import { checkLiquidSyntax } from './liquid-syntax.js';
 import { presentReview, type ReviewView } from '../present.js';
 import { themePackages, themeVersions, type CatalogMeta, type ThemeVersionDocument } from '../packages/store.js';
-import { themeReviews, type CheckStatus, type ReviewCheck, type ThemeReviewDocument } from './store.js';
-import { validateBundle } from '../bundle/validate.js';
+import { runCheck } from './checks/index.js';
+import { themeReviews, type ReviewCheck, type ThemeReviewDocument } from './store.js';
 
 /**
- * Review of an uploaded version (docs/themes.md, "Review"): named automated checks run by the
- * `themes` worker, then an operator's decision. Blocking checks (`failed` blocks approval):
- * - `bundle_schema_validation`: the stored bundle validated again by the current rules;
- * - `theme_package_persistence`: the stored version reads back with its upload hash, and every
- *   asset is in object storage with its SHA-256;
- * - `liquid_syntax` (Liquid themes): every `.liquid` asset within the Liquid bounds (size, tags,
- *   nesting) and parsed by liquidjs in a thread with a time limit (liquid-syntax.ts), each error
- *   with its file, line and column.
- * Advisory checks (`warning` never blocks): `settings_labels` (every setting and option a
- * person can read: a label, options labelled), `locale_coverage` (each locale's keys against
- * the default locale `en`).
+ * Review of an uploaded version (docs/themes.md, "Review"): the automated checks (checks/, one
+ * per file) run by the `themes` worker, then an operator's decision.
  */
-export const CHECKS = ['bundle_schema_validation', 'theme_package_persistence', 'liquid_syntax', 'settings_labels', 'locale_coverage'] as const;
-
-export function initialChecks(bundle: ThemeBundle): ReviewCheck[] {
-  return CHECKS.filter((name) => name !== 'liquid_syntax' || bundle.renderer.engine === 'liquid').map((name) => ({
-    name,
-    status: 'pending',
-    details: [],
-    ran_at: null,
-  }));
-}
 
 export async function enqueueReview(platform: Pick<Platform, 'jobs'>, reviewId: ObjectId): Promise<void> {
   await platform.jobs.enqueue(REVIEW_THEME_VERSION, { review_id: reviewId.toHexString() });
-}
-
-type Outcome = { status: CheckStatus; details: string[] };
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-async function persistence(platform: Platform, version: ThemeVersionDocument): Promise<Outcome> {
-  const details: string[] = [];
-  const stored = await themeVersions(platform.db).findOne({ _id: version._id });
-  if (!stored) return { status: 'failed', details: ['the version document is missing'] };
-  if (bundleHash(stored.bundle) !== stored.bundle_sha256) details.push('the stored bundle does not hash to its upload hash (bundle_sha256)');
-  const storage = objectStorage(platform);
-  // Media files the version names, from the uploader's stores (the upload checked they were theirs).
-  const mediaIds = stored.bundle.renderer.assets.flatMap((a) => (a.media_id ? [a.media_id] : []));
-  const owned = mediaIds.length > 0 ? (await listStoresOwnedBy(platform, stored.uploaded_by.toHexString())).map((s) => s.id) : [];
-  const files = new Map((await findMediaFiles(platform, owned, mediaIds)).map((f) => [f.id, f]));
-  for (const asset of stored.bundle.renderer.assets) {
-    if (asset.content !== undefined) {
-      const object = await storage.get(assetKey(stored.package_id, stored._id, asset.path));
-      if (!object) details.push(`${asset.path}: not in object storage`);
-      else if (sha256(object.bytes) !== asset.sha256) details.push(`${asset.path}: object storage holds other bytes (sha256 ${sha256(object.bytes)})`);
-    } else if (asset.media_id !== undefined) {
-      const file = files.get(asset.media_id);
-      const object = file ? await storage.get(file.storage_key) : null;
-      if (!object) details.push(`${asset.path}: media ${asset.media_id} is not in object storage`);
-      else if (object.bytes.length !== asset.size)
-        details.push(`${asset.path}: media ${asset.media_id} is ${object.bytes.length} bytes, not the ${asset.size} declared`);
-    }
-  }
-  return { status: details.length > 0 ? 'failed' : 'passed', details };
-}
-
-function settingsLabels(bundle: ThemeBundle): Outcome {
-  const details: string[] = [];
-  const fields = [
-    ...bundle.config.settings_schema.settings.flatMap((g, gi) =>
-      g.settings.map((f, fi) => ({ f, at: `config.settings_schema.settings.${gi}.settings.${fi}` })),
-    ),
-    ...Object.entries(bundle.sections).flatMap(([type, s]) => s.settings_schema.map((f, fi) => ({ f, at: `sections.${type}.settings_schema.${fi}` }))),
-    ...Object.entries(bundle.blocks).flatMap(([type, b]) => b.settings_schema.map((f, fi) => ({ f, at: `blocks.${type}.settings_schema.${fi}` }))),
-  ];
-  for (const { f, at } of fields) {
-    if (!f.label?.trim()) details.push(`${at}: setting ${f.id} has no label`);
-    for (const [oi, o] of (f.options ?? []).entries()) if (!o.label?.trim()) details.push(`${at}.options.${oi}: option ${o.value} has no label`);
-    if (f.label && f.label.trim().length > 0 && f.label.trim() === f.id) details.push(`${at}: the label of ${f.id} is its id; write it for a person`);
-  }
-  return { status: details.length > 0 ? 'warning' : 'passed', details };
-}
-
-function flatKeys(dictionary: unknown, prefix = ''): string[] {
-  if (!dictionary || typeof dictionary !== 'object' || Array.isArray(dictionary)) return prefix ? [prefix] : [];
-  return Object.entries(dictionary as Record<string, unknown>).flatMap(([k, v]) => flatKeys(v, prefix ? `${prefix}.${k}` : k));
-}
-
-function localeCoverage(bundle: ThemeBundle): Outcome {
-  const base = new Set(flatKeys(bundle.locales.en ?? {}));
-  const details: string[] = [];
-  for (const [locale, dictionary] of Object.entries(bundle.locales)) {
-    if (locale === 'en') continue;
-    const keys = new Set(flatKeys(dictionary));
-    const missing = [...base].filter((k) => !keys.has(k));
-    if (missing.length > 0)
-      details.push(`${locale}: ${missing.length} of ${base.size} keys fall back to en (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''})`);
-  }
-  return { status: details.length > 0 ? 'warning' : 'passed', details };
-}
-
-async function runCheck(platform: Platform, name: string, version: ThemeVersionDocument): Promise<Outcome> {
-  switch (name) {
-    case 'bundle_schema_validation': {
-      const again = validateBundle(version.bundle, { config: platform.config });
-      return { status: again.ok ? 'passed' : 'failed', details: again.issues };
-    }
-    case 'theme_package_persistence':
-      return persistence(platform, version);
-    case 'liquid_syntax':
-      return checkLiquidSyntax(platform, version.bundle);
-    case 'settings_labels':
-      return settingsLabels(version.bundle);
-    case 'locale_coverage':
-      return localeCoverage(version.bundle);
-    default:
-      return { status: 'failed', details: [`unknown check ${name}`] };
-  }
 }
 
 /**
