@@ -1,7 +1,6 @@
 import type { Module } from '../module.js';
 import { storefrontRoutes } from './routes.js';
-import { paymentIndexes } from './payments.js';
-import { CARTS, cartIndexes } from './store.js';
+import { CARTS, cartIndexes, paymentIndexes } from './store.js';
 export { loadPricedCart, sweepExpiredCarts, type CartLineProblem, type PricedCart, type PricedCartLine, type PricedCoupon } from './carts.js';
 export { finishStrandedCheckouts } from './checkout.js';
 export { findPublicCollection, getPublicProduct, storefrontStore, type PublicCollectionWithProducts } from './reads.js';

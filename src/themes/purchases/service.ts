@@ -1,15 +1,13 @@
-import { hkdfSync, randomBytes } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { z } from 'zod';
-import { isDuplicateKeyError } from '../../db.js';
 import { PlatformError, notFound } from '../../errors.js';
-import { carrying } from '../../events/index.js';
 import type { MerchantPrincipal, ScopedStore } from '../../http/context.js';
 import { IdString } from '../../ids.js';
-import { GATEWAYS, paymentSignature } from '../../payments/index.js';
+import { GATEWAYS, madeSessions, openPaymentSession, recordSessionPayment, requireSignedPayment, sandboxPayment } from '../../payments/index.js';
 import type { Platform } from '../../platform.js';
 import { themePackages, themeVersions } from '../packages/store.js';
-import { themePurchases, type ThemePurchaseDocument } from './store.js';
+import { themePurchases, themePurchaseSessions, type ThemePurchaseDocument } from './store.js';
 
 /**
  * Purchases of paid marketplace themes (docs/themes.md, Purchases). The money goes to the
@@ -17,7 +15,8 @@ import { themePurchases, type ThemePurchaseDocument } from './store.js';
  * platform's. The only provider today is the sandbox (src/payments/gateways.ts), whose key secret
  * is derived from SECRETS_KEYS (HKDF, its own purpose): no new setting, and like every sandbox it
  * does not exist in production, where it would unlock paid themes without money changing hands.
- * Its simulated checkout (simulatePurchasePayment) is routed only in development and test.
+ * Its simulated checkout (simulatePurchasePayment) is routed only in development and test. A
+ * purchase is a payment session (src/payments/sessions.ts) whose recorded payment unlocks the theme.
  */
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -40,7 +39,7 @@ export type ThemePurchaseView = {
   store_id: string;
   amount: number;
   currency: string;
-  status: ThemePurchaseDocument['status'];
+  status: 'pending' | 'paid';
   provider: ThemePurchaseDocument['provider'];
   provider_order_id: string;
   provider_payment_id: string | null;
@@ -55,7 +54,8 @@ const present = (p: ThemePurchaseDocument): ThemePurchaseView => ({
   store_id: p.store_id.toHexString(),
   amount: p.amount,
   currency: p.currency,
-  status: p.status,
+  // Only sessions whose provider order is made are answered (madeSessions): never `creating`.
+  status: p.status === 'paid' ? 'paid' : 'pending',
   provider: p.provider,
   provider_order_id: p.provider_order_id,
   provider_payment_id: p.provider_payment_id,
@@ -107,42 +107,32 @@ export async function createPurchase(
 ): Promise<{ purchase: ThemePurchaseView; created: boolean }> {
   const gateway = platformGateway(platform);
   const { pkg, price, currency } = await paidTheme(platform, slug);
-  const scope = { store_id: new ObjectId(store.id), package_id: pkg._id };
-  const existing = await themePurchases(platform.db).findOne(scope);
-  if (existing?.status === 'paid') throw alreadyPurchased(pkg.slug);
-  if (existing) return { purchase: present(existing), created: false };
-  const id = new ObjectId();
-  const made = await gateway.createOrder({}, { amount: Math.round(price * 100), currency, receipt: id.toHexString() });
-  const doc: ThemePurchaseDocument = {
-    _id: id,
-    ...scope,
-    slug: pkg.slug,
-    merchant_id: new ObjectId(merchant.merchantId),
-    amount: price,
-    currency,
-    provider: 'sandbox',
-    provider_order_id: made.provider_order_id,
-    provider_payment_id: null,
-    status: 'pending',
-    created_at: platform.clock.now(),
-    paid_at: null,
-  };
-  try {
-    await themePurchases(platform.db).insertOne(doc);
-  } catch (err) {
-    if (!isDuplicateKeyError(err)) throw err;
-    // A concurrent request made this store's purchase first: answer that one.
-    const raced = await themePurchases(platform.db).findOne(scope);
-    if (!raced) throw err;
-    if (raced.status === 'paid') throw alreadyPurchased(pkg.slug);
-    return { purchase: present(raced), created: false };
-  }
-  platform.log.info({ event: 'themes.purchase_created', store_id: store.id, purchase_id: id.toHexString(), slug: pkg.slug });
-  return { purchase: present(doc), created: true };
+  const key = { store_id: new ObjectId(store.id), package_id: pkg._id };
+  const { doc, created } = await openPaymentSession(platform, themePurchaseSessions, {
+    key,
+    fields: {
+      ...key,
+      slug: pkg.slug,
+      merchant_id: new ObjectId(merchant.merchantId),
+      amount: price,
+      currency,
+      provider: 'sandbox',
+      created_at: platform.clock.now(),
+      paid_at: null,
+    },
+    gateway,
+    credentials: {},
+    charge: { amount: Math.round(price * 100), currency },
+  });
+  if (doc.status === 'paid') throw alreadyPurchased(pkg.slug);
+  if (created) platform.log.info({ event: 'themes.purchase_created', store_id: store.id, purchase_id: doc._id.toHexString(), slug: pkg.slug });
+  return { purchase: present(doc), created };
 }
 
 async function storePurchase(platform: Platform, store: ScopedStore, slug: string, purchaseId: string): Promise<ThemePurchaseDocument> {
-  const purchase = await themePurchases(platform.db).findOne({ _id: new ObjectId(purchaseId), store_id: new ObjectId(store.id), slug });
+  const purchase = await themePurchases(platform.db).findOne(
+    madeSessions(themePurchaseSessions, { _id: new ObjectId(purchaseId), store_id: new ObjectId(store.id), slug }),
+  );
   if (!purchase) throw notFound('Purchase');
   return purchase;
 }
@@ -158,9 +148,7 @@ export async function verifyPurchase(platform: Platform, store: ScopedStore, slu
   const gateway = platformGateway(platform);
   const purchase = await storePurchase(platform, store, slug, input.purchase_id);
   const signed = { provider_order_id: purchase.provider_order_id, provider_payment_id: input.provider_payment_id, signature: input.signature };
-  if (!sandboxSecrets(platform).some((key_secret) => gateway.verify({ key_secret }, signed))) {
-    throw new PlatformError('invalid_data', 'invalid_signature', 'The payment signature does not verify');
-  }
+  requireSignedPayment(sandboxSecrets(platform).some((key_secret) => gateway.verify({ key_secret }, signed)));
   const replay = (p: ThemePurchaseDocument) => {
     if (p.provider_payment_id !== input.provider_payment_id) throw alreadyPurchased(slug);
     return present(p);
@@ -169,11 +157,9 @@ export async function verifyPurchase(platform: Platform, store: ScopedStore, slu
   const now = platform.clock.now();
   const paid: ThemePurchaseDocument = { ...purchase, status: 'paid', provider_payment_id: input.provider_payment_id, paid_at: now };
   const pending = [platform.events.pending('theme.purchased', purchase.store_id, { purchase: present(paid) }, `theme.purchased:${purchase._id.toHexString()}`)];
-  const claimed = await themePurchases(platform.db).updateOne(
-    { _id: purchase._id, status: 'pending' },
-    carrying<ThemePurchaseDocument>({ $set: { status: 'paid', provider_payment_id: input.provider_payment_id, paid_at: now } }, pending),
-  );
-  if (claimed.modifiedCount === 0) return replay(await storePurchase(platform, store, slug, input.purchase_id));
+  if (!(await recordSessionPayment(platform, themePurchaseSessions, purchase, input.provider_payment_id, now, pending))) {
+    return replay(await storePurchase(platform, store, slug, input.purchase_id));
+  }
   await platform.events.settle(themePurchases(platform.db), purchase._id, pending);
   platform.log.info({ event: 'themes.purchase_paid', store_id: store.id, purchase_id: purchase._id.toHexString(), slug });
   return present(paid);
@@ -186,13 +172,7 @@ export async function verifyPurchase(platform: Platform, store: ScopedStore, slu
 export async function simulatePurchasePayment(platform: Platform, store: ScopedStore, slug: string, purchaseId: string) {
   platformGateway(platform);
   const purchase = await storePurchase(platform, store, slug, purchaseId);
-  const paymentId = `sbx_pay_${randomBytes(12).toString('base64url')}`;
-  return {
-    purchase_id: purchase._id.toHexString(),
-    provider_order_id: purchase.provider_order_id,
-    provider_payment_id: paymentId,
-    signature: paymentSignature(sandboxSecrets(platform)[0]!, purchase.provider_order_id, paymentId),
-  };
+  return { purchase_id: purchase._id.toHexString(), ...sandboxPayment(sandboxSecrets(platform)[0]!, purchase.provider_order_id) };
 }
 
 /** Whether a store has paid for a package (any of its versions): what installing a paid theme needs. */

@@ -1,15 +1,17 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../../db.js';
 import type { CarriesEvents } from '../../events/index.js';
+import type { PaymentSessionDocument, PaymentSessionKind } from '../../payments/index.js';
 
 export const THEME_PURCHASES = 'theme_purchases';
 
 /**
  * A store's purchase of a paid marketplace theme (docs/themes.md, Purchases): one per store and
- * package, paid to the platform through a provider order. `pending` until the provider's signed
+ * package, paid to the platform through a provider order: a payment session (src/payments/sessions.ts).
+ * `creating` while the provider is asked (never answered), `pending` until the provider's signed
  * payment is verified, then `paid` with the provider's payment id, once.
  */
-export type ThemePurchaseDocument = {
+export type ThemePurchaseDocument = PaymentSessionDocument & {
   _id: ObjectId;
   package_id: ObjectId;
   slug: string;
@@ -19,9 +21,7 @@ export type ThemePurchaseDocument = {
   amount: number;
   currency: string;
   provider: 'sandbox';
-  provider_order_id: string;
-  provider_payment_id: string | null;
-  status: 'pending' | 'paid';
+  status: 'creating' | 'pending' | 'paid';
   created_at: Date;
   paid_at: Date | null;
 } & CarriesEvents;
@@ -38,3 +38,12 @@ export const purchaseIndexes: IndexDeclaration[] = [
 ];
 
 export const themePurchases = (db: Db) => db.collection<ThemePurchaseDocument>(THEME_PURCHASES);
+
+/** Theme purchases as payment sessions: `pending` awaits the payment, `paid_at` records it. */
+export const themePurchaseSessions: PaymentSessionKind<ThemePurchaseDocument> = {
+  collection: themePurchases,
+  creating: 'creating',
+  open: 'pending',
+  paid: 'paid',
+  paidAt: 'paid_at',
+};
