@@ -2,9 +2,10 @@ import { BUNDLE_SCHEMA_VERSION, PRICING_TYPES, RENDERER_ENGINES, RENDERER_VERSIO
 
 /**
  * The bundle's structure as JSON Schema (draft-07), published at GET /v1/themes/bundle-schema and
- * compiled by validate.ts. It says what ajv can: shapes, types, enums, patterns, counts. The
- * cross-references and each setting type's own constraints are rules in validate.ts
- * (docs/themes.md, Validation rules). `x-message` is our annotation: the words for a pattern.
+ * compiled by the json_schema rule (rules/json-schema.ts). It says what ajv can: shapes, types,
+ * enums, patterns, counts. The cross-references and each setting type's own constraints are the
+ * other rules (rules/, one per file; docs/themes.md, Validation rules). `x-message` is our
+ * annotation: the words for a pattern.
  */
 
 /** The whole bundle, as JSON. Checked before the schema walks it. */
@@ -100,7 +101,7 @@ export const MEDIA_ID_PATTERN = '^[0-9a-f]{24}$';
 const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S', 'x-message': 'must not be blank' });
 const typeName = { type: 'string', pattern: TYPE_PATTERN, 'x-message': 'must be a lowercase name: a letter, then letters, digits, "_" or "-" (at most 64)' };
 const instanceIds = { pattern: INSTANCE_ID_PATTERN, 'x-message': 'is not a valid id: letters, digits, "_" or "-" (at most 64)' };
-/** Free-form values checked against their fields by validate.ts (and its keys by unstorableJson). */
+/** Free-form values checked against their fields by the setting_values rule (rules/setting-values.ts) (and its keys by unstorableJson). */
 const settingValues = { type: 'object', maxProperties: MAX_SETTING_VALUES };
 
 const settingField = {

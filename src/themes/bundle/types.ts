@@ -1,5 +1,5 @@
 /**
- * The theme bundle as the platform keeps it: validated and normalised (validate.ts), schema
+ * The theme bundle as the platform keeps it: validated and normalised (validate.ts, rules/), schema
  * version `2026-05-json-contract` (spec 2.5, 9). docs/themes.md shows a full example.
  */
 export const BUNDLE_SCHEMA_VERSION = '2026-05-json-contract';
@@ -13,7 +13,7 @@ export type RendererEngine = (typeof RENDERER_ENGINES)[number];
 export const PRICING_TYPES = ['free', 'paid'] as const;
 export type PricingType = (typeof PRICING_TYPES)[number];
 
-/** One setting's definition (spec 2.5 field types; each type's own constraints in validate.ts). */
+/** One setting's definition (spec 2.5 field types; each type's own constraints in rules/setting-fields.ts). */
 export type SettingField = {
   id: string;
   type: SettingType;

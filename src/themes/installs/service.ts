@@ -67,7 +67,7 @@ export async function themeSchema(platform: Platform, slug: string, caller: Merc
  * the version it was installed at and its own `settings_data` and templates (copied from the bundle; the editor changes them). The
  * store's first theme becomes live, as does one installed with `publish: true` (one write of the
  * store: never two live themes). A paid marketplace theme needs the store's verified purchase of
- * the package, any version (purchases.ts); without one it is refused (402 `purchase_required`).
+ * the package, any version (../purchases/service.ts); without one it is refused (402 `purchase_required`).
  */
 export async function installTheme(
   platform: Platform,

@@ -35,10 +35,10 @@ export async function closeLiquidSyntaxThreads(platform: Platform): Promise<void
 }
 
 /**
- * The review's `liquid_syntax` check (checks/liquid-syntax.ts; docs/themes.md, Review): the bounds every Liquid file keeps
- * (src/liquid-bounds.ts, as at upload and when rendering), then every file within them parsed by
- * liquidjs, off the worker's event loop, within LIQUID_PARSE_TIME_MS. Each problem is
- * `path[:line:column]: message`.
+ * What the review's `liquid_syntax` check finds (checks/liquid-syntax.ts; docs/themes.md, Review):
+ * the bounds every Liquid file keeps (src/liquid-bounds.ts, as at upload and when rendering), then
+ * every file within them parsed by liquidjs, off the worker's event loop, within
+ * LIQUID_PARSE_TIME_MS. Each problem is `path[:line:column]: message`.
  */
 export async function checkLiquidSyntax(platform: Platform, bundle: ThemeBundle): Promise<string[]> {
   const files = bundle.renderer.assets.flatMap((a) => (a.path.endsWith('.liquid') && a.content !== undefined ? [{ path: a.path, content: a.content }] : []));
