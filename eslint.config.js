@@ -93,6 +93,7 @@ export default tseslint.config(
   // Each domain: other domains through their index.ts, nothing from the top.
   ...DOMAINS.map((domain) => ({ files: [`src/${domain}/*.ts`], rules: restricted([onlyIndex(up(1), domain), noTop(1)]) })),
   ...DOMAINS.map((domain) => ({ files: [`src/${domain}/*/*.ts`], rules: restricted([onlyIndex(up(2), domain), noTop(2)]) })),
+  ...DOMAINS.map((domain) => ({ files: [`src/${domain}/*/*/*.ts`], rules: restricted([onlyIndex(up(3), domain), noTop(3)]) })),
   // The top and the job registry: domains through their index.ts too.
   { files: ['src/*.ts'], ignores: CORE_FILES, rules: restricted([onlyIndex(up(0))]) },
   { files: ['jobs/*.ts'], rules: restricted([onlyIndex('\\.\\./src/')]) },

@@ -5,6 +5,15 @@ import { paymentRoutes } from './routes.js';
 import { PAYMENT_PROVIDERS, paymentIndexes } from './store.js';
 export { recordPaymentTransaction } from './transactions.js';
 export { GATEWAYS, paymentSignature, providerConfig, type Gateway } from './gateways.js';
+export {
+  madeSessions,
+  openPaymentSession,
+  recordSessionPayment,
+  requireSignedPayment,
+  sandboxPayment,
+  type PaymentSessionDocument,
+  type PaymentSessionKind,
+} from './sessions.js';
 export { PROVIDERS, type Provider } from './store.js';
 export type { PaymentTransactionView, ProviderSettingsView } from './present.js';
 export type { RecordTransactionInput } from './schemas.js';
