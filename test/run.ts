@@ -21,11 +21,11 @@ if (!process.env.MONGODB_URL) {
   process.env.EMPORIUM_TEST_LOCALDB = '1'; // test/localdb.test.ts checks the embedded database itself
 }
 
-// `node dist/test/run.js [grep]`; TEST_FILES=storefront,theme- runs only the files whose names contain one of those words.
+// `node dist/test/run.js [grep]`; TEST_FILES=storefront,theme- runs only the files whose paths under test/ (themes/rules/app-blocks.test.js) contain one of those words.
 const grep = process.argv[2];
 const only = process.env.TEST_FILES?.split(',').filter(Boolean) ?? [];
 const mocha = new Mocha({ timeout: 30_000, reporter: 'spec', ...(grep ? { grep } : {}) });
-for (const file of readdirSync(testDir)
+for (const file of readdirSync(testDir, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.test.js') && (only.length === 0 || only.some((w) => f.includes(w))))
   .sort())
   mocha.addFile(join(testDir, file));

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
-import { SWEEPS } from '../src/maintenance/index.js';
+import { sweepAll } from './helpers/sweeps.js';
 import type { Platform } from '../src/platform.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { givenShop, type GivenShop } from './helpers/factories.js';
@@ -298,7 +298,7 @@ describe('Storefront checkout (cart to order)', () => {
         const stopped = checkout(cart, 'stopped-late', { email });
         await fault.reached;
         const sweeping: Platform = { ...app.platform, clock: later() };
-        for (const sweep of Object.values(SWEEPS)) await sweep(sweeping);
+        await sweepAll(sweeping);
         expect((await api.get(cartPath(), { headers: { 'x-cart-token': cart } })).status).to.equal(404);
         fault.release();
         answer = await stopped;
