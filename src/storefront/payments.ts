@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { ObjectId } from 'mongodb';
+import { sha256 } from '../digest.js';
 import { PlatformError, notFound } from '../errors.js';
 import { getOrder, getShopperOrder, markOrderPaid, type OrderView, type ShopperProof } from '../orders/index.js';
 import {
@@ -123,7 +123,7 @@ export async function verifyPayment(
   );
   if (!payment) throw notFound('Payment order');
   requireSignedPayment(gateway.verify(config.credentials, input));
-  const request = { id: createHash('sha256').update(`storefront-payment|${payment._id.toHexString()}`).digest('hex'), hash: 'verify' };
+  const request = { id: sha256(`storefront-payment|${payment._id.toHexString()}`), hash: 'verify' };
   if (payment.status === 'paid') {
     // A replay, unless the first verification stopped before the order was marked paid: then finish that.
     const order = await getOrder(platform, store.id, input.order_id);

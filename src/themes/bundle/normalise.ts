@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../digest.js';
 import { layoutArea, type Obj } from './json.js';
 import { PACKAGE_DEFAULTS } from './schema.js';
 import {
@@ -26,7 +26,7 @@ export function normalise(b: Obj): ThemeBundle {
     asset.content = JSON.stringify(area.value);
     const bytes = Buffer.from(asset.content, 'utf8');
     asset.size = bytes.length;
-    asset.sha256 = createHash('sha256').update(bytes).digest('hex');
+    asset.sha256 = sha256(bytes);
   }
   return out;
 }

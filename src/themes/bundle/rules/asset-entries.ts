@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../../digest.js';
 import { ownValue } from '../../../own-keys.js';
 import { isNum, isObj, quote } from '../json.js';
 import type { BundleRule } from '../rule.js';
@@ -39,7 +39,7 @@ export const assetEntries: BundleRule = {
         const bytes = Buffer.from(a.content, 'utf8');
         if (isNum(a.size) && a.size !== bytes.length)
           report(`${path}.size`, `must be the content's length in UTF-8 bytes, ${bytes.length} (it says ${a.size})`);
-        const sha = createHash('sha256').update(bytes).digest('hex');
+        const sha = sha256(bytes);
         if (typeof a.sha256 === 'string' && a.sha256 !== sha) report(`${path}.sha256`, `does not match the content (its SHA-256 is ${sha})`);
       }
       if (isNum(a.size)) total += a.size;

@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../../digest.js';
 import { findMediaFiles } from '../../../media/index.js';
 import { objectStorage } from '../../../storage/index.js';
 import { listStoresOwnedBy } from '../../../stores/index.js';
 import { assetKey, bundleHash } from '../../bundle/hashing.js';
 import { themeVersions } from '../../packages/store.js';
 import type { ThemeReviewCheck } from '../check.js';
-
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 export const themePackagePersistence: ThemeReviewCheck = {
   code: 'theme_package_persistence',
