@@ -104,8 +104,7 @@ export function requireStore(platform: Platform, options: { scope: string | null
       storeId = principal.storeId;
     }
     if (principal.kind === 'app' && options.scope !== null && !principal.scopes.includes(options.scope)) throw insufficientScope(options.scope);
-    const store = await ctx.access.storeAccess(platform, principal, storeId);
-    if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
+    const store = await accessibleStore(platform, ctx, principal, storeId);
     ctx.state.store = store;
     for (const observe of ctx.access.storeRequestObservers) observe(platform, { principal, store, scope: options.scope });
     await next();
