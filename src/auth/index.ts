@@ -5,7 +5,7 @@ import { authJobs } from './jobs.js';
 import { authRoutes } from './routes.js';
 import { authIndexes } from './store.js';
 export { SweepExpiredCredentials } from './jobs.js';
-export { authenticateSession, isSessionLive, sweepExpiredCredentials } from './service.js';
+export { isSessionLive, sweepExpiredCredentials } from './service.js';
 export type { MerchantView, SessionView } from './present.js';
 
 /** Merchant accounts and sessions: /v1/auth, and the session authenticator. */

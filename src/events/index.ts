@@ -15,4 +15,4 @@ export {
 export { eventIndexes } from './store.js';
 export { matchesEventPatterns, type EventType } from './types.js';
 export { intentIndexes } from './store.js';
-export { carried, carrying, carrierIndexes, withoutCarried, type CarriesEvents, type PendingEvent } from './outbox.js';
+export { carried, carrying, carrierIndexes, type CarriesEvents, type PendingEvent } from './outbox.js';

@@ -35,12 +35,6 @@ export function carrying<T extends Document>(update: UpdateFilter<T>, pending: r
   } as unknown as UpdateFilter<T>;
 }
 
-/** Fields a presenter or a copy must never pass on: drop them when a stored document is reused. */
-export function withoutCarried<T extends CarriesEvents>(doc: T): Omit<T, keyof CarriesEvents> {
-  const { pending_events: _p, events_pending_since: _s, ...rest } = doc;
-  return rest;
-}
-
 /** The index each carrying collection gets (boot adds it for every module's `eventCarriers`). */
 export function carrierIndexes(collections: readonly string[]): IndexDeclaration[] {
   return collections.map((collection) => ({ collection, indexes: [{ key: { [PENDING_SINCE]: 1 }, name: PENDING_SINCE }] }));

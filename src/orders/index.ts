@@ -8,7 +8,7 @@ export { repairOrders } from './changes.js';
 export { RepairOrders } from './jobs.js';
 export { createOrder } from './create.js';
 export { findOrderByRequest, getOrder, listOrders, markOrderPaid } from './service.js';
-export { customerBoughtProduct, getCustomerOrder, getShopperOrder, listCustomerOrders, replacePaymentSecret, type ShopperProof } from './customer-reads.js';
+export { customerBoughtProduct, getShopperOrder, listCustomerOrders, replacePaymentSecret, type ShopperProof } from './customer-reads.js';
 export type { RequestRef } from './store.js';
 export { ListOrdersQuery } from './schemas.js';
 export type { CustomerOrderView, OrderView } from './present.js';
