@@ -1,7 +1,8 @@
 import { MongoClient, ObjectId, type Db } from 'mongodb';
 import { catalogIndexes, type ProductDocument } from '../src/catalog/store.js';
 import { ensureIndexes } from '../src/db.js';
-import { webhookIndexes, type DeliveryDocument } from '../src/webhooks/store.js';
+import { deliveryIndexes, type DeliveryDocument } from '../src/webhooks/deliveries/store.js';
+import { subscriptionIndexes } from '../src/webhooks/subscriptions/store.js';
 import { benchDatabase, cpuMicros } from './support.js';
 
 /**
@@ -117,7 +118,7 @@ type Stores = { size: number; storeId: ObjectId; ids: ObjectId[]; sample: Produc
 
 async function seed(db: Db): Promise<{ stores: Stores; deliveryIds: ObjectId[]; seconds: number }> {
   const started = performance.now();
-  await ensureIndexes(db, [...catalogIndexes, ...webhookIndexes]);
+  await ensureIndexes(db, [...catalogIndexes, ...subscriptionIndexes, ...deliveryIndexes]);
   const now = new Date('2026-01-01T00:00:00Z');
   const stores: Stores = [];
   // Interleave the stores' documents as a live database would hold them.

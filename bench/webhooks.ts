@@ -5,8 +5,8 @@ import { loadConfig } from '../src/config.js';
 import { createLog } from '../src/log.js';
 import { openPlatform } from '../src/boot.js';
 import { post } from '../src/outbound/index.js';
-import { signatureHeader } from '../src/webhooks/signing.js';
-import { createSubscription } from '../src/webhooks/subscriptions.js';
+import { signatureHeader } from '../src/webhooks/subscriptions/signing.js';
+import { createSubscription } from '../src/webhooks/subscriptions/service.js';
 import { benchDatabase, cpuMicros, freePort } from './support.js';
 
 /**

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { DISABLE_AFTER_FAILED_DELIVERIES, LAST_ATTEMPT, sendClaimed } from '../src/webhooks/delivery.js';
-import { fanOutEvents } from '../src/webhooks/fan-out.js';
+import { DISABLE_AFTER_FAILED_DELIVERIES, LAST_ATTEMPT, sendClaimed } from '../src/webhooks/deliveries/delivery.js';
+import { fanOutEvents } from '../src/webhooks/deliveries/fan-out.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 import { givenShop, type As, type GivenShop } from './helpers/factories.js';
 import { client, type Client, type Reply } from './helpers/http.js';

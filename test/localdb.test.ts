@@ -7,7 +7,8 @@ import { MongoClient, ObjectId, type Db, type Document } from 'mongodb';
 import { catalogIndexes } from '../src/catalog/store.js';
 import { ensureIndexes } from '../src/db.js';
 import { preparePatchedFerretdb, startLocaldb } from '../src/localdb/index.js';
-import { webhookIndexes } from '../src/webhooks/store.js';
+import { deliveryIndexes } from '../src/webhooks/deliveries/store.js';
+import { subscriptionIndexes } from '../src/webhooks/subscriptions/store.js';
 import { startTestApp, type TestApp } from './helpers/app.js';
 
 /**
@@ -54,7 +55,7 @@ embedded('The embedded database (localdb)', () => {
 
   before(async () => {
     app = await startTestApp('localdb');
-    await ensureIndexes(app.platform.db, [...catalogIndexes, ...webhookIndexes]);
+    await ensureIndexes(app.platform.db, [...catalogIndexes, ...subscriptionIndexes, ...deliveryIndexes]);
     products = Array.from({ length: 60 }, (_, i) => product(i % 2 ? storeId : new ObjectId(), i));
     await app.platform.db.collection('products').insertMany(products);
   });

@@ -1,14 +1,14 @@
 import type { Module } from '../module.js';
 import { WEBHOOKS_ERROR_CODES } from './errors.js';
 import { WEBHOOKS_EVENT_TYPES } from './events.js';
-import { webhookDeliveryRoutes } from './delivery-routes.js';
-import { appWebhookStatsIndexes } from './store.js';
-import { subscribedEvents } from './interest.js';
-import { webhookInternalRoutes } from './internal.js';
+import { webhookDeliveryRoutes } from './deliveries/routes.js';
+import { appWebhookStatsIndexes, deliveryIndexes } from './deliveries/store.js';
+import { subscribedEvents } from './subscriptions/interest.js';
+import { webhookInternalRoutes } from './deliveries/internal.js';
 import { webhookJobs } from './jobs.js';
-import { SUBSCRIPTIONS, webhookIndexes } from './store.js';
-import { webhookSubscriptionRoutes } from './subscription-routes.js';
-import { announceEvents } from './wake.js';
+import { SUBSCRIPTIONS, subscriptionIndexes } from './subscriptions/store.js';
+import { webhookSubscriptionRoutes } from './subscriptions/routes.js';
+import { announceEvents } from './deliveries/wake.js';
 export {
   appDeliveryReadiness,
   createAppSigningSecret,
@@ -18,14 +18,14 @@ export {
   rotateAppSigningSecret,
   type AppSecretView,
   type DeliveryReadiness,
-} from './app-subscriptions.js';
-export { RotateSecretBody } from './schemas.js';
-export { appDeliveryFigures, type AppDeliveryFigures } from './app-stats.js';
-export { AppDeliveriesQuery, getDelivery, listDeliveries, redeliver, type DeliveryScope } from './delivery-log.js';
-export type { AppSubscriptionView } from './present.js';
-export { deliveries as webhookDeliveries, type DeliveryDocument } from './store.js';
-export { dispatchDue } from './delivery.js';
-export { catchUpSubscriptions, fanOutEvents, fanOutPendingEvents } from './fan-out.js';
+} from './subscriptions/app-subscriptions.js';
+export { RotateSecretBody } from './subscriptions/schemas.js';
+export { appDeliveryFigures, type AppDeliveryFigures } from './deliveries/app-stats.js';
+export { AppDeliveriesQuery, getDelivery, listDeliveries, redeliver, type DeliveryScope } from './deliveries/log.js';
+export type { AppSubscriptionView } from './subscriptions/present.js';
+export { deliveries as webhookDeliveries, type DeliveryDocument } from './deliveries/store.js';
+export { dispatchDue } from './deliveries/delivery.js';
+export { catchUpSubscriptions, fanOutEvents, fanOutPendingEvents } from './deliveries/fan-out.js';
 export { DispatchDelivery, FanOutEvent, SweepWebhooks } from './jobs.js';
 
 /**
@@ -36,7 +36,7 @@ export { DispatchDelivery, FanOutEvent, SweepWebhooks } from './jobs.js';
 export const webhooksModule: Module = {
   name: 'webhooks',
   errorCodes: WEBHOOKS_ERROR_CODES,
-  indexes: [...webhookIndexes, ...appWebhookStatsIndexes],
+  indexes: [...subscriptionIndexes, ...deliveryIndexes, ...appWebhookStatsIndexes],
   routes: [
     { path: '/v1/operations/webhook-subscriptions', router: webhookSubscriptionRoutes },
     { path: '/v1/operations/webhook-deliveries', router: webhookDeliveryRoutes },

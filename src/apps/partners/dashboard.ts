@@ -12,7 +12,7 @@ import { appVersions, apps } from './store.js';
  * The partner dashboard (spec 4.7; docs/apps.md, Partner dashboard): for each of the signed-in
  * partner's apps, installs (now, and by day over the window), review status, catalog rating,
  * webhook delivery success and failing endpoints, and API calls by scope. Every figure comes
- * from counters kept as things happen (stats/installs.ts, webhooks/app-stats.ts,
+ * from counters kept as things happen (stats/installs.ts, webhooks/deliveries/app-stats.ts,
  * stats/api-calls.ts), so a read costs a few small documents per app whatever the number of
  * installations, deliveries or calls (bench:dashboard measures it at 10,000 installations).
  */

@@ -1,10 +1,11 @@
 import { ObjectId } from 'mongodb';
-import { findEventsNotFannedOut, findStoreEventsSince, loadEventsNotFannedOut, markFannedOut, type DomainEvent } from '../events/index.js';
-import { insertEach } from '../db.js';
-import type { Platform } from '../platform.js';
-import { leaseFields } from '../work/lease.js';
-import { activeSubscriptions, wants } from './interest.js';
-import { deliveries, subscriptions, type DeliveryDocument, type SubscriptionDocument } from './store.js';
+import { findEventsNotFannedOut, findStoreEventsSince, loadEventsNotFannedOut, markFannedOut, type DomainEvent } from '../../events/index.js';
+import { insertEach } from '../../db.js';
+import type { Platform } from '../../platform.js';
+import { leaseFields } from '../../work/lease.js';
+import { activeSubscriptions, wants } from '../subscriptions/interest.js';
+import { subscriptions, type SubscriptionDocument } from '../subscriptions/store.js';
+import { deliveries, type DeliveryDocument } from './store.js';
 
 import { leaseOf, type ClaimedDelivery } from './delivery.js';
 
@@ -86,7 +87,7 @@ async function insertDeliveries(platform: Platform, planned: ClaimedDelivery[]):
 const CATCH_UP_EVENTS = 2000;
 
 /**
- * Close the catch-up windows that are due (interest.ts): to each such subscription, if still
+ * Close the catch-up windows that are due (subscriptions/interest.ts): to each such subscription, if still
  * active, fan out the events of its store recorded since the window opened that it wants. A
  * pair fanned out already is not created again (the unique index), so this only adds what a
  * process that remembered the store's subscriptions from before the change recorded as

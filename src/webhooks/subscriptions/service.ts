@@ -1,15 +1,15 @@
 import { ObjectId } from 'mongodb';
-import { PlatformError, notFound } from '../errors.js';
-import { carried, carrying } from '../events/index.js';
-import { parseObjectId } from '../ids.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
-import type { Platform } from '../platform.js';
+import { PlatformError, notFound } from '../../errors.js';
+import { carried, carrying } from '../../events/index.js';
+import { parseObjectId } from '../../ids.js';
+import { afterCursor, pageOf, type Page } from '../../pagination.js';
+import type { Platform } from '../../platform.js';
 import { presentSubscription, type SubscriptionView, type SubscriptionWithSecret } from './present.js';
 import type { CreateSubscriptionBody, RotateSecretBody, UpdateSubscriptionBody } from './schemas.js';
 import { generateSigningSecret, sealSecret } from './signing.js';
 import { catchUpWindow, forgetStoreInterest } from './interest.js';
 import { SUBSCRIPTIONS, subscriptions, type RotatedSecret, type StoredSecret, type SubscriptionDocument } from './store.js';
-import { checkTargetUrl, type Resolver } from '../outbound/index.js';
+import { checkTargetUrl, type Resolver } from '../../outbound/index.js';
 
 /** Subscriptions one store may have (all owners together). */
 export const MAX_SUBSCRIPTIONS_PER_STORE = 50;

@@ -1,13 +1,14 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { z } from 'zod';
-import { PlatformError, notFound } from '../errors.js';
-import { IdString, parseObjectId } from '../ids.js';
-import { afterCursor, pageOf, PageQuery } from '../pagination.js';
-import type { Platform } from '../platform.js';
-import { scheduleDispatch } from './jobs.js';
+import { PlatformError, notFound } from '../../errors.js';
+import { IdString, parseObjectId } from '../../ids.js';
+import { afterCursor, pageOf, PageQuery } from '../../pagination.js';
+import type { Platform } from '../../platform.js';
+import { scheduleDispatch } from '../jobs.js';
 import { presentAppDelivery, presentDelivery } from './present.js';
 import { stillSubscribed } from './delivery.js';
-import { deliveries, subscriptions, type DeliveryDocument } from './store.js';
+import { subscriptions } from '../subscriptions/store.js';
+import { deliveries, type DeliveryDocument } from './store.js';
 import { wakeWebhooks } from './wake.js';
 
 /**

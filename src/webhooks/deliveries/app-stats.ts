@@ -1,7 +1,8 @@
 import type { ObjectId } from 'mongodb';
-import { dayOf } from '../clock.js';
-import type { Platform } from '../platform.js';
-import { appWebhookDays as days, subscriptions } from './store.js';
+import { dayOf } from '../../clock.js';
+import type { Platform } from '../../platform.js';
+import { subscriptions } from '../subscriptions/store.js';
+import { appWebhookDays as days } from './store.js';
 
 /**
  * Delivery figures of app webhooks for the partner dashboard (docs/apps.md, Partner dashboard),

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb';
-import { carrying, matchesEventPatterns, loadEvent, type DomainEvent } from '../events/index.js';
-import { groupCommit } from '../group-commit.js';
-import { post, type FailureTexts, type SendResult } from '../outbound/index.js';
-import type { Platform } from '../platform.js';
-import { VERSION } from '../version.js';
-import { backoff, claimLease, extendLease, settleLease, settlement, type Lease } from '../work/lease.js';
-import { scheduleDispatch } from './jobs.js';
-import { signatureHeaders, tryOpenSecret, unreadableSecretError, type UnreadableSecret } from './signing.js';
-import { signingSecretsOf } from './app-subscriptions.js';
+import { carrying, matchesEventPatterns, loadEvent, type DomainEvent } from '../../events/index.js';
+import { groupCommit } from '../../group-commit.js';
+import { post, type FailureTexts, type SendResult } from '../../outbound/index.js';
+import type { Platform } from '../../platform.js';
+import { VERSION } from '../../version.js';
+import { backoff, claimLease, extendLease, settleLease, settlement, type Lease } from '../../work/lease.js';
+import { scheduleDispatch } from '../jobs.js';
+import { signatureHeaders, tryOpenSecret, unreadableSecretError, type UnreadableSecret } from '../subscriptions/signing.js';
+import { signingSecretsOf } from '../subscriptions/app-subscriptions.js';
 import { countAppAttempt, type AttemptEnd } from './app-stats.js';
-import { deliveries, subscriptions, type AttemptDocument, type DeliveryDocument, type SubscriptionDocument } from './store.js';
+import { subscriptions, type SubscriptionDocument } from '../subscriptions/store.js';
+import { deliveries, type AttemptDocument, type DeliveryDocument } from './store.js';
 
 /** Attempts are numbered 0 to 8: nine sends at most (spec 6.1 rule 6). */
 export const LAST_ATTEMPT = 8;

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { SecretsKey } from '../secrets/index.js';
-import { decryptSecret, encryptSecret } from '../secrets/index.js';
+import type { SecretsKey } from '../../secrets/index.js';
+import { decryptSecret, encryptSecret } from '../../secrets/index.js';
 import type { StoredSecret } from './store.js';
 
 /**

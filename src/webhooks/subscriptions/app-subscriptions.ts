@@ -1,12 +1,12 @@
 import { ObjectId } from 'mongodb';
-import { isDuplicateKeyError } from '../db.js';
-import { PlatformError } from '../errors.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
-import type { Platform } from '../platform.js';
+import { isDuplicateKeyError } from '../../db.js';
+import { PlatformError } from '../../errors.js';
+import { afterCursor, pageOf, type Page } from '../../pagination.js';
+import type { Platform } from '../../platform.js';
 import { catchUpWindow, forgetStoreInterest } from './interest.js';
 import { presentAppSubscription, type AppSubscriptionView } from './present.js';
 import { generateSigningSecret, sealSecret } from './signing.js';
-import { rotatedOut } from './subscriptions.js';
+import { rotatedOut } from './service.js';
 import { appSecrets, subscriptions, type AppSecretDocument, type RotatedSecret, type StoredSecret, type SubscriptionDocument } from './store.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Events } from '../events/index.js';
-import { MAX_TARGET_URL_LENGTH } from '../outbound/index.js';
-import { givesSomething } from '../http/validate.js';
+import type { Events } from '../../events/index.js';
+import { MAX_TARGET_URL_LENGTH } from '../../outbound/index.js';
+import { givesSomething } from '../../http/validate.js';
 
 export const MAX_EVENT_TYPES = 50;
 export const MAX_DESCRIPTION = 500;

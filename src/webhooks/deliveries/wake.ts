@@ -1,5 +1,5 @@
-import type { Platform } from '../platform.js';
-import { enqueueFanOut } from './jobs.js';
+import type { Platform } from '../../platform.js';
+import { enqueueFanOut } from '../jobs.js';
 
 type WakeDeps = Pick<Platform, 'config' | 'log'>;
 

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { AppRouter } from '../http/context.js';
-import { endpoint } from '../http/endpoint.js';
-import { IdString } from '../ids.js';
-import type { InternalRoutes } from '../module.js';
-import type { Platform } from '../platform.js';
-import { loadEventsNotFannedOut } from '../events/index.js';
+import type { AppRouter } from '../../http/context.js';
+import { endpoint } from '../../http/endpoint.js';
+import { IdString } from '../../ids.js';
+import type { InternalRoutes } from '../../module.js';
+import type { Platform } from '../../platform.js';
+import { loadEventsNotFannedOut } from '../../events/index.js';
 import { dispatchDue } from './delivery.js';
 import { fanOutEvents } from './fan-out.js';
 import { createDispatcher } from './dispatcher.js';

@@ -1,6 +1,6 @@
 import { ObjectId, type Db } from 'mongodb';
-import { matchesEventPatterns } from '../events/index.js';
-import type { Platform } from '../platform.js';
+import { matchesEventPatterns } from '../../events/index.js';
+import type { Platform } from '../../platform.js';
 import { subscriptions, type SubscriptionDocument } from './store.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Platform } from '../platform.js';
-import { releaseLeases } from '../work/lease.js';
+import type { Platform } from '../../platform.js';
+import { releaseLeases } from '../../work/lease.js';
 import { deliveries } from './store.js';
 import { claimDelivery, sendClaimed, type ClaimedDelivery } from './delivery.js';
 

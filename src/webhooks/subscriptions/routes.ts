@@ -1,10 +1,10 @@
 import Router from '@koa/router';
-import type { AppRouter } from '../http/context.js';
-import { endpoint, storeScoped } from '../http/endpoint.js';
-import { PageQuery } from '../pagination.js';
-import type { Platform } from '../platform.js';
+import type { AppRouter } from '../../http/context.js';
+import { endpoint, storeScoped } from '../../http/endpoint.js';
+import { PageQuery } from '../../pagination.js';
+import type { Platform } from '../../platform.js';
 import { RotateSecretBody, subscriptionSchemas } from './schemas.js';
-import { createSubscription, deleteSubscription, getSubscription, listSubscriptions, rotateSubscriptionSecret, updateSubscription } from './subscriptions.js';
+import { createSubscription, deleteSubscription, getSubscription, listSubscriptions, rotateSubscriptionSecret, updateSubscription } from './service.js';
 
 /** Operations routes are the merchant's (apps manage their subscriptions through their manifest). */
 const MERCHANT_OPERATIONS = storeScoped(null, { apps: false });
