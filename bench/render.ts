@@ -6,7 +6,7 @@ import { openPlatform } from '../src/boot.js';
 import { loadConfig } from '../src/config.js';
 import { createLog } from '../src/log.js';
 import { createPageRenderer } from '../src/rendering/index.js';
-import { pageObjects, sectionObject } from '../src/rendering/liquid-objects.js';
+import { pageObjects, sectionObject } from '../src/rendering/liquid/objects.js';
 import { formatMoney } from '../src/rendering/money.js';
 import { themeSettings } from '../src/rendering/sections.js';
 import { findStoreById } from '../src/stores/index.js';

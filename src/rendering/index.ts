@@ -1,8 +1,8 @@
 import type { Module } from '../module.js';
 import { RENDERING_ERROR_CODES } from './errors.js';
-import { closePageRenderer } from './render.js';
+import { closePageRenderer } from './liquid/render.js';
 import { renderedPageRoutes, themeAssetRoutes } from './routes.js';
-export { createPageRenderer, PAGE_LIMITS, pageRendererOf, renderPage, type PageLimits, type PageRenderer, type RenderedPage } from './render.js';
+export { createPageRenderer, PAGE_LIMITS, pageRendererOf, renderPage, type PageLimits, type PageRenderer, type RenderedPage } from './liquid/render.js';
 export type { PageRequest } from './page.js';
 
 /**

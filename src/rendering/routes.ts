@@ -8,7 +8,7 @@ import type { Platform } from '../platform.js';
 import { CART_TOKEN_HEADER, storefrontStore } from '../storefront/index.js';
 import { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, TEMPLATE_KEYS, type TemplateKey } from '../themes/index.js';
 import { LOCALE_PATTERN } from './locale.js';
-import { renderPage } from './render.js';
+import { renderPage } from './liquid/render.js';
 
 const access = 'public' as const;
 const PageParams = z.object({ subdomain: z.string().max(255), template: z.string().max(40), handle: z.string().min(1).max(255).optional() });

@@ -1,6 +1,6 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { LiquidTheme } from './liquid-theme.js';
-import { compiledCache, compileInto, renderLiquidPage, type LiquidPageMessage, type LiquidPageTask } from './liquid-page.js';
+import type { LiquidTheme } from './theme.js';
+import { compiledCache, compileInto, renderLiquidPage, type LiquidPageMessage, type LiquidPageTask } from './page.js';
 
 /**
  * A render thread (docs/rendering.md, Threads): started by the web process's pool (render.ts),

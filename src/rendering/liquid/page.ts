@@ -1,13 +1,13 @@
-import { renderAppBlock } from './app-blocks.js';
+import { renderAppBlock } from '../app-blocks.js';
 import { LruCache } from './cache.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../html.js';
 import { barePage, failureComment, newErrorId, type SectionFailure } from './failures.js';
-import { compileLiquid, renderLiquid, SafeHtml, sectionTemplates, type CompiledLiquid, type LiquidPageEnv } from './liquid.js';
-import type { LiquidTheme } from './liquid-theme.js';
-import { pageObjects, sectionObject } from './liquid-objects.js';
-import { translator } from './locale.js';
-import type { PageModel } from './page.js';
-import type { RenderedSection } from './sections.js';
+import { compileLiquid, renderLiquid, SafeHtml, sectionTemplates, type CompiledLiquid, type LiquidPageEnv } from './engine.js';
+import type { LiquidTheme } from './theme.js';
+import { pageObjects, sectionObject } from './objects.js';
+import { translator } from '../locale.js';
+import type { PageModel } from '../page.js';
+import type { RenderedSection } from '../sections.js';
 
 /**
  * A Liquid page as a render thread makes it (render-thread.ts): the theme version compiled once

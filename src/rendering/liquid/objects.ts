@@ -1,12 +1,12 @@
-import type { CartView, PublicCollectionWithProducts, PublicProductView } from '../storefront/index.js';
-import type { SettingField } from '../themes/index.js';
-import { renderAppBlock } from './app-blocks.js';
-import { sanitizeMerchantHtml } from '../merchant-html.js';
-import { SafeHtml } from './liquid.js';
-import type { LiquidTheme } from './liquid-theme.js';
-import type { PageModel } from './page.js';
-import type { RenderedSection } from './sections.js';
-import { ownValue } from '../own-keys.js';
+import type { CartView, PublicCollectionWithProducts, PublicProductView } from '../../storefront/index.js';
+import type { SettingField } from '../../themes/index.js';
+import { renderAppBlock } from '../app-blocks.js';
+import { sanitizeMerchantHtml } from '../../merchant-html.js';
+import { SafeHtml } from './engine.js';
+import type { LiquidTheme } from './theme.js';
+import type { PageModel } from '../page.js';
+import type { RenderedSection } from '../sections.js';
+import { ownValue } from '../../own-keys.js';
 
 /**
  * The Shopify-shaped objects a Liquid theme reads (docs/rendering.md, Liquid objects): plain

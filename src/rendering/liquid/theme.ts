@@ -1,4 +1,4 @@
-import type { SettingField, ThemeBundle } from '../themes/index.js';
+import type { SettingField, ThemeBundle } from '../../themes/index.js';
 
 /**
  * What a render thread keeps of a theme version: its Liquid files and the parts of its bundle the

@@ -12,12 +12,12 @@ import {
   type FS,
   type Template,
 } from 'liquidjs';
-import { checkLiquidBounds, LIQUID_BOUNDS } from '../liquid-bounds.js';
-import { escapeHtml, safeHref, scriptSafeJson } from './html.js';
+import { checkLiquidBounds, LIQUID_BOUNDS } from '../../liquid-bounds.js';
+import { escapeHtml, safeHref, scriptSafeJson } from '../html.js';
 import { HtmlContext } from './html-context.js';
-import type { LiquidTheme } from './liquid-theme.js';
-import { interpolate, type Translate } from './locale.js';
-import { formatMoney } from './money.js';
+import type { LiquidTheme } from './theme.js';
+import { interpolate, type Translate } from '../locale.js';
+import { formatMoney } from '../money.js';
 
 /**
  * The Liquid engine (liquidjs) for themes that ship Liquid sources (docs/rendering.md, Liquid).

@@ -1,19 +1,19 @@
 import { availableParallelism } from 'node:os';
-import { PlatformError } from '../errors.js';
-import type { Log } from '../log.js';
-import type { Platform } from '../platform.js';
-import type { StoreView } from '../stores/index.js';
-import type { RenderableTheme, ThemeBundle } from '../themes/index.js';
-import { PoolBusy, ThreadPool, ThreadStopped, type Lease } from '../threads/pool.js';
+import { PlatformError } from '../../errors.js';
+import type { Log } from '../../log.js';
+import type { Platform } from '../../platform.js';
+import type { StoreView } from '../../stores/index.js';
+import type { RenderableTheme, ThemeBundle } from '../../themes/index.js';
+import { PoolBusy, ThreadPool, ThreadStopped, type Lease } from '../../threads/pool.js';
 import { LruCache } from './cache.js';
 import { barePage, failureComment, newErrorId, type SectionFailure } from './failures.js';
-import { renderJsonContractLayout, renderJsonContractSection, type JsonContractEnv } from './json-contract.js';
-import type { LiquidPageMessage, LiquidPageTask } from './liquid-page.js';
-import { liquidThemeOf, type LiquidTheme } from './liquid-theme.js';
-import { translator, type Translate } from './locale.js';
-import { buildPageModel, pageLocale, type PageModel, type PageRequest } from './page.js';
+import { renderJsonContractLayout, renderJsonContractSection, type JsonContractEnv } from '../json-contract.js';
+import type { LiquidPageMessage, LiquidPageTask } from './page.js';
+import { liquidThemeOf, type LiquidTheme } from './theme.js';
+import { translator, type Translate } from '../locale.js';
+import { buildPageModel, pageLocale, type PageModel, type PageRequest } from '../page.js';
 import type { RenderThreadData, RenderThreadRequest } from './render-thread.js';
-import { templateSections, themeSettings, type RenderedSection } from './sections.js';
+import { templateSections, themeSettings, type RenderedSection } from '../sections.js';
 
 /** Limits of one page render (docs/rendering.md, Limits). */
 export type PageLimits = {
