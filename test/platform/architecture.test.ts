@@ -1,0 +1,140 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { registryProblems } from '../../jobs/index.js';
+import { ROOT } from '../../src/localdb/index.js';
+import { MODULES } from '../../src/modules.js';
+
+/** Every .ts file under a folder of the repository. */
+const sources = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
+
+describe('Architecture (src/modules.ts, and what npm run lint refuses)', function () {
+  this.timeout(60_000);
+
+  describe('the module list', () => {
+    it('names each module once and mounts each path once', () => {
+      const names = MODULES.map((m) => m.name);
+      expect(new Set(names).size).to.equal(names.length);
+      const paths = MODULES.flatMap((m) => (m.routes ?? []).map((r) => r.path));
+      expect(new Set(paths).size).to.equal(paths.length);
+      for (const path of paths) expect(path).to.match(/^\/(v1\/|\.well-known$)?[a-z-]*(\/([a-z-]+|:[a-z]+))*$/);
+    });
+
+    it('declares every event type that src/ records, and only those', () => {
+      const declared = new Set(MODULES.flatMap((m) => m.eventTypes ?? []));
+      const emitted = new Set<string>();
+      for (const file of sources('src')) {
+        for (const match of readFileSync(join(ROOT, file), 'utf8').matchAll(/\.(?:emit|pending)\(\s*'([a-z_]+(?:\.[a-z_]+)+)'/g)) emitted.add(match[1]!);
+      }
+      expect(emitted.size).to.be.greaterThan(30);
+      expect(
+        [...emitted].filter((t) => !declared.has(t)),
+        'emitted but not declared',
+      ).to.deep.equal([]);
+      expect(
+        [...declared].filter((t) => !emitted.has(t)),
+        'declared but never emitted',
+      ).to.deep.equal([]);
+    });
+
+    it('has a handler in jobs/ for every job a module declares, and no other', () => {
+      expect(registryProblems()).to.deep.equal([]);
+    });
+  });
+
+  describe('npm run lint', () => {
+    const eslint = new ESLint({ cwd: ROOT });
+    /**
+     * Lint `code` as if it were the file at `filePath`. src/ and jobs/ are linted with type
+     * information (typescript-eslint's project service), which knows only the files of the
+     * project: a probe takes the place of an existing file (the service lints the text given,
+     * not the file on disk, which stays as it is).
+     */
+    const lintAs = async (filePath: string, code: string) => (await eslint.lintText(code, { filePath: join(ROOT, filePath) }))[0]!.messages;
+
+    it("refuses an import of another domain's inner file, type imports too", async () => {
+      const cases: [string, string][] = [
+        ['src/coupons/service.ts', "import { createOrder } from '../orders/service.js';\nexport const x = createOrder;\n"],
+        ['src/coupons/service.ts', "import type { OrderView } from '../orders/present.js';\nexport type X = OrderView;\n"],
+        ['jobs/messages.ts', "import { deliverMessage } from '../../src/messages/service.js';\nexport const x = deliverMessage;\n"],
+      ];
+      for (const [filePath, code] of cases) {
+        expect(
+          (await lintAs(filePath, code)).map((m) => m.ruleId),
+          code,
+        ).to.deep.equal(['@typescript-eslint/no-restricted-imports']);
+      }
+      const allowed = await lintAs('src/coupons/service.ts', "import { findVariants } from '../catalog/index.js';\nexport const x = findVariants;\n");
+      expect(allowed).to.deep.equal([]);
+    });
+
+    it('refuses a domain in the core and the http toolkit, and the top floor below it', async () => {
+      const cases: [string, string][] = [
+        ['src/http/validate.ts', "import type { StoreView } from '../stores/index.js';\nexport type X = StoreView;\n"],
+        ['src/queue.ts', "import { catalogModule } from './catalog/index.js';\nexport const x = catalogModule;\n"],
+        ['src/coupons/service.ts', "import { MODULES } from '../modules.js';\nexport const x = MODULES;\n"],
+      ];
+      for (const [filePath, code] of cases) {
+        expect(
+          (await lintAs(filePath, code)).map((m) => m.ruleId),
+          `${filePath}: ${code}`,
+        ).to.include('@typescript-eslint/no-restricted-imports');
+      }
+    });
+
+    it('refuses an open string key on a plain object (emporium/no-open-key-lookup), exactly where fixtures/lint/open-key-lookup.ts marks it', async () => {
+      const fixture = readFileSync(join(ROOT, 'fixtures/lint/open-key-lookup.ts'), 'utf8');
+      const marked = fixture.split('\n').flatMap((line, i) => (line.endsWith('// flagged') ? [i + 1] : []));
+      expect(marked.length).to.be.greaterThan(8);
+      // In a domain, in the core, and in jobs/: the rule holds everywhere the platform's code is.
+      for (const filePath of ['src/coupons/service.ts', 'src/http/validate.ts', 'jobs/messages.ts']) {
+        const messages = await lintAs(filePath, fixture);
+        expect(
+          messages.filter((m) => m.ruleId !== 'emporium/no-open-key-lookup'),
+          filePath,
+        ).to.deep.equal([]);
+        expect(
+          messages.map((m) => m.line),
+          filePath,
+        ).to.deep.equal(marked);
+      }
+    });
+
+    it('finds no open key lookup in src/ and jobs/ (with the type checker)', () => {
+      const lint = spawnSync(join(ROOT, 'node_modules/.bin/eslint'), ['src', 'jobs', '--format', 'json'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const results = JSON.parse(lint.stdout) as { filePath: string; messages: { ruleId: string | null; line: number; message: string }[] }[];
+      expect(results.length).to.be.greaterThan(200);
+      const found = results.flatMap((r) =>
+        r.messages.filter((m) => m.ruleId === 'emporium/no-open-key-lookup' || m.ruleId === null).map((m) => `${r.filePath}:${m.line} ${m.message}`),
+      );
+      expect(found).to.deep.equal([]);
+    });
+
+    it('refuses an import cycle (dependency-cruiser), and finds none in src/ and jobs/', () => {
+      const cruise = (...paths: string[]) =>
+        spawnSync(join(ROOT, 'node_modules/.bin/depcruise'), [...paths, '--config', '.dependency-cruiser.cjs'], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+        });
+      // CI runs with a colour-capable environment; compare the text without escape codes.
+      const plain = (text: string) => stripVTControlCharacters(text);
+      const cycle = cruise('fixtures/lint/cycle');
+      expect(cycle.status).to.not.equal(0);
+      expect(plain(cycle.stdout)).to.match(/error no-cycle: fixtures\/lint\/cycle\/a\.ts/);
+      const platform = cruise('src', 'jobs');
+      expect(platform.status, platform.stdout).to.equal(0);
+      expect(plain(platform.stdout)).to.match(/no dependency violations found \((1\d\d|[2-9]\d\d) modules/);
+    });
+  });
+});
