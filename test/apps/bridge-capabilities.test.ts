@@ -4,18 +4,16 @@ import { ObjectId } from 'mongodb';
 import { checkEmbedUrl, resolveCapabilities, resolveEmbedUrl } from '../../src/apps/embedding.js';
 import { installations } from '../../src/apps/store.js';
 import type { Config } from '../../src/config.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenDeveloper, givenPublishedApp, givenSubmittedApp, installApp, validManifest, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const OPERATOR = 'op-embed@example.com';
 const ALL_ON_BUT_REDIRECT = { 'api.fetch': true, toast: true, resize: true, 'navigation.redirect': false };
 
 /** Bridge capabilities and the admin embed (spec 2.4; docs/apps.md, Embedded apps). */
 describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('app_bridge_caps', { OPERATOR_EMAILS: OPERATOR });
   let operatorToken: string;
   let shop: GivenShop;
   let other: GivenShop;
@@ -55,8 +53,6 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
   const stored = (id: string) => installations(app.platform.db).findOne({ _id: new ObjectId(id) });
 
   before(async () => {
-    app = await startTestApp('app_bridge_caps', { OPERATOR_EMAILS: OPERATOR });
-    api = client(app.url);
     operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
     shop = await givenShop(api);
     other = await givenShop(api);
@@ -64,7 +60,6 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
     full = await install(await givenPublishedApp(api, operatorToken, FULL), shop);
     narrow = await install(await givenPublishedApp(api, operatorToken, { bridge: { capabilities: ['toast'] }, embedded: { enabled: false } }), shop);
   });
-  after(() => app.close());
 
   describe('GET /v1/app-store/bridge/capabilities', () => {
     it('answers the defaults for an app that declares the default capabilities: api.fetch, toast, resize on, navigation.redirect off', async () => {

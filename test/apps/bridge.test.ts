@@ -1,16 +1,14 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const OPERATOR = 'op-bridge@example.com';
 
 /** The read-only app bridge (spec 2.4, 7; docs/apps.md, The app bridge): POST /v1/app-store/bridge/fetch. */
 describe('The app bridge (read-only fetch for embedded apps)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { api } = useTestApp('app_bridge', { OPERATOR_EMAILS: OPERATOR });
   let shop: GivenShop;
   let other: GivenShop;
   let token: string;
@@ -20,8 +18,6 @@ describe('The app bridge (read-only fetch for embedded apps)', () => {
   const install = async (partner: GivenApp, into: GivenShop, scopes: string[]) => (await installApp(api, partner, into, { scopes })).token;
 
   before(async () => {
-    app = await startTestApp('app_bridge', { OPERATOR_EMAILS: OPERATOR });
-    api = client(app.url);
     const operator = await givenMerchant(api, { email: OPERATOR });
     shop = await givenShop(api);
     other = await givenShop(api);
@@ -31,7 +27,6 @@ describe('The app bridge (read-only fetch for embedded apps)', () => {
     token = await install(full, shop, ['read_products']);
     narrowToken = await install(await givenPublishedApp(api, operator.token, { scopes: ['read_orders'] }), shop, ['read_orders']);
   });
-  after(() => app.close());
 
   const fetchVia = (body: Record<string, unknown>, t = token) => api.post('/v1/app-store/bridge/fetch', body, { token: t });
 

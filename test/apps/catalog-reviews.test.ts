@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { authorizeApp, givenDeveloper, givenPublishedApp, givenSubmittedApp, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, givenStore, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const CATALOG = '/v1/app-store/apps';
 const DEVELOPER_APPS = '/v1/app-store/developers/apps';
@@ -14,17 +13,13 @@ const NO_RATINGS = { average: null, count: 0, distribution: { '1': 0, '2': 0, '3
 
 /** Catalog reviews (docs/apps.md, Catalog reviews of apps): merchants review apps their stores have or had installed; partners reply. */
 describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('app_catalog_reviews', { OPERATOR_EMAILS: OPERATOR_EMAIL });
   let operatorToken: string;
   let partner: GivenApp;
   before(async () => {
-    app = await startTestApp('app_catalog_reviews', { OPERATOR_EMAILS: OPERATOR_EMAIL });
-    api = client(app.url);
     operatorToken = (await givenMerchant(api, { email: OPERATOR_EMAIL })).token;
     partner = await givenPublishedApp(api, operatorToken);
   });
-  after(() => app.close());
 
   const reviewsOf = (a: GivenApp = partner) => `${CATALOG}/${a.app.id}/reviews`;
   const partnerReviewsOf = (a: GivenApp = partner) => `${DEVELOPER_APPS}/${a.app.id}/reviews`;

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenDeveloper, givenPublishedApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 /**
  * No input a client can send to the app platform's routes is a 500: each route gets bodies,
@@ -10,14 +9,7 @@ import { client, type Client } from '../helpers/http.js';
  * token endpoint: the RFC's error body).
  */
 describe('App platform routes under malformed input (never a 500)', () => {
-  let app: TestApp;
-  let api: Client;
-
-  before(async () => {
-    app = await startTestApp('app_inputs', { OPERATOR_EMAILS: 'op-inputs@example.com' });
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { api } = useTestApp('app_inputs', { OPERATOR_EMAILS: 'op-inputs@example.com' });
 
   const JUNK: unknown[] = [
     null,

@@ -1,23 +1,18 @@
 import { expect } from 'chai';
 import { APP_WEBHOOK_TOPICS } from '../../src/apps/manifest.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenDeveloper, validManifest, type GivenDeveloper } from '../helpers/apps.js';
 import { counts } from '../helpers/database.js';
 import { givenMerchant } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const VALIDATE = '/v1/app-store/developers/apps/manifest/validate';
 
 describe('App manifests (POST /v1/app-store/developers/apps/manifest/validate)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('app-manifest');
   let dev: GivenDeveloper;
   before(async () => {
-    app = await startTestApp('app-manifest');
-    api = client(app.url);
     dev = await givenDeveloper(api);
   });
-  after(() => app.close());
 
   const validate = async (manifest: unknown) => {
     const res = await api.post(VALIDATE, { manifest }, { token: dev.merchant.token });

@@ -2,10 +2,9 @@ import { expect } from 'chai';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { SWEEPS } from '../../src/maintenance/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const OPERATOR = 'operator-flow@example.com';
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -16,8 +15,7 @@ const insecure = { [oauth.allowInsecureRequests]: true } as const;
  * token exchange of an embedded app's session token, the app API, uninstall.
  */
 describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('app_oauth_client', { OPERATOR_EMAILS: OPERATOR });
   let shop: GivenShop;
   let partner: GivenApp;
   let as: oauth.AuthorizationServer;
@@ -27,8 +25,6 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
   let operatorToken: string;
 
   before(async () => {
-    app = await startTestApp('app_oauth_client', { OPERATOR_EMAILS: OPERATOR });
-    api = client(app.url);
     operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
     partner = await givenPublishedApp(api, operatorToken, { scopes: ['read_products', 'read_orders', 'write_app_metadata'] });
     redirectUri = partner.app.published.redirect_urls[0];
@@ -41,7 +37,6 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
     oauthClient = { client_id: partner.credentials.oauth_client_id };
     clientAuth = oauth.ClientSecretBasic(partner.credentials.client_secret);
   });
-  after(() => app.close());
 
   /** The merchant of `into` authorizes the app (read_products): the installation's id. */
   const authorizeInto = async (into: GivenShop): Promise<string> => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import { SWEEPS } from '../../src/maintenance/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, useTestApp } from '../helpers/app.js';
 import { givenPublishedApp as publish, givenSubmittedApp, type GivenApp } from '../helpers/apps.js';
 import { findPlaintext } from '../helpers/database.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
@@ -17,14 +17,13 @@ const pkce = () => {
  * (authorization_code, refresh_token), the app API with RFC 6750 errors, uninstall.
  */
 describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () => {
-  let app: TestApp;
-  let api: Client;
   let shop: GivenShop;
   let other: GivenShop;
   type Partner = GivenApp & { manifest: { redirect_urls: string[] } };
   let partner: Partner;
   const secretsSeen: string[] = [];
   const OPERATOR = 'operator@example.com';
+  const { app, api } = useTestApp('app_oauth', { OPERATOR_EMAILS: OPERATOR });
   const operators = new Map<Client, string>();
   /** A partner's app through the real partner API: submitted, and approved by an operator unless `publish: false`. */
   const givenPublishedApp = async (on: Client, over: Record<string, unknown> = {}, options: { publish?: boolean } = {}): Promise<Partner> => {
@@ -35,8 +34,6 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
   };
 
   before(async () => {
-    app = await startTestApp('app_oauth', { OPERATOR_EMAILS: OPERATOR });
-    api = client(app.url);
     shop = await givenShop(api);
     other = await givenShop(api);
     partner = await givenPublishedApp(api, { scopes: ['read_products', 'read_orders', 'write_app_metadata'] });
@@ -45,7 +42,6 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
     await api.post('/v1/products', { title: 'Mine', status: 'active', variants: [{ price: 1000 }] }, shop.as);
     await api.post('/v1/products', { title: 'Theirs', status: 'active', variants: [{ price: 2000 }] }, other.as);
   });
-  after(() => app.close());
 
   const redirectUri = () => partner.manifest.redirect_urls[0]!;
   const authorizeBody = (over: Record<string, unknown> = {}) => {

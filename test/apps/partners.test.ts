@@ -2,11 +2,10 @@ import { expect } from 'chai';
 import { authenticateClient } from '../../src/apps/credentials.js';
 import { findPublishedApp } from '../../src/apps/catalog.js';
 import { hashToken } from '../../src/secrets/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { DEVELOPER_PROFILE, givenDeveloper, givenPublishedApp, givenSubmittedApp, validManifest } from '../helpers/apps.js';
 import { findPlaintext } from '../helpers/database.js';
 import { givenMerchant, type GivenMerchant } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const REGISTER = '/v1/app-store/developers/register';
 const APPS = '/v1/app-store/developers/apps';
@@ -15,15 +14,11 @@ const CATALOG = '/v1/app-store/apps';
 const OPERATOR_EMAIL = 'operator-apps@example.com';
 
 describe('App partners, submission, review and catalog', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('app-partners', { OPERATOR_EMAILS: `someone@example.com, ${OPERATOR_EMAIL.toUpperCase()}` });
   let operator: GivenMerchant;
   before(async () => {
-    app = await startTestApp('app-partners', { OPERATOR_EMAILS: `someone@example.com, ${OPERATOR_EMAIL.toUpperCase()}` });
-    api = client(app.url);
     operator = await givenMerchant(api, { email: OPERATOR_EMAIL });
   });
-  after(() => app.close());
 
   const asOperator = () => ({ token: operator.token });
   const approve = (versionId: string) => api.post(`${REVIEWS}/${versionId}/approve`, undefined, asOperator());

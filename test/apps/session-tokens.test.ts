@@ -20,10 +20,9 @@ import { loadConfig } from '../../src/config.js';
 import { createLog } from '../../src/log.js';
 import type { Platform } from '../../src/platform.js';
 import { decryptSecret } from '../../src/secrets/index.js';
-import { startTestApp, testEnv, type TestApp } from '../helpers/app.js';
+import { testEnv, useTestApp, type TestApp } from '../helpers/app.js';
 import { findPlaintext } from '../helpers/database.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const JWKS_PATH = '/.well-known/jwks.json';
 const sessionTokenPath = (installationId: string) => `/v1/app-store/installations/${installationId}/session-token`;
@@ -120,17 +119,13 @@ function tamperSignature(token: string): string {
 }
 
 describe('App session tokens, install links and the platform signing keys', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('app_session_tokens');
   let platform: Platform;
   let issuer: string;
   before(async () => {
-    app = await startTestApp('app_session_tokens');
-    api = client(app.url);
     platform = app.platform;
     issuer = app.url;
   });
-  after(() => app.close());
 
   describe('GET /.well-known/jwks.json', () => {
     it('publishes the public signing keys as a JWK Set, cacheable for five minutes', async () => {

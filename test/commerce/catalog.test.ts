@@ -3,26 +3,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { png } from '../helpers/images.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenMerchant, givenMerchantWithStore, type GivenMerchant, type GivenStore } from '../helpers/factories.js';
-import { client, type Client, type Reply } from '../helpers/http.js';
+import type { Reply } from '../helpers/http.js';
 
 describe('Catalog (/v1/products, /v1/products/collections)', () => {
-  let app: TestApp;
-  let api: Client;
   let merchant: GivenMerchant;
   let store: GivenStore;
   let as: { token: string; storeId: string };
   const storageDir = mkdtempSync(join(tmpdir(), 'emporium-catalog-media-'));
+  const { app, api } = useTestApp('catalog', { STORAGE_LOCAL_DIR: storageDir });
   before(async () => {
-    app = await startTestApp('catalog', { STORAGE_LOCAL_DIR: storageDir });
-    api = client(app.url);
     ({ merchant, store } = await givenMerchantWithStore(api));
     as = { token: merchant.token, storeId: store.id };
   });
   after(async () => {
-    await app.close();
     rmSync(storageDir, { recursive: true, force: true });
   });
 

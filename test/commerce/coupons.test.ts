@@ -2,10 +2,9 @@ import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { claimCouponRedemption, evaluateCoupon, undoCouponRedemption, type CouponRedemption } from '../../src/coupons/index.js';
 import type { Platform } from '../../src/platform.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const PATH = '/v1/coupons';
 const FIELDS = [
@@ -28,15 +27,11 @@ const PAST = '2020-01-01T00:00:00.000Z';
 const FUTURE = '2099-01-01T00:00:00.000Z';
 
 describe('Coupons (/v1/coupons)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('coupons');
   let platform: Platform;
   before(async () => {
-    app = await startTestApp('coupons');
-    api = client(app.url);
     platform = app.platform;
   });
-  after(() => app.close());
 
   let seq = 0;
   /** One use counted for a new order (as the orders domain claims it); refusals are thrown. */

@@ -4,10 +4,9 @@ import { ObjectId } from 'mongodb';
 import { SWEEPS } from '../../src/maintenance/index.js';
 import { readOutbox } from '../../src/messages/index.js';
 import { givenPublishedApp, installApp } from '../helpers/apps.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { findPlaintext } from '../helpers/database.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const BASE = '/v1/storefront/customer';
 const SIGNUP_ANSWER = {
@@ -22,17 +21,13 @@ const ACTIVATION_TOKEN = /emp_csact_[A-Za-z0-9_-]{43}/;
 const paris = { address1: '1 Rue de Rivoli', city: 'Paris', country_code: 'FR' };
 
 describe('Customer accounts (/v1/storefront/customer)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('customer_accounts', { OPERATOR_EMAILS: OPERATOR });
   let shopA: GivenShop;
   let shopB: GivenShop;
   before(async () => {
-    app = await startTestApp('customer_accounts', { OPERATOR_EMAILS: OPERATOR });
-    api = client(app.url);
     shopA = await givenShop(api);
     shopB = await givenShop(api);
   });
-  after(() => app.close());
 
   const unique = () => randomBytes(4).toString('hex');
 

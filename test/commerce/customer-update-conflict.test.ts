@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { ObjectId, type Document, type WithId } from 'mongodb';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { withFault } from '../helpers/faults.js';
-import { client, type Client, type Reply } from '../helpers/http.js';
+import type { Reply } from '../helpers/http.js';
 
 /**
  * PATCH /v1/customers/:id with a new email or name reads the customer, then writes on the
@@ -13,15 +13,11 @@ import { client, type Client, type Reply } from '../helpers/http.js';
  * tries with 409 edit_conflict instead of looping for as long as the other writer keeps on.
  */
 describe('Customer updates under concurrent renames', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('customer_conflict');
   let shop: GivenShop;
   before(async () => {
-    app = await startTestApp('customer_conflict');
-    api = client(app.url);
     shop = await givenShop(api);
   });
-  after(() => app.close());
 
   async function givenCustomer() {
     const res = await api.post('/v1/customers', { email: `c-${new ObjectId().toHexString()}@example.com`, first_name: 'Ada', last_name: 'Lovelace' }, shop.as);

@@ -1,19 +1,13 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { clearCustomerKey, recordCustomerOrder } from '../../src/customers/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenMerchant, givenShop, givenStore, type GivenShop } from '../helpers/factories.js';
-import { client, type Client, type Reply } from '../helpers/http.js';
+import type { Reply } from '../helpers/http.js';
 
 describe('Customers (/v1/customers)', () => {
-  let app: TestApp;
-  let api: Client;
-  before(async () => {
-    app = await startTestApp('customers');
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = useTestApp('customers');
 
   async function givenCustomer(s: GivenShop, body: Record<string, unknown> = {}): Promise<any> {
     const res = await api.post('/v1/customers', { email: `c-${Math.random().toString(36).slice(2)}@example.com`, ...body }, s.as);

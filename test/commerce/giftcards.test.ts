@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { debitGiftCard, findGiftCardByCode } from '../../src/giftcards/index.js';
 import type { Platform } from '../../src/platform.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts, findPlaintext } from '../helpers/database.js';
 import { givenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const PATH = '/v1/products/gift-cards';
 const FIELDS = [
@@ -26,15 +25,11 @@ const FIELDS = [
 const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 describe('Gift cards (/v1/products/gift-cards)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('giftcards');
   let platform: Platform;
   before(async () => {
-    app = await startTestApp('giftcards');
-    api = client(app.url);
     platform = app.platform;
   });
-  after(() => app.close());
 
   describe('POST /v1/products/gift-cards', () => {
     it('issues a card with a generated code shown once, in the store currency, and records gift_card.created', async () => {

@@ -1,21 +1,17 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { applyStockChange, clearStockKeys, undoStockChange, type StockChange } from '../../src/inventory/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenMerchantWithStore } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 describe('Inventory (/v1/inventory)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('inventory');
   let as: { token: string; storeId: string };
   let denyVariant: string;
   let oversellVariant: string;
   let warehouse: string;
   before(async () => {
-    app = await startTestApp('inventory');
-    api = client(app.url);
     const { merchant, store } = await givenMerchantWithStore(api);
     as = { token: merchant.token, storeId: store.id };
     const product = await api.post(
@@ -33,7 +29,6 @@ describe('Inventory (/v1/inventory)', () => {
     [denyVariant, oversellVariant] = product.body.data.variants.map((v: { id: string }) => v.id);
     warehouse = (await api.post('/v1/inventory/locations', { name: 'Warehouse', city: 'Lyon', country_code: 'FR' }, as)).body.data.id;
   });
-  after(() => app.close());
 
   const adjust = (variant_id: string, delta: number, location_id = warehouse, headers?: Record<string, string>) =>
     api.post('/v1/inventory/levels/adjust', { variant_id, location_id, delta, reason: 'received' }, { ...as, ...(headers ? { headers } : {}) });

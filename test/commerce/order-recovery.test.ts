@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { SWEEPS } from '../../src/maintenance/index.js';
 import type { Platform } from '../../src/platform.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenMerchantWithStore } from '../helpers/factories.js';
 import { faultAtEvent, type EventFault } from '../helpers/faults.js';
-import { client, type Client } from '../helpers/http.js';
+import { client } from '../helpers/http.js';
 import { runProcfileProcess } from '../helpers/processes.js';
 import { freePort } from '../helpers/waiting.js';
 
@@ -16,14 +16,11 @@ import { freePort } from '../helpers/waiting.js';
  * maintenance sweeps. Each test checks that what every document says agrees afterwards.
  */
 describe('Orders interrupted between two writes', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('order_recovery');
   let as: { token: string; storeId: string };
   let warehouse: string;
   let fault: EventFault | null = null;
   before(async () => {
-    app = await startTestApp('order_recovery');
-    api = client(app.url);
     const { merchant, store } = await givenMerchantWithStore(api);
     as = { token: merchant.token, storeId: store.id };
     warehouse = (await api.post('/v1/inventory/locations', { name: 'Warehouse' }, as)).body.data.id;
@@ -33,7 +30,6 @@ describe('Orders interrupted between two writes', () => {
     fault?.restore();
     fault = null;
   });
-  after(() => app.close());
 
   let seq = 0;
   const unique = () => `${Date.now().toString(36)}${++seq}`;

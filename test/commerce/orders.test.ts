@@ -1,20 +1,17 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenMerchantWithStore } from '../helpers/factories.js';
-import { client, type Client, type Reply } from '../helpers/http.js';
+import type { Reply } from '../helpers/http.js';
 
 type Stock = { available: number; committed: number; on_hand: number };
 
 describe('Orders (/v1/orders)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('orders');
   let as: { token: string; storeId: string };
   let warehouse: string;
   before(async () => {
-    app = await startTestApp('orders');
-    api = client(app.url);
     const { merchant, store } = await givenMerchantWithStore(api);
     as = { token: merchant.token, storeId: store.id };
     warehouse = (await api.post('/v1/inventory/locations', { name: 'Warehouse' }, as)).body.data.id;
@@ -31,7 +28,6 @@ describe('Orders (/v1/orders)', () => {
       as,
     );
   });
-  after(() => app.close());
 
   let seq = 0;
   const unique = () => `${Date.now().toString(36)}${++seq}`;

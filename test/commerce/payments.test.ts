@@ -1,10 +1,9 @@
 import { ObjectId } from 'mongodb';
 import { expect } from 'chai';
 import { recordPaymentTransaction } from '../../src/payments/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts, findPlaintext } from '../helpers/database.js';
 import { givenMerchantWithStore } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const STRIPE_TEST_KEY = 'sk_test_51AbCdEfGhIjKlMnOpQrStUv';
 const STRIPE_LIVE_KEY = 'sk_live_51ZyXwVuTsRqPoNmLkJiHgF';
@@ -13,13 +12,7 @@ const PAYPAL_CLIENT_ID = 'AYSq3RDGsmBLJE-otTkBtM-jBRd1TCQwFf9RGfwddNXWz0uFU9ztym
 const PAYPAL_CLIENT_SECRET = 'EGnHDxD_qRPdaLdZz8iCr8N7_MzF-YHPTkjs6NKYQvQSBngp4PTTVWkPZRbL';
 
 describe('Payments (/v1/payments)', () => {
-  let app: TestApp;
-  let api: Client;
-  before(async () => {
-    app = await startTestApp('payments');
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = useTestApp('payments');
 
   const as = (s: { merchant: { token: string }; store: { id: string } }) => ({ token: s.merchant.token, storeId: s.store.id });
 

@@ -2,10 +2,9 @@ import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import type { Platform } from '../../src/platform.js';
 import { productRatingSummary } from '../../src/reviews/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenShop, type As } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const PATH = '/v1/reviews';
 const FIELDS = [
@@ -25,15 +24,11 @@ const FIELDS = [
 ];
 
 describe('Reviews (/v1/reviews)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('reviews');
   let platform: Platform;
   before(async () => {
-    app = await startTestApp('reviews');
-    api = client(app.url);
     platform = app.platform;
   });
-  after(() => app.close());
 
   /** A shop with one product to review. */
   async function givenShopWithProduct() {

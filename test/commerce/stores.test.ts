@@ -1,17 +1,11 @@
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenMerchant, givenMerchantWithStore, givenStore } from '../helpers/factories.js';
-import { client, type Client, type Reply } from '../helpers/http.js';
+import type { Reply } from '../helpers/http.js';
 
 describe('Stores (/v1/stores)', () => {
-  let app: TestApp;
-  let api: Client;
-  before(async () => {
-    app = await startTestApp('stores');
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = useTestApp('stores');
 
   describe('POST /v1/stores', () => {
     it('creates a store owned by the caller and records store.created', async () => {

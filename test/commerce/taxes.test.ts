@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { taxOn } from '../../src/taxes/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenShop, type As } from '../helpers/factories.js';
-import { client, type Client, type Reply } from '../helpers/http.js';
+import type { Reply } from '../helpers/http.js';
 
 /**
  * The store's tax table (/v1/taxes) and what it does to orders (/v1/orders): which rate an
@@ -12,13 +12,7 @@ import { client, type Client, type Reply } from '../helpers/http.js';
  * pricing section of docs/orders.md.
  */
 describe('Taxes (/v1/taxes, and order totals)', () => {
-  let app: TestApp;
-  let api: Client;
-  before(async () => {
-    app = await startTestApp('taxes');
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = useTestApp('taxes');
 
   const TABLE = {
     shipping_taxable: true,

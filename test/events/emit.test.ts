@@ -1,13 +1,9 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 
 describe('Domain events (src/events)', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await startTestApp('events');
-  });
-  after(() => app.close());
+  const { app } = useTestApp('events');
 
   it('writes one document per event', async () => {
     const storeId = new ObjectId();

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ObjectId } from 'mongodb';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, givenStore, type As, type GivenShop } from '../helpers/factories.js';
-import { client, type Client, type Reply } from '../helpers/http.js';
+import type { Reply } from '../helpers/http.js';
 import { png } from '../helpers/images.js';
 import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
 
@@ -16,15 +16,12 @@ import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
  * exactly the event the write carried, once.
  */
 describe('Events carried by their writes: catalog, media, forms, taxes', () => {
-  let app: TestApp;
-  let api: Client;
   let shop: GivenShop;
   let as: As;
   let stopped: { restore(): void } | null = null;
   const storageDir = mkdtempSync(join(tmpdir(), 'emporium-outbox-catalog-'));
+  const { app, api } = useTestApp('event_outbox_catalog', { STORAGE_LOCAL_DIR: storageDir, TRUST_PROXY: 'true' });
   before(async () => {
-    app = await startTestApp('event_outbox_catalog', { STORAGE_LOCAL_DIR: storageDir, TRUST_PROXY: 'true' });
-    api = client(app.url);
     shop = await givenShop(api);
     as = shop.as;
   });
@@ -33,7 +30,6 @@ describe('Events carried by their writes: catalog, media, forms, taxes', () => {
     stopped = null;
   });
   after(async () => {
-    await app.close();
     rmSync(storageDir, { recursive: true, force: true });
   });
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { DISABLE_AFTER_FAILED_DELIVERIES, LAST_ATTEMPT, fanOutEvents, sendClaimed } from '../../src/webhooks/delivery.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
-import { client, type Client, type Reply } from '../helpers/http.js';
+import type { Reply } from '../helpers/http.js';
 import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
 
 /**
@@ -13,18 +13,12 @@ import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
  * write carried, once, with the payload the response showed.
  */
 describe('Events carried by their writes: inventory, payment providers, stores, webhook subscriptions (the outbox)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('event_outbox_commerce');
   let stopped: { restore(): void } | null = null;
-  before(async () => {
-    app = await startTestApp('event_outbox_commerce');
-    api = client(app.url);
-  });
   afterEach(() => {
     stopped?.restore();
     stopped = null;
   });
-  after(() => app.close());
 
   const SUBSCRIPTIONS = '/v1/operations/webhook-subscriptions';
   const TARGET = 'https://hooks.example.com/emporium';

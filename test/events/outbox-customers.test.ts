@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { debitGiftCard } from '../../src/giftcards/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, type As } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
 
 /**
@@ -14,14 +13,11 @@ import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
  * then records each event once, with the payload the API showed, and takes it off the document.
  */
 describe('Events carried by their writes: customers, addresses, gift cards, reviews', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('event_outbox_customers');
   let as: As;
   let storeId: string;
   let stopped: { restore(): void } | null = null;
   before(async () => {
-    app = await startTestApp('event_outbox_customers');
-    api = client(app.url);
     const shop = await givenShop(api);
     as = shop.as;
     storeId = shop.store.id;
@@ -30,7 +26,6 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
     stopped?.restore();
     stopped = null;
   });
-  after(() => app.close());
 
   const events = (key: string) => app.platform.db.collection('events').find({ idempotency_key: key }).toArray();
   const stored = (collection: string, id: string) => app.platform.db.collection(collection).findOne({ _id: new ObjectId(id) });

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { ObjectId } from 'mongodb';
 import { ROOT } from '../../src/localdb/index.js';
 import { MODULES } from '../../src/modules.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, type As } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
 import { runProcfileProcess } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
@@ -17,20 +16,16 @@ import { until } from '../helpers/waiting.js';
  * write leaves it on the document, and the maintenance sweep records it, once.
  */
 describe('Events carried by their writes (the outbox)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('event_outbox');
   let as: As;
   let stopped: { restore(): void } | null = null;
   before(async () => {
-    app = await startTestApp('event_outbox');
-    api = client(app.url);
     ({ as } = await givenShop(api));
   });
   afterEach(() => {
     stopped?.restore();
     stopped = null;
   });
-  after(() => app.close());
 
   let seq = 0;
   const code = () => `SAVE${Date.now().toString(36).toUpperCase()}${++seq}`;

@@ -1,19 +1,12 @@
 import { expect } from 'chai';
 import { readOutbox } from '../../src/messages/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenMerchant, givenStore } from '../helpers/factories.js';
 import { crash, withFault } from '../helpers/faults.js';
-import { client, type Client } from '../helpers/http.js';
 
 describe('Merchant identity (/v1/auth)', () => {
-  let app: TestApp;
-  let api: Client;
-  before(async () => {
-    app = await startTestApp('auth');
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = useTestApp('auth');
 
   async function expectRejectedUnchanged(path: string, body: unknown, status = 400, code = 'invalid_input') {
     const before = await counts(app.platform.db);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Long, MongoServerError, ObjectId, type Collection, type Document, type Filter, type Sort, type UpdateFilter } from 'mongodb';
 import { insertEach, isDuplicateKeyError } from '../../src/db.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 
 /**
  * Indexed queries answer exactly what a collection scan answers, on the database under test
@@ -165,20 +165,18 @@ async function expectIndexedEqualsScan(col: Collection<Doc>, docs: Doc[], when: 
 }
 
 describe('Indexed queries on the database under test', () => {
-  let app: TestApp;
+  const { app } = useTestApp('database-indexes');
   let col: Collection<Doc>;
   let docs: Doc[];
   const g = generator(20261122);
 
   before(async () => {
-    app = await startTestApp('database-indexes');
     col = app.platform.db.collection<Doc>('indexed');
     await col.createIndexes(INDEXES.slice(0, 3)); // some before the documents...
     docs = Array.from({ length: 400 }, (_, i) => makeDoc(g, i));
     await col.insertMany(docs);
     for (const index of INDEXES.slice(3)) await col.createIndex(index.key, { name: index.name, unique: index.unique ?? false }); // ...some built over them
   });
-  after(() => app.close());
 
   it('answers every query shape as a collection scan does', async () => {
     const scanned = await col.find({}).hint({ $natural: 1 }).toArray();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 
 /**
  * What the platform relies on from its database, checked against the one under test (the
@@ -9,11 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
  * patched FerretDB (one write command at a time) is what makes the embedded database pass them.
  */
 describe('The database under test', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await startTestApp('database');
-  });
-  after(() => app.close());
+  const { app } = useTestApp('database');
 
   it('answers filters that combine _id with other conditions exactly (the embedded database looks these up by _id)', async () => {
     type Doc = { _id: ObjectId | string; store: string; status: string; n: number; tags?: string[] };

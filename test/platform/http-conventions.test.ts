@@ -7,19 +7,13 @@ import { createLog } from '../../src/log.js';
 import { createEvents } from '../../src/events/index.js';
 import { systemClock } from '../../src/clock.js';
 import type { Platform } from '../../src/platform.js';
-import { startTestApp, testEnv, type TestApp } from '../helpers/app.js';
+import { testEnv, useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenMerchant } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
+import { client } from '../helpers/http.js';
 
 describe('HTTP conventions', () => {
-  let app: TestApp;
-  let api: Client;
-  before(async () => {
-    app = await startTestApp('http');
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = useTestApp('http');
 
   describe('GET /health', () => {
     it('answers 200 with the database status', async () => {

@@ -8,7 +8,7 @@ import { catalogIndexes } from '../../src/catalog/store.js';
 import { ensureIndexes } from '../../src/db.js';
 import { preparePatchedFerretdb, startLocaldb } from '../../src/localdb/index.js';
 import { webhookIndexes } from '../../src/webhooks/store.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 
 /**
  * The embedded database itself (skipped when the suite runs on MONGODB_URL): it reads the
@@ -48,17 +48,15 @@ function product(storeId: ObjectId, i: number): Document {
 }
 
 embedded('The embedded database (localdb)', () => {
-  let app: TestApp;
+  const { app } = useTestApp('localdb');
   const storeId = new ObjectId();
   let products: Document[];
 
   before(async () => {
-    app = await startTestApp('localdb');
     await ensureIndexes(app.platform.db, [...catalogIndexes, ...webhookIndexes]);
     products = Array.from({ length: 60 }, (_, i) => product(i % 2 ? storeId : new ObjectId(), i));
     await app.platform.db.collection('products').insertMany(products);
   });
-  after(() => app.close());
 
   it("reads the platform's query shapes through key tables, in the sort's order, and a $natural hint through none", async () => {
     const db = app.platform.db;

@@ -3,9 +3,8 @@ import { ObjectId } from 'mongodb';
 import type { Principal } from '../../src/http/context.js';
 import type { Module } from '../../src/module.js';
 import { MODULES } from '../../src/modules.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 /**
  * The caller can be a merchant, an app installation or a customer (src/http/context.ts). Apps
@@ -15,8 +14,6 @@ import { client, type Client } from '../helpers/http.js';
  * scopes and idempotency are exercised for each kind through the real app and database.
  */
 describe('Principals: merchants, apps and customers on store-scoped endpoints', () => {
-  let app: TestApp;
-  let api: Client;
   let shop: GivenShop;
   let other: GivenShop;
   const principals = new Map<string, Principal>();
@@ -27,6 +24,7 @@ describe('Principals: merchants, apps and customers on store-scoped endpoints', 
       { prefix: 'test_customer_', authenticate: async (_platform, token) => principals.get(token) ?? null },
     ],
   };
+  const { app, api } = useTestApp('principals', {}, { modules: [...MODULES, testPrincipals] });
   const installed = (token: string, storeId: string, scopes: string[]) => {
     principals.set(token, {
       kind: 'app',
@@ -40,14 +38,11 @@ describe('Principals: merchants, apps and customers on store-scoped endpoints', 
   };
 
   before(async () => {
-    app = await startTestApp('principals', {}, { modules: [...MODULES, testPrincipals] });
-    api = client(app.url);
     shop = await givenShop(api);
     other = await givenShop(api);
     expect((await api.post('/v1/products', { title: 'Teapot', variants: [{ price: 1500 }] }, shop.as)).status).to.equal(201);
     expect((await api.post('/v1/products', { title: 'Not theirs', variants: [{ price: 10 }] }, other.as)).status).to.equal(201);
   });
-  after(() => app.close());
 
   it('lets an app read the store it is installed in, with the scope, and no other store', async () => {
     const reader = installed('test_app_reader', shop.store.id, ['read_products']);

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
 import { inlineAsset } from '../helpers/themes.js';
 
@@ -26,21 +25,17 @@ const PROTOTYPE_NAMES = [
  * Object.hasOwn; `emporium/no-open-key-lookup` (test/platform/architecture.test.ts) keeps it so.
  */
 describe('Client-chosen names that are Object.prototype members', () => {
-  let app: TestApp;
-  let api: Client;
+  const { api } = useTestApp('prototype_keys', { OPERATOR_EMAILS: OPERATOR });
   let shop: GivenShop;
   let partner: GivenApp;
   let appToken: string;
 
   before(async () => {
-    app = await startTestApp('prototype_keys', { OPERATOR_EMAILS: OPERATOR });
-    api = client(app.url);
     const operator = await givenMerchant(api, { email: OPERATOR });
     shop = await givenShop(api);
     partner = await givenPublishedApp(api, operator.token, { scopes: ['read_products'] });
     appToken = (await installApp(api, partner, shop, { scopes: ['read_products'] })).token;
   });
-  after(() => app.close());
 
   it('POST /v1/app-store/oauth/token: a grant_type such as constructor is unsupported_grant_type (400), for a form and for JSON', async () => {
     const basic = `Basic ${Buffer.from(`${partner.credentials.oauth_client_id}:${partner.credentials.client_secret}`).toString('base64')}`;

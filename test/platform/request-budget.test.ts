@@ -4,10 +4,10 @@ import { ObjectId } from 'mongodb';
 import type { Principal } from '../../src/http/context.js';
 import type { Module } from '../../src/module.js';
 import { MODULES } from '../../src/modules.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenShop, givenStore } from '../helpers/factories.js';
-import { client, type Client, type Reply } from '../helpers/http.js';
+import { client, type Reply } from '../helpers/http.js';
 import { runProcfileProcess, type RunningProcess } from '../helpers/processes.js';
 
 const LIMIT = 5;
@@ -27,23 +27,16 @@ async function freePort(): Promise<number> {
  * here the budget is 5 per hour, so a test proves it in a few requests.
  */
 describe('Request budget of the store-scoped admin API', () => {
-  let app: TestApp;
-  let api: Client;
   const principals = new Map<string, Principal>();
   const testApps: Module = {
     name: 'test-apps',
     authenticators: [{ prefix: 'test_app_', authenticate: async (_platform, token) => principals.get(token) ?? null }],
   };
-
-  before(async () => {
-    app = await startTestApp(
-      'budget',
-      { ADMIN_API_RATE_LIMIT: String(LIMIT), ADMIN_API_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS) },
-      { modules: [...MODULES, testApps] },
-    );
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = useTestApp(
+    'budget',
+    { ADMIN_API_RATE_LIMIT: String(LIMIT), ADMIN_API_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS) },
+    { modules: [...MODULES, testApps] },
+  );
 
   // Windows are fixed (aligned to the clock): start each test well inside one.
   beforeEach(async function () {

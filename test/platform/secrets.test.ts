@@ -1,19 +1,14 @@
 import { expect } from 'chai';
 import { readOutbox } from '../../src/messages/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { findPlaintext, snapshot } from '../helpers/database.js';
 import { authorizeApp, givenPublishedApp } from '../helpers/apps.js';
 import { givenMerchant } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 describe('Secrets at rest and in logs', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('secrets', { OPERATOR_EMAILS: 'secrets-operator@example.com' });
   const secrets: { label: string; value: string }[] = [];
   before(async () => {
-    app = await startTestApp('secrets', { OPERATOR_EMAILS: 'secrets-operator@example.com' });
-    api = client(app.url);
-
     // Walk every flow that handles a secret, collecting each plaintext the client saw.
     const m = await givenMerchant(api, { password: 'plaintext-password-canary-1' });
     secrets.push({ label: 'signup password', value: m.password }, { label: 'first session token', value: m.token });
@@ -109,7 +104,6 @@ describe('Secrets at rest and in logs', () => {
       { label: 'rotated refresh token (kept for a retry)', value: rotated.body.refresh_token },
     );
   });
-  after(() => app.close());
   before(async () => {
     // A shopper (issue 21, part 3): a cart (its token), a checkout (the order's payment secret,
     // answered again from the idempotency record), a payment with it.

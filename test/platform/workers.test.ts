@@ -4,9 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { ObjectId } from 'mongodb';
 import { readProcfile } from '../../src/dev/procfile.js';
 import { ROOT } from '../../src/localdb/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenMerchant } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 import { runCommand, runProcfileProcess, type RunningProcess } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
 
@@ -32,22 +31,16 @@ async function startRelay(delayMs = 0, status = 202): Promise<Relay> {
 }
 
 describe('Worker processes (Procfile)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('workers');
   const running: RunningProcess[] = [];
   const start = (name: string, env: Record<string, string> = {}) => {
     const p = runProcfileProcess(name, app.childEnv(env));
     running.push(p);
     return p;
   };
-  before(async () => {
-    app = await startTestApp('workers');
-    api = client(app.url);
-  });
   afterEach(() => {
     for (const p of running.splice(0)) if (p.child.exitCode === null) p.child.kill('SIGKILL');
   });
-  after(() => app.close());
 
   it('the Procfile names the web process and the five worker groups', () => {
     expect(readProcfile(ROOT).map((p) => p.name)).to.deep.equal(['web', 'webhooks', 'bulk', 'themes', 'extensions', 'maintenance']);

@@ -1,8 +1,7 @@
 import { Ajv } from 'ajv';
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 import { appBlock, bundleOf, bundleWithAppBlocks } from '../helpers/theme-uploads.js';
 
 const SF = '/v1/storefront';
@@ -15,13 +14,7 @@ const XSS = '<script>alert(1)</script>';
  */
 describe('Storefront app blocks and previews', function () {
   this.timeout(60_000);
-  let app: TestApp;
-  let api: Client;
-  before(async () => {
-    app = await startTestApp('storefront-app-blocks');
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = useTestApp('storefront-app-blocks');
 
   const upload = (shop: GivenShop, bundle: Record<string, any>) =>
     api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token });

@@ -2,22 +2,15 @@ import { expect } from 'chai';
 import { SWEEPS } from '../../src/maintenance/index.js';
 import type { Platform } from '../../src/platform.js';
 import { loadPricedCart } from '../../src/storefront/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { findPlaintext } from '../helpers/database.js';
 import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const SF = '/v1/storefront';
 const DAY_MS = 24 * 3600 * 1000;
 
 describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
-  let app: TestApp;
-  let api: Client;
-  before(async () => {
-    app = await startTestApp('storefront-carts');
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = useTestApp('storefront-carts');
 
   async function givenProduct(as: As, body: Record<string, unknown> = {}) {
     const res = await api.post('/v1/products', { title: 'Mug', variants: [{ price: 1000, inventory_tracked: false }], status: 'active', ...body }, as);

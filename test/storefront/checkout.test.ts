@@ -3,10 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { SWEEPS } from '../../src/maintenance/index.js';
 import type { Platform } from '../../src/platform.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { faultAtEvent, withFault } from '../helpers/faults.js';
-import { client, type Client } from '../helpers/http.js';
 
 /**
  * Checkout (docs/storefront.md, "Checkout"): a persisted cart becomes an order through
@@ -14,19 +13,15 @@ import { client, type Client } from '../helpers/http.js';
  * atomically, once per Idempotency-Key.
  */
 describe('Storefront checkout (cart to order)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('storefront_checkout');
   let shop: GivenShop;
   let warehouse: string;
 
   before(async () => {
-    app = await startTestApp('storefront_checkout');
-    api = client(app.url);
     shop = await givenShop(api);
     warehouse = (await api.post('/v1/inventory/locations', { name: 'Warehouse' }, shop.as)).body.data.id;
     await api.put('/v1/taxes', { shipping_taxable: false, rates: [{ country_code: 'FR', name: 'TVA', rate_bps: 2000 }] }, shop.as);
   });
-  after(() => app.close());
 
   const givenVariant = async (available: number, price = 1000) => {
     const product = (await api.post('/v1/products', { title: `Item ${randomBytes(3).toString('hex')}`, status: 'active', variants: [{ price }] }, shop.as)).body

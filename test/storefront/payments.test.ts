@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { createHmac, randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { findPlaintext } from '../helpers/database.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { GATEWAYS } from '../../src/payments/index.js';
-import { client, type Client, type Reply } from '../helpers/http.js';
+import type { Reply } from '../helpers/http.js';
 
 const KEY_SECRET = 'sandbox_secret_0123456789abcdef';
 
@@ -15,20 +15,16 @@ const KEY_SECRET = 'sandbox_secret_0123456789abcdef';
  * the order marked paid exactly once.
  */
 describe('Storefront payments (the sandbox provider)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('storefront_payments');
   let shop: GivenShop;
   let warehouse: string;
 
   before(async () => {
-    app = await startTestApp('storefront_payments');
-    api = client(app.url);
     shop = await givenShop(api);
     const enabled = await api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: KEY_SECRET } }, shop.as);
     expect(enabled.status, JSON.stringify(enabled.body)).to.equal(200);
     warehouse = (await api.post('/v1/inventory/locations', { name: 'Warehouse' }, shop.as)).body.data.id;
   });
-  after(() => app.close());
 
   const path = (p: string, subdomain = shop.store.subdomain) => `/v1/storefront/${subdomain}${p}`;
   const paris = { first_name: 'Ada', last_name: 'Lovelace', address1: '1 rue de Rivoli', city: 'Paris', country_code: 'FR', phone: '+33100000000' };

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const SF = '/v1/storefront';
 /** Keys that must never appear anywhere in storefront JSON. */
@@ -9,13 +8,7 @@ const HIDDEN =
   /"(cost|cost_price|unit_cost|notes|note|internal_notes|inventory_quantity|inventory_tracked|inventory_policy|available_quantity|on_hand|committed|sku|weight_grams|status|store_id|owner_id|token_hash|version)"\s*:/;
 
 describe('Storefront public reads (/v1/storefront)', () => {
-  let app: TestApp;
-  let api: Client;
-  before(async () => {
-    app = await startTestApp('storefront-reads', { STOREFRONT_BASE_DOMAIN: 'shops.example.test' });
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { api } = useTestApp('storefront-reads', { STOREFRONT_BASE_DOMAIN: 'shops.example.test' });
 
   async function givenProduct(as: As, body: Record<string, unknown>) {
     const res = await api.post('/v1/products', { variants: [{ price: 1000, inventory_tracked: false }], status: 'active', ...body }, as);

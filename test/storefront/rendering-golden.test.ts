@@ -1,9 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
 
 /**
@@ -17,13 +16,7 @@ const SF = '/v1/storefront';
 
 describe('Rendered pages of the fixture themes (the same bytes as before)', function () {
   this.timeout(60_000);
-  let app: TestApp;
-  let api: Client;
-  before(async () => {
-    app = await startTestApp('rendering-golden');
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = useTestApp('rendering-golden');
 
   async function shopWith(fixture: 'aurora' | 'ember-liquid'): Promise<{ shop: GivenShop; slug: string; cartToken: string }> {
     const shop = await givenShop(api);

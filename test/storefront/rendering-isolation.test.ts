@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { scanLiquid } from '../../src/liquid-bounds.js';
 import { PAGE_LIMITS, pageRendererOf } from '../../src/rendering/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 import { bundleOf, setAsset, syncLiquidFiles } from '../helpers/theme-uploads.js';
 
 const SF = '/v1/storefront';
@@ -22,13 +21,7 @@ const outputs = (count: number) => '{{ b }}'.repeat(count);
 
 describe('Liquid never blocks the web process (rendering in worker threads)', function () {
   this.timeout(180_000);
-  let app: TestApp;
-  let api: Client;
-  before(async () => {
-    app = await startTestApp('rendering-isolation');
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = useTestApp('rendering-isolation');
 
   async function upload(shop: GivenShop, bundle: Record<string, any>) {
     return api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token });

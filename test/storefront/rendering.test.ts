@@ -3,9 +3,8 @@ import { expect } from 'chai';
 import { createPageRenderer, renderPage } from '../../src/rendering/index.js';
 import { findStoreById } from '../../src/stores/index.js';
 import { liveRenderableTheme, type RenderableTheme } from '../../src/themes/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 import { bundleOf, setAsset, syncLiquidFiles } from '../helpers/theme-uploads.js';
 
 const SF = '/v1/storefront';
@@ -18,13 +17,7 @@ function orderIn(html: string, attr: string, ids: readonly string[]): string[] {
 
 describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)', function () {
   this.timeout(60_000);
-  let app: TestApp;
-  let api: Client;
-  before(async () => {
-    app = await startTestApp('storefront-rendering');
-    api = client(app.url);
-  });
-  after(() => app.close());
+  const { app, api } = useTestApp('storefront-rendering');
 
   /** A new shop whose live theme is `bundle` (a private install: no review). */
   async function shopWithTheme(bundle: Record<string, any>): Promise<GivenShop> {

@@ -1,16 +1,12 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop } from '../helpers/factories.js';
 import { client } from '../helpers/http.js';
 
 /** docs/storefront.md's walkthrough, step by step through the real server: a shopper from lookup to a paid order. */
 describe('Storefront walkthrough (lookup, products, cart, checkout, sandbox payment)', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await startTestApp('storefront_walkthrough');
-  });
-  after(() => app.close());
+  const { app } = useTestApp('storefront_walkthrough');
 
   it('takes a shopper from the store lookup to a paid order the merchant sees', async () => {
     const api = client(app.url);

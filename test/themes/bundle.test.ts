@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import { expect } from 'chai';
 import { MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH, MAX_TEMPLATE_SECTIONS } from '../../src/themes/bundle-schema.js';
 import { validateBundle } from '../../src/themes/validate.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { client } from '../helpers/http.js';
 import { inlineAsset, loadFixture } from '../helpers/themes.js';
 
@@ -937,11 +937,7 @@ describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)',
   });
 
   describe('GET /v1/themes/bundle-schema', () => {
-    let app: TestApp;
-    before(async () => {
-      app = await startTestApp('theme-bundle');
-    });
-    after(() => app.close());
+    const { app } = useTestApp('theme-bundle');
 
     it('publishes the raw JSON Schema, public and cacheable, that accepts the fixtures', async () => {
       const api = client(app.url);

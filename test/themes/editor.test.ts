@@ -4,9 +4,8 @@ import { installations } from '../../src/apps/store.js';
 import { issueTokens } from '../../src/apps/tokens.js';
 import { sweepExpiredPreviewSessions, previewRenderableTheme, liveRenderableTheme } from '../../src/themes/index.js';
 import type { Platform } from '../../src/platform.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
 
 /**
@@ -15,8 +14,7 @@ import { bundleOf } from '../helpers/theme-uploads.js';
  * publish as releases, history and rollback, preview sessions the storefront renderer reads.
  */
 describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('theme_editor');
   let shop: GivenShop;
   let slug: string;
   let bundle: Record<string, any>;
@@ -56,15 +54,11 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
   });
 
   before(async () => {
-    app = await startTestApp('theme_editor');
-    api = client(app.url);
     shop = await givenShop(api);
     ({ bundle, slug } = await givenInstalled(shop));
     installed = Object.fromEntries(Object.entries((await editor()).templates).map(([k, t]: [string, any]) => [k, t.live]));
   });
-  after(async () => {
-    await app.close();
-  });
+  after(async () => {});
 
   describe('GET /v1/themes/:slug/editor', () => {
     it('shows every template (sections, order, blocks, block_order, disabled flags, settings), no drafts, the settings schema and current settings', async () => {

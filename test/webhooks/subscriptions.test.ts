@@ -6,10 +6,9 @@ import { openSecret } from '../../src/webhooks/signing.js';
 import { subscriptions } from '../../src/webhooks/store.js';
 import { createSubscription, updateSubscription, MAX_SUBSCRIPTIONS_PER_STORE } from '../../src/webhooks/subscriptions.js';
 import type { Resolver } from '../../src/webhooks/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 import { counts, findPlaintext, snapshot } from '../helpers/database.js';
 import { givenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
 
 const PATH = '/v1/operations/webhook-subscriptions';
 const FIELDS = [
@@ -29,17 +28,13 @@ const FIELDS = [
 const TARGET = 'https://hooks.example.com/emporium';
 
 describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
-  let app: TestApp;
-  let api: Client;
+  const { app, api } = useTestApp('webhook_subscriptions');
   let platform: Platform;
   /** Every secret any response showed, to scan the database and logs for at the end. */
   const secretsSeen: string[] = [];
   before(async () => {
-    app = await startTestApp('webhook_subscriptions');
-    api = client(app.url);
     platform = app.platform;
   });
-  after(() => app.close());
 
   async function givenSubscription(as: { token: string; storeId: string }, body: Record<string, unknown> = {}) {
     const res = await api.post(PATH, { target_url: TARGET, event_types: ['order.created'], ...body }, as);
