@@ -1,11 +1,8 @@
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { givenDeveloper, givenPublishedApp, installApp, validManifest, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
-import { runProcfileProcess, type RunningProcess } from '../helpers/processes.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { freePort, until } from '../helpers/waiting.js';
+import { until } from '../helpers/waiting.js';
+import { useWebhooksApp } from '../helpers/webhooks.js';
 
 const OPERATOR = 'op-dashboard@example.com';
 const SECRET = 'internal-secret-for-the-dashboard-tests-0123456789';
@@ -17,35 +14,28 @@ const SECRET = 'internal-secret-for-the-dashboard-tests-0123456789';
  */
 describe('The partner dashboard', function () {
   this.timeout(90_000);
-  let app: TestApp;
-  let api: Client;
-  let receiver: WebhookReceiver;
+  const { api, receiver } = useWebhooksApp(
+    'app_dashboard',
+    {
+      OPERATOR_EMAILS: OPERATOR,
+      INTERNAL_SECRET: SECRET,
+      WEBHOOK_RETRY_BASE_SECONDS: '0.02',
+      WEBHOOK_RETRY_CAP_SECONDS: '0.1',
+      JOBS_POLL_INTERVAL_MS: '100',
+      WEBHOOK_SWEEP_INTERVAL_MS: '300',
+    },
+    { groups: ['webhooks'] },
+  );
   let partner: GivenApp;
   let idle: Record<string, any>;
   let good: GivenShop;
   let bad: GivenShop;
-  const workers: RunningProcess[] = [];
 
   const install = (into: GivenShop, path: string, scopes: string[]) => installApp(api, partner, into, { scopes, webhookUrl: `${receiver.url}${path}` });
 
   const dashboard = (query = '', token = partner.developer.merchant.token) => api.get(`/v1/app-store/partners/dashboard${query}`, { token });
 
   before(async () => {
-    receiver = await new WebhookReceiver().start();
-    const internalPort = await freePort();
-    app = await startTestApp('app_dashboard', {
-      OPERATOR_EMAILS: OPERATOR,
-      INTERNAL_SECRET: SECRET,
-      WEBHOOKS_INTERNAL_URL: `http://127.0.0.1:${internalPort}`,
-      WEBHOOK_RETRY_BASE_SECONDS: '0.02',
-      WEBHOOK_RETRY_CAP_SECONDS: '0.1',
-      JOBS_POLL_INTERVAL_MS: '100',
-      WEBHOOK_SWEEP_INTERVAL_MS: '300',
-    });
-    api = client(app.url);
-    const worker = runProcfileProcess('webhooks', app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(internalPort) }));
-    workers.push(worker);
-    await worker.waitFor('"event":"worker.started"');
     const operator = await givenMerchant(api, { email: OPERATOR });
     partner = await givenPublishedApp(api, operator.token, { scopes: ['read_orders', 'read_products', 'write_app_metadata'] });
     // A second app of the same partner, submitted and never installed.
@@ -75,11 +65,6 @@ describe('The partner dashboard', function () {
       { token: good.merchant.token },
     );
     expect(review.status, JSON.stringify(review.body)).to.equal(201);
-  });
-  after(async () => {
-    for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
-    await receiver.close();
-    await app.close();
   });
 
   it('shows each of the partner’s apps with installs, review, rating, webhook figures and API calls by scope', async () => {

@@ -1,12 +1,9 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { authorizeApp, givenDeveloper, givenPublishedApp, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
-import { runProcfileProcess, type RunningProcess } from '../helpers/processes.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { freePort, until } from '../helpers/waiting.js';
+import { until } from '../helpers/waiting.js';
+import { useWebhooksApp } from '../helpers/webhooks.js';
 
 const OPERATOR = 'op-app-webhook-deliveries@example.com';
 const SECRET = 'internal-secret-for-the-app-deliveries-tests-0123456789';
@@ -21,35 +18,23 @@ type Partner = GivenApp & { path: string; as: { token: string } };
  */
 describe('App webhooks: the partner’s subscriptions, deliveries log and redelivery', function () {
   this.timeout(90_000);
-  let app: TestApp;
-  let api: Client;
-  let operatorToken: string;
-  let receiver: WebhookReceiver;
-  let worker: RunningProcess;
-
-  before(async () => {
-    receiver = await new WebhookReceiver().start();
-    const internalPort = await freePort();
-    app = await startTestApp('app_webhook_deliveries', {
+  const { app, api, receiver } = useWebhooksApp(
+    'app_webhook_deliveries',
+    {
       OPERATOR_EMAILS: OPERATOR,
       INTERNAL_SECRET: SECRET,
-      WEBHOOKS_INTERNAL_URL: `http://127.0.0.1:${internalPort}`,
       // Nine attempts in about two seconds (0.05, 0.1, 0.2, then 0.4 each).
       WEBHOOK_RETRY_BASE_SECONDS: '0.05',
       WEBHOOK_RETRY_CAP_SECONDS: '0.4',
       WEBHOOK_TIMEOUT_MS: '1500',
       JOBS_POLL_INTERVAL_MS: '100',
       WEBHOOK_SWEEP_INTERVAL_MS: '500',
-    });
-    api = client(app.url);
+    },
+    { groups: ['webhooks'] },
+  );
+  let operatorToken: string;
+  before(async () => {
     operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
-    worker = runProcfileProcess('webhooks', app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(internalPort) }));
-    await worker.waitFor('"event":"worker.started"');
-  });
-  after(async () => {
-    if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
-    await receiver.close();
-    await app.close();
   });
 
   /** A published app whose partner endpoint is `path` on the receiver. */

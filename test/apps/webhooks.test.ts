@@ -1,14 +1,11 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { authorizeApp, givenPublishedApp, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
-import { runProcfileProcess, type RunningProcess } from '../helpers/processes.js';
 import { verifyBySpec } from '../helpers/spec-verifier.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { freePort, until } from '../helpers/waiting.js';
+import { until } from '../helpers/waiting.js';
+import { useWebhooksApp } from '../helpers/webhooks.js';
 
 const OPERATOR = 'op-app-webhooks@example.com';
 const SECRET = 'internal-secret-for-the-app-webhooks-tests-0123456789';
@@ -23,20 +20,11 @@ const COMPLIANCE = ['customers.data_request', 'customers.redact', 'shop.redact']
  */
 describe('App webhooks: lifecycle and compliance topics, signed with the app’s secret', function () {
   this.timeout(90_000);
-  let app: TestApp;
-  let api: Client;
-  let operatorToken: string;
-  let receiver: WebhookReceiver;
-  let internalPort: number;
-  const workers: RunningProcess[] = [];
-
-  before(async () => {
-    receiver = await new WebhookReceiver().start();
-    internalPort = await freePort();
-    app = await startTestApp('app_webhooks', {
+  const { app, api, receiver, internal } = useWebhooksApp(
+    'app_webhooks',
+    {
       OPERATOR_EMAILS: OPERATOR,
       INTERNAL_SECRET: SECRET,
-      WEBHOOKS_INTERNAL_URL: `http://127.0.0.1:${internalPort}`,
       WEBHOOK_RETRY_BASE_SECONDS: '0.05',
       WEBHOOK_RETRY_CAP_SECONDS: '0.4',
       WEBHOOK_TIMEOUT_MS: '1500',
@@ -44,19 +32,12 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
       WEBHOOK_SWEEP_INTERVAL_MS: '500',
       MAINTENANCE_SWEEP_INTERVAL_MS: '500',
       APP_SHOP_REDACT_DELAY_SECONDS: '2',
-    });
-    api = client(app.url);
+    },
+    { groups: ['webhooks', 'maintenance'] },
+  );
+  let operatorToken: string;
+  before(async () => {
     operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
-    for (const group of ['webhooks', 'maintenance']) {
-      const worker = runProcfileProcess(group, app.childEnv(group === 'webhooks' ? { WEBHOOKS_INTERNAL_PORT: String(internalPort) } : {}));
-      workers.push(worker);
-      await worker.waitFor('"event":"worker.started"');
-    }
-  });
-  after(async () => {
-    for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
-    await receiver.close();
-    await app.close();
   });
 
   /** A published app whose partner endpoint is `path` on the receiver, verifying with the app's secret. */
@@ -373,7 +354,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   it('serves POST /app-lifecycle/dispatch only with the internal secret, compared in constant time', async () => {
-    const url = `http://127.0.0.1:${internalPort}/app-lifecycle/dispatch`;
+    const url = `http://127.0.0.1:${internal.port}/app-lifecycle/dispatch`;
     const send = (headers: Record<string, string>, body = JSON.stringify({ event_ids: [new ObjectId().toHexString()] })) =>
       fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     const none = await send({});

@@ -18,9 +18,7 @@ describe('Catalog (/v1/products, /v1/products/collections)', () => {
     ({ merchant, store } = await givenMerchantWithStore(api));
     as = { token: merchant.token, storeId: store.id };
   });
-  after(async () => {
-    rmSync(storageDir, { recursive: true, force: true });
-  });
+  after(() => rmSync(storageDir, { recursive: true, force: true }));
 
   const shirt = {
     title: 'Linen Shirt',

@@ -5,6 +5,7 @@ import { SWEEPS } from '../../src/maintenance/index.js';
 import { readOutbox } from '../../src/messages/index.js';
 import { givenPublishedApp, installApp } from '../helpers/apps.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenProduct } from '../helpers/catalog.js';
 import { findPlaintext } from '../helpers/database.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
 
@@ -44,22 +45,18 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     return { email, password, token: login.body.data.token, id: login.body.data.customer.id };
   }
 
-  async function givenProduct(shop: GivenShop, status = 'active') {
-    const res = await api.post(
-      '/v1/products',
-      {
-        title: `Teapot ${unique()}`,
-        status,
-        options: [{ name: 'Size', values: ['S', 'M'] }],
-        variants: [
-          { option_values: ['S'], price: 1500, inventory_tracked: false },
-          { option_values: ['M'], price: 1800, inventory_tracked: false },
-        ],
-      },
-      shop.as,
-    );
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return { id: res.body.data.id as string, variants: (res.body.data.variants as { id: string }[]).map((v) => v.id) };
+  /** A product in two sizes (S at 15.00, M at 18.00): its id and its variants' ids. */
+  async function givenTeapot(shop: GivenShop, status = 'active') {
+    const product = await givenProduct(api, shop.as, {
+      title: `Teapot ${unique()}`,
+      status,
+      options: [{ name: 'Size', values: ['S', 'M'] }],
+      variants: [
+        { option_values: ['S'], price: 1500, inventory_tracked: false },
+        { option_values: ['M'], price: 1800, inventory_tracked: false },
+      ],
+    });
+    return { id: product.id as string, variants: (product.variants as { id: string }[]).map((v) => v.id) };
   }
 
   async function givenOrder(shop: GivenShop, customerId: string, variantId: string, financial_status = 'paid') {
@@ -81,7 +78,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     const id = created.body.data.id as string;
     const address = await api.post(`/v1/customers/${id}/addresses`, { ...paris, address1: '7 Rue Secrète' }, shop.as);
     expect(address.status, JSON.stringify(address.body)).to.equal(201);
-    const product = await givenProduct(shop);
+    const product = await givenTeapot(shop);
     const order = await givenOrder(shop, id, product.variants[0]!);
     return { id, email, phone, product, order };
   }
@@ -416,7 +413,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       // A's token acts on A only: never on B's admin routes, and B's data is not reachable through it.
       const onB = await api.get('/v1/customers', { token: shopper.token, storeId: shopB.store.id });
       expect(onB.status).to.equal(401);
-      const productB = await givenProduct(shopB);
+      const productB = await givenTeapot(shopB);
       const wish = await api.post(`${BASE}/wishlist`, { product_id: productB.id }, { token: shopper.token });
       expect(wish.status).to.equal(400);
       // B's merchant does not see A's customer.
@@ -525,9 +522,9 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     it("saves products and variants of the customer's own store, once each", async () => {
       const shopper = await givenShopper(shopA);
       const as = { token: shopper.token };
-      const product = await givenProduct(shopA);
-      const draft = await givenProduct(shopA, 'draft');
-      const other = await givenProduct(shopB);
+      const product = await givenTeapot(shopA);
+      const draft = await givenTeapot(shopA, 'draft');
+      const other = await givenTeapot(shopB);
       const saved = await api.post(`${BASE}/wishlist`, { product_id: product.id }, as);
       expect(saved.status, JSON.stringify(saved.body)).to.equal(201);
       expect(saved.body.data).to.have.all.keys('id', 'product_id', 'variant_id', 'created_at');
@@ -555,7 +552,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     it("lists and reads the customer's own orders only, without the merchant's note", async () => {
       const alice = await givenShopper(shopA);
       const bob = await givenShopper(shopA);
-      const product = await givenProduct(shopA);
+      const product = await givenTeapot(shopA);
       const mine = await givenOrder(shopA, alice.id, product.variants[0]!);
       const theirs = await givenOrder(shopA, bob.id, product.variants[0]!);
       const list = await api.get(`${BASE}/orders`, { token: alice.token });
@@ -570,8 +567,8 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     it('takes a review only from a customer who bought the product, as pending for moderation', async () => {
       const buyer = await givenShopper(shopA, { first_name: 'Grace', last_name: 'Hopper' });
       const browser = await givenShopper(shopA);
-      const product = await givenProduct(shopA);
-      const unpaid = await givenProduct(shopA);
+      const product = await givenTeapot(shopA);
+      const unpaid = await givenTeapot(shopA);
       await givenOrder(shopA, buyer.id, product.variants[0]!);
       await givenOrder(shopA, buyer.id, unpaid.variants[0]!, 'pending');
       const review = { product_id: product.id, rating: 5, title: 'Lovely', body: 'Pours well.' };

@@ -3,6 +3,7 @@ import { ObjectId } from 'mongodb';
 import { SWEEPS } from '../../src/maintenance/index.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
 import { givenMerchantWithStore } from '../helpers/factories.js';
 import { faultAtEvent, type EventFault } from '../helpers/faults.js';
 import { client } from '../helpers/http.js';
@@ -23,7 +24,7 @@ describe('Orders interrupted between two writes', () => {
   before(async () => {
     const { merchant, store } = await givenMerchantWithStore(api);
     as = { token: merchant.token, storeId: store.id };
-    warehouse = (await api.post('/v1/inventory/locations', { name: 'Warehouse' }, as)).body.data.id;
+    warehouse = await givenLocation(api, as);
     await api.put('/v1/taxes', { shipping_taxable: true, rates: [{ country_code: 'FR', name: 'TVA', rate_bps: 2000 }] }, as);
   });
   afterEach(() => {
@@ -33,11 +34,7 @@ describe('Orders interrupted between two writes', () => {
 
   let seq = 0;
   const unique = () => `${Date.now().toString(36)}${++seq}`;
-  const givenVariant = async (available: number, price = 1000) => {
-    const id = (await api.post('/v1/products', { title: `Item ${unique()}`, status: 'active', variants: [{ price }] }, as)).body.data.variants[0].id as string;
-    await api.post('/v1/inventory/levels/set', { variant_id: id, location_id: warehouse, available }, as);
-    return id;
-  };
+  const givenVariant = async (available: number, price = 1000) => (await givenStockedVariant(api, as, warehouse, available, price)).variant;
   const givenCustomer = async () => (await api.post('/v1/customers', { email: `buyer-${unique()}@example.com` }, as)).body.data.id as string;
   const paris = { address1: '1 rue de Rivoli', city: 'Paris', country_code: 'FR' };
   const stock = async (variant: string) => {

@@ -29,9 +29,7 @@ describe('Events carried by their writes: catalog, media, forms, taxes', () => {
     stopped?.restore();
     stopped = null;
   });
-  after(async () => {
-    rmSync(storageDir, { recursive: true, force: true });
-  });
+  after(() => rmSync(storageDir, { recursive: true, force: true }));
 
   let seq = 0;
   const unique = () => `${Date.now().toString(36)}-${++seq}`;

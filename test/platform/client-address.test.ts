@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { client, type Client } from '../helpers/http.js';
+import { useTestApp } from '../helpers/app.js';
+import type { Client } from '../helpers/http.js';
 
 /**
  * Behind proxies (TRUST_PROXY=true) the rate-limit key is the address the outermost proxy of
@@ -8,20 +8,8 @@ import { client, type Client } from '../helpers/http.js';
  * left is the client's own writing. Sign-up allows 50 per IP and 5 per email in 15 minutes.
  */
 describe('Rate-limit keys behind proxies (TRUST_PROXY, TRUST_PROXY_HOPS)', () => {
-  let oneHop: TestApp;
-  let twoHops: TestApp;
-  let api: Client;
-  let api2: Client;
-  before(async () => {
-    oneHop = await startTestApp('proxy_one_hop', { TRUST_PROXY: 'true' });
-    twoHops = await startTestApp('proxy_two_hops', { TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '2' });
-    api = client(oneHop.url);
-    api2 = client(twoHops.url);
-  });
-  after(async () => {
-    await oneHop.close();
-    await twoHops.close();
-  });
+  const { app: oneHop, api } = useTestApp('proxy_one_hop', { TRUST_PROXY: 'true' });
+  const { api: api2 } = useTestApp('proxy_two_hops', { TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '2' });
 
   /**
    * Sign-up limits count in fixed 15-minute windows (src/ratelimit): a run that crosses a

@@ -6,7 +6,7 @@ import { readProcfile } from '../../src/dev/procfile.js';
 import { ROOT } from '../../src/localdb/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenMerchant } from '../helpers/factories.js';
-import { runCommand, runProcfileProcess, type RunningProcess } from '../helpers/processes.js';
+import { runCommand, runProcfileProcess, startWorker, stopAll, type RunningProcess } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
 
 type Relay = { url: string; requests: { headers: IncomingMessage['headers']; body: any }[]; close(): Promise<void> };
@@ -38,17 +38,14 @@ describe('Worker processes (Procfile)', () => {
     running.push(p);
     return p;
   };
-  afterEach(() => {
-    for (const p of running.splice(0)) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-  });
+  afterEach(() => stopAll(running));
 
   it('the Procfile names the web process and the five worker groups', () => {
     expect(readProcfile(ROOT).map((p) => p.name)).to.deep.equal(['web', 'webhooks', 'bulk', 'themes', 'extensions', 'maintenance']);
   });
 
   it('a webhooks worker runs the delivery job the web side enqueued, and stops cleanly on SIGTERM', async () => {
-    const worker = start('webhooks');
-    await worker.waitFor('"event":"worker.started"');
+    const worker = await startWorker(app, 'webhooks', running);
     const m = await givenMerchant(api);
     expect((await api.post('/v1/auth/signin/otp', { email: m.email })).status).to.equal(202);
 
@@ -71,8 +68,7 @@ describe('Worker processes (Procfile)', () => {
   it('delivers through the message relay when one is configured, then forgets the body', async () => {
     const relay = await startRelay();
     try {
-      const worker = start('webhooks', { MESSAGE_RELAY_URL: relay.url, MESSAGE_RELAY_TOKEN: 'relay-token-for-tests-1234' });
-      await worker.waitFor('"event":"worker.started"');
+      const worker = await startWorker(app, 'webhooks', running, { MESSAGE_RELAY_URL: relay.url, MESSAGE_RELAY_TOKEN: 'relay-token-for-tests-1234' });
       const m = await givenMerchant(api);
       await api.post('/v1/auth/password/reset', { email: m.email });
       await until('the relay to receive the message', async () => relay.requests.length > 0);
@@ -96,8 +92,7 @@ describe('Worker processes (Procfile)', () => {
   it('records a relay failure and schedules the next attempt with backoff', async () => {
     const relay = await startRelay(0, 500);
     try {
-      const worker = start('webhooks', { MESSAGE_RELAY_URL: relay.url, MESSAGE_RELAY_TOKEN: 'relay-token-for-tests-1234' });
-      await worker.waitFor('"event":"worker.started"');
+      const worker = await startWorker(app, 'webhooks', running, { MESSAGE_RELAY_URL: relay.url, MESSAGE_RELAY_TOKEN: 'relay-token-for-tests-1234' });
       const m = await givenMerchant(api);
       const before = Date.now();
       await api.post('/v1/auth/signin/otp', { email: m.email });
@@ -125,8 +120,7 @@ describe('Worker processes (Procfile)', () => {
   it('drains a running job before exiting on SIGTERM', async () => {
     const relay = await startRelay(1500);
     try {
-      const worker = start('webhooks', { MESSAGE_RELAY_URL: relay.url, MESSAGE_RELAY_TOKEN: 'relay-token-for-tests-1234' });
-      await worker.waitFor('"event":"worker.started"');
+      const worker = await startWorker(app, 'webhooks', running, { MESSAGE_RELAY_URL: relay.url, MESSAGE_RELAY_TOKEN: 'relay-token-for-tests-1234' });
       const m = await givenMerchant(api);
       await api.post('/v1/auth/signin/otp', { email: m.email });
       await worker.waitFor('"event":"job.started","job":"messages.deliver"');

@@ -3,8 +3,9 @@ import { SWEEPS } from '../../src/maintenance/index.js';
 import type { Platform } from '../../src/platform.js';
 import { loadPricedCart } from '../../src/storefront/index.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenProduct } from '../helpers/catalog.js';
 import { findPlaintext } from '../helpers/database.js';
-import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
+import { givenShop, type GivenShop } from '../helpers/factories.js';
 
 const SF = '/v1/storefront';
 const DAY_MS = 24 * 3600 * 1000;
@@ -12,11 +13,6 @@ const DAY_MS = 24 * 3600 * 1000;
 describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
   const { app, api } = useTestApp('storefront-carts');
 
-  async function givenProduct(as: As, body: Record<string, unknown> = {}) {
-    const res = await api.post('/v1/products', { title: 'Mug', variants: [{ price: 1000, inventory_tracked: false }], status: 'active', ...body }, as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.data;
-  }
   const cartPath = (shop: GivenShop) => `${SF}/${shop.store.subdomain}/cart`;
   const withToken = (token: string) => ({ headers: { 'x-cart-token': token } });
 
@@ -33,7 +29,7 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
   let mug: any;
   before(async () => {
     shop = await givenShop(api);
-    mug = await givenProduct(shop.as, { title: 'Mug', handle: 'mug' });
+    mug = await givenProduct(api, shop.as, { title: 'Mug', handle: 'mug' });
   });
 
   describe('POST, GET, PATCH, DELETE', () => {
@@ -74,7 +70,7 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
     });
 
     it('sets, changes and removes lines by variant, and discards the cart', async () => {
-      const second = await givenProduct(shop.as, { title: 'Plate', variants: [{ price: 300, inventory_tracked: false }] });
+      const second = await givenProduct(api, shop.as, { title: 'Plate', variants: [{ price: 300, inventory_tracked: false }] });
       const { token } = await givenCart(shop);
       let res = await patch(shop, token, {
         version: 1,
@@ -111,7 +107,7 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
       expect((await api.delete(cartPath(other), withToken(token))).status).to.equal(404);
       expect((await api.get(cartPath(shop), withToken(token))).status).to.equal(200);
       // A variant of another store cannot be added either.
-      const foreign = await givenProduct(other.as);
+      const foreign = await givenProduct(api, other.as);
       const res = await patch(shop, token, { version: 1, lines: [{ variant_id: foreign.variants[0].id, quantity: 1 }] });
       expect(res.status).to.equal(400);
       expect(res.body.error.details).to.deep.equal(['body.lines.0.variant_id: is not a variant for sale in this store']);
@@ -149,7 +145,7 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
 
   describe('repricing', () => {
     it('shows a price changed after the line was added', async () => {
-      const product = await givenProduct(shop.as, { title: 'Vase', variants: [{ price: 5000, inventory_tracked: false }] });
+      const product = await givenProduct(api, shop.as, { title: 'Vase', variants: [{ price: 5000, inventory_tracked: false }] });
       const { token } = await givenCart(shop, { lines: [{ variant_id: product.variants[0].id, quantity: 2 }] });
       const changed = await api.patch(
         `/v1/products/${product.id}`,
@@ -163,13 +159,13 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
     });
 
     it('reports lines whose variant was unpublished, deleted or sold out, and keeps them', async () => {
-      const hidden = await givenProduct(shop.as, { title: 'Hidden' });
-      const deleted = await givenProduct(shop.as, { title: 'Deleted' });
-      const stocked = await givenProduct(shop.as, { title: 'Stocked', variants: [{ price: 700 }] });
+      const hidden = await givenProduct(api, shop.as, { title: 'Hidden' });
+      const deleted = await givenProduct(api, shop.as, { title: 'Deleted' });
+      const stocked = await givenProduct(api, shop.as, { title: 'Stocked', variants: [{ price: 700 }] });
       const location = (await api.post('/v1/inventory/locations', { name: 'Shop' }, shop.as)).body.data;
       const level = await api.post('/v1/inventory/levels/set', { variant_id: stocked.variants[0].id, location_id: location.id, available: 3 }, shop.as);
       expect(level.status).to.equal(200);
-      const backordered = await givenProduct(shop.as, { title: 'Backorder', variants: [{ price: 100, inventory_policy: 'continue' }] });
+      const backordered = await givenProduct(api, shop.as, { title: 'Backorder', variants: [{ price: 100, inventory_policy: 'continue' }] });
       const { token } = await givenCart(shop, {
         lines: [hidden, deleted, stocked, backordered].map((p) => ({ variant_id: p.variants[0].id, quantity: 2 })),
       });
@@ -213,7 +209,7 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
   describe('concurrency', () => {
     it('refuses a change made on a stale version with 409 and the current cart, losing nothing', async () => {
       const { token } = await givenCart(shop);
-      const plate = await givenProduct(shop.as, { title: 'Bowl' });
+      const plate = await givenProduct(api, shop.as, { title: 'Bowl' });
       const [a, b] = await Promise.all([
         patch(shop, token, { version: 1, lines: [{ variant_id: mug.variants[0].id, quantity: 1 }] }),
         patch(shop, token, { version: 1, lines: [{ variant_id: plate.variants[0].id, quantity: 1 }] }),

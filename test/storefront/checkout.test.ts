@@ -4,6 +4,7 @@ import { ObjectId } from 'mongodb';
 import { SWEEPS } from '../../src/maintenance/index.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { faultAtEvent, withFault } from '../helpers/faults.js';
 
@@ -19,16 +20,11 @@ describe('Storefront checkout (cart to order)', () => {
 
   before(async () => {
     shop = await givenShop(api);
-    warehouse = (await api.post('/v1/inventory/locations', { name: 'Warehouse' }, shop.as)).body.data.id;
+    warehouse = await givenLocation(api, shop.as);
     await api.put('/v1/taxes', { shipping_taxable: false, rates: [{ country_code: 'FR', name: 'TVA', rate_bps: 2000 }] }, shop.as);
   });
 
-  const givenVariant = async (available: number, price = 1000) => {
-    const product = (await api.post('/v1/products', { title: `Item ${randomBytes(3).toString('hex')}`, status: 'active', variants: [{ price }] }, shop.as)).body
-      .data;
-    await api.post('/v1/inventory/levels/set', { variant_id: product.variants[0].id, location_id: warehouse, available }, shop.as);
-    return { product: product.id as string, variant: product.variants[0].id as string };
-  };
+  const givenVariant = (available: number, price = 1000) => givenStockedVariant(api, shop.as, warehouse, available, price);
   const cartWith = async (lines: { variant_id: string; quantity: number }[], coupon_code?: string) => {
     const res = await api.post(`/v1/storefront/${shop.store.subdomain}/cart`, { lines, ...(coupon_code ? { coupon_code } : {}) });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);

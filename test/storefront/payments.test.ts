@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { createHmac, randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { useTestApp } from '../helpers/app.js';
+import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
 import { findPlaintext } from '../helpers/database.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { GATEWAYS } from '../../src/payments/index.js';
@@ -23,16 +24,14 @@ describe('Storefront payments (the sandbox provider)', () => {
     shop = await givenShop(api);
     const enabled = await api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: KEY_SECRET } }, shop.as);
     expect(enabled.status, JSON.stringify(enabled.body)).to.equal(200);
-    warehouse = (await api.post('/v1/inventory/locations', { name: 'Warehouse' }, shop.as)).body.data.id;
+    warehouse = await givenLocation(api, shop.as);
   });
 
   const path = (p: string, subdomain = shop.store.subdomain) => `/v1/storefront/${subdomain}${p}`;
   const paris = { first_name: 'Ada', last_name: 'Lovelace', address1: '1 rue de Rivoli', city: 'Paris', country_code: 'FR', phone: '+33100000000' };
   const givenOrder = async (price = 4200, options: { token?: string; email?: string } = {}) => {
-    const product = (await api.post('/v1/products', { title: `Item ${randomBytes(3).toString('hex')}`, status: 'active', variants: [{ price }] }, shop.as)).body
-      .data;
-    await api.post('/v1/inventory/levels/set', { variant_id: product.variants[0].id, location_id: warehouse, available: 5 }, shop.as);
-    const cart = (await api.post(path('/cart'), { lines: [{ variant_id: product.variants[0].id, quantity: 1 }] })).body.data.token as string;
+    const { variant } = await givenStockedVariant(api, shop.as, warehouse, 5, price);
+    const cart = (await api.post(path('/cart'), { lines: [{ variant_id: variant, quantity: 1 }] })).body.data.token as string;
     const order = await api.post(
       path('/orders'),
       { email: options.email ?? 'payer@example.com', shipping_address: paris },

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
+import { givenProduct } from '../helpers/catalog.js';
+import { givenShop, type GivenShop } from '../helpers/factories.js';
 
 const SF = '/v1/storefront';
 /** Keys that must never appear anywhere in storefront JSON. */
@@ -10,22 +11,16 @@ const HIDDEN =
 describe('Storefront public reads (/v1/storefront)', () => {
   const { api } = useTestApp('storefront-reads', { STOREFRONT_BASE_DOMAIN: 'shops.example.test' });
 
-  async function givenProduct(as: As, body: Record<string, unknown>) {
-    const res = await api.post('/v1/products', { variants: [{ price: 1000, inventory_tracked: false }], status: 'active', ...body }, as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.data;
-  }
-
   let shop: GivenShop;
   let other: GivenShop;
   before(async () => {
     shop = await givenShop(api);
     other = await givenShop(api);
-    await givenProduct(shop.as, { title: 'Blue Mug', handle: 'blue-mug', tags: ['kitchen'] });
-    await givenProduct(shop.as, { title: 'Draft Mug', handle: 'draft-mug', status: 'draft' });
-    await givenProduct(shop.as, { title: 'Old Mug', handle: 'old-mug', status: 'archived' });
-    await givenProduct(shop.as, { title: 'Apron', handle: 'apron', variants: [{ price: 2500, sku: 'SECRET-SKU', weight_grams: 300 }] });
-    await givenProduct(other.as, { title: 'Other Store Mug', handle: 'other-mug' });
+    await givenProduct(api, shop.as, { title: 'Blue Mug', handle: 'blue-mug', tags: ['kitchen'] });
+    await givenProduct(api, shop.as, { title: 'Draft Mug', handle: 'draft-mug', status: 'draft' });
+    await givenProduct(api, shop.as, { title: 'Old Mug', handle: 'old-mug', status: 'archived' });
+    await givenProduct(api, shop.as, { title: 'Apron', handle: 'apron', variants: [{ price: 2500, sku: 'SECRET-SKU', weight_grams: 300 }] });
+    await givenProduct(api, other.as, { title: 'Other Store Mug', handle: 'other-mug' });
   });
 
   describe('GET /v1/storefront/lookup', () => {
@@ -151,7 +146,7 @@ describe('Storefront public reads (/v1/storefront)', () => {
       const again = await api.get(path, { headers: { 'if-none-match': etag } });
       expect(again.status, `${etag} ${again.headers.get('etag')}`).to.equal(304);
       expect(again.body).to.equal(null);
-      await givenProduct(shop.as, { title: 'Teapot', handle: 'teapot' });
+      await givenProduct(api, shop.as, { title: 'Teapot', handle: 'teapot' });
       const changed = await api.get(path, { headers: { 'if-none-match': etag } });
       expect(changed.status).to.equal(200);
       expect(changed.headers.get('etag')).not.to.equal(etag);

@@ -4,6 +4,7 @@ import { createPageRenderer, renderPage } from '../../src/rendering/index.js';
 import { findStoreById } from '../../src/stores/index.js';
 import { liveRenderableTheme, type RenderableTheme } from '../../src/themes/index.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenProduct } from '../helpers/catalog.js';
 import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
 import { bundleOf, setAsset, syncLiquidFiles } from '../helpers/theme-uploads.js';
 
@@ -29,11 +30,8 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
     return shop;
   }
 
-  async function givenProduct(as: As, body: Record<string, unknown>) {
-    const res = await api.post('/v1/products', { variants: [{ price: 1250, inventory_tracked: false }], status: 'active', ...body }, as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.data;
-  }
+  /** A product at 12.50 unless `body` says otherwise. */
+  const givenItem = (as: As, body: Record<string, unknown>) => givenProduct(api, as, { variants: [{ price: 1250, inventory_tracked: false }], ...body });
 
   async function givenCollection(as: As, handle: string, title: string, productIds: string[]) {
     const res = await api.post('/v1/products/collections', { type: 'manual', title, handle, product_ids: productIds }, as);
@@ -56,8 +54,8 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       home.sections.hero.blocks.text.disabled = true;
       delete home.sections.hero.settings.height; // the section's preset (large) over its default (medium)
       shop = await shopWithTheme(bundle);
-      const mug = await givenProduct(shop.as, { title: XSS, handle: 'xss-mug', description_html: '<p>Stoneware <b>mug</b></p><img src=x onerror=alert(2)>' });
-      const cup = await givenProduct(shop.as, { title: 'Tea Cup', handle: 'tea-cup', variants: [{ price: 899, inventory_tracked: false }] });
+      const mug = await givenItem(shop.as, { title: XSS, handle: 'xss-mug', description_html: '<p>Stoneware <b>mug</b></p><img src=x onerror=alert(2)>' });
+      const cup = await givenItem(shop.as, { title: 'Tea Cup', handle: 'tea-cup', variants: [{ price: 899, inventory_tracked: false }] });
       await givenCollection(shop.as, 'bestsellers', 'Best & brightest', [mug.id, cup.id]);
     });
 
@@ -165,8 +163,8 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       delete bundle.locales.es.products.add_to_cart; // falls back to en
       syncLiquidFiles(bundle);
       shop = await shopWithTheme(bundle);
-      const mug = await givenProduct(shop.as, { title: XSS, handle: 'xss-mug', description_html: '<p>Wood-fired <em>stoneware</em></p>' });
-      const bowl = await givenProduct(shop.as, { title: 'Rice Bowl', handle: 'rice-bowl', variants: [{ price: 2400, inventory_tracked: false }] });
+      const mug = await givenItem(shop.as, { title: XSS, handle: 'xss-mug', description_html: '<p>Wood-fired <em>stoneware</em></p>' });
+      const bowl = await givenItem(shop.as, { title: 'Rice Bowl', handle: 'rice-bowl', variants: [{ price: 2400, inventory_tracked: false }] });
       await givenCollection(shop.as, 'new', 'New from the kiln', [mug.id, bowl.id]);
       const cart = await api.post(`${SF}/${shop.store.subdomain}/cart`, { lines: [{ variant_id: bowl.variants[0].id, quantity: 2 }] });
       expect(cart.status, JSON.stringify(cart.body)).to.equal(201);
@@ -253,7 +251,7 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
    */
   async function renderFishWith(source: string, product: Record<string, unknown>, locale?: string) {
     const shop = await shopWithTheme(bundleOf('ember-liquid'));
-    await givenProduct(shop.as, { handle: 'fish', ...product });
+    await givenItem(shop.as, { handle: 'fish', ...product });
     const store = (await findStoreById(app.platform, shop.store.id))!;
     const live = (await liveRenderableTheme(app.platform, store.id, store.live_theme_id))!;
     const bundle = structuredClone(live.bundle);
@@ -385,7 +383,7 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
     it('renders app blocks of sections that accept them, escaped, with a sandboxed https iframe', async () => {
       const bundle = bundleOf('aurora');
       const shop = await shopWithTheme(bundle);
-      await givenProduct(shop.as, { title: 'Mug', handle: 'mug' });
+      await givenItem(shop.as, { title: 'Mug', handle: 'mug' });
       const store = (await findStoreById(app.platform, shop.store.id))!;
       const live = (await liveRenderableTheme(app.platform, store.id, store.live_theme_id))!;
       // Validation keeps javascript: links and http iframes out of bundles and drafts (test/storefront/app-blocks.test.ts);

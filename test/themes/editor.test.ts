@@ -58,7 +58,6 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
     ({ bundle, slug } = await givenInstalled(shop));
     installed = Object.fromEntries(Object.entries((await editor()).templates).map(([k, t]: [string, any]) => [k, t.live]));
   });
-  after(async () => {});
 
   describe('GET /v1/themes/:slug/editor', () => {
     it('shows every template (sections, order, blocks, block_order, disabled flags, settings), no drafts, the settings schema and current settings', async () => {

@@ -1,13 +1,11 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { ObjectId } from 'mongodb';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { png } from '../helpers/images.js';
-import { givenMerchant, givenShop, type GivenMerchant, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
-import { runProcfileProcess, type RunningProcess } from '../helpers/processes.js';
+import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { bundleOf, bundleWithAppBlocks, setAsset } from '../helpers/theme-uploads.js';
+import { useThemeMarketplace } from '../helpers/theme-marketplace.js';
 import { until } from '../helpers/waiting.js';
 
 const OPERATOR = 'theme-operator@example.com';
@@ -17,25 +15,7 @@ const OPERATOR = 'theme-operator@example.com';
  * real `themes` worker, the operator's decision, the catalog and schema, install into a store.
  */
 describe('Theme packages: upload, review by the themes worker, catalog, install', () => {
-  let app: TestApp;
-  let api: Client;
-  let author: GivenShop;
-  let operator: GivenMerchant;
-  let worker: RunningProcess;
-
-  before(async () => {
-    app = await startTestApp('theme_packages', { OPERATOR_EMAILS: OPERATOR, THEMES_SWEEP_INTERVAL_MS: '500', THEMES_REVIEW_LEASE_MS: '2000' });
-    api = client(app.url);
-    author = await givenShop(api);
-    operator = await givenMerchant(api, { email: OPERATOR });
-    worker = runProcfileProcess('themes', app.childEnv({ THEMES_SWEEP_INTERVAL_MS: '500', THEMES_REVIEW_LEASE_MS: '2000' }));
-    await worker.waitFor('worker.started');
-  });
-  after(async () => {
-    worker.child.kill('SIGTERM');
-    await worker.exited;
-    await app.close();
-  });
+  const { app, api, author, operator, worker } = useThemeMarketplace('theme_packages', OPERATOR);
 
   const upload = (bundle: unknown, as: { token: string } = { token: author.merchant.token }, mode?: string) =>
     api.post('/v1/themes/packages/upload', { bundle, ...(mode ? { submission_mode: mode } : {}) }, as);

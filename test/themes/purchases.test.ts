@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { givenMerchant, givenShop, givenStore, type GivenMerchant, type GivenShop } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
-import { runProcfileProcess, type RunningProcess } from '../helpers/processes.js';
+import { startTestApp } from '../helpers/app.js';
+import { givenShop, givenStore, type GivenShop } from '../helpers/factories.js';
+import { client } from '../helpers/http.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
+import { useThemeMarketplace } from '../helpers/theme-marketplace.js';
 import { until } from '../helpers/waiting.js';
 
 const OPERATOR = 'purchase-operator@example.com';
@@ -15,25 +15,7 @@ const OPERATOR = 'purchase-operator@example.com';
  * then install. Refused and replayed verifications change nothing.
  */
 describe('Theme purchases: purchase, verify the payment, install', () => {
-  let app: TestApp;
-  let api: Client;
-  let author: GivenShop;
-  let operator: GivenMerchant;
-  let worker: RunningProcess;
-
-  before(async () => {
-    app = await startTestApp('theme_purchases', { OPERATOR_EMAILS: OPERATOR, THEMES_SWEEP_INTERVAL_MS: '500', THEMES_REVIEW_LEASE_MS: '2000' });
-    api = client(app.url);
-    author = await givenShop(api);
-    operator = await givenMerchant(api, { email: OPERATOR });
-    worker = runProcfileProcess('themes', app.childEnv({ THEMES_SWEEP_INTERVAL_MS: '500', THEMES_REVIEW_LEASE_MS: '2000' }));
-    await worker.waitFor('worker.started');
-  });
-  after(async () => {
-    worker.child.kill('SIGTERM');
-    await worker.exited;
-    await app.close();
-  });
+  const { app, api, author, operator } = useThemeMarketplace('theme_purchases', OPERATOR);
 
   /** Upload as the author, let the worker check it, approve it: a published marketplace theme (paid at `price` unless null). */
   const published = async (price: number | null = 49.99): Promise<string> => {

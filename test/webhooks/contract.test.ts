@@ -1,12 +1,9 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { startTestApp, type TestApp } from '../helpers/app.js';
 import { givenShop, type As } from '../helpers/factories.js';
-import { client, type Client } from '../helpers/http.js';
-import { runProcfileProcess, type RunningProcess } from '../helpers/processes.js';
+import { stopAll } from '../helpers/processes.js';
 import { makeTestCertificate, type TestCertificate } from '../helpers/tls.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { freePort, until } from '../helpers/waiting.js';
+import { deliveryOf, renameStore, useWebhooksApp } from '../helpers/webhooks.js';
 
 /** Webhooks against the contract (spec 6.1): target rules in staging, and a signing secret that cannot be decrypted. */
 
@@ -24,78 +21,32 @@ const SUBSCRIPTIONS = '/v1/operations/webhook-subscriptions';
 
 type Attempt = { status: number | null; error: string | null; retry_seconds: number | null; request_id: string };
 
-/** What the tests of both suites share: an app, its webhooks workers, a store event, a delivery's outcome. */
-function harness(api: () => Client, app: () => TestApp) {
-  const changeStore = async (as: As): Promise<string> => {
-    const res = await api().patch(`/v1/stores/${as.storeId}`, { name: `Renamed ${new ObjectId().toHexString()}` }, as);
-    expect(res.status).to.equal(200);
-    const event = await app()
-      .platform.db.collection('events')
-      .find({ type: 'store.updated', store_id: new ObjectId(as.storeId) })
-      .sort({ _id: -1 })
-      .limit(1)
-      .next();
-    return event!._id.toHexString();
-  };
-  const finished = (as: As, subscriptionId: string, eventId: string) =>
-    until(`the delivery of ${eventId} to ${subscriptionId} to finish`, async () => {
-      const [d] = (await api().get(`/v1/operations/webhook-deliveries?subscription_id=${subscriptionId}&event_id=${eventId}`, as)).body.data;
-      if (!d || d.status === 'queued') return null;
-      return (await api().get(`/v1/operations/webhook-deliveries/${d.id}`, as)).body.data;
-    });
-  return { changeStore, finished };
-}
-
 describe('Webhook targets in staging: private, loopback, link-local and metadata addresses refused at creation and at every send unless allow-listed', function () {
   this.timeout(60_000);
-  let app: TestApp;
-  let api: Client;
   let tls: TestCertificate;
-  let receiver: WebhookReceiver;
-  let internalPort: number;
-  const workers: RunningProcess[] = [];
-  const { changeStore, finished } = harness(
-    () => api,
-    () => app,
-  );
-
-  before(async () => {
+  before(() => {
     tls = makeTestCertificate();
-    receiver = await new WebhookReceiver({ key: tls.key, cert: tls.cert }).start();
-    internalPort = await freePort();
-    // The web process allow-lists the local receiver, as an operator would for a partner reached over a VPN.
-    app = await startTestApp('webhooks_staging', {
-      APP_ENV: 'staging',
-      SECRETS_KEYS: STAGING_KEY,
-      INTERNAL_SECRET: SECRET,
-      WEBHOOKS_INTERNAL_URL: `http://127.0.0.1:${internalPort}`,
-      WEBHOOK_TARGET_ALLOWLIST: '127.0.0.1,localhost',
-      ...FAST_RETRIES,
-    });
-    api = client(app.url);
   });
-  afterEach(async () => {
-    for (const w of workers.splice(0)) {
-      if (w.child.exitCode === null) w.child.kill('SIGTERM');
-      await w.exited;
-    }
-  });
-  after(async () => {
-    await receiver.close();
-    await app.close();
-    tls.remove();
-  });
+  // The web process allow-lists the local receiver, as an operator would for a partner reached over a VPN.
+  const {
+    app,
+    api,
+    receiver,
+    workers,
+    startWorker: start,
+  } = useWebhooksApp(
+    'webhooks_staging',
+    { APP_ENV: 'staging', SECRETS_KEYS: STAGING_KEY, INTERNAL_SECRET: SECRET, WEBHOOK_TARGET_ALLOWLIST: '127.0.0.1,localhost', ...FAST_RETRIES },
+    { tls: () => tls },
+  );
+  const changeStore = (as: As) => renameStore(app, api, as);
+  const finished = (as: As, subscriptionId: string, eventId: string) => deliveryOf(api, as, subscriptionId, eventId);
+  afterEach(() => stopAll(workers, 'SIGTERM'));
+  after(() => tls.remove());
 
   /** A staging webhooks worker (trusting the test certificate) with its own allow-list. */
-  const startWorker = async (allowlist: string) => {
-    const w = runProcfileProcess(
-      'webhooks',
-      app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(internalPort), WEBHOOK_TARGET_ALLOWLIST: allowlist, NODE_EXTRA_CA_CERTS: tls.certFile }),
-    );
-    workers.push(w);
-    await w.waitFor('"event":"webhooks.internal_listening"');
-    return w;
-  };
+  const startWorker = (allowlist: string) =>
+    start('webhooks', { WEBHOOK_TARGET_ALLOWLIST: allowlist, NODE_EXTRA_CA_CERTS: tls.certFile }, '"event":"webhooks.internal_listening"');
 
   it('refuses them at creation and update with 400 invalid_target_url and changes nothing; allow-listed hosts pass', async () => {
     const { as } = await givenShop(api);
@@ -183,41 +134,14 @@ describe('Webhook targets in staging: private, loopback, link-local and metadata
 
 describe('A webhook signing secret that cannot be decrypted', function () {
   this.timeout(60_000);
-  let app: TestApp;
-  let api: Client;
-  let receiver: WebhookReceiver;
-  let internalPort: number;
-  const workers: RunningProcess[] = [];
-  const { changeStore, finished } = harness(
-    () => api,
-    () => app,
-  );
-
-  before(async () => {
-    receiver = await new WebhookReceiver().start();
-    internalPort = await freePort();
-    // The web process seals secrets with the test key (id `dev`).
-    app = await startTestApp('webhooks_unreadable', { INTERNAL_SECRET: SECRET, WEBHOOKS_INTERNAL_URL: `http://127.0.0.1:${internalPort}`, ...FAST_RETRIES });
-    api = client(app.url);
-  });
-  const stopWorkers = async () => {
-    for (const w of workers.splice(0)) {
-      if (w.child.exitCode === null) w.child.kill('SIGTERM');
-      await w.exited;
-    }
-  };
+  // The web process seals secrets with the test key (id `dev`).
+  const { app, api, receiver, workers, startWorker: start } = useWebhooksApp('webhooks_unreadable', { INTERNAL_SECRET: SECRET, ...FAST_RETRIES });
+  const changeStore = (as: As) => renameStore(app, api, as);
+  const finished = (as: As, subscriptionId: string, eventId: string) => deliveryOf(api, as, subscriptionId, eventId);
+  const stopWorkers = () => stopAll(workers, 'SIGTERM');
   afterEach(stopWorkers);
-  after(async () => {
-    await receiver.close();
-    await app.close();
-  });
 
-  const startWorker = async (secretsKeys: string) => {
-    const w = runProcfileProcess('webhooks', app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(internalPort), SECRETS_KEYS: secretsKeys }));
-    workers.push(w);
-    await w.waitFor('"event":"webhooks.internal_listening"');
-    return w;
-  };
+  const startWorker = (secretsKeys: string) => start('webhooks', { SECRETS_KEYS: secretsKeys }, '"event":"webhooks.internal_listening"');
   const subscribe = async (as: As, path: string) => {
     const res = await api.post(SUBSCRIPTIONS, { target_url: `${receiver.url}${path}`, event_types: ['store.updated'] }, as);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);

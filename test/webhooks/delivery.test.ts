@@ -13,51 +13,30 @@ import { runProcfileProcess, type RunningProcess } from '../helpers/processes.js
 import { verifyBySpec } from '../helpers/spec-verifier.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { freePort, until } from '../helpers/waiting.js';
+import { deliveryOf, renameStore, useWebhooksApp } from '../helpers/webhooks.js';
 
 const SECRET = 'internal-secret-for-the-webhooks-tests-0123456789';
 
 describe('Webhook delivery (webhooks worker, receiver, operations API)', function () {
   this.timeout(60_000);
-  let app: TestApp;
-  let api: Client;
+  const { app, api, receiver, internal, startWorker } = useWebhooksApp('webhooks', {
+    INTERNAL_SECRET: SECRET,
+    WEBHOOK_RETRY_BASE_SECONDS: '0.05',
+    WEBHOOK_RETRY_CAP_SECONDS: '0.4',
+    WEBHOOK_TIMEOUT_MS: '1500',
+    WEBHOOK_CONNECT_TIMEOUT_MS: '500',
+    JOBS_POLL_INTERVAL_MS: '100',
+    WEBHOOK_SWEEP_INTERVAL_MS: '300',
+  });
   let as: { token: string; storeId: string };
-  let receiver: WebhookReceiver;
   let worker: RunningProcess;
-  let internalPort: number;
-  const workers: RunningProcess[] = [];
-
-  const startWorker = (extra: Record<string, string> = {}) => {
-    const w = runProcfileProcess('webhooks', app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(internalPort), ...extra }));
-    workers.push(w);
-    return w;
-  };
-
   before(async () => {
-    receiver = await new WebhookReceiver().start();
-    internalPort = await freePort();
-    app = await startTestApp('webhooks', {
-      INTERNAL_SECRET: SECRET,
-      WEBHOOKS_INTERNAL_URL: `http://127.0.0.1:${internalPort}`,
-      WEBHOOK_RETRY_BASE_SECONDS: '0.05',
-      WEBHOOK_RETRY_CAP_SECONDS: '0.4',
-      WEBHOOK_TIMEOUT_MS: '1500',
-      WEBHOOK_CONNECT_TIMEOUT_MS: '500',
-      JOBS_POLL_INTERVAL_MS: '100',
-      WEBHOOK_SWEEP_INTERVAL_MS: '300',
-    });
-    api = client(app.url);
-    worker = startWorker();
-    await worker.waitFor('"event":"worker.started"');
+    worker = await startWorker();
   });
   // Each test acts on a store of its own: its subscriptions see only its own events, whatever
   // another test left active.
   beforeEach(async () => {
     as = (await givenShop(api)).as;
-  });
-  after(async () => {
-    for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
-    await receiver.close();
-    await app.close();
   });
 
   async function subscribe(path: string, eventTypes = ['store.*']): Promise<{ id: string; secret: string }> {
@@ -67,27 +46,8 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     return { id: res.body.data.id, secret: res.body.data.secret };
   }
   const unsubscribe = (id: string) => api.patch(`/v1/operations/webhook-subscriptions/${id}`, { active: false }, as);
-  let n = 0;
-  async function changeStore(): Promise<string> {
-    n += 1;
-    const res = await api.patch(`/v1/stores/${as.storeId}`, { name: `Renamed ${n}` }, as);
-    expect(res.status).to.equal(200);
-    const event = await app.platform.db
-      .collection('events')
-      .find({ type: 'store.updated', store_id: new ObjectId(as.storeId) })
-      .sort({ _id: -1 })
-      .limit(1)
-      .next();
-    return event!._id.toHexString();
-  }
-  async function deliveryFor(subscriptionId: string, eventId: string, done = true) {
-    return until(`the delivery of ${eventId} to ${subscriptionId}`, async () => {
-      const list = (await api.get(`/v1/operations/webhook-deliveries?subscription_id=${subscriptionId}&event_id=${eventId}`, as)).body.data;
-      const d = list[0];
-      if (!d || (done && d.status === 'queued')) return null;
-      return (await api.get(`/v1/operations/webhook-deliveries/${d.id}`, as)).body.data;
-    });
-  }
+  const changeStore = () => renameStore(app, api, as);
+  const deliveryFor = (subscriptionId: string, eventId: string, done = true) => deliveryOf(api, as, subscriptionId, eventId, done);
 
   it('delivers a signed event moments after the change, with every header, verifiable as documented', async () => {
     const sub = await subscribe('/ok');
@@ -322,8 +282,7 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     await until('the first send', async () => receiver.to('/slow').length > 0);
     worker.child.kill('SIGKILL');
     await worker.exited;
-    worker = startWorker();
-    await worker.waitFor('"event":"worker.started"');
+    worker = await startWorker();
     const delivery = await deliveryFor(sub.id, eventId);
     expect(delivery.status).to.equal('successful');
     expect(receiver.to('/slow').filter((r) => r.eventId === eventId).length).to.be.at.least(2);
@@ -428,7 +387,7 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
   });
 
   it('serves the internal dispatch routes only with the internal secret, never under /v1', async () => {
-    const url = `http://127.0.0.1:${internalPort}`;
+    const url = `http://127.0.0.1:${internal.port}`;
     const post = (path: string, headers: Record<string, string>, body = '{}') =>
       fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     expect((await post('/webhook-deliveries/dispatch', {})).status).to.equal(401);
@@ -448,9 +407,7 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     expect((await api.post('/v1/webhook-deliveries/dispatch', {}, { headers: { 'x-platform-internal-secret': SECRET } })).status).to.equal(404);
 
     const unconfiguredPort = await freePort();
-    const bare = runProcfileProcess('webhooks', app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(unconfiguredPort), INTERNAL_SECRET: '' }));
-    workers.push(bare);
-    await bare.waitFor('"event":"worker.started"');
+    const bare = await startWorker('webhooks', { WEBHOOKS_INTERNAL_PORT: String(unconfiguredPort), INTERNAL_SECRET: '' });
     const res = await fetch(`http://127.0.0.1:${unconfiguredPort}/webhook-deliveries/dispatch`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-platform-internal-secret': SECRET },
@@ -518,33 +475,18 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
 
 describe('Announcing events to the webhooks service (wake-up, or the fan-out job when it is not confirmed)', function () {
   this.timeout(60_000);
-  let app: TestApp;
-  let api: Client;
+  const { app, api, receiver, workers, startWorker } = useWebhooksApp('webhooks_announce', {
+    INTERNAL_SECRET: SECRET,
+    JOBS_POLL_INTERVAL_MS: '100',
+    // The sweeper must not be what delivers here: it runs once at start, then not for an hour;
+    // and no subscription's catch-up window (interest.ts) is due at that first sweep.
+    WEBHOOK_SWEEP_INTERVAL_MS: String(3_600_000),
+    WEBHOOK_SUBSCRIPTION_CACHE_MS: '60000',
+  });
   let as: { token: string; storeId: string };
-  let receiver: WebhookReceiver;
-  let internalPort: number;
-  const workers: RunningProcess[] = [];
-
   before(async () => {
-    receiver = await new WebhookReceiver().start();
-    internalPort = await freePort();
-    app = await startTestApp('webhooks_announce', {
-      INTERNAL_SECRET: SECRET,
-      WEBHOOKS_INTERNAL_URL: `http://127.0.0.1:${internalPort}`,
-      JOBS_POLL_INTERVAL_MS: '100',
-      // The sweeper must not be what delivers here: it runs once at start, then not for an hour;
-      // and no subscription's catch-up window (interest.ts) is due at that first sweep.
-      WEBHOOK_SWEEP_INTERVAL_MS: String(3_600_000),
-      WEBHOOK_SUBSCRIPTION_CACHE_MS: '60000',
-    });
-    api = client(app.url);
     const { merchant, store } = await givenMerchantWithStore(api);
     as = { token: merchant.token, storeId: store.id };
-  });
-  after(async () => {
-    for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
-    await receiver.close();
-    await app.close();
   });
 
   const latestEventId = async () =>
@@ -595,9 +537,7 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
     const jobs = app.platform.db.collection('agendaJobs');
     await jobs.updateOne({ _id: job._id }, { $set: { nextRunAt: new Date(Date.now() + 3_600_000) } });
     await events.updateOne({ _id: new ObjectId(eventId) }, { $set: { fanned_out_at: new Date(0) } });
-    const worker = runProcfileProcess('webhooks', app.childEnv({ WEBHOOKS_INTERNAL_PORT: String(internalPort) }));
-    workers.push(worker);
-    await worker.waitFor('"event":"job.finished","job":"webhooks.sweep"');
+    const worker = await startWorker('webhooks', {}, '"event":"job.finished","job":"webhooks.sweep"');
     await events.updateOne({ _id: new ObjectId(eventId) }, { $set: { fanned_out_at: null } });
     await jobs.updateOne({ _id: job._id }, { $set: { nextRunAt: new Date() } });
 
