@@ -62,7 +62,7 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
       const cases: [string, string][] = [
         ['src/coupons/service.ts', "import { createOrder } from '../orders/service.js';\nexport const x = createOrder;\n"],
         ['src/coupons/service.ts', "import type { OrderView } from '../orders/present.js';\nexport type X = OrderView;\n"],
-        ['jobs/messages.ts', "import { deliverMessage } from '../../src/messages/service.js';\nexport const x = deliverMessage;\n"],
+        ['jobs/messages.ts', "import { deliverMessage } from '../src/messages/service.js';\nexport const x = deliverMessage;\n"],
       ];
       for (const [filePath, code] of cases) {
         expect(
