@@ -40,6 +40,39 @@ const onlyIndex = (prefix, self = null) => ({
   regex: `^${prefix}${self ? `(?!${self}/)` : ''}${anyOf(DOMAINS)}/(?!index\\.js$)`,
   message: 'Another domain is used only through its index.ts (what it exports is its contract).',
 });
+/**
+ * The job queue (src/queue.ts) is the one file that knows Agenda: everything else enqueues by a
+ * job's contract object (`platform.jobs.enqueue(ReviewThemeVersion, { review_id })`), never by a
+ * name, and never reaches the Agenda instance.
+ */
+const QUEUE_FACADE = 'src/queue.ts';
+const agendaImports = {
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: ['agenda', '@agendajs/mongo-backend'].map((name) => ({
+        name,
+        message: 'Only the queue facade (src/queue.ts) knows Agenda: use platform.jobs (enqueue, cancel, work).',
+      })),
+    },
+  ],
+};
+const QUEUE_SYNTAX = [
+  {
+    selector: "MemberExpression[property.name='agenda']",
+    message: 'Only the queue facade (src/queue.ts) knows Agenda: use platform.jobs (enqueue, cancel, work).',
+  },
+  {
+    selector: 'CallExpression[callee.property.name=/^(enqueue|cancel)$/][arguments.0.type=/^(Literal|TemplateLiteral)$/]',
+    message: "A job is named by its contract object (defineJob in the owning domain's jobs.ts), never by a string.",
+  },
+  {
+    selector: 'CallExpression[callee.property.name=/^(enqueue|cancel)$/][arguments.0.expression.type=/^(Literal|TemplateLiteral)$/]',
+    message: "A job is named by its contract object (defineJob in the owning domain's jobs.ts), never by a string (cast or not).",
+  },
+];
+const syntax = (selectors) => ({ 'no-restricted-syntax': ['error', ...selectors] });
+
 const restricted = (patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
@@ -60,9 +93,12 @@ export default tseslint.config(
   // Each domain: other domains through their index.ts, nothing from the top.
   ...DOMAINS.map((domain) => ({ files: [`src/${domain}/*.ts`], rules: restricted([onlyIndex(up(1), domain), noTop(1)]) })),
   ...DOMAINS.map((domain) => ({ files: [`src/${domain}/*/*.ts`], rules: restricted([onlyIndex(up(2), domain), noTop(2)]) })),
+  ...DOMAINS.map((domain) => ({ files: [`src/${domain}/*/*/*.ts`], rules: restricted([onlyIndex(up(3), domain), noTop(3)]) })),
   // The top and the job registry: domains through their index.ts too.
   { files: ['src/*.ts'], ignores: CORE_FILES, rules: restricted([onlyIndex(up(0))]) },
   { files: ['jobs/*.ts'], rules: restricted([onlyIndex('\\.\\./src/')]) },
+  // The queue facade is the only door to Agenda (src/queue.ts).
+  { files: ['src/**/*.ts', 'jobs/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'], ignores: [QUEUE_FACADE], rules: { ...agendaImports, ...syntax(QUEUE_SYNTAX) } },
   {
     // With the type checker (issue 21, part 6): no open string indexes a plain object (tools/eslint/no-open-key-lookup.js).
     files: ['src/**/*.ts', 'jobs/**/*.ts'],

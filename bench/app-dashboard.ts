@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
-import { partnerDashboard } from '../src/apps/dashboard.js';
-import { registerDeveloper } from '../src/apps/developers.js';
-import { approveVersion } from '../src/apps/reviews.js';
-import { submitApp } from '../src/apps/submissions.js';
-import { authorize, uninstall } from '../src/apps/installations.js';
-import { installations } from '../src/apps/store.js';
+import { partnerDashboard } from '../src/apps/partners/dashboard.js';
+import { registerDeveloper } from '../src/apps/partners/developers.js';
+import { approveVersion } from '../src/apps/listing-review/service.js';
+import { submitApp } from '../src/apps/partners/submissions.js';
+import { authorize, uninstall } from '../src/apps/installations/service.js';
+import { installations } from '../src/apps/installations/store.js';
 import { openPlatform } from '../src/boot.js';
 import { loadConfig } from '../src/config.js';
 import { createLog } from '../src/log.js';

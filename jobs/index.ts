@@ -1,17 +1,17 @@
 import type { JobContract, Module, WorkerGroup } from '../src/module.js';
 import { MODULES } from '../src/modules.js';
-import { ownValue } from '../src/own-keys.js';
 import { maintenanceHandlers } from './maintenance.js';
 import { messageHandlers } from './messages.js';
-import type { JobHandler, JobHandlers } from './types.js';
+import { sweepHandlers } from './sweeps.js';
 import { themeHandlers } from './themes.js';
+import type { BoundJob } from './types.js';
 import { webhookHandlers } from './webhooks.js';
 
 /**
- * The job registry: the place to read what runs where. Each module declares its jobs'
+ * The job registry: the place to read what runs where. Each module declares its jobs' typed
  * contracts, with the Procfile worker group that runs them (src/<domain>/jobs.ts); the thin
- * handlers are here, one file per domain. Each worker runs exactly its group's jobs, so each
- * kind of work scales on its own. Job names are a public contract.
+ * handlers are here, each bound to its contract object. Each worker runs exactly its group's
+ * jobs, so each kind of work scales on its own. Job names are a public contract.
  *
  * - webhooks:    outbound deliveries to the outside world: partner webhooks (fan-out,
  *                signed delivery, retries, the sweeper) and merchant messages (sign-in codes,
@@ -19,31 +19,32 @@ import { webhookHandlers } from './webhooks.js';
  * - bulk:        admin bulk operations (JSONL exports); filled by the bulk issue.
  * - themes:      theme package review checks (themes.review) and the sweep for stranded reviews.
  * - extensions:  extension/function lifecycle revocation; filled by the app platform issue.
- * - maintenance: recurring sweeps of expired and stranded records.
+ * - maintenance: every domain's recurring sweeps of expired and stranded records.
  */
-export const HANDLERS: JobHandlers = { ...webhookHandlers, ...messageHandlers, ...maintenanceHandlers, ...themeHandlers };
+export const HANDLERS: readonly BoundJob[] = [...webhookHandlers, ...messageHandlers, ...themeHandlers, ...sweepHandlers, ...maintenanceHandlers];
 
-export type RegisteredJob = JobContract & { handle: JobHandler };
-
-/** The jobs a worker of this group runs: its modules' contracts with their handlers. */
-export function jobsOfGroup(group: WorkerGroup, modules: readonly Module[] = MODULES): RegisteredJob[] {
-  return modules
-    .flatMap((m) => m.jobs ?? [])
-    .filter((job) => job.group === group)
-    .map((job) => {
-      const handle = ownValue(HANDLERS, job.name);
-      if (!handle) throw new Error(`job ${job.name} has no handler in jobs/`);
-      return { ...job, handle };
-    });
+/**
+ * What is wrong with the registry against the module list: a contract without a handler, a
+ * handler whose contract no module declares, a contract bound twice, a name used by two
+ * contracts. A worker refuses to start while any is left (and a test asserts none).
+ */
+export function registryProblems(modules: readonly Module[] = MODULES, handlers: readonly BoundJob[] = HANDLERS): string[] {
+  const contracts = modules.flatMap((m) => m.jobs ?? []);
+  const bound = new Map<JobContract, number>();
+  for (const h of handlers) bound.set(h.contract, (bound.get(h.contract) ?? 0) + 1);
+  const names = new Map<string, number>();
+  for (const c of new Set(contracts)) names.set(c.name, (names.get(c.name) ?? 0) + 1);
+  return [
+    ...contracts.filter((c) => !bound.has(c)).map((c) => `${c.name}: no handler in jobs/`),
+    ...handlers.filter((h) => !contracts.includes(h.contract)).map((h) => `${h.contract.name}: no module declares this contract`),
+    ...[...bound].filter(([, n]) => n > 1).map(([c]) => `${c.name}: bound to ${bound.get(c)} handlers`),
+    ...[...names].filter(([, n]) => n > 1).map(([name]) => `${name}: the name of ${names.get(name)} contracts`),
+  ];
 }
 
-/** Contracts without a handler and handlers without a contract (the registry's own check; a test asserts none). */
-export function registryProblems(modules: readonly Module[] = MODULES): string[] {
-  const contracts = new Set(modules.flatMap((m) => m.jobs ?? []).map((j) => j.name));
-  return [
-    ...[...contracts].filter((name) => !Object.hasOwn(HANDLERS, name)).map((name) => `${name}: no handler in jobs/`),
-    ...Object.keys(HANDLERS)
-      .filter((name) => !contracts.has(name))
-      .map((name) => `${name}: no module declares it`),
-  ];
+/** The jobs a worker of this group runs, each with its handler; throws when the registry is incomplete. */
+export function jobsOfGroup(group: WorkerGroup, modules: readonly Module[] = MODULES, handlers: readonly BoundJob[] = HANDLERS): BoundJob[] {
+  const problems = registryProblems(modules, handlers);
+  if (problems.length) throw new Error(`the job registry does not match the modules: ${problems.join('; ')}`);
+  return handlers.filter((h) => h.contract.group === group);
 }

@@ -1,7 +1,9 @@
-import { SWEEPS } from '../src/maintenance/index.js';
-import type { JobHandlers } from './types.js';
+import { sweepExpiredIdempotencyRecords } from '../src/http/idempotency/index.js';
+import { SettleEvents, SweepIdempotencyRecords } from '../src/maintenance/index.js';
+import { bindSweep } from './types.js';
 
-/** One handler per sweep: the number of records it removed or re-enqueued. */
-export const maintenanceHandlers: JobHandlers = Object.fromEntries(
-  Object.entries(SWEEPS).map(([name, sweep]) => [name, async (platform) => ({ affected: await sweep(platform) })]),
-);
+/** The core's sweeps: expired Idempotency-Key records, and events a process left pending (docs/events.md, "Every committed change, once"). */
+export const maintenanceHandlers = [
+  bindSweep(SweepIdempotencyRecords, sweepExpiredIdempotencyRecords),
+  bindSweep(SettleEvents, (platform) => platform.events.settleLeftBehind(new Date(platform.clock.now().getTime() - platform.config.events.settleAfterMs))),
+];

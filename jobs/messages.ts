@@ -1,9 +1,15 @@
-import { DELIVER_MESSAGE, DeliverMessagePayload, deliverMessage } from '../src/messages/index.js';
-import type { JobHandlers } from './types.js';
+import {
+  DeliverMessage,
+  RedispatchStrandedMessages,
+  SweepOutboundMessages,
+  deliverMessage,
+  redispatchStrandedMessages,
+  sweepExpiredMessages,
+} from '../src/messages/index.js';
+import { bindJob, bindSweep } from './types.js';
 
-export const messageHandlers: JobHandlers = {
-  async [DELIVER_MESSAGE](platform, data) {
-    const { message_id } = DeliverMessagePayload.parse(data);
-    return { delivery: await deliverMessage(platform, message_id) };
-  },
-};
+export const messageHandlers = [
+  bindJob(DeliverMessage, async (platform, { message_id }) => ({ delivery: await deliverMessage(platform, message_id) })),
+  bindSweep(SweepOutboundMessages, sweepExpiredMessages),
+  bindSweep(RedispatchStrandedMessages, redispatchStrandedMessages),
+];

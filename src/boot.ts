@@ -1,4 +1,3 @@
-import { appUsageIndexes, flushAppUsage } from './http/app-usage.js';
 import { hostname } from 'node:os';
 import type { MongoClient } from 'mongodb';
 import type Koa from 'koa';
@@ -22,7 +21,7 @@ import { createQueue } from './queue.js';
  */
 
 /** The core's own collections (events; the Idempotency-Key records of the http toolkit). */
-const CORE_INDEXES: readonly IndexDeclaration[] = [...eventIndexes, ...intentIndexes, ...idempotencyIndexes, ...appUsageIndexes];
+const CORE_INDEXES: readonly IndexDeclaration[] = [...eventIndexes, ...intentIndexes, ...idempotencyIndexes];
 
 export type OpenPlatform = { platform: Platform; client: MongoClient; close(): Promise<void> };
 
@@ -62,7 +61,6 @@ export async function openPlatform(
     async close() {
       for (const h of hooks) await h.drain?.();
       for (const m of modules) await m.close?.(platform);
-      await flushAppUsage(db).catch((err: Error) => log.warn({ event: 'app_usage.flush_failed', err: err.message }));
       await client.close();
     },
   };
@@ -85,13 +83,18 @@ function combineHooks(hooks: readonly EventHooks[]): EventHooks {
   };
 }
 
-/** How the web app resolves callers: every module's authenticators, the store access rule and the request budget. */
+/** How the web app resolves callers: every module's authenticators, the store access rule, the request budget and the store request observers. */
 export function accessOf(modules: readonly Module[] = MODULES): Access {
   const storeAccess = modules.find((m) => m.storeAccess)?.storeAccess;
   if (!storeAccess) throw new Error('no module provides storeAccess (the stores module)');
   const budget = modules.find((m) => m.requestBudget)?.requestBudget;
   if (!budget) throw new Error('no module provides requestBudget (the ratelimit module)');
-  return { authenticators: modules.flatMap((m) => m.authenticators ?? []), storeAccess, budget };
+  return {
+    authenticators: modules.flatMap((m) => m.authenticators ?? []),
+    storeAccess,
+    budget,
+    storeRequestObservers: modules.flatMap((m) => (m.storeRequestObserver ? [m.storeRequestObserver] : [])),
+  };
 }
 
 /** The web application with every module's routes. */

@@ -4,3 +4,6 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** The UTC day of a time, `YYYY-MM-DD` (the key of daily counters). */
+export const dayOf = (at: Date) => at.toISOString().slice(0, 10);

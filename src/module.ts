@@ -1,7 +1,8 @@
 import type { IndexDeclaration } from './db.js';
 import type { EventHooks } from './events/index.js';
-import type { AppRouter, Authenticator, RequestBudget, StoreAccess } from './http/context.js';
+import type { AppRouter, Authenticator, RequestBudget, StoreAccess, StoreRequestObserver } from './http/context.js';
 import type { Platform } from './platform.js';
+import type { JobContract, WorkerGroup } from './queue.js';
 
 /**
  * What a domain brings to the platform, exported by its `index.ts` and listed once in
@@ -19,10 +20,16 @@ export type Module = {
    * internal secret, served by the `webhooks` worker group), with what to close at shutdown.
    */
   internal?: (platform: Platform) => InternalRoutes;
-  /** Its jobs' contracts; the handlers are in the top-level `jobs/` registry. */
+  /**
+   * Its jobs' contracts (`defineJob`, `defineSweep` in src/queue.ts), its sweeps included: each is
+   * bound to its handler in the top-level `jobs/` folder, and a worker refuses to start when a
+   * contract has no handler or a handler no contract.
+   */
   jobs?: readonly JobContract[];
-  /** The event types it records (docs/events.md); webhook subscriptions may name these. */
+  /** The event types it records (`src/<domain>/events.ts`, docs/events.md); webhook subscriptions may name these. */
   eventTypes?: readonly string[];
+  /** The public error codes it answers with, beside the core's (`src/<domain>/errors.ts`; each is documented in docs/). */
+  errorCodes?: readonly string[];
   /**
    * Its collections whose writes carry their events (`pending_events`, docs/events.md): each gets
    * the `events_pending_since` index, and the `maintenance.settle-events` sweep reads them.
@@ -38,6 +45,8 @@ export type Module = {
   storeAccess?: StoreAccess;
   /** The counters behind request budgets, e.g. the store-scoped API's (the ratelimit domain). */
   requestBudget?: RequestBudget;
+  /** Hears of each request let into a store-scoped endpoint (apps: counts installed apps' API calls). */
+  storeRequestObserver?: StoreRequestObserver;
 };
 
 export type Mount = { path: string; router: (platform: Platform) => AppRouter };
@@ -47,21 +56,7 @@ export type InternalRoutes = { router: AppRouter; close(): Promise<void> };
 /** What event hooks are built from: the platform before its events exist. */
 export type EventHookDeps = Omit<Platform, 'events'>;
 
-/** The Procfile's worker groups: each runs only its own jobs, so each kind of work scales on its own. */
-export const WORKER_GROUPS = ['webhooks', 'bulk', 'themes', 'extensions', 'maintenance'] as const;
-export type WorkerGroup = (typeof WORKER_GROUPS)[number];
-export const isWorkerGroup = (name: string): name is WorkerGroup => (WORKER_GROUPS as readonly string[]).includes(name);
+export { WORKER_GROUPS, isWorkerGroup, type JobContract, type WorkerGroup } from './queue.js';
 
 /** The group whose processes serve the internal service. */
 export const INTERNAL_SERVICE_GROUP: WorkerGroup = 'webhooks';
-
-/**
- * A job's contract: its name (public, never renamed), the worker group that runs it, how many
- * one worker runs at once (and locks ahead), and for a recurring job its interval.
- */
-export type JobContract = {
-  name: string;
-  group: WorkerGroup;
-  concurrency?: number;
-  everyMs?: (platform: Platform) => number;
-};

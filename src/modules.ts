@@ -15,7 +15,7 @@ import { ordersModule } from './orders/index.js';
 import { paymentsModule } from './payments/index.js';
 import { rateLimitModule } from './ratelimit/index.js';
 import { renderingModule } from './rendering/index.js';
-import { reviewsModule } from './reviews/index.js';
+import { productReviewsModule } from './product-reviews/index.js';
 import { storefrontModule } from './storefront/index.js';
 import { storesModule } from './stores/index.js';
 import { taxesModule } from './taxes/index.js';
@@ -42,7 +42,7 @@ export const MODULES: readonly Module[] = [
   taxesModule,
   paymentsModule,
   mediaModule,
-  reviewsModule,
+  productReviewsModule,
   appsModule,
   themesModule,
   renderingModule,

@@ -1,18 +1,101 @@
 import { Agenda, type Job } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
+import { z } from 'zod';
+import type { Config } from './config.js';
 
 /**
- * The job queue: Agenda 6 over our own MongoClient's Db (connected and checked first, so a
- * bad URL fails with one clear line instead of an unhandled rejection inside Agenda).
- * The web process only enqueues: it defines nothing and never calls start().
+ * The job queue facade: the one file that knows Agenda (lint refuses an `agenda` import or an
+ * `.agenda` use anywhere else). Domains declare their jobs as typed contracts (`defineJob`) and
+ * enqueue by contract object with a payload of its type; the worker process runs contracts
+ * bound to handlers (jobs/) through `work`. Agenda 6 runs over our own MongoClient's Db
+ * (connected and checked first, so a bad URL fails with one clear line instead of an
+ * unhandled rejection inside Agenda). The web process only enqueues: it never calls `work`.
  */
+
+/** The Procfile's worker groups: each runs only its own jobs, so each kind of work scales on its own. */
+export const WORKER_GROUPS = ['webhooks', 'bulk', 'themes', 'extensions', 'maintenance'] as const;
+export type WorkerGroup = (typeof WORKER_GROUPS)[number];
+export const isWorkerGroup = (name: string): name is WorkerGroup => (WORKER_GROUPS as readonly string[]).includes(name);
+
+/**
+ * A job's contract, exported by the domain that owns the work: its name (public, never
+ * renamed), the worker group that runs it, how many one worker runs at once (and locks ahead),
+ * the schema of its payload (checked when enqueued and again when run), and for a recurring job
+ * its interval.
+ */
+export type JobContract<S extends z.ZodType = z.ZodType> = Readonly<{
+  name: string;
+  group: WorkerGroup;
+  concurrency: number;
+  payload: S;
+  every?: (config: Config) => number;
+}>;
+
+export type JobPayload<C> = C extends JobContract<infer S> ? z.input<S> : never;
+
+export function defineJob<S extends z.ZodType>(contract: {
+  name: string;
+  group: WorkerGroup;
+  concurrency?: number;
+  payload: S;
+  every?: (config: Config) => number;
+}): JobContract<S> {
+  return Object.freeze({ concurrency: 5, ...contract });
+}
+
+/** No payload: what a sweep takes. */
+export const NoPayload = z.object({}).strict();
+
+/**
+ * A housekeeping sweep of the domain that owns its records: recurring, one at a time, run by the
+ * maintenance group every MAINTENANCE_SWEEP_INTERVAL_MS; its handler returns how many records it
+ * removed or repaired (`{ affected }`).
+ */
+export const defineSweep = (name: `maintenance.${string}`) =>
+  defineJob({ name, group: 'maintenance', concurrency: 1, payload: NoPayload, every: (config) => config.jobs.sweepIntervalMs });
+
+/** A stored payload that does not match its contract: the job is recorded as failed and not retried. */
+export class InvalidJobPayload extends Error {
+  constructor(job: string, issues: readonly z.core.$ZodIssue[]) {
+    super(`payload does not match ${job}: ${issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ')}`);
+    this.name = 'InvalidJobPayload';
+  }
+}
+
+/** Check a payload against its contract (when enqueued, and again when run). */
+export function parsePayload<S extends z.ZodType>(job: JobContract<S>, data: unknown): z.output<S> {
+  const parsed = job.payload.safeParse(data ?? {});
+  if (!parsed.success) throw new InvalidJobPayload(job.name, parsed.error.issues);
+  return parsed.data;
+}
+
+/** A contract bound to what runs it, with what the worker needs to log the run. */
+export type RunnableJob = { contract: JobContract; run(data: unknown, jobId: string): Promise<void> };
+
+export type Working = {
+  /** Stop taking work, wait up to `graceMs` for the running jobs, give back those locked but not started. */
+  stop(graceMs: number): Promise<{ completed: number; running: number; timedOut: boolean; unlocked: number }>;
+};
+
 export type JobQueue = {
-  agenda: Agenda;
-  enqueue(name: string, data: Record<string, unknown>): Promise<string>;
+  /** Enqueue a job now, or at `at`: its id. The payload is checked against the contract first. */
+  enqueue<S extends z.ZodType>(job: JobContract<S>, payload: z.input<S>, options?: { at?: Date }): Promise<string>;
+  /** Remove a job's queued runs (those whose payload has the fields of `payload`, when given): how many. */
+  cancel<S extends z.ZodType>(job: JobContract<S>, payload?: Partial<z.input<S>>): Promise<number>;
+  /** Run these jobs in this process (a worker): defines them, starts polling, schedules the recurring ones. */
+  work(jobs: readonly RunnableJob[], config: Config, onError: (err: Error) => void): Promise<Working>;
 };
 
 export const JOBS_COLLECTION = 'agendaJobs';
+
+/**
+ * Agenda locks jobs only when it scans (every JOBS_POLL_INTERVAL_MS), not when a job finishes; a
+ * lock limit equal to the concurrency would run at most `concurrency` jobs per scan (5 jobs/s at
+ * 10 and 2 s). Locking several scans' worth keeps the slots busy, while a second worker still
+ * finds jobs to take. Jobs locked but not started when the worker stops are unlocked then.
+ */
+const LOCKS_PER_SLOT = 10;
 
 export async function createQueue(db: Db, options: { name: string; pollIntervalMs: number }): Promise<JobQueue> {
   const agenda = new Agenda({
@@ -28,10 +111,52 @@ export async function createQueue(db: Db, options: { name: string; pollIntervalM
   });
   await agenda.ready;
   return {
-    agenda,
-    async enqueue(name, data) {
-      const job: Job = await agenda.now(name, data);
-      return String(job.attrs._id);
+    async enqueue(job, payload, { at } = {}) {
+      const data = parsePayload(job, payload) as Record<string, unknown>;
+      const created: Job = at ? await agenda.schedule(at, job.name, data) : await agenda.now(job.name, data);
+      return String(created.attrs._id);
+    },
+
+    async cancel(job, payload) {
+      return agenda.cancel({ name: job.name, ...(payload ? { data: payload } : {}) });
+    },
+
+    async work(jobs, config, onError) {
+      agenda.on('error', onError);
+      const started = new Set<string>();
+      for (const job of jobs) {
+        const { concurrency } = job.contract;
+        agenda.define(
+          job.contract.name,
+          async (agendaJob) => {
+            const id = String(agendaJob.attrs._id);
+            started.add(id);
+            try {
+              await job.run(agendaJob.attrs.data, id);
+            } finally {
+              started.delete(id); // unlocking a finished job at shutdown is harmless: it holds no lock
+            }
+          },
+          { concurrency, lockLimit: concurrency * LOCKS_PER_SLOT },
+        );
+      }
+      await agenda.start();
+      for (const job of jobs) {
+        if (job.contract.every) await agenda.every(job.contract.every(config), job.contract.name);
+      }
+      return {
+        async stop(graceMs) {
+          // Jobs locked ahead of running (the lock limit above); drain stops locking more and
+          // waits for the running ones, but leaves these locked, so another worker could take
+          // them only once their lock expired (minutes). Unlock those not running when the drain began.
+          const held = ((await agenda.getRunningStats(true)).lockedJobs as { _id?: unknown }[]).map((j) => String(j._id));
+          const running = new Set(started);
+          const result = await agenda.drain({ timeout: graceMs });
+          const notStarted = held.filter((id) => !running.has(id) && !started.has(id));
+          await agenda.db.unlockJobs(notStarted);
+          return { completed: result.completed, running: result.running, timedOut: result.timedOut, unlocked: notStarted.length };
+        },
+      };
     },
   };
 }

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
-import { jobsOfGroup, type RegisteredJob } from '../jobs/index.js';
+import { jobsOfGroup } from '../jobs/index.js';
+import type { BoundJob } from '../jobs/types.js';
 import { startInternalService } from './boot.js';
 import { loadConfigOrExit } from './config.js';
 import { INTERNAL_SERVICE_GROUP, WORKER_GROUPS, isWorkerGroup } from './module.js';
 import type { Platform } from './platform.js';
+import { InvalidJobPayload, parsePayload } from './queue.js';
 import { onShutdownSignal, openPlatformOrExit } from './process.js';
 
 /**
@@ -20,23 +22,14 @@ if (!isWorkerGroup(group)) {
 }
 
 const { platform, close } = await openPlatformOrExit(config, `worker:${group}`);
-const { agenda } = platform.jobs;
-const handlers: readonly RegisteredJob[] = jobsOfGroup(group);
-agenda.on('error', (err: Error) => platform.log.error({ event: 'worker.queue_error', err: err.message }));
-
-const LOCKS_PER_SLOT = 10;
-for (const handler of handlers) {
-  const concurrency = handler.concurrency ?? 5;
-  agenda.define(handler.name, async (job) => runLogged(platform, handler, String(job.attrs._id), job.attrs.data), {
-    concurrency,
-    // Agenda locks jobs only when it scans (every JOBS_POLL_INTERVAL_MS), not when a job
-    // finishes; a lock limit equal to the concurrency would run at most `concurrency` jobs
-    // per scan (5 jobs/s at 10 and 2 s). Locking several scans' worth keeps the slots busy,
-    // while a second worker still finds jobs to take. Jobs locked but not started when the
-    // worker stops are unlocked then (see the shutdown below).
-    lockLimit: concurrency * LOCKS_PER_SLOT,
-  });
+let bound: BoundJob[];
+try {
+  bound = jobsOfGroup(group);
+} catch (err) {
+  console.error(`emporium worker:${group}: ${(err as Error).message}`);
+  process.exit(1);
 }
+
 let service: { close(): Promise<void> } | null = null;
 try {
   if (group === INTERNAL_SERVICE_GROUP) service = await startInternalService(platform);
@@ -44,23 +37,17 @@ try {
   console.error(`emporium worker:${group}: cannot start its service: ${(err as Error).message}`);
   process.exit(1);
 }
-await agenda.start();
-for (const handler of handlers) {
-  if (handler.everyMs) await agenda.every(handler.everyMs(platform), handler.name);
-}
-platform.log.info({ event: 'worker.started', group, jobs: handlers.map((h) => h.name) });
+const working = await platform.jobs.work(
+  bound.map((job) => ({ contract: job.contract, run: (data, jobId) => runLogged(platform, job, jobId, data) })),
+  config,
+  (err) => platform.log.error({ event: 'worker.queue_error', err: err.message }),
+);
+platform.log.info({ event: 'worker.started', group, jobs: bound.map((h) => h.contract.name) });
 
 onShutdownSignal(async (signal) => {
   platform.log.info({ event: 'worker.stopping', group, signal });
   await service?.close();
-  // Jobs locked ahead of running (the lock limit above); drain stops locking more and waits
-  // for the running ones, but leaves these locked, so another worker could take them only
-  // once their lock expired (minutes). Unlock those not running when the drain began.
-  const held = ((await agenda.getRunningStats(true)).lockedJobs as { _id?: unknown }[]).map((j) => String(j._id));
-  const running = new Set(startedJobs);
-  const result = await agenda.drain({ timeout: config.jobs.shutdownGraceMs });
-  const notStarted = held.filter((id) => !running.has(id) && !startedJobs.has(id));
-  await agenda.db.unlockJobs(notStarted);
+  const result = await working.stop(config.jobs.shutdownGraceMs);
   await close();
   platform.log.info({
     event: 'worker.stopped',
@@ -68,35 +55,37 @@ onShutdownSignal(async (signal) => {
     completed: result.completed,
     still_running: result.running,
     timed_out: result.timedOut,
-    unlocked: notStarted.length,
+    unlocked: result.unlocked,
   });
   return 0;
 });
 
-/** Ids of the jobs this process is running. */
-const startedJobs = new Set<string>();
-
-async function runLogged(platform: Platform, handler: RegisteredJob, jobId: string, data: unknown): Promise<void> {
-  startedJobs.add(jobId);
+/**
+ * Run one job, logged with its start, end, duration and outcome. The payload is checked against
+ * the contract first: one that does not match (written by hand, or by an older release) fails
+ * the job with the reason, and a failed job is not retried (no backoff is configured).
+ */
+async function runLogged(platform: Platform, job: BoundJob, jobId: string, data: unknown): Promise<void> {
   const started = Date.now();
   const ids = idsOf(data);
-  platform.log.info({ event: 'job.started', job: handler.name, job_id: jobId, ...ids });
+  const name = job.contract.name;
+  platform.log.info({ event: 'job.started', job: name, job_id: jobId, ...ids });
   try {
-    const result = await handler.handle(platform, data);
-    platform.log.info({ event: 'job.finished', job: handler.name, job_id: jobId, ...ids, outcome: 'succeeded', duration_ms: Date.now() - started, result });
+    const result = await job.handle(platform, parsePayload(job.contract, data));
+    platform.log.info({ event: 'job.finished', job: name, job_id: jobId, ...ids, outcome: 'succeeded', duration_ms: Date.now() - started, result });
   } catch (err) {
+    const reason = err instanceof InvalidJobPayload ? { reason: 'invalid_payload' } : {};
     platform.log.error({
       event: 'job.finished',
-      job: handler.name,
+      job: name,
       job_id: jobId,
       ...ids,
       outcome: 'failed',
+      ...reason,
       duration_ms: Date.now() - started,
       error: (err as Error).message,
     });
     throw err;
-  } finally {
-    startedJobs.delete(jobId); // unlocking a finished job at shutdown is harmless: it holds no lock
   }
 }
 

@@ -1,22 +1,31 @@
 import type { Module } from '../module.js';
-import { appApiRoutes } from './app-api-routes.js';
-import { bridgeRoutes } from './bridge-routes.js';
-import { COMPLIANCE_REQUESTS, complianceIndexes } from './compliance.js';
-import { complianceOperationsRoutes, complianceRoutes } from './compliance-routes.js';
-import { developerRoutes } from './developer-routes.js';
-import { installStatsIndexes } from './install-stats.js';
-import { partnerRoutes } from './partner-routes.js';
-import { installationRoutes } from './installation-routes.js';
-import { oauthRoutes } from './oauth-routes.js';
-import { appReviewRoutes } from './review-routes.js';
-import { appStoreRoutes } from './store-routes.js';
-import { INSTALLATIONS, appIndexes } from './store.js';
-import { accessTokenAuthenticator } from './tokens.js';
-export { sweepExpiredOAuth } from './tokens.js';
-export { sendDueShopRedactions } from './compliance.js';
-import { wellKnownRoutes } from './well-known-routes.js';
-export { SCOPES, SCOPE_NAMES, isScope, normaliseScopes, type Scope } from './scopes.js';
-export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest-types.js';
+import { APPS_ERROR_CODES } from './errors.js';
+import { APPS_EVENT_TYPES } from './events.js';
+import { appJobs } from './jobs.js';
+import { appApiRoutes } from './app-api/routes.js';
+import { bridgeRoutes } from './bridge/routes.js';
+import { catalogRoutes } from './catalog/routes.js';
+import { complianceOperationsRoutes, complianceRoutes } from './compliance/routes.js';
+import { COMPLIANCE_REQUESTS, complianceIndexes } from './compliance/store.js';
+import { installationRoutes } from './installations/routes.js';
+import { INSTALLATIONS, installationIndexes } from './installations/store.js';
+import { listingReviewRoutes } from './listing-review/routes.js';
+import { oauthRoutes } from './oauth/routes.js';
+import { oauthIndexes } from './oauth/store.js';
+import { accessTokenAuthenticator } from './oauth/tokens.js';
+import { wellKnownRoutes } from './oauth/well-known-routes.js';
+import { partnerDashboardRoutes } from './partners/dashboard-routes.js';
+import { developerRoutes } from './partners/developer-routes.js';
+import { partnerIndexes } from './partners/store.js';
+import { ratingIndexes } from './ratings/store.js';
+import { sessionTokenIndexes } from './session-tokens/store.js';
+import { closeAppUsage, countAppCalls } from './stats/api-calls.js';
+import { statsIndexes } from './stats/store.js';
+export { sweepExpiredOAuth } from './oauth/tokens.js';
+export { sendDueShopRedactions } from './compliance/service.js';
+export { SCOPES, SCOPE_NAMES, isScope, normaliseScopes, type Scope } from './oauth/scopes.js';
+export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest/types.js';
+export { SendShopRedactions, SweepOAuth } from './jobs.js';
 
 /**
  * The app platform (docs/apps.md, docs/oauth.md): partners and their apps, review by operators,
@@ -25,21 +34,25 @@ export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest }
  */
 export const appsModule: Module = {
   name: 'apps',
-  indexes: [...appIndexes, ...complianceIndexes, ...installStatsIndexes],
+  errorCodes: APPS_ERROR_CODES,
+  indexes: [...partnerIndexes, ...installationIndexes, ...oauthIndexes, ...sessionTokenIndexes, ...ratingIndexes, ...complianceIndexes, ...statsIndexes],
   routes: [
     { path: '/v1/app-store/developers', router: developerRoutes },
-    { path: '/v1/app-store/apps', router: appStoreRoutes },
+    { path: '/v1/app-store/apps', router: catalogRoutes },
     { path: '/v1/app-store/oauth', router: oauthRoutes },
     { path: '/v1/app-store/installations', router: installationRoutes },
     { path: '/v1/app-store/bridge', router: bridgeRoutes },
     { path: '/v1/app-store/compliance', router: complianceRoutes },
-    { path: '/v1/app-store/partners', router: partnerRoutes },
-    { path: '/v1/operations/app-reviews', router: appReviewRoutes },
+    { path: '/v1/app-store/partners', router: partnerDashboardRoutes },
+    { path: '/v1/operations/app-reviews', router: listingReviewRoutes },
     { path: '/v1/operations/compliance-requests', router: complianceOperationsRoutes },
     { path: '/v1/app', router: appApiRoutes },
     { path: '/.well-known', router: wellKnownRoutes },
   ],
   authenticators: [accessTokenAuthenticator],
+  storeRequestObserver: countAppCalls,
+  jobs: appJobs,
   eventCarriers: [INSTALLATIONS, COMPLIANCE_REQUESTS],
-  eventTypes: ['app.installed', 'app.scopes_updated', 'app.uninstalled', 'customers.data_request', 'customers.redact', 'shop.redact'],
+  eventTypes: APPS_EVENT_TYPES,
+  close: closeAppUsage,
 };

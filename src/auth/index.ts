@@ -1,14 +1,19 @@
 import type { Module } from '../module.js';
+import { AUTH_ERROR_CODES } from './errors.js';
 import { sessionAuthenticator } from './access.js';
+import { authJobs } from './jobs.js';
 import { authRoutes } from './routes.js';
 import { authIndexes } from './store.js';
+export { SweepExpiredCredentials } from './jobs.js';
 export { authenticateSession, isSessionLive, sweepExpiredCredentials } from './service.js';
 export type { MerchantView, SessionView } from './present.js';
 
 /** Merchant accounts and sessions: /v1/auth, and the session authenticator. */
 export const authModule: Module = {
   name: 'auth',
+  errorCodes: AUTH_ERROR_CODES,
   indexes: authIndexes,
   routes: [{ path: '/v1/auth', router: authRoutes }],
   authenticators: [sessionAuthenticator],
+  jobs: authJobs,
 };

@@ -1,4 +1,6 @@
 import type { Module } from '../module.js';
+import { CATALOG_ERROR_CODES } from './errors.js';
+import { CATALOG_EVENT_TYPES } from './events.js';
 import { collectionRoutes, productRoutes } from './routes.js';
 import { COLLECTIONS, PRODUCTS, catalogIndexes } from './store.js';
 export { findProductByHandle, findVariants, getProduct, listProducts, productExists, type VariantRef } from './products.js';
@@ -9,11 +11,12 @@ export type { ProductView, VariantView, CollectionView } from './present.js';
 /** Products and collections: /v1/products, /v1/products/collections. */
 export const catalogModule: Module = {
   name: 'catalog',
+  errorCodes: CATALOG_ERROR_CODES,
   indexes: catalogIndexes,
   routes: [
     { path: '/v1/products/collections', router: collectionRoutes },
     { path: '/v1/products', router: productRoutes },
   ],
   eventCarriers: [PRODUCTS, COLLECTIONS],
-  eventTypes: ['collection.created', 'collection.deleted', 'collection.updated', 'product.created', 'product.deleted', 'product.updated'],
+  eventTypes: CATALOG_EVENT_TYPES,
 };

@@ -1,4 +1,6 @@
 import type { Module } from '../module.js';
+import { COUPONS_ERROR_CODES } from './errors.js';
+import { COUPONS_EVENT_TYPES } from './events.js';
 import { couponRoutes } from './routes.js';
 import { COUPONS, couponIndexes } from './store.js';
 export { evaluateCoupon, type CouponEvaluation, type CouponRefusal } from './service.js';
@@ -17,8 +19,9 @@ export type { CouponView } from './present.js';
 /** Discount codes: /v1/coupons. */
 export const couponsModule: Module = {
   name: 'coupons',
+  errorCodes: COUPONS_ERROR_CODES,
   indexes: couponIndexes,
   routes: [{ path: '/v1/coupons', router: couponRoutes }],
   eventCarriers: [COUPONS],
-  eventTypes: ['coupon.created', 'coupon.deleted', 'coupon.redeemed', 'coupon.updated'],
+  eventTypes: COUPONS_EVENT_TYPES,
 };

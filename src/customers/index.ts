@@ -1,22 +1,28 @@
 import type { Module } from '../module.js';
+import { CUSTOMERS_ERROR_CODES } from './errors.js';
+import { CUSTOMERS_EVENT_TYPES } from './events.js';
 import { customerSessionAuthenticator } from './access.js';
 import { customerAccountRoutes } from './account-routes.js';
+import { customersJobs } from './jobs.js';
 import { customerRoutes } from './routes.js';
 import { CUSTOMERS, CUSTOMER_ADDRESSES, customerIndexes } from './store.js';
 export { clearCustomerKey, getCustomer } from './service.js';
 export { sweepExpiredCustomerCredentials } from './account.js';
-export { recordCustomerOrder } from './orders.js';
+export { SweepCustomerCredentials } from './jobs.js';
+export { recordCustomerOrder } from './order-stats.js';
 export type { CustomerView, CustomerAddressView } from './present.js';
 
 /** Customers and their addresses: /v1/customers; shoppers' accounts: /v1/storefront/customer and the customer session authenticator. */
 export const customersModule: Module = {
   name: 'customers',
+  errorCodes: CUSTOMERS_ERROR_CODES,
   indexes: customerIndexes,
   routes: [
     { path: '/v1/customers', router: customerRoutes },
     { path: '/v1/storefront/customer', router: customerAccountRoutes },
   ],
   authenticators: [customerSessionAuthenticator],
+  jobs: customersJobs,
   eventCarriers: [CUSTOMERS, CUSTOMER_ADDRESSES],
-  eventTypes: ['customer.created', 'customer.updated', 'customer_address.created', 'customer_address.deleted', 'customer_address.updated'],
+  eventTypes: CUSTOMERS_EVENT_TYPES,
 };

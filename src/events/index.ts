@@ -13,5 +13,6 @@ export {
   type Wanted,
 } from './service.js';
 export { eventIndexes } from './store.js';
-export { matchesEventPatterns } from './types.js';
-export { carried, carrying, carrierIndexes, intentIndexes, withoutCarried, type CarriesEvents, type PendingEvent } from './outbox.js';
+export { matchesEventPatterns, type EventType } from './types.js';
+export { intentIndexes } from './store.js';
+export { carried, carrying, carrierIndexes, withoutCarried, type CarriesEvents, type PendingEvent } from './outbox.js';

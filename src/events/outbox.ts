@@ -1,4 +1,4 @@
-import type { Db, ObjectId, UpdateFilter, Document } from 'mongodb';
+import type { Document, UpdateFilter } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
 import type { EventDocument } from './store.js';
 
@@ -13,7 +13,6 @@ import type { EventDocument } from './store.js';
  */
 export const PENDING_EVENTS = 'pending_events';
 export const PENDING_SINCE = 'events_pending_since';
-export const EVENT_INTENTS = 'event_intents';
 
 /** A full event, not yet recorded: what a write carries. */
 export type PendingEvent = Omit<EventDocument, 'fanned_out_at'>;
@@ -42,20 +41,7 @@ export function withoutCarried<T extends CarriesEvents>(doc: T): Omit<T, keyof C
   return rest;
 }
 
-export type EventIntent = {
-  _id: ObjectId;
-  /** The collection and document a delete is about to remove. */
-  collection: string;
-  entity_id: ObjectId;
-  events: PendingEvent[];
-  created_at: Date;
-};
-
-export const eventIntents = (db: Db) => db.collection<EventIntent>(EVENT_INTENTS);
-
 /** The index each carrying collection gets (boot adds it for every module's `eventCarriers`). */
 export function carrierIndexes(collections: readonly string[]): IndexDeclaration[] {
   return collections.map((collection) => ({ collection, indexes: [{ key: { [PENDING_SINCE]: 1 }, name: PENDING_SINCE }] }));
 }
-
-export const intentIndexes: IndexDeclaration[] = [{ collection: EVENT_INTENTS, indexes: [{ key: { created_at: 1 }, name: 'created_at' }] }];

@@ -3,8 +3,9 @@ import type { Clock } from '../clock.js';
 import { insertEach } from '../db.js';
 import { groupCommit } from '../group-commit.js';
 import type { Log } from '../log.js';
-import { PENDING_EVENTS, PENDING_SINCE, eventIntents, type PendingEvent } from './outbox.js';
-import { events, type EventDocument, type EventRecipient } from './store.js';
+import type { EventType } from './types.js';
+import { PENDING_EVENTS, PENDING_SINCE, type PendingEvent } from './outbox.js';
+import { eventIntents, events, type EventDocument, type EventRecipient } from './store.js';
 
 export type DomainEvent = {
   id: string;
@@ -25,13 +26,13 @@ export type Events = {
    * Record one domain event. Idempotent on the key: a second emit with the same key
    * returns the event recorded first and writes nothing.
    */
-  emit(type: string, storeId: string | ObjectId | null, payload: Record<string, unknown>, idempotencyKey: string): Promise<DomainEvent>;
+  emit(type: EventType, storeId: string | ObjectId | null, payload: Record<string, unknown>, idempotencyKey: string): Promise<DomainEvent>;
   /**
    * An event to be carried by the write that makes its change (docs/events.md, "Every
    * committed change, once"): put it on the document with `carried` (an insert) or `carrying`
    * (an update), write, then `settle`. Nothing is recorded yet.
    */
-  pending(type: string, storeId: string | ObjectId | null, payload: Record<string, unknown>, idempotencyKey: string, options?: EventOptionsOf): PendingEvent;
+  pending(type: EventType, storeId: string | ObjectId | null, payload: Record<string, unknown>, idempotencyKey: string, options?: EventOptionsOf): PendingEvent;
   /**
    * After the write that carried `pending` committed: record the events and take them off the
    * document. Never throws: whatever it cannot finish stays on the document, and the

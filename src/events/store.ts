@@ -41,3 +41,19 @@ export const eventIndexes: IndexDeclaration[] = [
 ];
 
 export const events = (db: Db) => db.collection<EventDocument>(EVENTS);
+
+/** Delete intents: what a delete is about to remove and the events it carries (written first; events.deleting). */
+export const EVENT_INTENTS = 'event_intents';
+
+export type EventIntent = {
+  _id: ObjectId;
+  /** The collection and document a delete is about to remove. */
+  collection: string;
+  entity_id: ObjectId;
+  events: Omit<EventDocument, 'fanned_out_at'>[];
+  created_at: Date;
+};
+
+export const eventIntents = (db: Db) => db.collection<EventIntent>(EVENT_INTENTS);
+
+export const intentIndexes: IndexDeclaration[] = [{ collection: EVENT_INTENTS, indexes: [{ key: { created_at: 1 }, name: 'created_at' }] }];

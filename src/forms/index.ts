@@ -1,4 +1,5 @@
 import type { Module } from '../module.js';
+import { FORMS_EVENT_TYPES } from './events.js';
 import { formSubmissionRoutes } from './routes.js';
 import { FORM_SUBMISSIONS, formSubmissionIndexes } from './store.js';
 export { submitForm, type Submission } from './service.js';
@@ -15,5 +16,5 @@ export const formsModule: Module = {
   indexes: formSubmissionIndexes,
   routes: [{ path: '/v1/form-submissions', router: formSubmissionRoutes }],
   eventCarriers: [FORM_SUBMISSIONS],
-  eventTypes: ['form_submission.created'],
+  eventTypes: FORMS_EVENT_TYPES,
 };

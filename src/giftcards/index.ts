@@ -1,4 +1,6 @@
 import type { Module } from '../module.js';
+import { GIFTCARDS_ERROR_CODES } from './errors.js';
+import { GIFTCARDS_EVENT_TYPES } from './events.js';
 import { giftCardRoutes } from './routes.js';
 import { GIFT_CARDS, giftCardIndexes } from './store.js';
 export { findGiftCardByCode, debitGiftCard } from './service.js';
@@ -7,8 +9,9 @@ export type { GiftCardView } from './present.js';
 /** Gift cards: /v1/products/gift-cards. */
 export const giftCardsModule: Module = {
   name: 'giftcards',
+  errorCodes: GIFTCARDS_ERROR_CODES,
   indexes: giftCardIndexes,
   routes: [{ path: '/v1/products/gift-cards', router: giftCardRoutes }],
   eventCarriers: [GIFT_CARDS],
-  eventTypes: ['gift_card.created', 'gift_card.debited', 'gift_card.disabled'],
+  eventTypes: GIFTCARDS_EVENT_TYPES,
 };

@@ -1,4 +1,5 @@
 import { ObjectId } from 'mongodb';
+import { dayOf } from '../clock.js';
 import { getCustomer } from '../customers/index.js';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
@@ -28,8 +29,6 @@ export type CreatedGiftCard = GiftCardView & { code: string };
  */
 const hashCode = (platform: Platform, normalized: string) => keyedHash(platform.config.secretsKeys, CODE_PURPOSE, normalized);
 
-const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
-
 /** 00:00 UTC of the day after `expiresOn`: the card works through the whole of its last day. */
 function expiryInstant(expiresOn: string): Date {
   const day = new Date(`${expiresOn}T00:00:00.000Z`);
@@ -55,7 +54,7 @@ async function checkCustomer(platform: Platform, storeId: string, customerId: st
 export async function createGiftCard(platform: Platform, store: { id: string; currency: string }, input: CreateGiftCardBody): Promise<CreatedGiftCard> {
   const now = platform.clock.now();
   const expiresOn = input.expires_on ?? null;
-  if (expiresOn !== null && expiresOn <= todayUtc(now)) {
+  if (expiresOn !== null && expiresOn <= dayOf(now)) {
     throw invalidInput([{ path: 'expires_on', message: 'must be a date after today (UTC)' }]);
   }
   if (input.customer_id) await checkCustomer(platform, store.id, input.customer_id, 'customer_id');

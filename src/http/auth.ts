@@ -1,4 +1,3 @@
-import { countAppCall } from './app-usage.js';
 import type { Middleware } from 'koa';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
@@ -101,7 +100,7 @@ export function requireStore(platform: Platform, options: { scope: string | null
     const store = await ctx.access.storeAccess(platform, principal, storeId);
     if (!store) throw new PlatformError('not_allowed', 'store_forbidden', 'You do not have access to this store');
     ctx.state.store = store;
-    if (principal.kind === 'app') countAppCall(platform.db, principal.appId, options.scope, platform.clock.now());
+    for (const observe of ctx.access.storeRequestObservers) observe(platform, { principal, store, scope: options.scope });
     await next();
   };
 }

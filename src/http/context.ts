@@ -74,8 +74,20 @@ export type BudgetState = { allowed: boolean; limit: number; remaining: number; 
  */
 export type RequestBudget = (platform: Platform, spend: BudgetSpend) => Promise<BudgetState>;
 
+/**
+ * Hears of each request let into a store-scoped endpoint (its principal passed the endpoint's
+ * scope and store checks), before the handler runs, with the scope the endpoint required.
+ * Synchronous and cheap: it must neither fail nor slow the request.
+ */
+export type StoreRequestObserver = (platform: Platform, request: { principal: Principal; store: ScopedStore; scope: string | null }) => void;
+
 /** How the web app resolves callers: given to createApp by the composition root (src/boot.ts). */
-export type Access = { authenticators: readonly Authenticator[]; storeAccess: StoreAccess; budget: RequestBudget };
+export type Access = {
+  authenticators: readonly Authenticator[];
+  storeAccess: StoreAccess;
+  budget: RequestBudget;
+  storeRequestObservers: readonly StoreRequestObserver[];
+};
 
 export type AppState = {
   requestId: string;

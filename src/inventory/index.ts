@@ -1,4 +1,6 @@
 import type { Module } from '../module.js';
+import { INVENTORY_ERROR_CODES } from './errors.js';
+import { INVENTORY_EVENT_TYPES } from './events.js';
 import { inventoryRoutes } from './routes.js';
 import { LEVELS, LOCATIONS, inventoryIndexes } from './store.js';
 export { getLocation } from './service.js';
@@ -18,8 +20,9 @@ export type { LevelView, LocationView } from './present.js';
 /** Locations and stock levels: /v1/inventory. */
 export const inventoryModule: Module = {
   name: 'inventory',
+  errorCodes: INVENTORY_ERROR_CODES,
   indexes: inventoryIndexes,
   routes: [{ path: '/v1/inventory', router: inventoryRoutes }],
   eventCarriers: [LOCATIONS, LEVELS],
-  eventTypes: ['inventory_level.updated', 'inventory_location.created', 'inventory_location.updated'],
+  eventTypes: INVENTORY_EVENT_TYPES,
 };

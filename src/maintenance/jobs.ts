@@ -1,14 +1,12 @@
-import type { JobContract } from '../module.js';
-import { SWEEPS, type SweepName } from './service.js';
+import { defineSweep } from '../queue.js';
 
 /**
- * One recurring job per sweep, named after it (`maintenance.sweep-…`), so a failing sweep never
- * holds up the others; the maintenance group runs them at MAINTENANCE_SWEEP_INTERVAL_MS
- * (handlers: jobs/maintenance.ts).
+ * The sweeps of the core's own records (handlers: jobs/maintenance.ts). Each domain declares the
+ * sweeps of its own records in its module (src/<domain>/jobs.ts); the maintenance group runs them all.
  */
-export const maintenanceJobs: readonly JobContract[] = (Object.keys(SWEEPS) as SweepName[]).map((name) => ({
-  name,
-  group: 'maintenance',
-  concurrency: 1,
-  everyMs: (platform) => platform.config.jobs.sweepIntervalMs,
-}));
+/** Idempotency-Key records past their expiry (src/http/idempotency). */
+export const SweepIdempotencyRecords = defineSweep('maintenance.sweep-idempotency-records');
+/** Events a process left on their documents (or delete intents) when it stopped between write and record (src/events). */
+export const SettleEvents = defineSweep('maintenance.settle-events');
+
+export const maintenanceJobs = [SweepIdempotencyRecords, SettleEvents];

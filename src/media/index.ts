@@ -1,4 +1,7 @@
 import type { Module } from '../module.js';
+import { MEDIA_ERROR_CODES } from './errors.js';
+import { STORAGE_ERROR_CODES } from '../storage/index.js';
+import { MEDIA_EVENT_TYPES } from './events.js';
 import { mediaRoutes } from './routes.js';
 import { MEDIA, mediaIndexes } from './store.js';
 export { findMedia, findMediaFiles } from './service.js';
@@ -7,8 +10,9 @@ export type { MediaView } from './present.js';
 /** A store's images (and the local driver's signed file URLs): /v1/media. */
 export const mediaModule: Module = {
   name: 'media',
+  errorCodes: [...MEDIA_ERROR_CODES, ...STORAGE_ERROR_CODES],
   indexes: mediaIndexes,
   routes: [{ path: '/v1/media', router: mediaRoutes }],
   eventCarriers: [MEDIA],
-  eventTypes: ['media.created', 'media.deleted'],
+  eventTypes: MEDIA_EVENT_TYPES,
 };

@@ -4,7 +4,7 @@ import { post, type FailureTexts } from '../outbound/index.js';
 import type { Platform } from '../platform.js';
 import { decryptSecret, encryptSecret } from '../secrets/index.js';
 import { backoff, claimLease, findStranded, settleLease, type Lease } from '../work/lease.js';
-import { enqueueMessageDelivery, scheduleMessageDelivery } from './jobs.js';
+import { enqueueMessageDelivery } from './jobs.js';
 import { messages, type MessageDocument, type MessageKind } from './store.js';
 
 const PURPOSE = 'messages.body';
@@ -109,7 +109,7 @@ export async function deliverMessage(platform: Platform, messageId: string): Pro
   }
   const next = new Date(platform.clock.now().getTime() + backoff(RETRY_BASE_MS, claimed.attempts - 1, RETRY_CAP_MS));
   if ((await settle({ last_error: error, next_attempt_at: next }, 'retry_scheduled')) === 'skipped') return 'skipped';
-  await scheduleMessageDelivery(platform, messageId, next);
+  await enqueueMessageDelivery(platform, messageId, next);
   return 'retry_scheduled';
 }
 

@@ -1,9 +1,14 @@
 import type { Module } from '../module.js';
+import { ORDERS_ERROR_CODES } from './errors.js';
+import { ORDERS_EVENT_TYPES } from './events.js';
 import { customerOrderRoutes, orderRoutes } from './routes.js';
+import { ordersJobs } from './jobs.js';
 import { orderIndexes } from './store.js';
-export { repairOrders } from './operations.js';
-export { createOrder, findOrderByRequest, getOrder, listOrders, markOrderPaid } from './service.js';
-export { customerBoughtProduct, getCustomerOrder, getShopperOrder, listCustomerOrders, replacePaymentSecret, type ShopperProof } from './customer.js';
+export { repairOrders } from './changes.js';
+export { RepairOrders } from './jobs.js';
+export { createOrder } from './create.js';
+export { findOrderByRequest, getOrder, listOrders, markOrderPaid } from './service.js';
+export { customerBoughtProduct, getCustomerOrder, getShopperOrder, listCustomerOrders, replacePaymentSecret, type ShopperProof } from './customer-reads.js';
 export { AddressInput, CreateOrderBody } from './schemas.js';
 export type { RequestRef } from './store.js';
 export { ListOrdersQuery } from './schemas.js';
@@ -12,10 +17,12 @@ export type { CustomerOrderView, OrderView } from './present.js';
 /** Orders, fulfilments, refunds, cancellations and payments: /v1/orders; a customer's own orders: /v1/storefront/customer/orders. */
 export const ordersModule: Module = {
   name: 'orders',
+  errorCodes: ORDERS_ERROR_CODES,
   indexes: orderIndexes,
   routes: [
     { path: '/v1/orders', router: orderRoutes },
     { path: '/v1/storefront/customer/orders', router: customerOrderRoutes },
   ],
-  eventTypes: ['order.cancelled', 'order.created', 'order.fulfilled', 'order.paid', 'order.refunded'],
+  jobs: ordersJobs,
+  eventTypes: ORDERS_EVENT_TYPES,
 };

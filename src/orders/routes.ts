@@ -4,9 +4,10 @@ import { principalKey, type AppRouter } from '../http/context.js';
 import { endpoint, storeScoped, type EndpointRequest, type StoreScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { CancelBody, CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
-import { cancelOrder, createOrder, fulfillOrder, getOrder, listOrders, markOrderPaid, refundOrder } from './service.js';
+import { createOrder } from './create.js';
+import { cancelOrder, fulfillOrder, getOrder, listOrders, markOrderPaid, refundOrder } from './service.js';
 import type { RequestRef } from './store.js';
-import { getCustomerOrder, listCustomerOrders } from './customer.js';
+import { getCustomerOrder, listCustomerOrders } from './customer-reads.js';
 import { PageQuery } from '../pagination.js';
 
 const read = storeScoped('read_orders');

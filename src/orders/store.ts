@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { ErrorCode } from '../errors.js';
 import type { Provider } from '../payments/index.js';
 
 export const ORDERS = 'orders';
@@ -101,7 +102,7 @@ export type OrderDocument = {
   version: number;
   /** True until the order is made (its stock and coupon held): such an order is not shown, and is undone if its maker stops. */
   creating?: boolean;
-  /** The change under way that spans other documents (operations.ts); null when none. */
+  /** The change under way that spans other documents (changes.ts); null when none. */
   pending_op?: PendingOperation | null;
   /** When pending_op began: what the maintenance sweep looks for once the lease is free. */
   pending_since?: Date | null;
@@ -126,7 +127,7 @@ export type OrderDocument = {
 };
 
 /**
- * A step of an order change on another document (src/orders/operations.ts). `key` names the
+ * A step of an order change on another document (src/orders/changes.ts). `key` names the
  * step on the document it changes, so a repeated step changes nothing more.
  */
 export type StockEffect = {
@@ -172,7 +173,7 @@ export type PendingOperation = {
   /** The fulfilment or refund the change adds. */
   subject_id: ObjectId | null;
   request_id: string | null;
-  failure: { code: string; message: string; details: string[] } | null;
+  failure: { code: ErrorCode; message: string; details: string[] } | null;
   started_at: Date;
 };
 

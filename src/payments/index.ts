@@ -1,8 +1,19 @@
 import type { Module } from '../module.js';
+import { PAYMENTS_ERROR_CODES } from './errors.js';
+import { PAYMENTS_EVENT_TYPES } from './events.js';
 import { paymentRoutes } from './routes.js';
 import { PAYMENT_PROVIDERS, paymentIndexes } from './store.js';
 export { recordPaymentTransaction } from './transactions.js';
 export { GATEWAYS, paymentSignature, providerConfig, type Gateway } from './gateways.js';
+export {
+  madeSessions,
+  openPaymentSession,
+  recordSessionPayment,
+  requireSignedPayment,
+  sandboxPayment,
+  type PaymentSessionDocument,
+  type PaymentSessionKind,
+} from './sessions.js';
 export { PROVIDERS, type Provider } from './store.js';
 export type { PaymentTransactionView, ProviderSettingsView } from './present.js';
 export type { RecordTransactionInput } from './schemas.js';
@@ -10,8 +21,9 @@ export type { RecordTransactionInput } from './schemas.js';
 /** Payment providers and transactions: /v1/payments. */
 export const paymentsModule: Module = {
   name: 'payments',
+  errorCodes: PAYMENTS_ERROR_CODES,
   indexes: paymentIndexes,
   routes: [{ path: '/v1/payments', router: paymentRoutes }],
   eventCarriers: [PAYMENT_PROVIDERS],
-  eventTypes: ['payment_provider.updated', 'payment_transaction.created'],
+  eventTypes: PAYMENTS_EVENT_TYPES,
 };

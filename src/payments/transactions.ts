@@ -12,7 +12,7 @@ import { paymentTransactions, type PaymentTransactionDocument } from './store.js
  * call is safe to repeat: a transaction already recorded under that id is returned (and its
  * event recorded if an earlier attempt stopped before it).
  *
- * A step of an order change (src/orders/operations.ts), keyed by the order step and completed by
+ * A step of an order change (src/orders/changes.ts), keyed by the order step and completed by
  * the orders repair sweep: its plain emit is re-run with the step, so it is not carried by the
  * write (docs/events.md, "Every committed change, once").
  */

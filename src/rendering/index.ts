@@ -1,4 +1,5 @@
 import type { Module } from '../module.js';
+import { RENDERING_ERROR_CODES } from './errors.js';
 import { closePageRenderer } from './render.js';
 import { renderedPageRoutes, themeAssetRoutes } from './routes.js';
 export { createPageRenderer, PAGE_LIMITS, pageRendererOf, renderPage, type PageLimits, type PageRenderer, type RenderedPage } from './render.js';
@@ -11,6 +12,7 @@ export type { PageRequest } from './page.js';
  */
 export const renderingModule: Module = {
   name: 'rendering',
+  errorCodes: RENDERING_ERROR_CODES,
   routes: [
     { path: '/v1/storefront/:subdomain/pages', router: renderedPageRoutes },
     { path: '/v1/storefront/:subdomain/assets', router: themeAssetRoutes },

@@ -1,4 +1,4 @@
-import { PlatformError } from '../errors.js';
+import { PlatformError, type ErrorCode } from '../errors.js';
 import type { Platform } from '../platform.js';
 import {
   findPublicCollection,
@@ -52,7 +52,7 @@ export function pageLocale(theme: RenderableTheme, requested: string | undefined
   return DEFAULT_LOCALE;
 }
 
-const notFound = (what: string, code = 'not_found') => new PlatformError('not_found', code, `${what} not found`);
+const notFound = (what: string, code: ErrorCode = 'not_found') => new PlatformError('not_found', code, `${what} not found`);
 
 /**
  * The page context from the storefront's public reads: the product (product pages, by handle)

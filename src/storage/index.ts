@@ -4,3 +4,4 @@ export { LocalStorage } from './local.js';
 export { S3Storage, S3Error } from './s3.js';
 export { createObjectStorage, objectStorage } from './select.js';
 export { storageFileRoutes } from './routes.js';
+export { STORAGE_ERROR_CODES } from './errors.js';

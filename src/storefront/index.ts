@@ -1,9 +1,12 @@
 import type { Module } from '../module.js';
+import { STOREFRONT_ERROR_CODES } from './errors.js';
+import { STOREFRONT_EVENT_TYPES } from './events.js';
+import { storefrontJobs } from './jobs.js';
 import { storefrontRoutes } from './routes.js';
-import { paymentIndexes } from './payments.js';
-import { CARTS, cartIndexes } from './store.js';
+import { CARTS, cartIndexes, paymentIndexes } from './store.js';
 export { loadPricedCart, sweepExpiredCarts, type CartLineProblem, type PricedCart, type PricedCartLine, type PricedCoupon } from './carts.js';
 export { finishStrandedCheckouts } from './checkout.js';
+export { FinishCheckouts, SweepCarts } from './jobs.js';
 export { findPublicCollection, getPublicProduct, storefrontStore, type PublicCollectionWithProducts } from './reads.js';
 export { presentCart, type PublicProductView } from './present.js';
 export { CART_TOKEN_HEADER } from './schemas.js';
@@ -17,8 +20,10 @@ export type { CartView } from './present.js';
  */
 export const storefrontModule: Module = {
   name: 'storefront',
+  errorCodes: STOREFRONT_ERROR_CODES,
   indexes: [...cartIndexes, ...paymentIndexes],
   routes: [{ path: '/v1/storefront', router: storefrontRoutes }],
+  jobs: storefrontJobs,
   eventCarriers: [CARTS],
-  eventTypes: ['checkout.completed'],
+  eventTypes: STOREFRONT_EVENT_TYPES,
 };

@@ -1,6 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
 import type { CarriesEvents } from '../events/index.js';
+import type { PaymentSessionDocument, PaymentSessionKind, Provider } from '../payments/index.js';
 
 export const CARTS = 'storefront_carts';
 
@@ -45,3 +46,42 @@ export const cartIndexes: IndexDeclaration[] = [
 ];
 
 export const carts = (db: Db) => db.collection<CartDocument>(CARTS);
+
+export const STOREFRONT_PAYMENTS = 'storefront_payments';
+
+/**
+ * A provider-side payment order for a storefront order, and whether the provider's signed payment
+ * was verified: a payment session (src/payments/sessions.ts) of the order's shopper. One per
+ * (store, order, provider).
+ */
+export type PaymentDocument = PaymentSessionDocument & {
+  store_id: ObjectId;
+  order_id: ObjectId;
+  provider: Provider;
+  /** Minor units of `currency`: the order's total. */
+  amount: number;
+  currency: string;
+  status: 'creating' | 'created' | 'paid';
+  verified_at: Date | null;
+  created_at: Date;
+};
+
+export const paymentIndexes: IndexDeclaration[] = [
+  {
+    collection: STOREFRONT_PAYMENTS,
+    indexes: [
+      { key: { provider_order_id: 1 }, name: 'provider_order_id_unique', unique: true },
+      // Unique (it replaced the plain `store_id_order_id_provider`, hence the new name): one provider order per order and provider.
+      { key: { store_id: 1, order_id: 1, provider: 1 }, name: 'store_id_order_id_provider_unique', unique: true },
+    ],
+  },
+];
+
+/** Storefront payment orders as payment sessions: `created` awaits the payment, `verified_at` records it. */
+export const storefrontPayments: PaymentSessionKind<PaymentDocument> = {
+  collection: (db: Db) => db.collection<PaymentDocument>(STOREFRONT_PAYMENTS),
+  creating: 'creating',
+  open: 'created',
+  paid: 'paid',
+  paidAt: 'verified_at',
+};

@@ -1,4 +1,6 @@
 import type { Module } from '../module.js';
+import { STORES_ERROR_CODES } from './errors.js';
+import { STORES_EVENT_TYPES } from './events.js';
 import { storeAccess } from './access.js';
 import { storeRoutes } from './routes.js';
 import { STORES, storeIndexes } from './store.js';
@@ -8,9 +10,10 @@ export type { StoreView } from './present.js';
 /** A merchant's stores: /v1/stores, and who may act on which store. */
 export const storesModule: Module = {
   name: 'stores',
+  errorCodes: STORES_ERROR_CODES,
   indexes: storeIndexes,
   routes: [{ path: '/v1/stores', router: storeRoutes }],
   eventCarriers: [STORES],
-  eventTypes: ['store.created', 'store.updated'],
+  eventTypes: STORES_EVENT_TYPES,
   storeAccess,
 };

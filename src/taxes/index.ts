@@ -1,4 +1,6 @@
 import type { Module } from '../module.js';
+import { TAXES_ERROR_CODES } from './errors.js';
+import { TAXES_EVENT_TYPES } from './events.js';
 import { taxRoutes } from './routes.js';
 import { TAX_SETTINGS, taxIndexes } from './store.js';
 export { getTaxSettings, rateFor, taxOn, type TaxSettingsView } from './service.js';
@@ -6,8 +8,9 @@ export { getTaxSettings, rateFor, taxOn, type TaxSettingsView } from './service.
 /** The store's tax rates: /v1/taxes. */
 export const taxesModule: Module = {
   name: 'taxes',
+  errorCodes: TAXES_ERROR_CODES,
   indexes: taxIndexes,
   routes: [{ path: '/v1/taxes', router: taxRoutes }],
   eventCarriers: [TAX_SETTINGS],
-  eventTypes: ['tax_settings.updated'],
+  eventTypes: TAXES_EVENT_TYPES,
 };

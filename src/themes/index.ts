@@ -1,25 +1,37 @@
 import type { Module } from '../module.js';
-import { bundleSchemaRoutes } from './bundle-routes.js';
+import { THEMES_ERROR_CODES } from './errors.js';
+import { THEMES_EVENT_TYPES } from './events.js';
+import { bundleSchemaRoutes } from './bundle/routes.js';
 import { themeJobs } from './jobs.js';
-import { closeLiquidSyntaxThreads } from './liquid-syntax.js';
-import { themeReviewRoutes } from './review-routes.js';
+import { closeLiquidSyntaxThreads } from './review/liquid-syntax.js';
+import { themeReviewRoutes } from './review/routes.js';
 import { themeRoutes } from './routes.js';
-export { REVIEW_THEME_VERSION, ReviewPayload, SWEEP_THEME_REVIEWS } from './jobs.js';
-export { runReview, sweepReviews } from './reviews.js';
-export { sweepExpiredPreviewSessions } from './previews.js';
-export { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './renderable.js';
-export type { SectionDef, SettingField, ThemeBundle, Template, TemplateKey } from './bundle-types.js';
-export { TEMPLATE_KEYS } from './bundle-types.js';
-export { isAppBlockType } from './bundle-schema.js';
-import { STORE_THEMES, THEME_PACKAGES, THEME_PURCHASES, THEME_REVIEWS, THEME_VERSIONS, themeIndexes, themePurchaseIndexes } from './store.js';
+export { ReviewThemeVersion, SweepThemePreviews, SweepThemeReviews } from './jobs.js';
+export { runReview, sweepReviews } from './review/service.js';
+export { sweepExpiredPreviewSessions } from './previews/sessions.js';
+export { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './installs/renderable.js';
+export type { SectionDef, SettingField, ThemeBundle, Template, TemplateKey } from './bundle/types.js';
+export { TEMPLATE_KEYS } from './bundle/types.js';
+export { isAppBlockType } from './bundle/schema.js';
+import { editorIndexes } from './editor/store.js';
+import { STORE_THEMES, installIndexes } from './installs/store.js';
+import { THEME_PACKAGES, THEME_VERSIONS, packageIndexes } from './packages/store.js';
+import { previewIndexes } from './previews/store.js';
+import { THEME_PURCHASES, purchaseIndexes } from './purchases/store.js';
+import { THEME_REVIEWS, reviewIndexes } from './review/store.js';
 
 /**
  * Themes (docs/themes.md): the JSON-contract bundle, upload, review by the themes worker and
  * operators, the catalog, install into a store, the editor (drafts, releases, preview sessions).
+ * Feature folders, each with its collections in its own store.ts: bundle/ (types, JSON Schema,
+ * rules), packages/ (upload, versions), review/ (checks, operator decisions), installs/ (store
+ * themes, what renders), editor/ (drafts, releases), previews/, purchases/. This file is the
+ * one door: other domains import only what it exports.
  */
 export const themesModule: Module = {
   name: 'themes',
-  indexes: [...themeIndexes, ...themePurchaseIndexes],
+  errorCodes: THEMES_ERROR_CODES,
+  indexes: [...packageIndexes, ...reviewIndexes, ...installIndexes, ...editorIndexes, ...previewIndexes, ...purchaseIndexes],
   routes: [
     { path: '/v1/themes/bundle-schema', router: bundleSchemaRoutes },
     { path: '/v1/themes', router: themeRoutes },
@@ -27,6 +39,6 @@ export const themesModule: Module = {
   ],
   jobs: themeJobs,
   eventCarriers: [THEME_PACKAGES, THEME_VERSIONS, THEME_REVIEWS, STORE_THEMES, THEME_PURCHASES],
-  eventTypes: ['theme.installed', 'theme.published', 'theme.purchased', 'theme.released', 'theme.review.completed', 'theme.submitted'],
+  eventTypes: THEMES_EVENT_TYPES,
   close: closeLiquidSyntaxThreads,
 };

@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import { IdString } from '../ids.js';
-import type { JobContract } from '../module.js';
+import { defineJob, defineSweep, NoPayload } from '../queue.js';
 
-/** Job names are a public contract: never rename them. */
-export const REVIEW_THEME_VERSION = 'themes.review';
-export const SWEEP_THEME_REVIEWS = 'themes.sweep';
+/** The themes domain's jobs (handlers: jobs/themes.ts). Job names are a public contract: never rename them. */
+export const ReviewThemeVersion = defineJob({ name: 'themes.review', group: 'themes', concurrency: 2, payload: z.object({ review_id: IdString('review') }) });
+/** The backstop: reviews whose job was lost or whose worker died (their lease ran out). */
+export const SweepThemeReviews = defineJob({
+  name: 'themes.sweep',
+  group: 'themes',
+  concurrency: 1,
+  payload: NoPayload,
+  every: (config) => config.themes.sweepIntervalMs,
+});
+/** Expired theme preview sessions. */
+export const SweepThemePreviews = defineSweep('maintenance.sweep-theme-previews');
 
-export const ReviewPayload = z.object({ review_id: IdString() });
-
-/** The themes worker group runs these (handlers: jobs/themes.ts). */
-export const themeJobs: readonly JobContract[] = [
-  { name: REVIEW_THEME_VERSION, group: 'themes', concurrency: 2 },
-  // The backstop: reviews whose job was lost or whose worker died (their lease ran out).
-  { name: SWEEP_THEME_REVIEWS, group: 'themes', concurrency: 1, everyMs: (platform) => platform.config.themes.sweepIntervalMs },
-];
+export const themeJobs = [ReviewThemeVersion, SweepThemeReviews, SweepThemePreviews];

@@ -1,16 +1,9 @@
-import { BUNDLE_SCHEMA_VERSION, RENDERER_VERSION } from './bundle-types.js';
-import type {
-  CatalogMeta,
-  DraftKey,
-  ReleaseRecord,
-  StoreThemeDocument,
-  ThemeDraftDocument,
-  ThemePackageDocument,
-  ThemePreviewSessionDocument,
-  ThemeReleaseDocument,
-  ThemeReviewDocument,
-  ThemeVersionDocument,
-} from './store.js';
+import { BUNDLE_SCHEMA_VERSION, RENDERER_VERSION } from './bundle/types.js';
+import type { CatalogMeta, ThemePackageDocument, ThemeVersionDocument } from './packages/store.js';
+import type { DraftKey, ReleaseRecord, ThemeDraftDocument, ThemeReleaseDocument } from './editor/store.js';
+import type { StoreThemeDocument } from './installs/store.js';
+import type { ThemePreviewSessionDocument } from './previews/store.js';
+import type { ThemeReviewDocument } from './review/store.js';
 
 export type ReviewView = {
   id: string;

@@ -5,11 +5,11 @@ import type { AppContext, AppRouter, MerchantPrincipal } from '../http/context.j
 import { endpoint, storeScoped } from '../http/endpoint.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { installTheme, listCatalog, listStoreThemes, publishStoreTheme, themeSchema } from './installs.js';
-import { addEditorRoutes } from './editor-routes.js';
-import { uploadPackage } from './packages.js';
-import { PurchaseBody, SimulatePurchaseBody, VerifyPurchaseBody, createPurchase, simulatePurchasePayment, verifyPurchase } from './purchases.js';
-import { MAX_BUNDLE_BYTES } from './bundle-schema.js';
+import { installTheme, listCatalog, listStoreThemes, publishStoreTheme, themeSchema } from './installs/service.js';
+import { addEditorRoutes } from './editor/routes.js';
+import { uploadPackage } from './packages/upload.js';
+import { PurchaseBody, SimulatePurchaseBody, VerifyPurchaseBody, createPurchase, simulatePurchasePayment, verifyPurchase } from './purchases/service.js';
+import { MAX_BUNDLE_BYTES } from './bundle/schema.js';
 import { CatalogQuery, InstallBody, UploadBody } from './schemas.js';
 
 /** An upload carries a whole bundle (at most MAX_BUNDLE_BYTES as JSON) and its envelope. */

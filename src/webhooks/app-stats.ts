@@ -1,8 +1,7 @@
-import type { Db, ObjectId } from 'mongodb';
-import type { IndexDeclaration } from '../db.js';
-import { dayOf } from '../http/app-usage.js';
+import type { ObjectId } from 'mongodb';
+import { dayOf } from '../clock.js';
 import type { Platform } from '../platform.js';
-import { subscriptions } from './store.js';
+import { appWebhookDays as days, subscriptions } from './store.js';
 
 /**
  * Delivery figures of app webhooks for the partner dashboard (docs/apps.md, Partner dashboard),
@@ -10,14 +9,6 @@ import { subscriptions } from './store.js';
  * ended successful, deliveries that ended failed, and failed attempts that were retried. The
  * dashboard reads a few small documents whatever the number of deliveries.
  */
-export const APP_WEBHOOK_DAYS = 'app_webhook_days';
-
-export type AppWebhookDayDocument = { _id: string; app_id: ObjectId; day: string; successful: number; failed: number; retried: number };
-
-export const appWebhookStatsIndexes: IndexDeclaration[] = [{ collection: APP_WEBHOOK_DAYS, indexes: [{ key: { app_id: 1, day: 1 }, name: 'app_id_day' }] }];
-
-const days = (db: Db) => db.collection<AppWebhookDayDocument>(APP_WEBHOOK_DAYS);
-
 export type AttemptEnd = 'successful' | 'failed' | 'retry_scheduled';
 
 /** Count how an attempt of a delivery to an app ended. */

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { AppRouter } from '../http/context.js';
 import { endpoint, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
-import { ListDeliveriesQuery, getDelivery, listDeliveries, redeliver } from './operations.js';
+import { ListDeliveriesQuery, getDelivery, listDeliveries, redeliver } from './delivery-log.js';
 
 /** /v1/operations/webhook-deliveries: the store's deliveries, their attempts, and redelivery (merchants only). */
 export function webhookDeliveryRoutes(platform: Platform): AppRouter {

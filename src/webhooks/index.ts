@@ -1,6 +1,8 @@
 import type { Module } from '../module.js';
+import { WEBHOOKS_ERROR_CODES } from './errors.js';
+import { WEBHOOKS_EVENT_TYPES } from './events.js';
 import { webhookDeliveryRoutes } from './delivery-routes.js';
-import { appWebhookStatsIndexes } from './app-stats.js';
+import { appWebhookStatsIndexes } from './store.js';
 import { subscribedEvents } from './interest.js';
 import { webhookInternalRoutes } from './internal.js';
 import { webhookJobs } from './jobs.js';
@@ -33,11 +35,12 @@ export {
 } from './app-subscriptions.js';
 export { RotateSecretBody } from './schemas.js';
 export { appDeliveryFigures, type AppDeliveryFigures } from './app-stats.js';
-export { AppDeliveriesQuery, getDelivery, listDeliveries, redeliver, type DeliveryScope } from './operations.js';
+export { AppDeliveriesQuery, getDelivery, listDeliveries, redeliver, type DeliveryScope } from './delivery-log.js';
 export type { AppSubscriptionView } from './present.js';
 export { deliveries as webhookDeliveries, type DeliveryDocument } from './store.js';
-export { catchUpSubscriptions, dispatchDue, fanOutEvents, fanOutPendingEvents } from './delivery.js';
-export { FAN_OUT_EVENT, DISPATCH_DELIVERY, SWEEP, FanOutPayload, DispatchPayload } from './jobs.js';
+export { dispatchDue } from './delivery.js';
+export { catchUpSubscriptions, fanOutEvents, fanOutPendingEvents } from './fan-out.js';
+export { DispatchDelivery, FanOutEvent, SweepWebhooks } from './jobs.js';
 
 /**
  * Partner webhooks: subscriptions and deliveries (/v1/operations/…), the internal dispatch
@@ -46,6 +49,7 @@ export { FAN_OUT_EVENT, DISPATCH_DELIVERY, SWEEP, FanOutPayload, DispatchPayload
  */
 export const webhooksModule: Module = {
   name: 'webhooks',
+  errorCodes: WEBHOOKS_ERROR_CODES,
   indexes: [...webhookIndexes, ...appWebhookStatsIndexes],
   routes: [
     { path: '/v1/operations/webhook-subscriptions', router: webhookSubscriptionRoutes },
@@ -54,7 +58,7 @@ export const webhooksModule: Module = {
   internal: webhookInternalRoutes,
   jobs: webhookJobs,
   eventCarriers: [SUBSCRIPTIONS],
-  eventTypes: ['webhook_subscription.created', 'webhook_subscription.deleted', 'webhook_subscription.disabled', 'webhook_subscription.updated'],
+  eventTypes: WEBHOOKS_EVENT_TYPES,
   eventHooks(platform) {
     const announcer = announceEvents(platform);
     return {

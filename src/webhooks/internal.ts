@@ -6,7 +6,8 @@ import { IdString } from '../ids.js';
 import type { InternalRoutes } from '../module.js';
 import type { Platform } from '../platform.js';
 import { loadEventsNotFannedOut } from '../events/index.js';
-import { dispatchDue, fanOutEvents } from './delivery.js';
+import { dispatchDue } from './delivery.js';
+import { fanOutEvents } from './fan-out.js';
 import { createDispatcher } from './dispatcher.js';
 import { WAKE_BATCH } from './wake.js';
 

@@ -1,28 +1,36 @@
 import { z } from 'zod';
 import { IdString } from '../ids.js';
-import type { JobContract } from '../module.js';
 import type { Platform } from '../platform.js';
+import { defineJob, NoPayload } from '../queue.js';
 
-/** Job names are a public contract: never rename them. */
-export const FAN_OUT_EVENT = 'webhooks.fan-out-event';
-export const DISPATCH_DELIVERY = 'webhooks.dispatch-delivery';
-export const SWEEP = 'webhooks.sweep';
+/** The webhooks domain's jobs (handlers: jobs/webhooks.ts). Job names are a public contract: never rename them. */
+export const FanOutEvent = defineJob({
+  name: 'webhooks.fan-out-event',
+  group: 'webhooks',
+  concurrency: 10,
+  payload: z.object({ event_id: IdString('event') }),
+});
+export const DispatchDelivery = defineJob({
+  name: 'webhooks.dispatch-delivery',
+  group: 'webhooks',
+  concurrency: 20,
+  payload: z.object({ delivery_id: IdString('delivery') }),
+});
+/** The backstop: events not fanned out, catch-up windows, deliveries whose job or wake-up was lost. */
+export const SweepWebhooks = defineJob({
+  name: 'webhooks.sweep',
+  group: 'webhooks',
+  concurrency: 1,
+  payload: NoPayload,
+  every: (config) => config.webhooks.sweepIntervalMs,
+});
 
-export const FanOutPayload = z.object({ event_id: IdString() });
-export const DispatchPayload = z.object({ delivery_id: IdString() });
-
-/** The webhooks worker group runs these (handlers: jobs/webhooks.ts). */
-export const webhookJobs: readonly JobContract[] = [
-  { name: FAN_OUT_EVENT, group: 'webhooks', concurrency: 10 },
-  { name: DISPATCH_DELIVERY, group: 'webhooks', concurrency: 20 },
-  // The backstop: events not fanned out, catch-up windows, deliveries whose job or wake-up was lost.
-  { name: SWEEP, group: 'webhooks', concurrency: 1, everyMs: (platform) => platform.config.webhooks.sweepIntervalMs },
-];
+export const webhookJobs = [FanOutEvent, DispatchDelivery, SweepWebhooks];
 
 export async function enqueueFanOut(platform: Pick<Platform, 'jobs'>, eventId: string): Promise<void> {
-  await platform.jobs.enqueue(FAN_OUT_EVENT, { event_id: eventId });
+  await platform.jobs.enqueue(FanOutEvent, { event_id: eventId });
 }
 
 export async function scheduleDispatch(platform: Pick<Platform, 'jobs'>, deliveryId: string, at: Date): Promise<void> {
-  await platform.jobs.agenda.schedule(at, DISPATCH_DELIVERY, { delivery_id: deliveryId });
+  await platform.jobs.enqueue(DispatchDelivery, { delivery_id: deliveryId }, { at });
 }

@@ -134,3 +134,12 @@ export const webhookIndexes: IndexDeclaration[] = [
 export const subscriptions = (db: Db) => db.collection<SubscriptionDocument>(SUBSCRIPTIONS);
 export const appSecrets = (db: Db) => db.collection<AppSecretDocument>(APP_SECRETS);
 export const deliveries = (db: Db) => db.collection<DeliveryDocument>(DELIVERIES);
+
+/** Delivery figures of app webhooks per app and UTC day (app-stats.ts). */
+export const APP_WEBHOOK_DAYS = 'app_webhook_days';
+
+export type AppWebhookDayDocument = { _id: string; app_id: ObjectId; day: string; successful: number; failed: number; retried: number };
+
+export const appWebhookStatsIndexes: IndexDeclaration[] = [{ collection: APP_WEBHOOK_DAYS, indexes: [{ key: { app_id: 1, day: 1 }, name: 'app_id_day' }] }];
+
+export const appWebhookDays = (db: Db) => db.collection<AppWebhookDayDocument>(APP_WEBHOOK_DAYS);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { APP_WEBHOOK_TOPICS } from '../../src/apps/manifest.js';
+import { APP_WEBHOOK_TOPICS } from '../../src/apps/manifest/validate.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenDeveloper, validManifest, type GivenDeveloper } from '../helpers/apps.js';
 import { counts } from '../helpers/database.js';

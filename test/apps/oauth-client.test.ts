@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
-import { SWEEPS } from '../../src/maintenance/index.js';
+import { sweep } from '../helpers/sweeps.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
@@ -223,7 +223,7 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
     // A used token is remembered until it expires, then swept; it could not be exchanged by then anyway.
     const uses = app.platform.db.collection('app_session_token_uses');
     expect(await uses.countDocuments({})).to.be.at.least(2);
-    await SWEEPS['maintenance.sweep-oauth']({ ...app.platform, clock: { now: () => new Date(Date.now() + 60_000 + 10_000) } });
+    await sweep('maintenance.sweep-oauth', { ...app.platform, clock: { now: () => new Date(Date.now() + 60_000 + 10_000) } });
     expect(await uses.countDocuments({})).to.equal(0);
   });
 

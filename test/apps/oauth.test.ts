@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import { SWEEPS } from '../../src/maintenance/index.js';
+import { sweep } from '../helpers/sweeps.js';
 import { startTestApp, useTestApp } from '../helpers/app.js';
 import { givenPublishedApp as publish, givenSubmittedApp, type GivenApp } from '../helpers/apps.js';
 import { findPlaintext } from '../helpers/database.js';
@@ -358,7 +358,7 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       const thirdPair = (await token({ grant_type: 'refresh_token', refresh_token: third.refresh_token })).body;
       const kept = { token_hash: createHash('sha256').update(third.refresh_token).digest('hex') };
       expect((await app.platform.db.collection('oauth_tokens').findOne(kept))!.rotation_answer).to.be.a('string');
-      await SWEEPS['maintenance.sweep-oauth']({ ...app.platform, clock: { now: () => new Date(Date.now() + 31_000) } });
+      await sweep('maintenance.sweep-oauth', { ...app.platform, clock: { now: () => new Date(Date.now() + 31_000) } });
       expect(await app.platform.db.collection('oauth_tokens').findOne(kept)).to.deep.include({ rotation_answer: null, retry_until: null });
       const swept = await token({ grant_type: 'refresh_token', refresh_token: third.refresh_token });
       expect([swept.status, swept.body.error]).to.deep.equal([400, 'invalid_grant']);

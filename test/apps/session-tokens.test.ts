@@ -2,8 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { SignJWT, createRemoteJWKSet, decodeProtectedHeader, generateKeyPair, jwtVerify } from 'jose';
 import { ObjectId } from 'mongodb';
-import { FIRST_KID, RETIRED_KEY_GRACE_SECONDS, currentSigningKey, publishedSigningKeys, rotateSigningKey, verificationKey } from '../../src/apps/keys.js';
-import { MANIFEST_SCHEMA_VERSION, type AppManifest } from '../../src/apps/manifest-types.js';
+import {
+  FIRST_KID,
+  RETIRED_KEY_GRACE_SECONDS,
+  currentSigningKey,
+  publishedSigningKeys,
+  rotateSigningKey,
+  verificationKey,
+} from '../../src/apps/session-tokens/signing-keys.js';
+import { MANIFEST_SCHEMA_VERSION, type AppManifest } from '../../src/apps/manifest/types.js';
 import {
   CLOCK_TOLERANCE_SECONDS,
   INSTALL_LINK_TTL_SECONDS,
@@ -12,8 +19,10 @@ import {
   signInstallLink,
   verifyInstallLink,
   verifySessionToken,
-} from '../../src/apps/session-tokens.js';
-import { apps, installations, signingKeys, type AppDocument, type HashedSecret, type InstallationDocument } from '../../src/apps/store.js';
+} from '../../src/apps/session-tokens/service.js';
+import { apps, type AppDocument, type HashedSecret } from '../../src/apps/partners/store.js';
+import { installations, type InstallationDocument } from '../../src/apps/installations/store.js';
+import { signingKeys } from '../../src/apps/session-tokens/store.js';
 import { openPlatform, type OpenPlatform } from '../../src/boot.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { SWEEPS } from '../../src/maintenance/index.js';
+import { sweep } from '../helpers/sweeps.js';
 import { readOutbox } from '../../src/messages/index.js';
 import { givenPublishedApp, installApp } from '../helpers/apps.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenProduct } from '../helpers/catalog.js';
 import { findPlaintext } from '../helpers/database.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenProduct } from '../helpers/catalog.js';
 
 const BASE = '/v1/storefront/customer';
 const SIGNUP_ANSWER = {
@@ -301,12 +301,12 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       const activations = app.platform.db.collection('customer_activations');
       const left = async () =>
         (await activations.find({ customer_id: { $in: [new ObjectId(signedUp.id), new ObjectId(invited.id)] } }).toArray()).map((a) => a.via);
-      const sweep = (ms: number) => SWEEPS['maintenance.sweep-expired-credentials']({ ...app.platform, clock: { now: () => new Date(Date.now() + ms) } });
-      await sweep(23 * 3600 * 1000);
+      const sweepAfter = (ms: number) => sweep('maintenance.sweep-customer-credentials', { ...app.platform, clock: { now: () => new Date(Date.now() + ms) } });
+      await sweepAfter(23 * 3600 * 1000);
       expect((await left()).sort()).to.deep.equal(['invite', 'signup']);
-      await sweep(24 * 3600 * 1000 + 60_000);
+      await sweepAfter(24 * 3600 * 1000 + 60_000);
       expect(await left()).to.deep.equal(['invite']);
-      await sweep(7 * 24 * 3600 * 1000 + 60_000);
+      await sweepAfter(7 * 24 * 3600 * 1000 + 60_000);
       expect(await left()).to.deep.equal([]);
     });
 
@@ -669,14 +669,14 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
   });
 
   describe('expiry', () => {
-    // Last: the sweep, run 30 days ahead, also removes the merchants' sessions of this file.
+    // Last: the sweep runs 30 days ahead.
     it('refuses a session after 30 days, and the maintenance sweep removes it', async () => {
       const shopper = await givenShopper(shopB);
       const sessions = app.platform.db.collection('customer_sessions');
       const later = new Date(Date.now() + 30 * 24 * 3600 * 1000 + 60_000);
       // The session as it will be in 30 days and a minute: expired.
       expect(await sessions.countDocuments({ customer_id: new ObjectId(shopper.id), expires_at: { $gt: later } })).to.equal(0);
-      await SWEEPS['maintenance.sweep-expired-credentials']({ ...app.platform, clock: { now: () => later } });
+      await sweep('maintenance.sweep-customer-credentials', { ...app.platform, clock: { now: () => later } });
       expect(await sessions.countDocuments({ customer_id: new ObjectId(shopper.id) })).to.equal(0);
       expect((await api.get(`${BASE}/me`, { token: shopper.token })).status).to.equal(401);
     });

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { SWEEPS } from '../../src/maintenance/index.js';
+import { sweepAll } from '../helpers/sweeps.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
 import { givenMerchantWithStore } from '../helpers/factories.js';
 import { faultAtEvent, type EventFault } from '../helpers/faults.js';
 import { client } from '../helpers/http.js';
 import { runProcfileProcess } from '../helpers/processes.js';
 import { freePort } from '../helpers/waiting.js';
+import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
 
 /**
  * Orders whose steps span documents (the order, stock levels, the coupon, the customer, payment
@@ -50,7 +50,7 @@ describe('Orders interrupted between two writes', () => {
   /** Every maintenance sweep, as the maintenance worker runs them, `aheadMs` from now (past any lease a stopped request held). */
   const runSweeps = async (aheadMs = 5 * 60_000) => {
     const later: Platform = { ...app.platform, clock: { now: () => new Date(Date.now() + aheadMs) } };
-    for (const sweep of Object.values(SWEEPS)) await sweep(later);
+    await sweepAll(later);
   };
   const pendingOrders = () => app.platform.db.collection('orders').countDocuments({ store_id: new ObjectId(as.storeId), pending_op: { $ne: null } });
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import type { Platform } from '../../src/platform.js';
-import { productRatingSummary } from '../../src/reviews/index.js';
+import { productRatingSummary } from '../../src/product-reviews/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenShop, type As } from '../helpers/factories.js';

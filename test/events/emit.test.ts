@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { useTestApp } from '../helpers/app.js';
+import type { EventType } from '../../src/events/index.js';
 
 describe('Domain events (src/events)', () => {
   const { app } = useTestApp('events');
@@ -31,7 +32,7 @@ describe('Domain events (src/events)', () => {
   it('refuses event types that are not lower-case dotted names', async () => {
     for (const type of ['ProductCreated', 'product', 'product.Created', 'product..created']) {
       let failed = false;
-      await app.platform.events.emit(type, new ObjectId(), {}, `bad:${type}`).catch(() => (failed = true));
+      await app.platform.events.emit(type as EventType, new ObjectId(), {}, `bad:${type}`).catch(() => (failed = true));
       expect(failed, type).to.equal(true);
     }
   });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { DISABLE_AFTER_FAILED_DELIVERIES, LAST_ATTEMPT, fanOutEvents, sendClaimed } from '../../src/webhooks/delivery.js';
+import { DISABLE_AFTER_FAILED_DELIVERIES, LAST_ATTEMPT, sendClaimed } from '../../src/webhooks/delivery.js';
+import { fanOutEvents } from '../../src/webhooks/fan-out.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
 import type { Reply } from '../helpers/http.js';

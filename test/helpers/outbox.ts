@@ -1,5 +1,5 @@
 import type { Platform } from '../../src/platform.js';
-import { SWEEPS } from '../../src/maintenance/index.js';
+import { sweep } from './sweeps.js';
 
 /**
  * A process that stops right after the write that carries its events (docs/events.md, "Every
@@ -26,5 +26,5 @@ export function stopAfterWrites(platform: Platform): { restore(): void } {
 /** The maintenance sweep that records left-behind events, run as the worker runs it, `aheadMs` from now. */
 export async function settleLeftBehind(platform: Platform, aheadMs = 5 * 60_000): Promise<number> {
   const later: Platform = { ...platform, clock: { now: () => new Date(Date.now() + aheadMs) } };
-  return SWEEPS['maintenance.settle-events'](later);
+  return sweep('maintenance.settle-events', later);
 }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ObjectId } from 'mongodb';
-import { SCOPE_NAMES } from '../../src/apps/scopes.js';
+import { SCOPE_NAMES } from '../../src/apps/oauth/scopes.js';
 import { serveInternal } from '../../src/http/internal.js';
 import { MODULES } from '../../src/modules.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';

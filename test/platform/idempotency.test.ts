@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { createWebApp, openPlatform, type OpenPlatform } from '../../src/boot.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { PlatformError } from '../../src/errors.js';
+import { PlatformError, type ErrorCode } from '../../src/errors.js';
 import type { AppRouter } from '../../src/http/context.js';
 import { endpoint, storeScoped } from '../../src/http/endpoint.js';
 import { createLog } from '../../src/log.js';
@@ -61,7 +61,7 @@ function slowModule(runs: Runs): Module {
               const outcome = await new Promise<'ok' | 'fail'>((resolve) =>
                 runs.add({ n, note: body.note, finish: () => resolve('ok'), fail: () => resolve('fail') }),
               );
-              if (outcome === 'fail') throw new PlatformError('conflict', 'test_step_failed', `run ${n} failed`);
+              if (outcome === 'fail') throw new PlatformError('conflict', 'test_step_failed' as ErrorCode, `run ${n} failed`);
               return { run: n, note: body.note };
             }),
           );

@@ -3,10 +3,12 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ObjectId } from 'mongodb';
 import { readProcfile } from '../../src/dev/procfile.js';
+import { DeliverMessage } from '../../src/messages/index.js';
+import { InvalidJobPayload } from '../../src/queue.js';
 import { ROOT } from '../../src/localdb/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenMerchant } from '../helpers/factories.js';
-import { runCommand, runProcfileProcess, startWorker, stopAll, type RunningProcess } from '../helpers/processes.js';
+import { runCommand, runProcfileProcess, type RunningProcess, startWorker, stopAll } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
 
 type Relay = { url: string; requests: { headers: IncomingMessage['headers']; body: any }[]; close(): Promise<void> };
@@ -115,6 +117,28 @@ describe('Worker processes (Procfile)', () => {
     } finally {
       await relay.close();
     }
+  });
+
+  it('checks a payload against its contract when enqueued, and a stored payload that fails it is recorded as failed, not retried', async () => {
+    const jobs = app.platform.db.collection('agendaJobs');
+    let refused: unknown = null;
+    await app.platform.jobs.enqueue(DeliverMessage, { message_id: 'not-an-id' }).catch((err: unknown) => (refused = err));
+    expect(refused).to.be.instanceOf(InvalidJobPayload);
+    expect((refused as Error).message).to.match(/^payload does not match messages.deliver: message_id: must be a message id/);
+    expect(await jobs.countDocuments({ 'data.message_id': 'not-an-id' }), 'nothing was stored').to.equal(0);
+
+    // A payload stored by hand (or by an older release) that the contract refuses.
+    const id = await app.platform.jobs.enqueue(DeliverMessage, { message_id: new ObjectId().toHexString() });
+    await jobs.updateOne({ _id: new ObjectId(id) }, { $set: { data: { message_id: 42 } } });
+    const worker = start('webhooks', { JOBS_POLL_INTERVAL_MS: '200' });
+    await worker.waitFor('"outcome":"failed","reason":"invalid_payload"');
+    const failed = await until('the failure to be recorded', () => jobs.findOne({ _id: new ObjectId(id), failCount: 1 }));
+    expect(failed.failReason).to.match(/^payload does not match messages.deliver: message_id: /);
+    await new Promise((r) => setTimeout(r, 1000)); // five polls
+    expect(await jobs.findOne({ _id: new ObjectId(id) })).to.include({ failCount: 1 });
+    expect(worker.output().match(/"event":"job.started","job":"messages.deliver","job_id":"[0-9a-f]+","message_id":42/g)).to.have.length(1);
+    worker.child.kill('SIGTERM');
+    expect((await worker.exited).code).to.equal(0);
   });
 
   it('drains a running job before exiting on SIGTERM', async () => {

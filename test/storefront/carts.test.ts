@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { SWEEPS } from '../../src/maintenance/index.js';
+import { sweep } from '../helpers/sweeps.js';
 import type { Platform } from '../../src/platform.js';
 import { loadPricedCart } from '../../src/storefront/index.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenProduct } from '../helpers/catalog.js';
 import { findPlaintext } from '../helpers/database.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenProduct } from '../helpers/catalog.js';
 
 const SF = '/v1/storefront';
 const DAY_MS = 24 * 3600 * 1000;
@@ -240,9 +240,9 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
       );
       const count = () => platform.db.collection('storefront_carts').countDocuments({});
       const before = await count();
-      await SWEEPS['maintenance.sweep-carts'](at(13 * DAY_MS));
+      await sweep('maintenance.sweep-carts', at(13 * DAY_MS));
       expect(await count()).to.equal(before);
-      const removed = await SWEEPS['maintenance.sweep-carts'](at(15 * DAY_MS));
+      const removed = await sweep('maintenance.sweep-carts', at(15 * DAY_MS));
       expect(removed).to.be.at.least(1);
       expect((await api.get(cartPath(shop), withToken(token))).status).to.equal(404);
     });

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
-import { SWEEPS } from '../../src/maintenance/index.js';
+import { sweepAll } from '../helpers/sweeps.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { faultAtEvent, withFault } from '../helpers/faults.js';
+import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
 
 /**
  * Checkout (docs/storefront.md, "Checkout"): a persisted cart becomes an order through
@@ -289,7 +289,7 @@ describe('Storefront checkout (cart to order)', () => {
         const stopped = checkout(cart, 'stopped-late', { email });
         await fault.reached;
         const sweeping: Platform = { ...app.platform, clock: later() };
-        for (const sweep of Object.values(SWEEPS)) await sweep(sweeping);
+        await sweepAll(sweeping);
         expect((await api.get(cartPath(), { headers: { 'x-cart-token': cart } })).status).to.equal(404);
         fault.release();
         answer = await stopped;

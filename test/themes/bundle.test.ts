@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { expect } from 'chai';
-import { MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH, MAX_TEMPLATE_SECTIONS } from '../../src/themes/bundle-schema.js';
-import { validateBundle } from '../../src/themes/validate.js';
+import { MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH, MAX_TEMPLATE_SECTIONS } from '../../src/themes/bundle/schema.js';
+import { validateBundle } from '../../src/themes/bundle/validate.js';
 import { useTestApp } from '../helpers/app.js';
 import { client } from '../helpers/http.js';
 import { inlineAsset, loadFixture } from '../helpers/themes.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { installations } from '../../src/apps/store.js';
-import { issueTokens } from '../../src/apps/tokens.js';
+import { installations } from '../../src/apps/installations/store.js';
+import { issueTokens } from '../../src/apps/oauth/tokens.js';
 import { sweepExpiredPreviewSessions, previewRenderableTheme, liveRenderableTheme } from '../../src/themes/index.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';

@@ -1,0 +1,17 @@
+/**
+ * The event types the catalog domain records (docs/events.md): added to the registry in
+ * src/events/types.ts, so its `emit` and `pending` calls take only a type listed here.
+ */
+export const CATALOG_EVENT_TYPES = [
+  'collection.created',
+  'collection.deleted',
+  'collection.updated',
+  'product.created',
+  'product.deleted',
+  'product.updated',
+] as const;
+
+declare module '../events/types.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the registry is filled by declaration merging
+  interface EventTypeRegistry extends Record<(typeof CATALOG_EVENT_TYPES)[number], true> {}
+}

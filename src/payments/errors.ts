@@ -1,0 +1,10 @@
+/**
+ * The payments domain's public error codes, beside the core's (src/errors.ts): added to the
+ * registry there, so a PlatformError of this domain takes only a code listed here or in the core.
+ */
+export const PAYMENTS_ERROR_CODES = ['concurrent_update', 'credentials_required', 'invalid_signature', 'payment_order_in_progress'] as const;
+
+declare module '../errors.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the registry is filled by declaration merging
+  interface ErrorCodeRegistry extends Record<(typeof PAYMENTS_ERROR_CODES)[number], true> {}
+}

@@ -1,0 +1,10 @@
+/**
+ * The product-reviews domain's public error codes, beside the core's (src/errors.ts): added to the
+ * registry there, so a PlatformError of this domain takes only a code listed here or in the core.
+ */
+export const PRODUCT_REVIEWS_ERROR_CODES = ['already_reviewed', 'purchase_required', 'reply_not_found', 'review_busy'] as const;
+
+declare module '../errors.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the registry is filled by declaration merging
+  interface ErrorCodeRegistry extends Record<(typeof PRODUCT_REVIEWS_ERROR_CODES)[number], true> {}
+}

@@ -1,0 +1,10 @@
+/**
+ * The stores domain's public error codes, beside the core's (src/errors.ts): added to the
+ * registry there, so a PlatformError of this domain takes only a code listed here or in the core.
+ */
+export const STORES_ERROR_CODES = ['currency_locked', 'store_busy', 'store_currency_changed', 'subdomain_taken'] as const;
+
+declare module '../errors.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the registry is filled by declaration merging
+  interface ErrorCodeRegistry extends Record<(typeof STORES_ERROR_CODES)[number], true> {}
+}
