@@ -71,6 +71,11 @@ const QUEUE_SYNTAX = [
     message: "A job is named by its contract object (defineJob in the owning domain's jobs.ts), never by a string (cast or not).",
   },
 ];
+/** What a folder stores is declared in its store.ts, so its persistence is read in one place. */
+const COLLECTION_OUTSIDE_STORE = {
+  selector: "CallExpression[callee.property.name='collection'][typeArguments]",
+  message: "A collection is declared (db.collection<Document>(NAME)) only in its owner's store.ts; import the accessor from there.",
+};
 const syntax = (selectors) => ({ 'no-restricted-syntax': ['error', ...selectors] });
 
 const restricted = (patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns }] });
@@ -99,6 +104,8 @@ export default tseslint.config(
   { files: ['jobs/*.ts'], rules: restricted([onlyIndex('\\.\\./src/')]) },
   // The queue facade is the only door to Agenda (src/queue.ts).
   { files: ['src/**/*.ts', 'jobs/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'], ignores: [QUEUE_FACADE], rules: { ...agendaImports, ...syntax(QUEUE_SYNTAX) } },
+  // A collection is declared (a typed db.collection<Doc>(NAME)) only in its owner's store.ts.
+  { files: ['src/**/*.ts'], ignores: [QUEUE_FACADE, 'src/**/store.ts'], rules: { ...syntax([...QUEUE_SYNTAX, COLLECTION_OUTSIDE_STORE]) } },
   {
     // With the type checker (issue 21, part 6): no open string indexes a plain object (tools/eslint/no-open-key-lookup.js).
     files: ['src/**/*.ts', 'jobs/**/*.ts'],

@@ -142,6 +142,14 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
       expect(byContract).to.deep.equal([]);
     });
 
+    it("refuses a collection declared outside its owner's store.ts", async () => {
+      const declare = "import type { Db } from 'mongodb';\nexport const things = (db: Db) => db.collection<{ _id: string }>('things');\n";
+      expect((await lintAs('src/coupons/service.ts', declare)).map((m) => m.ruleId)).to.deep.equal(['no-restricted-syntax']);
+      expect((await lintAs('src/apps/oauth/grants.ts', declare)).map((m) => m.ruleId)).to.deep.equal(['no-restricted-syntax']);
+      expect(await lintAs('src/coupons/store.ts', declare)).to.deep.equal([]);
+      expect(await lintAs('src/apps/oauth/store.ts', declare)).to.deep.equal([]);
+    });
+
     it('refuses an open string key on a plain object (emporium/no-open-key-lookup), exactly where fixtures/lint/open-key-lookup.ts marks it', async () => {
       const fixture = readFileSync(join(ROOT, 'fixtures/lint/open-key-lookup.ts'), 'utf8');
       const marked = fixture.split('\n').flatMap((line, i) => (line.endsWith('// flagged') ? [i + 1] : []));

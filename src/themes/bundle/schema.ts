@@ -75,7 +75,7 @@ export const ASSET_CONTENT_TYPES: Record<string, { extensions: readonly string[]
   'font/woff2': { extensions: ['woff2'], inline: false },
 };
 
-// Semantic Versioning 2.0.0's own expression (semver.org), as src/apps/manifest.ts uses it.
+// Semantic Versioning 2.0.0's own expression (semver.org), as src/apps/manifest/validate.ts uses it.
 export const SEMVER_PATTERN =
   '^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][a-zA-Z0-9-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][a-zA-Z0-9-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$';
 const KEBAB = '^[a-z0-9]+(-[a-z0-9]+)*$';
