@@ -2,7 +2,7 @@
  * `npm run lint` runs dependency-cruiser with this configuration beside ESLint: no import cycle
  * among the platform's own files, type-only imports included (they say what knows what). The
  * floors, what may import what, are ESLint's no-restricted-imports (eslint.config.js).
- * fixtures/lint/cycle holds a deliberate cycle that test/architecture.test.ts cruises to show
+ * fixtures/lint/cycle holds a deliberate cycle that test/platform/architecture.test.ts cruises to show
  * the rule refuses one.
  */
 module.exports = {

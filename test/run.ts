@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import Mocha from 'mocha';
-import { buildLocaldb, startLocaldb, type RunningLocaldb } from '../src/localdb/index.js';
+import { buildLocaldb, ROOT, startLocaldb, type RunningLocaldb } from '../src/localdb/index.js';
 
 /**
  * `npm test`: runs every test file against the embedded database (started here on a free
@@ -18,17 +18,21 @@ if (!process.env.MONGODB_URL) {
   dataDir = mkdtempSync(join(tmpdir(), 'emporium-test-db-'));
   localdb = await startLocaldb({ dataDir, listen: '127.0.0.1:0', stderr: 'ignore' });
   process.env.MONGODB_URL = localdb.url;
-  process.env.EMPORIUM_TEST_LOCALDB = '1'; // test/localdb.test.ts checks the embedded database itself
+  process.env.EMPORIUM_TEST_LOCALDB = '1'; // test/platform/localdb.test.ts checks the embedded database itself
 }
 
-// `node dist/test/run.js [grep]`; TEST_FILES=storefront,theme- runs only the files whose paths under test/ (themes/rules/app-blocks.test.js) contain one of those words.
+// `node dist/test/run.js [grep]` runs the tests whose titles match grep. TEST_FILES=storefront,themes/bundle runs only the
+// files whose path under test/ (`apps/oauth.test.js`) contains one of those words; TEST_FILES=apps/ runs one folder.
 const grep = process.argv[2];
 const only = process.env.TEST_FILES?.split(',').filter(Boolean) ?? [];
 const mocha = new Mocha({ timeout: 30_000, reporter: 'spec', ...(grep ? { grep } : {}) });
-for (const file of readdirSync(testDir, { recursive: true, encoding: 'utf8' })
+const testFiles = readdirSync(testDir, { recursive: true, encoding: 'utf8' })
+  .map((f) => f.split(sep).join('/'))
   .filter((f) => f.endsWith('.test.js') && (only.length === 0 || only.some((w) => f.includes(w))))
-  .sort())
-  mocha.addFile(join(testDir, file));
+  // A compiled test whose source was moved or deleted stays in dist/ (tsc does not clean): it does not run.
+  .filter((f) => existsSync(join(ROOT, 'test', f.replace(/\.js$/, '.ts'))))
+  .sort();
+for (const file of testFiles) mocha.addFile(join(testDir, file));
 await mocha.loadFilesAsync();
 
 let passed = 0;

@@ -7,6 +7,7 @@ import { createLog } from '../../src/log.js';
 import { createWebApp, openPlatform } from '../../src/boot.js';
 import type { Module } from '../../src/module.js';
 import type { Platform } from '../../src/platform.js';
+import { client, type Client } from './http.js';
 
 export type TestApp = {
   url: string;
@@ -68,4 +69,25 @@ export async function startTestApp(name: string, extra: Record<string, string> =
       await opened.close();
     },
   };
+}
+
+/**
+ * The describe block's app and a client for it: started by a `before` hook (registered here, so it
+ * runs before the block's own) and closed by an `after` hook. The two objects are filled in when
+ * the app has started: read them in hooks and tests, not while the block is being declared.
+ * `extra` may be a function when the environment is known only in an earlier `before`.
+ */
+export function useTestApp(
+  name: string,
+  extra: Record<string, string> | (() => Record<string, string>) = {},
+  options: { modules?: readonly Module[] } = {},
+): { app: TestApp; api: Client } {
+  const app = {} as TestApp;
+  const api = {} as Client;
+  before(async () => {
+    Object.assign(app, await startTestApp(name, typeof extra === 'function' ? extra() : extra, options));
+    Object.assign(api, client(app.url));
+  });
+  after(() => app.close());
+  return { app, api };
 }

@@ -3,7 +3,7 @@ import { ENDPOINT_SPEC, type DeclaredEndpoint } from '../../src/http/endpoint.js
 import type { AppRouter } from '../../src/http/context.js';
 
 /**
- * What test/fuzz-routes.test.ts sends: the routes read from the routers themselves, request
+ * What test/platform/fuzz-routes.test.ts sends: the routes read from the routers themselves, request
  * bodies and queries built from each endpoint's own schemas, and the hostile input mixed in.
  */
 

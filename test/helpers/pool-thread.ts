@@ -1,6 +1,6 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 
-/** A thread for test/thread-pool.test.ts: echoes, spins in one synchronous call, or allocates without end. */
+/** A thread for test/platform/thread-pool.test.ts: echoes, spins in one synchronous call, or allocates without end. */
 export type PoolThreadRequest = { echo: unknown } | { spinMs: number } | { allocate: true };
 
 const port = (workerData as { port: MessagePort }).port;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readProcfile } from '../../src/dev/procfile.js';
 import { ROOT } from '../../src/localdb/index.js';
+import type { TestApp } from './app.js';
 
 export type RunningProcess = {
   child: ChildProcess;
@@ -54,4 +55,33 @@ export function runProcfileProcess(name: string, env: NodeJS.ProcessEnv): Runnin
   if (!entry) throw new Error(`no ${name} in Procfile`);
   const [command, ...args] = entry.command.split(/\s+/);
   return runCommand(command!, args, env);
+}
+
+/** What a worker prints once its jobs are registered and it polls for work. */
+export const WORKER_STARTED = '"event":"worker.started"';
+
+/**
+ * A Procfile worker (`webhooks`, `themes`, `maintenance`, …) on the test app's database, once it
+ * printed `ready`. It is added to `running` before that, so the block's after hook stops it even
+ * when it never got ready.
+ */
+export async function startWorker(
+  app: Pick<TestApp, 'childEnv'>,
+  group: string,
+  running: RunningProcess[],
+  env: Record<string, string> = {},
+  ready = WORKER_STARTED,
+): Promise<RunningProcess> {
+  const worker = runProcfileProcess(group, app.childEnv(env));
+  running.push(worker);
+  await worker.waitFor(ready);
+  return worker;
+}
+
+/** Stops every process of `running` that is still running (SIGKILL unless told: a crash), waits for each to exit, and empties the list. */
+export async function stopAll(running: RunningProcess[], signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  for (const p of running.splice(0)) {
+    if (p.child.exitCode === null) p.child.kill(signal);
+    await p.exited;
+  }
 }

@@ -32,8 +32,6 @@ export class WebhookReceiver {
   private server!: Server;
   url = '';
 
-  constructor(private readonly tls?: { key: string; cert: string }) {}
-
   on(path: string, behaviour: Behaviour): this {
     this.behaviours.set(path, behaviour);
     return this;
@@ -45,7 +43,8 @@ export class WebhookReceiver {
     return this;
   }
 
-  async start(): Promise<this> {
+  /** Listens on a free loopback port: HTTPS with `tls` (a certificate the sender trusts), HTTP without. */
+  async start(tls?: { key: string; cert: string }): Promise<this> {
     const handle = (req: IncomingMessage, res: ServerResponse) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -83,9 +82,9 @@ export class WebhookReceiver {
         res.writeHead(status, b.headers ?? {}).end(status >= 300 ? 'nope: try later' : 'ok');
       });
     };
-    this.server = this.tls ? createTlsServer(this.tls, handle) : createServer(handle);
+    this.server = tls ? createTlsServer(tls, handle) : createServer(handle);
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
-    this.url = `${this.tls ? 'https' : 'http'}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = `${tls ? 'https' : 'http'}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
 

@@ -8,7 +8,7 @@ import {
   type PaymentSessionDocument,
   type PaymentSessionKind,
 } from '../../src/payments/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
 
 /** A kind of session of its own (the storefront's payment orders and the theme purchases are two more). */
 type TestSession = PaymentSessionDocument & { thing_id: ObjectId; amount: number; status: 'opening' | 'open' | 'paid'; paid_at: Date | null };
@@ -35,12 +35,10 @@ function countingGateway(delayMs = 0) {
 }
 
 describe('Payment sessions (src/payments/sessions.ts)', () => {
-  let app: TestApp;
+  const { app } = useTestApp('payment_sessions');
   before(async () => {
-    app = await startTestApp('payment_sessions');
     await kind.collection(app.platform.db).createIndex({ thing_id: 1 }, { unique: true });
   });
-  after(() => app.close());
 
   const open = (thingId: ObjectId, gateway: Gateway) =>
     openPaymentSession(app.platform, kind, {

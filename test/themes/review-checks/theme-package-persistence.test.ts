@@ -4,15 +4,11 @@ import { objectStorage } from '../../../src/storage/index.js';
 import { assetKey, bundleHash } from '../../../src/themes/bundle/hashing.js';
 import { themeVersions } from '../../../src/themes/packages/store.js';
 import { themePackagePersistence } from '../../../src/themes/review/checks/theme-package-persistence.js';
-import { startTestApp, type TestApp } from '../../helpers/app.js';
+import { useTestApp } from '../../helpers/app.js';
 import { versionOf } from './version.js';
 
 describe('theme review check theme_package_persistence', () => {
-  let app: TestApp;
-  before(async () => {
-    app = await startTestApp('review_check_persistence');
-  });
-  after(() => app.close());
+  const { app } = useTestApp('review_check_persistence');
 
   /** A version stored with its hash, and its assets in object storage. */
   const stored = async () => {

@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { runCommand } from '../helpers/processes.js';
+
+/** The public development values, as anyone can read them in src/config.ts. */
+const DEV_SECRETS_KEYS = 'dev:ZW1wb3JpdW0tZGV2ZWxvcG1lbnQta2V5LW5vdC1zZWNyZXQ';
+const DEV_INTERNAL_SECRET = 'emporium-development-internal-secret-not-secret';
+const OWN_KEY = 'k1:3q2-7wAAAAD_7q0AAQIDBAUGBwgJCgsMDQ4PEBESExQVFhc';
+const OWN_SECRET = 'an-internal-secret-of-our-own-that-nobody-knows-1234';
+
+const deployed = (env: 'staging' | 'production', extra: Record<string, string>) => ({
+  APP_ENV: env,
+  MONGODB_URL: 'mongodb://db.internal:27017/',
+  MESSAGE_RELAY_URL: 'https://relay.example.com/send',
+  MESSAGE_RELAY_TOKEN: 'relay-token-of-our-own-1234',
+  ...extra,
+});
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('Configuration: the public development secrets outside development', () => {
+  for (const env of ['staging', 'production'] as const) {
+    it(`${env} refuses the development SECRETS_KEYS and INTERNAL_SECRET, listing each problem`, () => {
+      const problems = problemsOf(deployed(env, { SECRETS_KEYS: DEV_SECRETS_KEYS, INTERNAL_SECRET: DEV_INTERNAL_SECRET }));
+      expect(problems).to.have.length(2);
+      expect(
+        problems.some((p) => /^SECRETS_KEYS: .*"dev".*public development key/.test(p)),
+        problems.join('\n'),
+      ).to.equal(true);
+      expect(
+        problems.some((p) => /^INTERNAL_SECRET: .*public development secret/.test(p)),
+        problems.join('\n'),
+      ).to.equal(true);
+    });
+  }
+
+  it('refuses the development key under another id and beside a key of its own, once per offending entry', () => {
+    const problems = problemsOf(deployed('production', { SECRETS_KEYS: `${OWN_KEY},old:${DEV_SECRETS_KEYS.split(':')[1]}`, INTERNAL_SECRET: OWN_SECRET }));
+    expect(problems).to.have.length(1);
+    expect(problems[0]).to.match(/^SECRETS_KEYS: the key "old" is the public development key/);
+  });
+
+  it('starts with secrets of its own, and development and test still use the public defaults', () => {
+    expect(problemsOf(deployed('production', { SECRETS_KEYS: OWN_KEY, INTERNAL_SECRET: OWN_SECRET }))).to.deep.equal([]);
+    expect(problemsOf({ APP_ENV: 'development', SECRETS_KEYS: DEV_SECRETS_KEYS, INTERNAL_SECRET: DEV_INTERNAL_SECRET })).to.deep.equal([]);
+    expect(problemsOf({ APP_ENV: 'test', SECRETS_KEYS: DEV_SECRETS_KEYS })).to.deep.equal([]);
+    expect(loadConfig({ APP_ENV: 'development' }).internalSecret).to.equal(DEV_INTERNAL_SECRET);
+  });
+
+  it('the web process and a worker exit 1 before connecting, printing every problem', async function () {
+    this.timeout(30_000);
+    const env = { PATH: process.env.PATH!, ...deployed('production', { SECRETS_KEYS: DEV_SECRETS_KEYS, INTERNAL_SECRET: DEV_INTERNAL_SECRET }) };
+    for (const args of [['dist/src/web.js'], ['dist/src/worker.js', '--jobs', 'webhooks']]) {
+      const p = runCommand('node', args, env);
+      const { code } = await p.exited;
+      expect(code, p.output()).to.equal(1);
+      expect(p.output()).to.include('Invalid configuration:');
+      expect(p.output()).to.match(/- SECRETS_KEYS: the key "dev" is the public development key/);
+      expect(p.output()).to.match(/- INTERNAL_SECRET: is the public development secret/);
+    }
+  });
+});

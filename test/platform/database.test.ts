@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import { ObjectId } from 'mongodb';
+import { useTestApp } from '../helpers/app.js';
+
+/**
+ * What the platform relies on from its database, checked against the one under test (the
+ * embedded FerretDB, or MONGODB_URL): single-document atomicity. Raw FerretDB 1.24 fails
+ * these (an update reads, then writes back, with no lock between); tools/localdb's
+ * patched FerretDB (one write command at a time) is what makes the embedded database pass them.
+ */
+describe('The database under test', () => {
+  const { app } = useTestApp('database');
+
+  it('answers filters that combine _id with other conditions exactly (the embedded database looks these up by _id)', async () => {
+    type Doc = { _id: ObjectId | string; store: string; status: string; n: number; tags?: string[] };
+    const col = app.platform.db.collection<Doc>('id_lookups');
+    const a = new ObjectId();
+    const b = new ObjectId();
+    await col.insertMany([
+      { _id: a, store: 's1', status: 'queued', n: 1, tags: ['x'] },
+      { _id: b, store: 's2', status: 'queued', n: 2 },
+      { _id: 'text-id', store: 's1', status: 'done', n: 3 },
+    ]);
+    expect(await col.findOne({ _id: a, store: 's1' })).to.include({ n: 1 });
+    expect(await col.findOne({ _id: a, store: 's2' }), 'same _id, another store').to.equal(null);
+    expect(await col.findOne({ store: 's1', _id: 'text-id', n: { $gte: 3 } })).to.include({ status: 'done' });
+    expect(await col.findOne({ _id: a, tags: 'x', $or: [{ status: 'queued' }, { n: 9 }] })).to.include({ n: 1 });
+    expect(await col.countDocuments({ _id: { $in: [a, b] }, status: 'queued' })).to.equal(2);
+    expect(await col.findOneAndUpdate({ _id: b, store: 's1' }, { $set: { status: 'taken' } }), 'no match, no write').to.equal(null);
+    expect(await col.findOneAndUpdate({ _id: b, store: 's2', status: 'queued' }, { $set: { status: 'taken' } }, { returnDocument: 'after' })).to.include({
+      status: 'taken',
+    });
+    expect((await col.updateOne({ _id: a, status: 'done' }, { $inc: { n: 1 } })).matchedCount).to.equal(0);
+    expect((await col.updateOne({ _id: a, status: 'queued' }, { $inc: { n: 1 } })).modifiedCount).to.equal(1);
+    expect((await col.deleteOne({ _id: 'text-id', store: 's2' })).deletedCount).to.equal(0);
+    expect((await col.deleteOne({ _id: 'text-id', store: 's1' })).deletedCount).to.equal(1);
+    expect((await col.find({}).sort({ store: 1 }).toArray()).map((d) => [d.store, d.n, d.status])).to.deep.equal([
+      ['s1', 2, 'queued'],
+      ['s2', 2, 'taken'],
+    ]);
+    const duplicate = await col.insertOne({ _id: a, store: 's9', status: 'dup', n: 0 }).then(
+      () => null,
+      (err: Error) => err,
+    );
+    expect(duplicate, 'a second document with the same _id').to.be.instanceOf(Error);
+  });
+
+  it('applies concurrent $inc on one document without losing any', async () => {
+    const col = app.platform.db.collection<{ _id: string; n: number }>('atomicity');
+    await col.insertOne({ _id: 'counter', n: 0 });
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, () => col.findOneAndUpdate({ _id: 'counter' }, { $inc: { n: 1 } }, { returnDocument: 'after' })),
+    );
+    expect((await col.findOne({ _id: 'counter' }))?.n).to.equal(40);
+    expect(new Set(replies.map((r) => r?.n)).size, 'every caller saw its own increment').to.equal(40);
+  });
+
+  it('lets exactly one of many concurrent conditional claims win', async () => {
+    const col = app.platform.db.collection<{ _id: string; owner: number | null }>('atomicity');
+    await col.insertOne({ _id: 'claim', owner: null });
+    const claims = await Promise.all(Array.from({ length: 40 }, (_, i) => col.findOneAndUpdate({ _id: 'claim', owner: null }, { $set: { owner: i } })));
+    expect(claims.filter(Boolean)).to.have.length(1);
+  });
+
+  it('keeps concurrent upserts on a unique key to one document', async () => {
+    const col = app.platform.db.collection<{ key: string; hits: number }>('atomicity_upserts');
+    await col.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
+    await Promise.allSettled(Array.from({ length: 20 }, () => col.updateOne({ key: 'k' }, { $inc: { hits: 1 } }, { upsert: true })));
+    const docs = await col.find({ key: 'k' }).toArray();
+    expect(docs).to.have.length(1);
+  });
+});

@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { client } from '../helpers/http.js';
+import { runCommand, type RunningProcess } from '../helpers/processes.js';
+import { freePort } from '../helpers/waiting.js';
+
+/**
+ * The README's start command end to end: the embedded database (its own port and data
+ * folder here) and all six Procfile processes; SIGTERM stops everything; a restart keeps the data.
+ */
+describe('npm start (the whole platform on the embedded database)', function () {
+  this.timeout(120_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'emporium-start-'));
+  let env: NodeJS.ProcessEnv;
+  let port: number;
+  let platform: RunningProcess | null = null;
+
+  before(async () => {
+    port = await freePort();
+    env = {
+      ...process.env,
+      APP_ENV: 'development',
+      PORT: String(port),
+      WEBHOOKS_INTERNAL_PORT: String(await freePort()),
+      LOCALDB_PORT: String(await freePort()),
+      LOCALDB_DIR: dataDir,
+      MONGODB_DB: 'emporium',
+      LOG_LEVEL: 'info',
+    };
+    delete env.MONGODB_URL;
+  });
+  afterEach(() => {
+    if (platform && platform.child.exitCode === null) platform.child.kill('SIGKILL');
+  });
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  async function startPlatform(): Promise<RunningProcess> {
+    platform = runCommand('node', ['dist/src/dev/start.js'], env);
+    await platform.waitFor('"event":"web.listening"', 60_000);
+    for (const group of ['webhooks', 'bulk', 'themes', 'extensions', 'maintenance']) {
+      await platform.waitFor(`"event":"worker.started","group":"${group}"`, 30_000);
+    }
+    return platform;
+  }
+
+  async function stopPlatform(p: RunningProcess) {
+    p.child.kill('SIGTERM');
+    const { code } = await p.exited;
+    expect(code, p.output().slice(-3000)).to.equal(0);
+    const out = p.output();
+    expect(out).to.include('"event":"web.stopped"');
+    for (const group of ['webhooks', 'bulk', 'themes', 'extensions', 'maintenance']) expect(out).to.include(`"event":"worker.stopped","group":"${group}"`);
+    expect(out).to.include('localdb: stopped');
+  }
+
+  it('brings up all six processes, serves the README flow, stops on SIGTERM and keeps the data across a restart', async () => {
+    const api = client(`http://127.0.0.1:${port}`);
+    const first = await startPlatform();
+    expect(first.output()).to.match(/localdb: embedded database at mongodb:\/\/127\.0\.0\.1:\d+\//);
+    expect((await api.get('/health')).status).to.equal(200);
+
+    const signup = await api.post('/v1/auth/signup', { email: 'readme@example.com', password: 'correct horse battery', name: 'Readme' });
+    expect(signup.status).to.equal(202);
+    const signin = await api.post('/v1/auth/signin', { email: 'readme@example.com', password: 'correct horse battery' });
+    const token = signin.body.data.session.token;
+    const store = await api.post('/v1/stores', { name: 'Readme Goods', subdomain: 'readme-goods' }, { token });
+    expect(store.status).to.equal(201);
+    const session = await api.get('/v1/auth/custom/session', { token });
+    expect(session.body.data.stores.map((s: { subdomain: string }) => s.subdomain)).to.deep.equal(['readme-goods']);
+    await stopPlatform(first);
+
+    const second = await startPlatform();
+    const again = await api.get('/v1/auth/custom/session', { token });
+    expect(again.status).to.equal(200);
+    expect(again.body.data.stores.map((s: { subdomain: string }) => s.subdomain)).to.deep.equal(['readme-goods']);
+    await stopPlatform(second);
+  });
+});
