@@ -75,7 +75,7 @@ export type RunnableJob = { contract: JobContract; run(data: unknown, jobId: str
 
 export type Working = {
   /** Stop taking work, wait up to `graceMs` for the running jobs, give back those locked but not started. */
-  stop(graceMs: number): Promise<{ completed: number; running: number; timedOut: boolean; unlocked: number }>;
+  stop(graceMs: number): Promise<{ running: number; timedOut: boolean; unlocked: number }>;
 };
 
 export type JobQueue = {
@@ -151,10 +151,21 @@ export async function createQueue(db: Db, options: { name: string; pollIntervalM
           // them only once their lock expired (minutes). Unlock those not running when the drain began.
           const held = ((await agenda.getRunningStats(true)).lockedJobs as { _id?: unknown }[]).map((j) => String(j._id));
           const running = new Set(started);
-          const result = await agenda.drain({ timeout: graceMs });
+          // Agenda 6.2.6's drain checks for idle right after a job's `complete` event, but a
+          // one-off job removed on completion (removeOnComplete) stays running while its removal
+          // is written, so the last check misses it and the drain waits out the whole grace
+          // period. Watch the running count ourselves and end the drain once it is zero.
+          const idle = new AbortController();
+          const watch = setInterval(() => {
+            agenda.getRunningStats().then(
+              (stats) => (stats.runningJobs === 0 ? idle.abort() : undefined),
+              () => undefined,
+            );
+          }, 100);
+          const result = await agenda.drain({ timeout: graceMs, signal: idle.signal }).finally(() => clearInterval(watch));
           const notStarted = held.filter((id) => !running.has(id) && !started.has(id));
           await agenda.db.unlockJobs(notStarted);
-          return { completed: result.completed, running: result.running, timedOut: result.timedOut, unlocked: notStarted.length };
+          return { running: result.aborted ? 0 : result.running, timedOut: result.timedOut, unlocked: notStarted.length };
         },
       };
     },

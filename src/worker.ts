@@ -52,7 +52,6 @@ onShutdownSignal(async (signal) => {
   platform.log.info({
     event: 'worker.stopped',
     group,
-    completed: result.completed,
     still_running: result.running,
     timed_out: result.timedOut,
     unlocked: result.unlocked,
