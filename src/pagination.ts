@@ -1,4 +1,4 @@
-import { ObjectId } from 'mongodb';
+import { ObjectId, type Collection, type Filter, type WithId } from 'mongodb';
 import { z } from 'zod';
 
 /**
@@ -40,6 +40,25 @@ export function pageOf<T extends { _id: ObjectId }>(docs: T[], limit: number): {
   const items = docs.slice(0, limit);
   const last = items[items.length - 1];
   return { items, nextCursor: docs.length > limit && last ? encodeCursor(last._id) : null };
+}
+
+/**
+ * One page of a collection in `_id` order (newest first with `direction` -1): the documents
+ * matching `filter` (which carries the cursor: `afterCursor(page)`, or `$lt` the cursor when descending), `limit` of them, and the cursor of the next page (null on the
+ * last). It reads `limit + 1` to know whether another page follows.
+ */
+export async function findPage<T extends { _id: ObjectId }>(
+  collection: Collection<T>,
+  filter: Filter<T>,
+  limit: number,
+  direction: 1 | -1 = 1,
+): Promise<{ items: WithId<T>[]; nextCursor: string | null }> {
+  const docs = await collection
+    .find(filter)
+    .sort({ _id: direction })
+    .limit(limit + 1)
+    .toArray();
+  return pageOf(docs, limit);
 }
 
 export const afterCursor = (page: Page) => (page.cursor ? { _id: { $gt: page.cursor } } : {});

@@ -1,7 +1,7 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
+import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { insertWithHandle } from './handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
@@ -105,12 +105,7 @@ export async function findCollectionByHandle(platform: Pick<Platform, 'db'>, sto
 }
 
 export async function listCollections(platform: Platform, storeId: string, page: Page): Promise<{ items: CollectionView[]; nextCursor: string | null }> {
-  const docs = await collections(platform.db)
-    .find({ store_id: new ObjectId(storeId), ...afterCursor(page) })
-    .sort({ _id: 1 })
-    .limit(page.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, page.limit);
+  const { items, nextCursor } = await findPage(collections(platform.db), { store_id: new ObjectId(storeId), ...afterCursor(page) }, page.limit);
   return { items: items.map(presentCollection), nextCursor };
 }
 

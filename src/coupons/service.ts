@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
-import { afterCursor, pageOf } from '../pagination.js';
+import { afterCursor, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentCoupon, type CouponView } from './present.js';
 import {
@@ -77,17 +77,16 @@ export async function createCoupon(platform: Platform, store: { id: string; curr
 const prefixRange = (prefix: string) => ({ $gte: prefix.toUpperCase(), $lt: `${prefix.toUpperCase()}~` });
 
 export async function listCoupons(platform: Platform, storeId: string, query: ListCouponsQuery): Promise<{ items: CouponView[]; nextCursor: string | null }> {
-  const docs = await coupons(platform.db)
-    .find({
+  const { items, nextCursor } = await findPage(
+    coupons(platform.db),
+    {
       store_id: new ObjectId(storeId),
       ...(query.active ? { active: query.active === 'true' } : {}),
       ...(query.query ? { code_normalized: prefixRange(query.query) } : {}),
       ...afterCursor(query),
-    })
-    .sort({ _id: 1 })
-    .limit(query.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, query.limit);
+    },
+    query.limit,
+  );
   return { items: items.map(presentCoupon), nextCursor };
 }
 

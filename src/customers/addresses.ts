@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
+import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentAddress, presentCustomer, type CustomerAddressView } from './present.js';
 import type { CreateAddressBody, OwnAddressChangeBody, UpdateAddressBody } from './schemas.js';
@@ -39,12 +39,11 @@ export async function listAddresses(
   page: Page,
 ): Promise<{ items: CustomerAddressView[]; nextCursor: string | null }> {
   const customer = await loadCustomer(platform, storeId, customerId);
-  const docs = await customerAddresses(platform.db)
-    .find({ store_id: customer.store_id, customer_id: customer._id, ...afterCursor(page) })
-    .sort({ _id: 1 })
-    .limit(page.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, page.limit);
+  const { items, nextCursor } = await findPage(
+    customerAddresses(platform.db),
+    { store_id: customer.store_id, customer_id: customer._id, ...afterCursor(page) },
+    page.limit,
+  );
   return { items: items.map((a) => presentAddress(a, customer.default_address_id)), nextCursor };
 }
 

@@ -1,6 +1,6 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { PlatformError, notFound } from '../errors.js';
-import { afterCursor, pageOf } from '../pagination.js';
+import { afterCursor, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentCustomer, type CustomerView } from './present.js';
 import type { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from './schemas.js';
@@ -73,12 +73,7 @@ export async function listCustomers(
 ): Promise<{ items: CustomerView[]; nextCursor: string | null }> {
   const filter: Filter<CustomerDocument> = { store_id: new ObjectId(storeId), ...afterCursor(query) };
   if (query.query) filter.search = { $regex: `^${escapeRegex(query.query)}` };
-  const docs = await customers(platform.db)
-    .find(filter)
-    .sort({ _id: 1 })
-    .limit(query.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, query.limit);
+  const { items, nextCursor } = await findPage(customers(platform.db), filter, query.limit);
   return { items: items.map(presentCustomer), nextCursor };
 }
 

@@ -3,7 +3,7 @@ import { findVariants, getProduct } from '../catalog/index.js';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { parseObjectId } from '../ids.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
+import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentWishlistItem, type WishlistItemView } from './present.js';
 import type { AddWishlistItemBody } from './schemas.js';
@@ -19,12 +19,7 @@ export async function listWishlist(
   customerId: string,
   page: Page,
 ): Promise<{ items: WishlistItemView[]; nextCursor: string | null }> {
-  const docs = await wishlistItems(platform.db)
-    .find({ ...owner(storeId, customerId), ...afterCursor(page) })
-    .sort({ _id: 1 })
-    .limit(page.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, page.limit);
+  const { items, nextCursor } = await findPage(wishlistItems(platform.db), { ...owner(storeId, customerId), ...afterCursor(page) }, page.limit);
   return { items: items.map(presentWishlistItem), nextCursor };
 }
 

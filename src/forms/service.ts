@@ -1,6 +1,6 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { invalidInput, notFound } from '../errors.js';
-import { pageOf } from '../pagination.js';
+import { findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
 import { keyedHash } from '../secrets/index.js';
@@ -63,11 +63,6 @@ export async function listFormSubmissions(
   if (query.created_after || query.created_before) {
     filter.created_at = { ...(query.created_after ? { $gt: query.created_after } : {}), ...(query.created_before ? { $lt: query.created_before } : {}) };
   }
-  const docs = await formSubmissions(platform.db)
-    .find(filter)
-    .sort({ _id: -1 })
-    .limit(query.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, query.limit);
+  const { items, nextCursor } = await findPage(formSubmissions(platform.db), filter, query.limit, -1);
   return { items: items.map(presentFormSubmission), nextCursor };
 }

@@ -3,7 +3,7 @@ import { dayOf } from '../clock.js';
 import { getCustomer } from '../customers/index.js';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
-import { afterCursor, pageOf } from '../pagination.js';
+import { afterCursor, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { keyedHash } from '../secrets/index.js';
 import { lockStoreCurrency } from '../stores/index.js';
@@ -101,12 +101,11 @@ export async function listGiftCards(
   storeId: string,
   query: ListGiftCardsQuery,
 ): Promise<{ items: GiftCardView[]; nextCursor: string | null }> {
-  const docs = await giftCards(platform.db)
-    .find({ store_id: new ObjectId(storeId), ...(query.status ? { status: query.status } : {}), ...afterCursor(query) })
-    .sort({ _id: 1 })
-    .limit(query.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, query.limit);
+  const { items, nextCursor } = await findPage(
+    giftCards(platform.db),
+    { store_id: new ObjectId(storeId), ...(query.status ? { status: query.status } : {}), ...afterCursor(query) },
+    query.limit,
+  );
   return { items: items.map(presentGiftCard), nextCursor };
 }
 

@@ -3,7 +3,7 @@ import { findVariants } from '../catalog/index.js';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
 import { carried, carrying } from '../events/index.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
+import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentLevel, presentLocation, type LevelView, type LocationView } from './present.js';
 import type { CreateLocationBody, UpdateLocationBody } from './schemas.js';
@@ -31,12 +31,11 @@ export async function createLocation(platform: Platform, storeId: string, input:
 }
 
 export async function listLocations(platform: Platform, storeId: string, query: Page & { active?: boolean | undefined }) {
-  const docs = await locations(platform.db)
-    .find({ store_id: new ObjectId(storeId), ...(query.active !== undefined ? { active: query.active } : {}), ...afterCursor(query) })
-    .sort({ _id: 1 })
-    .limit(query.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, query.limit);
+  const { items, nextCursor } = await findPage(
+    locations(platform.db),
+    { store_id: new ObjectId(storeId), ...(query.active !== undefined ? { active: query.active } : {}), ...afterCursor(query) },
+    query.limit,
+  );
   return { items: items.map(presentLocation), nextCursor };
 }
 
@@ -92,17 +91,16 @@ export function setLocationActive(platform: Platform, storeId: string, locationI
 }
 
 export async function listLevels(platform: Platform, storeId: string, query: Page & { variant_id?: string | undefined; location_id?: string | undefined }) {
-  const docs = await levels(platform.db)
-    .find({
+  const { items, nextCursor } = await findPage(
+    levels(platform.db),
+    {
       store_id: new ObjectId(storeId),
       ...(query.variant_id ? { variant_id: new ObjectId(query.variant_id) } : {}),
       ...(query.location_id ? { location_id: new ObjectId(query.location_id) } : {}),
       ...afterCursor(query),
-    })
-    .sort({ _id: 1 })
-    .limit(query.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, query.limit);
+    },
+    query.limit,
+  );
   return { items: items.map(presentLevel), nextCursor };
 }
 

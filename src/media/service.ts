@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { PlatformError, notFound } from '../errors.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
+import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { objectStorage } from '../storage/index.js';
 import { sanitizeFilename } from './filename.js';
@@ -55,12 +55,7 @@ export async function uploadMedia(platform: Platform, storeId: string, file: { f
 }
 
 export async function listMedia(platform: Platform, storeId: string, page: Page): Promise<{ items: MediaView[]; nextCursor: string | null }> {
-  const docs = await media(platform.db)
-    .find({ store_id: new ObjectId(storeId), ...afterCursor(page) })
-    .sort({ _id: 1 })
-    .limit(page.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, page.limit);
+  const { items, nextCursor } = await findPage(media(platform.db), { store_id: new ObjectId(storeId), ...afterCursor(page) }, page.limit);
   return { items: items.map((d) => withUrl(platform, d)), nextCursor };
 }
 

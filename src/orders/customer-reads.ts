@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { notFound } from '../errors.js';
 import { parseObjectId } from '../ids.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
+import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { hashToken, sameSecret } from '../secrets/index.js';
 import { presentCustomerOrder, presentOrder, type CustomerOrderView, type OrderView } from './present.js';
@@ -14,12 +14,11 @@ export async function listCustomerOrders(
   customerId: string,
   page: Page,
 ): Promise<{ items: CustomerOrderView[]; nextCursor: string | null }> {
-  const docs = await orders(platform.db)
-    .find({ store_id: new ObjectId(storeId), customer_id: new ObjectId(customerId), creating: { $ne: true }, ...afterCursor(page) })
-    .sort({ _id: 1 })
-    .limit(page.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, page.limit);
+  const { items, nextCursor } = await findPage(
+    orders(platform.db),
+    { store_id: new ObjectId(storeId), customer_id: new ObjectId(customerId), creating: { $ne: true }, ...afterCursor(page) },
+    page.limit,
+  );
   return { items: items.map(presentCustomerOrder), nextCursor };
 }
 

@@ -2,7 +2,7 @@ import { ObjectId, type Filter } from 'mongodb';
 import { findVariants } from '../catalog/index.js';
 import { PlatformError, invalidInput, type InputIssue } from '../errors.js';
 import { type LocationView } from '../inventory/index.js';
-import { afterCursor, pageOf } from '../pagination.js';
+import { afterCursor, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import type { Provider } from '../payments/index.js';
 import { changeOrder, findMade, fulfillable, fulfillmentStatusOf, loadOrder, madeBy, type Keys, type Plan } from './changes.js';
@@ -28,12 +28,7 @@ export async function listOrders(platform: Platform, storeId: string, q: ListOrd
   if (q.financial_status) filter.financial_status = q.financial_status;
   if (q.fulfillment_status) filter.fulfillment_status = q.fulfillment_status;
   if (q.customer_id) filter.customer_id = new ObjectId(q.customer_id);
-  const docs = await orders(platform.db)
-    .find(filter)
-    .sort({ _id: 1 })
-    .limit(q.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, q.limit);
+  const { items, nextCursor } = await findPage(orders(platform.db), filter, q.limit);
   return { items: items.map(presentOrder), nextCursor };
 }
 

@@ -2,7 +2,7 @@ import { ObjectId } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { carried, carrying } from '../events/index.js';
-import { afterCursor, pageOf } from '../pagination.js';
+import { afterCursor, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { decryptSecret, encryptSecret } from '../secrets/index.js';
 import { presentProviderSettings, presentTransaction, type PaymentTransactionView, type ProviderSettingsView } from './present.js';
@@ -133,11 +133,10 @@ export async function listTransactions(
   storeId: string,
   query: TransactionsQuery,
 ): Promise<{ items: PaymentTransactionView[]; nextCursor: string | null }> {
-  const docs = await paymentTransactions(platform.db)
-    .find({ store_id: new ObjectId(storeId), order_id: new ObjectId(query.order_id), ...afterCursor(query) })
-    .sort({ _id: 1 })
-    .limit(query.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, query.limit);
+  const { items, nextCursor } = await findPage(
+    paymentTransactions(platform.db),
+    { store_id: new ObjectId(storeId), order_id: new ObjectId(query.order_id), ...afterCursor(query) },
+    query.limit,
+  );
   return { items: items.map(presentTransaction), nextCursor };
 }

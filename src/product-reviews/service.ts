@@ -3,7 +3,7 @@ import { productExists } from '../catalog/index.js';
 import { getCustomer } from '../customers/index.js';
 import { customerBoughtProduct } from '../orders/index.js';
 import { PlatformError, invalidInput, notFound, type InputIssue } from '../errors.js';
-import { afterCursor, pageOf } from '../pagination.js';
+import { afterCursor, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentReview, type RatingSummary, type ReviewView } from './present.js';
 import type { CreateReviewBody, CustomerReviewBody, ListReviewsQuery, ReplyBody, UpdateReviewBody } from './schemas.js';
@@ -57,12 +57,7 @@ export async function listReviews(platform: Platform, storeId: string, query: Li
   if (query.product_id) filter.product_id = new ObjectId(query.product_id);
   if (query.status) filter.status = query.status;
   if (query.rating !== undefined) filter.rating = query.rating;
-  const docs = await reviews(platform.db)
-    .find(filter)
-    .sort({ _id: 1 })
-    .limit(query.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, query.limit);
+  const { items, nextCursor } = await findPage(reviews(platform.db), filter, query.limit);
   return { items: items.map(presentReview), nextCursor };
 }
 

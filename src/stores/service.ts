@@ -2,7 +2,7 @@ import { ObjectId, type Filter } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
 import { carried, carrying } from '../events/index.js';
-import { afterCursor, pageOf, type Page } from '../pagination.js';
+import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentStore, type StoreView } from './present.js';
 import type { CreateStoreBody, UpdateStoreBody } from './schemas.js';
@@ -39,12 +39,7 @@ export async function createStore(platform: Platform, ownerId: string, input: Cr
 }
 
 export async function listStores(platform: Platform, ownerId: string, page: Page): Promise<{ items: StoreView[]; nextCursor: string | null }> {
-  const docs = await stores(platform.db)
-    .find({ owner_id: new ObjectId(ownerId), ...afterCursor(page) })
-    .sort({ _id: 1 })
-    .limit(page.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, page.limit);
+  const { items, nextCursor } = await findPage(stores(platform.db), { owner_id: new ObjectId(ownerId), ...afterCursor(page) }, page.limit);
   return { items: items.map(presentStore), nextCursor };
 }
 

@@ -7,7 +7,7 @@ import { carried, type PendingEvent } from '../../events/index.js';
 import { IdString, parseObjectId } from '../../ids.js';
 import { listCustomerOrders } from '../../orders/index.js';
 import { findStoreById } from '../../stores/index.js';
-import { afterCursor, pageOf, PageQuery } from '../../pagination.js';
+import { afterCursor, PageQuery, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { appDeliveryReadiness, webhookDeliveries } from '../../webhooks/index.js';
 import { LIFECYCLE_CONTRACT_VERSION, type ComplianceTopic } from '../manifest/types.js';
@@ -307,12 +307,7 @@ export async function listComplianceRequests(platform: Platform, q: z.infer<type
     ...(q.source ? { source: q.source } : {}),
     ...afterCursor(q),
   };
-  const docs = await complianceRequests(platform.db)
-    .find(filter)
-    .sort({ _id: 1 })
-    .limit(q.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, q.limit);
+  const { items, nextCursor } = await findPage(complianceRequests(platform.db), filter, q.limit);
   return { items: await presentRequests(platform, items), nextCursor };
 }
 

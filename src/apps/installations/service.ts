@@ -5,7 +5,7 @@ import { carried, carrying, type PendingEvent } from '../../events/index.js';
 import { isDuplicateKeyError } from '../../db.js';
 import { parseObjectId } from '../../ids.js';
 import { checkUrlShape } from '../../outbound/index.js';
-import { afterCursor, pageOf, type Page } from '../../pagination.js';
+import { afterCursor, type Page, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { consumeRateLimit } from '../../ratelimit/index.js';
 import { generateToken } from '../../secrets/index.js';
@@ -274,12 +274,7 @@ export async function getInstallation(platform: Platform, storeId: string, insta
 /** A store's installations (active and uninstalled), oldest first. */
 export async function listInstallations(platform: Platform, storeId: string, q: Page & { status?: InstallationDocument['status'] | undefined }) {
   const filter = { store_id: new ObjectId(storeId), ...(q.status ? { status: q.status } : {}), ...afterCursor(q) };
-  const docs = await installations(platform.db)
-    .find(filter)
-    .sort({ _id: 1 })
-    .limit(q.limit + 1)
-    .toArray();
-  const page = pageOf(docs, q.limit);
+  const page = await findPage(installations(platform.db), filter, q.limit);
   return { items: page.items.map(presentInstallation), nextCursor: page.nextCursor };
 }
 

@@ -2,7 +2,7 @@ import type { ObjectId } from 'mongodb';
 import { PlatformError, notFound } from '../../errors.js';
 import type { MerchantPrincipal } from '../../http/context.js';
 import { parseObjectId } from '../../ids.js';
-import { afterCursor, pageOf } from '../../pagination.js';
+import { afterCursor, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { presentReview, type ReviewView } from './present.js';
 import type { ReviewListQuery } from './schemas.js';
@@ -22,12 +22,7 @@ async function developersOf(platform: Platform, ids: ObjectId[]): Promise<Map<st
 }
 
 export async function listReviews(platform: Platform, query: ReviewListQuery): Promise<{ items: ReviewView[]; nextCursor: string | null }> {
-  const docs = await appVersions(platform.db)
-    .find({ status: query.status, ...afterCursor(query) })
-    .sort({ _id: 1 })
-    .limit(query.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, query.limit);
+  const { items, nextCursor } = await findPage(appVersions(platform.db), { status: query.status, ...afterCursor(query) }, query.limit);
   const appDocs = await apps(platform.db)
     .find({ _id: { $in: items.map((v) => v.app_id) } })
     .toArray();

@@ -2,7 +2,7 @@ import { ObjectId } from 'mongodb';
 import { isDuplicateKeyError } from '../../db.js';
 import { PlatformError, notFound } from '../../errors.js';
 import { parseObjectId } from '../../ids.js';
-import { afterCursor, pageOf } from '../../pagination.js';
+import { afterCursor, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { createAppSigningSecret, rotateAppSigningSecret, type AppSecretView } from '../../webhooks/index.js';
 import { newCredentials } from './credentials.js';
@@ -175,12 +175,7 @@ export async function listDeveloperApps(
   query: DeveloperAppsQuery,
 ): Promise<{ items: DeveloperAppView[]; nextCursor: string | null }> {
   const developer = await requireDeveloper(platform, merchantId);
-  const docs = await apps(platform.db)
-    .find({ developer_id: developer._id, ...afterCursor(query) })
-    .sort({ _id: 1 })
-    .limit(query.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, query.limit);
+  const { items, nextCursor } = await findPage(apps(platform.db), { developer_id: developer._id, ...afterCursor(query) }, query.limit);
   const versions = await latestVersions(platform, items);
   return { items: items.map((a) => presentDeveloperApp(a, versions.get(a.latest_version_id.toHexString()) ?? null)), nextCursor };
 }

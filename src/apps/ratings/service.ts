@@ -2,7 +2,7 @@ import { ObjectId, type Filter } from 'mongodb';
 import { isDuplicateKeyError } from '../../db.js';
 import { PlatformError, notFound } from '../../errors.js';
 import { parseObjectId } from '../../ids.js';
-import { pageOf } from '../../pagination.js';
+import { findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { findPublishedApp } from '../catalog/service.js';
 import { requireDeveloper } from '../partners/developers.js';
@@ -48,12 +48,7 @@ async function pageOfReviews(
   const filter: Filter<CatalogReviewDocument> = { app_id: appId };
   if (query.rating !== undefined) filter.rating = query.rating;
   if (query.cursor) filter._id = { $lt: query.cursor };
-  const docs = await catalogReviews(platform.db)
-    .find(filter)
-    .sort({ _id: -1 })
-    .limit(query.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, query.limit);
+  const { items, nextCursor } = await findPage(catalogReviews(platform.db), filter, query.limit, -1);
   return { items: items.map(presentCatalogReview), nextCursor };
 }
 

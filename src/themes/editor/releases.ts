@@ -2,7 +2,7 @@ import { ObjectId } from 'mongodb';
 import { isDuplicateKeyError } from '../../db.js';
 import { PlatformError, notFound } from '../../errors.js';
 import { carrying } from '../../events/index.js';
-import { afterCursor, pageOf, type Page } from '../../pagination.js';
+import { afterCursor, type Page, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { TEMPLATE_KEYS } from '../bundle/types.js';
 import { liveTemplates, releaseNumber, withDrafts, type EditableTheme } from './drafts.js';
@@ -92,12 +92,7 @@ export async function rollbackRelease(platform: Platform, e: EditableTheme, by: 
 /** `GET /v1/themes/:slug/releases`: the releases, oldest first (without their snapshots). */
 export async function listReleases(platform: Platform, e: EditableTheme, q: Page) {
   await recordLastRelease(platform, e.theme);
-  const docs = await themeReleases(platform.db)
-    .find({ store_theme_id: e.theme._id, ...afterCursor(q) })
-    .sort({ _id: 1 })
-    .limit(q.limit + 1)
-    .toArray();
-  const page = pageOf(docs, q.limit);
+  const page = await findPage(themeReleases(platform.db), { store_theme_id: e.theme._id, ...afterCursor(q) }, q.limit);
   return { items: page.items.map(presentRelease), nextCursor: page.nextCursor };
 }
 

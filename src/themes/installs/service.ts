@@ -3,7 +3,7 @@ import { PlatformError, notFound } from '../../errors.js';
 import { carried } from '../../events/index.js';
 import type { MerchantPrincipal, ScopedStore } from '../../http/context.js';
 import { escapeRegex, parseObjectId } from '../../ids.js';
-import { afterCursor, pageOf, type Page } from '../../pagination.js';
+import { afterCursor, type Page, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { setLiveTheme } from '../../stores/index.js';
 import { presentCatalogTheme, presentStoreTheme, type CatalogThemeView, type StoreThemeView } from '../present.js';
@@ -16,19 +16,18 @@ const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** The marketplace catalog (spec 4.6): published, installable marketplace packages; filters by site type and pricing. */
 export async function listCatalog(platform: Platform, q: CatalogQuery): Promise<{ items: CatalogThemeView[]; nextCursor: string | null }> {
-  const docs = await themePackages(platform.db)
-    .find({
+  const page = await findPage(
+    themePackages(platform.db),
+    {
       status: 'active',
       visibility: 'marketplace',
       catalog: { $ne: null },
       ...(q.site_type ? { 'catalog.site_types': { $regex: `^${escapeRegex(q.site_type)}$`, $options: 'i' } } : {}),
       ...(q.pricing_type ? { 'catalog.pricing_type': q.pricing_type } : {}),
       ...afterCursor(q),
-    })
-    .sort({ _id: 1 })
-    .limit(q.limit + 1)
-    .toArray();
-  const page = pageOf(docs, q.limit);
+    },
+    q.limit,
+  );
   return { items: page.items.map((p) => presentCatalogTheme(p as ThemePackageDocument & { catalog: CatalogMeta })), nextCursor: page.nextCursor };
 }
 
@@ -116,12 +115,7 @@ export async function installTheme(
 
 /** A store's installed themes; `role` is read from the store's one live theme id. */
 export async function listStoreThemes(platform: Platform, store: ScopedStore, q: Page): Promise<{ items: StoreThemeView[]; nextCursor: string | null }> {
-  const docs = await storeThemes(platform.db)
-    .find({ store_id: new ObjectId(store.id), ...afterCursor(q) })
-    .sort({ _id: 1 })
-    .limit(q.limit + 1)
-    .toArray();
-  const page = pageOf(docs, q.limit);
+  const page = await findPage(storeThemes(platform.db), { store_id: new ObjectId(store.id), ...afterCursor(q) }, q.limit);
   return { items: page.items.map((d) => withRole(d, store.live_theme_id)), nextCursor: page.nextCursor };
 }
 

@@ -2,7 +2,7 @@ import { ObjectId } from 'mongodb';
 import { PlatformError, notFound } from '../../errors.js';
 import { carrying } from '../../events/index.js';
 import { parseObjectId } from '../../ids.js';
-import { afterCursor, pageOf, type Page } from '../../pagination.js';
+import { afterCursor, type Page, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { claimLease, settleLease } from '../../work/lease.js';
 import { ReviewThemeVersion } from '../jobs.js';
@@ -87,12 +87,7 @@ export async function listReviews(
   platform: Platform,
   q: Page & { status?: ThemeReviewDocument['status'] | undefined },
 ): Promise<{ items: ReviewView[]; nextCursor: string | null }> {
-  const docs = await themeReviews(platform.db)
-    .find({ ...(q.status ? { status: q.status } : {}), ...afterCursor(q) })
-    .sort({ _id: 1 })
-    .limit(q.limit + 1)
-    .toArray();
-  const page = pageOf(docs, q.limit);
+  const page = await findPage(themeReviews(platform.db), { ...(q.status ? { status: q.status } : {}), ...afterCursor(q) }, q.limit);
   return { items: page.items.map(presentReview), nextCursor: page.nextCursor };
 }
 

@@ -2,7 +2,7 @@ import { ObjectId, type Filter } from 'mongodb';
 import { z } from 'zod';
 import { PlatformError, notFound } from '../../errors.js';
 import { IdString, parseObjectId } from '../../ids.js';
-import { afterCursor, pageOf, PageQuery } from '../../pagination.js';
+import { afterCursor, PageQuery, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { scheduleDispatch } from '../jobs.js';
 import { presentAppDelivery, presentDelivery } from './present.js';
@@ -56,12 +56,7 @@ export async function listDeliveries(platform: Platform, scope: DeliveryScope, q
     filter.created_at = { ...(q.created_after ? { $gte: q.created_after } : {}), ...(q.created_before ? { $lte: q.created_before } : {}) };
   }
   // The scope last: no filter can widen it.
-  const docs = await deliveries(platform.db)
-    .find({ ...filter, ...scopeFilter(scope) })
-    .sort({ _id: 1 })
-    .limit(q.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, q.limit);
+  const { items, nextCursor } = await findPage(deliveries(platform.db), { ...filter, ...scopeFilter(scope) }, q.limit);
   return { items: items.map((d) => present(scope, d, false)), nextCursor };
 }
 

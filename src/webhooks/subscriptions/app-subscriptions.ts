@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { isDuplicateKeyError } from '../../db.js';
 import { PlatformError } from '../../errors.js';
-import { afterCursor, pageOf, type Page } from '../../pagination.js';
+import { afterCursor, type Page, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { catchUpWindow, forgetStoreInterest } from './interest.js';
 import { presentAppSubscription, type AppSubscriptionView } from './present.js';
@@ -163,12 +163,7 @@ export async function listAppSubscriptions(
   appId: ObjectId,
   page: Page,
 ): Promise<{ items: AppSubscriptionView[]; nextCursor: string | null }> {
-  const docs = await subscriptions(platform.db)
-    .find({ app_id: appId, ...afterCursor(page) })
-    .sort({ _id: 1 })
-    .limit(page.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, page.limit);
+  const { items, nextCursor } = await findPage(subscriptions(platform.db), { app_id: appId, ...afterCursor(page) }, page.limit);
   return { items: items.map(presentAppSubscription), nextCursor };
 }
 

@@ -2,7 +2,7 @@ import { ObjectId } from 'mongodb';
 import { PlatformError, notFound } from '../../errors.js';
 import { carried, carrying } from '../../events/index.js';
 import { parseObjectId } from '../../ids.js';
-import { afterCursor, pageOf, type Page } from '../../pagination.js';
+import { afterCursor, type Page, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { presentSubscription, type SubscriptionView, type SubscriptionWithSecret } from './present.js';
 import type { CreateSubscriptionBody, RotateSecretBody, UpdateSubscriptionBody } from './schemas.js';
@@ -97,12 +97,11 @@ export async function createSubscription(
 }
 
 export async function listSubscriptions(platform: Platform, storeId: string, page: Page): Promise<{ items: SubscriptionView[]; nextCursor: string | null }> {
-  const docs = await subscriptions(platform.db)
-    .find({ store_id: new ObjectId(storeId), ...MERCHANT_OWNED, ...afterCursor(page) })
-    .sort({ _id: 1 })
-    .limit(page.limit + 1)
-    .toArray();
-  const { items, nextCursor } = pageOf(docs, page.limit);
+  const { items, nextCursor } = await findPage(
+    subscriptions(platform.db),
+    { store_id: new ObjectId(storeId), ...MERCHANT_OWNED, ...afterCursor(page) },
+    page.limit,
+  );
   return { items: items.map(presentSubscription), nextCursor };
 }
 
