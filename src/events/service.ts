@@ -80,7 +80,7 @@ const EMIT_BATCH = 200;
 
 /**
  * The platform's events. `types`: every type the modules declare, which webhook subscriptions
- * may name (test/modules.test.ts checks that every type emitted in src/ is declared).
+ * may name (each listed in its domain's events.ts; emit and pending take only a listed type).
  */
 export function createEvents(db: Db, clock: Clock, types: readonly string[], { wanted, afterRecord, carriers = [], log }: EventOptions = {}): Events {
   const known = new Set(types);

@@ -138,7 +138,7 @@ export const BODY_LIMIT = Symbol('body limit in bytes');
 
 /**
  * An endpoint's middleware carries what it takes, for whoever reads the routers' layers: who may
- * call it and its input schemas (test/fuzz-routes.test.ts builds its requests from them).
+ * call it and its input schemas (test/platform/fuzz-routes.test.ts builds its requests from them).
  */
 export const ENDPOINT_SPEC = Symbol('endpoint spec');
 export type DeclaredEndpoint = { access: EndpointAccess; params?: z.ZodType; query: z.ZodType; body: z.ZodType | 'multipart' };

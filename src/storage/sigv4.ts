@@ -4,7 +4,7 @@ import { sha256 } from '../digest.js';
 /**
  * AWS Signature Version 4 for S3 (header and query-string forms), composed from node:crypto's
  * SHA-256 and HMAC-SHA256: canonical request → string to sign → signature with the derived
- * key. Checked against the examples in the S3 API reference (test/storage.test.ts).
+ * key. Checked against the examples in the S3 API reference (test/platform/storage.test.ts).
  */
 export type Credentials = { accessKeyId: string; secretAccessKey: string; region: string; service?: string };
 

@@ -152,7 +152,7 @@ async function record(platform: Platform, input: RecordInput): Promise<Complianc
     const payload = noticePayload(id, input, installation, handle, now);
     const key = `${input.topic}:${id.toHexString()}:${installation._id.toHexString()}`;
     const options = { recipient: { type: 'app_installation' as const, id: installation._id, exclusive: true } };
-    // One call per topic, each naming its type (test/architecture.test.ts reads them).
+    // One call per topic, each naming its type (test/platform/architecture.test.ts reads them).
     switch (input.topic) {
       case 'customers.data_request':
         return platform.events.pending('customers.data_request', installation.store_id, payload, key, options);
