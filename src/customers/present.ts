@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import type { CustomerAddressDocument, CustomerDocument, WishlistItemDocument } from './store.js';
+import type { AddressFields, CustomerAddressDocument, CustomerDocument, WishlistItemDocument } from './store.js';
 
 export type CustomerView = {
   id: string;
@@ -35,20 +35,9 @@ export const presentCustomer = (c: CustomerDocument): CustomerView => ({
   updated_at: c.updated_at.toISOString(),
 });
 
-export type CustomerAddressView = {
+export type CustomerAddressView = AddressFields & {
   id: string;
   customer_id: string;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-  address1: string;
-  address2: string | null;
-  city: string;
-  province: string | null;
-  province_code: string | null;
-  country_code: string;
-  zip: string | null;
-  phone: string | null;
   default: boolean;
   created_at: string;
   updated_at: string;

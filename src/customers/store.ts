@@ -1,6 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
 import type { CarriesEvents } from '../events/index.js';
+import type { PostalAddress } from '../postal-address.js';
 
 export const CUSTOMERS = 'customers';
 export const CUSTOMER_ADDRESSES = 'customer_addresses';
@@ -55,21 +56,13 @@ export type CustomerDocument = {
   updated_at: Date;
 } & CarriesEvents;
 
-export type CustomerAddressDocument = {
+/** An address book entry's own fields: a postal address, with a free-text province beside its code (docs/customers.md). */
+export type AddressFields = PostalAddress & { province: string | null };
+
+export type CustomerAddressDocument = AddressFields & {
   _id: ObjectId;
   store_id: ObjectId;
   customer_id: ObjectId;
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-  address1: string;
-  address2: string | null;
-  city: string;
-  province: string | null;
-  province_code: string | null;
-  country_code: string;
-  zip: string | null;
-  phone: string | null;
   version: number;
   created_at: Date;
   updated_at: Date;

@@ -1,6 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
 import type { ErrorCode } from '../errors.js';
+import type { PostalAddress } from '../postal-address.js';
 import type { Provider } from '../payments/index.js';
 
 export const ORDERS = 'orders';
@@ -9,18 +10,8 @@ export const ORDER_COUNTERS = 'order_counters';
 export type FinancialStatus = 'pending' | 'authorized' | 'paid' | 'partially_refunded' | 'refunded' | 'voided';
 export type FulfillmentStatus = 'unfulfilled' | 'partial' | 'fulfilled';
 
-export type Address = {
-  first_name: string | null;
-  last_name: string | null;
-  company: string | null;
-  address1: string;
-  address2: string | null;
-  city: string;
-  province_code: string | null;
-  country_code: string;
-  zip: string | null;
-  phone: string | null;
-};
+/** A stored shipping or billing address: the core's postal address, as checked (src/postal-address.ts). */
+export type Address = PostalAddress;
 
 /** A line as priced when the order was placed: later catalog changes do not touch it. */
 export type LineItemDocument = {
