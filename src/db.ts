@@ -2,12 +2,17 @@ import {
   MongoBulkWriteError,
   MongoClient,
   MongoServerError,
+  ObjectId,
   type Collection,
+  type Filter,
   type Db,
   type Document,
   type IndexDescription,
   type OptionalUnlessRequiredId,
+  type WithId,
 } from 'mongodb';
+import { notFound } from './errors.js';
+import { parseObjectId } from './ids.js';
 
 /**
  * Collections declare their indexes beside their owner (each domain's store.ts) and register
@@ -95,4 +100,17 @@ const isDuplicateKeyCode = (code: unknown, message: string) => code === 11000 ||
 /** Hide credentials in a connection string before it reaches a log or an error line. */
 export function redactUrl(url: string): string {
   return url.replace(/\/\/([^@/]+)@/, '//***@');
+}
+
+/** The store's document with this id (a client's id, checked: a malformed one is not found), or 404 `not_found` naming `what`. */
+export async function findInStore<T extends { _id: ObjectId; store_id: ObjectId }>(
+  collection: Collection<T>,
+  storeId: string,
+  rawId: string,
+  what: string,
+): Promise<WithId<T>> {
+  const id = parseObjectId(rawId);
+  const doc = id ? await collection.findOne({ _id: id, store_id: new ObjectId(storeId) } as Filter<T>) : null;
+  if (!doc) throw notFound(what);
+  return doc;
 }

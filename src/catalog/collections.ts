@@ -1,5 +1,5 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { isDuplicateKeyError } from '../db.js';
+import { isDuplicateKeyError, findInStore } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
@@ -44,9 +44,7 @@ function membershipFilter(c: CollectionDocument): Filter<ProductDocument> {
 
 /** The product filter for "in this collection" (404 when the store has no such collection). */
 export async function collectionProductFilter(platform: Platform, storeId: string, collectionId: string): Promise<Filter<ProductDocument>> {
-  const id = parseObjectId(collectionId);
-  const doc = id ? await collections(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
-  if (!doc) throw notFound('Collection');
+  const doc = await findInStore(collections(platform.db), storeId, collectionId, 'Collection');
   return membershipFilter(doc);
 }
 
@@ -92,9 +90,7 @@ export async function createCollection(platform: Platform, storeId: string, inpu
 }
 
 export async function getCollection(platform: Platform, storeId: string, collectionId: string): Promise<CollectionView> {
-  const id = parseObjectId(collectionId);
-  const doc = id ? await collections(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
-  if (!doc) throw notFound('Collection');
+  const doc = await findInStore(collections(platform.db), storeId, collectionId, 'Collection');
   return presentCollection(doc);
 }
 

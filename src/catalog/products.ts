@@ -1,5 +1,5 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { isDuplicateKeyError } from '../db.js';
+import { isDuplicateKeyError, findInStore } from '../db.js';
 import { findMedia } from '../media/index.js';
 import { PlatformError, invalidInput, notFound, type InputIssue } from '../errors.js';
 import { keysetPageOf, keysetQuery } from '../pagination.js';
@@ -120,9 +120,7 @@ export async function createProduct(platform: Platform, store: StoreView, input:
 }
 
 export async function getProduct(platform: Platform, storeId: string, productId: string): Promise<ProductView> {
-  const id = parseObjectId(productId);
-  const doc = id ? await products(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
-  if (!doc) throw notFound('Product');
+  const doc = await findInStore(products(platform.db), storeId, productId, 'Product');
   return presentProduct(doc);
 }
 

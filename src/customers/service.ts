@@ -6,7 +6,7 @@ import { presentCustomer, type CustomerView } from './present.js';
 import type { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from './schemas.js';
 import { customers, type CustomerAccount, type CustomerDocument } from './store.js';
 import { carried, carrying } from '../events/index.js';
-import { isDuplicateKeyError } from '../db.js';
+import { isDuplicateKeyError, findInStore } from '../db.js';
 import { parseObjectId, escapeRegex } from '../ids.js';
 
 /** The store a customer operation acts in (the X-Store-Id store). */
@@ -79,9 +79,7 @@ export async function listCustomers(
 
 /** The customer document in this store, or a 404 (also for another store's ids). */
 export async function loadCustomer(platform: Pick<Platform, 'db'>, storeId: string, customerId: string): Promise<CustomerDocument> {
-  const id = parseObjectId(customerId);
-  const doc = id ? await customers(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
-  if (!doc) throw notFound('Customer');
+  const doc = await findInStore(customers(platform.db), storeId, customerId, 'Customer');
   return doc;
 }
 

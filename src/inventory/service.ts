@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { findVariants } from '../catalog/index.js';
-import { isDuplicateKeyError } from '../db.js';
+import { isDuplicateKeyError, findInStore } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
 import { carried, carrying } from '../events/index.js';
 import { afterCursor, type Page, findPage } from '../pagination.js';
@@ -40,9 +40,7 @@ export async function listLocations(platform: Platform, storeId: string, query: 
 }
 
 export async function getLocation(platform: Platform, storeId: string, locationId: string): Promise<LocationView> {
-  const id = parseObjectId(locationId);
-  const doc = id ? await locations(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
-  if (!doc) throw notFound('Location');
+  const doc = await findInStore(locations(platform.db), storeId, locationId, 'Location');
   return presentLocation(doc);
 }
 

@@ -1,4 +1,5 @@
 import { ObjectId } from 'mongodb';
+import { findInStore } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
 import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
@@ -60,9 +61,7 @@ export async function listMedia(platform: Platform, storeId: string, page: Page)
 }
 
 export async function getMedia(platform: Platform, storeId: string, mediaId: string): Promise<MediaView> {
-  const id = parseObjectId(mediaId);
-  const doc = id ? await media(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
-  if (!doc) throw notFound('Media');
+  const doc = await findInStore(media(platform.db), storeId, mediaId, 'Media');
   return withUrl(platform, doc);
 }
 
