@@ -32,15 +32,8 @@ export type JobContract<S extends z.ZodType = z.ZodType> = Readonly<{
   every?: (config: Config) => number;
 }>;
 
-export type JobPayload<C> = C extends JobContract<infer S> ? z.input<S> : never;
-
-export function defineJob<S extends z.ZodType>(contract: {
-  name: string;
-  group: WorkerGroup;
-  concurrency?: number;
-  payload: S;
-  every?: (config: Config) => number;
-}): JobContract<S> {
+/** A job's contract; `concurrency` defaults to 5. */
+export function defineJob<S extends z.ZodType>(contract: Omit<JobContract<S>, 'concurrency'> & { concurrency?: number }): JobContract<S> {
   return Object.freeze({ concurrency: 5, ...contract });
 }
 
