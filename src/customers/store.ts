@@ -68,27 +68,21 @@ export type CustomerAddressDocument = AddressFields & {
   updated_at: Date;
 } & CarriesEvents;
 
-/** A customer's storefront session. Only the SHA-256 of the bearer token is stored. */
+/**
+ * A customer's storefront session, and a password reset: a bearer token of which only the SHA-256
+ * is stored, bound to the account's auth_epoch when it was issued (a password change ends both).
+ */
 export type CustomerSessionDocument = {
   _id: ObjectId;
   store_id: ObjectId;
   customer_id: ObjectId;
   token_hash: string;
-  /** The account's auth_epoch when the session started. */
   auth_epoch: string;
   created_at: Date;
   expires_at: Date;
 };
 
-export type CustomerPasswordResetDocument = {
-  _id: ObjectId;
-  store_id: ObjectId;
-  customer_id: ObjectId;
-  token_hash: string;
-  auth_epoch: string;
-  created_at: Date;
-  expires_at: Date;
-};
+export type CustomerPasswordResetDocument = CustomerSessionDocument;
 
 /**
  * The proof that an email is the customer's, for a record that has no account yet

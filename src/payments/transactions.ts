@@ -22,23 +22,18 @@ export async function recordPaymentTransaction(platform: Platform, storeId: stri
     const details = parsed.error.issues.map((i) => `${['transaction', ...i.path.map(String)].join('.')}: ${i.message}`);
     throw new PlatformError('invalid_data', 'invalid_input', 'The payment transaction is invalid', { details });
   }
-  const t = parsed.data;
+  const { id, order_id: orderId, ...fields } = parsed.data;
   let doc: PaymentTransactionDocument = {
-    _id: t.id ? new ObjectId(t.id) : new ObjectId(),
+    _id: id ? new ObjectId(id) : new ObjectId(),
     store_id: new ObjectId(storeId),
-    order_id: new ObjectId(t.order_id),
-    kind: t.kind,
-    status: t.status,
-    amount: t.amount,
-    currency: t.currency,
-    provider: t.provider,
-    provider_reference: t.provider_reference,
+    order_id: new ObjectId(orderId),
+    ...fields,
     created_at: platform.clock.now(),
   };
   try {
     await paymentTransactions(platform.db).insertOne(doc);
   } catch (err) {
-    const first = t.id && isDuplicateKeyError(err) ? await paymentTransactions(platform.db).findOne({ _id: doc._id, store_id: doc.store_id }) : null;
+    const first = id && isDuplicateKeyError(err) ? await paymentTransactions(platform.db).findOne({ _id: doc._id, store_id: doc.store_id }) : null;
     if (!first) throw err;
     doc = first;
   }

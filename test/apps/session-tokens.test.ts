@@ -255,8 +255,7 @@ describe('App session tokens, install links and the platform signing keys', () =
         issuer,
         installation,
         app: installed,
-        merchantId: shop.merchant.id,
-        sessionId: new ObjectId().toHexString(),
+        merchant: { merchantId: shop.merchant.id, sessionId: new ObjectId().toHexString() },
       }));
     });
     const verify = (t: string, options: { audience?: string; issuer?: string; on?: Platform } = {}) =>
@@ -382,7 +381,7 @@ describe('App session tokens, install links and the platform signing keys', () =
         const theirs = await currentSigningKey(second.platform);
         expect(theirs.kid).to.equal((await currentSigningKey(platform)).kid);
         // A token the second process signs verifies in the first, and the reverse.
-        const input = { issuer, installation, app: installed, merchantId: shop.merchant.id, sessionId: new ObjectId().toHexString() };
+        const input = { issuer, installation, app: installed, merchant: { merchantId: shop.merchant.id, sessionId: new ObjectId().toHexString() } };
         const fromSecond = await issueSessionToken(second.platform, input);
         expect((await verifySessionToken(platform, { token: fromSecond.token, issuer, audience: installed.client_id })).ok).to.equal(true);
         const fromFirst = await issueSessionToken(platform, input);
@@ -420,7 +419,7 @@ describe('App session tokens, install links and the platform signing keys', () =
       try {
         const shop = await givenShop(api);
         const { app: installed, installation } = await givenInstalledApp(platform, shop);
-        const input = { issuer, installation, app: installed, merchantId: shop.merchant.id, sessionId: new ObjectId().toHexString() };
+        const input = { issuer, installation, app: installed, merchant: { merchantId: shop.merchant.id, sessionId: new ObjectId().toHexString() } };
         const before = await issueSessionToken(platform, input);
         const oldKid = decodeProtectedHeader(before.token).kid!;
         expect((await currentSigningKey(second.platform)).kid).to.equal(oldKid); // the second process has read the keys before the rotation

@@ -307,13 +307,7 @@ export async function getEmbed(
     url.searchParams.set('extension', extension.handle);
     url.searchParams.set('target', extension.target);
   }
-  const issued = await issueSessionToken(platform, {
-    issuer: input.issuer,
-    installation,
-    app,
-    merchantId: input.merchant.merchantId,
-    sessionId: input.merchant.sessionId,
-  });
+  const issued = await issueSessionToken(platform, { issuer: input.issuer, installation, app, merchant: input.merchant });
   const { capabilities, sources } = resolveCapabilities({ declared: manifest.bridge.capabilities, extension, installation: installation.bridge_capabilities });
   return {
     url: url.href,

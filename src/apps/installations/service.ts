@@ -158,24 +158,20 @@ async function grantInstallation(
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const now = platform.clock.now();
     const current = await coll.findOne({ app_id: app._id, store_id: storeId });
+    // An install (the first, or one after an uninstall) starts a new grant with empty metadata.
+    const grant = {
+      status: 'active' as const,
+      grant_id: new ObjectId(),
+      scopes,
+      webhook_url: webhookUrl,
+      installed_by: merchantId,
+      metadata: {},
+      metadata_version: 0,
+      installed_at: now,
+      uninstalled_at: null,
+    };
     if (!current) {
-      const doc: InstallationDocument = {
-        _id: new ObjectId(),
-        app_id: app._id,
-        store_id: storeId,
-        status: 'active',
-        grant_id: new ObjectId(),
-        scopes,
-        webhook_url: webhookUrl,
-        installed_by: merchantId,
-        metadata: {},
-        metadata_version: 0,
-        version: 1,
-        installed_at: now,
-        uninstalled_at: null,
-        created_at: now,
-        updated_at: now,
-      };
+      const doc: InstallationDocument = { _id: new ObjectId(), app_id: app._id, store_id: storeId, ...grant, version: 1, created_at: now, updated_at: now };
       const pending = [installedEvent(platform, app, doc)];
       try {
         await coll.insertOne({ ...doc, ...carried(pending) });
@@ -192,19 +188,7 @@ async function grantInstallation(
     let pending: PendingEvent[];
     let set: Partial<InstallationDocument>;
     if (current.status !== 'active') {
-      set = {
-        status: 'active' as const,
-        grant_id: new ObjectId(),
-        scopes,
-        webhook_url: webhookUrl,
-        installed_by: merchantId,
-        metadata: {},
-        metadata_version: 0,
-        installed_at: now,
-        uninstalled_at: null,
-        shop_redact_due_at: null,
-        updated_at: now,
-      };
+      set = { ...grant, shop_redact_due_at: null, updated_at: now };
       next = { ...current, ...set, version: current.version + 1 };
       pending = [installedEvent(platform, app, next)];
     } else {

@@ -37,6 +37,22 @@ function validOrThrow(platform: Platform, manifest: unknown, extra: (m: AppManif
   return result.manifest;
 }
 
+/** Version `number` of an app, submitted now and waiting for review. */
+function versionInReview(appId: ObjectId, developerId: ObjectId, number: number, manifest: AppVersionDocument['manifest'], now: Date): AppVersionDocument {
+  return {
+    _id: new ObjectId(),
+    app_id: appId,
+    developer_id: developerId,
+    number,
+    manifest,
+    status: 'submitted',
+    reasons: [],
+    submitted_at: now,
+    reviewed_at: null,
+    reviewed_by: null,
+  };
+}
+
 /**
  * A new app (status `submitted`) with version 1 in review, and its credentials, shown this once.
  * The app is written first (its unique handle decides between two submissions at once); if the
@@ -48,18 +64,7 @@ export async function submitApp(platform: Platform, merchantId: string, input: {
   if (await apps(platform.db).findOne({ handle: manifest.handle }, { projection: { _id: 1 } })) throw handleTaken(manifest.handle);
   const now = platform.clock.now();
   const credentials = newCredentials(now);
-  const version: AppVersionDocument = {
-    _id: new ObjectId(),
-    app_id: new ObjectId(),
-    developer_id: developer._id,
-    number: 1,
-    manifest,
-    status: 'submitted',
-    reasons: [],
-    submitted_at: now,
-    reviewed_at: null,
-    reviewed_by: null,
-  };
+  const version = versionInReview(new ObjectId(), developer._id, 1, manifest, now);
   const app: AppDocument = {
     _id: version.app_id,
     developer_id: developer._id,
@@ -125,18 +130,7 @@ export async function submitVersion(platform: Platform, merchantId: string, appI
   for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
     const current = await findOwnApp(platform, merchantId, appId);
     const now = platform.clock.now();
-    const version: AppVersionDocument = {
-      _id: new ObjectId(),
-      app_id: current._id,
-      developer_id: current.developer_id,
-      number: current.version_count + 1,
-      manifest,
-      status: 'submitted',
-      reasons: [],
-      submitted_at: now,
-      reviewed_at: null,
-      reviewed_by: null,
-    };
+    const version = versionInReview(current._id, current.developer_id, current.version_count + 1, manifest, now);
     const updated = await apps(platform.db).findOneAndUpdate(
       { _id: current._id, version_count: current.version_count },
       {

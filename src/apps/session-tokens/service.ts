@@ -60,9 +60,8 @@ export type IssueSessionTokenInput = {
   issuer: string;
   installation: Pick<InstallationDocument, '_id' | 'store_id'>;
   app: Pick<AppDocument, 'client_id'>;
-  /** The merchant account (hex id) and its session (hex id) the token speaks for. */
-  merchantId: string;
-  sessionId: string;
+  /** The merchant session the token speaks for (its account and session ids). */
+  merchant: Pick<MerchantPrincipal, 'merchantId' | 'sessionId'>;
 };
 
 export type IssuedToken<C> = { token: string; claims: C; expiresIn: number };
@@ -72,9 +71,9 @@ export async function issueSessionToken(platform: Platform, input: IssueSessionT
   const expiresIn = platform.config.apps.sessionTokenTtlSeconds;
   const claims: SessionTokenClaims = {
     ...registeredClaims(platform, input.issuer, input.app.client_id, expiresIn),
-    sub: input.merchantId,
+    sub: input.merchant.merchantId,
     store_id: input.installation.store_id.toHexString(),
-    sid: input.sessionId,
+    sid: input.merchant.sessionId,
     installation_id: input.installation._id.toHexString(),
   };
   return { token: await sign(platform, SESSION_TOKEN_TYP, claims), claims, expiresIn };
@@ -163,13 +162,7 @@ export async function createSessionToken(
   const installation = id && storeId ? await installations(platform.db).findOne({ _id: id, store_id: storeId, status: 'active' }) : null;
   const app = installation ? await apps(platform.db).findOne({ _id: installation.app_id }, { projection: { client_id: 1 } }) : null;
   if (!installation || !app) throw notFound('Installation');
-  const issued = await issueSessionToken(platform, {
-    issuer: input.issuer,
-    installation,
-    app,
-    merchantId: input.merchant.merchantId,
-    sessionId: input.merchant.sessionId,
-  });
+  const issued = await issueSessionToken(platform, { issuer: input.issuer, installation, app, merchant: input.merchant });
   return { session_token: issued.token, expires_in: issued.expiresIn, token_type: SESSION_TOKEN_TYPE_URN };
 }
 

@@ -1,7 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../../db.js';
 import type { CarriesEvents } from '../../events/index.js';
-import type { ThemeBundle } from '../bundle/types.js';
+import type { PackageMeta, ThemeBundle } from '../bundle/types.js';
 
 export const THEME_PACKAGES = 'theme_packages';
 export const THEME_VERSIONS = 'theme_versions';
@@ -11,13 +11,26 @@ export type PackageStatus = 'draft' | 'active' | 'rejected';
 export type VersionStatus = 'draft' | 'in_review' | 'published' | 'rejected' | 'superseded' | 'private';
 export type SubmissionMode = 'marketplace' | 'private_install';
 
-export type CatalogMeta = {
+/** What a theme's manifest says of it in the marketplace: a package shows its latest upload's, the catalog its published version's. */
+export type ListingFields = {
   name: string;
   author_name: string;
   site_types: string[];
   pricing_type: string;
   price: number;
   currency: string;
+};
+
+export const listingFields = (p: PackageMeta): ListingFields => ({
+  name: p.name,
+  author_name: p.author_name,
+  site_types: p.site_types,
+  pricing_type: p.pricing_type,
+  price: p.price,
+  currency: p.currency,
+});
+
+export type CatalogMeta = ListingFields & {
   version: string;
   version_number: number;
   engine: string;
@@ -26,17 +39,11 @@ export type CatalogMeta = {
 };
 
 /** One slug: its author, and the version that serves the catalog and installs. */
-export type ThemePackageDocument = {
+export type ThemePackageDocument = ListingFields & {
   _id: ObjectId;
   slug: string;
   /** The merchant account that uploaded it first: only it may upload new versions. */
   author_id: ObjectId;
-  name: string;
-  author_name: string;
-  site_types: string[];
-  pricing_type: string;
-  price: number;
-  currency: string;
   status: PackageStatus;
   /** Private packages are installable only into the author's own stores and never listed. */
   visibility: 'marketplace' | 'private';

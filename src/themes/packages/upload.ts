@@ -13,7 +13,7 @@ import { initialChecks } from '../review/checks/index.js';
 import { catalogMeta, enqueueReview } from '../review/service.js';
 import { presentUpload, type UploadResult } from '../present.js';
 import type { UploadBody } from '../schemas.js';
-import { themePackages, themeVersions, type ThemePackageDocument, type ThemeVersionDocument } from './store.js';
+import { listingFields, themePackages, themeVersions, type ThemePackageDocument, type ThemeVersionDocument } from './store.js';
 import { themeReviews, type ThemeReviewDocument } from '../review/store.js';
 import { validateBundle } from '../bundle/validate.js';
 
@@ -97,12 +97,7 @@ export async function uploadPackage(platform: Platform, merchant: MerchantPrinci
       _id: new ObjectId(),
       slug: bundle.package.slug,
       author_id: author,
-      name: bundle.package.name,
-      author_name: bundle.package.author_name,
-      site_types: bundle.package.site_types,
-      pricing_type: bundle.package.pricing_type,
-      price: bundle.package.price,
-      currency: bundle.package.currency,
+      ...listingFields(bundle.package),
       status: mode === 'marketplace' ? 'draft' : 'active',
       visibility: mode === 'marketplace' ? 'marketplace' : 'private',
       published_version_id: null,

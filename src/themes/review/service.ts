@@ -7,7 +7,7 @@ import type { Platform } from '../../platform.js';
 import { claimLease, settleLease } from '../../work/lease.js';
 import { ReviewThemeVersion } from '../jobs.js';
 import { presentReview, type ReviewView } from '../present.js';
-import { themePackages, themeVersions, type CatalogMeta, type ThemeVersionDocument } from '../packages/store.js';
+import { listingFields, themePackages, themeVersions, type CatalogMeta, type ThemeVersionDocument } from '../packages/store.js';
 import { runCheck } from './checks/index.js';
 import { themeReviews, type ReviewCheck, type ThemeReviewDocument } from './store.js';
 
@@ -178,14 +178,8 @@ async function publishVersion(platform: Platform, packageId: ObjectId, versionId
 
 /** What the catalog shows of a version. */
 export function catalogMeta(v: ThemeVersionDocument, at: Date): CatalogMeta {
-  const p = v.bundle.package;
   return {
-    name: p.name,
-    author_name: p.author_name,
-    site_types: p.site_types,
-    pricing_type: p.pricing_type,
-    price: p.price,
-    currency: p.currency,
+    ...listingFields(v.bundle.package),
     version: v.version,
     version_number: v.version_number,
     engine: v.bundle.renderer.engine,
