@@ -67,16 +67,7 @@ export const presentAddress = (a: CustomerAddressDocument, defaultId: ObjectId |
  * The customer as they see themselves on the storefront: what they gave and what is theirs,
  * never the merchant's tags, note or spending figures.
  */
-export type AccountView = {
-  id: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  phone: string | null;
-  accepts_marketing: boolean;
-  default_address_id: string | null;
-  created_at: string;
-};
+export type AccountView = Pick<CustomerView, 'id' | 'email' | 'first_name' | 'last_name' | 'phone' | 'accepts_marketing' | 'default_address_id' | 'created_at'>;
 
 export const presentAccount = (c: CustomerDocument): AccountView => ({
   id: c._id.toHexString(),
