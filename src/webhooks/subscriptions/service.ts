@@ -86,14 +86,35 @@ export async function createSubscription(
   ];
   await collection.insertOne({ ...doc, ...carried(pending) });
   forgetStoreInterest(platform.db, store_id);
-  // Two creations racing past the count above: whoever sees more than the limit takes its own
-  // back (and its event with it: the event is recorded only once the subscription stays).
-  if ((await collection.countDocuments({ store_id, ...MERCHANT_OWNED })) > MAX_SUBSCRIPTIONS_PER_STORE) {
+  if (!(await keepsItsPlace(platform, store_id, doc._id))) {
     await collection.deleteOne({ _id: doc._id, store_id });
     throw limitReached();
   }
   await platform.events.settle(collection, doc._id, pending);
   return { ...view, secret };
+}
+
+/** How often a new subscription looks again while creations racing with it are still over the limit. */
+const PLACE_LOOKS = 10;
+
+/**
+ * Whether a subscription just written may stay. Creations racing past the count in
+ * createSubscription each see the others: while the store is over the limit, the ones whose place
+ * (by id, oldest first) is beyond the limit take theirs back at once (and its event with it: the
+ * event is recorded only once the subscription stays), and the others look again until the count
+ * is within it. A subscription stays only after it saw the count within the limit with itself
+ * in it, so the last one to stay saw every one that stays: the limit is never exceeded. The
+ * oldest racers are never beyond the limit, so a race fills the free places instead of every
+ * racer giving up; one that still sees too many after its last look gives up too.
+ */
+async function keepsItsPlace(platform: Platform, store_id: ObjectId, id: ObjectId): Promise<boolean> {
+  const collection = subscriptions(platform.db);
+  for (let look = 1; look <= PLACE_LOOKS; look++) {
+    if ((await collection.countDocuments({ store_id, ...MERCHANT_OWNED })) <= MAX_SUBSCRIPTIONS_PER_STORE) return true;
+    if ((await collection.countDocuments({ store_id, ...MERCHANT_OWNED, _id: { $lt: id } })) >= MAX_SUBSCRIPTIONS_PER_STORE) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10 * look));
+  }
+  return false;
 }
 
 export async function listSubscriptions(platform: Platform, storeId: string, page: Page): Promise<{ items: SubscriptionView[]; nextCursor: string | null }> {
