@@ -1,5 +1,6 @@
 import type { JobContract, Module, WorkerGroup } from '../src/module.js';
 import { MODULES } from '../src/modules.js';
+import { extensionHandlers } from './extensions.js';
 import { maintenanceHandlers } from './maintenance.js';
 import { messageHandlers } from './messages.js';
 import { sweepHandlers } from './sweeps.js';
@@ -18,10 +19,17 @@ import { webhookHandlers } from './webhooks.js';
  *                password resets). Also serves the internal service.
  * - bulk:        admin bulk operations (JSONL exports); filled by the bulk issue.
  * - themes:      theme package review checks (themes.review) and the sweep for stranded reviews.
- * - extensions:  extension/function lifecycle revocation; filled by the app platform issue.
+ * - extensions:  revoking an uninstalled installation's extension and function rows (extensions.revoke), and its sweep.
  * - maintenance: every domain's recurring sweeps of expired and stranded records.
  */
-export const HANDLERS: readonly BoundJob[] = [...webhookHandlers, ...messageHandlers, ...themeHandlers, ...sweepHandlers, ...maintenanceHandlers];
+export const HANDLERS: readonly BoundJob[] = [
+  ...webhookHandlers,
+  ...messageHandlers,
+  ...themeHandlers,
+  ...extensionHandlers,
+  ...sweepHandlers,
+  ...maintenanceHandlers,
+];
 
 /**
  * What is wrong with the registry against the module list: a contract without a handler, a

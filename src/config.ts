@@ -108,6 +108,10 @@ const Env = z
     RENDER_THREADS: int(0, 0).pipe(z.number().max(64)),
     RENDER_THREAD_MEMORY_MB: int(256, 32).pipe(z.number().max(4096)),
     THEMES_SWEEP_INTERVAL_MS: int(30_000, 200),
+    EXTENSIONS_REVOKE_LEASE_MS: int(60_000, 200),
+    EXTENSIONS_SWEEP_INTERVAL_MS: int(30_000, 200),
+    EXTENSIONS_REVOKE_BATCH_SIZE: int(100, 1),
+    EXTENSIONS_REVOKE_PAUSE_MS: int(0, 0),
     STOREFRONT_BASE_DOMAIN: z
       .string()
       .toLowerCase()
@@ -207,6 +211,12 @@ export type Config = Readonly<{
   }>;
   /** Theme review checks (docs/themes.md, Review): how long a worker holds a review it checks, how often stranded ones are picked up. */
   themes: Readonly<{ reviewLeaseMs: number; sweepIntervalMs: number }>;
+  /**
+   * The extensions worker's revocations (docs/extensions.md, Revocation): how long it holds one,
+   * how often it looks for revocations whose job was lost, how many rows one write revokes, and a
+   * pause between those writes (spreads a large revocation's writes; 0: none).
+   */
+  extensions: Readonly<{ revokeLeaseMs: number; sweepIntervalMs: number; revokeBatchSize: number; revokePauseMs: number }>;
   /** Liquid rendering (docs/rendering.md, Threads): worker threads per process (0: two to four, by the machine's cores) and each thread's heap limit. */
   rendering: Readonly<{ threads: number; threadMemoryMb: number }>;
   /** Storefronts (docs/storefront.md): the domain under which `<subdomain>.<baseDomain>` is a store; how long an untouched cart lives. */
@@ -294,6 +304,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     events: { settleAfterMs: e.EVENT_SETTLE_AFTER_MS },
     themes: { reviewLeaseMs: e.THEMES_REVIEW_LEASE_MS, sweepIntervalMs: e.THEMES_SWEEP_INTERVAL_MS },
+    extensions: {
+      revokeLeaseMs: e.EXTENSIONS_REVOKE_LEASE_MS,
+      sweepIntervalMs: e.EXTENSIONS_SWEEP_INTERVAL_MS,
+      revokeBatchSize: e.EXTENSIONS_REVOKE_BATCH_SIZE,
+      revokePauseMs: e.EXTENSIONS_REVOKE_PAUSE_MS,
+    },
     rendering: { threads: e.RENDER_THREADS, threadMemoryMb: e.RENDER_THREAD_MEMORY_MB },
     apps: {
       operatorEmails: (e.OPERATOR_EMAILS ?? '')

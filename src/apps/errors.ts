@@ -25,6 +25,8 @@ export const APPS_ERROR_CODES = [
   'review_busy',
   'review_exists',
   'review_not_eligible',
+  'registration_revoked',
+  'registration_version_conflict',
   'review_own_app',
   'version_not_in_review',
   'version_not_latest',

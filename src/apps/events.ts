@@ -6,6 +6,7 @@ export const APPS_EVENT_TYPES = [
   'app.installed',
   'app.scopes_updated',
   'app.uninstalled',
+  'app_extension.lifecycle.status_changed',
   'customers.data_request',
   'customers.redact',
   'shop.redact',

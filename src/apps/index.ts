@@ -21,11 +21,13 @@ import { ratingIndexes } from './ratings/store.js';
 import { sessionTokenIndexes } from './session-tokens/store.js';
 import { closeAppUsage, countAppCalls } from './stats/api-calls.js';
 import { statsIndexes } from './stats/store.js';
+import { REGISTRATIONS, registrationIndexes } from './extensions/store.js';
 export { sweepExpiredOAuth } from './oauth/tokens.js';
 export { sendDueShopRedactions } from './compliance/service.js';
 export { SCOPES, SCOPE_NAMES, isScope, normaliseScopes, type Scope } from './oauth/scopes.js';
 export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest/types.js';
-export { SendShopRedactions, SweepOAuth } from './jobs.js';
+export { RevokeExtensions, SendShopRedactions, SweepExtensionRevocations, SweepOAuth } from './jobs.js';
+export { runRevocation, sweepRevocations } from './extensions/revocation.js';
 
 /**
  * The app platform (docs/apps.md, docs/oauth.md): partners and their apps, review by operators,
@@ -35,7 +37,16 @@ export { SendShopRedactions, SweepOAuth } from './jobs.js';
 export const appsModule: Module = {
   name: 'apps',
   errorCodes: APPS_ERROR_CODES,
-  indexes: [...partnerIndexes, ...installationIndexes, ...oauthIndexes, ...sessionTokenIndexes, ...ratingIndexes, ...complianceIndexes, ...statsIndexes],
+  indexes: [
+    ...partnerIndexes,
+    ...installationIndexes,
+    ...oauthIndexes,
+    ...sessionTokenIndexes,
+    ...ratingIndexes,
+    ...complianceIndexes,
+    ...statsIndexes,
+    ...registrationIndexes,
+  ],
   routes: [
     { path: '/v1/app-store/developers', router: developerRoutes },
     { path: '/v1/app-store/apps', router: catalogRoutes },
@@ -52,7 +63,7 @@ export const appsModule: Module = {
   authenticators: [accessTokenAuthenticator],
   storeRequestObserver: countAppCalls,
   jobs: appJobs,
-  eventCarriers: [INSTALLATIONS, COMPLIANCE_REQUESTS],
+  eventCarriers: [INSTALLATIONS, COMPLIANCE_REQUESTS, REGISTRATIONS],
   eventTypes: APPS_EVENT_TYPES,
   close: closeAppUsage,
 };

@@ -1,9 +1,26 @@
-import { defineSweep } from '../queue.js';
+import { z } from 'zod';
+import { IdString } from '../ids.js';
+import { defineJob, defineSweep, NoPayload } from '../queue.js';
 
-/** The app platform's sweeps (handlers: jobs/apps.ts). */
+/** The app platform's jobs (handlers: jobs/sweeps.ts, jobs/extensions.ts). Job names are a public contract: never rename them. */
 /** Expired authorization codes and tokens, refresh-token retry answers past their window, and spent session-token records. */
 export const SweepOAuth = defineSweep('maintenance.sweep-oauth');
 /** Sends an uninstalled app `shop.redact` once APP_SHOP_REDACT_DELAY_SECONDS have passed (docs/apps.md). */
 export const SendShopRedactions = defineSweep('maintenance.app-shop-redact');
+/** Revokes an uninstalled installation's extension and function rows (docs/extensions.md, Revocation). */
+export const RevokeExtensions = defineJob({
+  name: 'extensions.revoke',
+  group: 'extensions',
+  concurrency: 2,
+  payload: z.object({ installation_id: IdString('installation') }),
+});
+/** The backstop: revocations whose job was lost or whose worker died (their lease ran out). */
+export const SweepExtensionRevocations = defineJob({
+  name: 'extensions.sweep',
+  group: 'extensions',
+  concurrency: 1,
+  payload: NoPayload,
+  every: (config) => config.extensions.sweepIntervalMs,
+});
 
-export const appJobs = [SweepOAuth, SendShopRedactions];
+export const appJobs = [SweepOAuth, SendShopRedactions, RevokeExtensions, SweepExtensionRevocations];

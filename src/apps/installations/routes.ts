@@ -7,11 +7,12 @@ import { getInstallation, listInstallations, uninstall } from './service.js';
 import { requestIssuer } from '../oauth/issuer.js';
 import { ListInstallationsQuery } from './schemas.js';
 import { createSessionToken } from '../session-tokens/service.js';
+import { extensionRoutes } from '../extensions/routes.js';
 
 /** Merchants only: a store's apps are the merchant's to see and remove. */
 const merchantStore = storeScoped(null, { apps: false });
 
-/** /v1/app-store/installations: a store's installed apps, uninstall, session tokens. */
+/** /v1/app-store/installations: a store's installed apps, uninstall, session tokens, and their extension registry. */
 export function installationRoutes(platform: Platform): AppRouter {
   const router: AppRouter = new Router();
 
@@ -57,6 +58,9 @@ export function installationRoutes(platform: Platform): AppRouter {
       return getEmbed(platform, { issuer: requestIssuer(platform, ctx), store, installationId: params.id, merchant: principal, query });
     }),
   );
+
+  // An installation's extension registry: …/:id/extensions and …/:id/functions (docs/extensions.md).
+  router.use(extensionRoutes(platform).routes());
 
   return router;
 }

@@ -21,6 +21,9 @@ import { installations, type InstallationDocument } from './store.js';
 import { oauthCodes } from '../oauth/store.js';
 import { revokeTokens } from '../oauth/tokens.js';
 import { countInstallChange } from '../stats/installs.js';
+import { reconcileRegistry } from '../extensions/registry.js';
+import { pendingRevocation } from '../extensions/revocation.js';
+import { RevokeExtensions } from '../jobs.js';
 
 export const CODE_PREFIX = 'emp_ac';
 
@@ -115,6 +118,8 @@ export async function authorize(platform: Platform, merchantId: string, storeId:
   if (issues.length > 0) throw invalidInput(issues);
 
   const installation = await grantInstallation(platform, app, new ObjectId(storeId), new ObjectId(merchantId), requested, body.webhook_url);
+  // The grant's extension rows (a retry of the consent repairs them if the process stopped before).
+  await reconcileRegistry(platform, app, installation);
 
   const now = platform.clock.now();
   const code = generateToken(CODE_PREFIX);
@@ -292,7 +297,17 @@ export async function uninstall(platform: Platform, storeId: string, installatio
     const written = await coll.updateOne(
       { _id: current._id, store_id: current.store_id, version: current.version },
       carrying(
-        { $set: { status: 'uninstalled' as const, uninstalled_at: now, shop_redact_due_at: shopRedactDue, updated_at: now }, $inc: { version: 1 } },
+        {
+          $set: {
+            status: 'uninstalled' as const,
+            uninstalled_at: now,
+            shop_redact_due_at: shopRedactDue,
+            // The extensions worker's to do, in this same write: no uninstall goes without it.
+            extension_revocation: pendingRevocation(now),
+            updated_at: now,
+          },
+          $inc: { version: 1 },
+        },
         pending,
       ),
     );
@@ -302,6 +317,8 @@ export async function uninstall(platform: Platform, storeId: string, installatio
     await narrowAppSubscription(platform, current._id, current.store_id, [...APP_WEBHOOK_TOPICS]);
     await countInstallChange(platform, current.app_id, 'uninstalled');
     await revokeTokens(platform, { installation_id: current._id });
+    // Not awaited by correctness: rows of an uninstalled installation resolve to nothing already.
+    await platform.jobs.enqueue(RevokeExtensions, { installation_id: current._id.toHexString() });
     await platform.events.settle(coll, current._id, pending);
     platform.log.info({ event: 'apps.uninstalled', installation_id: current._id.toHexString(), store_id: storeId });
     return presentInstallation(next);

@@ -46,7 +46,24 @@ export type InstallationDocument = {
   bridge_capabilities?: BridgeCapabilitySetting[];
   /** The install config of the admin embed: the merchant's embed URL, first in the URL's resolution (bridge/embedding.ts). */
   embed?: { url: string } | null;
+  /**
+   * The revocation of the installation's extension rows that an uninstall asks of the extensions
+   * worker (apps/extensions/revocation.ts): set `pending` by the uninstall's own write, so no
+   * uninstall is without it; `done` once every row of a grant no longer active is revoked.
+   */
+  extension_revocation?: ExtensionRevocation | null;
 } & CarriesEvents;
+
+export type ExtensionRevocation = {
+  status: 'pending' | 'done';
+  requested_at: Date;
+  /** The worker holding it, and until when (a dead worker's is taken again after). */
+  lease_until: Date | null;
+  lease_owner: string | null;
+  runs: number;
+  rows_revoked: number;
+  done_at: Date | null;
+};
 
 export type BridgeCapabilitySetting = { capability: BridgeCapability; enabled: boolean };
 
@@ -57,6 +74,7 @@ export const installationIndexes: IndexDeclaration[] = [
       { key: { app_id: 1, store_id: 1 }, name: 'app_id_store_id_unique', unique: true },
       { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
       { key: { shop_redact_due_at: 1 }, name: 'shop_redact_due_at' },
+      { key: { 'extension_revocation.status': 1 }, name: 'extension_revocation_status' },
     ],
   },
 ];

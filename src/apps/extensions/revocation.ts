@@ -1,0 +1,122 @@
+import { ObjectId } from 'mongodb';
+import { parseObjectId } from '../../ids.js';
+import type { Platform } from '../../platform.js';
+import { installations, type ExtensionRevocation, type InstallationDocument } from '../installations/store.js';
+import { registrations, type RegistrationState } from './store.js';
+
+/** The marker an uninstall's write sets: the extensions worker has a revocation to do. */
+export const pendingRevocation = (now: Date): ExtensionRevocation => ({
+  status: 'pending',
+  requested_at: now,
+  lease_until: null,
+  lease_owner: null,
+  runs: 0,
+  rows_revoked: 0,
+  done_at: null,
+});
+
+/** Revocations the sweep takes up in one run. */
+const SWEEP_BATCH = 100;
+
+/**
+ * The extensions worker's revocation (docs/extensions.md, Revocation): every live row of the
+ * installation whose grant is no longer active (all of them after an uninstall; an earlier
+ * grant's after a quick re-install) becomes `revoked` with `revoked_at`, once. Taken under a
+ * lease on the installation's marker, so two workers never run it at once and a dead worker's is
+ * taken again when its lease runs out; each write revokes only rows still live, so a run that
+ * stops half-way leaves rows either live or revoked, and the next run revokes the rest.
+ * Correctness does not wait for it: resolution already ignores rows of an inactive grant.
+ */
+export async function runRevocation(platform: Platform, installationId: string): Promise<'revoked' | 'not_due'> {
+  const id = parseObjectId(installationId);
+  if (!id) return 'not_due';
+  const owner = platform.process.id;
+  const { revokeLeaseMs, revokeBatchSize, revokePauseMs } = platform.config.extensions;
+  const now = platform.clock.now();
+  const held = await installations(platform.db).findOneAndUpdate(
+    {
+      _id: id,
+      'extension_revocation.status': 'pending',
+      $or: [{ 'extension_revocation.lease_until': null }, { 'extension_revocation.lease_until': { $lte: now } }],
+    },
+    {
+      $set: { 'extension_revocation.lease_until': new Date(now.getTime() + revokeLeaseMs), 'extension_revocation.lease_owner': owner },
+      $inc: { 'extension_revocation.runs': 1 },
+    },
+    { returnDocument: 'after' },
+  );
+  if (!held?.extension_revocation) return 'not_due';
+  const leaseUntil = held.extension_revocation.lease_until;
+  platform.log.info({ event: 'extensions.revoke_started', installation_id: installationId, run: held.extension_revocation.runs });
+  let revoked = 0;
+  for (;;) {
+    const batch = await registrations(platform.db)
+      .find(liveRowsOf(held), { projection: { _id: 1, state: 1 } })
+      .limit(revokeBatchSize)
+      .toArray();
+    if (batch.length === 0) break;
+    const at = platform.clock.now();
+    for (const state of ['enabled', 'disabled'] as const) {
+      const ids = batch.filter((r) => r.state === state).map((r) => r._id);
+      if (ids.length === 0) continue;
+      const written = await registrations(platform.db).updateMany(
+        { _id: { $in: ids }, revoked_at: null, state },
+        {
+          $set: {
+            state: 'revoked' as RegistrationState,
+            revoked_at: at,
+            updated_at: at,
+            last_transition: { from: state, to: 'revoked', at, by: { type: 'platform', id: null }, reason: 'uninstalled' },
+          },
+          $inc: { version: 1 },
+        },
+      );
+      revoked += written.modifiedCount;
+    }
+    platform.log.info({ event: 'extensions.revoke_progress', installation_id: installationId, revoked });
+    if (revokePauseMs > 0) await new Promise((resolve) => setTimeout(resolve, revokePauseMs));
+  }
+  // Done, if the lease is still the one taken (a run that lost it leaves the marker to its taker).
+  const settled = await installations(platform.db).updateOne(
+    { _id: id, 'extension_revocation.status': 'pending', 'extension_revocation.lease_owner': owner, 'extension_revocation.lease_until': leaseUntil },
+    {
+      $set: {
+        'extension_revocation.status': 'done',
+        'extension_revocation.done_at': platform.clock.now(),
+        'extension_revocation.lease_until': null,
+        'extension_revocation.lease_owner': null,
+      },
+      $inc: { 'extension_revocation.rows_revoked': revoked },
+    },
+  );
+  if (settled.matchedCount === 0) return 'not_due';
+  platform.log.info({ event: 'extensions.revoke_completed', installation_id: installationId, revoked });
+  return 'revoked';
+}
+
+/** The rows a revocation revokes: live rows of every grant but the active one (all of them once uninstalled). */
+function liveRowsOf(installation: InstallationDocument) {
+  return {
+    installation_id: installation._id,
+    revoked_at: null,
+    ...(installation.status === 'active' ? { grant_id: { $ne: installation.grant_id } } : {}),
+  };
+}
+
+/** The backstop: revocations pending with nobody holding them (a lost job, a dead worker): the sweep runs them. Returns how many it completed. */
+export async function sweepRevocations(platform: Platform): Promise<number> {
+  const now = platform.clock.now();
+  const due = await installations(platform.db)
+    .find(
+      {
+        'extension_revocation.status': 'pending',
+        $or: [{ 'extension_revocation.lease_until': null }, { 'extension_revocation.lease_until': { $lte: now } }],
+      },
+      { projection: { _id: 1 } },
+    )
+    .limit(SWEEP_BATCH)
+    .toArray();
+  let completed = 0;
+  for (const { _id } of due) if ((await runRevocation(platform, (_id as ObjectId).toHexString())) === 'revoked') completed++;
+  return completed;
+}

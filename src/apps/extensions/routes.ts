@@ -1,0 +1,63 @@
+import Router from '@koa/router';
+import type { AppRouter } from '../../http/context.js';
+import { endpoint, storeScoped } from '../../http/endpoint.js';
+import type { Platform } from '../../platform.js';
+import { listRegistry } from './listing.js';
+import { updateRegistration } from './registry.js';
+import { UpdateRegistrationBody } from './schemas.js';
+
+/** The store's merchant, or an app with its token (its own installation only). */
+const merchantOrApp = storeScoped(null);
+const merchantStore = storeScoped(null, { apps: false });
+
+const ANSWERS = {
+  conflict: {
+    code: 'registration_version_conflict',
+    message: 'The row changed since it was read; apply your change to the row returned here and send its version',
+  },
+  revoked: {
+    code: 'registration_revoked',
+    message: 'The row is revoked (its app was uninstalled, or its new version dropped it); a revoked row never comes back',
+  },
+} as const;
+
+/** /v1/app-store/installations/:id/extensions and …/functions: an installation's extension registry (docs/extensions.md). */
+export function extensionRoutes(platform: Platform): AppRouter {
+  const router: AppRouter = new Router();
+
+  router.get(
+    '/:id/extensions',
+    endpoint(platform, { access: merchantOrApp }, ({ principal, store, params }) =>
+      listRegistry(platform, store, params.id, principal.kind === 'app' ? { kind: 'app', installationId: principal.installationId } : { kind: 'merchant' }),
+    ),
+  );
+
+  for (const [segment, functions] of [
+    ['extensions', false],
+    ['functions', true],
+  ] as const) {
+    router.patch(
+      `/:id/${segment}/:registrationId`,
+      endpoint(platform, { access: merchantStore, body: UpdateRegistrationBody, respond: 'raw' }, async ({ ctx, principal, store, params, body }) => {
+        const done = await updateRegistration(platform, {
+          storeId: store.id,
+          installationId: params.id,
+          registrationId: params.registrationId,
+          merchantId: principal.merchantId,
+          functions,
+          body,
+        });
+        if (done.outcome === 'updated') {
+          ctx.status = 200;
+          ctx.body = { data: done.registration };
+          return;
+        }
+        // Like a stale editor draft: the error, with the row as it is now.
+        ctx.status = 409;
+        ctx.body = { error: { ...ANSWERS[done.outcome], request_id: ctx.state.requestId }, data: done.registration };
+      }),
+    );
+  }
+
+  return router;
+}
