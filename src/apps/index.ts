@@ -28,6 +28,7 @@ export { SCOPES, SCOPE_NAMES, isScope, normaliseScopes, type Scope } from './oau
 export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest/types.js';
 export { RevokeExtensions, SendShopRedactions, SweepExtensionRevocations, SweepOAuth } from './jobs.js';
 export { runRevocation, sweepRevocations } from './extensions/revocation.js';
+export { liveRows, resolveAppBlocks, type ResolvedAppBlock } from './extensions/resolution.js';
 
 /**
  * The app platform (docs/apps.md, docs/oauth.md): partners and their apps, review by operators,

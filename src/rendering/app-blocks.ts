@@ -1,5 +1,32 @@
+import { resolveAppBlocks } from '../apps/index.js';
+import type { Platform } from '../platform.js';
 import { escapeHtml, safeHref } from './html.js';
-import type { RenderedBlock } from './sections.js';
+import type { RenderedBlock, RenderedSection } from './sections.js';
+
+/** The settings an app block renders from: its extension's config gives each a default, the theme's block settings win. */
+const APP_BLOCK_FIELDS = ['kind', 'heading', 'body', 'cta_label', 'cta_href', 'iframe_url'] as const;
+
+/**
+ * The page's app blocks against the store's extension registry (docs/extensions.md, Storefront
+ * app blocks): a block whose `@app/<app>/<block>` is an enabled theme_app_block of an installed
+ * app takes that extension's config under the theme's settings; any other (the bare `@app`, an
+ * app not installed, a block disabled or revoked) is marked unavailable. Read for every page.
+ */
+export async function resolvePageAppBlocks(platform: Platform, storeId: string, sections: RenderedSection[]): Promise<RenderedSection[]> {
+  const types = [...new Set(sections.flatMap((s) => s.blocks.filter((b) => b.app).map((b) => b.type)))];
+  if (types.length === 0) return sections;
+  const live = await resolveAppBlocks(platform, storeId, types);
+  return sections.map((section) => ({
+    ...section,
+    blocks: section.blocks.map((block) => {
+      if (!block.app) return block;
+      const found = live.get(block.type);
+      if (!found) return { ...block, settings: {}, unavailable: true };
+      const defaults = Object.fromEntries(APP_BLOCK_FIELDS.flatMap((f) => (Object.hasOwn(found.config, f) ? [[f, found.config[f]]] : [])));
+      return { ...block, settings: { ...defaults, ...block.settings } };
+    }),
+  }));
+}
 
 /**
  * An app block (docs/rendering.md, App blocks), in a section that accepts them: `heading`,
@@ -8,6 +35,8 @@ import type { RenderedBlock } from './sections.js';
  * origin (no `allow-same-origin`), no top navigation, no popups, no referrer.
  */
 export function renderAppBlock(block: RenderedBlock): string {
+  // Nothing of an unavailable block reaches the page but a comment naming its type (well formed by the bundle rules; stripped to be sure).
+  if (block.unavailable) return `<!-- app block unavailable: ${block.type.replace(/[^a-z0-9@/-]/g, '')} -->`;
   const s = block.settings;
   const text = (key: 'heading' | 'body' | 'cta_label') => (typeof s[key] === 'string' ? (s[key] as string) : '');
   const parts: string[] = [];

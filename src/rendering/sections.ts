@@ -4,7 +4,14 @@ import { resolveReference, type Translate } from './locale.js';
 import { ownValue } from '../own-keys.js';
 
 /** A block as both engines render it: its id, type and resolved settings; or an app block (app-blocks.ts). */
-export type RenderedBlock = { id: string; type: string; settings: Record<string, unknown>; app: boolean };
+export type RenderedBlock = {
+  id: string;
+  type: string;
+  settings: Record<string, unknown>;
+  app: boolean;
+  /** An app block that names no enabled extension of an installed app in the store: rendered as a comment only (app-blocks.ts). */
+  unavailable?: boolean;
+};
 
 /** A section of the page, in template order, with its resolved settings and its enabled blocks in `block_order`. */
 export type RenderedSection = {

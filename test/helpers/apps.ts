@@ -115,3 +115,28 @@ export async function installApp(api: Client, partner: GivenApp, shop: GivenShop
   expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
   return { installationId: granted.installationId, token: tokens.body.access_token as string };
 }
+
+/**
+ * A published app `handle` whose manifest declares a theme app block for each of `blocks`
+ * (`@app/<handle>/<block>` in a theme), each with `config`; install it in a store with
+ * `installBlocks(api, partner, shop)`. One per handle in a test file (handles are unique).
+ */
+export function givenAppBlockApp(
+  api: Client,
+  operatorToken: string,
+  handle: string,
+  blocks: string[],
+  config: Record<string, unknown> = {},
+): Promise<GivenApp> {
+  return givenPublishedApp(api, operatorToken, {
+    handle,
+    app_url: `https://${handle}.example.com/app`,
+    redirect_urls: [`https://${handle}.example.com/oauth/callback`],
+    extensions: blocks.map((block) => ({ kind: 'theme_app_block', handle: block, name: block, target: 'section', config })),
+  });
+}
+
+/** The merchant's consent to `partner` in `shop`: its theme app blocks start enabled there. Answers the installation id. */
+export async function installBlocks(api: Client, partner: GivenApp, shop: GivenShop): Promise<string> {
+  return (await authorizeApp(api, partner, shop, { scopes: ['read_products'] })).installationId;
+}

@@ -1,11 +1,14 @@
 import { Ajv } from 'ajv';
 import { expect } from 'chai';
+import { ObjectId } from 'mongodb';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenAppBlockApp, installBlocks, type GivenApp } from '../helpers/apps.js';
+import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
 import { appBlock, bundleOf, bundleWithAppBlocks } from '../helpers/theme-uploads.js';
 
 const SF = '/v1/storefront';
 const XSS = '<script>alert(1)</script>';
+const OPERATOR = 'op-app-blocks@example.com';
 
 /**
  * App blocks (docs/themes.md, App blocks; docs/rendering.md, App blocks): uploaded in a bundle or
@@ -14,13 +17,21 @@ const XSS = '<script>alert(1)</script>';
  */
 describe('Storefront app blocks and previews', function () {
   this.timeout(60_000);
-  const { app, api } = useTestApp('storefront-app-blocks');
+  const { app, api } = useTestApp('storefront-app-blocks', { OPERATOR_EMAILS: OPERATOR });
+  /** The app whose `@app/reviews-app/star-rating` the fixtures place (docs/extensions.md, Storefront app blocks). */
+  let reviewsApp: GivenApp;
+  let operatorToken: string;
+  before(async () => {
+    operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
+    reviewsApp = await givenAppBlockApp(api, operatorToken, 'reviews-app', ['star-rating']);
+  });
 
   const upload = (shop: GivenShop, bundle: Record<string, any>) =>
     api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token });
 
-  /** `bundle` uploaded privately and installed in the shop (its first theme is live). */
+  /** `bundle` uploaded privately and installed in the shop (its first theme is live), with the reviews app installed too. */
   async function givenInstalled(shop: GivenShop, bundle: Record<string, any>, publish?: boolean) {
+    await installBlocks(api, reviewsApp, shop);
     const up = await upload(shop, bundle);
     expect(up.status, JSON.stringify(up.body)).to.equal(201);
     const installed = await api.post(
@@ -54,7 +65,9 @@ describe('Storefront app blocks and previews', function () {
     );
     expect(html).to.not.match(/sandbox="[^"]*allow-same-origin/);
     expect(html).to.include('<a class="app-block__cta button" href="/pages/reviews" rel="noopener noreferrer">Read all</a>');
-    expect(html).to.include('<p class="app-block__body">Plain app note</p>');
+    // The bare `@app` names no app's block: nothing of it but a comment.
+    expect(html).to.not.include('Plain app note');
+    expect(html).to.include('<!-- app block unavailable: @app -->');
     expect(html).to.include('data-block-type="@app/reviews-app/star-rating"');
   }
 
@@ -76,6 +89,49 @@ describe('Storefront app blocks and previews', function () {
       const hero = res.html.slice(res.html.indexOf('id="shopify-section-hero"'), res.html.indexOf('id="shopify-section-featured"'));
       expect(hero).to.include('Hand-thrown, wood-fired');
       expectAppBlockRendered(hero);
+    });
+
+    it('renders an app block only while its extension is enabled in an installed app of this store: disabled, uninstalled or another store’s install render a comment, at once', async () => {
+      const widgets = await givenAppBlockApp(api, operatorToken, 'widgets-app', ['banner'], {
+        kind: 'inline',
+        heading: 'From the app',
+        body: 'App default body',
+      });
+      const bundle = bundleOf('aurora');
+      bundle.sections.hero.accepts_app_blocks = true;
+      bundle.templates.home.sections.hero.blocks.banner = { type: '@app/widgets-app/banner', settings: { body: 'Theme body <i>wins</i>' } };
+      bundle.templates.home.sections.hero.block_order.push('banner');
+      const shop = await givenShop(api);
+      const other = await givenShop(api);
+      await givenInstalled(shop, bundle);
+      const unavailable = '<!-- app block unavailable: @app/widgets-app/banner -->';
+      // Not installed in this store (installed in another): a comment only.
+      await installBlocks(api, widgets, other);
+      expect((await page(shop, 'home')).html).to.include(unavailable);
+
+      const installationId = await installBlocks(api, widgets, shop);
+      let html = (await page(shop, 'home')).html;
+      expect(html).to.include('<h3 class="app-block__heading">From the app</h3>'); // the extension's config, as a default
+      expect(html).to.include('<p class="app-block__body">Theme body &lt;i&gt;wins&lt;/i&gt;</p>'); // the theme's setting wins
+      expect(html).to.not.include(unavailable);
+
+      const rows = await api.get(`/v1/app-store/installations/${installationId}/extensions`, shop.as);
+      const banner = rows.body.data.extensions[0];
+      const path = `/v1/app-store/installations/${installationId}/extensions/${banner.id}`;
+      expect((await api.patch(path, { state: 'disabled', version: banner.version }, shop.as)).status).to.equal(200);
+      html = (await page(shop, 'home')).html;
+      expect(html).to.include(unavailable);
+      expect(html).to.not.include('From the app');
+      expect((await api.patch(path, { state: 'enabled', version: banner.version + 1 }, shop.as)).status).to.equal(200);
+      expect((await page(shop, 'home')).html).to.include('From the app');
+
+      // Uninstalled: gone from the next page, before any extensions worker has revoked the row.
+      expect((await api.delete(`/v1/app-store/installations/${installationId}`, shop.as)).status).to.equal(200);
+      const row = await app.platform.db.collection('app_extension_registrations').findOne({ _id: new ObjectId(banner.id) });
+      expect(row).to.include({ state: 'enabled', revoked_at: null }); // no extensions worker runs in this file
+      html = (await page(shop, 'home')).html;
+      expect(html).to.include(unavailable);
+      expect(html).to.not.include('From the app');
     });
 
     it('the published JSON Schema (GET /v1/themes/bundle-schema) accepts bundles with app blocks', async () => {

@@ -5,7 +5,8 @@ import { findStoreById } from '../../src/stores/index.js';
 import { liveRenderableTheme, type RenderableTheme } from '../../src/themes/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
+import { givenAppBlockApp, installBlocks } from '../helpers/apps.js';
+import { givenMerchant, givenShop, type As, type GivenShop } from '../helpers/factories.js';
 import { bundleOf, setAsset, syncLiquidFiles } from '../helpers/theme-uploads.js';
 
 const SF = '/v1/storefront';
@@ -18,7 +19,7 @@ function orderIn(html: string, attr: string, ids: readonly string[]): string[] {
 
 describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)', function () {
   this.timeout(60_000);
-  const { app, api } = useTestApp('storefront-rendering');
+  const { app, api } = useTestApp('storefront-rendering', { OPERATOR_EMAILS: 'op-rendering@example.com' });
 
   /** A new shop whose live theme is `bundle` (a private install: no review). */
   async function shopWithTheme(bundle: Record<string, any>): Promise<GivenShop> {
@@ -384,6 +385,9 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       const bundle = bundleOf('aurora');
       const shop = await shopWithTheme(bundle);
       await givenItem(shop.as, { title: 'Mug', handle: 'mug' });
+      // The app whose blocks the template names, installed in the store (docs/extensions.md, Storefront app blocks).
+      const operator = await givenMerchant(api, { email: 'op-rendering@example.com' });
+      await installBlocks(api, await givenAppBlockApp(api, operator.token, 'reviews', ['stars', 'plain']), shop);
       const store = (await findStoreById(app.platform, shop.store.id))!;
       const live = (await liveRenderableTheme(app.platform, store.id, store.live_theme_id))!;
       // Validation keeps javascript: links and http iframes out of bundles and drafts (test/storefront/app-blocks.test.ts);
@@ -402,7 +406,7 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
         },
       };
       main.blocks.insecure = {
-        type: '@app',
+        type: '@app/reviews/plain',
         disabled: false,
         settings: { heading: 'Plain', iframe_url: 'http://apps.example.com/widget', cta_label: 'Go', cta_href: 'https://apps.example.com/go' },
       };

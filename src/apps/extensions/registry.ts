@@ -81,6 +81,7 @@ export async function reconcileRegistry(platform: Platform, app: PublishedApp, i
       store_id: installation.store_id,
       installation_id: installation._id,
       app_id: installation.app_id,
+      app_handle: app.handle,
       grant_id: installation.grant_id,
       app_version_id: app.published_version_id!,
       manifest_schema_version: MANIFEST_SCHEMA_VERSION,

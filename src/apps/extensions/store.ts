@@ -31,6 +31,8 @@ export type RegistrationDocument = {
   store_id: ObjectId;
   installation_id: ObjectId;
   app_id: ObjectId;
+  /** The app's handle (it never changes): how a theme names its blocks, `@app/<app handle>/<block handle>`. */
+  app_handle: string;
   grant_id: ObjectId;
   /** The app version whose manifest the row was last reconciled with. */
   app_version_id: ObjectId;
@@ -59,7 +61,7 @@ export const registrationIndexes: IndexDeclaration[] = [
     indexes: [
       { key: { installation_id: 1, grant_id: 1, handle: 1, revoked_at: 1 }, name: 'installation_grant_handle_revoked_unique', unique: true },
       { key: { installation_id: 1, _id: 1 }, name: 'installation_id_id' },
-      { key: { store_id: 1, kind: 1, state: 1 }, name: 'store_kind_state' },
+      { key: { store_id: 1, kind: 1, state: 1, app_handle: 1, handle: 1 }, name: 'store_kind_state_app_handle' },
     ],
   },
 ];

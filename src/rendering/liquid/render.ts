@@ -14,6 +14,7 @@ import { translator, type Translate } from '../locale.js';
 import { buildPageModel, pageLocale, type PageModel, type PageRequest } from '../page.js';
 import type { RenderThreadData, RenderThreadRequest } from './render-thread.js';
 import { templateSections, themeSettings, type RenderedSection } from '../sections.js';
+import { resolvePageAppBlocks } from '../app-blocks.js';
 
 /** Limits of one page render (docs/rendering.md, Limits). */
 export type PageLimits = {
@@ -149,8 +150,9 @@ export type PreparedPage = { locale: string; t: Translate; sections: RenderedSec
 async function preparePage(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest): Promise<PreparedPage> {
   const locale = pageLocale(theme, request.locale, store.locale);
   const t = translator(theme.bundle.locales, locale);
-  const sections = templateSections(theme, request.template, t);
-  if (!sections) throw new PlatformError('not_found', 'template_not_found', `This theme has no ${request.template} template`);
+  const found = templateSections(theme, request.template, t);
+  if (!found) throw new PlatformError('not_found', 'template_not_found', `This theme has no ${request.template} template`);
+  const sections = await resolvePageAppBlocks(platform, store.id, found);
   return { locale, t, sections, page: await buildPageModel(platform, store, sections, locale, request) };
 }
 
