@@ -116,13 +116,21 @@ describe('App manifests (POST /v1/app-store/developers/apps/manifest/validate)',
       const extensions = [
         { kind: 'admin_ui', handle: 'a', name: 'A', target: 'admin.product.details' },
         { kind: 'checkout_ui', handle: 'b', name: 'B', target: 'checkout.payment-method.after' },
-        ...['coupon', 'shipping', 'payment_method', 'validation'].map((target, i) => ({ kind: 'checkout_function', handle: `f-${i}`, name: 'F', target })),
+        ...['coupon', 'shipping', 'payment_method', 'validation'].map((target, i) => ({
+          kind: 'checkout_function',
+          handle: `f-${i}`,
+          name: 'F',
+          target,
+          config: { program: {} },
+        })),
         { kind: 'theme_app_block', handle: 'c', name: 'C', target: 'section' },
         { kind: 'theme_app_block', handle: 'd', name: 'D', target: 'body' },
       ];
       const result = await validate(validManifest({ extensions }));
       expect(result.ok, JSON.stringify(result.issues)).to.equal(true);
-      expect(result.manifest!.extensions.every((e: { config: unknown }) => JSON.stringify(e.config) === '{}')).to.equal(true);
+      expect(result.manifest!.extensions.map((e: { config: unknown }) => JSON.stringify(e.config))).to.deep.equal(
+        extensions.map((e) => (e.kind === 'checkout_function' ? '{"program":{}}' : '{}')),
+      );
     });
   });
 
@@ -253,7 +261,7 @@ describe('App manifests (POST /v1/app-store/developers/apps/manifest/validate)',
         extensions: [
           { kind: 'admin_ui', handle: 'one', name: 'One', target: 'checkout.thing' },
           { kind: 'checkout_ui', handle: 'two', name: 'Two', target: 'admin.thing' },
-          { kind: 'checkout_function', handle: 'three', name: 'Three', target: 'totals' },
+          { kind: 'checkout_function', handle: 'three', name: 'Three', target: 'totals', config: { program: {} } },
           { kind: 'theme_app_block', handle: 'four', name: 'Four', target: 'header' },
           { kind: 'payment_gateway', handle: 'five', name: 'Five', target: 'x' },
           { kind: 'admin_ui', handle: 'ONE', name: 'Again', target: 'admin.x', config: { big: 'x'.repeat(9000) } },

@@ -25,7 +25,10 @@ export type ManifestExtension = {
   name: string;
   /** Where it attaches (e.g. `admin.product.details`, `checkout.payment-method`, a theme section type); kind-specific. */
   target: string;
-  /** Kind-specific settings, kept for the extension registry. */
+  /**
+   * Kind-specific settings, kept for the extension registry. A checkout_function's is
+   * `{ program, settings? }`: the JSON Logic it runs and its settings' defaults (docs/extensions.md).
+   */
   config: Record<string, unknown>;
 };
 

@@ -15,11 +15,14 @@ import {
   type ManifestExtension,
 } from './types.js';
 import { isScope, normaliseScopes, topicScope } from '../oauth/scopes.js';
+import { CHECKOUT_FUNCTION_TARGETS } from '../functions/targets.js';
+import { programIssues } from '../functions/program.js';
+import { settingsIssues } from '../functions/settings.js';
 
 /**
  * Manifest validation (docs/apps.md, The manifest): an ajv schema for the shape (every problem
  * at once: `allErrors`), then the rules a schema cannot express (URLs, the scope registry, event
- * types, uniqueness, extension targets), then normalisation. Issues are `path: message` strings
+ * types, uniqueness, extension targets, checkout functions' programs), then normalisation. Issues are `path: message` strings
  * with paths relative to the manifest (`redirect_urls.1: must use https`), the shape theme
  * validation uses (spec 7).
  */
@@ -37,8 +40,6 @@ export const MAX_EXTENSION_CONFIG_BYTES = 8 * 1024;
 export const MAX_REDIRECT_URLS = 10;
 export const MAX_EXTENSIONS = 25;
 
-/** The Checkout Function targets: advisory only (spec 1), never totals, taxes, prices or amounts. */
-export const CHECKOUT_FUNCTION_TARGETS = ['coupon', 'payment_method', 'shipping', 'validation'] as const;
 /** Where a theme app block may go: into a section that accepts app blocks, or the page body (an app embed). */
 export const THEME_APP_BLOCK_TARGETS = ['body', 'section'] as const;
 
@@ -200,11 +201,15 @@ export function validateManifest(context: ManifestContext, input: unknown): Mani
         if (problem) issues.push({ path: `extensions.${i}.target`, message: problem });
       }
       if (typeof e.config === 'object' && e.config !== null && !Array.isArray(e.config)) {
-        const size = Buffer.byteLength(JSON.stringify(e.config), 'utf8');
+        const config = e.config as Record<string, unknown>;
+        const size = Buffer.byteLength(JSON.stringify(config), 'utf8');
         if (size > MAX_EXTENSION_CONFIG_BYTES)
           issues.push({ path: `extensions.${i}.config`, message: `must be at most ${MAX_EXTENSION_CONFIG_BYTES} bytes as JSON (it is ${size})` });
-        issues.push(...unstorableJson(e.config, `extensions.${i}.config`));
-        if (e.kind === 'admin_ui') issues.push(...adminEmbedConfigIssues(context, e.config as Record<string, unknown>, `extensions.${i}.config`));
+        if (e.kind === 'checkout_function') issues.push(...checkoutFunctionConfigIssues(config, `extensions.${i}.config`));
+        else issues.push(...unstorableJson(config, `extensions.${i}.config`));
+        if (e.kind === 'admin_ui') issues.push(...adminEmbedConfigIssues(context, config, `extensions.${i}.config`));
+      } else if (e.kind === 'checkout_function' && e.config === undefined) {
+        issues.push({ path: `extensions.${i}.config`, message: 'is required: a checkout_function runs the program its config holds ({"program": …})' });
       }
     });
   }
@@ -273,6 +278,23 @@ function adminEmbedConfigIssues(context: ManifestContext, config: Record<string,
       });
     }
   }
+  return issues;
+}
+
+/**
+ * A checkout_function's config (docs/extensions.md, Checkout Functions: the manifest): `program`,
+ * required, JSON Logic the engine will run (its own rules, storability included: a program may
+ * nest deeper than other configs), and `settings`, optional, the defaults of what the merchant may
+ * change. Nothing else.
+ */
+function checkoutFunctionConfigIssues(config: Record<string, unknown>, path: string): Issue[] {
+  const issues: Issue[] = [];
+  for (const key of Object.keys(config))
+    if (key !== 'program' && key !== 'settings')
+      issues.push({ path: `${path}.${key}`, message: 'is not a known field (a checkout_function config has program and settings)' });
+  if (!Object.hasOwn(config, 'program')) issues.push({ path: `${path}.program`, message: 'is required' });
+  else issues.push(...programIssues(config.program, `${path}.program`));
+  if (Object.hasOwn(config, 'settings')) issues.push(...settingsIssues(config.settings, `${path}.settings`));
   return issues;
 }
 
