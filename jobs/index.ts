@@ -19,7 +19,8 @@ import { webhookHandlers } from './webhooks.js';
  *                password resets). Also serves the internal service.
  * - bulk:        admin bulk operations (JSONL exports); filled by the bulk issue.
  * - themes:      theme package review checks (themes.review) and the sweep for stranded reviews.
- * - extensions:  revoking an uninstalled installation's extension and function rows (extensions.revoke), and its sweep.
+ * - extensions:  revoking an uninstalled installation's extension and function rows (extensions.revoke), and its sweep;
+ *                apps' quality checks (extensions.check-app-quality: app blocks rendered, privacy URL fetched), and their sweep.
  * - maintenance: every domain's recurring sweeps of expired and stranded records.
  */
 export const HANDLERS: readonly BoundJob[] = [

@@ -1,4 +1,4 @@
-import { SendShopRedactions, SweepOAuth, sendDueShopRedactions, sweepExpiredOAuth } from '../src/apps/index.js';
+import { SendShopRedactions, SweepFunctionRuns, SweepOAuth, sendDueShopRedactions, sweepExpiredOAuth, trimFunctionRuns } from '../src/apps/index.js';
 import { SweepExpiredCredentials, sweepExpiredCredentials } from '../src/auth/index.js';
 import { SweepCustomerCredentials, sweepExpiredCustomerCredentials } from '../src/customers/index.js';
 import { RepairOrders, repairOrders } from '../src/orders/index.js';
@@ -19,4 +19,5 @@ export const sweepHandlers = [
   bindSweep(SweepCarts, sweepExpiredCarts),
   bindSweep(SweepOAuth, sweepExpiredOAuth),
   bindSweep(SendShopRedactions, sendDueShopRedactions),
+  bindSweep(SweepFunctionRuns, (platform) => trimFunctionRuns(platform)),
 ];

@@ -112,6 +112,8 @@ const Env = z
     EXTENSIONS_SWEEP_INTERVAL_MS: int(30_000, 200),
     EXTENSIONS_REVOKE_BATCH_SIZE: int(100, 1),
     EXTENSIONS_REVOKE_PAUSE_MS: int(0, 0),
+    EXTENSIONS_QUALITY_SWEEP_INTERVAL_MS: int(3_600_000, 200),
+    EXTENSIONS_QUALITY_MAX_AGE_MS: int(86_400_000, 1_000),
     STOREFRONT_BASE_DOMAIN: z
       .string()
       .toLowerCase()
@@ -216,7 +218,15 @@ export type Config = Readonly<{
    * how often it looks for revocations whose job was lost, how many rows one write revokes, and a
    * pause between those writes (spreads a large revocation's writes; 0: none).
    */
-  extensions: Readonly<{ revokeLeaseMs: number; sweepIntervalMs: number; revokeBatchSize: number; revokePauseMs: number }>;
+  extensions: Readonly<{
+    revokeLeaseMs: number;
+    sweepIntervalMs: number;
+    revokeBatchSize: number;
+    revokePauseMs: number;
+    /** Quality gates (docs/extensions.md): how often the sweep looks for apps whose checks are due, and how old a check may grow. */
+    qualitySweepIntervalMs: number;
+    qualityMaxAgeMs: number;
+  }>;
   /** Liquid rendering (docs/rendering.md, Threads): worker threads per process (0: two to four, by the machine's cores) and each thread's heap limit. */
   rendering: Readonly<{ threads: number; threadMemoryMb: number }>;
   /** Storefronts (docs/storefront.md): the domain under which `<subdomain>.<baseDomain>` is a store; how long an untouched cart lives. */
@@ -309,6 +319,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       sweepIntervalMs: e.EXTENSIONS_SWEEP_INTERVAL_MS,
       revokeBatchSize: e.EXTENSIONS_REVOKE_BATCH_SIZE,
       revokePauseMs: e.EXTENSIONS_REVOKE_PAUSE_MS,
+      qualitySweepIntervalMs: e.EXTENSIONS_QUALITY_SWEEP_INTERVAL_MS,
+      qualityMaxAgeMs: e.EXTENSIONS_QUALITY_MAX_AGE_MS,
     },
     rendering: { threads: e.RENDER_THREADS, threadMemoryMb: e.RENDER_THREAD_MEMORY_MB },
     apps: {

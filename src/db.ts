@@ -3,6 +3,7 @@ import {
   MongoClient,
   MongoServerError,
   ObjectId,
+  type AnyBulkWriteOperation,
   type Collection,
   type Filter,
   type Db,
@@ -92,6 +93,31 @@ export async function insertEach<T extends Document>(collection: Collection<T>, 
       outcomes[e.index] = isDuplicateKeyCode(e.code, e.errmsg ?? '') ? 'duplicate' : new MongoServerError({ message: e.errmsg ?? 'write error', code: e.code });
     }
     return outcomes;
+  }
+}
+
+/**
+ * Counter upserts (`$inc` with `upsert: true`) in one unordered command. Two processes creating
+ * the same counter at once: the loser's upserts are refused as duplicates and now find the
+ * document, so those (only those: the others are written) are written again once.
+ */
+export async function upsertCounters<T extends Document>(collection: Collection<T>, ops: AnyBulkWriteOperation<T>[]): Promise<void> {
+  if (ops.length === 0) return;
+  try {
+    await collection.bulkWrite(ops, { ordered: false });
+  } catch (err) {
+    const failed =
+      err instanceof MongoBulkWriteError
+        ? [err.writeErrors]
+            .flat()
+            .filter((e) => isDuplicateKeyCode(e.code, e.errmsg ?? ''))
+            .map((e) => e.index)
+        : [];
+    if (failed.length === 0) throw err;
+    await collection.bulkWrite(
+      failed.map((i) => ops[i]!),
+      { ordered: false },
+    );
   }
 }
 

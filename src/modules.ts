@@ -16,6 +16,7 @@ import { paymentsModule } from './payments/index.js';
 import { rateLimitModule } from './ratelimit/index.js';
 import { renderingModule } from './rendering/index.js';
 import { productReviewsModule } from './product-reviews/index.js';
+import { shippingModule } from './shipping/index.js';
 import { storefrontModule } from './storefront/index.js';
 import { storesModule } from './stores/index.js';
 import { taxesModule } from './taxes/index.js';
@@ -40,6 +41,7 @@ export const MODULES: readonly Module[] = [
   storefrontModule,
   ordersModule,
   taxesModule,
+  shippingModule,
   paymentsModule,
   mediaModule,
   productReviewsModule,

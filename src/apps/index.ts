@@ -22,13 +22,19 @@ import { sessionTokenIndexes } from './session-tokens/store.js';
 import { closeAppUsage, countAppCalls } from './stats/api-calls.js';
 import { statsIndexes } from './stats/store.js';
 import { REGISTRATIONS, registrationIndexes } from './extensions/store.js';
+import { functionRunIndexes } from './function-runs/store.js';
+import { qualityIndexes } from './quality/store.js';
 export { sweepExpiredOAuth } from './oauth/tokens.js';
 export { sendDueShopRedactions } from './compliance/service.js';
 export { SCOPES, SCOPE_NAMES, isScope, normaliseScopes, type Scope } from './oauth/scopes.js';
 export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest/types.js';
-export { RevokeExtensions, SendShopRedactions, SweepExtensionRevocations, SweepOAuth } from './jobs.js';
+export { CheckAppQuality, RevokeExtensions, SendShopRedactions, SweepAppQuality, SweepExtensionRevocations, SweepFunctionRuns, SweepOAuth } from './jobs.js';
+export { runQualityChecks, sweepQualityChecks, type AppBlockCheck } from './quality/checks.js';
+export { trimFunctionRuns } from './function-runs/runs.js';
 export { runRevocation, sweepRevocations } from './extensions/revocation.js';
 export { liveRows, resolveAppBlocks, type ResolvedAppBlock } from './extensions/resolution.js';
+export { adviseCheckout, type CheckoutAdvice, type CheckoutValidationError } from './function-runs/advise.js';
+export type { FunctionCart } from './functions/targets.js';
 
 /**
  * The app platform (docs/apps.md, docs/oauth.md): partners and their apps, review by operators,
@@ -47,6 +53,8 @@ export const appsModule: Module = {
     ...complianceIndexes,
     ...statsIndexes,
     ...registrationIndexes,
+    ...functionRunIndexes,
+    ...qualityIndexes,
   ],
   routes: [
     { path: '/v1/app-store/developers', router: developerRoutes },

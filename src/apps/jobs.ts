@@ -7,6 +7,8 @@ import { defineJob, defineSweep, NoPayload } from '../queue.js';
 export const SweepOAuth = defineSweep('maintenance.sweep-oauth');
 /** Sends an uninstalled app `shop.redact` once APP_SHOP_REDACT_DELAY_SECONDS have passed (docs/apps.md). */
 export const SendShopRedactions = defineSweep('maintenance.app-shop-redact');
+/** Keeps each Checkout Function's newest runs in the run log (docs/extensions.md, The run log). */
+export const SweepFunctionRuns = defineSweep('maintenance.sweep-function-runs');
 /** Revokes an uninstalled installation's extension and function rows (docs/extensions.md, Revocation). */
 export const RevokeExtensions = defineJob({
   name: 'extensions.revoke',
@@ -23,4 +25,20 @@ export const SweepExtensionRevocations = defineJob({
   every: (config) => config.extensions.sweepIntervalMs,
 });
 
-export const appJobs = [SweepOAuth, SendShopRedactions, RevokeExtensions, SweepExtensionRevocations];
+/** Renders an app's declared theme app blocks and fetches its privacy policy URL: the quality gates the worker measures (docs/extensions.md, Quality gates). */
+export const CheckAppQuality = defineJob({
+  name: 'extensions.check-app-quality',
+  group: 'extensions',
+  concurrency: 4,
+  payload: z.object({ app_id: IdString('app') }),
+});
+/** Asks for the checks of published apps whose checks are missing, ran on another version, or are old. */
+export const SweepAppQuality = defineJob({
+  name: 'extensions.quality-sweep',
+  group: 'extensions',
+  concurrency: 1,
+  payload: NoPayload,
+  every: (config) => config.extensions.qualitySweepIntervalMs,
+});
+
+export const appJobs = [SweepOAuth, SendShopRedactions, SweepFunctionRuns, RevokeExtensions, SweepExtensionRevocations, CheckAppQuality, SweepAppQuality];

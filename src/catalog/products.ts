@@ -287,6 +287,9 @@ export type VariantRef = {
   weight_grams: number | null;
   inventory_tracked: boolean;
   inventory_policy: 'deny' | 'continue';
+  product_type: string | null;
+  vendor: string | null;
+  tags: string[];
 };
 
 /** Variants of the store's products by id; ids that are not the store's are simply absent. */
@@ -295,7 +298,10 @@ export async function findVariants(platform: Pick<Platform, 'db'>, storeId: stri
   const found = new Map<string, VariantRef>();
   if (ids.length === 0) return found;
   const docs = await products(platform.db)
-    .find({ store_id: new ObjectId(storeId), 'variants._id': { $in: ids } }, { projection: { title: 1, status: 1, variants: 1, currency: 1 } })
+    .find(
+      { store_id: new ObjectId(storeId), 'variants._id': { $in: ids } },
+      { projection: { title: 1, status: 1, variants: 1, currency: 1, product_type: 1, vendor: 1, tags: 1 } },
+    )
     .toArray();
   const wanted = new Set(ids.map((i) => i.toHexString()));
   for (const doc of docs) {
@@ -314,6 +320,9 @@ export async function findVariants(platform: Pick<Platform, 'db'>, storeId: stri
         weight_grams: v.weight_grams,
         inventory_tracked: v.inventory_tracked,
         inventory_policy: v.inventory_policy,
+        product_type: doc.product_type,
+        vendor: doc.vendor,
+        tags: doc.tags,
       });
     }
   }

@@ -26,7 +26,7 @@ export async function createOrder(
   store: StoreView,
   input: CreateOrderBody,
   request: RequestRef | null,
-  options: { source?: OrderDocument['source']; taken?: () => PlatformError; paymentSecretHash?: string } = {},
+  options: { source?: OrderDocument['source']; taken?: () => PlatformError; paymentSecretHash?: string; paymentMethods?: string[] } = {},
 ): Promise<OrderView> {
   const storeId = store.id;
   if (request) {
@@ -154,7 +154,9 @@ export async function createOrder(
     email,
     currency: store.currency,
     line_items: lines,
-    shipping_line: input.shipping_line ? { ...input.shipping_line, discount: pricing.shipping!.discount, tax: pricing.shipping!.tax } : null,
+    shipping_line: input.shipping_line
+      ? { ...input.shipping_line, code: input.shipping_line.code ?? null, discount: pricing.shipping!.discount, tax: pricing.shipping!.tax }
+      : null,
     shipping_address: input.shipping_address ?? null,
     billing_address: input.billing_address ?? null,
     coupon: coupon ? { id: coupon.id, code: coupon.code, discount: pricing.discount_total } : null,
@@ -174,6 +176,7 @@ export async function createOrder(
     cancel_reason: null,
     note: input.note ?? null,
     source: options.source ?? 'admin',
+    payment_methods: options.paymentMethods ?? null,
     version: 1,
     creating: true,
     requests: request ? [request] : [],

@@ -27,7 +27,15 @@ export const presentOrder = (o: OrderDocument) => ({
   email: o.email,
   currency: o.currency,
   line_items: o.line_items.map(presentLine),
-  shipping_line: o.shipping_line,
+  shipping_line: o.shipping_line
+    ? {
+        title: o.shipping_line.title,
+        code: o.shipping_line.code ?? null,
+        price: o.shipping_line.price,
+        discount: o.shipping_line.discount,
+        tax: o.shipping_line.tax,
+      }
+    : null,
   shipping_address: o.shipping_address,
   billing_address: o.billing_address,
   coupon: o.coupon ? { code: o.coupon.code, discount: o.coupon.discount } : null,
@@ -63,6 +71,7 @@ export const presentOrder = (o: OrderDocument) => ({
   cancel_reason: o.cancel_reason ?? null,
   note: o.note,
   source: o.source,
+  payment_methods: o.payment_methods ?? null,
   created_at: o.created_at.toISOString(),
   updated_at: o.updated_at.toISOString(),
 });

@@ -38,7 +38,7 @@ export const CreateOrderBody = z.strictObject({
     .min(1)
     .max(250),
   coupon_code: z.string().trim().min(1).max(100).optional(),
-  shipping_line: z.strictObject({ title: Text(255), price: Money }).optional(),
+  shipping_line: z.strictObject({ title: Text(255), code: Text(60).optional(), price: Money }).optional(),
   shipping_address: PostalAddress.optional(),
   billing_address: PostalAddress.optional(),
   /** Manual orders: `paid` when the merchant has collected the money (cash, bank transfer). */

@@ -70,7 +70,8 @@ export type OrderDocument = {
   email: string | null;
   currency: string;
   line_items: LineItemDocument[];
-  shipping_line: { title: string; price: number; discount: number; tax: number } | null;
+  /** `code`: the shipping option a storefront checkout chose (docs/shipping.md); absent on orders made before options existed. */
+  shipping_line: { title: string; code?: string | null; price: number; discount: number; tax: number } | null;
   shipping_address: Address | null;
   billing_address: Address | null;
   coupon: { id: string; code: string; discount: number } | null;
@@ -90,6 +91,8 @@ export type OrderDocument = {
   cancel_reason?: CancelReason | null;
   note: string | null;
   source: 'admin' | 'storefront';
+  /** The payment methods (providers) a storefront checkout offered, after Checkout Functions advised: the only ones it can be paid with. Null: no restriction. */
+  payment_methods?: string[] | null;
   version: number;
   /** True until the order is made (its stock and coupon held): such an order is not shown, and is undone if its maker stops. */
   creating?: boolean;

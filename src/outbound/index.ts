@@ -5,7 +5,7 @@
  * rules, address classes, the allow-list, and the delivery-time check `post` applies with
  * `guard`). Webhook deliveries and the message relay send through it.
  */
-export { post, type FailureTexts, type PostOptions, type SendResult } from './sender.js';
+export { get, post, type FailureTexts, type PostOptions, type SendResult } from './sender.js';
 export {
   MAX_TARGET_URL_LENGTH,
   addressRulesApply,

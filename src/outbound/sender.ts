@@ -36,6 +36,8 @@ const GENERIC_TEXTS: FailureTexts = {
 export type PostOptions = {
   headers: Record<string, string>;
   body: string;
+  /** POST unless said (GET sends no body). */
+  method?: 'POST' | 'GET';
   /** Bounds reaching the receiver (connect, and TLS when https). */
   connectMs: number;
   /** Bounds the whole exchange. */
@@ -52,6 +54,11 @@ export type PostOptions = {
 const PREVIEW_BYTES = 1024;
 // Keep-alive agents: a receiver gets many requests, and a new TLS handshake each time is waste.
 const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 50 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 50 }) };
+
+/** GET a page outside the platform (an app's privacy policy), with the same bounds, guard and outcome as `post`. */
+export function get(url: URL, options: Omit<PostOptions, 'body' | 'method'>): Promise<SendResult> {
+  return post(url, { ...options, body: '', method: 'GET' });
+}
 
 /**
  * POST to a receiver outside the platform (a webhook endpoint, the message relay). Never
@@ -77,9 +84,10 @@ export function post(url: URL, options: PostOptions): Promise<SendResult> {
     };
     const fail = (error: string) => finish({ status: null, error, responsePreview: null, retryAfterSeconds: null });
     const mod = url.protocol === 'https:' ? https : http;
+    const method = options.method ?? 'POST';
     const req = mod.request(url, {
-      method: 'POST',
-      headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
+      method,
+      headers: method === 'POST' ? { ...headers, 'Content-Length': Buffer.byteLength(body) } : headers,
       agent: url.protocol === 'https:' ? agents['https:'] : agents['http:'],
       ...(lookup ? { lookup } : {}),
     });
@@ -123,7 +131,7 @@ export function post(url: URL, options: PostOptions): Promise<SendResult> {
         });
       });
     });
-    req.end(body);
+    req.end(method === 'POST' ? body : undefined);
   });
 }
 

@@ -140,3 +140,18 @@ export async function listTransactions(
   );
   return { items: items.map(presentTransaction), nextCursor };
 }
+
+/** What the storefront calls each provider when it offers it at checkout. */
+const PROVIDER_NAMES: Record<Provider, string> = { stripe: 'Card (Stripe)', paypal: 'PayPal', manual: 'Manual payment', sandbox: 'Sandbox' };
+
+/**
+ * The payment methods a storefront checkout offers before any Checkout Function advised
+ * (docs/storefront.md, Checkout options): the store's enabled providers, in the platform's order.
+ */
+export async function enabledPaymentMethods(platform: Pick<Platform, 'db'>, storeId: string): Promise<{ provider: Provider; name: string }[]> {
+  const enabled = await providerSettings(platform.db)
+    .find({ store_id: new ObjectId(storeId), enabled: true }, { projection: { provider: 1 } })
+    .toArray();
+  const on = new Set(enabled.map((d) => d.provider));
+  return PROVIDERS.filter((p) => on.has(p)).map((provider) => ({ provider, name: PROVIDER_NAMES[provider] }));
+}

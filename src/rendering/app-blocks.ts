@@ -6,6 +6,10 @@ import type { RenderedBlock, RenderedSection } from './sections.js';
 /** The settings an app block renders from: its extension's config gives each a default, the theme's block settings win. */
 const APP_BLOCK_FIELDS = ['kind', 'heading', 'body', 'cta_label', 'cta_href', 'iframe_url'] as const;
 
+/** The block settings an extension's config gives: the APP_BLOCK_FIELDS it names. */
+const appBlockDefaults = (config: Record<string, unknown>) =>
+  Object.fromEntries(APP_BLOCK_FIELDS.flatMap((f) => (Object.hasOwn(config, f) ? [[f, config[f]]] : [])));
+
 /**
  * The page's app blocks against the store's extension registry (docs/extensions.md, Storefront
  * app blocks): a block whose `@app/<app>/<block>` is an enabled theme_app_block of an installed
@@ -22,8 +26,7 @@ export async function resolvePageAppBlocks(platform: Platform, storeId: string, 
       if (!block.app) return block;
       const found = live.get(block.type);
       if (!found) return { ...block, settings: {}, unavailable: true };
-      const defaults = Object.fromEntries(APP_BLOCK_FIELDS.flatMap((f) => (Object.hasOwn(found.config, f) ? [[f, found.config[f]]] : [])));
-      return { ...block, settings: { ...defaults, ...block.settings } };
+      return { ...block, settings: { ...appBlockDefaults(found.config), ...block.settings } };
     }),
   }));
 }
@@ -63,4 +66,35 @@ function httpsUrl(value: unknown): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The app blocks quality gate (docs/extensions.md, Quality gates): a theme_app_block extension's
+ * config rendered as the block of a store's theme with no settings of its own, by the renderer
+ * both engines use, and what did not make it to the page. A block passes when it renders
+ * something and every field its config declares renders: text fields are text, an `iframe_url`
+ * is https, a call to action has both its label and an https or site `cta_href`.
+ */
+export function checkAppBlockRendering(appHandle: string, blockHandle: string, config: Record<string, unknown>): { ok: boolean; problems: string[] } {
+  const settings = appBlockDefaults(config);
+  const problems: string[] = [];
+  let html = '';
+  try {
+    html = renderAppBlock({ id: 'quality-check', type: `@app/${appHandle}/${blockHandle}`, settings, app: true });
+  } catch (err) {
+    return { ok: false, problems: [`the block failed to render: ${(err as Error).message}`] };
+  }
+  for (const field of ['heading', 'body', 'cta_label', 'cta_href', 'iframe_url'] as const)
+    if (Object.hasOwn(settings, field) && typeof settings[field] !== 'string') problems.push(`${field}: must be text; it does not render`);
+  if (typeof settings.iframe_url === 'string' && !html.includes('<iframe')) problems.push('iframe_url: must be an https URL; it does not render');
+  const hasLabel = typeof settings.cta_label === 'string' && settings.cta_label !== '';
+  const hasHref = typeof settings.cta_href === 'string' && settings.cta_href !== '';
+  if ((hasLabel || hasHref) && !html.includes('app-block__cta'))
+    problems.push(
+      hasLabel && hasHref
+        ? 'cta_href: must be an https URL or a path of the store (/…); the call to action does not render'
+        : 'cta_label and cta_href: a call to action needs both; it does not render',
+    );
+  if (!/<(h3|p|iframe|a)\b/.test(html)) problems.push('the block renders nothing: give it a heading, a body, a call to action or an iframe_url');
+  return { ok: problems.length === 0, problems };
 }

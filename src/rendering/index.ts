@@ -4,6 +4,7 @@ import { closePageRenderer } from './liquid/render.js';
 import { renderedPageRoutes, themeAssetRoutes } from './routes.js';
 export { createPageRenderer, PAGE_LIMITS, pageRendererOf, renderPage, type PageLimits, type PageRenderer, type RenderedPage } from './liquid/render.js';
 export type { PageRequest } from './page.js';
+export { checkAppBlockRendering } from './app-blocks.js';
 
 /**
  * Rendering (docs/rendering.md): a store's live theme, or a previewed draft, rendered into the

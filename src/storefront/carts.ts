@@ -26,6 +26,11 @@ export type PricedCartLine = {
   /** unit_price × quantity; 0 for a line with a problem (it is not in the subtotal). */
   line_total: number;
   problem: CartLineProblem | null;
+  /** What Checkout Functions read of the product (never shown in the cart's answer). */
+  sku: string | null;
+  product_type: string | null;
+  vendor: string | null;
+  tags: string[];
 };
 
 export type PricedCoupon = { code: string; applicable: true; coupon_id: string; discount: number } | { code: string; applicable: false; reason: CouponRefusal };
@@ -99,6 +104,10 @@ async function priceCart(platform: Platform, store: CartStore, doc: CartDocument
         unit_price: null,
         line_total: 0,
         problem: 'deleted',
+        sku: null,
+        product_type: null,
+        vendor: null,
+        tags: [],
       };
     const problem: CartLineProblem | null =
       ref.product_status !== 'active' || ref.currency !== store.currency ? 'unpublished' : stock.has(id) && stock.get(id)! < l.quantity ? 'out_of_stock' : null;
@@ -111,6 +120,10 @@ async function priceCart(platform: Platform, store: CartStore, doc: CartDocument
       unit_price: ref.price,
       line_total: problem ? 0 : ref.price * l.quantity,
       problem,
+      sku: ref.sku,
+      product_type: ref.product_type,
+      vendor: ref.vendor,
+      tags: ref.tags,
     };
   });
   const subtotal = lines.reduce((sum, l) => sum + l.line_total, 0);

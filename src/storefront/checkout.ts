@@ -1,5 +1,5 @@
 import { sha256 } from '../digest.js';
-import { PlatformError, notFound } from '../errors.js';
+import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { createOrder, findOrderByRequest, replacePaymentSecret, type OrderView, type RequestRef } from '../orders/index.js';
 import type { Platform } from '../platform.js';
 import { generateToken, hashToken } from '../secrets/index.js';
@@ -13,6 +13,7 @@ import {
   releaseCartClaim,
   checkoutInProgress,
 } from './carts.js';
+import { checkoutOffer, type CheckoutOffer } from './checkout-options.js';
 import { CART_TOKEN_PREFIX, PAYMENT_SECRET_PREFIX, type CheckoutBody } from './schemas.js';
 
 /** Carts the sweep of stranded checkouts takes up in one run. */
@@ -89,6 +90,22 @@ export async function checkout(
     if (cart.coupon && !cart.coupon.applicable) {
       throw new PlatformError('conflict', 'coupon_not_applicable', `The cart's coupon cannot be used: ${cart.coupon.reason}; remove it or change the cart`);
     }
+    const address = body.shipping_address;
+    const offer = await checkoutOffer(
+      platform,
+      store,
+      cart,
+      address ? { country_code: address.country_code, province_code: address.province_code } : null,
+      customerId,
+    );
+    const shippingLine = chosenShipping(offer, body);
+    if (cart.coupon && offer.coupon?.decision === 'refuse')
+      throw new PlatformError('conflict', 'coupon_refused', offer.coupon.message ?? `The code ${cart.coupon.code} cannot be used on this checkout; remove it`);
+    const blocking = offer.errors.filter((e) => e.blocking);
+    if (blocking.length > 0)
+      throw new PlatformError('conflict', 'checkout_blocked', "The store's checkout rules stop this checkout; change the cart or the address", {
+        details: blocking.map((e) => `${e.field ?? 'checkout'}: ${e.message}`),
+      });
     order = await createOrder(
       platform,
       store,
@@ -100,10 +117,11 @@ export async function checkout(
         ...(body.shipping_address ? { shipping_address: body.shipping_address } : {}),
         ...(body.billing_address ? { billing_address: body.billing_address } : {}),
         ...(body.note ? { note: body.note } : {}),
+        ...(shippingLine ? { shipping_line: shippingLine } : {}),
         financial_status: 'pending',
       },
       request,
-      { source: 'storefront', taken: alreadyCheckedOut, paymentSecretHash: secret.hash },
+      { source: 'storefront', taken: alreadyCheckedOut, paymentSecretHash: secret.hash, paymentMethods: offer.payment_methods.map((m) => m.provider) },
     );
   } catch (err) {
     // No order of this checkout: the cart is the shopper's again (a failed release runs out instead).
@@ -128,6 +146,32 @@ export async function checkout(
     );
   platform.log.info({ event: 'storefront.checkout', store_id: store.id, order_id: order.id });
   return { created: true, order, payment_secret: secret.token };
+}
+
+/**
+ * The shipping line a checkout charges: the option it names among those offered for its address
+ * (after Checkout Functions advised: a hidden option cannot be chosen, a renamed one is charged
+ * at its rate's price under its new name). A store without shipping rates charges none.
+ */
+function chosenShipping(offer: CheckoutOffer, body: CheckoutBody): { title: string; code: string; price: number } | null {
+  const codes = offer.shipping_options.map((o) => o.code);
+  if (!offer.shipping_required) {
+    if (body.shipping_option === undefined) return null;
+    throw new PlatformError('conflict', 'shipping_option_unavailable', 'This store has no shipping rates: leave out shipping_option');
+  }
+  if (!body.shipping_address) throw invalidInput([{ path: 'shipping_address', message: 'is required: this store ships its orders' }]);
+  if (body.shipping_option === undefined)
+    throw invalidInput([{ path: 'shipping_option', message: `is required: choose one of the options for this address (${codes.join(', ') || 'none'})` }]);
+  const option = offer.shipping_options.find((o) => o.code === body.shipping_option);
+  if (!option)
+    throw new PlatformError(
+      'conflict',
+      'shipping_option_unavailable',
+      codes.length
+        ? `The shipping option ${body.shipping_option} is not offered for this cart and address; choose one of ${codes.join(', ')}`
+        : 'No shipping option reaches this address',
+    );
+  return { title: option.name, code: option.code, price: option.price };
 }
 
 /** The cart of this token has its order: consume it if nothing did yet (a checkout that stopped before). */

@@ -6,16 +6,20 @@ export const STOREFRONT_ERROR_CODES = [
   'cart_already_checked_out',
   'cart_conflict',
   'cart_not_purchasable',
+  'checkout_blocked',
   'checkout_in_progress',
+  'coupon_refused',
   'coupon_not_applicable',
   'idempotency_key_required',
   'invalid_signature',
   'order_not_payable',
   'payment_already_verified',
+  'payment_method_unavailable',
   'payment_order_in_progress',
   'payment_secret_required',
   'provider_not_enabled',
   'provider_not_supported',
+  'shipping_option_unavailable',
 ] as const;
 
 declare module '../errors.js' {

@@ -83,6 +83,13 @@ export async function createPaymentOrder(
 ): Promise<PaymentOrderView> {
   const { gateway, config, provider } = await gatewayOf(platform, store.id, providerName);
   const order = await payableOrder(platform, store.id, orderId, proof);
+  // The order's checkout offered these methods, as Checkout Functions advised (null: an order that predates them).
+  if (order.payment_methods && !order.payment_methods.includes(provider))
+    throw new PlatformError(
+      'conflict',
+      'payment_method_unavailable',
+      `This order's checkout did not offer ${provider}; pay with one it offered: ${order.payment_methods.join(', ') || 'none'}`,
+    );
   const key = { store_id: new ObjectId(store.id), order_id: new ObjectId(order.id), provider };
   const { doc } = await openPaymentSession(platform, storefrontPayments, {
     key,

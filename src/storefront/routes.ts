@@ -11,12 +11,14 @@ import type { Platform } from '../platform.js';
 import { hashToken } from '../secrets/index.js';
 import { cartConflict, createCart, discardCart, loadPricedCart, updateCart } from './carts.js';
 import { checkout } from './checkout.js';
+import { checkoutOffer } from './checkout-options.js';
 import { createPaymentOrder, simulateSandboxPayment, verifyPayment } from './payments.js';
 import { presentCart, presentPublicStore } from './present.js';
 import { getPublicProduct, listPublicCollectionProducts, listPublicCollections, listPublicProducts, lookupStore, storefrontStore } from './reads.js';
 import {
   CART_TOKEN_HEADER,
   CheckoutBody,
+  CheckoutOptionsQuery,
   CreateCartBody,
   ListPublicCollectionsQuery,
   ListPublicProductsQuery,
@@ -124,6 +126,18 @@ export function storefrontRoutes(platform: Platform): AppRouter {
     endpoint(platform, { access, params: StoreParams, respond: 'empty' }, async ({ ctx, params }) => {
       const store = await storefrontStore(platform, params.subdomain);
       await discardCart(platform, store.id, token(ctx));
+    }),
+  );
+
+  // What a checkout of the cart offers (shipping options, payment methods) after the store's Checkout Functions advised.
+  router.get(
+    '/:subdomain/cart/checkout-options',
+    endpoint(platform, { access, params: StoreParams, query: CheckoutOptionsQuery, cache: 'no-store' }, async ({ ctx, params, query }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      const customerId = await signedInCustomer(platform, ctx, store.id, 'Ask as a guest (no Authorization) or with a customer token of this store');
+      const cart = await loadPricedCart(platform, store, token(ctx));
+      const destination = query.country_code ? { country_code: query.country_code, province_code: query.province_code ?? null } : null;
+      return checkoutOffer(platform, store, cart, destination, customerId);
     }),
   );
 

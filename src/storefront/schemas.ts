@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PostalAddress } from '../postal-address.js';
+import { CountryCode, PostalAddress, SubdivisionCode } from '../postal-address.js';
+import { ShippingCode } from '../shipping/index.js';
 import { IdString } from '../ids.js';
 import { KeysetCursorParam, DEFAULT_LIMIT, MAX_LIMIT, PageQuery } from '../pagination.js';
 
@@ -63,5 +64,13 @@ export const CheckoutBody = z.strictObject({
   shipping_address: PostalAddress.optional(),
   billing_address: PostalAddress.optional(),
   note: z.string().max(2000).optional(),
+  /** The code of one of the shipping options the checkout offers (GET …/cart/checkout-options): required when the store ships. */
+  shipping_option: ShippingCode.optional(),
 });
 export type CheckoutBody = z.infer<typeof CheckoutBody>;
+
+/** GET …/cart/checkout-options: where the cart would ship to (shipping options need a country). */
+export const CheckoutOptionsQuery = z
+  .strictObject({ country_code: CountryCode.optional(), province_code: SubdivisionCode.optional() })
+  .refine((q) => q.province_code === undefined || q.country_code !== undefined, { path: ['province_code'], message: 'needs country_code' });
+export type CheckoutOptionsQuery = z.infer<typeof CheckoutOptionsQuery>;

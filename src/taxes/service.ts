@@ -1,10 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { z } from 'zod';
-import { isDuplicateKeyError } from '../db.js';
-import { PlatformError } from '../errors.js';
-import { carried, carrying } from '../events/index.js';
 import type { Platform } from '../platform.js';
 import { CountryCode, SubdivisionCode } from '../postal-address.js';
+import { replaceStoreSettings } from '../store-settings.js';
 import { taxSettings, type TaxSettingsDocument } from './store.js';
 
 const Rate = z.strictObject({
@@ -36,43 +34,16 @@ export async function getTaxSettings(platform: Pick<Platform, 'db'>, storeId: st
   return present(await taxSettings(platform.db).findOne({ store_id: new ObjectId(storeId) }));
 }
 
-/** How many times the read and the conditional write are tried before 409 edit_conflict. */
-const PUT_ATTEMPTS = 5;
-
-/**
- * Replace the store's rate table (the whole table: it is small and edited as one). Last writer
- * wins, but each write is conditional on the version read (the first one on there being none), so
- * the settings as they become, and their version, are known before the write: the event travels
- * with it.
- */
-export async function putTaxSettings(platform: Platform, storeId: string, input: TaxSettingsBody): Promise<TaxSettingsView> {
-  const storeObjectId = new ObjectId(storeId);
-  for (let attempt = 1; attempt <= PUT_ATTEMPTS; attempt++) {
-    const current = await taxSettings(platform.db).findOne({ store_id: storeObjectId });
-    const set = { shipping_taxable: input.shipping_taxable, rates: input.rates, updated_at: platform.clock.now() };
-    const doc: TaxSettingsDocument = { _id: current?._id ?? new ObjectId(), store_id: storeObjectId, ...set, version: (current?.version ?? 0) + 1 };
-    const view = present(doc);
-    const pending = [platform.events.pending('tax_settings.updated', storeId, { tax_settings: view }, `tax_settings.updated:${storeId}:v${doc.version}`)];
-    if (!current) {
-      try {
-        await taxSettings(platform.db).insertOne({ ...doc, ...carried(pending) });
-      } catch (err) {
-        // Two first writes race on the unique index; the loser applies its table as an update.
-        if (isDuplicateKeyError(err)) continue;
-        throw err;
-      }
-      await platform.events.settle(taxSettings(platform.db), doc._id, pending);
-      return view;
-    }
-    const result = await taxSettings(platform.db).updateOne(
-      { _id: current._id, store_id: storeObjectId, version: current.version },
-      carrying({ $set: set, $inc: { version: 1 } }, pending),
-    );
-    if (result.matchedCount === 0) continue;
-    await platform.events.settle(taxSettings(platform.db), current._id, pending);
-    return view;
-  }
-  throw new PlatformError('conflict', 'edit_conflict', 'The tax settings kept changing while they were being replaced; try again');
+/** Replace the store's rate table (the whole table: it is small and edited as one). */
+export function putTaxSettings(platform: Platform, storeId: string, input: TaxSettingsBody): Promise<TaxSettingsView> {
+  return replaceStoreSettings(platform, storeId, {
+    collection: taxSettings(platform.db),
+    set: { shipping_taxable: input.shipping_taxable, rates: input.rates },
+    present,
+    event: 'tax_settings.updated',
+    payloadKey: 'tax_settings',
+    what: 'The tax settings',
+  });
 }
 
 /** The rate for an address: the province's when the table has one, else the country's, else 0. */

@@ -120,7 +120,7 @@ describe('Orders (/v1/orders)', () => {
         [50, 0, 450],
       ]);
       expect(o.line_items.map((l: { location_id: string | null }) => l.location_id)).to.deep.equal([warehouse, warehouse, null]);
-      expect(o.shipping_line).to.deep.equal({ title: 'Colissimo', price: 700, discount: 0, tax: 140 });
+      expect(o.shipping_line).to.deep.equal({ title: 'Colissimo', code: null, price: 700, discount: 0, tax: 140 });
       expect(o.tax_rate).to.deep.equal({ name: 'TVA', rate_bps: 2000 });
       expect(o.coupon).to.deep.equal({ code: coupon.code, discount: 1050 });
 

@@ -244,12 +244,12 @@ describe('Taxes (/v1/taxes, and order totals)', () => {
       const taxed = await shopWithTable();
       const a = (await order(taxed, { line_items: [line(1000)], shipping_line: { title: 'Post', price: 705 }, shipping_address: address('FR') })).body.data;
       // 705 at 20 % = 141.
-      expect(a.shipping_line).to.deep.equal({ title: 'Post', price: 705, discount: 0, tax: 141 });
+      expect(a.shipping_line).to.deep.equal({ title: 'Post', code: null, price: 705, discount: 0, tax: 141 });
       expect(a).to.include({ subtotal: 1000, shipping_total: 705, tax_total: 341, total: 2046 });
 
       const untaxed = await shopWithTable({ ...TABLE, shipping_taxable: false });
       const b = (await order(untaxed, { line_items: [line(1000)], shipping_line: { title: 'Post', price: 705 }, shipping_address: address('FR') })).body.data;
-      expect(b.shipping_line).to.deep.equal({ title: 'Post', price: 705, discount: 0, tax: 0 });
+      expect(b.shipping_line).to.deep.equal({ title: 'Post', code: null, price: 705, discount: 0, tax: 0 });
       expect(b).to.include({ subtotal: 1000, shipping_total: 705, tax_total: 200, total: 1905 });
     });
 

@@ -2,6 +2,7 @@ import type { ScopedStore } from '../../http/context.js';
 import type { Platform } from '../../platform.js';
 import { LIFECYCLE_CONTRACT_VERSION, MANIFEST_SCHEMA_VERSION } from '../manifest/types.js';
 import { apps } from '../partners/store.js';
+import { reviewChecklists, type ReviewChecklist } from '../quality/checklist.js';
 import { presentRegistration, presentTransition, type RegistrationView, type TransitionView } from './present.js';
 import { installationRows, visibleInstallation, type RegistryCaller } from './registry.js';
 import type { RegistrationDocument, RegistrationState } from './store.js';
@@ -28,16 +29,20 @@ export type RegistryListing = {
     function_run_log: string;
     contract_versions: { manifest_schema: string; lifecycle: string; theme_bundle_schema: string; renderer: string };
   };
+  /** The app's quality gates (docs/extensions.md, Quality gates); null only for an app that no longer exists. */
+  review_checklist: ReviewChecklist | null;
 };
 
 /**
  * `GET /v1/app-store/installations/:id/extensions` (docs/extensions.md): the installation's rows
- * (extensions and Checkout Functions apart), its lifecycle snapshot and the developer handoff.
+ * (extensions and Checkout Functions apart), its lifecycle snapshot, the developer handoff and the
+ * app review checklist.
  */
 export async function listRegistry(platform: Platform, store: ScopedStore, installationId: string, caller: RegistryCaller): Promise<RegistryListing> {
   const installation = await visibleInstallation(platform, store.id, installationId, caller);
   const rows = await installationRows(platform, installation);
-  const app = await apps(platform.db).findOne({ _id: installation.app_id }, { projection: { handle: 1, name: 1, published: 1 } });
+  const app = await apps(platform.db).findOne({ _id: installation.app_id });
+  const checklist = app ? (await reviewChecklists(platform, [app])).get(app._id.toHexString())! : null;
   const current = rows.filter((r) => r.grant_id.equals(installation.grant_id));
   const counts: Record<RegistrationState, number> = { enabled: 0, disabled: 0, revoked: 0 };
   for (const r of current) counts[r.state]++;
@@ -75,5 +80,6 @@ export async function listRegistry(platform: Platform, store: ScopedStore, insta
       function_run_log: `/v1/app-store/installations/${installation._id.toHexString()}/functions/runs`,
       contract_versions: { manifest_schema: MANIFEST_SCHEMA_VERSION, lifecycle: LIFECYCLE_CONTRACT_VERSION, ...THEME_CONTRACT },
     },
+    review_checklist: checklist,
   };
 }

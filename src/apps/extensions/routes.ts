@@ -1,14 +1,26 @@
 import Router from '@koa/router';
-import type { AppRouter } from '../../http/context.js';
+import type { AppPrincipal, AppRouter, MerchantPrincipal } from '../../http/context.js';
 import { endpoint, storeScoped } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
+import { z } from 'zod';
+import { IdString } from '../../ids.js';
+import { functionRunLog, MAX_KEPT_RUNS } from '../function-runs/runs.js';
 import { listRegistry } from './listing.js';
-import { updateRegistration } from './registry.js';
+import { updateRegistration, type RegistryCaller } from './registry.js';
 import { UpdateRegistrationBody } from './schemas.js';
 
 /** The store's merchant, or an app with its token (its own installation only). */
 const merchantOrApp = storeScoped(null);
 const merchantStore = storeScoped(null, { apps: false });
+
+/** The merchant, or the app whose token it is (its own installation only). */
+const callerOf = (principal: MerchantPrincipal | AppPrincipal): RegistryCaller =>
+  principal.kind === 'app' ? { kind: 'app', installationId: principal.installationId } : { kind: 'merchant' };
+
+const RunLogQuery = z.strictObject({
+  registration_id: IdString('registration').optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_KEPT_RUNS).default(50),
+});
 
 const ANSWERS = {
   conflict: {
@@ -27,8 +39,14 @@ export function extensionRoutes(platform: Platform): AppRouter {
 
   router.get(
     '/:id/extensions',
-    endpoint(platform, { access: merchantOrApp }, ({ principal, store, params }) =>
-      listRegistry(platform, store, params.id, principal.kind === 'app' ? { kind: 'app', installationId: principal.installationId } : { kind: 'merchant' }),
+    endpoint(platform, { access: merchantOrApp }, ({ principal, store, params }) => listRegistry(platform, store, params.id, callerOf(principal))),
+  );
+
+  // The Checkout Functions' figures and run log: the merchant's in full, the app's without the shopper's cart, customer or error text.
+  router.get(
+    '/:id/functions/runs',
+    endpoint(platform, { access: merchantOrApp, query: RunLogQuery, cache: 'no-store' }, ({ principal, store, params, query }) =>
+      functionRunLog(platform, store.id, params.id, callerOf(principal), query),
     ),
   );
 

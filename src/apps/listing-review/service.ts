@@ -4,6 +4,7 @@ import type { MerchantPrincipal } from '../../http/context.js';
 import { parseObjectId } from '../../ids.js';
 import { afterCursor, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
+import { CheckAppQuality } from '../jobs.js';
 import { presentReview, type ReviewView } from './present.js';
 import type { ReviewListQuery } from './schemas.js';
 import { appVersions, apps, developers, type AppDocument, type AppVersionDocument, type DeveloperDocument } from '../partners/store.js';
@@ -92,6 +93,10 @@ export async function approveVersion(platform: Platform, operator: MerchantPrinc
   // The version that served until now is retired.
   await appVersions(platform.db).updateMany({ app_id: app._id, status: 'approved', _id: { $ne: version._id } }, { $set: { status: 'superseded' } });
   platform.log.info({ event: 'apps.version_approved', app_id: app._id.toHexString(), version_id: versionId, operator_id: operator.merchantId });
+  // The published version's quality checks (docs/extensions.md, Quality gates); the sweep asks again if this is lost.
+  await platform.jobs.enqueue(CheckAppQuality, { app_id: app._id.toHexString() }).catch((err: Error) => {
+    platform.log.warn({ event: 'apps.quality_check_not_enqueued', app_id: app._id.toHexString(), err: err.message });
+  });
   return view(platform, decided, published ?? app);
 }
 

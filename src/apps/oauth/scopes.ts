@@ -23,6 +23,8 @@ export const SCOPES = {
   write_reviews: 'Moderate and answer product reviews',
   read_taxes: 'Tax settings',
   write_taxes: 'Change tax settings',
+  read_shipping: 'Shipping rates',
+  write_shipping: 'Change shipping rates',
   read_files: 'Media files',
   write_files: 'Upload and delete media files',
   read_form_submissions: 'Storefront form submissions',
@@ -70,6 +72,7 @@ const TOPIC_SCOPES: Record<string, Scope | null> = {
   coupon: 'read_discounts',
   review: 'read_reviews',
   tax_settings: 'read_taxes',
+  shipping_settings: 'read_shipping',
   media: 'read_files',
   form_submission: 'read_form_submissions',
 };

@@ -6,12 +6,14 @@ import { appDeliveryFigures } from '../../webhooks/index.js';
 import { requireDeveloper } from './developers.js';
 import { installDays } from '../stats/store.js';
 import { presentRating } from '../ratings/present.js';
+import { reviewChecklists } from '../quality/checklist.js';
 import { appVersions, apps } from './store.js';
 
 /**
  * The partner dashboard (spec 4.7; docs/apps.md, Partner dashboard): for each of the signed-in
  * partner's apps, installs (now, and by day over the window), review status, catalog rating,
- * webhook delivery success and failing endpoints, and API calls by scope. Every figure comes
+ * webhook delivery success and failing endpoints, API calls by scope, and the app review
+ * checklist's quality gates (docs/extensions.md). Every figure comes
  * from counters kept as things happen (stats/installs.ts, webhooks/deliveries/app-stats.ts,
  * stats/api-calls.ts), so a read costs a few small documents per app whatever the number of
  * installations, deliveries or calls (bench:dashboard measures it at 10,000 installations).
@@ -35,7 +37,7 @@ export async function partnerDashboard(platform: Platform, merchantId: string, q
   const since = days[0]!;
   const list = await apps(platform.db).find({ developer_id: developer._id }).sort({ _id: 1 }).limit(MAX_DASHBOARD_APPS).toArray();
   const ids = list.map((a) => a._id);
-  const [versions, installs, deliveries, calls] = await Promise.all([
+  const [versions, installs, deliveries, calls, checklists] = await Promise.all([
     appVersions(platform.db)
       .find({ _id: { $in: list.map((a) => a.latest_version_id) } })
       .toArray(),
@@ -44,6 +46,7 @@ export async function partnerDashboard(platform: Platform, merchantId: string, q
       .toArray(),
     appDeliveryFigures(platform, ids, since),
     appCallsByScope(platform.db, ids, since),
+    reviewChecklists(platform, list),
   ]);
   const versionOf = new Map(versions.map((v) => [v._id.toHexString(), v]));
   return {
@@ -82,6 +85,7 @@ export async function partnerDashboard(platform: Platform, merchantId: string, q
         rating: presentRating(app.rating_summary),
         webhooks: deliveries.get(id)!,
         api_calls: { total: [...byScope.values()].reduce((n, c) => n + c, 0), by_scope: Object.fromEntries(byScope) },
+        quality: checklists.get(id)!,
       };
     }),
   };

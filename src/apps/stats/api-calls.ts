@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
-import { MongoBulkWriteError, ObjectId as Id } from 'mongodb';
+import { ObjectId as Id } from 'mongodb';
+import { upsertCounters } from '../../db.js';
 import { dayOf } from '../../clock.js';
 import type { StoreRequestObserver } from '../../http/context.js';
 import type { Platform } from '../../platform.js';
@@ -74,22 +75,7 @@ async function flushAppUsage(db: Db): Promise<void> {
       },
     }));
     try {
-      await appUsage(db).bulkWrite(ops, { ordered: false });
-    } catch (err) {
-      // Two processes inserting the same day's counter at once: the loser's upserts are refused
-      // as duplicates and now find the document; write those again (only those).
-      const failed =
-        err instanceof MongoBulkWriteError
-          ? [err.writeErrors]
-              .flat()
-              .filter((e) => e.code === 11000)
-              .map((e) => e.index)
-          : [];
-      if (failed.length === 0) throw err;
-      await appUsage(db).bulkWrite(
-        failed.map((i) => ops[i]!),
-        { ordered: false },
-      );
+      await upsertCounters(appUsage(db), ops);
     } finally {
       counter.flushing = null;
     }

@@ -1,0 +1,105 @@
+import type { Platform } from '../../platform.js';
+import { liveRows } from '../extensions/resolution.js';
+import type { RegistrationDocument } from '../extensions/store.js';
+import {
+  applyPaymentAdvice,
+  applyShippingAdvice,
+  mergeCouponAdvice,
+  mergePaymentAdvice,
+  mergeShippingAdvice,
+  mergeValidationAdvice,
+  type FunctionResult,
+} from '../functions/apply.js';
+import { runCheckoutFunction, type FunctionRun } from '../functions/engine.js';
+import { resolveSettings } from '../functions/settings.js';
+import type {
+  CheckoutFunctionTarget,
+  CouponOutput,
+  FunctionCart,
+  FunctionInput,
+  FunctionSettings,
+  PaymentMethodChoice,
+  ShippingOption,
+} from '../functions/targets.js';
+import { recordRuns, type RunRecord } from './record.js';
+
+/** What the checkout offers before any function advised, and whose checkout it is. */
+export type CheckoutAdviceRequest = {
+  storeId: string;
+  cart: FunctionCart;
+  shippingOptions: ShippingOption[];
+  paymentMethods: PaymentMethodChoice[];
+  /** Which checkout runs the functions: kept in the run log for the merchant (never shown to the partner). */
+  ref: { cart_id: string | null; customer_id: string | null };
+};
+
+/** A validation error as the checkout shows it: `blocking` when the merchant marked its function blocking. */
+export type CheckoutValidationError = { message: string; field: string | null; blocking: boolean };
+
+/** What the checkout offers after the store's enabled Checkout Functions advised (docs/extensions.md, At checkout). */
+export type CheckoutAdvice = {
+  shipping_options: ShippingOption[];
+  payment_methods: PaymentMethodChoice[];
+  /** The functions' decision on the cart's coupon code: null without a code (or without a coupon function: `allow`). */
+  coupon: CouponOutput | null;
+  errors: CheckoutValidationError[];
+};
+
+/** A function's settings as its program reads them: the manifest's defaults, with the merchant's values. */
+function settingsOf(row: RegistrationDocument): FunctionSettings {
+  const defaults = row.config.settings;
+  return resolveSettings(typeof defaults === 'object' && defaults !== null && !Array.isArray(defaults) ? (defaults as FunctionSettings) : {}, row.settings);
+}
+
+/**
+ * Run the store's enabled Checkout Functions on a checkout and apply their advice (spec 1: they
+ * only advise). Each function of a target runs on the same input, and their advice combines in
+ * registration order (functions/apply.ts); a run
+ * that fails gives no advice (it fails securely). Every run is recorded (metrics and run log)
+ * before this answers. A store without enabled functions costs one indexed read.
+ */
+export async function adviseCheckout(platform: Platform, request: CheckoutAdviceRequest): Promise<CheckoutAdvice> {
+  const { cart, shippingOptions, paymentMethods } = request;
+  const rows = await liveRows(platform, request.storeId, 'checkout_function');
+  const of = (target: CheckoutFunctionTarget) => rows.filter((r) => r.target === target);
+  const records: RunRecord[] = [];
+  const at = platform.clock.now();
+
+  function runAll<T extends CheckoutFunctionTarget>(target: T, input: (settings: FunctionSettings) => FunctionInput<T>): FunctionResult<FunctionRun<T>>[] {
+    return of(target).map((row) => {
+      const run = runCheckoutFunction(row.config.program, target, input(settingsOf(row)));
+      records.push({ registration: row, run, at, ...request.ref });
+      return { registration: { id: row._id.toHexString(), created_at: row.created_at }, run };
+    });
+  }
+
+  const coupon = cart.coupon_code === null ? [] : runAll('coupon', (settings) => ({ cart, settings }));
+  const shipping = shippingOptions.length === 0 ? [] : runAll('shipping', (settings) => ({ cart, settings, shipping_options: shippingOptions }));
+  const payment = paymentMethods.length === 0 ? [] : runAll('payment_method', (settings) => ({ cart, settings, payment_methods: paymentMethods }));
+  const blockingIds = new Set(
+    of('validation')
+      .filter((r) => r.blocking)
+      .map((r) => r._id.toHexString()),
+  );
+  const validation = runAll('validation', (settings) => ({ cart, settings }));
+  await recordRuns(platform, records);
+
+  const errors = [
+    ...mergeValidationAdvice(validation.filter((v) => blockingIds.has(v.registration.id))).map((e) => ({
+      message: e.message,
+      field: e.field ?? null,
+      blocking: true,
+    })),
+    ...mergeValidationAdvice(validation.filter((v) => !blockingIds.has(v.registration.id))).map((e) => ({
+      message: e.message,
+      field: e.field ?? null,
+      blocking: false,
+    })),
+  ];
+  return {
+    shipping_options: applyShippingAdvice(shippingOptions, mergeShippingAdvice(shipping)),
+    payment_methods: applyPaymentAdvice(paymentMethods, mergePaymentAdvice(payment)),
+    coupon: cart.coupon_code === null ? null : mergeCouponAdvice(coupon),
+    errors,
+  };
+}

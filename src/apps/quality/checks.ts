@@ -1,0 +1,85 @@
+import { ObjectId } from 'mongodb';
+import { get } from '../../outbound/index.js';
+import type { Platform } from '../../platform.js';
+import { CheckAppQuality } from '../jobs.js';
+import { apps } from '../partners/store.js';
+import { qualityChecks, type QualityCheckDocument } from './store.js';
+
+/** How a theme app block is rendered for its check: the rendering domain's (handed in by the job's handler: apps cannot import rendering). */
+export type AppBlockCheck = (appHandle: string, blockHandle: string, config: Record<string, unknown>) => { ok: boolean; problems: string[] };
+
+/** The privacy policy page's fetch: reaching it, and its whole answer. */
+const PRIVACY_CONNECT_MS = 5_000;
+const PRIVACY_TOTAL_MS = 10_000;
+/** Published apps one sweep looks at, and how many checks it asks for at most. */
+const SWEEP_SCAN = 1_000;
+const SWEEP_ENQUEUE = 100;
+
+/**
+ * Run the quality checks of an app's published version (the `extensions` worker's
+ * `extensions.check-app-quality`): every declared theme app block rendered by `checkBlock`, and
+ * the privacy policy URL fetched with the outbound sender (its SSRF guard in staging and
+ * production; redirects are not followed): it passes when it answers 200. The result replaces
+ * the app's previous one. An app not published is skipped.
+ */
+export async function runQualityChecks(platform: Platform, appId: string, checkBlock: AppBlockCheck): Promise<'checked' | 'skipped'> {
+  const app = await apps(platform.db).findOne({ _id: new ObjectId(appId), status: 'published' });
+  if (!app?.published || !app.published_version_id) return 'skipped';
+  const manifest = app.published;
+  const blocks = manifest.extensions
+    .filter((e) => e.kind === 'theme_app_block')
+    .map((e) => ({ handle: e.handle, ...checkBlock(app.handle, e.handle, e.config) }));
+  const url = manifest.privacy_policy_url;
+  const fetched = await get(new URL(url), {
+    headers: { 'User-Agent': 'Emporium-Quality-Check/1.0', Accept: 'text/html' },
+    connectMs: PRIVACY_CONNECT_MS,
+    totalMs: PRIVACY_TOTAL_MS,
+    guard: platform.config,
+  });
+  const privacy = {
+    url,
+    ok: url.startsWith('https://') && fetched.status === 200,
+    status: fetched.status,
+    error: !url.startsWith('https://')
+      ? 'must use https'
+      : fetched.status === 200
+        ? null
+        : (fetched.error ?? `answered HTTP ${fetched.status}; it must answer 200`),
+  };
+  const doc: QualityCheckDocument = {
+    _id: app._id,
+    app_version_id: app.published_version_id,
+    checked_at: platform.clock.now(),
+    app_blocks: blocks,
+    privacy_url: privacy,
+  };
+  await qualityChecks(platform.db).replaceOne({ _id: app._id }, doc, { upsert: true });
+  platform.log.info({ event: 'apps.quality_checked', app_id: appId, app_blocks_failing: blocks.filter((b) => !b.ok).length, privacy_ok: privacy.ok });
+  return 'checked';
+}
+
+/**
+ * The recurring backstop (`extensions.quality-sweep`): published apps whose checks are missing,
+ * ran on another version, or are older than EXTENSIONS_QUALITY_MAX_AGE_MS get a check job.
+ * Resolves to how many it asked for.
+ */
+export async function sweepQualityChecks(platform: Platform): Promise<number> {
+  const published = await apps(platform.db)
+    .find({ status: 'published' }, { projection: { _id: 1, published_version_id: 1 } })
+    .sort({ _id: 1 })
+    .limit(SWEEP_SCAN)
+    .toArray();
+  const checks = await qualityChecks(platform.db)
+    .find({ _id: { $in: published.map((a) => a._id) } }, { projection: { app_version_id: 1, checked_at: 1 } })
+    .toArray();
+  const byApp = new Map(checks.map((c) => [c._id.toHexString(), c]));
+  const staleBefore = platform.clock.now().getTime() - platform.config.extensions.qualityMaxAgeMs;
+  const due = published
+    .filter((a) => {
+      const check = byApp.get(a._id.toHexString());
+      return !check || !a.published_version_id || !check.app_version_id.equals(a.published_version_id) || check.checked_at.getTime() < staleBefore;
+    })
+    .slice(0, SWEEP_ENQUEUE);
+  for (const app of due) await platform.jobs.enqueue(CheckAppQuality, { app_id: app._id.toHexString() });
+  return due.length;
+}
