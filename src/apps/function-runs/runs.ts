@@ -4,6 +4,7 @@ import type { Platform } from '../../platform.js';
 import { registrations } from '../extensions/store.js';
 import { visibleInstallation, type RegistryCaller } from '../extensions/registry.js';
 import { summarise, type ExecutionSummary } from './figures.js';
+import { flushFunctionRuns } from './record.js';
 import { functionMetrics, functionRuns, type FunctionRunDocument } from './store.js';
 
 /** The newest runs of each function kept in the run log (the sweep deletes older ones). */
@@ -50,6 +51,7 @@ export async function functionRunLog(
   query: { registration_id?: string | undefined; limit: number },
 ): Promise<FunctionRunLog> {
   const installation = await visibleInstallation(platform, storeId, installationId, caller);
+  await flushFunctionRuns(platform); // what this process still holds, so a read sees its own runs
   const since = windowStart(platform.clock.now(), METRICS_WINDOW_DAYS);
   const [rows, days] = await Promise.all([
     registrations(platform.db)

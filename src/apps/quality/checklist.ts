@@ -1,5 +1,6 @@
 import type { Platform } from '../../platform.js';
 import { summarise } from '../function-runs/figures.js';
+import { flushFunctionRuns } from '../function-runs/record.js';
 import { METRICS_WINDOW_DAYS, windowStart } from '../function-runs/runs.js';
 import { functionAppMetrics } from '../function-runs/store.js';
 import type { AppDocument } from '../partners/store.js';
@@ -39,6 +40,7 @@ export type ReviewChecklist = { status: GateStatus; checks: QualityGate[] };
  * daily function figures over the window, and the worker's checks).
  */
 export async function reviewChecklists(platform: Platform, list: readonly AppDocument[]): Promise<Map<string, ReviewChecklist>> {
+  await flushFunctionRuns(platform); // what this process still holds
   const since = windowStart(platform.clock.now(), METRICS_WINDOW_DAYS);
   const ids = list.map((a) => a._id);
   const [days, checks] = await Promise.all([
