@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { expect } from 'chai';
 import { z } from 'zod';
 import type { AppRouter, RouteMiddleware } from '../../src/http/context.js';
-import { endpoint } from '../../src/http/endpoint.js';
+import { endpoint, routes } from '../../src/http/endpoint.js';
 import type { PathParams } from '../../src/http/path-params.js';
 import type { Platform } from '../../src/platform.js';
 
@@ -52,6 +52,29 @@ describe('endpoint() types', () => {
     expect(seen).to.deep.equal(['a/b']);
   });
 
+  it("types a declared route's params from its path, and refuses a parameter the path does not name", async () => {
+    const on = routes({} as Platform);
+    const seen: string[] = [];
+    on.get('/:id/items/:item_id', { access: 'public' }, async ({ params }) => {
+      same<typeof params, { id: string; item_id: string }>(true);
+      seen.push(`${params.id}/${params.item_id}`);
+      return null;
+    });
+    // @ts-expect-error the path names no item_id
+    on.get('/:id', { access: 'public' }, async ({ params }) => params.item_id);
+    // A params schema types them instead (a parameter of the path the router is mounted at).
+    on.get('/', { access: 'public', params: z.object({ subdomain: z.string() }) }, async ({ params }) => {
+      same<typeof params, { subdomain: string }>(true);
+      return params.subdomain;
+    });
+
+    const layer = on.router.stack.find((l) => l.path === '/:id/items/:item_id')!;
+    const ctx = { params: { id: 'a', item_id: 'b' }, query: {}, request: { body: undefined }, state: {}, status: 404, body: undefined };
+    await layer.stack[0]!(ctx as never, async () => {});
+    expect(seen).to.deep.equal(['a/b']);
+    expect(ctx.body).to.deep.equal({ data: null });
+  });
+
   it('takes the store from the body only when the body names one (store_id)', () => {
     const platform = {} as Platform;
     endpoint(
@@ -61,5 +84,13 @@ describe('endpoint() types', () => {
     );
     // @ts-expect-error a body without store_id names no store
     endpoint(platform, { access: { storeFrom: 'body' }, body: z.strictObject({ name: z.string() }) }, async () => null);
+    const on = routes(platform);
+    on.post(
+      '/',
+      { access: { storeFrom: 'body' }, body: z.strictObject({ store_id: z.string() }) },
+      async ({ merchant, store }) => `${merchant.merchantId} ${store.id}`,
+    );
+    // @ts-expect-error a body without store_id names no store
+    on.post('/', { access: { storeFrom: 'body' }, body: z.strictObject({ name: z.string() }) }, async () => null);
   });
 });

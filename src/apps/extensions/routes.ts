@@ -1,6 +1,5 @@
-import Router from '@koa/router';
 import type { AppRouter } from '../../http/context.js';
-import { endpoint, storeScoped } from '../../http/endpoint.js';
+import { routes, storeScoped } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
 import { listRegistry } from './listing.js';
 import { updateRegistration } from './registry.js';
@@ -23,22 +22,20 @@ const ANSWERS = {
 
 /** /v1/app-store/installations/:id/extensions and …/functions: an installation's extension registry (docs/extensions.md). */
 export function extensionRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.get(
-    '/:id/extensions',
-    endpoint(platform, { access: merchantOrApp }, ({ principal, store, params }) =>
-      listRegistry(platform, store, params.id, principal.kind === 'app' ? { kind: 'app', installationId: principal.installationId } : { kind: 'merchant' }),
-    ),
+  on.get('/:id/extensions', { access: merchantOrApp }, ({ principal, store, params }) =>
+    listRegistry(platform, store, params.id, principal.kind === 'app' ? { kind: 'app', installationId: principal.installationId } : { kind: 'merchant' }),
   );
 
   for (const [segment, functions] of [
     ['extensions', false],
     ['functions', true],
   ] as const) {
-    router.patch(
+    on.patch(
       `/:id/${segment}/:registrationId`,
-      endpoint(platform, { access: merchantStore, body: UpdateRegistrationBody, respond: 'raw' }, async ({ ctx, principal, store, params, body }) => {
+      { access: merchantStore, body: UpdateRegistrationBody, respond: 'raw' },
+      async ({ ctx, principal, store, params, body }) => {
         const done = await updateRegistration(platform, {
           storeId: store.id,
           installationId: params.id,
@@ -55,9 +52,9 @@ export function extensionRoutes(platform: Platform): AppRouter {
         // Like a stale editor draft: the error, with the row as it is now.
         ctx.status = 409;
         ctx.body = { error: { ...ANSWERS[done.outcome], request_id: ctx.state.requestId }, data: done.registration };
-      }),
+      },
     );
   }
 
-  return router;
+  return on.router;
 }
