@@ -5,17 +5,7 @@ import type { Platform } from '../platform.js';
 import { accessibleStore, requireOperator, requirePrincipal, requireStore } from './auth.js';
 import { storeBudget } from './budget.js';
 import { respondCacheable } from './caching.js';
-import type {
-  AppContext,
-  AppCustom,
-  AppPrincipal,
-  AppRouter,
-  AppState,
-  CustomerPrincipal,
-  MerchantPrincipal,
-  RouteMiddleware,
-  ScopedStore,
-} from './context.js';
+import type { AppContext, AppCustom, AppPrincipal, AppRouter, AppState, CustomerPrincipal, MerchantPrincipal, ScopedStore } from './context.js';
 import type { PathParams } from './path-params.js';
 import { idempotent } from './idempotency/index.js';
 import { parseInput } from './validate.js';
@@ -169,7 +159,7 @@ export function takesForm<M extends object>(middleware: M): M {
 export type PublicIdempotency = { scope: (ctx: AppContext) => string | null };
 
 type BodyOf<BS> = BS extends z.ZodType ? z.infer<BS> : undefined;
-/** The handler's `params`: what the `params` schema gives, else the route path's parameters (`P`, inferred from the path). */
+/** The handler's `params`: what the `params` schema gives, else the route path's parameters (`P`, read from the path). */
 type ParamsOf<PS, P> = PS extends z.ZodType ? z.infer<PS> : P;
 
 /** The spec's check that a `{ storeFrom: 'body' }` endpoint's body names the store (`store_id`). */
@@ -178,100 +168,6 @@ type BodyNamesStore<A> = A extends StoreInBody ? { body: z.ZodType<{ store_id: s
 type Handler<A extends EndpointAccess, QS extends z.ZodType, BS, R extends Respond, T, PS, P> = (
   request: EndpointRequest<A, z.infer<QS>, BodyOf<BS>, ParamsOf<PS, P>>,
 ) => Promise<Output<R, T>>;
-
-/**
- * One endpoint: its access check, input schemas and response shape in one place. The handler
- * receives the parsed input and its caller, typed, and returns the result; the wrapping is
- * done here. A route declares its endpoint with `routes()` (below); `endpoint()` is the
- * middleware it mounts.
- *
- * Given to a router's method (`router.get('/:id', endpoint(…))`), `params` is typed from that
- * path (see AppRouter in context.ts): the endpoint's type parameter `P` is inferred from it.
- */
-export function endpoint<
-  A extends EndpointAccess,
-  QS extends z.ZodType = typeof Empty,
-  BS extends z.ZodType | 'multipart' = typeof Empty,
-  R extends Respond = 'data',
-  T = unknown,
-  PS extends z.ZodType | undefined = undefined,
-  P = object,
->(
-  platform: Platform,
-  spec: EndpointSpec<A, QS, BS, R, PS> & BodyNamesStore<A>,
-  handler: Handler<A, QS, BS, R, T, PS, P>,
-): RouteMiddleware<PS extends z.ZodType ? unknown : P> {
-  const steps: Middleware<AppState, AppCustom>[] = [];
-  const access = spec.access as EndpointAccess;
-  if (access === 'merchant') steps.push(requirePrincipal(platform, ['merchant']));
-  else if (access === 'operator') steps.push(requirePrincipal(platform, ['merchant']), requireOperator);
-  else if (access === 'customer') steps.push(requirePrincipal(platform, ['customer']));
-  else if (access !== 'public' && 'storeFrom' in access) steps.push(requirePrincipal(platform, ['merchant']));
-  else if (access !== 'public') {
-    const [kinds, scope] =
-      'app' in access
-        ? [['app'] as const, access.app.scope]
-        : [access.store.apps ? (['merchant', 'app'] as const) : (['merchant'] as const), access.store.scope];
-    steps.push(requirePrincipal(platform, kinds));
-    steps.push(requireStore(platform, { scope }));
-    // The caller's request budget on that store (429 rate_limited when spent); RateLimit-* headers.
-    steps.push(storeBudget(platform));
-  }
-  const idempotency = spec.idempotent as boolean | PublicIdempotency | undefined;
-  if (idempotency) steps.push(idempotent(platform, idempotency === true ? null : idempotency.scope));
-  const querySchema = spec.query ?? Empty;
-  const bodySchema = spec.body ?? Empty;
-  const respond = spec.respond ?? 'data';
-
-  const main = async (ctx: RouterContext<AppState, AppCustom>) => {
-    const params = spec.params ? parseInput(spec.params, ctx.params, 'params') : ctx.params;
-    const query = parseInput(querySchema as z.ZodType, ctx.query, 'query');
-    const body = bodySchema === 'multipart' ? undefined : parseInput(bodySchema as z.ZodType, ctx.request.body, 'body');
-    const principal = ctx.state.principal;
-    const named = typeof access === 'object' && 'storeFrom' in access;
-    const request = {
-      ctx,
-      params,
-      query,
-      body,
-      ...(access === 'merchant' || access === 'operator' ? { merchant: principal } : {}),
-      ...(access === 'customer' ? { customer: principal } : {}),
-      ...(named ? { merchant: principal, store: await accessibleStore(platform, ctx, principal!, (body as { store_id: string }).store_id) } : {}),
-      ...(typeof access === 'object' && !named ? { principal, store: ctx.state.store } : {}),
-    } as unknown as EndpointRequest<A, z.infer<QS>, BodyOf<BS>, ParamsOf<PS, P>>;
-    // A private answer is never stored, whatever it turns out to be (an error too).
-    if (spec.cache === 'no-store') ctx.set('Cache-Control', 'no-store');
-    const result = await handler(request);
-    if (respond === 'raw') return;
-    if (respond === 'empty') {
-      ctx.status = spec.status ?? 204;
-      return;
-    }
-    let answer: unknown;
-    if (respond === 'page') {
-      const { items, nextCursor } = result as { items: unknown[]; nextCursor: string | null };
-      answer = { data: items, page: { next_cursor: nextCursor } };
-    } else {
-      answer = { data: result };
-    }
-    if (spec.cache === 'public') return respondCacheable(ctx, answer);
-    ctx.status = spec.status ?? 200;
-    ctx.body = answer;
-  };
-
-  // The endpoint ends the chain: its access steps, then its handler (never the next route).
-  const run: RouterMiddleware<AppState, AppCustom> & { [TAKES_MULTIPART]?: true; [BODY_LIMIT]?: number; [ENDPOINT_SPEC]?: DeclaredEndpoint } = (ctx) =>
-    dispatch(steps, 0, ctx, () => main(ctx));
-  run[ENDPOINT_SPEC] = {
-    access,
-    ...(spec.params ? { params: spec.params } : {}),
-    query: querySchema as z.ZodType,
-    body: bodySchema as z.ZodType | 'multipart',
-  };
-  if (bodySchema === 'multipart') run[TAKES_MULTIPART] = true;
-  if (spec.bodyLimitBytes !== undefined) run[BODY_LIMIT] = spec.bodyLimitBytes;
-  return run;
-}
 
 /**
  * Declares one route: its path, its endpoint's spec (see EndpointSpec) and, last, its handler,
@@ -322,9 +218,91 @@ export function routes(platform: Platform): Routes {
   const declare =
     (method: 'get' | 'post' | 'put' | 'patch' | 'delete'): DeclareRoute =>
     (path, spec, handler) => {
-      router[method](path, endpoint(platform, spec, handler) as RouteMiddleware);
+      router[method](path, endpoint(platform, spec, handler));
     };
   return { router, get: declare('get'), post: declare('post'), put: declare('put'), patch: declare('patch'), delete: declare('delete') };
+}
+
+/** A spec and a handler as endpoint() takes them, whatever the types their route declared them with. */
+type AnySpec = EndpointSpec<EndpointAccess, z.ZodType, z.ZodType | 'multipart', Respond, z.ZodType | undefined>;
+type AnyHandler = (request: never) => Promise<unknown>;
+
+/**
+ * One endpoint, the middleware of a route declared with `routes()`: its access check, input
+ * schemas and response shape in one place. The handler receives the parsed input and its caller
+ * and returns the result; the wrapping is done here.
+ */
+function endpoint(platform: Platform, spec: AnySpec, handler: AnyHandler): RouterMiddleware<AppState, AppCustom> {
+  const steps: Middleware<AppState, AppCustom>[] = [];
+  const access = spec.access;
+  if (access === 'merchant') steps.push(requirePrincipal(platform, ['merchant']));
+  else if (access === 'operator') steps.push(requirePrincipal(platform, ['merchant']), requireOperator);
+  else if (access === 'customer') steps.push(requirePrincipal(platform, ['customer']));
+  else if (access !== 'public' && 'storeFrom' in access) steps.push(requirePrincipal(platform, ['merchant']));
+  else if (access !== 'public') {
+    const [kinds, scope] =
+      'app' in access
+        ? [['app'] as const, access.app.scope]
+        : [access.store.apps ? (['merchant', 'app'] as const) : (['merchant'] as const), access.store.scope];
+    steps.push(requirePrincipal(platform, kinds));
+    steps.push(requireStore(platform, { scope }));
+    // The caller's request budget on that store (429 rate_limited when spent); RateLimit-* headers.
+    steps.push(storeBudget(platform));
+  }
+  const idempotency = spec.idempotent as boolean | PublicIdempotency | undefined;
+  if (idempotency) steps.push(idempotent(platform, idempotency === true ? null : idempotency.scope));
+  const querySchema = spec.query ?? Empty;
+  const bodySchema = spec.body ?? Empty;
+  const respond = spec.respond ?? 'data';
+
+  const main = async (ctx: RouterContext<AppState, AppCustom>) => {
+    const params = spec.params ? parseInput(spec.params, ctx.params, 'params') : ctx.params;
+    const query = parseInput(querySchema as z.ZodType, ctx.query, 'query');
+    const body = bodySchema === 'multipart' ? undefined : parseInput(bodySchema as z.ZodType, ctx.request.body, 'body');
+    const principal = ctx.state.principal;
+    const named = typeof access === 'object' && 'storeFrom' in access;
+    const request = {
+      ctx,
+      params,
+      query,
+      body,
+      ...(access === 'merchant' || access === 'operator' ? { merchant: principal } : {}),
+      ...(access === 'customer' ? { customer: principal } : {}),
+      ...(named ? { merchant: principal, store: await accessibleStore(platform, ctx, principal!, (body as { store_id: string }).store_id) } : {}),
+      ...(typeof access === 'object' && !named ? { principal, store: ctx.state.store } : {}),
+    } as never;
+    // A private answer is never stored, whatever it turns out to be (an error too).
+    if (spec.cache === 'no-store') ctx.set('Cache-Control', 'no-store');
+    const result = await handler(request);
+    if (respond === 'raw') return;
+    if (respond === 'empty') {
+      ctx.status = spec.status ?? 204;
+      return;
+    }
+    let answer: unknown;
+    if (respond === 'page') {
+      const { items, nextCursor } = result as { items: unknown[]; nextCursor: string | null };
+      answer = { data: items, page: { next_cursor: nextCursor } };
+    } else {
+      answer = { data: result };
+    }
+    if (spec.cache === 'public') return respondCacheable(ctx, answer);
+    ctx.status = spec.status ?? 200;
+    ctx.body = answer;
+  };
+
+  // The endpoint ends the chain: its access steps, then its handler (never the next route).
+  const run: RouterMiddleware<AppState, AppCustom> & { [TAKES_MULTIPART]?: true; [BODY_LIMIT]?: number; [ENDPOINT_SPEC]?: DeclaredEndpoint } = (ctx) =>
+    dispatch(steps, 0, ctx, () => main(ctx));
+  run[ENDPOINT_SPEC] = {
+    access,
+    ...(spec.params ? { params: spec.params } : {}),
+    query: querySchema as z.ZodType,
+    body: bodySchema as z.ZodType | 'multipart',
+  };
+  if (bodySchema === 'multipart') run[TAKES_MULTIPART] = true;
+  if (spec.bodyLimitBytes !== undefined) run[BODY_LIMIT] = spec.bodyLimitBytes;
+  return run;
 }
 
 function dispatch(steps: Middleware<AppState, AppCustom>[], i: number, ctx: RouterContext<AppState, AppCustom>, last: Next): Promise<void> {
