@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdString } from '../ids.js';
-import { defineJob, defineSweep, NoPayload } from '../queue.js';
+import { defineBackstop, defineJob, defineSweep } from '../queue.js';
 
 /** The app platform's jobs (handlers: jobs/sweeps.ts, jobs/extensions.ts). Job names are a public contract: never rename them. */
 /** Expired authorization codes and tokens, refresh-token retry answers past their window, and spent session-token records. */
@@ -15,12 +15,6 @@ export const RevokeExtensions = defineJob({
   payload: z.object({ installation_id: IdString('installation') }),
 });
 /** The backstop: revocations whose job was lost or whose worker died (their lease ran out). */
-export const SweepExtensionRevocations = defineJob({
-  name: 'extensions.sweep',
-  group: 'extensions',
-  concurrency: 1,
-  payload: NoPayload,
-  every: (config) => config.extensions.sweepIntervalMs,
-});
+export const SweepExtensionRevocations = defineBackstop('extensions.sweep', 'extensions', (config) => config.extensions.sweepIntervalMs);
 
 export const appJobs = [SweepOAuth, SendShopRedactions, RevokeExtensions, SweepExtensionRevocations];
