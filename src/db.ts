@@ -73,6 +73,19 @@ export function isDuplicateKeyError(err: unknown): boolean {
   return err instanceof MongoServerError && isDuplicateKeyCode(err.code, err.message);
 }
 
+/**
+ * `write`, with a refusal by a unique index answered as `conflict()` instead: the driver's error
+ * is translated where the write is (`handle_taken`, `email_taken`, …), every other one is thrown on.
+ */
+export async function onDuplicateKey<T>(write: Promise<T>, conflict: () => Error): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (isDuplicateKeyError(err)) throw conflict();
+    throw err;
+  }
+}
+
 /** Each document's outcome in insertEach: written, refused by a unique index, or another write error. */
 export type InsertOutcome = 'inserted' | 'duplicate' | MongoServerError;
 

@@ -48,6 +48,14 @@ export const NoPayload = z.object({}).strict();
 export const defineSweep = (name: `maintenance.${string}`) =>
   defineJob({ name, group: 'maintenance', concurrency: 1, payload: NoPayload, every: (config) => config.jobs.sweepIntervalMs });
 
+/**
+ * A worker group's backstop: recurring, one at a time, no payload, run by the group itself every
+ * `every` of the config. It finds the group's work whose job was lost or whose worker died (its
+ * lease ran out) and does it (`webhooks.sweep`, `themes.sweep`, `extensions.sweep`).
+ */
+export const defineBackstop = (name: string, group: WorkerGroup, every: (config: Config) => number) =>
+  defineJob({ name, group, concurrency: 1, payload: NoPayload, every });
+
 /** A stored payload that does not match its contract: the job is recorded as failed and not retried. */
 export class InvalidJobPayload extends Error {
   constructor(job: string, issues: readonly z.core.$ZodIssue[]) {

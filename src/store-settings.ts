@@ -1,7 +1,7 @@
 import { ObjectId, type Collection, type Filter, type OptionalUnlessRequiredId, type UpdateFilter } from 'mongodb';
 import { isDuplicateKeyError } from './db.js';
 import { PlatformError } from './errors.js';
-import { carried, carrying, type CarriesEvents, type EventType } from './events/index.js';
+import { carrying, type CarriesEvents, type EventType } from './events/index.js';
 import type { Platform } from './platform.js';
 
 /** A store's one settings document of a kind (its tax table, its shipping rates): edited as a whole. */
@@ -41,13 +41,12 @@ export async function replaceStoreSettings<D extends StoreSettingsDocument, V>(
     const pending = [platform.events.pending(event, storeId, { [options.payloadKey]: view }, `${event}:${storeId}:v${doc.version}`)];
     if (!current) {
       try {
-        await collection.insertOne({ ...doc, ...carried(pending) } as OptionalUnlessRequiredId<D>);
+        await platform.events.insert(collection, doc as OptionalUnlessRequiredId<D> & { _id: ObjectId }, pending);
       } catch (err) {
         // Two first writes race on the unique index; the loser applies its settings as an update.
         if (isDuplicateKeyError(err)) continue;
         throw err;
       }
-      await platform.events.settle(collection, doc._id, pending);
       return view;
     }
     const result = await collection.updateOne(

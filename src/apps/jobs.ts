@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdString } from '../ids.js';
-import { defineJob, defineSweep, NoPayload } from '../queue.js';
+import { defineBackstop, defineJob, defineSweep } from '../queue.js';
 
 /** The app platform's jobs (handlers: jobs/sweeps.ts, jobs/extensions.ts). Job names are a public contract: never rename them. */
 /** Expired authorization codes and tokens, refresh-token retry answers past their window, and spent session-token records. */
@@ -17,13 +17,7 @@ export const RevokeExtensions = defineJob({
   payload: z.object({ installation_id: IdString('installation') }),
 });
 /** The backstop: revocations whose job was lost or whose worker died (their lease ran out). */
-export const SweepExtensionRevocations = defineJob({
-  name: 'extensions.sweep',
-  group: 'extensions',
-  concurrency: 1,
-  payload: NoPayload,
-  every: (config) => config.extensions.sweepIntervalMs,
-});
+export const SweepExtensionRevocations = defineBackstop('extensions.sweep', 'extensions', (config) => config.extensions.sweepIntervalMs);
 
 /** Renders an app's declared theme app blocks and fetches its privacy policy URL: the quality gates the worker measures (docs/extensions.md, Quality gates). */
 export const CheckAppQuality = defineJob({
@@ -33,12 +27,6 @@ export const CheckAppQuality = defineJob({
   payload: z.object({ app_id: IdString('app') }),
 });
 /** Asks for the checks of published apps whose checks are missing, ran on another version, or are old. */
-export const SweepAppQuality = defineJob({
-  name: 'extensions.quality-sweep',
-  group: 'extensions',
-  concurrency: 1,
-  payload: NoPayload,
-  every: (config) => config.extensions.qualitySweepIntervalMs,
-});
+export const SweepAppQuality = defineBackstop('extensions.quality-sweep', 'extensions', (config) => config.extensions.qualitySweepIntervalMs);
 
 export const appJobs = [SweepOAuth, SendShopRedactions, SweepFunctionRuns, RevokeExtensions, SweepExtensionRevocations, CheckAppQuality, SweepAppQuality];

@@ -1,9 +1,9 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { isDuplicateKeyError, findInStore } from '../db.js';
+import { findInStore, onDuplicateKey } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { insertWithHandle } from './handles.js';
+import { handleTaken, insertWithHandle } from './handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { presentCollection, type CollectionView } from './present.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
@@ -129,15 +129,11 @@ export async function updateCollection(platform: Platform, storeId: string, coll
     const version = current.version + 1;
     const view = presentCollection({ ...current, ...set, version });
     const pending = [platform.events.pending('collection.updated', current.store_id, { collection: view }, `collection.updated:${view.id}:v${version}`)];
-    let written: boolean;
-    try {
-      const result = await collections(platform.db).updateOne({ ...scope, version: current.version }, carrying({ $set: set, $inc: { version: 1 } }, pending));
-      written = result.matchedCount === 1;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'handle_taken', `The handle "${input.handle}" is already in use in this store`);
-      throw err;
-    }
-    if (!written) continue;
+    const result = await onDuplicateKey(
+      collections(platform.db).updateOne({ ...scope, version: current.version }, carrying({ $set: set, $inc: { version: 1 } }, pending)),
+      () => handleTaken(input.handle!),
+    );
+    if (result.matchedCount !== 1) continue;
     await platform.events.settle(collections(platform.db), current._id, pending);
     return view;
   }

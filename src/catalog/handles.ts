@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isDuplicateKeyError } from '../db.js';
+import { isDuplicateKeyError, onDuplicateKey } from '../db.js';
 import { PlatformError } from '../errors.js';
 
 /** `Blue Shirt (Large)!` → `blue-shirt-large`. */
@@ -15,19 +15,15 @@ export function slugify(title: string): string {
   return slug || 'item';
 }
 
+/** 409 `handle_taken`: another product or collection of the store has `handle`. */
+export const handleTaken = (handle: string) => new PlatformError('conflict', 'handle_taken', `The handle "${handle}" is already in use in this store`);
+
 /**
  * Insert with a unique handle: the given one (taken → 409), or one derived from the title with
  * `-2`, `-3`, ... appended until the store's unique index accepts it.
  */
 export async function insertWithHandle<T>(given: string | undefined, title: string, insert: (handle: string) => Promise<T>): Promise<T> {
-  if (given) {
-    try {
-      return await insert(given);
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'handle_taken', `The handle "${given}" is already in use in this store`);
-      throw err;
-    }
-  }
+  if (given) return onDuplicateKey(insert(given), () => handleTaken(given));
   const base = slugify(title);
   for (let n = 1; n <= 50; n++) {
     const handle = n === 1 ? base : `${base}-${n}`;

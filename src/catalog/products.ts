@@ -1,12 +1,12 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { isDuplicateKeyError, findInStore } from '../db.js';
+import { findInStore, onDuplicateKey } from '../db.js';
 import { findMedia } from '../media/index.js';
 import { PlatformError, invalidInput, notFound, type InputIssue } from '../errors.js';
 import { keysetPageOf, keysetQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { lockStoreCurrency, type StoreView } from '../stores/index.js';
 import { collectionProductFilter } from './collections.js';
-import { insertWithHandle } from './handles.js';
+import { handleTaken, insertWithHandle } from './handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { presentProduct, type ProductView } from './present.js';
 import type { CreateProductBody, ListProductsQuery, UpdateProductBody, VariantInput } from './schemas.js';
@@ -161,17 +161,14 @@ export async function updateProduct(platform: Platform, storeId: string, product
   const view = presentProduct({ ...current, ...set, version });
   const changed = Object.entries(input).flatMap(([k, v]) => (v === undefined ? [] : [k]));
   const pending = [platform.events.pending('product.updated', current.store_id, { product: view, changed }, `product.updated:${view.id}:v${version}`)];
-  let written: boolean;
-  try {
-    // Optimistic concurrency: apply only to the version we read, so a concurrent edit is never
-    // silently overwritten (the loser gets a 409 and retries on fresh data).
-    const result = await products(platform.db).updateOne({ ...scope, version: current.version }, carrying({ $set: set, $inc: { version: 1 } }, pending));
-    written = result.matchedCount === 1;
-  } catch (err) {
-    if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'handle_taken', `The handle "${input.handle}" is already in use in this store`);
-    throw err;
-  }
-  if (!written) throw new PlatformError('conflict', 'edit_conflict', 'The product changed while this update was applied; read it again and retry');
+  // Optimistic concurrency: apply only to the version we read, so a concurrent edit is never
+  // silently overwritten (the loser gets a 409 and retries on fresh data).
+  const result = await onDuplicateKey(
+    products(platform.db).updateOne({ ...scope, version: current.version }, carrying({ $set: set, $inc: { version: 1 } }, pending)),
+    () => handleTaken(input.handle!),
+  );
+  if (result.matchedCount !== 1)
+    throw new PlatformError('conflict', 'edit_conflict', 'The product changed while this update was applied; read it again and retry');
   await platform.events.settle(products(platform.db), current._id, pending);
   return view;
 }

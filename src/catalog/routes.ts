@@ -1,6 +1,5 @@
-import Router from '@koa/router';
 import type { AppRouter } from '../http/context.js';
-import { endpoint, storeScoped } from '../http/endpoint.js';
+import { routes, storeScoped } from '../http/endpoint.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { createCollection, deleteCollection, getCollection, listCollections, updateCollection } from './collections.js';
@@ -12,67 +11,35 @@ const write = storeScoped('write_products');
 
 /** /v1/products/collections (mounted before the product routes, whose `/:id` would match it). */
 export function collectionRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.get(
-    '/',
-    endpoint(platform, { access: read, query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listCollections(platform, store.id, query)),
-  );
+  on.get('/', { access: read, query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listCollections(platform, store.id, query));
 
-  router.post(
-    '/',
-    endpoint(platform, { access: write, body: CreateCollectionBody, idempotent: true, status: 201 }, ({ store, body }) =>
-      createCollection(platform, store.id, body),
-    ),
-  );
+  on.post('/', { access: write, body: CreateCollectionBody, idempotent: true, status: 201 }, ({ store, body }) => createCollection(platform, store.id, body));
 
-  router.get(
-    '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getCollection(platform, store.id, params.id)),
-  );
+  on.get('/:id', { access: read }, ({ store, params }) => getCollection(platform, store.id, params.id));
 
-  router.patch(
-    '/:id',
-    endpoint(platform, { access: write, body: UpdateCollectionBody }, ({ store, params, body }) => updateCollection(platform, store.id, params.id, body)),
-  );
+  on.patch('/:id', { access: write, body: UpdateCollectionBody }, ({ store, params, body }) => updateCollection(platform, store.id, params.id, body));
 
-  router.delete(
-    '/:id',
-    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteCollection(platform, store.id, params.id)),
-  );
+  on.delete('/:id', { access: write, respond: 'empty' }, ({ store, params }) => deleteCollection(platform, store.id, params.id));
 
-  return router;
+  return on.router;
 }
 
 /** /v1/products: the catalog. */
 export function productRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.get(
-    '/',
-    endpoint(platform, { access: read, query: ListProductsQuery, respond: 'page' }, ({ store, query }) => listProducts(platform, store.id, query)),
-  );
+  on.get('/', { access: read, query: ListProductsQuery, respond: 'page' }, ({ store, query }) => listProducts(platform, store.id, query));
 
   // The whole store, not its id: a product takes the store's currency.
-  router.post(
-    '/',
-    endpoint(platform, { access: write, body: CreateProductBody, idempotent: true, status: 201 }, ({ store, body }) => createProduct(platform, store, body)),
-  );
+  on.post('/', { access: write, body: CreateProductBody, idempotent: true, status: 201 }, ({ store, body }) => createProduct(platform, store, body));
 
-  router.get(
-    '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getProduct(platform, store.id, params.id)),
-  );
+  on.get('/:id', { access: read }, ({ store, params }) => getProduct(platform, store.id, params.id));
 
-  router.patch(
-    '/:id',
-    endpoint(platform, { access: write, body: UpdateProductBody }, ({ store, params, body }) => updateProduct(platform, store.id, params.id, body)),
-  );
+  on.patch('/:id', { access: write, body: UpdateProductBody }, ({ store, params, body }) => updateProduct(platform, store.id, params.id, body));
 
-  router.delete(
-    '/:id',
-    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteProduct(platform, store.id, params.id)),
-  );
+  on.delete('/:id', { access: write, respond: 'empty' }, ({ store, params }) => deleteProduct(platform, store.id, params.id));
 
-  return router;
+  return on.router;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdString } from '../ids.js';
 import { KeysetCursorParam, MAX_LIMIT, DEFAULT_LIMIT } from '../pagination.js';
-import { givesSomething } from '../http/validate.js';
+import { updateBody } from '../http/validate.js';
 
 /** Money in minor units: a non-negative integer up to 10^11 (a billion in a 2-decimal currency). */
 export const Money = z.number().int('must be an integer amount in minor units').min(0).max(100_000_000_000);
@@ -56,20 +56,7 @@ export const CreateProductBody = z.strictObject({
 });
 export type CreateProductBody = z.infer<typeof CreateProductBody>;
 
-export const UpdateProductBody = z
-  .strictObject({
-    title: ProductFields.title.optional(),
-    handle: ProductFields.handle.optional(),
-    description_html: ProductFields.description_html.optional(),
-    vendor: ProductFields.vendor.optional(),
-    product_type: ProductFields.product_type.optional(),
-    tags: ProductFields.tags.optional(),
-    status: ProductFields.status.optional(),
-    options: ProductFields.options.optional(),
-    variants: ProductFields.variants.optional(),
-    media_ids: ProductFields.media_ids.optional(),
-  })
-  .refine(...givesSomething());
+export const UpdateProductBody = updateBody(ProductFields);
 export type UpdateProductBody = z.infer<typeof UpdateProductBody>;
 
 export const PRODUCT_SORTS = ['created_at', '-created_at', 'updated_at', '-updated_at', 'title', '-title'] as const;
@@ -99,31 +86,31 @@ const ProductId = IdString('product');
 
 const Rules = z.strictObject({ match: z.enum(['all', 'any']).default('all'), conditions: z.array(Condition).min(1).max(20) });
 
+const CollectionFields = {
+  title: Text(255),
+  handle: Handle,
+  description_html: z.string().max(65_535),
+  product_ids: z.array(ProductId).max(5000),
+  rules: Rules,
+};
+
 export const CreateCollectionBody = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('manual'),
-    title: Text(255),
-    handle: Handle.optional(),
-    description_html: z.string().max(65_535).default(''),
-    product_ids: z.array(ProductId).max(5000).default([]),
+    title: CollectionFields.title,
+    handle: CollectionFields.handle.optional(),
+    description_html: CollectionFields.description_html.default(''),
+    product_ids: CollectionFields.product_ids.default([]),
   }),
   z.strictObject({
     type: z.literal('rule'),
-    title: Text(255),
-    handle: Handle.optional(),
-    description_html: z.string().max(65_535).default(''),
-    rules: Rules,
+    title: CollectionFields.title,
+    handle: CollectionFields.handle.optional(),
+    description_html: CollectionFields.description_html.default(''),
+    rules: CollectionFields.rules,
   }),
 ]);
 export type CreateCollectionBody = z.infer<typeof CreateCollectionBody>;
 
-export const UpdateCollectionBody = z
-  .strictObject({
-    title: Text(255).optional(),
-    handle: Handle.optional(),
-    description_html: z.string().max(65_535).optional(),
-    product_ids: z.array(ProductId).max(5000).optional(),
-    rules: Rules.optional(),
-  })
-  .refine(...givesSomething());
+export const UpdateCollectionBody = updateBody(CollectionFields);
 export type UpdateCollectionBody = z.infer<typeof UpdateCollectionBody>;

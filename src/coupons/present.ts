@@ -1,23 +1,6 @@
-import type { CouponDocument, CouponType } from './store.js';
+import type { CouponDocument } from './store.js';
 
-export type CouponView = {
-  id: string;
-  code: string;
-  type: CouponType;
-  value: number | null;
-  currency: string;
-  minimum_subtotal: number | null;
-  usage_limit: number | null;
-  usage_limit_per_customer: number | null;
-  usage_count: number;
-  starts_at: string | null;
-  ends_at: string | null;
-  active: boolean;
-  created_at: string;
-  updated_at: string;
-};
-
-export const presentCoupon = (c: CouponDocument): CouponView => ({
+export const presentCoupon = (c: CouponDocument) => ({
   id: c._id.toHexString(),
   code: c.code,
   type: c.type,
@@ -33,3 +16,4 @@ export const presentCoupon = (c: CouponDocument): CouponView => ({
   created_at: c.created_at.toISOString(),
   updated_at: c.updated_at.toISOString(),
 });
+export type CouponView = ReturnType<typeof presentCoupon>;

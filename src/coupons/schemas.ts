@@ -3,7 +3,7 @@ import type { InputIssue } from '../errors.js';
 import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
 import type { CouponType } from './store.js';
-import { givesSomething } from '../http/validate.js';
+import { updateBody } from '../http/validate.js';
 
 /** Highest fixed discount and minimum subtotal, in minor units (10 000 000.00 in a two-decimal currency). */
 export const MAX_COUPON_AMOUNT = 1_000_000_000;
@@ -67,19 +67,7 @@ export const CreateCouponBody = z
   });
 export type CreateCouponBody = z.infer<typeof CreateCouponBody>;
 
-export const UpdateCouponBody = z
-  .strictObject({
-    code: fields.code.optional(),
-    type: fields.type.optional(),
-    value: fields.value.optional(),
-    minimum_subtotal: fields.minimum_subtotal.optional(),
-    usage_limit: fields.usage_limit.optional(),
-    usage_limit_per_customer: fields.usage_limit_per_customer.optional(),
-    starts_at: fields.starts_at.optional(),
-    ends_at: fields.ends_at.optional(),
-    active: fields.active.optional(),
-  })
-  .refine(...givesSomething());
+export const UpdateCouponBody = updateBody(fields);
 export type UpdateCouponBody = z.infer<typeof UpdateCouponBody>;
 
 export const ListCouponsQuery = PageQuery.extend({

@@ -13,8 +13,8 @@ import {
   type UpdateCouponBody,
 } from './schemas.js';
 import { COUPONS, coupons, type CouponDocument } from './store.js';
-import { carried, carrying } from '../events/index.js';
-import { isDuplicateKeyError } from '../db.js';
+import { carrying } from '../events/index.js';
+import { onDuplicateKey } from '../db.js';
 import { parseObjectId } from '../ids.js';
 import { couponCustomerKey, countCustomerRedemptions } from './redemptions.js';
 
@@ -63,13 +63,7 @@ export async function createCoupon(platform: Platform, store: { id: string; curr
   };
   const view = presentCoupon(doc);
   const pending = [platform.events.pending('coupon.created', doc.store_id, { coupon: view }, `coupon.created:${view.id}`)];
-  try {
-    await coupons(platform.db).insertOne({ ...doc, ...carried(pending) });
-  } catch (err) {
-    if (isDuplicateKeyError(err)) throw codeTaken();
-    throw err;
-  }
-  await platform.events.settle(coupons(platform.db), doc._id, pending);
+  await onDuplicateKey(platform.events.insert(coupons(platform.db), doc, pending), codeTaken);
   return view;
 }
 
@@ -122,18 +116,14 @@ export async function updateCoupon(platform: Platform, storeId: string, couponId
     const pending = [
       platform.events.pending('coupon.updated', current.store_id, { coupon: view, changed }, `coupon.updated:${view.id}:v${current.version + 1}`),
     ];
-    let written: boolean;
-    try {
-      const result = await coupons(platform.db).updateOne(
+    const result = await onDuplicateKey(
+      coupons(platform.db).updateOne(
         { _id: current._id, store_id: current.store_id, version: current.version, usage_count: current.usage_count },
         carrying({ $set: set, $inc: { version: 1 } }, pending),
-      );
-      written = result.matchedCount === 1;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw codeTaken();
-      throw err;
-    }
-    if (!written) continue;
+      ),
+      codeTaken,
+    );
+    if (result.matchedCount !== 1) continue;
     await platform.events.settle(coupons(platform.db), current._id, pending);
     return view;
   }

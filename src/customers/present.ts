@@ -1,24 +1,8 @@
+import { pick } from '../allow-list.js';
 import type { ObjectId } from 'mongodb';
 import type { AddressFields, CustomerAddressDocument, CustomerDocument, WishlistItemDocument } from './store.js';
 
-export type CustomerView = {
-  id: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  phone: string | null;
-  accepts_marketing: boolean;
-  tags: string[];
-  note: string | null;
-  orders_count: number;
-  total_spent: number;
-  currency: string;
-  default_address_id: string | null;
-  created_at: string;
-  updated_at: string;
-};
-
-export const presentCustomer = (c: CustomerDocument): CustomerView => ({
+export const presentCustomer = (c: CustomerDocument) => ({
   id: c._id.toHexString(),
   email: c.email,
   first_name: c.first_name,
@@ -34,6 +18,7 @@ export const presentCustomer = (c: CustomerDocument): CustomerView => ({
   created_at: c.created_at.toISOString(),
   updated_at: c.updated_at.toISOString(),
 });
+export type CustomerView = ReturnType<typeof presentCustomer>;
 
 export type CustomerAddressView = AddressFields & {
   id: string;
@@ -67,18 +52,10 @@ export const presentAddress = (a: CustomerAddressDocument, defaultId: ObjectId |
  * The customer as they see themselves on the storefront: what they gave and what is theirs,
  * never the merchant's tags, note or spending figures.
  */
-export type AccountView = Pick<CustomerView, 'id' | 'email' | 'first_name' | 'last_name' | 'phone' | 'accepts_marketing' | 'default_address_id' | 'created_at'>;
+const ACCOUNT_FIELDS = ['id', 'email', 'first_name', 'last_name', 'phone', 'accepts_marketing', 'default_address_id', 'created_at'] as const;
+export type AccountView = Pick<CustomerView, (typeof ACCOUNT_FIELDS)[number]>;
 
-export const presentAccount = (c: CustomerDocument): AccountView => ({
-  id: c._id.toHexString(),
-  email: c.email,
-  first_name: c.first_name,
-  last_name: c.last_name,
-  phone: c.phone,
-  accepts_marketing: c.accepts_marketing,
-  default_address_id: c.default_address_id?.toHexString() ?? null,
-  created_at: c.created_at.toISOString(),
-});
+export const presentAccount = (c: CustomerDocument): AccountView => pick(presentCustomer(c), ACCOUNT_FIELDS);
 
 export type WishlistItemView = { id: string; product_id: string; variant_id: string | null; created_at: string };
 

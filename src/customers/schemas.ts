@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuery } from '../pagination.js';
-import { givesSomething } from '../http/validate.js';
+import { updateBody } from '../http/validate.js';
 import { IdString } from '../ids.js';
 import { AssignedCountryCode } from '../postal-address.js';
 
@@ -59,17 +59,7 @@ export const CreateCustomerBody = z.strictObject({
 });
 export type CreateCustomerBody = z.infer<typeof CreateCustomerBody>;
 
-export const UpdateCustomerBody = z
-  .strictObject({
-    email: CustomerEmail.optional(),
-    first_name: CustomerFields.first_name.optional(),
-    last_name: CustomerFields.last_name.optional(),
-    phone: CustomerFields.phone.optional(),
-    accepts_marketing: CustomerFields.accepts_marketing.optional(),
-    tags: CustomerFields.tags.optional(),
-    note: CustomerFields.note.optional(),
-  })
-  .refine(...givesSomething());
+export const UpdateCustomerBody = updateBody({ email: CustomerEmail, ...CustomerFields });
 export type UpdateCustomerBody = z.infer<typeof UpdateCustomerBody>;
 
 export const ListCustomersQuery = PageQuery.extend({
@@ -112,21 +102,7 @@ export const CreateAddressBody = z.strictObject({
 });
 export type CreateAddressBody = z.infer<typeof CreateAddressBody>;
 
-export const UpdateAddressBody = z
-  .strictObject({
-    first_name: AddressFields.first_name.optional(),
-    last_name: AddressFields.last_name.optional(),
-    company: AddressFields.company.optional(),
-    address1: AddressFields.address1.optional(),
-    address2: AddressFields.address2.optional(),
-    city: AddressFields.city.optional(),
-    province: AddressFields.province.optional(),
-    province_code: AddressFields.province_code.optional(),
-    country_code: AddressFields.country_code.optional(),
-    zip: AddressFields.zip.optional(),
-    phone: AddressFields.phone.optional(),
-  })
-  .refine(...givesSomething());
+export const UpdateAddressBody = updateBody(AddressFields);
 export type UpdateAddressBody = z.infer<typeof UpdateAddressBody>;
 
 /** The orders domain's report of one order step (an order, a payment, a refund) for recordCustomerOrder. */

@@ -5,8 +5,8 @@ import type { Platform } from '../platform.js';
 import { presentCustomer, type CustomerView } from './present.js';
 import type { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from './schemas.js';
 import { customers, type CustomerAccount, type CustomerDocument } from './store.js';
-import { carried, carrying } from '../events/index.js';
-import { isDuplicateKeyError, findInStore } from '../db.js';
+import { carrying } from '../events/index.js';
+import { findInStore, onDuplicateKey } from '../db.js';
 import { parseObjectId, escapeRegex } from '../ids.js';
 
 /** The store a customer operation acts in (the X-Store-Id store). */
@@ -56,13 +56,7 @@ export async function createCustomer(
   };
   const view = presentCustomer(doc);
   const pending = [platform.events.pending('customer.created', doc.store_id, { customer: view }, `customer.created:${view.id}`)];
-  try {
-    await customers(platform.db).insertOne({ ...doc, ...carried(pending) });
-  } catch (err) {
-    if (isDuplicateKeyError(err)) throw emailTaken();
-    throw err;
-  }
-  await platform.events.settle(customers(platform.db), doc._id, pending);
+  await onDuplicateKey(platform.events.insert(customers(platform.db), doc, pending), emailTaken);
   return view;
 }
 
@@ -123,18 +117,11 @@ export async function updateCustomer(platform: Platform, storeId: string, custom
     const pending = [
       platform.events.pending('customer.updated', current.store_id, { customer: view, changed }, `customer.updated:${view.id}:v${current.version + 1}`),
     ];
-    let written: boolean;
-    try {
-      const result = await customers(platform.db).updateOne(
-        { ...filter, ...condition, version: current.version },
-        carrying({ $set: update, $inc: { version: 1 } }, pending),
-      );
-      written = result.matchedCount === 1;
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw emailTaken();
-      throw err;
-    }
-    if (!written) continue;
+    const result = await onDuplicateKey(
+      customers(platform.db).updateOne({ ...filter, ...condition, version: current.version }, carrying({ $set: update, $inc: { version: 1 } }, pending)),
+      emailTaken,
+    );
+    if (result.matchedCount !== 1) continue;
     await platform.events.settle(customers(platform.db), current._id, pending);
     return view;
   }

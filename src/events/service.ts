@@ -1,10 +1,10 @@
-import { ObjectId, type Collection, type Db, type Document } from 'mongodb';
+import { ObjectId, type Collection, type Db, type Document, type OptionalUnlessRequiredId } from 'mongodb';
 import type { Clock } from '../clock.js';
 import { insertEach } from '../db.js';
 import { groupCommit } from '../group-commit.js';
 import type { Log } from '../log.js';
 import type { EventType } from './types.js';
-import { PENDING_EVENTS, PENDING_SINCE, type PendingEvent } from './outbox.js';
+import { carried, PENDING_EVENTS, PENDING_SINCE, type CarriesEvents, type PendingEvent } from './outbox.js';
 import { eventIntents, events, type EventDocument, type EventRecipient } from './store.js';
 
 export type DomainEvent = {
@@ -39,6 +39,16 @@ export type Events = {
    * `maintenance.settle-events` sweep records it (same keys, so once).
    */
   settle<T extends Document>(collection: Collection<T>, id: ObjectId, pending: readonly PendingEvent[]): Promise<void>;
+  /**
+   * The whole of an insert that reports events: `doc` carrying `pending` (`carried`), then
+   * `settle`. An insert that fails (a unique index refusing it) throws as the driver does, and
+   * nothing is recorded.
+   */
+  insert<T extends Document & CarriesEvents>(
+    collection: Collection<T>,
+    doc: OptionalUnlessRequiredId<T> & { _id: ObjectId },
+    pending: readonly PendingEvent[],
+  ): Promise<void>;
   /**
    * A delete that reports an event: the intent (the events, naming the document) is written
    * first, then `remove` runs; when it removed the document the events are recorded, when it
@@ -156,7 +166,7 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
     return recorded;
   };
 
-  return {
+  const service: Events = {
     // async: a refused type or key is a rejected promise, like every other failure of emit.
     emit: async (type, storeId, payload, idempotencyKey) => recordOne(build(type, storeId, payload, idempotencyKey)),
     pending: (type, storeId, payload, idempotencyKey, options) => build(type, storeId, payload, idempotencyKey, options),
@@ -166,6 +176,11 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
       } catch (err) {
         log?.warn({ err, collection: anyCollection(collection).collectionName, id: id.toHexString() }, 'events left pending for the sweep');
       }
+    },
+    async insert(collection, doc, pending) {
+      await collection.insertOne({ ...doc, ...carried(pending) });
+      // The service's settle as it is now (a test stops the process there by replacing it).
+      await service.settle(collection, doc._id, pending);
     },
     async deleting(collection, id, pending, remove) {
       // Events the document still carries (a writer that stopped before settling) go with the intent, or the delete would lose them.
@@ -217,6 +232,7 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
       return known.has(pattern);
     },
   };
+  return service;
 }
 
 function present(doc: EventDocument): DomainEvent {

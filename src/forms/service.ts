@@ -8,7 +8,6 @@ import { findStoreBySubdomain } from '../stores/index.js';
 import { presentFormSubmission, type FormSubmissionView } from './present.js';
 import { HONEYPOT_FIELD, NewsletterEmail, type ListSubmissionsQuery } from './schemas.js';
 import { formSubmissions, type FormSubmissionDocument } from './store.js';
-import { carried } from '../events/index.js';
 
 export const SUBMISSIONS_PER_WINDOW = 10;
 export const SUBMISSION_WINDOW_SECONDS = 600;
@@ -47,8 +46,7 @@ export async function submitForm(platform: Platform, input: Submission): Promise
   };
   const view = presentFormSubmission(doc);
   const pending = [platform.events.pending('form_submission.created', doc.store_id, { form_submission: view }, `form_submission.created:${view.id}`)];
-  await formSubmissions(platform.db).insertOne({ ...doc, ...carried(pending) });
-  await platform.events.settle(formSubmissions(platform.db), doc._id, pending);
+  await platform.events.insert(formSubmissions(platform.db), doc, pending);
 }
 
 /** A store's submissions, newest first (descending `_id`; the cursor names the last one seen). */

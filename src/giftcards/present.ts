@@ -1,22 +1,7 @@
-import type { GiftCardDocument, GiftCardStatus } from './store.js';
-
-export type GiftCardView = {
-  id: string;
-  last_characters: string;
-  initial_value: number;
-  balance: number;
-  currency: string;
-  status: GiftCardStatus;
-  expires_on: string | null;
-  note: string | null;
-  customer_id: string | null;
-  created_at: string;
-  updated_at: string;
-  disabled_at: string | null;
-};
+import type { GiftCardDocument } from './store.js';
 
 /** The card as the API shows it: never the code or its hash. */
-export const presentGiftCard = (g: GiftCardDocument): GiftCardView => ({
+export const presentGiftCard = (g: GiftCardDocument) => ({
   id: g._id.toHexString(),
   last_characters: g.last_characters,
   initial_value: g.initial_value,
@@ -30,3 +15,4 @@ export const presentGiftCard = (g: GiftCardDocument): GiftCardView => ({
   updated_at: g.updated_at.toISOString(),
   disabled_at: g.disabled_at ? g.disabled_at.toISOString() : null,
 });
+export type GiftCardView = ReturnType<typeof presentGiftCard>;

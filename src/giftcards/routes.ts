@@ -1,6 +1,5 @@
-import Router from '@koa/router';
 import type { AppRouter } from '../http/context.js';
-import { endpoint, storeScoped } from '../http/endpoint.js';
+import { routes, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { CreateGiftCardBody, ListGiftCardsQuery } from './schemas.js';
 import { createGiftCard, disableGiftCard, getGiftCard, listGiftCards } from './service.js';
@@ -10,28 +9,16 @@ const write = storeScoped('write_gift_cards');
 
 /** /v1/products/gift-cards: a store's gift cards (mounted before the product routes, whose `/:id` would match it). */
 export function giftCardRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.get(
-    '/',
-    endpoint(platform, { access: read, query: ListGiftCardsQuery, respond: 'page' }, ({ store, query }) => listGiftCards(platform, store.id, query)),
-  );
+  on.get('/', { access: read, query: ListGiftCardsQuery, respond: 'page' }, ({ store, query }) => listGiftCards(platform, store.id, query));
 
   // The whole store, not its id: a card is issued in the store's currency.
-  router.post(
-    '/',
-    endpoint(platform, { access: write, body: CreateGiftCardBody, idempotent: true, status: 201 }, ({ store, body }) => createGiftCard(platform, store, body)),
-  );
+  on.post('/', { access: write, body: CreateGiftCardBody, idempotent: true, status: 201 }, ({ store, body }) => createGiftCard(platform, store, body));
 
-  router.get(
-    '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getGiftCard(platform, store.id, params.id)),
-  );
+  on.get('/:id', { access: read }, ({ store, params }) => getGiftCard(platform, store.id, params.id));
 
-  router.post(
-    '/:id/disable',
-    endpoint(platform, { access: write }, ({ store, params }) => disableGiftCard(platform, store.id, params.id)),
-  );
+  on.post('/:id/disable', { access: write }, ({ store, params }) => disableGiftCard(platform, store.id, params.id));
 
-  return router;
+  return on.router;
 }

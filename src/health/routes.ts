@@ -1,6 +1,5 @@
-import Router from '@koa/router';
 import type { AppRouter } from '../http/context.js';
-import { endpoint } from '../http/endpoint.js';
+import { routes } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { VERSION } from '../version.js';
 
@@ -8,26 +7,23 @@ const PING_TIMEOUT_MS = 2000;
 
 /** GET /health (unversioned, mounted at /health): 200 when the database answers, 503 with the same shape when not. */
 export function healthRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
   const startedAt = Date.now();
-  router.get(
-    '/',
-    endpoint(platform, { access: 'public', respond: 'raw' }, async ({ ctx }) => {
-      const database = await ping(platform);
-      ctx.status = database === 'ok' ? 200 : 503;
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = {
-        data: {
-          status: database === 'ok' ? 'ok' : 'unavailable',
-          database,
-          version: VERSION,
-          environment: platform.config.env,
-          uptime_seconds: Math.floor((Date.now() - startedAt) / 1000),
-        },
-      };
-    }),
-  );
-  return router;
+  on.get('/', { access: 'public', respond: 'raw' }, async ({ ctx }) => {
+    const database = await ping(platform);
+    ctx.status = database === 'ok' ? 200 : 503;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      data: {
+        status: database === 'ok' ? 'ok' : 'unavailable',
+        database,
+        version: VERSION,
+        environment: platform.config.env,
+        uptime_seconds: Math.floor((Date.now() - startedAt) / 1000),
+      },
+    };
+  });
+  return on.router;
 }
 
 async function ping(platform: Platform): Promise<'ok' | 'unavailable'> {

@@ -1,8 +1,6 @@
 import type Router from '@koa/router';
-import type { RouterMiddleware } from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { Platform } from '../platform.js';
-import type { PathParams } from './path-params.js';
 
 /**
  * Who is calling. Domains turn a bearer token into one of these (their `Authenticator`s,
@@ -104,27 +102,5 @@ export type AppCustom = { access: Access };
 
 export type AppContext = ParameterizedContext<AppState, AppCustom>;
 
-declare const PARAMS: unique symbol;
-/**
- * A route's middleware, with the path parameters it reads (`P`): the app's router takes it on a
- * path only when the path names them. `endpoint()` infers `P` from the path it is given to, so a
- * handler reads `params.id` typed, and one that reads a parameter its path does not name does not
- * compile. (Types only: nothing is added at run time.)
- */
-export type RouteMiddleware<P = unknown> = RouterMiddleware<AppState, AppCustom> & { readonly [PARAMS]?: (params: P) => void };
-type RouteMethod = <Path extends string>(path: Path, ...middleware: RouteMiddleware<PathParams<Path>>[]) => AppRouter;
-type RouteMethods = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'del' | 'head' | 'options' | 'all';
-/** @koa/router's router without its index signature (every HTTP method, untyped), so Omit keeps the rest. */
-type KnownMembers<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
-/** The routers of the app (a @koa/router `Router`): each method's path types the parameters its endpoints read. */
-export interface AppRouter extends Omit<KnownMembers<Router<AppState, AppCustom>>, RouteMethods> {
-  get: RouteMethod;
-  post: RouteMethod;
-  put: RouteMethod;
-  patch: RouteMethod;
-  delete: RouteMethod;
-  del: RouteMethod;
-  head: RouteMethod;
-  options: RouteMethod;
-  all: RouteMethod;
-}
+/** The routers of the app: a @koa/router `Router` of the app's state and context (routes() in endpoint.ts makes one). */
+export type AppRouter = Router<AppState, AppCustom>;

@@ -1,11 +1,12 @@
-import type { RouterContext, RouterMiddleware } from '@koa/router';
+import Router, { type RouterContext, type RouterMiddleware } from '@koa/router';
 import type { Middleware, Next } from 'koa';
 import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { accessibleStore, requireOperator, requirePrincipal, requireStore } from './auth.js';
 import { storeBudget } from './budget.js';
 import { respondCacheable } from './caching.js';
-import type { AppContext, AppCustom, AppPrincipal, AppState, CustomerPrincipal, MerchantPrincipal, RouteMiddleware, ScopedStore } from './context.js';
+import type { AppContext, AppCustom, AppPrincipal, AppRouter, AppState, CustomerPrincipal, MerchantPrincipal, ScopedStore } from './context.js';
+import type { PathParams } from './path-params.js';
 import { idempotent } from './idempotency/index.js';
 import { parseInput } from './validate.js';
 
@@ -158,36 +159,82 @@ export function takesForm<M extends object>(middleware: M): M {
 export type PublicIdempotency = { scope: (ctx: AppContext) => string | null };
 
 type BodyOf<BS> = BS extends z.ZodType ? z.infer<BS> : undefined;
-/** The handler's `params`: what the `params` schema gives, else the route path's parameters (`P`, inferred from the path). */
+/** The handler's `params`: what the `params` schema gives, else the route path's parameters (`P`, read from the path). */
 type ParamsOf<PS, P> = PS extends z.ZodType ? z.infer<PS> : P;
 
+/** The spec's check that a `{ storeFrom: 'body' }` endpoint's body names the store (`store_id`). */
+type BodyNamesStore<A> = A extends StoreInBody ? { body: z.ZodType<{ store_id: string }> } : unknown;
+/** An endpoint's handler: the parsed input and the caller, typed, in; the result its `respond` answers with, out. */
+type Handler<A extends EndpointAccess, QS extends z.ZodType, BS, R extends Respond, T, PS, P> = (
+  request: EndpointRequest<A, z.infer<QS>, BodyOf<BS>, ParamsOf<PS, P>>,
+) => Promise<Output<R, T>>;
+
 /**
- * One endpoint: its access check, input schemas and response shape in one place. The handler
- * receives the parsed input and its caller, typed, and returns the result; the wrapping is
- * done here. Usage:
- *
- *     router.post('/', endpoint(platform, { access: storeScoped('write_discounts'), body: CreateCouponBody, idempotent: true, status: 201 },
- *       ({ store, body }) => createCoupon(platform, store, body)));
- *     router.get('/:id', endpoint(platform, { access: storeScoped('read_discounts') }, ({ store, params }) => getCoupon(platform, store.id, params.id)));
- *
- * `params` is typed from the path the router gives the endpoint to (`{ id: string }` here; see
- * AppRouter in context.ts): the endpoint's type parameter `P` is inferred from that path.
+ * Declares one route: its path, its endpoint's spec (see EndpointSpec) and, last, its handler,
+ * whose `params` are typed from the path (`'/:id/addresses/:addressId'` gives
+ * `{ id: string; addressId: string }`; a parameter the path does not name does not compile) unless
+ * the spec declares a `params` schema.
  */
-export function endpoint<
+type DeclareRoute = <
+  Path extends string,
   A extends EndpointAccess,
   QS extends z.ZodType = typeof Empty,
   BS extends z.ZodType | 'multipart' = typeof Empty,
   R extends Respond = 'data',
   T = unknown,
   PS extends z.ZodType | undefined = undefined,
-  P = object,
 >(
-  platform: Platform,
-  spec: EndpointSpec<A, QS, BS, R, PS> & (A extends StoreInBody ? { body: z.ZodType<{ store_id: string }> } : unknown),
-  handler: (request: EndpointRequest<A, z.infer<QS>, BodyOf<BS>, ParamsOf<PS, P>>) => Promise<Output<R, T>>,
-): RouteMiddleware<PS extends z.ZodType ? unknown : P> {
+  path: Path,
+  spec: EndpointSpec<A, QS, BS, R, PS> & BodyNamesStore<A>,
+  handler: Handler<A, QS, BS, R, T, PS, PathParams<Path>>,
+) => void;
+
+/** A router and one declaring method per HTTP method: `on.get(path, spec, handler)`. */
+export type Routes = {
+  /** The router the routes go on: what a module mounts (`{ path: '/v1/coupons', router: couponRoutes(platform) }`). */
+  router: AppRouter;
+  get: DeclareRoute;
+  post: DeclareRoute;
+  put: DeclareRoute;
+  patch: DeclareRoute;
+  delete: DeclareRoute;
+};
+
+/**
+ * A new router whose routes are declared one call each, the handler last:
+ *
+ *     const on = routes(platform);
+ *     on.get('/', { access: storeScoped('read_discounts'), query: ListCouponsQuery, respond: 'page' }, ({ store, query }) => listCoupons(platform, store.id, query));
+ *     on.post('/', { access: storeScoped('write_discounts'), body: CreateCouponBody, idempotent: true, status: 201 }, ({ store, body }) =>
+ *       createCoupon(platform, store, body),
+ *     );
+ *     on.get('/:id', { access: storeScoped('read_discounts') }, ({ store, params }) => getCoupon(platform, store.id, params.id));
+ *     return on.router;
+ *
+ * Each is the router's route on that path with `endpoint(platform, spec, handler)` as its middleware.
+ */
+export function routes(platform: Platform): Routes {
+  const router: AppRouter = new Router();
+  const declare =
+    (method: 'get' | 'post' | 'put' | 'patch' | 'delete'): DeclareRoute =>
+    (path, spec, handler) => {
+      router[method](path, endpoint(platform, spec, handler));
+    };
+  return { router, get: declare('get'), post: declare('post'), put: declare('put'), patch: declare('patch'), delete: declare('delete') };
+}
+
+/** A spec and a handler as endpoint() takes them, whatever the types their route declared them with. */
+type AnySpec = EndpointSpec<EndpointAccess, z.ZodType, z.ZodType | 'multipart', Respond, z.ZodType | undefined>;
+type AnyHandler = (request: never) => Promise<unknown>;
+
+/**
+ * One endpoint, the middleware of a route declared with `routes()`: its access check, input
+ * schemas and response shape in one place. The handler receives the parsed input and its caller
+ * and returns the result; the wrapping is done here.
+ */
+function endpoint(platform: Platform, spec: AnySpec, handler: AnyHandler): RouterMiddleware<AppState, AppCustom> {
   const steps: Middleware<AppState, AppCustom>[] = [];
-  const access = spec.access as EndpointAccess;
+  const access = spec.access;
   if (access === 'merchant') steps.push(requirePrincipal(platform, ['merchant']));
   else if (access === 'operator') steps.push(requirePrincipal(platform, ['merchant']), requireOperator);
   else if (access === 'customer') steps.push(requirePrincipal(platform, ['customer']));
@@ -223,7 +270,7 @@ export function endpoint<
       ...(access === 'customer' ? { customer: principal } : {}),
       ...(named ? { merchant: principal, store: await accessibleStore(platform, ctx, principal!, (body as { store_id: string }).store_id) } : {}),
       ...(typeof access === 'object' && !named ? { principal, store: ctx.state.store } : {}),
-    } as unknown as EndpointRequest<A, z.infer<QS>, BodyOf<BS>, ParamsOf<PS, P>>;
+    } as never;
     // A private answer is never stored, whatever it turns out to be (an error too).
     if (spec.cache === 'no-store') ctx.set('Cache-Control', 'no-store');
     const result = await handler(request);

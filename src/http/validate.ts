@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { PlatformError } from '../errors.js';
 
 export type InputSource = 'body' | 'query' | 'params' | 'headers';
@@ -23,4 +23,16 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, sourc
  */
 export function givesSomething(message = 'give at least one field to change') {
   return [(body: Record<string, unknown>) => Object.values(body).some((v) => v !== undefined), { message }] as const;
+}
+
+/**
+ * An update body: each of `fields` optional, no other key, and at least one given
+ * (givesSomething). `fields` are the ones its create body takes, before their defaults:
+ * `updateBody(LocationFields)`.
+ */
+export function updateBody<S extends z.ZodRawShape>(fields: S, message?: string) {
+  return z
+    .strictObject(fields)
+    .partial()
+    .refine(...givesSomething(message));
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
 import { CountryCode } from '../postal-address.js';
-import { givesSomething } from '../http/validate.js';
+import { updateBody } from '../http/validate.js';
 
 const VariantId = IdString('variant');
 const LocationId = IdString('location');
@@ -27,15 +27,7 @@ export const CreateLocationBody = z.strictObject({
 });
 export type CreateLocationBody = z.infer<typeof CreateLocationBody>;
 
-export const UpdateLocationBody = z
-  .strictObject({
-    name: LocationFields.name.optional(),
-    address1: LocationFields.address1.optional(),
-    city: LocationFields.city.optional(),
-    country_code: LocationFields.country_code.optional(),
-    zip: LocationFields.zip.optional(),
-  })
-  .refine(...givesSomething());
+export const UpdateLocationBody = updateBody(LocationFields);
 export type UpdateLocationBody = z.infer<typeof UpdateLocationBody>;
 
 export const ListLocationsQuery = PageQuery.extend({

@@ -25,8 +25,7 @@ export async function createLocation(platform: Platform, storeId: string, input:
   const doc: LocationDocument = { _id: new ObjectId(), store_id: new ObjectId(storeId), ...input, active: true, version: 1, created_at: now, updated_at: now };
   const view = presentLocation(doc);
   const pending = [platform.events.pending('inventory_location.created', doc.store_id, { location: view }, `inventory_location.created:${view.id}`)];
-  await locations(platform.db).insertOne({ ...doc, ...carried(pending) });
-  await platform.events.settle(locations(platform.db), doc._id, pending);
+  await platform.events.insert(locations(platform.db), doc, pending);
   return view;
 }
 

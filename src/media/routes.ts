@@ -1,7 +1,6 @@
-import Router from '@koa/router';
 import { invalidInput } from '../errors.js';
 import type { AppRouter } from '../http/context.js';
-import { endpoint, storeScoped } from '../http/endpoint.js';
+import { routes, storeScoped } from '../http/endpoint.js';
 import { readMultipart } from '../http/multipart.js';
 import { parseInput } from '../http/validate.js';
 import { PageQuery } from '../pagination.js';
@@ -19,41 +18,29 @@ const write = storeScoped('write_files');
  * the permission).
  */
 export function mediaRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
   const files = storageFileRoutes(platform);
-  router.use(files.routes(), files.allowedMethods());
+  on.router.use(files.routes(), files.allowedMethods());
 
-  router.post(
-    '/',
-    endpoint(platform, { access: write, body: 'multipart', status: 201 }, async ({ ctx, store }) => {
-      const form = await readMultipart(ctx, { maxFileBytes: platform.config.media.maxBytes, maxFiles: 1, maxFields: 5 });
-      const extraFiles = Object.keys(form.files).filter((name) => name !== 'file');
-      const file = form.files.file?.[0];
-      if (!file || extraFiles.length > 0) {
-        throw invalidInput([
-          ...(file ? [] : [{ path: 'file', message: 'one image file is required in the "file" field' }]),
-          ...extraFiles.map((name) => ({ path: name, message: 'Unrecognized file field' })),
-        ]);
-      }
-      const fields = parseInput(UploadFields, form.fields, 'body');
-      return uploadMedia(platform, store.id, file, fields);
-    }),
-  );
+  on.post('/', { access: write, body: 'multipart', status: 201 }, async ({ ctx, store }) => {
+    const form = await readMultipart(ctx, { maxFileBytes: platform.config.media.maxBytes, maxFiles: 1, maxFields: 5 });
+    const extraFiles = Object.keys(form.files).filter((name) => name !== 'file');
+    const file = form.files.file?.[0];
+    if (!file || extraFiles.length > 0) {
+      throw invalidInput([
+        ...(file ? [] : [{ path: 'file', message: 'one image file is required in the "file" field' }]),
+        ...extraFiles.map((name) => ({ path: name, message: 'Unrecognized file field' })),
+      ]);
+    }
+    const fields = parseInput(UploadFields, form.fields, 'body');
+    return uploadMedia(platform, store.id, file, fields);
+  });
 
-  router.get(
-    '/',
-    endpoint(platform, { access: read, query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listMedia(platform, store.id, query)),
-  );
+  on.get('/', { access: read, query: PageQuery.strict(), respond: 'page' }, ({ store, query }) => listMedia(platform, store.id, query));
 
-  router.get(
-    '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getMedia(platform, store.id, params.id)),
-  );
+  on.get('/:id', { access: read }, ({ store, params }) => getMedia(platform, store.id, params.id));
 
-  router.delete(
-    '/:id',
-    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteMedia(platform, store.id, params.id)),
-  );
+  on.delete('/:id', { access: write, respond: 'empty' }, ({ store, params }) => deleteMedia(platform, store.id, params.id));
 
-  return router;
+  return on.router;
 }

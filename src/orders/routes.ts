@@ -1,7 +1,6 @@
-import Router from '@koa/router';
 import { sha256 } from '../digest.js';
 import { principalKey, type AppRouter } from '../http/context.js';
-import { endpoint, storeScoped, type EndpointRequest, type StoreScoped } from '../http/endpoint.js';
+import { type EndpointRequest, routes, storeScoped, type StoreScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { CancelBody, CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
 import { createOrder } from './create.js';
@@ -27,58 +26,31 @@ function requestOf({ ctx, principal, store }: EndpointRequest<StoreScoped<true>,
 
 /** /v1/orders: manual orders, fulfilments, refunds, cancellations and payments. Writes take an Idempotency-Key. */
 export function orderRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.get(
-    '/',
-    endpoint(platform, { access: read, query: ListOrdersQuery, respond: 'page' }, ({ store, query }) => listOrders(platform, store.id, query)),
-  );
+  on.get('/', { access: read, query: ListOrdersQuery, respond: 'page' }, ({ store, query }) => listOrders(platform, store.id, query));
 
-  router.post(
-    '/',
-    endpoint(platform, { access: write, body: CreateOrderBody, idempotent: true, status: 201 }, (r) => createOrder(platform, r.store, r.body, requestOf(r))),
-  );
+  on.post('/', { access: write, body: CreateOrderBody, idempotent: true, status: 201 }, (r) => createOrder(platform, r.store, r.body, requestOf(r)));
 
-  router.get(
-    '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getOrder(platform, store.id, params.id)),
-  );
+  on.get('/:id', { access: read }, ({ store, params }) => getOrder(platform, store.id, params.id));
 
-  router.post(
-    '/:id/fulfill',
-    endpoint(platform, { access: write, body: FulfillBody, idempotent: true }, (r) => fulfillOrder(platform, r.store.id, r.params.id, r.body, requestOf(r))),
-  );
+  on.post('/:id/fulfill', { access: write, body: FulfillBody, idempotent: true }, (r) => fulfillOrder(platform, r.store.id, r.params.id, r.body, requestOf(r)));
 
-  router.post(
-    '/:id/refund',
-    endpoint(platform, { access: write, body: RefundBody, idempotent: true }, (r) => refundOrder(platform, r.store.id, r.params.id, r.body, requestOf(r))),
-  );
+  on.post('/:id/refund', { access: write, body: RefundBody, idempotent: true }, (r) => refundOrder(platform, r.store.id, r.params.id, r.body, requestOf(r)));
 
-  router.post(
-    '/:id/cancel',
-    endpoint(platform, { access: write, body: CancelBody, idempotent: true }, (r) => cancelOrder(platform, r.store.id, r.params.id, r.body, requestOf(r))),
-  );
+  on.post('/:id/cancel', { access: write, body: CancelBody, idempotent: true }, (r) => cancelOrder(platform, r.store.id, r.params.id, r.body, requestOf(r)));
 
-  router.post(
-    '/:id/mark-paid',
-    endpoint(platform, { access: write, idempotent: true }, (r) => markOrderPaid(platform, r.store.id, r.params.id, requestOf(r))),
-  );
+  on.post('/:id/mark-paid', { access: write, idempotent: true }, (r) => markOrderPaid(platform, r.store.id, r.params.id, requestOf(r)));
 
-  return router;
+  return on.router;
 }
 
 /** /v1/storefront/customer/orders: a signed-in customer's own orders (docs/customer-accounts.md). */
 export function customerOrderRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
-  router.get(
-    '/',
-    endpoint(platform, { access: 'customer', query: PageQuery.strict(), respond: 'page' }, ({ customer, query }) =>
-      listCustomerOrders(platform, customer.storeId, customer.customerId, query),
-    ),
+  const on = routes(platform);
+  on.get('/', { access: 'customer', query: PageQuery.strict(), respond: 'page' }, ({ customer, query }) =>
+    listCustomerOrders(platform, customer.storeId, customer.customerId, query),
   );
-  router.get(
-    '/:id',
-    endpoint(platform, { access: 'customer' }, ({ customer, params }) => getCustomerOrder(platform, customer.storeId, customer.customerId, params.id)),
-  );
-  return router;
+  on.get('/:id', { access: 'customer' }, ({ customer, params }) => getCustomerOrder(platform, customer.storeId, customer.customerId, params.id));
+  return on.router;
 }

@@ -1,7 +1,6 @@
-import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppRouter } from '../http/context.js';
-import { endpoint, storeScoped } from '../http/endpoint.js';
+import { routes, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { TransactionsQuery } from './schemas.js';
 import { listProviderSettings, listTransactions, updateProviderSettings } from './service.js';
@@ -11,23 +10,14 @@ const access = storeScoped(null, { apps: false });
 
 /** /v1/payments: a store's payment provider settings and its payment transactions. */
 export function paymentRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.get(
-    '/providers',
-    endpoint(platform, { access, respond: 'page' }, ({ store }) => listProviderSettings(platform, store.id)),
-  );
+  on.get('/providers', { access, respond: 'page' }, ({ store }) => listProviderSettings(platform, store.id));
 
   // The body's schema is the named provider's: the service checks the name (404 if unknown), then the body.
-  router.put(
-    '/providers/:provider',
-    endpoint(platform, { access, body: z.unknown() }, ({ store, params, body }) => updateProviderSettings(platform, store.id, params.provider, body)),
-  );
+  on.put('/providers/:provider', { access, body: z.unknown() }, ({ store, params, body }) => updateProviderSettings(platform, store.id, params.provider, body));
 
-  router.get(
-    '/transactions',
-    endpoint(platform, { access, query: TransactionsQuery, respond: 'page' }, ({ store, query }) => listTransactions(platform, store.id, query)),
-  );
+  on.get('/transactions', { access, query: TransactionsQuery, respond: 'page' }, ({ store, query }) => listTransactions(platform, store.id, query));
 
-  return router;
+  return on.router;
 }

@@ -1,20 +1,4 @@
-import type { ReviewDocument, ReviewStatus } from './store.js';
-
-export type ReviewView = {
-  id: string;
-  product_id: string;
-  customer_id: string | null;
-  author_name: string;
-  author_email: string | null;
-  rating: number;
-  title: string | null;
-  body: string;
-  status: ReviewStatus;
-  reply: { body: string; replied_at: string } | null;
-  version: number;
-  created_at: string;
-  updated_at: string;
-};
+import type { ReviewDocument } from './store.js';
 
 export type RatingSummary = {
   product_id: string;
@@ -24,7 +8,7 @@ export type RatingSummary = {
   distribution: { '1': number; '2': number; '3': number; '4': number; '5': number };
 };
 
-export const presentReview = (r: ReviewDocument): ReviewView => ({
+export const presentReview = (r: ReviewDocument) => ({
   id: r._id.toHexString(),
   product_id: r.product_id.toHexString(),
   customer_id: r.customer_id ? r.customer_id.toHexString() : null,
@@ -39,3 +23,4 @@ export const presentReview = (r: ReviewDocument): ReviewView => ({
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at.toISOString(),
 });
+export type ReviewView = ReturnType<typeof presentReview>;

@@ -1,6 +1,5 @@
-import Router from '@koa/router';
 import type { AppRouter } from '../http/context.js';
-import { endpoint, storeScoped } from '../http/endpoint.js';
+import { routes, storeScoped } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { CreateReviewBody, CustomerReviewBody, ListReviewsQuery, ReplyBody, SummaryQuery, UpdateReviewBody } from './schemas.js';
 import {
@@ -20,60 +19,33 @@ const write = storeScoped('write_reviews');
 
 /** /v1/reviews: a store's product reviews, their moderation and the merchant's replies. */
 export function reviewRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.get(
-    '/',
-    endpoint(platform, { access: read, query: ListReviewsQuery, respond: 'page' }, ({ store, query }) => listReviews(platform, store.id, query)),
-  );
+  on.get('/', { access: read, query: ListReviewsQuery, respond: 'page' }, ({ store, query }) => listReviews(platform, store.id, query));
 
-  router.post(
-    '/',
-    endpoint(platform, { access: write, body: CreateReviewBody, idempotent: true, status: 201 }, ({ store, body }) => createReview(platform, store.id, body)),
-  );
+  on.post('/', { access: write, body: CreateReviewBody, idempotent: true, status: 201 }, ({ store, body }) => createReview(platform, store.id, body));
 
   // Before /:id.
-  router.get(
-    '/summary',
-    endpoint(platform, { access: read, query: SummaryQuery }, ({ store, query }) => summaryForProduct(platform, store.id, query.product_id)),
-  );
+  on.get('/summary', { access: read, query: SummaryQuery }, ({ store, query }) => summaryForProduct(platform, store.id, query.product_id));
 
-  router.get(
-    '/:id',
-    endpoint(platform, { access: read }, ({ store, params }) => getReview(platform, store.id, params.id)),
-  );
+  on.get('/:id', { access: read }, ({ store, params }) => getReview(platform, store.id, params.id));
 
-  router.patch(
-    '/:id',
-    endpoint(platform, { access: write, body: UpdateReviewBody }, ({ store, params, body }) => updateReview(platform, store.id, params.id, body)),
-  );
+  on.patch('/:id', { access: write, body: UpdateReviewBody }, ({ store, params, body }) => updateReview(platform, store.id, params.id, body));
 
-  router.delete(
-    '/:id',
-    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteReview(platform, store.id, params.id)),
-  );
+  on.delete('/:id', { access: write, respond: 'empty' }, ({ store, params }) => deleteReview(platform, store.id, params.id));
 
-  router.post(
-    '/:id/reply',
-    endpoint(platform, { access: write, body: ReplyBody }, ({ store, params, body }) => replyToReview(platform, store.id, params.id, body)),
-  );
+  on.post('/:id/reply', { access: write, body: ReplyBody }, ({ store, params, body }) => replyToReview(platform, store.id, params.id, body));
 
-  router.delete(
-    '/:id/reply',
-    endpoint(platform, { access: write, respond: 'empty' }, ({ store, params }) => deleteReviewReply(platform, store.id, params.id)),
-  );
+  on.delete('/:id/reply', { access: write, respond: 'empty' }, ({ store, params }) => deleteReviewReply(platform, store.id, params.id));
 
-  return router;
+  return on.router;
 }
 
 /** /v1/storefront/customer/reviews: a signed-in customer reviews a product they bought; it enters moderation as pending. */
 export function customerReviewRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
-  router.post(
-    '/',
-    endpoint(platform, { access: 'customer', body: CustomerReviewBody, idempotent: true, status: 201 }, ({ customer, body }) =>
-      createCustomerReview(platform, customer.storeId, customer.customerId, body),
-    ),
+  const on = routes(platform);
+  on.post('/', { access: 'customer', body: CustomerReviewBody, idempotent: true, status: 201 }, ({ customer, body }) =>
+    createCustomerReview(platform, customer.storeId, customer.customerId, body),
   );
-  return router;
+  return on.router;
 }

@@ -8,7 +8,7 @@ import type { Platform } from '../platform.js';
 import { presentReview, type RatingSummary, type ReviewView } from './present.js';
 import type { CreateReviewBody, CustomerReviewBody, ListReviewsQuery, ReplyBody, UpdateReviewBody } from './schemas.js';
 import { REVIEWS, reviews, type ReviewDocument } from './store.js';
-import { carried, carrying, type PendingEvent } from '../events/index.js';
+import { carrying, type PendingEvent } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
 
 /** The product and customer a new review names must be this store's: otherwise 400, nothing written. */
@@ -47,8 +47,7 @@ export async function createReview(platform: Platform, storeId: string, input: C
   };
   const view = presentReview(doc);
   const pending = [platform.events.pending('review.created', doc.store_id, { review: view }, `review.created:${view.id}`)];
-  await reviews(platform.db).insertOne({ ...doc, ...carried(pending) });
-  await platform.events.settle(reviews(platform.db), doc._id, pending);
+  await platform.events.insert(reviews(platform.db), doc, pending);
   return view;
 }
 

@@ -1,9 +1,8 @@
-import Router from '@koa/router';
 import { z } from 'zod';
 import { notFound, PlatformError } from '../errors.js';
 import type { AppRouter } from '../http/context.js';
 import { PUBLIC_MAX_AGE_SECONDS } from '../http/caching.js';
-import { endpoint } from '../http/endpoint.js';
+import { routes } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { CART_TOKEN_HEADER, storefrontStore } from '../storefront/index.js';
 import { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, TEMPLATE_KEYS, type TemplateKey } from '../themes/index.js';
@@ -22,30 +21,31 @@ const isTemplateKey = (key: string): key is TemplateKey => (TEMPLATE_KEYS as rea
 
 /** /v1/storefront/:subdomain/pages: a store's pages rendered from its live theme (or a preview) as HTML (docs/rendering.md). */
 export function renderedPageRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
-  const page = endpoint(platform, { access, params: PageParams, query: PageQuery, respond: 'raw' }, async ({ ctx, params, query }) => {
-    if (!isTemplateKey(params.template)) throw notFound('Template');
-    const store = await storefrontStore(platform, params.subdomain);
-    const preview = query.preview_token !== undefined;
-    const theme = preview
-      ? await previewRenderableTheme(platform, store.id, query.preview_token!)
-      : await liveRenderableTheme(platform, store.id, store.live_theme_id);
-    if (!theme)
-      throw preview
-        ? new PlatformError('not_found', 'preview_not_found', 'No preview of this store has that token')
-        : new PlatformError('not_found', 'no_live_theme', 'This store has no live theme');
-    const cartToken = ctx.get(CART_TOKEN_HEADER) || undefined;
-    const rendered = await renderPage(platform, store, theme, { template: params.template, handle: params.handle, cartToken, locale: query.locale });
-    ctx.status = rendered.status;
-    ctx.type = 'text/html; charset=utf-8';
-    // A preview or a page showing a shopper's cart is private; other pages are the same for everyone.
-    ctx.set('Cache-Control', preview || theme.preview || cartToken ? 'private, no-store' : `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
-    ctx.set('Vary', CART_TOKEN_HEADER);
-    ctx.body = rendered.html;
-  });
-  router.get('/:template', page);
-  router.get('/:template/:handle', page);
-  return router;
+  const on = routes(platform);
+  // A template's page, and (for a product, a collection, a page) the one its handle names.
+  for (const path of ['/:template', '/:template/:handle'] as const) {
+    on.get(path, { access, params: PageParams, query: PageQuery, respond: 'raw' }, async ({ ctx, params, query }) => {
+      if (!isTemplateKey(params.template)) throw notFound('Template');
+      const store = await storefrontStore(platform, params.subdomain);
+      const preview = query.preview_token !== undefined;
+      const theme = preview
+        ? await previewRenderableTheme(platform, store.id, query.preview_token!)
+        : await liveRenderableTheme(platform, store.id, store.live_theme_id);
+      if (!theme)
+        throw preview
+          ? new PlatformError('not_found', 'preview_not_found', 'No preview of this store has that token')
+          : new PlatformError('not_found', 'no_live_theme', 'This store has no live theme');
+      const cartToken = ctx.get(CART_TOKEN_HEADER) || undefined;
+      const rendered = await renderPage(platform, store, theme, { template: params.template, handle: params.handle, cartToken, locale: query.locale });
+      ctx.status = rendered.status;
+      ctx.type = 'text/html; charset=utf-8';
+      // A preview or a page showing a shopper's cart is private; other pages are the same for everyone.
+      ctx.set('Cache-Control', preview || theme.preview || cartToken ? 'private, no-store' : `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
+      ctx.set('Vary', CART_TOKEN_HEADER);
+      ctx.body = rendered.html;
+    });
+  }
+  return on.router;
 }
 
 /**
@@ -55,21 +55,18 @@ export function renderedPageRoutes(platform: Platform): AppRouter {
  * Served with `nosniff` and a sandboxing CSP, so an SVG or script opened directly runs nowhere.
  */
 export function themeAssetRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
-  router.get(
-    '/:version/{*path}',
-    endpoint(platform, { access, params: AssetParams, respond: 'raw' }, async ({ ctx, params }) => {
-      const store = await storefrontStore(platform, params.subdomain);
-      const bundle = await installedThemeBundle(platform, store.id, params.version);
-      const asset = bundle?.renderer.assets.find((a) => a.path === params.path && a.path.startsWith('assets/'));
-      if (!asset || asset.content === undefined) throw notFound('Asset');
-      ctx.status = 200;
-      ctx.type = asset.content_type;
-      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
-      ctx.body = asset.content;
-    }),
-  );
-  return router;
+  const on = routes(platform);
+  on.get('/:version/{*path}', { access, params: AssetParams, respond: 'raw' }, async ({ ctx, params }) => {
+    const store = await storefrontStore(platform, params.subdomain);
+    const bundle = await installedThemeBundle(platform, store.id, params.version);
+    const asset = bundle?.renderer.assets.find((a) => a.path === params.path && a.path.startsWith('assets/'));
+    if (!asset || asset.content === undefined) throw notFound('Asset');
+    ctx.status = 200;
+    ctx.type = asset.content_type;
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    ctx.body = asset.content;
+  });
+  return on.router;
 }

@@ -1,8 +1,7 @@
-import Router from '@koa/router';
 import { z } from 'zod';
 import { PlatformError, notFound } from '../errors.js';
 import type { AppRouter } from '../http/context.js';
-import { endpoint } from '../http/endpoint.js';
+import { routes } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { objectStorage } from './select.js';
 import { LocalStorage } from './local.js';
@@ -14,24 +13,21 @@ const SignedQuery = z.strictObject({ expires: z.string().max(20), signature: z.s
  * signed URL (no session). With the s3 driver, URLs point at the bucket and this is a 404.
  */
 export function storageFileRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
-  router.get(
-    '/files/:key',
-    endpoint(platform, { access: 'public', query: SignedQuery, respond: 'raw' }, async ({ ctx, query, params }) => {
-      const storage = objectStorage(platform);
-      if (!(storage instanceof LocalStorage)) throw notFound('File');
-      const key = params.key;
-      const check = storage.verify(key, query.expires, query.signature);
-      if (!check.ok && check.reason === 'expired') throw new PlatformError('not_allowed', 'url_expired', 'This link has expired');
-      if (!check.ok) throw new PlatformError('not_allowed', 'invalid_signature', 'This link is not valid');
-      const object = await storage.get(key);
-      if (!object) throw notFound('File');
-      ctx.set('Cache-Control', `private, max-age=${check.remainingSeconds}`);
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
-      ctx.type = object.contentType;
-      ctx.body = object.bytes;
-    }),
-  );
-  return router;
+  const on = routes(platform);
+  on.get('/files/:key', { access: 'public', query: SignedQuery, respond: 'raw' }, async ({ ctx, query, params }) => {
+    const storage = objectStorage(platform);
+    if (!(storage instanceof LocalStorage)) throw notFound('File');
+    const key = params.key;
+    const check = storage.verify(key, query.expires, query.signature);
+    if (!check.ok && check.reason === 'expired') throw new PlatformError('not_allowed', 'url_expired', 'This link has expired');
+    if (!check.ok) throw new PlatformError('not_allowed', 'invalid_signature', 'This link is not valid');
+    const object = await storage.get(key);
+    if (!object) throw notFound('File');
+    ctx.set('Cache-Control', `private, max-age=${check.remainingSeconds}`);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+    ctx.type = object.contentType;
+    ctx.body = object.bytes;
+  });
+  return on.router;
 }

@@ -1,11 +1,10 @@
-import Router from '@koa/router';
 import { z } from 'zod';
 import { submitForm, SubmitFormBody, SubmitFormParams } from '../forms/index.js';
 import { PlatformError } from '../errors.js';
 import { bearerToken, resolvePrincipal } from '../http/auth.js';
 import type { AppContext, AppRouter } from '../http/context.js';
 import { IdString } from '../ids.js';
-import { endpoint } from '../http/endpoint.js';
+import { routes } from '../http/endpoint.js';
 import type { ShopperProof } from '../orders/index.js';
 import type { Platform } from '../platform.js';
 import { hashToken } from '../secrets/index.js';
@@ -44,101 +43,84 @@ async function signedInCustomer(platform: Platform, ctx: AppContext, storeId: st
 
 /** /v1/storefront: public reads, carts and form submissions of a store named by its subdomain (docs/storefront.md). */
 export function storefrontRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.get(
-    '/lookup',
-    endpoint(platform, { access, query: LookupQuery, cache: 'public' }, ({ query }) => lookupStore(platform, query)),
+  on.get('/lookup', { access, query: LookupQuery, cache: 'public' }, ({ query }) => lookupStore(platform, query));
+  on.get('/:subdomain', { access, params: StoreParams, cache: 'public' }, async ({ params }) =>
+    presentPublicStore(await storefrontStore(platform, params.subdomain)),
   );
-  router.get(
-    '/:subdomain',
-    endpoint(platform, { access, params: StoreParams, cache: 'public' }, async ({ params }) =>
-      presentPublicStore(await storefrontStore(platform, params.subdomain)),
-    ),
-  );
-  router.get(
+  on.get(
     '/:subdomain/products',
-    endpoint(platform, { access, params: StoreParams, query: ListPublicProductsQuery, respond: 'page', cache: 'public' }, async ({ params, query }) => {
+    { access, params: StoreParams, query: ListPublicProductsQuery, respond: 'page', cache: 'public' },
+    async ({ params, query }) => {
       const store = await storefrontStore(platform, params.subdomain);
       return listPublicProducts(platform, store.id, query);
-    }),
+    },
   );
-  router.get(
-    '/:subdomain/products/:handle',
-    endpoint(platform, { access, params: HandleParams, cache: 'public' }, async ({ params }) => {
-      const store = await storefrontStore(platform, params.subdomain);
-      return getPublicProduct(platform, store.id, params.handle);
-    }),
-  );
-  router.get(
+  on.get('/:subdomain/products/:handle', { access, params: HandleParams, cache: 'public' }, async ({ params }) => {
+    const store = await storefrontStore(platform, params.subdomain);
+    return getPublicProduct(platform, store.id, params.handle);
+  });
+  on.get(
     '/:subdomain/collections',
-    endpoint(platform, { access, params: StoreParams, query: ListPublicCollectionsQuery, respond: 'page', cache: 'public' }, async ({ params, query }) => {
+    { access, params: StoreParams, query: ListPublicCollectionsQuery, respond: 'page', cache: 'public' },
+    async ({ params, query }) => {
       const store = await storefrontStore(platform, params.subdomain);
       return listPublicCollections(platform, store.id, query);
-    }),
+    },
   );
-  router.get(
+  on.get(
     '/:subdomain/collections/:handle/products',
-    endpoint(platform, { access, params: HandleParams, query: ListPublicProductsQuery, respond: 'page', cache: 'public' }, async ({ params, query }) => {
+    { access, params: HandleParams, query: ListPublicProductsQuery, respond: 'page', cache: 'public' },
+    async ({ params, query }) => {
       const store = await storefrontStore(platform, params.subdomain);
       return listPublicCollectionProducts(platform, store.id, params.handle, query);
-    }),
+    },
   );
 
   // Carts: never cached (private to whoever holds the token).
   const token = (ctx: { get(name: string): string }) => ctx.get(CART_TOKEN_HEADER) || undefined;
   // Not idempotent: the answer holds the new cart's token, and nothing in the request proves a
   // retry comes from the client that made the first cart; a retry makes another cart (docs/conventions.md).
-  router.post(
-    '/:subdomain/cart',
-    endpoint(platform, { access, params: StoreParams, body: CreateCartBody, status: 201, cache: 'no-store' }, async ({ params, body }) => {
-      const store = await storefrontStore(platform, params.subdomain);
-      const { token: cartToken, cart } = await createCart(platform, store, body);
-      return { token: cartToken, cart: presentCart(cart) };
-    }),
-  );
-  router.get(
-    '/:subdomain/cart',
-    endpoint(platform, { access, params: StoreParams, cache: 'no-store' }, async ({ ctx, params }) => {
-      const store = await storefrontStore(platform, params.subdomain);
-      return presentCart(await loadPricedCart(platform, store, token(ctx)));
-    }),
-  );
-  router.patch(
-    '/:subdomain/cart',
-    endpoint(platform, { access, params: StoreParams, body: UpdateCartBody, respond: 'raw' }, async ({ ctx, params, body }) => {
-      const store = await storefrontStore(platform, params.subdomain);
-      const { version, ...changes } = body;
-      const result = await updateCart(platform, store, token(ctx), version, changes);
-      ctx.set('Cache-Control', 'no-store');
-      if (result.outcome === 'conflict') {
-        const err = cartConflict();
-        ctx.status = 409;
-        ctx.body = { error: { code: err.code, message: err.message, request_id: ctx.state.requestId }, data: presentCart(result.cart) };
-        return;
-      }
-      ctx.status = 200;
-      ctx.body = { data: presentCart(result.cart) };
-    }),
-  );
-  router.delete(
-    '/:subdomain/cart',
-    endpoint(platform, { access, params: StoreParams, respond: 'empty' }, async ({ ctx, params }) => {
-      const store = await storefrontStore(platform, params.subdomain);
-      await discardCart(platform, store.id, token(ctx));
-    }),
-  );
+  on.post('/:subdomain/cart', { access, params: StoreParams, body: CreateCartBody, status: 201, cache: 'no-store' }, async ({ params, body }) => {
+    const store = await storefrontStore(platform, params.subdomain);
+    const { token: cartToken, cart } = await createCart(platform, store, body);
+    return { token: cartToken, cart: presentCart(cart) };
+  });
+  on.get('/:subdomain/cart', { access, params: StoreParams, cache: 'no-store' }, async ({ ctx, params }) => {
+    const store = await storefrontStore(platform, params.subdomain);
+    return presentCart(await loadPricedCart(platform, store, token(ctx)));
+  });
+  on.patch('/:subdomain/cart', { access, params: StoreParams, body: UpdateCartBody, respond: 'raw' }, async ({ ctx, params, body }) => {
+    const store = await storefrontStore(platform, params.subdomain);
+    const { version, ...changes } = body;
+    const result = await updateCart(platform, store, token(ctx), version, changes);
+    ctx.set('Cache-Control', 'no-store');
+    if (result.outcome === 'conflict') {
+      const err = cartConflict();
+      ctx.status = 409;
+      ctx.body = { error: { code: err.code, message: err.message, request_id: ctx.state.requestId }, data: presentCart(result.cart) };
+      return;
+    }
+    ctx.status = 200;
+    ctx.body = { data: presentCart(result.cart) };
+  });
+  on.delete('/:subdomain/cart', { access, params: StoreParams, respond: 'empty' }, async ({ ctx, params }) => {
+    const store = await storefrontStore(platform, params.subdomain);
+    await discardCart(platform, store.id, token(ctx));
+  });
 
   // What a checkout of the cart offers (shipping options, payment methods) after the store's Checkout Functions advised.
-  router.get(
+  on.get(
     '/:subdomain/cart/checkout-options',
-    endpoint(platform, { access, params: StoreParams, query: CheckoutOptionsQuery, cache: 'no-store' }, async ({ ctx, params, query }) => {
+    { access, params: StoreParams, query: CheckoutOptionsQuery, cache: 'no-store' },
+    async ({ ctx, params, query }) => {
       const store = await storefrontStore(platform, params.subdomain);
       const customerId = await signedInCustomer(platform, ctx, store.id, 'Ask as a guest (no Authorization) or with a customer token of this store');
       const cart = await loadPricedCart(platform, store, token(ctx));
       const destination = query.country_code ? { country_code: query.country_code, province_code: query.province_code ?? null } : null;
       return checkoutOffer(platform, store, cart, destination, customerId);
-    }),
+    },
   );
 
   // Checkout: the cart (X-Cart-Token) becomes an order; an Idempotency-Key is required. A replay
@@ -149,20 +131,17 @@ export function storefrontRoutes(platform: Platform): AppRouter {
     const bearer = bearerToken(ctx.get('Authorization'));
     return `cart:${hashToken(cartToken)}${bearer ? `|bearer:${hashToken(bearer)}` : ''}`;
   };
-  router.post(
+  on.post(
     '/:subdomain/orders',
-    endpoint(
-      platform,
-      { access, params: StoreParams, body: CheckoutBody, idempotent: { scope: checkoutCaller }, respond: 'raw' },
-      async ({ ctx, params, body }) => {
-        const store = await storefrontStore(platform, params.subdomain);
-        const customerId = await signedInCustomer(platform, ctx, store.id, 'Check out as a guest (no Authorization) or with a customer token of this store');
-        const result = await checkout(platform, store, token(ctx), ctx.get('Idempotency-Key') || undefined, body, customerId);
-        ctx.set('Cache-Control', 'no-store');
-        ctx.status = result.created ? 201 : 200;
-        ctx.body = { data: { ...result.order, payment_secret: result.payment_secret } };
-      },
-    ),
+    { access, params: StoreParams, body: CheckoutBody, idempotent: { scope: checkoutCaller }, respond: 'raw' },
+    async ({ ctx, params, body }) => {
+      const store = await storefrontStore(platform, params.subdomain);
+      const customerId = await signedInCustomer(platform, ctx, store.id, 'Check out as a guest (no Authorization) or with a customer token of this store');
+      const result = await checkout(platform, store, token(ctx), ctx.get('Idempotency-Key') || undefined, body, customerId);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = result.created ? 201 : 200;
+      ctx.body = { data: { ...result.order, payment_secret: result.payment_secret } };
+    },
   );
 
   // Payments (docs/storefront.md, Payments): the provider-side order, the provider's signed payment,
@@ -189,35 +168,23 @@ export function storefrontRoutes(platform: Platform): AppRouter {
     }
     return { secret: secret ?? null, customerId };
   };
-  router.post(
-    '/:subdomain/payments/sandbox/simulate',
-    endpoint(platform, { access, params: StoreParams, body: Simulate }, async ({ ctx, params, body }) => {
-      const store = await storefrontStore(platform, params.subdomain);
-      return simulateSandboxPayment(platform, store, body.provider_order_id, await shopper(ctx, store.id, body.payment_secret));
-    }),
-  );
-  router.post(
-    '/:subdomain/payments/:provider/order',
-    endpoint(platform, { access, params: PaymentParams, body: OrderRef, status: 201 }, async ({ ctx, params, body }) => {
-      const store = await storefrontStore(platform, params.subdomain);
-      return createPaymentOrder(platform, store, params.provider, body.order_id, await shopper(ctx, store.id, body.payment_secret));
-    }),
-  );
-  router.post(
-    '/:subdomain/payments/:provider/verify',
-    endpoint(platform, { access, params: PaymentParams, body: Verify }, async ({ ctx, params, body }) => {
-      const store = await storefrontStore(platform, params.subdomain);
-      const { payment_secret: secret, ...payment } = body;
-      return verifyPayment(platform, store, params.provider, payment, await shopper(ctx, store.id, secret));
-    }),
-  );
+  on.post('/:subdomain/payments/sandbox/simulate', { access, params: StoreParams, body: Simulate }, async ({ ctx, params, body }) => {
+    const store = await storefrontStore(platform, params.subdomain);
+    return simulateSandboxPayment(platform, store, body.provider_order_id, await shopper(ctx, store.id, body.payment_secret));
+  });
+  on.post('/:subdomain/payments/:provider/order', { access, params: PaymentParams, body: OrderRef, status: 201 }, async ({ ctx, params, body }) => {
+    const store = await storefrontStore(platform, params.subdomain);
+    return createPaymentOrder(platform, store, params.provider, body.order_id, await shopper(ctx, store.id, body.payment_secret));
+  });
+  on.post('/:subdomain/payments/:provider/verify', { access, params: PaymentParams, body: Verify }, async ({ ctx, params, body }) => {
+    const store = await storefrontStore(platform, params.subdomain);
+    const { payment_secret: secret, ...payment } = body;
+    return verifyPayment(platform, store, params.provider, payment, await shopper(ctx, store.id, secret));
+  });
 
-  router.post(
-    '/:subdomain/forms/:form',
-    endpoint(platform, { access, params: SubmitFormParams, body: SubmitFormBody, status: 202 }, async ({ ctx, params, body }) => {
-      await submitForm(platform, { ...params, fields: body.fields, ip: ctx.ip, userAgent: ctx.get('User-Agent') });
-      return { accepted: true };
-    }),
-  );
-  return router;
+  on.post('/:subdomain/forms/:form', { access, params: SubmitFormParams, body: SubmitFormBody, status: 202 }, async ({ ctx, params, body }) => {
+    await submitForm(platform, { ...params, fields: body.fields, ip: ctx.ip, userAgent: ctx.get('User-Agent') });
+    return { accepted: true };
+  });
+  return on.router;
 }

@@ -1,7 +1,7 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { isDuplicateKeyError } from '../db.js';
+import { onDuplicateKey } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
-import { carried, carrying } from '../events/index.js';
+import { carrying } from '../events/index.js';
 import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentStore, type StoreView } from './present.js';
@@ -28,13 +28,10 @@ export async function createStore(platform: Platform, ownerId: string, input: Cr
   };
   const view = presentStore(doc);
   const pending = [platform.events.pending('store.created', doc._id, { store: view }, `store.created:${view.id}`)];
-  try {
-    await stores(platform.db).insertOne({ ...doc, ...carried(pending) });
-  } catch (err) {
-    if (isDuplicateKeyError(err)) throw new PlatformError('conflict', 'subdomain_taken', 'That subdomain is already in use');
-    throw err;
-  }
-  await platform.events.settle(stores(platform.db), doc._id, pending);
+  await onDuplicateKey(
+    platform.events.insert(stores(platform.db), doc, pending),
+    () => new PlatformError('conflict', 'subdomain_taken', 'That subdomain is already in use'),
+  );
   return view;
 }
 

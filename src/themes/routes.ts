@@ -1,7 +1,6 @@
-import Router from '@koa/router';
 import { isLocalEnv } from '../config.js';
 import type { AppRouter } from '../http/context.js';
-import { endpoint, storeScoped } from '../http/endpoint.js';
+import { routes, storeScoped } from '../http/endpoint.js';
 import { PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { installTheme, listCatalog, listStoreThemes, publishStoreTheme, themeSchema } from './installs/service.js';
@@ -16,78 +15,57 @@ const UPLOAD_BODY_LIMIT = MAX_BUNDLE_BYTES + 64 * 1024;
 
 /** /v1/themes: the catalog, a theme's schema, upload, install, a store's installed themes, the editor of an installed theme. */
 export function themeRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.get(
-    '/',
-    endpoint(platform, { access: 'public', query: CatalogQuery, respond: 'page' }, ({ query }) => listCatalog(platform, query)),
-  );
+  on.get('/', { access: 'public', query: CatalogQuery, respond: 'page' }, ({ query }) => listCatalog(platform, query));
 
   // A theme author's upload (spec 4.6): the merchant is resolved before anything is read or written.
-  router.post(
+  on.post(
     '/packages/upload',
-    endpoint(
-      platform,
-      { access: 'merchant', body: UploadBody, idempotent: true, respond: 'raw', bodyLimitBytes: UPLOAD_BODY_LIMIT },
-      async ({ ctx, merchant, body }) => {
-        const uploaded = await uploadPackage(platform, merchant, ctx.get('X-Store-Id') || undefined, body);
-        ctx.status = uploaded.created ? 201 : 200;
-        ctx.body = { data: uploaded.result };
-      },
-    ),
+    { access: 'merchant', body: UploadBody, idempotent: true, respond: 'raw', bodyLimitBytes: UPLOAD_BODY_LIMIT },
+    async ({ ctx, merchant, body }) => {
+      const uploaded = await uploadPackage(platform, merchant, ctx.get('X-Store-Id') || undefined, body);
+      ctx.status = uploaded.created ? 201 : 200;
+      ctx.body = { data: uploaded.result };
+    },
   );
 
   // A store's installed themes (before /:slug routes: "installed" is never a slug's page).
-  router.get(
-    '/installed',
-    endpoint(platform, { access: storeScoped('read_themes'), query: PageQuery.strict(), respond: 'page' }, ({ store, query }) =>
-      listStoreThemes(platform, store, query),
-    ),
+  on.get('/installed', { access: storeScoped('read_themes'), query: PageQuery.strict(), respond: 'page' }, ({ store, query }) =>
+    listStoreThemes(platform, store, query),
   );
-  router.post(
-    '/installed/:id/publish',
-    endpoint(platform, { access: storeScoped('write_themes', { apps: false }) }, ({ store, params }) => publishStoreTheme(platform, store, params.id)),
+  on.post('/installed/:id/publish', { access: storeScoped('write_themes', { apps: false }) }, ({ store, params }) =>
+    publishStoreTheme(platform, store, params.id),
   );
 
-  addEditorRoutes(platform, router);
+  addEditorRoutes(platform, on);
 
-  router.get(
-    '/:slug/schema',
-    endpoint(platform, { access: 'public' }, ({ params }) => themeSchema(platform, params.slug, null)),
-  );
+  on.get('/:slug/schema', { access: 'public' }, ({ params }) => themeSchema(platform, params.slug, null));
 
-  router.post(
-    '/:slug/install',
-    endpoint(platform, { access: { storeFrom: 'body' }, body: InstallBody, idempotent: true, status: 201 }, ({ merchant, store, params, body }) =>
-      installTheme(platform, merchant, store, params.slug, body.publish),
-    ),
+  on.post('/:slug/install', { access: { storeFrom: 'body' }, body: InstallBody, idempotent: true, status: 201 }, ({ merchant, store, params, body }) =>
+    installTheme(platform, merchant, store, params.slug, body.publish),
   );
 
   // Purchases of paid themes (docs/themes.md, Purchases): the platform's provider order, its signed payment, the sandbox's checkout.
-  router.post(
+  on.post(
     '/:slug/purchase',
-    endpoint(platform, { access: { storeFrom: 'body' }, body: PurchaseBody, idempotent: true, respond: 'raw' }, async ({ ctx, merchant, store, params }) => {
+    { access: { storeFrom: 'body' }, body: PurchaseBody, idempotent: true, respond: 'raw' },
+    async ({ ctx, merchant, store, params }) => {
       const made = await createPurchase(platform, merchant, store, params.slug);
       ctx.status = made.created ? 201 : 200;
       ctx.body = { data: { purchase: made.purchase } };
-    }),
+    },
   );
-  router.post(
-    '/:slug/purchase/verify',
-    endpoint(platform, { access: { storeFrom: 'body' }, body: VerifyPurchaseBody }, async ({ store, params, body }) => ({
-      purchase: await verifyPurchase(platform, store, params.slug, body),
-    })),
-  );
+  on.post('/:slug/purchase/verify', { access: { storeFrom: 'body' }, body: VerifyPurchaseBody }, async ({ store, params, body }) => ({
+    purchase: await verifyPurchase(platform, store, params.slug, body),
+  }));
   // The sandbox's checkout signs a payment nobody made: elsewhere than development and test it would
   // unlock paid themes for free, so there it is not a route at all (404 route_not_found).
   if (isLocalEnv(platform.config)) {
-    router.post(
-      '/:slug/purchase/simulate',
-      endpoint(platform, { access: { storeFrom: 'body' }, body: SimulatePurchaseBody }, ({ store, params, body }) =>
-        simulatePurchasePayment(platform, store, params.slug, body.purchase_id),
-      ),
+    on.post('/:slug/purchase/simulate', { access: { storeFrom: 'body' }, body: SimulatePurchaseBody }, ({ store, params, body }) =>
+      simulatePurchasePayment(platform, store, params.slug, body.purchase_id),
     );
   }
 
-  return router;
+  return on.router;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdString } from '../ids.js';
 import type { Platform } from '../platform.js';
-import { defineJob, NoPayload } from '../queue.js';
+import { defineBackstop, defineJob } from '../queue.js';
 
 /** The webhooks domain's jobs (handlers: jobs/webhooks.ts). Job names are a public contract: never rename them. */
 export const FanOutEvent = defineJob({
@@ -17,13 +17,7 @@ export const DispatchDelivery = defineJob({
   payload: z.object({ delivery_id: IdString('delivery') }),
 });
 /** The backstop: events not fanned out, catch-up windows, deliveries whose job or wake-up was lost. */
-export const SweepWebhooks = defineJob({
-  name: 'webhooks.sweep',
-  group: 'webhooks',
-  concurrency: 1,
-  payload: NoPayload,
-  every: (config) => config.webhooks.sweepIntervalMs,
-});
+export const SweepWebhooks = defineBackstop('webhooks.sweep', 'webhooks', (config) => config.webhooks.sweepIntervalMs);
 
 export const webhookJobs = [FanOutEvent, DispatchDelivery, SweepWebhooks];
 

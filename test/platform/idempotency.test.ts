@@ -2,15 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import Router from '@koa/router';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { createWebApp, openPlatform, type OpenPlatform } from '../../src/boot.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { PlatformError, type ErrorCode } from '../../src/errors.js';
-import type { AppRouter } from '../../src/http/context.js';
-import { endpoint, storeScoped } from '../../src/http/endpoint.js';
+import { routes, storeScoped } from '../../src/http/endpoint.js';
 import { createLog } from '../../src/log.js';
 import type { Module } from '../../src/module.js';
 import { MODULES } from '../../src/modules.js';
@@ -22,7 +20,7 @@ import { until } from '../helpers/waiting.js';
 /**
  * Idempotency-Key claims under time: a request that outlives its claim's lease, and a holder
  * whose claim was taken over. The requests go through the real app and database to a route of
- * the test's own (an ordinary `endpoint(…, { idempotent: true })`) whose handler waits until
+ * the test's own (an ordinary route with `{ idempotent: true }`) whose handler waits until
  * the test lets each run finish or fail: the slow request. Time past the lease is a clock
  * that the test moves forward (the platform's clock is a dependency for this), as a process
  * stalled that long would see it.
@@ -53,19 +51,16 @@ function slowModule(runs: Runs): Module {
       {
         path: '/v1/test-slow',
         router: (platform) => {
-          const router: AppRouter = new Router();
-          router.post(
-            '/',
-            endpoint(platform, { access: storeScoped(null), body: z.strictObject({ note: z.string() }), idempotent: true, status: 201 }, async ({ body }) => {
-              const n = runs.all.length + 1;
-              const outcome = await new Promise<'ok' | 'fail'>((resolve) =>
-                runs.add({ n, note: body.note, finish: () => resolve('ok'), fail: () => resolve('fail') }),
-              );
-              if (outcome === 'fail') throw new PlatformError('conflict', 'test_step_failed' as ErrorCode, `run ${n} failed`);
-              return { run: n, note: body.note };
-            }),
-          );
-          return router;
+          const on = routes(platform);
+          on.post('/', { access: storeScoped(null), body: z.strictObject({ note: z.string() }), idempotent: true, status: 201 }, async ({ body }) => {
+            const n = runs.all.length + 1;
+            const outcome = await new Promise<'ok' | 'fail'>((resolve) =>
+              runs.add({ n, note: body.note, finish: () => resolve('ok'), fail: () => resolve('fail') }),
+            );
+            if (outcome === 'fail') throw new PlatformError('conflict', 'test_step_failed' as ErrorCode, `run ${n} failed`);
+            return { run: n, note: body.note };
+          });
+          return on.router;
         },
       },
     ],

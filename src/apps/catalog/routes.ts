@@ -1,6 +1,6 @@
-import Router, { type RouterContext } from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import type { AppCustom, AppRouter, AppState, MerchantPrincipal } from '../../http/context.js';
-import { endpoint } from '../../http/endpoint.js';
+import { routes } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
 import { getCatalogApp, listCatalog } from './service.js';
 import { createCatalogReview, deleteCatalogReview, listCatalogReviews, updateCatalogReview, type StoreCheck } from '../ratings/service.js';
@@ -18,69 +18,45 @@ const storeCheck =
 
 /** /v1/app-store/apps: the public catalog, its reviews, install and OAuth authorize. */
 export function catalogRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
   // ── The catalog (public; docs/apps.md, The catalog) ──────────────────────────────────────
-  router.get(
-    '/',
-    endpoint(platform, { access: 'public', query: CatalogQuery, respond: 'page' }, ({ query }) => listCatalog(platform, query)),
-  );
+  on.get('/', { access: 'public', query: CatalogQuery, respond: 'page' }, ({ query }) => listCatalog(platform, query));
 
-  router.get(
-    '/:id',
-    endpoint(platform, { access: 'public' }, ({ params }) => getCatalogApp(platform, params.id)),
-  );
+  on.get('/:id', { access: 'public' }, ({ params }) => getCatalogApp(platform, params.id));
   // ── End of the catalog ───────────────────────────────────────────────────────────────────
 
   // --- Catalog reviews (docs/apps.md, Catalog reviews of apps) ---
 
-  router.get(
-    '/:id/reviews',
-    endpoint(platform, { access: 'public', query: CatalogReviewsQuery, respond: 'page' }, ({ params, query }) =>
-      listCatalogReviews(platform, params.id, query),
-    ),
+  on.get('/:id/reviews', { access: 'public', query: CatalogReviewsQuery, respond: 'page' }, ({ params, query }) =>
+    listCatalogReviews(platform, params.id, query),
   );
 
-  router.post(
-    '/:id/reviews',
-    endpoint(platform, { access: 'merchant', body: CreateCatalogReviewBody, idempotent: true, status: 201 }, ({ ctx, merchant, params, body }) =>
-      createCatalogReview(platform, merchant.merchantId, storeCheck(platform, ctx, merchant), params.id, body),
-    ),
+  on.post('/:id/reviews', { access: 'merchant', body: CreateCatalogReviewBody, idempotent: true, status: 201 }, ({ ctx, merchant, params, body }) =>
+    createCatalogReview(platform, merchant.merchantId, storeCheck(platform, ctx, merchant), params.id, body),
   );
 
-  router.patch(
-    '/:id/reviews/:reviewId',
-    endpoint(platform, { access: 'merchant', body: UpdateCatalogReviewBody }, ({ ctx, merchant, params, body }) =>
-      updateCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id, params.reviewId, body),
-    ),
+  on.patch('/:id/reviews/:reviewId', { access: 'merchant', body: UpdateCatalogReviewBody }, ({ ctx, merchant, params, body }) =>
+    updateCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id, params.reviewId, body),
   );
 
-  router.delete(
-    '/:id/reviews/:reviewId',
-    endpoint(platform, { access: 'merchant', respond: 'empty' }, ({ ctx, merchant, params }) =>
-      deleteCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id, params.reviewId),
-    ),
+  on.delete('/:id/reviews/:reviewId', { access: 'merchant', respond: 'empty' }, ({ ctx, merchant, params }) =>
+    deleteCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id, params.reviewId),
   );
 
   // --- Install and authorize (docs/oauth.md) ---
 
   // Where the merchant goes to install: the app's app_url with the store and a signed install token.
-  router.post(
-    '/:id/install',
-    endpoint(platform, { access: { storeFrom: 'body' }, body: InstallBody }, async ({ ctx, store, params }) => {
-      ctx.set('Cache-Control', 'no-store');
-      return startInstall(platform, requestIssuer(platform, ctx), params.id, { id: store.id, subdomain: store.subdomain });
-    }),
-  );
+  on.post('/:id/install', { access: { storeFrom: 'body' }, body: InstallBody }, async ({ ctx, store, params }) => {
+    ctx.set('Cache-Control', 'no-store');
+    return startInstall(platform, requestIssuer(platform, ctx), params.id, { id: store.id, subdomain: store.subdomain });
+  });
 
   // The merchant's consent (spec 2.1): the store in the body must be one the merchant owns.
-  router.post(
-    '/:id/oauth/authorize',
-    endpoint(platform, { access: { storeFrom: 'body' }, body: AuthorizeBody }, async ({ ctx, merchant, store, params, body }) => {
-      ctx.set('Cache-Control', 'no-store');
-      return authorize(platform, merchant.merchantId, store.id, params.id, body);
-    }),
-  );
+  on.post('/:id/oauth/authorize', { access: { storeFrom: 'body' }, body: AuthorizeBody }, async ({ ctx, merchant, store, params, body }) => {
+    ctx.set('Cache-Control', 'no-store');
+    return authorize(platform, merchant.merchantId, store.id, params.id, body);
+  });
 
-  return router;
+  return on.router;
 }

@@ -1,6 +1,5 @@
-import Router from '@koa/router';
 import type { AppRouter } from '../../http/context.js';
-import { endpoint } from '../../http/endpoint.js';
+import { routes } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
 import {
   ComplianceListQuery,
@@ -19,34 +18,25 @@ import {
  * required. docs/apps.md, Compliance webhooks.
  */
 export function complianceRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
   const producer = <T extends ComplianceInput>(
     path: string,
     topic: T['topic'],
     body: typeof CustomerDataRequestBody | typeof CustomerRedactBody | typeof ShopRedactBody,
   ) =>
-    router.post(
-      path,
-      endpoint(platform, { access: { storeFrom: 'body' }, body, idempotent: true, status: 201 }, ({ ctx, merchant, store, body: input }) =>
-        requestCompliance(platform, merchant.merchantId, store, ctx.get('Idempotency-Key') || undefined, { topic, body: input } as ComplianceInput),
-      ),
+    on.post(path, { access: { storeFrom: 'body' }, body, idempotent: true, status: 201 }, ({ ctx, merchant, store, body: input }) =>
+      requestCompliance(platform, merchant.merchantId, store, ctx.get('Idempotency-Key') || undefined, { topic, body: input } as ComplianceInput),
     );
   producer('/customers/data-request', 'customers.data_request', CustomerDataRequestBody);
   producer('/customers/redact', 'customers.redact', CustomerRedactBody);
   producer('/shop/redact', 'shop.redact', ShopRedactBody);
-  return router;
+  return on.router;
 }
 
 /** /v1/operations/compliance-requests: operators see every compliance request and each app's delivery state. */
 export function complianceOperationsRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
-  router.get(
-    '/',
-    endpoint(platform, { access: 'operator', query: ComplianceListQuery, respond: 'page' }, ({ query }) => listComplianceRequests(platform, query)),
-  );
-  router.get(
-    '/:id',
-    endpoint(platform, { access: 'operator' }, ({ params }) => getComplianceRequest(platform, params.id)),
-  );
-  return router;
+  const on = routes(platform);
+  on.get('/', { access: 'operator', query: ComplianceListQuery, respond: 'page' }, ({ query }) => listComplianceRequests(platform, query));
+  on.get('/:id', { access: 'operator' }, ({ params }) => getComplianceRequest(platform, params.id));
+  return on.router;
 }

@@ -1,6 +1,5 @@
-import Router from '@koa/router';
 import type { AppPrincipal, AppRouter, MerchantPrincipal } from '../../http/context.js';
-import { endpoint, storeScoped } from '../../http/endpoint.js';
+import { routes, storeScoped } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
 import { z } from 'zod';
 import { IdString } from '../../ids.js';
@@ -35,28 +34,23 @@ const ANSWERS = {
 
 /** /v1/app-store/installations/:id/extensions and …/functions: an installation's extension registry (docs/extensions.md). */
 export function extensionRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.get(
-    '/:id/extensions',
-    endpoint(platform, { access: merchantOrApp }, ({ principal, store, params }) => listRegistry(platform, store, params.id, callerOf(principal))),
-  );
+  on.get('/:id/extensions', { access: merchantOrApp }, ({ principal, store, params }) => listRegistry(platform, store, params.id, callerOf(principal)));
 
   // The Checkout Functions' figures and run log: the merchant's in full, the app's without the shopper's cart, customer or error text.
-  router.get(
-    '/:id/functions/runs',
-    endpoint(platform, { access: merchantOrApp, query: RunLogQuery, cache: 'no-store' }, ({ principal, store, params, query }) =>
-      functionRunLog(platform, store.id, params.id, callerOf(principal), query),
-    ),
+  on.get('/:id/functions/runs', { access: merchantOrApp, query: RunLogQuery, cache: 'no-store' }, ({ principal, store, params, query }) =>
+    functionRunLog(platform, store.id, params.id, callerOf(principal), query),
   );
 
   for (const [segment, functions] of [
     ['extensions', false],
     ['functions', true],
   ] as const) {
-    router.patch(
+    on.patch(
       `/:id/${segment}/:registrationId`,
-      endpoint(platform, { access: merchantStore, body: UpdateRegistrationBody, respond: 'raw' }, async ({ ctx, principal, store, params, body }) => {
+      { access: merchantStore, body: UpdateRegistrationBody, respond: 'raw' },
+      async ({ ctx, principal, store, params, body }) => {
         const done = await updateRegistration(platform, {
           storeId: store.id,
           installationId: params.id,
@@ -73,9 +67,9 @@ export function extensionRoutes(platform: Platform): AppRouter {
         // Like a stale editor draft: the error, with the row as it is now.
         ctx.status = 409;
         ctx.body = { error: { ...ANSWERS[done.outcome], request_id: ctx.state.requestId }, data: done.registration };
-      }),
+      },
     );
   }
 
-  return router;
+  return on.router;
 }

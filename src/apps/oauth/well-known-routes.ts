@@ -1,6 +1,5 @@
-import Router from '@koa/router';
 import type { AppRouter } from '../../http/context.js';
-import { endpoint } from '../../http/endpoint.js';
+import { routes } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
 import { requestIssuer } from './issuer.js';
 import { publishedSigningKeys } from '../session-tokens/signing-keys.js';
@@ -8,10 +7,10 @@ import { SCOPE_NAMES } from './scopes.js';
 
 /** /.well-known: OAuth authorization server metadata (RFC 8414) and the JWKS. */
 export function wellKnownRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
   // --- RFC 8414: everything a generic OAuth client discovers ---
-  router.get('/oauth-authorization-server', (ctx) => {
+  on.router.get('/oauth-authorization-server', (ctx) => {
     const issuer = requestIssuer(platform, ctx);
     ctx.set('Cache-Control', 'public, max-age=300');
     ctx.body = {
@@ -32,15 +31,12 @@ export function wellKnownRoutes(platform: Platform): AppRouter {
   // --- JWKS (RFC 7517): the public keys that verify session tokens and install links (docs/oauth.md, Signing keys).
   // A JWK Set, not the platform envelope: what every JOSE library's remote key set fetches. Five minutes of caching;
   // a rotated-out key stays listed for a day, and a client shown an unknown kid fetches again.
-  router.get(
-    '/jwks.json',
-    endpoint(platform, { access: 'public', respond: 'raw' }, async ({ ctx }) => {
-      const keys = await publishedSigningKeys(platform);
-      ctx.set('Cache-Control', 'public, max-age=300');
-      ctx.body = { keys };
-    }),
-  );
+  on.get('/jwks.json', { access: 'public', respond: 'raw' }, async ({ ctx }) => {
+    const keys = await publishedSigningKeys(platform);
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = { keys };
+  });
   // --- end JWKS
 
-  return router;
+  return on.router;
 }

@@ -1,6 +1,5 @@
-import Router from '@koa/router';
 import type { AppRouter } from '../../http/context.js';
-import { endpoint } from '../../http/endpoint.js';
+import { routes } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
 import { listDeveloperAppReviews, replyToCatalogReview, updateCatalogReviewReply } from '../ratings/service.js';
 import { rotateApiKey } from './credentials.js';
@@ -13,116 +12,74 @@ import { getDeveloperApp, listDeveloperApps, rotateWebhookSecret, submitApp, sub
 
 /** /v1/app-store/developers: partners (developer profile, app submission, manifests, credentials, the app's webhooks). */
 export function developerRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.get(
-    '/register',
-    endpoint(platform, { access: 'merchant' }, ({ merchant }) => getDeveloperProfile(platform, merchant.merchantId)),
-  );
+  on.get('/register', { access: 'merchant' }, ({ merchant }) => getDeveloperProfile(platform, merchant.merchantId));
 
   // Creates (201) or replaces (200) the caller's profile.
-  router.post(
-    '/register',
-    endpoint(platform, { access: 'merchant', body: RegisterDeveloperBody, respond: 'raw' }, async ({ ctx, merchant, body }) => {
-      const { created, developer } = await registerDeveloper(platform, merchant.merchantId, body);
-      ctx.status = created ? 201 : 200;
-      ctx.body = { data: developer };
-    }),
-  );
+  on.post('/register', { access: 'merchant', body: RegisterDeveloperBody, respond: 'raw' }, async ({ ctx, merchant, body }) => {
+    const { created, developer } = await registerDeveloper(platform, merchant.merchantId, body);
+    ctx.status = created ? 201 : 200;
+    ctx.body = { data: developer };
+  });
 
   // Before /apps/:id. An invalid manifest is an answer here (ok: false), not an error.
-  router.post(
-    '/apps/manifest/validate',
-    endpoint(platform, { access: 'merchant', body: ManifestBody }, ({ merchant, body }) => validateManifestFor(platform, merchant.merchantId, body.manifest)),
+  on.post('/apps/manifest/validate', { access: 'merchant', body: ManifestBody }, ({ merchant, body }) =>
+    validateManifestFor(platform, merchant.merchantId, body.manifest),
   );
 
-  router.get(
-    '/apps',
-    endpoint(platform, { access: 'merchant', query: DeveloperAppsQuery, respond: 'page' }, ({ merchant, query }) =>
-      listDeveloperApps(platform, merchant.merchantId, query),
-    ),
+  on.get('/apps', { access: 'merchant', query: DeveloperAppsQuery, respond: 'page' }, ({ merchant, query }) =>
+    listDeveloperApps(platform, merchant.merchantId, query),
   );
 
-  router.post(
-    '/apps',
-    endpoint(platform, { access: 'merchant', body: ManifestBody, idempotent: true, status: 201 }, ({ merchant, body }) =>
-      submitApp(platform, merchant.merchantId, body),
-    ),
+  on.post('/apps', { access: 'merchant', body: ManifestBody, idempotent: true, status: 201 }, ({ merchant, body }) =>
+    submitApp(platform, merchant.merchantId, body),
   );
 
-  router.get(
-    '/apps/:id',
-    endpoint(platform, { access: 'merchant' }, ({ merchant, params }) => getDeveloperApp(platform, merchant.merchantId, params.id)),
+  on.get('/apps/:id', { access: 'merchant' }, ({ merchant, params }) => getDeveloperApp(platform, merchant.merchantId, params.id));
+
+  on.post('/apps/:id/versions', { access: 'merchant', body: ManifestBody, idempotent: true, status: 201 }, ({ merchant, params, body }) =>
+    submitVersion(platform, merchant.merchantId, params.id, body),
   );
 
-  router.post(
-    '/apps/:id/versions',
-    endpoint(platform, { access: 'merchant', body: ManifestBody, idempotent: true, status: 201 }, ({ merchant, params, body }) =>
-      submitVersion(platform, merchant.merchantId, params.id, body),
-    ),
-  );
-
-  router.post(
-    '/apps/:id/api-key',
-    endpoint(platform, { access: 'merchant', idempotent: true }, async ({ merchant, params }) => {
-      await requireDeveloper(platform, merchant.merchantId);
-      return rotateApiKey(platform, merchant.merchantId, params.id);
-    }),
-  );
+  on.post('/apps/:id/api-key', { access: 'merchant', idempotent: true }, async ({ merchant, params }) => {
+    await requireDeveloper(platform, merchant.merchantId);
+    return rotateApiKey(platform, merchant.merchantId, params.id);
+  });
 
   // A new show-once webhook signing secret; the previous one signs beside it for the grace period.
-  router.post(
-    '/apps/:id/webhook-secret',
-    endpoint(platform, { access: 'merchant', body: RotateSecretBody, idempotent: true }, ({ merchant, params, body }) =>
-      rotateWebhookSecret(platform, merchant.merchantId, params.id, body.grace_period_seconds),
-    ),
+  on.post('/apps/:id/webhook-secret', { access: 'merchant', body: RotateSecretBody, idempotent: true }, ({ merchant, params, body }) =>
+    rotateWebhookSecret(platform, merchant.merchantId, params.id, body.grace_period_seconds),
   );
 
   // Catalog reviews of the partner's app, and the partner's one reply to each (docs/apps.md, Catalog reviews of apps).
-  router.get(
-    '/apps/:id/reviews',
-    endpoint(platform, { access: 'merchant', query: CatalogReviewsQuery, respond: 'page' }, ({ merchant, params, query }) =>
-      listDeveloperAppReviews(platform, merchant.merchantId, params.id, query),
-    ),
+  on.get('/apps/:id/reviews', { access: 'merchant', query: CatalogReviewsQuery, respond: 'page' }, ({ merchant, params, query }) =>
+    listDeveloperAppReviews(platform, merchant.merchantId, params.id, query),
   );
 
-  router.post(
+  on.post(
     '/apps/:id/reviews/:reviewId/reply',
-    endpoint(platform, { access: 'merchant', body: CatalogReviewReplyBody, idempotent: true, status: 201 }, ({ merchant, params, body }) =>
-      replyToCatalogReview(platform, merchant.merchantId, params.id, params.reviewId, body),
-    ),
+    { access: 'merchant', body: CatalogReviewReplyBody, idempotent: true, status: 201 },
+    ({ merchant, params, body }) => replyToCatalogReview(platform, merchant.merchantId, params.id, params.reviewId, body),
   );
 
-  router.patch(
-    '/apps/:id/reviews/:reviewId/reply',
-    endpoint(platform, { access: 'merchant', body: CatalogReviewReplyBody }, ({ merchant, params, body }) =>
-      updateCatalogReviewReply(platform, merchant.merchantId, params.id, params.reviewId, body),
-    ),
+  on.patch('/apps/:id/reviews/:reviewId/reply', { access: 'merchant', body: CatalogReviewReplyBody }, ({ merchant, params, body }) =>
+    updateCatalogReviewReply(platform, merchant.merchantId, params.id, params.reviewId, body),
   );
 
   // The app's webhooks: its installations' subscriptions, and their deliveries log and redelivery.
-  router.get(
-    '/apps/:id/webhook-subscriptions',
-    endpoint(platform, { access: 'merchant', query: AppWebhookSubscriptionsQuery, respond: 'page' }, ({ merchant, params, query }) =>
-      listAppWebhookSubscriptions(platform, merchant.merchantId, params.id, query),
-    ),
+  on.get('/apps/:id/webhook-subscriptions', { access: 'merchant', query: AppWebhookSubscriptionsQuery, respond: 'page' }, ({ merchant, params, query }) =>
+    listAppWebhookSubscriptions(platform, merchant.merchantId, params.id, query),
   );
-  router.get(
-    '/apps/:id/webhook-deliveries',
-    endpoint(platform, { access: 'merchant', query: AppDeliveriesQuery, respond: 'page' }, ({ merchant, params, query }) =>
-      listAppDeliveries(platform, merchant.merchantId, params.id, query),
-    ),
+  on.get('/apps/:id/webhook-deliveries', { access: 'merchant', query: AppDeliveriesQuery, respond: 'page' }, ({ merchant, params, query }) =>
+    listAppDeliveries(platform, merchant.merchantId, params.id, query),
   );
-  router.get(
-    '/apps/:id/webhook-deliveries/:deliveryId',
-    endpoint(platform, { access: 'merchant' }, ({ merchant, params }) => getAppDelivery(platform, merchant.merchantId, params.id, params.deliveryId)),
+  on.get('/apps/:id/webhook-deliveries/:deliveryId', { access: 'merchant' }, ({ merchant, params }) =>
+    getAppDelivery(platform, merchant.merchantId, params.id, params.deliveryId),
   );
-  router.post(
-    '/apps/:id/webhook-deliveries/:deliveryId/redeliver',
-    endpoint(platform, { access: 'merchant', status: 202 }, ({ merchant, params }) =>
-      redeliverAppDelivery(platform, merchant.merchantId, params.id, params.deliveryId),
-    ),
+  on.post('/apps/:id/webhook-deliveries/:deliveryId/redeliver', { access: 'merchant', status: 202 }, ({ merchant, params }) =>
+    redeliverAppDelivery(platform, merchant.merchantId, params.id, params.deliveryId),
   );
 
-  return router;
+  return on.router;
 }

@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import { isDuplicateKeyError } from '../../db.js';
+import { onDuplicateKey } from '../../db.js';
 import { PlatformError, notFound } from '../../errors.js';
 import { parseObjectId } from '../../ids.js';
 import { afterCursor, findPage } from '../../pagination.js';
@@ -83,12 +83,7 @@ export async function submitApp(platform: Platform, merchantId: string, input: {
     created_at: now,
     updated_at: now,
   };
-  try {
-    await apps(platform.db).insertOne(app);
-  } catch (err) {
-    if (isDuplicateKeyError(err)) throw handleTaken(manifest.handle);
-    throw err;
-  }
+  await onDuplicateKey(apps(platform.db).insertOne(app), () => handleTaken(manifest.handle));
   await appVersions(platform.db).insertOne(version);
   const webhookSecret = await createAppSigningSecret(platform, app._id);
   platform.log.info({

@@ -1,6 +1,5 @@
-import Router from '@koa/router';
 import type { AppRouter } from '../../http/context.js';
-import { endpoint } from '../../http/endpoint.js';
+import { routes } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
 import { BUNDLE_JSON_SCHEMA } from './schema.js';
 
@@ -10,14 +9,11 @@ import { BUNDLE_JSON_SCHEMA } from './schema.js';
  * VS Code) fetch and use as is. It changes only with the platform, so caches may keep it an hour.
  */
 export function bundleSchemaRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
-  router.get(
-    '/',
-    endpoint(platform, { access: 'public', respond: 'raw' }, async ({ ctx }) => {
-      ctx.set('Cache-Control', 'public, max-age=3600');
-      ctx.type = 'application/schema+json';
-      ctx.body = BUNDLE_JSON_SCHEMA;
-    }),
-  );
-  return router;
+  const on = routes(platform);
+  on.get('/', { access: 'public', respond: 'raw' }, async ({ ctx }) => {
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.type = 'application/schema+json';
+    ctx.body = BUNDLE_JSON_SCHEMA;
+  });
+  return on.router;
 }

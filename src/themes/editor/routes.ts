@@ -1,6 +1,5 @@
 import { ObjectId } from 'mongodb';
-import type { AppRouter } from '../../http/context.js';
-import { endpoint, storeScoped } from '../../http/endpoint.js';
+import { storeScoped, type Routes } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
 import { discardDraft, editableTheme, editorState, saveDraft } from './drafts.js';
 import { createPreviewSession } from '../previews/sessions.js';
@@ -15,17 +14,15 @@ const write = storeScoped('write_themes', { apps: false });
  * The theme editor of a store's installed theme (docs/themes.md, Editor and drafts, Releases and
  * rollback, Preview sessions), on the `/v1/themes` router.
  */
-export function addEditorRoutes(platform: Platform, router: AppRouter): void {
-  router.get(
-    '/:slug/editor',
-    endpoint(platform, { access: read, query: EditorQuery }, async ({ store, params, query }) =>
-      editorState(platform, store, await editableTheme(platform, store, params.slug, query.theme_id)),
-    ),
+export function addEditorRoutes(platform: Platform, on: Routes): void {
+  on.get('/:slug/editor', { access: read, query: EditorQuery }, async ({ store, params, query }) =>
+    editorState(platform, store, await editableTheme(platform, store, params.slug, query.theme_id)),
   );
 
-  router.put(
+  on.put(
     '/:slug/editor/draft',
-    endpoint(platform, { access: write, query: EditorQuery, body: SaveDraftBody, respond: 'raw' }, async ({ ctx, principal, store, params, query, body }) => {
+    { access: write, query: EditorQuery, body: SaveDraftBody, respond: 'raw' },
+    async ({ ctx, principal, store, params, query, body }) => {
       const e = await editableTheme(platform, store, params.slug, query.theme_id);
       const saved = await saveDraft(platform, e, new ObjectId(principal.merchantId), body.template_key, body.content, body.version);
       if (saved.outcome === 'conflict') {
@@ -43,59 +40,39 @@ export function addEditorRoutes(platform: Platform, router: AppRouter): void {
       }
       ctx.status = 200;
       ctx.body = { data: saved.draft };
-    }),
+    },
   );
 
-  router.delete(
-    '/:slug/editor/draft',
-    endpoint(platform, { access: write, query: DiscardDraftQuery }, async ({ principal, store, params, query }) =>
-      discardDraft(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), query.template_key),
-    ),
+  on.delete('/:slug/editor/draft', { access: write, query: DiscardDraftQuery }, async ({ principal, store, params, query }) =>
+    discardDraft(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), query.template_key),
   );
 
-  router.post(
+  on.post(
     '/:slug/editor/publish',
-    endpoint(
-      platform,
-      { access: write, query: EditorQuery, body: PublishBody, idempotent: true, status: 201 },
-      async ({ principal, store, params, query, body }) =>
-        publishDrafts(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), body.template_keys),
-    ),
+    { access: write, query: EditorQuery, body: PublishBody, idempotent: true, status: 201 },
+    async ({ principal, store, params, query, body }) =>
+      publishDrafts(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), body.template_keys),
   );
 
-  router.get(
-    '/:slug/releases',
-    endpoint(platform, { access: read, query: ReleasesQuery, respond: 'page' }, async ({ store, params, query }) =>
-      listReleases(platform, await editableTheme(platform, store, params.slug, query.theme_id), query),
-    ),
+  on.get('/:slug/releases', { access: read, query: ReleasesQuery, respond: 'page' }, async ({ store, params, query }) =>
+    listReleases(platform, await editableTheme(platform, store, params.slug, query.theme_id), query),
   );
 
-  router.get(
-    '/:slug/releases/:number',
-    endpoint(platform, { access: read, query: EditorQuery }, async ({ store, params, query }) =>
-      getRelease(platform, await editableTheme(platform, store, params.slug, query.theme_id), params.number),
-    ),
+  on.get('/:slug/releases/:number', { access: read, query: EditorQuery }, async ({ store, params, query }) =>
+    getRelease(platform, await editableTheme(platform, store, params.slug, query.theme_id), params.number),
   );
 
-  router.post(
+  on.post(
     '/:slug/releases/:number/rollback',
-    endpoint(platform, { access: write, query: EditorQuery, idempotent: true, status: 201 }, async ({ principal, store, params, query }) =>
+    { access: write, query: EditorQuery, idempotent: true, status: 201 },
+    async ({ principal, store, params, query }) =>
       rollbackRelease(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), params.number),
-    ),
   );
 
-  router.post(
+  on.post(
     '/:slug/preview-session',
-    endpoint(
-      platform,
-      { access: write, query: EditorQuery, body: PreviewSessionBody, idempotent: true, status: 201 },
-      async ({ principal, store, params, query, body }) =>
-        createPreviewSession(
-          platform,
-          await editableTheme(platform, store, params.slug, query.theme_id),
-          new ObjectId(principal.merchantId),
-          body.template_key,
-        ),
-    ),
+    { access: write, query: EditorQuery, body: PreviewSessionBody, idempotent: true, status: 201 },
+    async ({ principal, store, params, query, body }) =>
+      createPreviewSession(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), body.template_key),
   );
 }

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { PlatformError, notFound } from '../../errors.js';
-import { carried } from '../../events/index.js';
+
 import type { MerchantPrincipal, ScopedStore } from '../../http/context.js';
 import { escapeRegex, parseObjectId } from '../../ids.js';
 import { afterCursor, type Page, findPage } from '../../pagination.js';
@@ -106,8 +106,7 @@ export async function installTheme(
   };
   const view = { ...presentStoreTheme(doc), role: live ? ('live' as const) : ('unpublished' as const) };
   const pending = [platform.events.pending('theme.installed', doc.store_id, { theme: view }, `theme.installed:${doc._id.toHexString()}`)];
-  await storeThemes(platform.db).insertOne({ ...doc, ...carried(pending) });
-  await platform.events.settle(storeThemes(platform.db), doc._id, pending);
+  await platform.events.insert(storeThemes(platform.db), doc, pending);
   if (live) await setLiveTheme(platform, store.id, doc._id);
   platform.log.info({ event: 'themes.installed', store_id: store.id, theme_id: doc._id.toHexString(), live });
   return view;

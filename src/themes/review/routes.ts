@@ -1,32 +1,19 @@
-import Router from '@koa/router';
 import type { AppRouter } from '../../http/context.js';
-import { endpoint } from '../../http/endpoint.js';
+import { routes } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
 import { approveReview, getReview, listReviews, rejectReview } from './service.js';
 import { RejectBody, ReviewListQuery } from '../schemas.js';
 
 /** /v1/operations/theme-reviews: operators review uploaded theme versions (docs/themes.md, Review). */
 export function themeReviewRoutes(platform: Platform): AppRouter {
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.get(
-    '/',
-    endpoint(platform, { access: 'operator', query: ReviewListQuery, respond: 'page' }, ({ query }) => listReviews(platform, query)),
-  );
-  router.get(
-    '/:id',
-    endpoint(platform, { access: 'operator' }, ({ params }) => getReview(platform, params.id)),
-  );
-  router.post(
-    '/:id/approve',
-    endpoint(platform, { access: 'operator' }, ({ merchant, params }) => approveReview(platform, merchant.merchantId, params.id)),
-  );
-  router.post(
-    '/:id/reject',
-    endpoint(platform, { access: 'operator', body: RejectBody }, ({ merchant, params, body }) =>
-      rejectReview(platform, merchant.merchantId, params.id, body.reasons),
-    ),
+  on.get('/', { access: 'operator', query: ReviewListQuery, respond: 'page' }, ({ query }) => listReviews(platform, query));
+  on.get('/:id', { access: 'operator' }, ({ params }) => getReview(platform, params.id));
+  on.post('/:id/approve', { access: 'operator' }, ({ merchant, params }) => approveReview(platform, merchant.merchantId, params.id));
+  on.post('/:id/reject', { access: 'operator', body: RejectBody }, ({ merchant, params, body }) =>
+    rejectReview(platform, merchant.merchantId, params.id, body.reasons),
   );
 
-  return router;
+  return on.router;
 }

@@ -1,7 +1,5 @@
-import Router from '@koa/router';
 import { z } from 'zod';
-import type { AppRouter } from '../../http/context.js';
-import { endpoint } from '../../http/endpoint.js';
+import { routes } from '../../http/endpoint.js';
 import { IdString } from '../../ids.js';
 import type { InternalRoutes } from '../../module.js';
 import type { Platform } from '../../platform.js';
@@ -32,31 +30,25 @@ const LifecycleBody = z.strictObject({ event_ids: z.array(IdString()).min(1).max
 export function webhookInternalRoutes(platform: Platform): InternalRoutes {
   const owner = platform.process.id;
   const dispatcher = createDispatcher(platform, owner);
-  const router: AppRouter = new Router();
+  const on = routes(platform);
 
-  router.post(
-    '/webhook-deliveries/dispatch',
-    endpoint(platform, { access: 'public', body: DispatchBody }, async ({ body }) => {
-      if (!body.event_ids && !body.delivery_ids) return { fanned_out: 0, ...(await dispatchDue(platform, owner)) };
-      // Answered once the events are fanned out and the deliveries claimed (the state the
-      // sweeper would otherwise recover), not when they are sent: one slow receiver must not
-      // hold up the wake-ups of other stores' events.
-      const created = await fanOutEvents(platform, body.event_ids ?? [], owner);
-      dispatcher.hold(created);
-      const claimed = await dispatcher.claim(body.delivery_ids ?? []);
-      return { fanned_out: created.length, claimed: created.length + claimed, sending: dispatcher.pending };
-    }),
-  );
-  router.post(
-    '/app-lifecycle/dispatch',
-    endpoint(platform, { access: 'public', body: LifecycleBody }, async ({ body }) => {
-      const pending = await loadEventsNotFannedOut(platform.db, body.event_ids);
-      const addressed = pending.filter((e) => e.recipient !== null).map((e) => e.id);
-      const created = await fanOutEvents(platform, addressed, owner);
-      dispatcher.hold(created);
-      return { events: addressed.length, skipped: body.event_ids.length - addressed.length, claimed: created.length, sending: dispatcher.pending };
-    }),
-  );
+  on.post('/webhook-deliveries/dispatch', { access: 'public', body: DispatchBody }, async ({ body }) => {
+    if (!body.event_ids && !body.delivery_ids) return { fanned_out: 0, ...(await dispatchDue(platform, owner)) };
+    // Answered once the events are fanned out and the deliveries claimed (the state the
+    // sweeper would otherwise recover), not when they are sent: one slow receiver must not
+    // hold up the wake-ups of other stores' events.
+    const created = await fanOutEvents(platform, body.event_ids ?? [], owner);
+    dispatcher.hold(created);
+    const claimed = await dispatcher.claim(body.delivery_ids ?? []);
+    return { fanned_out: created.length, claimed: created.length + claimed, sending: dispatcher.pending };
+  });
+  on.post('/app-lifecycle/dispatch', { access: 'public', body: LifecycleBody }, async ({ body }) => {
+    const pending = await loadEventsNotFannedOut(platform.db, body.event_ids);
+    const addressed = pending.filter((e) => e.recipient !== null).map((e) => e.id);
+    const created = await fanOutEvents(platform, addressed, owner);
+    dispatcher.hold(created);
+    return { events: addressed.length, skipped: body.event_ids.length - addressed.length, claimed: created.length, sending: dispatcher.pending };
+  });
 
-  return { router, close: () => dispatcher.close() };
+  return { router: on.router, close: () => dispatcher.close() };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Events } from '../../events/index.js';
 import { MAX_TARGET_URL_LENGTH } from '../../outbound/index.js';
-import { givesSomething } from '../../http/validate.js';
+import { updateBody } from '../../http/validate.js';
 
 export const MAX_EVENT_TYPES = 50;
 export const MAX_DESCRIPTION = 500;
@@ -41,21 +41,10 @@ const Description = z
 /** The create and update bodies, which check event types against the platform's. */
 export function subscriptionSchemas(events: Pick<Events, 'isPattern'>) {
   const EventTypes = eventTypesSchema(events);
+  const fields = { target_url: TargetUrl, event_types: EventTypes, active: z.boolean(), description: Description };
   return {
-    CreateSubscriptionBody: z.strictObject({
-      target_url: TargetUrl,
-      event_types: EventTypes,
-      active: z.boolean().default(true),
-      description: Description.default(null),
-    }),
-    UpdateSubscriptionBody: z
-      .strictObject({
-        target_url: TargetUrl.optional(),
-        event_types: EventTypes.optional(),
-        active: z.boolean().optional(),
-        description: Description.optional(),
-      })
-      .refine(...givesSomething('give at least one of target_url, event_types, active or description')),
+    CreateSubscriptionBody: z.strictObject({ ...fields, active: fields.active.default(true), description: fields.description.default(null) }),
+    UpdateSubscriptionBody: updateBody(fields, 'give at least one of target_url, event_types, active or description'),
   };
 }
 type Schemas = ReturnType<typeof subscriptionSchemas>;
