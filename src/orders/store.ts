@@ -91,7 +91,7 @@ export type OrderDocument = {
   cancel_reason?: CancelReason | null;
   note: string | null;
   source: 'admin' | 'storefront';
-  /** The payment methods (providers) a storefront checkout offered, after Checkout Functions advised: the only ones it can be paid with. Null: no restriction. */
+  /** The payment methods (providers) a storefront checkout offered when a Checkout Function advised on them: the only ones it can be paid with. Null: no restriction. */
   payment_methods?: string[] | null;
   version: number;
   /** True until the order is made (its stock and coupon held): such an order is not shown, and is undone if its maker stops. */

@@ -121,7 +121,12 @@ export async function checkout(
         financial_status: 'pending',
       },
       request,
-      { source: 'storefront', taken: alreadyCheckedOut, paymentSecretHash: secret.hash, paymentMethods: offer.payment_methods.map((m) => m.provider) },
+      {
+        source: 'storefront',
+        taken: alreadyCheckedOut,
+        paymentSecretHash: secret.hash,
+        ...(offer.payment_methods_advised ? { paymentMethods: offer.payment_methods.map((m) => m.provider) } : {}),
+      },
     );
   } catch (err) {
     // No order of this checkout: the cart is the shopper's again (a failed release runs out instead).

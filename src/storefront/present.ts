@@ -1,6 +1,7 @@
 import { pick } from '../allow-list.js';
 import type { CollectionView, ProductView, VariantView } from '../catalog/index.js';
 import type { OrderView } from '../orders/index.js';
+import type { CheckoutOffer } from './checkout-options.js';
 import type { StoreView } from '../stores/index.js';
 import type { PricedCart } from './carts.js';
 
@@ -53,3 +54,12 @@ export const presentOrderPayment = (o: OrderView) => ({
   ...pick(o, ['number', 'financial_status', 'total', 'paid_amount', 'currency']),
 });
 export type OrderPaymentView = ReturnType<typeof presentOrderPayment>;
+
+/** What a checkout offers, as the shopper sees it (GET …/cart/checkout-options). */
+export const presentCheckoutOffer = (o: CheckoutOffer) => ({
+  shipping_required: o.shipping_required,
+  shipping_options: o.shipping_options,
+  payment_methods: o.payment_methods,
+  coupon: o.coupon,
+  errors: o.errors,
+});

@@ -12,7 +12,7 @@ import { cartConflict, createCart, discardCart, loadPricedCart, updateCart } fro
 import { checkout } from './checkout.js';
 import { checkoutOffer } from './checkout-options.js';
 import { createPaymentOrder, simulateSandboxPayment, verifyPayment } from './payments.js';
-import { presentCart, presentPublicStore } from './present.js';
+import { presentCart, presentCheckoutOffer, presentPublicStore } from './present.js';
 import { getPublicProduct, listPublicCollectionProducts, listPublicCollections, listPublicProducts, lookupStore, storefrontStore } from './reads.js';
 import {
   CART_TOKEN_HEADER,
@@ -119,7 +119,7 @@ export function storefrontRoutes(platform: Platform): AppRouter {
       const customerId = await signedInCustomer(platform, ctx, store.id, 'Ask as a guest (no Authorization) or with a customer token of this store');
       const cart = await loadPricedCart(platform, store, token(ctx));
       const destination = query.country_code ? { country_code: query.country_code, province_code: query.province_code ?? null } : null;
-      return checkoutOffer(platform, store, cart, destination, customerId);
+      return presentCheckoutOffer(await checkoutOffer(platform, store, cart, destination, customerId));
     },
   );
 

@@ -40,6 +40,8 @@ export type CheckoutValidationError = { message: string; field: string | null; b
 export type CheckoutAdvice = {
   shipping_options: ShippingOption[];
   payment_methods: PaymentMethodChoice[];
+  /** A payment_method function ran: the methods are its advice, and the order keeps them (null on the order otherwise: no restriction). */
+  payment_methods_advised: boolean;
   /** The functions' decision on the cart's coupon code: null without a code (or without a coupon function: `allow`). */
   coupon: CouponOutput | null;
   errors: CheckoutValidationError[];
@@ -99,6 +101,7 @@ export async function adviseCheckout(platform: Platform, request: CheckoutAdvice
   return {
     shipping_options: applyShippingAdvice(shippingOptions, mergeShippingAdvice(shipping)),
     payment_methods: applyPaymentAdvice(paymentMethods, mergePaymentAdvice(payment)),
+    payment_methods_advised: payment.length > 0,
     coupon: cart.coupon_code === null ? null : mergeCouponAdvice(coupon),
     errors,
   };

@@ -11,7 +11,7 @@ export type AppBlockCheck = (appHandle: string, blockHandle: string, config: Rec
 /** The privacy policy page's fetch: reaching it, and its whole answer. */
 const PRIVACY_CONNECT_MS = 5_000;
 const PRIVACY_TOTAL_MS = 10_000;
-/** Published apps one sweep looks at, and how many checks it asks for at most. */
+/** The most recently published apps one sweep looks at for a missing check, and how many checks it asks for at most. */
 const SWEEP_SCAN = 1_000;
 const SWEEP_ENQUEUE = 100;
 
@@ -59,27 +59,31 @@ export async function runQualityChecks(platform: Platform, appId: string, checkB
 }
 
 /**
- * The recurring backstop (`extensions.quality-sweep`): published apps whose checks are missing,
- * ran on another version, or are older than EXTENSIONS_QUALITY_MAX_AGE_MS get a check job.
- * Resolves to how many it asked for.
+ * The recurring backstop (`extensions.quality-sweep`): a check job for the published apps whose
+ * checks are older than EXTENSIONS_QUALITY_MAX_AGE_MS (the checks' index by time), and for the
+ * most recently published ones whose checks are missing or ran on an earlier version (a lost
+ * job after an approval). SWEEP_ENQUEUE at most per run; resolves to how many it asked for.
  */
 export async function sweepQualityChecks(platform: Platform): Promise<number> {
-  const published = await apps(platform.db)
-    .find({ status: 'published' }, { projection: { _id: 1, published_version_id: 1 } })
-    .sort({ _id: 1 })
-    .limit(SWEEP_SCAN)
-    .toArray();
+  const staleBefore = new Date(platform.clock.now().getTime() - platform.config.extensions.qualityMaxAgeMs);
+  const [stale, recent] = await Promise.all([
+    qualityChecks(platform.db)
+      .find({ checked_at: { $lt: staleBefore } }, { projection: { _id: 1 } })
+      .sort({ checked_at: 1 })
+      .limit(SWEEP_ENQUEUE)
+      .toArray(),
+    apps(platform.db)
+      .find({ status: 'published' }, { projection: { _id: 1, published_version_id: 1 } })
+      .sort({ published_at: -1 })
+      .limit(SWEEP_SCAN)
+      .toArray(),
+  ]);
   const checks = await qualityChecks(platform.db)
-    .find({ _id: { $in: published.map((a) => a._id) } }, { projection: { app_version_id: 1, checked_at: 1 } })
+    .find({ _id: { $in: recent.map((a) => a._id) } }, { projection: { app_version_id: 1 } })
     .toArray();
-  const byApp = new Map(checks.map((c) => [c._id.toHexString(), c]));
-  const staleBefore = platform.clock.now().getTime() - platform.config.extensions.qualityMaxAgeMs;
-  const due = published
-    .filter((a) => {
-      const check = byApp.get(a._id.toHexString());
-      return !check || !a.published_version_id || !check.app_version_id.equals(a.published_version_id) || check.checked_at.getTime() < staleBefore;
-    })
-    .slice(0, SWEEP_ENQUEUE);
-  for (const app of due) await platform.jobs.enqueue(CheckAppQuality, { app_id: app._id.toHexString() });
+  const checkedVersion = new Map(checks.map((c) => [c._id.toHexString(), c.app_version_id]));
+  const unchecked = recent.filter((a) => a.published_version_id && !checkedVersion.get(a._id.toHexString())?.equals(a.published_version_id));
+  const due = [...new Set([...unchecked.map((a) => a._id.toHexString()), ...stale.map((c) => c._id.toHexString())])].slice(0, SWEEP_ENQUEUE);
+  for (const appId of due) await platform.jobs.enqueue(CheckAppQuality, { app_id: appId });
   return due.length;
 }
