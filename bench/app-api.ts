@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { createHash, randomBytes } from 'node:crypto';
-import { benchDatabase, freePort, printComparison, startServer, type LoadFigures, jsonClient } from './support.js';
+import { benchDatabase, freePort, printComparison, startServer, type LoadFigures, jsonClient, UNTHROTTLED } from './support.js';
 
 /**
  * `npm run bench:apps`: what an installed app's read costs against the same read by the
@@ -24,7 +24,7 @@ const env = {
   LOG_LEVEL: 'warn',
   PORT: String(port),
   OPERATOR_EMAILS: OPERATOR,
-  ADMIN_API_RATE_LIMIT: '100000000',
+  ...UNTHROTTLED,
 };
 const web = await startServer('dist/src/web.js', { ...env, LOG_LEVEL: 'info' }, 'web.listening');
 const api = `http://127.0.0.1:${port}`;

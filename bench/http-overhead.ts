@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { benchDatabase, freePort, printComparison, startServer } from './support.js';
+import { benchDatabase, freePort, printComparison, startServer, UNTHROTTLED } from './support.js';
 
 /**
  * `npm run bench:http`: what the platform's HTTP stack costs on an authenticated,
@@ -18,7 +18,7 @@ async function load(url: string, headers: Record<string, string>) {
 }
 
 const database = await benchDatabase();
-const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: 'bench_http', LOG_LEVEL: 'warn' };
+const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: 'bench_http', LOG_LEVEL: 'warn', ...UNTHROTTLED };
 const [webPort, basePort] = [await freePort(), await freePort()];
 const web = await startServer('dist/src/web.js', { ...env, PORT: String(webPort), LOG_LEVEL: 'info' }, 'web.listening');
 const base = await startServer('dist/bench/baseline-server.js', { ...env, PORT: String(basePort) }, 'ready');

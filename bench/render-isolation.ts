@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { benchDatabase, freePort, startServer, jsonClient, percentile, type Json } from './support.js';
+import { benchDatabase, freePort, startServer, jsonClient, percentile, type Json, UNTHROTTLED } from './support.js';
 
 /**
  * `npm run bench:render-isolation` (docs/rendering.md, Performance): what hostile Liquid costs
@@ -26,7 +26,7 @@ const env = {
   MONGODB_DB: `bench_isolation_${Date.now()}`,
   LOG_LEVEL: 'warn',
   PORT: String(port),
-  ADMIN_API_RATE_LIMIT: '100000000',
+  ...UNTHROTTLED,
 };
 const web = await startServer('dist/src/web.js', { ...env, LOG_LEVEL: 'info' }, 'web.listening');
 const api = `http://127.0.0.1:${port}`;

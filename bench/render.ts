@@ -11,7 +11,7 @@ import { formatMoney } from '../src/rendering/money.js';
 import { themeSettings } from '../src/rendering/sections.js';
 import { findStoreById } from '../src/stores/index.js';
 import { liveRenderableTheme } from '../src/themes/index.js';
-import { benchDatabase, freePort, startServer, jsonClient, percentile, type Json } from './support.js';
+import { benchDatabase, freePort, startServer, jsonClient, percentile, type Json, UNTHROTTLED } from './support.js';
 
 /**
  * `npm run bench:render` (docs/rendering.md, Performance): a 10-section home page (5 hero banners
@@ -40,7 +40,7 @@ const env = {
   MONGODB_DB: `bench_render_${Date.now()}`,
   LOG_LEVEL: 'warn',
   PORT: String(port),
-  ADMIN_API_RATE_LIMIT: '100000000',
+  ...UNTHROTTLED,
 };
 const web = await startServer('dist/src/web.js', { ...env, LOG_LEVEL: 'info' }, 'web.listening');
 const api = `http://127.0.0.1:${port}`;

@@ -15,6 +15,13 @@ export const freePort = () =>
   });
 
 /**
+ * Environment that lifts the store-scoped admin API's leaky bucket far out of a bench's reach
+ * (a load generator is the runaway script the defaults stop): requests still spend from it, as
+ * in production, and are never refused.
+ */
+export const UNTHROTTLED = { ADMIN_API_BUCKET_CAPACITY: '100000000', ADMIN_API_RESTORE_RATE: '1000000' };
+
+/**
  * A child server, resolved once its output contains `ready`. The output goes to a file, not a
  * pipe: the bench process also runs the load generator, and reading a server's log lines
  * (one per request) would slow the load on that server only.

@@ -12,6 +12,8 @@ const DEV_INTERNAL_SECRET = 'emporium-development-internal-secret-not-secret'; /
 const DEV_SECRETS_KEY_BYTES = Buffer.from(DEV_SECRETS_KEY.split(':')[1]!, 'base64url').subarray(0, 32);
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+/** Points a second: a positive number, fractions allowed (0.5 is one point every two seconds). */
+const rate = (def: number) => z.coerce.number().positive().max(1_000_000).default(def);
 const bool = (def: boolean) =>
   z
     .enum(['true', 'false', '1', '0'])
@@ -56,8 +58,13 @@ const Env = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
     TRUST_PROXY: bool(false),
     TRUST_PROXY_HOPS: int(1, 1).pipe(z.number().max(10)),
-    ADMIN_API_RATE_LIMIT: int(40_000, 1),
-    ADMIN_API_RATE_WINDOW_SECONDS: int(60, 1).pipe(z.number().max(3600)),
+    ADMIN_API_BUCKET_CAPACITY: int(10_000, 1).pipe(z.number().max(1_000_000_000)),
+    ADMIN_API_RESTORE_RATE: rate(667),
+    GRAPHQL_BUCKET_CAPACITY: int(1000, 1).pipe(z.number().max(1_000_000_000)),
+    GRAPHQL_RESTORE_RATE: rate(50),
+    // Replaced by the leaky bucket's figures above: set, they are refused rather than ignored.
+    ADMIN_API_RATE_LIMIT: z.string().optional(),
+    ADMIN_API_RATE_WINDOW_SECONDS: z.string().optional(),
     BODY_LIMIT_BYTES: int(1024 * 1024, 1024),
     IDEMPOTENCY_LOCK_MS: int(60_000, 300),
     SECRETS_KEYS: SecretsKeys.optional(),
@@ -163,12 +170,24 @@ const Env = z
           ctx.addIssue({ code: 'custom', path: [name], message: 'must not be set in production (the schedule is 120 s doubling, capped at 3600 s)' });
       }
     }
+    for (const name of ['ADMIN_API_RATE_LIMIT', 'ADMIN_API_RATE_WINDOW_SECONDS'] as const) {
+      if (env[name] !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'was replaced by ADMIN_API_BUCKET_CAPACITY and ADMIN_API_RESTORE_RATE (a leaky bucket: docs/conventions.md, Rate limits)',
+        });
+      }
+    }
     if (env.STORAGE_DRIVER === 's3') {
       for (const name of ['S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER is s3' });
       }
     }
   });
+
+/** A leaky bucket's figures: it holds at most `capacity` points and refills `restoreRate` points a second. */
+export type BucketConfig = Readonly<{ capacity: number; restoreRate: number }>;
 
 export type Config = Readonly<{
   env: 'development' | 'test' | 'staging' | 'production';
@@ -180,8 +199,10 @@ export type Config = Readonly<{
     /** How many proxies of ours append to X-Forwarded-For: the client is that many entries from the right. */
     proxyHops: number;
     bodyLimitBytes: number;
-    /** The store-scoped admin API's request budget per (store, caller): `limit` requests per window. */
-    adminApiRate: Readonly<{ limit: number; windowSeconds: number }>;
+    /** The store-scoped REST admin API's leaky bucket per (store, caller): `capacity` points, restoring `restoreRate` a second; a request costs 1. */
+    adminApiBucket: BucketConfig;
+    /** The admin GraphQL API's leaky bucket per (store, caller), of query cost points. */
+    graphqlBucket: BucketConfig;
   }>;
   /** How long an Idempotency-Key claim lasts unless its request renews it (every third of it while it runs). */
   idempotency: Readonly<{ lockMs: number }>;
@@ -301,7 +322,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       trustProxy: e.TRUST_PROXY,
       proxyHops: e.TRUST_PROXY_HOPS,
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
-      adminApiRate: { limit: e.ADMIN_API_RATE_LIMIT, windowSeconds: e.ADMIN_API_RATE_WINDOW_SECONDS },
+      adminApiBucket: { capacity: e.ADMIN_API_BUCKET_CAPACITY, restoreRate: e.ADMIN_API_RESTORE_RATE },
+      graphqlBucket: { capacity: e.GRAPHQL_BUCKET_CAPACITY, restoreRate: e.GRAPHQL_RESTORE_RATE },
     },
     idempotency: { lockMs: e.IDEMPOTENCY_LOCK_MS },
     mongo: { url: e.MONGODB_URL, dbName: e.MONGODB_DB, connectTimeoutMs: e.MONGODB_CONNECT_TIMEOUT_MS },

@@ -43,7 +43,7 @@ export type Module = {
   close?: (platform: Platform) => Promise<void>;
   /** Whether a principal may act on a store (the stores domain). */
   storeAccess?: StoreAccess;
-  /** The counters behind request budgets, e.g. the store-scoped API's (the ratelimit domain). */
+  /** The leaky bucket behind request budgets, e.g. the store-scoped API's (the ratelimit domain). */
   requestBudget?: RequestBudget;
   /** Hears of each request let into a store-scoped endpoint (apps: counts installed apps' API calls). */
   storeRequestObserver?: StoreRequestObserver;

@@ -61,16 +61,33 @@ export type Authenticator = { prefix: string; authenticate(platform: Platform, t
 export type StoreAccess = (platform: Platform, principal: Principal, storeId: string) => Promise<ScopedStore | null>;
 
 /**
- * One spend from a request budget: `cost` units from the current fixed window of `scope` (a
- * store id) in the caller's `account`, which holds `limit` units per `windowSeconds` for each
- * scope. A REST request costs 1; a GraphQL query will cost its computed query cost.
+ * One spend from a leaky bucket: `cost` points from the bucket `scope` (`rest-<store id>`,
+ * `graphql-<store id>`) in the caller's `account`. The bucket holds at most `capacity` points
+ * and refills `restoreRate` points a second; a spend that does not fit now is refused and
+ * changes nothing. A REST request costs 1; a GraphQL query its requested query cost.
  */
-export type BudgetSpend = { account: string; scope: string; cost: number; limit: number; windowSeconds: number };
-/** The outcome: whether it was spent, and what is left of the window (for the RateLimit-* headers). */
-export type BudgetState = { allowed: boolean; limit: number; remaining: number; resetSeconds: number };
+export type BudgetSpend = { account: string; scope: string; cost: number; capacity: number; restoreRate: number };
 /**
- * Spends from a budget whose counters are shared by every web process (the ratelimit module's,
- * in the database): a spend that does not fit is refused and costs nothing.
+ * The bucket after a spend (or after a refused one, as it was): for the RateLimit-* headers
+ * and GraphQL's throttleStatus.
+ * - `available`: points available now, rounded down to an integer (the bucket itself counts
+ *   fractions of a point: it refills continuously);
+ * - `fullInSeconds`: seconds until the bucket is full again (0 when it is);
+ * - `retryAfterSeconds`: when refused, seconds until `cost` points will be available (at least
+ *   1; a cost above the capacity never fits, and gets the time until the bucket is full); 0
+ *   when allowed.
+ */
+export type BudgetState = {
+  allowed: boolean;
+  capacity: number;
+  restoreRate: number;
+  available: number;
+  fullInSeconds: number;
+  retryAfterSeconds: number;
+};
+/**
+ * Spends from a leaky bucket shared by every web process (the ratelimit module's, in the
+ * database): a spend that does not fit is refused and costs nothing.
  */
 export type RequestBudget = (platform: Platform, spend: BudgetSpend) => Promise<BudgetState>;
 

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readProcfile } from '../../src/dev/procfile.js';
 import { ROOT } from '../../src/localdb/index.js';
 import type { TestApp } from './app.js';
+import { client, type Client } from './http.js';
+import { freePort } from './waiting.js';
 
 export type RunningProcess = {
   child: ChildProcess;
@@ -55,6 +57,22 @@ export function runProcfileProcess(name: string, env: NodeJS.ProcessEnv): Runnin
   if (!entry) throw new Error(`no ${name} in Procfile`);
   const [command, ...args] = entry.command.split(/\s+/);
   return runCommand(command!, args, env);
+}
+
+/**
+ * Another web process (the Procfile's `web`) on the test app's database and a free port, for
+ * `use` with a client of it; stopped (SIGTERM) afterwards, whatever `use` did.
+ */
+export async function withWebProcess<T>(app: Pick<TestApp, 'childEnv'>, env: Record<string, string>, use: (web: Client) => Promise<T>): Promise<T> {
+  const port = await freePort();
+  const web = runProcfileProcess('web', app.childEnv({ ...env, PORT: String(port) }));
+  try {
+    await web.waitFor('"event":"web.listening"');
+    return await use(client(`http://127.0.0.1:${port}`));
+  } finally {
+    if (web.child.exitCode === null) web.child.kill('SIGTERM');
+    await web.exited;
+  }
 }
 
 /** What a worker prints once its jobs are registered and it polls for work. */

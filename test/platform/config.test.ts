@@ -68,3 +68,37 @@ describe('Configuration: the public development secrets outside development', ()
     }
   });
 });
+
+describe('Configuration: the leaky buckets of the admin APIs', () => {
+  it('defaults to 10,000 points restoring 667 a second for REST, 1000 restoring 50 for GraphQL', () => {
+    const { http } = loadConfig({ APP_ENV: 'test' });
+    expect(http.adminApiBucket).to.deep.equal({ capacity: 10_000, restoreRate: 667 });
+    expect(http.graphqlBucket).to.deep.equal({ capacity: 1000, restoreRate: 50 });
+  });
+
+  it('takes a fractional restore rate, and refuses an empty bucket or one that never refills', () => {
+    const { http } = loadConfig({ APP_ENV: 'test', ADMIN_API_BUCKET_CAPACITY: '5', ADMIN_API_RESTORE_RATE: '0.5', GRAPHQL_RESTORE_RATE: '12.5' });
+    expect(http.adminApiBucket).to.deep.equal({ capacity: 5, restoreRate: 0.5 });
+    expect(http.graphqlBucket.restoreRate).to.equal(12.5);
+    const problems = problemsOf({
+      APP_ENV: 'test',
+      ADMIN_API_BUCKET_CAPACITY: '0',
+      ADMIN_API_RESTORE_RATE: '0',
+      GRAPHQL_BUCKET_CAPACITY: '1.5',
+      GRAPHQL_RESTORE_RATE: 'fast',
+    });
+    expect(problems.map((p) => p.split(':')[0]).sort()).to.deep.equal([
+      'ADMIN_API_BUCKET_CAPACITY',
+      'ADMIN_API_RESTORE_RATE',
+      'GRAPHQL_BUCKET_CAPACITY',
+      'GRAPHQL_RESTORE_RATE',
+    ]);
+  });
+
+  it('refuses the fixed window names it replaced, rather than ignoring a limit someone set', () => {
+    const problems = problemsOf({ APP_ENV: 'test', ADMIN_API_RATE_LIMIT: '100', ADMIN_API_RATE_WINDOW_SECONDS: '60' });
+    expect(problems).to.have.length(2);
+    for (const p of problems)
+      expect(p).to.match(/^ADMIN_API_RATE_(LIMIT|WINDOW_SECONDS): was replaced by ADMIN_API_BUCKET_CAPACITY and ADMIN_API_RESTORE_RATE/);
+  });
+});

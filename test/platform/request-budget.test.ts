@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { createServer } from 'node:net';
 import { ObjectId } from 'mongodb';
 import type { Principal } from '../../src/http/context.js';
 import type { Module } from '../../src/module.js';
@@ -7,24 +6,21 @@ import { MODULES } from '../../src/modules.js';
 import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenShop, givenStore } from '../helpers/factories.js';
-import { client, type Reply } from '../helpers/http.js';
-import { runProcfileProcess, type RunningProcess } from '../helpers/processes.js';
+import type { Reply } from '../helpers/http.js';
+import { withWebProcess } from '../helpers/processes.js';
 
-const LIMIT = 5;
-const WINDOW_SECONDS = 3600;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const CAPACITY = 5;
+/** One point every 1000 s: within a test the bucket does not refill. */
+const RESTORE_RATE = 0.001;
+const BUCKET = { ADMIN_API_BUCKET_CAPACITY: String(CAPACITY), ADMIN_API_RESTORE_RATE: String(RESTORE_RATE) };
+/** Seconds for an empty bucket to fill. */
+const FILL_SECONDS = CAPACITY / RESTORE_RATE;
 
 /**
- * Spec 8: protected routes are rate limited. Every store-scoped admin request spends one unit of
- * the caller's budget on that store (ADMIN_API_RATE_LIMIT per ADMIN_API_RATE_WINDOW_SECONDS);
- * here the budget is 5 per hour, so a test proves it in a few requests.
+ * Spec 8: protected routes are rate limited. Every store-scoped admin request spends one point
+ * of the caller's leaky bucket on that store (ADMIN_API_BUCKET_CAPACITY points, restoring
+ * ADMIN_API_RESTORE_RATE a second); here the bucket holds 5 and restores one point in 1000 s,
+ * so a test proves it in a few requests.
  */
 describe('Request budget of the store-scoped admin API', () => {
   const principals = new Map<string, Principal>();
@@ -32,20 +28,7 @@ describe('Request budget of the store-scoped admin API', () => {
     name: 'test-apps',
     authenticators: [{ prefix: 'test_app_', authenticate: async (_platform, token) => principals.get(token) ?? null }],
   };
-  const { app, api } = useTestApp(
-    'budget',
-    { ADMIN_API_RATE_LIMIT: String(LIMIT), ADMIN_API_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS) },
-    { modules: [...MODULES, testApps] },
-  );
-
-  // Windows are fixed (aligned to the clock): start each test well inside one.
-  beforeEach(async function () {
-    const left = WINDOW_SECONDS * 1000 - (Date.now() % (WINDOW_SECONDS * 1000));
-    if (left < 20_000) {
-      this.timeout(left + 30_000);
-      await new Promise((resolve) => setTimeout(resolve, left + 100));
-    }
-  });
+  const { app, api } = useTestApp('budget', BUCKET, { modules: [...MODULES, testApps] });
 
   const headers = (res: Reply) => ({
     limit: res.headers.get('ratelimit-limit'),
@@ -56,30 +39,35 @@ describe('Request budget of the store-scoped admin API', () => {
   it('gives a caller 5 requests on a store, with RateLimit headers, then 429 rate_limited with Retry-After', async () => {
     const shop = await givenShop(api);
     const remaining: (string | null)[] = [];
-    for (let i = 0; i < LIMIT; i++) {
+    const resets: number[] = [];
+    for (let i = 0; i < CAPACITY; i++) {
       const res = await api.get('/v1/products', shop.as);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       const h = headers(res);
-      expect(h.limit).to.equal(String(LIMIT));
-      expect(h.reset).to.be.within(1, WINDOW_SECONDS);
+      expect(h.limit).to.equal(String(CAPACITY));
+      resets.push(h.reset);
       remaining.push(h.remaining);
     }
     expect(remaining).to.deep.equal(['4', '3', '2', '1', '0']);
+    // Seconds until the bucket is full again: 1000 s a point spent (less the few ms the requests took).
+    resets.forEach((reset, i) => expect(reset).to.be.within((i + 1) * 1000 - 1, (i + 1) * 1000));
 
     const refused = await api.get('/v1/products', shop.as);
     expect(refused.status).to.equal(429);
     expect(refused.body.error).to.include({ code: 'rate_limited' });
     expect(refused.body.error.request_id).to.equal(refused.headers.get('x-request-id'));
-    expect(headers(refused)).to.include({ limit: String(LIMIT), remaining: '0' });
-    expect(Number(refused.headers.get('retry-after')))
-      .to.equal(headers(refused).reset)
-      .and.to.be.within(1, WINDOW_SECONDS);
+    expect(headers(refused)).to.include({ limit: String(CAPACITY), remaining: '0' });
+    expect(headers(refused).reset).to.be.within(FILL_SECONDS - 1, FILL_SECONDS);
+    // Until one point is back: 1000 s after the first request, less the time since.
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(1000 - 5, 1000);
   });
 
   it('refuses a write over budget without changing anything, and a refused request spends nothing', async () => {
     const shop = await givenShop(api);
-    for (let i = 0; i < LIMIT; i++) expect((await api.get('/v1/products', shop.as)).status).to.equal(200);
+    for (let i = 0; i < CAPACITY; i++) expect((await api.get('/v1/products', shop.as)).status).to.equal(200);
     const products = app.platform.db.collection('products');
+    const accounts = app.platform.db.collection<{ _id: string; buckets: Record<string, number> }>('rate_limits');
+    const spent = await accounts.findOne({ _id: `admin:${shop.merchant.id}` });
     for (let i = 0; i < 3; i++) {
       const write = await api.post(
         '/v1/products',
@@ -89,10 +77,9 @@ describe('Request budget of the store-scoped admin API', () => {
       expect(write.status).to.equal(429);
     }
     expect(await products.countDocuments({ store_id: new ObjectId(shop.store.id) })).to.equal(0);
-    const account = await app.platform.db
-      .collection<{ _id: string; windows: Record<string, { count: number }> }>('rate_limits')
-      .findOne({ _id: `admin:${shop.merchant.id}` });
-    expect(account?.windows[`s${shop.store.id}`]?.count, 'refused requests are not counted').to.equal(LIMIT);
+    const account = await accounts.findOne({ _id: `admin:${shop.merchant.id}` });
+    expect(account, 'refused requests are not counted').to.deep.equal(spent);
+    expect(Object.keys(account?.buckets ?? {})).to.deep.equal([`rest-${shop.store.id}`]);
   });
 
   it('adds no document for store-scoped requests once the caller has signed in, whatever they answer', async () => {
@@ -105,30 +92,30 @@ describe('Request budget of the store-scoped admin API', () => {
     ];
     expect(statuses).to.deep.equal([200, 400, 404]);
     expect(await counts(app.platform.db)).to.deep.equal(before);
-    // The merchant's second store: another window in the same account.
+    // The merchant's second store: another bucket in the same account.
     const second = await givenStore(api, shop.merchant);
     const withStore = await counts(app.platform.db);
     expect((await api.get('/v1/products', { token: shop.merchant.token, storeId: second.id })).status).to.equal(200);
     expect(await counts(app.platform.db)).to.deep.equal(withStore);
   });
 
-  it('lets exactly 5 of 20 simultaneous requests through, the first of the window among them', async () => {
+  it('lets exactly 5 of 20 simultaneous requests through, the first of the bucket among them', async () => {
     const shop = await givenShop(api);
     const statuses = (await Promise.all(Array.from({ length: 20 }, () => api.get('/v1/products', shop.as)))).map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).to.have.length(LIMIT);
-    expect(statuses.filter((s) => s === 429)).to.have.length(20 - LIMIT);
+    expect(statuses.filter((s) => s === 200)).to.have.length(CAPACITY);
+    expect(statuses.filter((s) => s === 429)).to.have.length(20 - CAPACITY);
   });
 
   it('keeps one budget per (store, caller): another store of the merchant and an app on the same store have their own', async () => {
     const shop = await givenShop(api);
-    for (let i = 0; i < LIMIT; i++) expect((await api.get('/v1/products', shop.as)).status).to.equal(200);
+    for (let i = 0; i < CAPACITY; i++) expect((await api.get('/v1/products', shop.as)).status).to.equal(200);
     expect((await api.get('/v1/products', shop.as)).status).to.equal(429);
 
     // The same merchant on its second store, and through another session: the store's budget is per merchant, not per session.
     const second = await givenStore(api, shop.merchant);
     const elsewhere = await api.get('/v1/products', { token: shop.merchant.token, storeId: second.id });
     expect(elsewhere.status).to.equal(200);
-    expect(headers(elsewhere).remaining).to.equal(String(LIMIT - 1));
+    expect(headers(elsewhere).remaining).to.equal(String(CAPACITY - 1));
     const signin = await api.post('/v1/auth/signin', { email: shop.merchant.email, password: shop.merchant.password });
     expect((await api.get('/v1/products', { token: signin.body.data.session.token, storeId: shop.store.id })).status).to.equal(429);
 
@@ -143,13 +130,13 @@ describe('Request budget of the store-scoped admin API', () => {
     });
     const asApp = await api.get('/v1/products', { token: 'test_app_budget' });
     expect(asApp.status).to.equal(200);
-    expect(headers(asApp).remaining).to.equal(String(LIMIT - 1));
+    expect(headers(asApp).remaining).to.equal(String(CAPACITY - 1));
   });
 
   it('does not count requests refused before the store is known, nor routes outside the store-scoped API', async () => {
     const shop = await givenShop(api);
     const intruder = await givenShop(api);
-    for (let i = 0; i < LIMIT + 2; i++) {
+    for (let i = 0; i < CAPACITY + 2; i++) {
       const anonymous = await api.get('/v1/products', { storeId: shop.store.id });
       expect(anonymous.status).to.equal(401);
       expect(anonymous.headers.get('ratelimit-limit')).to.equal(null);
@@ -161,30 +148,63 @@ describe('Request budget of the store-scoped admin API', () => {
     }
     const first = await api.get('/v1/products', shop.as);
     expect(first.status).to.equal(200);
-    expect(headers(first).remaining).to.equal(String(LIMIT - 1));
+    expect(headers(first).remaining).to.equal(String(CAPACITY - 1));
   });
 
-  it('holds across web processes: the counters are in the database', async function () {
+  it('holds across web processes: the buckets are in the database', async function () {
     this.timeout(60_000);
     const shop = await givenShop(api);
-    const port = await freePort();
-    let web: RunningProcess | null = null;
-    try {
-      web = runProcfileProcess(
-        'web',
-        app.childEnv({ PORT: String(port), ADMIN_API_RATE_LIMIT: String(LIMIT), ADMIN_API_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS) }),
-      );
-      await web.waitFor('"event":"web.listening"');
-      const other = client(`http://127.0.0.1:${port}`);
+    await withWebProcess(app, BUCKET, async (other) => {
       const statuses: number[] = [];
-      for (let i = 0; i < LIMIT + 1; i++) statuses.push((await (i % 2 === 0 ? api : other).get('/v1/products', shop.as)).status);
+      for (let i = 0; i < CAPACITY + 1; i++) statuses.push((await (i % 2 === 0 ? api : other).get('/v1/products', shop.as)).status);
       expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
       expect((await other.get('/v1/products', shop.as)).status).to.equal(429);
-    } finally {
-      if (web && web.child.exitCode === null) {
-        web.child.kill('SIGTERM');
-        await web.exited;
+    });
+  });
+});
+
+/**
+ * The leaky bucket refills continuously: two web processes (this test's and a Procfile `web`)
+ * hammered at once on one (store, caller) share one bucket, and what they admit together never
+ * exceeds its capacity plus what it restored while they ran.
+ */
+describe('Request budget of the store-scoped admin API: one bucket for two web processes', () => {
+  const capacity = 10;
+  const restoreRate = 20;
+  const bucket = { ADMIN_API_BUCKET_CAPACITY: String(capacity), ADMIN_API_RESTORE_RATE: String(restoreRate) };
+  const { app, api } = useTestApp('bucket-shared', bucket);
+
+  it('admits at most capacity + restoreRate × elapsed time across both, and refills while they spend', async function () {
+    this.timeout(60_000);
+    const shop = await givenShop(api);
+    await withWebProcess(app, bucket, async (other) => {
+      const admitted = [0, 0];
+      const refused: Reply[] = [];
+      const start = Date.now();
+      const until = start + 2500;
+      await Promise.all(
+        [api, other, api, other, api, other].map(async (target, i) => {
+          while (Date.now() < until) {
+            const res = await target.get('/v1/stores/current', shop.as);
+            if (res.status === 200) admitted[i % 2]!++;
+            else if (res.status === 429) refused.push(res);
+            else throw new Error(`unexpected ${res.status}: ${JSON.stringify(res.body)}`);
+          }
+        }),
+      );
+      const elapsedSeconds = (Date.now() - start) / 1000;
+      const total = admitted[0]! + admitted[1]!;
+      expect(total, `admitted ${admitted.join(' + ')} in ${elapsedSeconds} s`).to.be.at.most(Math.floor(capacity + restoreRate * elapsedSeconds + 1e-9));
+      expect(total, 'the bucket refilled while they spent').to.be.above(capacity + restoreRate);
+      expect(admitted[1], 'the second process admitted some').to.be.above(0);
+      expect(refused.length).to.be.above(0);
+      for (const res of refused) {
+        expect(res.body.error.code).to.equal('rate_limited');
+        // A point comes back every 50 ms.
+        expect(res.headers.get('retry-after')).to.equal('1');
+        expect(res.headers.get('ratelimit-limit')).to.equal(String(capacity));
+        expect(res.headers.get('ratelimit-remaining')).to.equal('0');
       }
-    }
+    });
   });
 });
