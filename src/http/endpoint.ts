@@ -18,7 +18,7 @@ import { parseInput } from './validate.js';
  * - `storeScoped(scope)`: a store-scoped admin endpoint: a merchant with an `X-Store-Id` it
  *   owns, or an app installed in the store whose token was granted `scope` (unless
  *   `{ apps: false }`: merchants only). `scope: null` needs no particular scope. Each request
- *   spends one unit of the caller's request budget on the store (src/http/budget.ts).
+ *   spends one point of the caller's leaky bucket on the store (src/http/budget.ts).
  * - `'customer'`: a storefront customer's session (never a merchant's or an app's token), acting
  *   on the one store the customer has an account in (the principal's `storeId`).
  * - `{ storeFrom: 'body' }`: a merchant session acting on the store its body names (`store_id`,
@@ -246,7 +246,7 @@ function endpoint(platform: Platform, spec: AnySpec, handler: AnyHandler): Route
         : [access.store.apps ? (['merchant', 'app'] as const) : (['merchant'] as const), access.store.scope];
     steps.push(requirePrincipal(platform, kinds));
     steps.push(requireStore(platform, { scope }));
-    // The caller's request budget on that store (429 rate_limited when spent); RateLimit-* headers.
+    // The caller's leaky bucket on that store (429 rate_limited when the cost is not available); RateLimit-* headers.
     steps.push(storeBudget(platform));
   }
   const idempotency = spec.idempotent as boolean | PublicIdempotency | undefined;
