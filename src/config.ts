@@ -62,6 +62,10 @@ const Env = z
     ADMIN_API_RESTORE_RATE: rate(667),
     GRAPHQL_BUCKET_CAPACITY: int(1000, 1).pipe(z.number().max(1_000_000_000)),
     GRAPHQL_RESTORE_RATE: rate(50),
+    STOREFRONT_GRAPHQL_CLIENT_CAPACITY: int(1000, 1).pipe(z.number().max(1_000_000_000)),
+    STOREFRONT_GRAPHQL_CLIENT_RESTORE_RATE: rate(50),
+    STOREFRONT_GRAPHQL_STORE_CAPACITY: int(20_000, 1).pipe(z.number().max(1_000_000_000)),
+    STOREFRONT_GRAPHQL_STORE_RESTORE_RATE: rate(1000),
     // Replaced by the leaky bucket's figures above: set, they are refused rather than ignored.
     ADMIN_API_RATE_LIMIT: z.string().optional(),
     ADMIN_API_RATE_WINDOW_SECONDS: z.string().optional(),
@@ -203,6 +207,8 @@ export type Config = Readonly<{
     adminApiBucket: BucketConfig;
     /** The admin GraphQL API's leaky bucket per (store, caller), of query cost points. */
     graphqlBucket: BucketConfig;
+    /** The storefront GraphQL API's buckets (docs/graphql.md, Throttling): per client address in a store, and per store (all its clients). */
+    storefrontGraphql: Readonly<{ client: BucketConfig; store: BucketConfig }>;
   }>;
   /** How long an Idempotency-Key claim lasts unless its request renews it (every third of it while it runs). */
   idempotency: Readonly<{ lockMs: number }>;
@@ -324,6 +330,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
       adminApiBucket: { capacity: e.ADMIN_API_BUCKET_CAPACITY, restoreRate: e.ADMIN_API_RESTORE_RATE },
       graphqlBucket: { capacity: e.GRAPHQL_BUCKET_CAPACITY, restoreRate: e.GRAPHQL_RESTORE_RATE },
+      storefrontGraphql: {
+        client: { capacity: e.STOREFRONT_GRAPHQL_CLIENT_CAPACITY, restoreRate: e.STOREFRONT_GRAPHQL_CLIENT_RESTORE_RATE },
+        store: { capacity: e.STOREFRONT_GRAPHQL_STORE_CAPACITY, restoreRate: e.STOREFRONT_GRAPHQL_STORE_RESTORE_RATE },
+      },
     },
     idempotency: { lockMs: e.IDEMPOTENCY_LOCK_MS },
     mongo: { url: e.MONGODB_URL, dbName: e.MONGODB_DB, connectTimeoutMs: e.MONGODB_CONNECT_TIMEOUT_MS },

@@ -153,3 +153,17 @@ export async function findInStore<T extends { _id: ObjectId; store_id: ObjectId 
   if (!doc) throw notFound(what);
   return doc;
 }
+
+/**
+ * The store's documents with these ids (clients' ids: malformed ones are skipped, other stores'
+ * are not found), in one read: what a GraphQL loader batches its nodes with.
+ */
+export async function findManyInStore<T extends { _id: ObjectId; store_id: ObjectId }>(
+  collection: Collection<T>,
+  storeId: string,
+  rawIds: readonly string[],
+): Promise<WithId<T>[]> {
+  const ids = [...new Set(rawIds)].flatMap((raw) => parseObjectId(raw) ?? []);
+  if (ids.length === 0) return [];
+  return collection.find({ _id: { $in: ids }, store_id: new ObjectId(storeId) } as Filter<T>).toArray();
+}

@@ -5,6 +5,7 @@ import { couponsModule } from './coupons/index.js';
 import { customersModule } from './customers/index.js';
 import { formsModule } from './forms/index.js';
 import { giftCardsModule } from './giftcards/index.js';
+import { graphqlModule } from './graphql/index.js';
 import { healthModule } from './health/index.js';
 import { inventoryModule } from './inventory/index.js';
 import { maintenanceModule } from './maintenance/index.js';
@@ -48,6 +49,7 @@ export const MODULES: readonly Module[] = [
   appsModule,
   themesModule,
   renderingModule,
+  graphqlModule,
   webhooksModule,
   messagesModule,
   rateLimitModule,

@@ -29,7 +29,8 @@ export const PageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
   cursor: Cursor.optional(),
 });
-export type Page = { limit: number; cursor?: ObjectId | undefined };
+/** `backwards`: newest first, before the cursor (GraphQL's `last`/`before`; REST pages always go forwards). */
+export type Page = { limit: number; cursor?: ObjectId | undefined; backwards?: boolean | undefined };
 
 export function encodeCursor(id: ObjectId): string {
   return Buffer.from(JSON.stringify({ after: id.toHexString() })).toString('base64url');
@@ -61,7 +62,10 @@ export async function findPage<T extends { _id: ObjectId }>(
   return pageOf(docs, limit);
 }
 
-export const afterCursor = (page: Page) => (page.cursor ? { _id: { $gt: page.cursor } } : {});
+export const afterCursor = (page: Page) => (page.cursor ? { _id: { [page.backwards ? '$lt' : '$gt']: page.cursor } } : {});
+
+/** The `_id` order a page walks: ascending, or descending for a backwards page. */
+export const pageDirection = (page: Page): 1 | -1 => (page.backwards ? -1 : 1);
 
 /**
  * Keyset pagination on another field than `_id` (a sort the client chose): the cursor carries

@@ -1,7 +1,7 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { findInStore, onDuplicateKey } from '../db.js';
+import { findInStore, findManyInStore, onDuplicateKey } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
-import { afterCursor, type Page, findPage } from '../pagination.js';
+import { afterCursor, type Page, findPage, pageDirection } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { handleTaken, insertWithHandle } from './handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
@@ -101,7 +101,12 @@ export async function findCollectionByHandle(platform: Pick<Platform, 'db'>, sto
 }
 
 export async function listCollections(platform: Platform, storeId: string, page: Page): Promise<{ items: CollectionView[]; nextCursor: string | null }> {
-  const { items, nextCursor } = await findPage(collections(platform.db), { store_id: new ObjectId(storeId), ...afterCursor(page) }, page.limit);
+  const { items, nextCursor } = await findPage(
+    collections(platform.db),
+    { store_id: new ObjectId(storeId), ...afterCursor(page) },
+    page.limit,
+    pageDirection(page),
+  );
   return { items: items.map(presentCollection), nextCursor };
 }
 
@@ -164,4 +169,9 @@ export async function deleteCollection(platform: Platform, storeId: string, coll
     if (removed) return;
   }
   throw new PlatformError('conflict', 'edit_conflict', 'The collection kept changing while it was being deleted; try again');
+}
+
+/** The store's collections by id (GraphQL's loader). */
+export async function collectionsByIds(platform: Pick<Platform, 'db'>, storeId: string, ids: readonly string[]): Promise<Map<string, CollectionView>> {
+  return new Map((await findManyInStore(collections(platform.db), storeId, ids)).map((d) => [d._id.toHexString(), presentCollection(d)]));
 }

@@ -3,9 +3,28 @@ import { CATALOG_ERROR_CODES } from './errors.js';
 import { CATALOG_EVENT_TYPES } from './events.js';
 import { collectionRoutes, productRoutes } from './routes.js';
 import { COLLECTIONS, PRODUCTS, catalogIndexes } from './store.js';
-export { findProductByHandle, findVariants, getProduct, listProducts, productExists, type VariantRef } from './products.js';
-export { findCollectionByHandle, listCollections } from './collections.js';
-export { ListProductsQuery } from './schemas.js';
+export {
+  createProduct,
+  deleteProduct,
+  findProductByHandle,
+  findVariants,
+  getProduct,
+  listProducts,
+  productExists,
+  productsByIds,
+  updateProduct,
+  type VariantRef,
+} from './products.js';
+export {
+  collectionsByIds,
+  createCollection,
+  deleteCollection,
+  findCollectionByHandle,
+  getCollection,
+  listCollections,
+  updateCollection,
+} from './collections.js';
+export { CreateCollectionBody, CreateProductBody, ListProductsQuery, UpdateCollectionBody, UpdateProductBody } from './schemas.js';
 export type { ProductView, VariantView, CollectionView } from './present.js';
 
 /** Products and collections: /v1/products, /v1/products/collections. */

@@ -1,5 +1,5 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { findInStore, onDuplicateKey } from '../db.js';
+import { findInStore, findManyInStore, onDuplicateKey } from '../db.js';
 import { findMedia } from '../media/index.js';
 import { PlatformError, invalidInput, notFound, type InputIssue } from '../errors.js';
 import { keysetPageOf, keysetQuery } from '../pagination.js';
@@ -324,4 +324,9 @@ export async function findVariants(platform: Pick<Platform, 'db'>, storeId: stri
     }
   }
   return found;
+}
+
+/** The store's products by id (GraphQL's loader); ids that are not the store's are absent. */
+export async function productsByIds(platform: Pick<Platform, 'db'>, storeId: string, ids: readonly string[]): Promise<Map<string, ProductView>> {
+  return new Map((await findManyInStore(products(platform.db), storeId, ids)).map((d) => [d._id.toHexString(), presentProduct(d)]));
 }

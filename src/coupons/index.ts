@@ -3,7 +3,7 @@ import { COUPONS_ERROR_CODES } from './errors.js';
 import { COUPONS_EVENT_TYPES } from './events.js';
 import { couponRoutes } from './routes.js';
 import { COUPONS, couponIndexes } from './store.js';
-export { evaluateCoupon, type CouponEvaluation, type CouponRefusal } from './service.js';
+export { evaluateCoupon, getCoupon, listCoupons, type CouponEvaluation, type CouponRefusal } from './service.js';
 export {
   announceCouponRedemption,
   claimCouponRedemption,
@@ -13,7 +13,7 @@ export {
   type CouponRedemption,
   type RedemptionOutcome,
 } from './redemptions.js';
-export type { EvaluationCart } from './schemas.js';
+export { ListCouponsQuery, type EvaluationCart } from './schemas.js';
 export type { CouponView } from './present.js';
 
 /** Discount codes: /v1/coupons. */

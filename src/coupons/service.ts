@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
-import { afterCursor, findPage } from '../pagination.js';
+import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentCoupon, type CouponView } from './present.js';
 import {
@@ -70,7 +70,11 @@ export async function createCoupon(platform: Platform, store: { id: string; curr
 /** A prefix of an upper-cased code as a range: every code character sorts below `~`, so the range is exactly the prefix. */
 const prefixRange = (prefix: string) => ({ $gte: prefix.toUpperCase(), $lt: `${prefix.toUpperCase()}~` });
 
-export async function listCoupons(platform: Platform, storeId: string, query: ListCouponsQuery): Promise<{ items: CouponView[]; nextCursor: string | null }> {
+export async function listCoupons(
+  platform: Platform,
+  storeId: string,
+  query: ListCouponsQuery & Pick<Page, 'backwards'>,
+): Promise<{ items: CouponView[]; nextCursor: string | null }> {
   const { items, nextCursor } = await findPage(
     coupons(platform.db),
     {
@@ -80,6 +84,7 @@ export async function listCoupons(platform: Platform, storeId: string, query: Li
       ...afterCursor(query),
     },
     query.limit,
+    pageDirection(query),
   );
   return { items: items.map(presentCoupon), nextCursor };
 }

@@ -8,6 +8,7 @@ import { editConflict, loadCustomer, UPDATE_TRIES } from './service.js';
 import { CUSTOMER_ADDRESSES, customerAddresses, customers, type CustomerAddressDocument, type CustomerDocument } from './store.js';
 import { carried, carrying } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
+import { findManyInStore } from '../db.js';
 
 export const MAX_ADDRESSES_PER_CUSTOMER = 100;
 
@@ -267,4 +268,22 @@ export async function changeOwnAddress(
   if (hasFields) await updateAddress(platform, storeId, customerId, addressId, fields);
   if (makeDefault) await makeDefaultAddress(platform, storeId, customerId, addressId);
   return getAddress(platform, storeId, customerId, addressId);
+}
+
+/** The addresses of each of these customers of the store (GraphQL's loader), oldest first: at most MAX_ADDRESSES_PER_CUSTOMER each. */
+export async function addressesOfCustomers(
+  platform: Pick<Platform, 'db'>,
+  storeId: string,
+  customerIds: readonly string[],
+): Promise<Map<string, CustomerAddressView[]>> {
+  const owners = await findManyInStore(customers(platform.db), storeId, customerIds);
+  const out = new Map(owners.map((c) => [c._id.toHexString(), [] as CustomerAddressView[]]));
+  if (owners.length === 0) return out;
+  const defaults = new Map(owners.map((c) => [c._id.toHexString(), c.default_address_id]));
+  const docs = await customerAddresses(platform.db)
+    .find({ store_id: new ObjectId(storeId), customer_id: { $in: owners.map((c) => c._id) } })
+    .sort({ _id: 1 })
+    .toArray();
+  for (const a of docs) out.get(a.customer_id.toHexString())?.push(presentAddress(a, defaults.get(a.customer_id.toHexString()) ?? null));
+  return out;
 }

@@ -6,11 +6,13 @@ import { customerAccountRoutes } from './account-routes.js';
 import { customersJobs } from './jobs.js';
 import { customerRoutes } from './routes.js';
 import { CUSTOMERS, CUSTOMER_ADDRESSES, customerIndexes } from './store.js';
-export { clearCustomerKey, getCustomer } from './service.js';
-export { sweepExpiredCustomerCredentials } from './account.js';
+export { clearCustomerKey, createCustomer, customersByIds, getCustomer, listCustomers, updateCustomer } from './service.js';
+export { addressesOfCustomers } from './addresses.js';
+export { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from './schemas.js';
+export { getAccount, sweepExpiredCustomerCredentials } from './account.js';
 export { SweepCustomerCredentials } from './jobs.js';
 export { recordCustomerOrder } from './order-stats.js';
-export type { CustomerView, CustomerAddressView } from './present.js';
+export type { AccountView, CustomerView, CustomerAddressView } from './present.js';
 
 /** Customers and their addresses: /v1/customers; shoppers' accounts: /v1/storefront/customer and the customer session authenticator. */
 export const customersModule: Module = {

@@ -1,12 +1,12 @@
 import { ObjectId, type Filter } from 'mongodb';
 import { PlatformError, notFound } from '../errors.js';
-import { afterCursor, findPage } from '../pagination.js';
+import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentCustomer, type CustomerView } from './present.js';
 import type { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from './schemas.js';
 import { customers, type CustomerAccount, type CustomerDocument } from './store.js';
 import { carrying } from '../events/index.js';
-import { findInStore, onDuplicateKey } from '../db.js';
+import { findInStore, findManyInStore, onDuplicateKey } from '../db.js';
 import { parseObjectId, escapeRegex } from '../ids.js';
 
 /** The store a customer operation acts in (the X-Store-Id store). */
@@ -63,11 +63,11 @@ export async function createCustomer(
 export async function listCustomers(
   platform: Platform,
   storeId: string,
-  query: ListCustomersQuery,
+  query: ListCustomersQuery & Pick<Page, 'backwards'>,
 ): Promise<{ items: CustomerView[]; nextCursor: string | null }> {
   const filter: Filter<CustomerDocument> = { store_id: new ObjectId(storeId), ...afterCursor(query) };
   if (query.query) filter.search = { $regex: `^${escapeRegex(query.query)}` };
-  const { items, nextCursor } = await findPage(customers(platform.db), filter, query.limit);
+  const { items, nextCursor } = await findPage(customers(platform.db), filter, query.limit, pageDirection(query));
   return { items: items.map(presentCustomer), nextCursor };
 }
 
@@ -133,4 +133,9 @@ export async function clearCustomerKey(platform: Platform, storeId: string, cust
   const id = parseObjectId(customerId);
   if (!id || keys.length === 0) return;
   await customers(platform.db).updateOne({ _id: id, store_id: new ObjectId(storeId) }, { $pullAll: { pending_ops: [...keys] } });
+}
+
+/** The store's customers by id (GraphQL's loader). */
+export async function customersByIds(platform: Pick<Platform, 'db'>, storeId: string, ids: readonly string[]): Promise<Map<string, CustomerView>> {
+  return new Map((await findManyInStore(customers(platform.db), storeId, ids)).map((d) => [d._id.toHexString(), presentCustomer(d)]));
 }

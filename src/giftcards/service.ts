@@ -3,7 +3,7 @@ import { dayOf } from '../clock.js';
 import { getCustomer } from '../customers/index.js';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
-import { afterCursor, findPage } from '../pagination.js';
+import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { keyedHash } from '../secrets/index.js';
 import { lockStoreCurrency } from '../stores/index.js';
@@ -99,12 +99,13 @@ export async function createGiftCard(platform: Platform, store: { id: string; cu
 export async function listGiftCards(
   platform: Platform,
   storeId: string,
-  query: ListGiftCardsQuery,
+  query: ListGiftCardsQuery & Pick<Page, 'backwards'>,
 ): Promise<{ items: GiftCardView[]; nextCursor: string | null }> {
   const { items, nextCursor } = await findPage(
     giftCards(platform.db),
     { store_id: new ObjectId(storeId), ...(query.status ? { status: query.status } : {}), ...afterCursor(query) },
     query.limit,
+    pageDirection(query),
   );
   return { items: items.map(presentGiftCard), nextCursor };
 }

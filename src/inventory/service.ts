@@ -3,7 +3,7 @@ import { findVariants } from '../catalog/index.js';
 import { isDuplicateKeyError, findInStore } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
 import { carried, carrying } from '../events/index.js';
-import { afterCursor, type Page, findPage } from '../pagination.js';
+import { afterCursor, type Page, findPage, pageDirection } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentLevel, presentLocation, type LevelView, type LocationView } from './present.js';
 import type { CreateLocationBody, UpdateLocationBody } from './schemas.js';
@@ -34,6 +34,7 @@ export async function listLocations(platform: Platform, storeId: string, query: 
     locations(platform.db),
     { store_id: new ObjectId(storeId), ...(query.active !== undefined ? { active: query.active } : {}), ...afterCursor(query) },
     query.limit,
+    pageDirection(query),
   );
   return { items: items.map(presentLocation), nextCursor };
 }
@@ -97,6 +98,7 @@ export async function listLevels(platform: Platform, storeId: string, query: Pag
       ...afterCursor(query),
     },
     query.limit,
+    pageDirection(query),
   );
   return { items: items.map(presentLevel), nextCursor };
 }

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { notFound } from '../errors.js';
 import { parseObjectId } from '../ids.js';
-import { afterCursor, type Page, findPage } from '../pagination.js';
+import { afterCursor, type Page, findPage, pageDirection } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { hashToken, sameSecret } from '../secrets/index.js';
 import { presentCustomerOrder, presentOrder, type CustomerOrderView, type OrderView } from './present.js';
@@ -18,6 +18,7 @@ export async function listCustomerOrders(
     orders(platform.db),
     { store_id: new ObjectId(storeId), customer_id: new ObjectId(customerId), creating: { $ne: true }, ...afterCursor(page) },
     page.limit,
+    pageDirection(page),
   );
   return { items: items.map(presentCustomerOrder), nextCursor };
 }

@@ -7,10 +7,10 @@ import { orderIndexes } from './store.js';
 export { repairOrders } from './changes.js';
 export { RepairOrders } from './jobs.js';
 export { createOrder } from './create.js';
-export { findOrderByRequest, getOrder, listOrders, markOrderPaid } from './service.js';
+export { findOrderByRequest, fulfillOrder, getOrder, listOrders, markOrderPaid, ordersByIds, refundOrder } from './service.js';
 export { customerBoughtProduct, getShopperOrder, listCustomerOrders, replacePaymentSecret, type ShopperProof } from './customer-reads.js';
 export type { RequestRef } from './store.js';
-export { ListOrdersQuery } from './schemas.js';
+export { CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
 export type { CustomerOrderView, OrderView } from './present.js';
 
 /** Orders, fulfilments, refunds, cancellations and payments: /v1/orders; a customer's own orders: /v1/storefront/customer/orders. */

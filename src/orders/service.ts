@@ -1,8 +1,9 @@
 import { ObjectId, type Filter } from 'mongodb';
+import { findManyInStore } from '../db.js';
 import { findVariants } from '../catalog/index.js';
 import { PlatformError, invalidInput, type InputIssue } from '../errors.js';
 import { type LocationView } from '../inventory/index.js';
-import { afterCursor, findPage } from '../pagination.js';
+import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import type { Provider } from '../payments/index.js';
 import { changeOrder, findMade, fulfillable, fulfillmentStatusOf, loadOrder, madeBy, type Keys, type Plan } from './changes.js';
@@ -23,12 +24,16 @@ export async function getOrder(platform: Platform, storeId: string, orderId: str
   return presentOrder(await loadOrder(platform, storeId, orderId));
 }
 
-export async function listOrders(platform: Platform, storeId: string, q: ListOrdersQuery): Promise<{ items: OrderView[]; nextCursor: string | null }> {
+export async function listOrders(
+  platform: Platform,
+  storeId: string,
+  q: ListOrdersQuery & Pick<Page, 'backwards'>,
+): Promise<{ items: OrderView[]; nextCursor: string | null }> {
   const filter: Filter<OrderDocument> = { store_id: new ObjectId(storeId), creating: { $ne: true }, ...afterCursor(q) };
   if (q.financial_status) filter.financial_status = q.financial_status;
   if (q.fulfillment_status) filter.fulfillment_status = q.fulfillment_status;
   if (q.customer_id) filter.customer_id = new ObjectId(q.customer_id);
-  const { items, nextCursor } = await findPage(orders(platform.db), filter, q.limit);
+  const { items, nextCursor } = await findPage(orders(platform.db), filter, q.limit, pageDirection(q));
   return { items: items.map(presentOrder), nextCursor };
 }
 
@@ -283,4 +288,10 @@ export async function markOrderPaid(
     return { kind: 'pay', set: { paid_amount: order.total, financial_status: 'paid' }, holds: [], effects, subject_id: null };
   });
   return presentOrder(updated);
+}
+
+/** The store's orders by id (GraphQL's loader); orders still being made are not shown, as in REST. */
+export async function ordersByIds(platform: Pick<Platform, 'db'>, storeId: string, ids: readonly string[]): Promise<Map<string, OrderView>> {
+  const docs = await findManyInStore(orders(platform.db), storeId, ids);
+  return new Map(docs.filter((d) => d.creating !== true).map((d) => [d._id.toHexString(), presentOrder(d)]));
 }

@@ -155,3 +155,20 @@ export async function enabledPaymentMethods(platform: Pick<Platform, 'db'>, stor
   const on = new Set(enabled.map((d) => d.provider));
   return PROVIDERS.filter((p) => on.has(p)).map((provider) => ({ provider, name: PROVIDER_NAMES[provider] }));
 }
+
+/** The transactions of each of these orders of the store (GraphQL's loader), oldest first. */
+export async function transactionsOfOrders(
+  platform: Pick<Platform, 'db'>,
+  storeId: string,
+  orderIds: readonly string[],
+): Promise<Map<string, PaymentTransactionView[]>> {
+  const ids = orderIds.filter((id) => ObjectId.isValid(id) && id.length === 24).map((id) => new ObjectId(id));
+  const out = new Map(orderIds.map((id) => [id, [] as PaymentTransactionView[]]));
+  if (ids.length === 0) return out;
+  const docs = await paymentTransactions(platform.db)
+    .find({ store_id: new ObjectId(storeId), order_id: { $in: ids } })
+    .sort({ _id: 1 })
+    .toArray();
+  for (const t of docs) out.get(t.order_id.toHexString())?.push(presentTransaction(t));
+  return out;
+}

@@ -7,7 +7,14 @@ import { CARTS, cartIndexes, paymentIndexes } from './store.js';
 export { loadPricedCart, sweepExpiredCarts, type CartLineProblem, type PricedCart, type PricedCartLine, type PricedCoupon } from './carts.js';
 export { finishStrandedCheckouts } from './checkout.js';
 export { FinishCheckouts, SweepCarts } from './jobs.js';
-export { findPublicCollection, getPublicProduct, storefrontStore, type PublicCollectionWithProducts } from './reads.js';
+export {
+  findPublicCollection,
+  getPublicProduct,
+  listPublicCollections,
+  listPublicProducts,
+  storefrontStore,
+  type PublicCollectionWithProducts,
+} from './reads.js';
 export { presentCart, type PublicProductView } from './present.js';
 export { CART_TOKEN_HEADER } from './schemas.js';
 export type { CartView } from './present.js';

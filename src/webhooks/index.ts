@@ -22,7 +22,9 @@ export {
 export { RotateSecretBody } from './subscriptions/schemas.js';
 export { appDeliveryFigures, type AppDeliveryFigures } from './deliveries/app-stats.js';
 export { AppDeliveriesQuery, getDelivery, listDeliveries, redeliver, type DeliveryScope } from './deliveries/log.js';
-export type { AppSubscriptionView } from './subscriptions/present.js';
+export type { AppSubscriptionView, SubscriptionView } from './subscriptions/present.js';
+export { createSubscription, getSubscription, listSubscriptions } from './subscriptions/service.js';
+export { subscriptionSchemas } from './subscriptions/schemas.js';
 export { deliveries as webhookDeliveries, type DeliveryDocument } from './deliveries/store.js';
 export { dispatchDue } from './deliveries/delivery.js';
 export { catchUpSubscriptions, fanOutEvents, fanOutPendingEvents } from './deliveries/fan-out.js';

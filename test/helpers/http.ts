@@ -24,6 +24,8 @@ export function client(baseUrl: string) {
     return { status: response.status, body: parsed as T, headers: response.headers };
   }
   return {
+    /** Where it sends (for a client of another kind, a GraphQL one, on the same server). */
+    baseUrl,
     get: <T = any>(path: string, options?: RequestOptions) => send<T>('GET', path, undefined, options),
     post: <T = any>(path: string, body?: unknown, options?: RequestOptions) => send<T>('POST', path, body, options),
     patch: <T = any>(path: string, body?: unknown, options?: RequestOptions) => send<T>('PATCH', path, body, options),

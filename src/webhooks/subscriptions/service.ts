@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
-import { PlatformError, notFound } from '../../errors.js';
+import { PlatformError, invalidInput, notFound } from '../../errors.js';
 import { carried, carrying } from '../../events/index.js';
 import { parseObjectId } from '../../ids.js';
-import { afterCursor, type Page, findPage } from '../../pagination.js';
+import { afterCursor, type Page, findPage, pageDirection } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { presentSubscription, type SubscriptionView, type SubscriptionWithSecret } from './present.js';
 import type { CreateSubscriptionBody, RotateSecretBody, UpdateSubscriptionBody } from './schemas.js';
@@ -37,9 +37,7 @@ const limitReached = () =>
 async function acceptTarget(platform: Platform, raw: string, options: TargetOptions): Promise<string> {
   const verdict = await checkTargetUrl(platform.config, raw, { resolve: true, ...(options.resolver ? { resolver: options.resolver } : {}) });
   if (!verdict.ok) {
-    throw new PlatformError('invalid_data', 'invalid_target_url', `The target URL is not allowed: ${verdict.reason}`, {
-      details: [`body.target_url: ${verdict.reason}`],
-    });
+    throw invalidInput([{ path: 'target_url', message: verdict.reason }], 'invalid_target_url', `The target URL is not allowed: ${verdict.reason}`);
   }
   return verdict.url.href;
 }
@@ -122,6 +120,7 @@ export async function listSubscriptions(platform: Platform, storeId: string, pag
     subscriptions(platform.db),
     { store_id: new ObjectId(storeId), ...MERCHANT_OWNED, ...afterCursor(page) },
     page.limit,
+    pageDirection(page),
   );
   return { items: items.map(presentSubscription), nextCursor };
 }

@@ -1,0 +1,80 @@
+import { GraphQLError } from 'graphql';
+import { ObjectId } from 'mongodb';
+import { encodeCursor } from '../pagination.js';
+
+/** The most `first` or `last` may be (docs/graphql.md, Connections). */
+export const MAX_PAGE = 250;
+
+export type ConnectionArgs = { first?: number | null; after?: string | null; last?: number | null; before?: string | null };
+export type Connection<T> = {
+  edges: { cursor: string; node: T }[];
+  nodes: T[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+};
+
+/** How many a connection asks for, forwards or backwards; the cost rule has already refused a missing or out-of-range size. */
+export function pageSize(args: ConnectionArgs): { size: number; backwards: boolean } {
+  if (typeof args.last === 'number') return { size: args.last, backwards: true };
+  return { size: typeof args.first === 'number' ? args.first : 0, backwards: false };
+}
+
+function connectionOf<T>(edges: { cursor: string; node: T }[], hasNextPage: boolean, hasPreviousPage: boolean): Connection<T> {
+  return {
+    edges,
+    nodes: edges.map((e) => e.node),
+    pageInfo: { hasNextPage, hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+  };
+}
+
+/** The cursor of an item by its id (the REST pages' own `after` cursor, so a cursor works on either edge). */
+export const idCursor = (id: string) => encodeCursor(new ObjectId(id));
+
+export function cursorId(cursor: string): string {
+  try {
+    const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown; id?: unknown };
+    const id = typeof decoded.after === 'string' ? decoded.after : decoded.id;
+    if (typeof id === 'string' && /^[0-9a-f]{24}$/.test(id)) return id;
+  } catch {
+    // below
+  }
+  throw new GraphQLError('The cursor is not one this API returned', { extensions: { code: 'BAD_USER_INPUT' } });
+}
+
+/** A connection over a list already in hand (a product's variants, an order's line items), in its order. */
+export function arrayConnection<T extends { id: string }, N>(items: readonly T[], args: ConnectionArgs, shape: (item: T) => N): Connection<N> {
+  const { size, backwards } = pageSize(args);
+  let start = 0;
+  let end = items.length;
+  if (args.after) start = items.findIndex((i) => i.id === cursorId(args.after!)) + 1;
+  if (args.before) {
+    const at = items.findIndex((i) => i.id === cursorId(args.before!));
+    end = at < 0 ? items.length : at;
+  }
+  const window = items.slice(start, Math.max(start, end));
+  const page = backwards ? window.slice(Math.max(0, window.length - size)) : window.slice(0, size);
+  const first = items.indexOf(page[0]!);
+  return connectionOf(
+    page.map((item) => ({ cursor: idCursor(item.id), node: shape(item) })),
+    page.length > 0 ? first + page.length < items.length : false,
+    page.length > 0 ? first > 0 : false,
+  );
+}
+
+/**
+ * A connection over one of the REST services' pages, in `_id` order: `fetch` reads `limit` items
+ * after `cursor` (or, backwards, before it, newest first) and says whether more follow.
+ */
+export async function pagedConnection<T extends { id: string }, N>(
+  args: ConnectionArgs,
+  fetch: (page: { limit: number; cursor: string | undefined; backwards: boolean }) => Promise<{ items: T[]; nextCursor: string | null }>,
+  shape: (item: T) => N,
+): Promise<Connection<N>> {
+  const { size, backwards } = pageSize(args);
+  const cursor = backwards ? (args.before ?? undefined) : (args.after ?? undefined);
+  if (cursor !== undefined) cursorId(cursor); // a malformed cursor is the caller's error, not an empty page
+  if (size === 0) return connectionOf([], false, false);
+  const { items, nextCursor } = await fetch({ limit: size, cursor, backwards });
+  const inOrder = backwards ? [...items].reverse() : items;
+  const edges = inOrder.map((item) => ({ cursor: idCursor(item.id), node: shape(item) }));
+  return backwards ? connectionOf(edges, cursor !== undefined, nextCursor !== null) : connectionOf(edges, nextCursor !== null, cursor !== undefined);
+}

@@ -1,0 +1,261 @@
+import {
+  GraphQLError,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  isAbstractType,
+  isCompositeType,
+  isInterfaceType,
+  isObjectType,
+  isUnionType,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { ownValue } from '../own-keys.js';
+import { MAX_PAGE } from './connections.js';
+
+/**
+ * Calculated query cost, Shopify's published model (docs/graphql.md, Query cost):
+ * - a scalar or enum field costs 0, and so do `__typename`, introspection and `pageInfo`;
+ * - an object field costs 1 plus its selections (a list that is not a connection counts as one object);
+ * - a connection field (its type's name ends in `Connection`) costs 2 + `first` (or `last`) × the
+ *   cost of one of its items (what `edges { node }` and `nodes` select on an item);
+ * - a field of an interface or union type costs what its most expensive member would;
+ * - a mutation's root field costs 10, whatever it selects.
+ *
+ * The requested cost is computed from the query before it runs; the actual cost, after, from
+ * what it returned: a connection counts the items it answered, a null object nothing.
+ */
+export const MUTATION_COST = 10;
+export const CONNECTION_BASE_COST = 2;
+export const OBJECT_COST = 1;
+
+/** One field's share of a cost, for the breakdown a client asks for (`X-GraphQL-Cost-Include-Fields: true`). */
+export type FieldCost = { path: string[]; requestedTotalCost: number };
+
+type Walk = {
+  schema: GraphQLSchema;
+  fragments: Map<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+  errors: GraphQLError[];
+  fields: FieldCost[] | null;
+};
+
+const MAX_BREAKDOWN = 500;
+
+/** The operation a request runs: the named one, or the only one. */
+export function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | null {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+  if (operationName) return operations.find((o) => o.name?.value === operationName) ?? null;
+  return operations.length === 1 ? operations[0]! : null;
+}
+
+function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  return new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === 'FragmentDefinition').map((f) => [f.name.value, f]));
+}
+
+const included = (walk: Walk, node: FieldNode | SelectionSetNode['selections'][number]) =>
+  !getDirectiveValues(GraphQLSkipDirective, node, walk.variables)?.if && getDirectiveValues(GraphQLIncludeDirective, node, walk.variables)?.if !== false;
+
+/** Whether a fragment on `condition` applies to an object of `type`. */
+function applies(schema: GraphQLSchema, condition: string | undefined, type: GraphQLObjectType): boolean {
+  if (!condition || condition === type.name) return true;
+  const target = schema.getType(condition);
+  return (isInterfaceType(target) || isUnionType(target)) && schema.isSubType(target, type);
+}
+
+/** The fields a selection set selects on an object of `type`, fragments flattened. */
+function fieldsOn(walk: Walk, selections: SelectionSetNode, type: GraphQLObjectType, seen = new Set<string>()): FieldNode[] {
+  const out: FieldNode[] = [];
+  for (const s of selections.selections) {
+    if (!included(walk, s)) continue;
+    if (s.kind === 'Field') out.push(s);
+    else if (s.kind === 'InlineFragment') {
+      if (applies(walk.schema, s.typeCondition?.name.value, type)) out.push(...fieldsOn(walk, s.selectionSet, type, seen));
+    } else {
+      const fragment = walk.fragments.get(s.name.value);
+      if (!fragment || seen.has(s.name.value)) continue; // validation reports unknown and cyclic fragments
+      if (applies(walk.schema, fragment.typeCondition.name.value, type))
+        out.push(...fieldsOn(walk, fragment.selectionSet, type, new Set([...seen, s.name.value])));
+    }
+  }
+  return out;
+}
+
+const concreteTypes = (schema: GraphQLSchema, type: GraphQLCompositeType): readonly GraphQLObjectType[] =>
+  isAbstractType(type) ? schema.getPossibleTypes(type) : [type as GraphQLObjectType];
+
+/** The requested cost of a selection set on `type` (the most expensive member for an interface or union). */
+function selectionCost(walk: Walk, selections: SelectionSetNode, type: GraphQLCompositeType, path: string[]): number {
+  let most = 0;
+  for (const concrete of concreteTypes(walk.schema, type)) {
+    let sum = 0;
+    for (const field of fieldsOn(walk, selections, concrete)) sum += fieldCost(walk, field, concrete, path);
+    most = Math.max(most, sum);
+  }
+  return most;
+}
+
+const isConnection = (type: GraphQLCompositeType) => isObjectType(type) && type.name.endsWith('Connection');
+
+/** `first` or `last` of a connection field, checked: one of them, 0 to MAX_PAGE. */
+function connectionSize(walk: Walk, field: FieldNode, parent: GraphQLObjectType): number {
+  const definition = ownValue(parent.getFields(), field.name.value);
+  let args: Record<string, unknown> = {};
+  try {
+    if (definition) args = getArgumentValues(definition, field, walk.variables);
+  } catch {
+    return 0; // validation (or execution) reports bad arguments
+  }
+  const { first, last, after, before } = args as { first?: number | null; last?: number | null; after?: string | null; before?: string | null };
+  const name = field.alias?.value ?? field.name.value;
+  const refuse = (message: string) => {
+    walk.errors.push(new GraphQLError(message, { nodes: [field], extensions: { code: 'BAD_USER_INPUT', field: name } }));
+    return 0;
+  };
+  const hasFirst = typeof first === 'number';
+  const hasLast = typeof last === 'number';
+  if (hasFirst === hasLast) return refuse(`${name}: give exactly one of first and last`);
+  const size = (hasFirst ? first : last)!;
+  if (size < 0 || size > MAX_PAGE) return refuse(`${name}: ${hasFirst ? 'first' : 'last'} must be from 0 to ${MAX_PAGE}`);
+  if (hasFirst && before != null) return refuse(`${name}: before goes with last`);
+  if (hasLast && after != null) return refuse(`${name}: after goes with first`);
+  return size;
+}
+
+/** The cost of one item of a connection: what `edges { node }` and `nodes` select on it. */
+function itemCost(walk: Walk, field: FieldNode, connection: GraphQLObjectType, path: string[]): number {
+  let sum = 0;
+  for (const inner of fieldsOn(walk, field.selectionSet!, connection)) {
+    const innerType = ownValue(connection.getFields(), inner.name.value)?.type;
+    if (!innerType || !inner.selectionSet) continue;
+    const named = getNamedType(innerType);
+    if (inner.name.value === 'nodes' && isCompositeType(named)) sum += OBJECT_COST + selectionCost(walk, inner.selectionSet, named, [...path, 'nodes']);
+    else if (inner.name.value === 'edges' && isObjectType(named)) {
+      for (const edgeField of fieldsOn(walk, inner.selectionSet, named)) {
+        const nodeType = ownValue(named.getFields(), edgeField.name.value)?.type;
+        if (edgeField.name.value === 'node' && edgeField.selectionSet && nodeType && isCompositeType(getNamedType(nodeType)))
+          sum += OBJECT_COST + selectionCost(walk, edgeField.selectionSet, getNamedType(nodeType) as GraphQLCompositeType, [...path, 'edges', 'node']);
+      }
+    }
+  }
+  return sum;
+}
+
+function fieldCost(walk: Walk, field: FieldNode, parent: GraphQLObjectType, path: string[]): number {
+  const name = field.name.value;
+  if (name.startsWith('__') || name === 'pageInfo') return 0;
+  const definition = ownValue(parent.getFields(), name);
+  if (!definition || !field.selectionSet) return 0;
+  const type = getNamedType(definition.type);
+  if (!isCompositeType(type)) return 0;
+  const here = [...path, field.alias?.value ?? name];
+  const cost = isConnection(type)
+    ? CONNECTION_BASE_COST + connectionSize(walk, field, parent) * itemCost(walk, field, type as GraphQLObjectType, here)
+    : OBJECT_COST + selectionCost(walk, field.selectionSet, type, here);
+  if (walk.fields && walk.fields.length < MAX_BREAKDOWN) walk.fields.push({ path: here, requestedTotalCost: cost });
+  return cost;
+}
+
+/**
+ * The requested cost of a request's operation, before it runs; with `breakdown`, each field's.
+ * `errors` holds the connection arguments that cannot be costed (a size missing or over
+ * MAX_PAGE): the request is refused with them, before it runs.
+ */
+export function requestedCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown>,
+  breakdown = false,
+): { cost: number; errors: GraphQLError[]; fields: FieldCost[] | null } {
+  const walk: Walk = { schema, fragments: fragmentsOf(document), variables, errors: [], fields: breakdown ? [] : null };
+  const operation = operationOf(document, operationName);
+  if (!operation) return { cost: 0, errors: [], fields: walk.fields };
+  if (operation.operation === 'mutation') {
+    const root = schema.getMutationType()!;
+    const count = fieldsOn(walk, operation.selectionSet, root).filter((f) => !f.name.value.startsWith('__')).length;
+    return { cost: count * MUTATION_COST, errors: [], fields: walk.fields };
+  }
+  const root = schema.getQueryType()!;
+  const cost = selectionCost(walk, operation.selectionSet, root, []);
+  return { cost, errors: walk.errors, fields: walk.fields };
+}
+
+/**
+ * The actual cost of an executed query: the same model over what it answered. A connection
+ * counts the items it returned (the longer of `edges` and `nodes`), a null object counts nothing,
+ * a list of objects that is no connection counts each object it holds as one.
+ */
+export function actualCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown>,
+  data: unknown,
+): number {
+  const walk: Walk = { schema, fragments: fragmentsOf(document), variables, errors: [], fields: null };
+  const operation = operationOf(document, operationName);
+  if (!operation || data === null || typeof data !== 'object') return 0;
+  if (operation.operation === 'mutation') return requestedCost(schema, document, operationName, variables).cost;
+  return valueCost(walk, operation.selectionSet, schema.getQueryType()!, data as Record<string, unknown>);
+}
+
+function valueCost(walk: Walk, selections: SelectionSetNode, type: GraphQLCompositeType, value: Record<string, unknown>): number {
+  const typename = typeof value.__typename === 'string' ? walk.schema.getType(value.__typename) : null;
+  const candidates = typename && isObjectType(typename) ? [typename] : concreteTypes(walk.schema, type);
+  let most = 0;
+  for (const concrete of candidates) {
+    let sum = 0;
+    for (const field of fieldsOn(walk, selections, concrete)) {
+      const name = field.name.value;
+      if (name.startsWith('__') || name === 'pageInfo' || !field.selectionSet) continue;
+      const definition = ownValue(concrete.getFields(), name);
+      const fieldType = definition ? getNamedType(definition.type) : null;
+      const answer = Object.hasOwn(value, field.alias?.value ?? name) ? value[field.alias?.value ?? name] : undefined;
+      if (!fieldType || !isCompositeType(fieldType) || answer === null || answer === undefined) continue;
+      sum += answeredCost(walk, field, fieldType, answer);
+    }
+    most = Math.max(most, sum);
+  }
+  return most;
+}
+
+function answeredCost(walk: Walk, field: FieldNode, type: GraphQLCompositeType, answer: unknown): number {
+  const objects = (Array.isArray(answer) ? answer : [answer]).filter((a): a is Record<string, unknown> => a !== null && typeof a === 'object');
+  if (!isConnection(type)) return objects.reduce((sum, o) => sum + OBJECT_COST + valueCost(walk, field.selectionSet!, type, o), 0);
+  let sum = CONNECTION_BASE_COST;
+  const connection = type as GraphQLObjectType;
+  for (const o of objects) {
+    for (const inner of fieldsOn(walk, field.selectionSet!, connection)) {
+      const key = inner.alias?.value ?? inner.name.value;
+      const list = Object.hasOwn(o, key) ? o[key] : null;
+      if (!Array.isArray(list) || !inner.selectionSet) continue;
+      const innerType = getNamedType(ownValue(connection.getFields(), inner.name.value)!.type);
+      if (inner.name.value === 'nodes' && isCompositeType(innerType))
+        for (const item of list)
+          if (item && typeof item === 'object') sum += OBJECT_COST + valueCost(walk, inner.selectionSet, innerType, item as Record<string, unknown>);
+      if (inner.name.value === 'edges' && isObjectType(innerType)) {
+        for (const edge of list) {
+          if (!edge || typeof edge !== 'object') continue;
+          for (const edgeField of fieldsOn(walk, inner.selectionSet, innerType)) {
+            const nodeKey = edgeField.alias?.value ?? edgeField.name.value;
+            const node = Object.hasOwn(edge, nodeKey) ? (edge as Record<string, unknown>)[nodeKey] : null;
+            const nodeType = getNamedType(ownValue(innerType.getFields(), edgeField.name.value)?.type ?? innerType);
+            if (edgeField.name.value === 'node' && node && typeof node === 'object' && edgeField.selectionSet && isCompositeType(nodeType))
+              sum += OBJECT_COST + valueCost(walk, edgeField.selectionSet, nodeType, node as Record<string, unknown>);
+          }
+        }
+      }
+    }
+  }
+  return sum;
+}

@@ -1,0 +1,193 @@
+import {
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  execute,
+  getVariableValues,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
+import { createHandler, type Request as GraphQLRequest } from 'graphql-http';
+import type { Middleware } from 'koa';
+import { PlatformError, issueDetails } from '../errors.js';
+import type { AppContext, AppCustom, AppState } from '../http/context.js';
+import type { Platform } from '../platform.js';
+import { actualCost, operationOf, requestedCost, type FieldCost } from './cost.js';
+import { MAX_TOKENS, MaxAliasesRule, MaxDepthRule } from './limits.js';
+
+/** The most a single query may cost (docs/graphql.md, Query cost): Shopify's figure. */
+export const MAX_QUERY_COST = 1000;
+/** The header with which a client asks for each field's cost in `extensions.cost.fields` (Shopify's name). */
+export const COST_FIELDS_HEADER = 'x-graphql-cost-include-fields';
+
+/** Shopify's throttleStatus: what the caller's bucket holds after this request. */
+export type ThrottleStatus = { maximumAvailable: number; currentlyAvailable: number; restoreRate: number };
+export type Spend = ThrottleStatus & { allowed: boolean; retryAfterSeconds: number };
+
+/** How a schema's queries are metered: spend the requested cost before running, refund the unused part after. */
+export type Meter = {
+  spend(ctx: AppContext, cost: number): Promise<Spend>;
+  refund(ctx: AppContext, points: number): Promise<ThrottleStatus>;
+};
+
+export type GraphQLEdge<C> = {
+  schema: GraphQLSchema;
+  /** The resolvers' context for this request (its caller, store, loaders). */
+  contextOf(ctx: AppContext): Promise<C> | C;
+  meter: Meter;
+  /** Whether this request may introspect the schema. */
+  introspection(ctx: AppContext): boolean;
+};
+
+type Cost = { requested: number; fields: FieldCost[] | null; spend: Spend | null };
+type Ctx<C> = C & { koa: AppContext; cost: Cost };
+type RequestContext = { koa: AppContext };
+
+const json = (body: unknown) => JSON.stringify(body);
+
+/** A resolver's error as the client sees it: ours with its code, anything else generic (and logged). */
+function formatError(platform: Platform) {
+  return (err: Readonly<GraphQLError | Error>): GraphQLError | Error => {
+    if (!(err instanceof GraphQLError)) return err;
+    const original = err.originalError;
+    if (!original || original instanceof GraphQLError) return err;
+    if (original instanceof PlatformError) {
+      return new GraphQLError(original.message, {
+        ...(err.path ? { path: err.path } : {}),
+        ...(err.nodes ? { nodes: err.nodes } : {}),
+        extensions: {
+          code: original.code.toUpperCase(),
+          ...(original.extra.issues?.length
+            ? { details: issueDetails(original.extra.issues, null) }
+            : original.extra.details?.length
+              ? { details: original.extra.details }
+              : {}),
+        },
+      });
+    }
+    platform.log.error({ event: 'graphql.resolver_failed', path: err.path, err: original.message, stack: original.stack });
+    return new GraphQLError('Internal error', { ...(err.path ? { path: err.path } : {}), extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  };
+}
+
+/**
+ * A GraphQL endpoint (docs/graphql.md): GraphQL over HTTP by graphql-http (GET for queries,
+ * POST, `application/json` and `application/graphql-response+json`, its own answers for what is
+ * not a GraphQL request), with the platform's limits before anything runs: the parser's token
+ * limit, depth and alias limits, the cost of each connection's size, MAX_QUERY_COST, and the
+ * caller's bucket (429 THROTTLED with Retry-After when the requested cost is not available).
+ * After the query ran, its actual cost is computed and the difference refunded; every answer
+ * carries `extensions.cost`.
+ */
+export function graphqlMiddleware<C extends object>(platform: Platform, edge: GraphQLEdge<C>): Middleware<AppState, AppCustom> {
+  const costOf = (args: ExecutionArgs) => (args.contextValue as Ctx<C>).cost;
+  const handler = createHandler<AppContext['req'], RequestContext, Ctx<C>>({
+    schema: edge.schema,
+    formatError: formatError(platform),
+    onSubscribe: async (req, params) => {
+      const ctx = req.context.koa;
+      let document: DocumentNode;
+      try {
+        document = parse(params.query, { maxTokens: MAX_TOKENS });
+      } catch (err) {
+        return [err instanceof GraphQLError ? err : new GraphQLError('The query could not be parsed')];
+      }
+      const rules = [...specifiedRules, MaxDepthRule, MaxAliasesRule, ...(edge.introspection(ctx) ? [] : [NoSchemaIntrospectionCustomRule])];
+      const invalid = validate(edge.schema, document, rules);
+      if (invalid.length) return invalid;
+      const operation = operationOf(document, params.operationName);
+      if (!operation)
+        return [
+          new GraphQLError(params.operationName ? `No operation named "${params.operationName}"` : 'Name the operation to run: the document has several'),
+        ];
+      const coerced = getVariableValues(edge.schema, operation.variableDefinitions ?? [], params.variables ?? {});
+      if (coerced.errors) return coerced.errors;
+      const breakdown = ctx.get(COST_FIELDS_HEADER).toLowerCase() === 'true';
+      const { cost, errors, fields } = requestedCost(edge.schema, document, params.operationName, coerced.coerced, breakdown);
+      if (errors.length) return errors;
+      if (cost > MAX_QUERY_COST)
+        return [
+          new GraphQLError(`Query cost is ${cost}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).`, {
+            extensions: { code: 'MAX_COST_EXCEEDED', cost, maxCost: MAX_QUERY_COST },
+          }),
+        ];
+      const contextValue = { ...(await edge.contextOf(ctx)), koa: ctx, cost: { requested: cost, fields, spend: null } } as Ctx<C>;
+      return {
+        schema: edge.schema,
+        document,
+        ...(params.operationName ? { operationName: params.operationName } : {}),
+        variableValues: params.variables ?? {},
+        contextValue,
+      };
+    },
+    // After graphql-http refused a mutation over GET: only what will run is metered.
+    execute: async (args): Promise<ExecutionResult> => {
+      const cost = costOf(args);
+      const spend = await edge.meter.spend((args.contextValue as Ctx<C>).koa, cost.requested);
+      cost.spend = spend;
+      if (!spend.allowed)
+        return {
+          errors: [
+            new GraphQLError('Throttled', {
+              extensions: { code: 'THROTTLED', requestedQueryCost: cost.requested, retryAfterSeconds: spend.retryAfterSeconds },
+            }),
+          ],
+        };
+      return (await execute(args)) as ExecutionResult;
+    },
+    onOperation: async (req, args, result) => {
+      const cost = costOf(args);
+      const spend = cost.spend!;
+      const status = ({ maximumAvailable, currentlyAvailable, restoreRate }: ThrottleStatus) => ({ maximumAvailable, currentlyAvailable, restoreRate });
+      if (!spend.allowed) {
+        const body = {
+          errors: result.errors,
+          extensions: { cost: { requestedQueryCost: cost.requested, actualQueryCost: null, throttleStatus: status(spend) } },
+        };
+        return [
+          json(body),
+          {
+            status: 429,
+            statusText: 'Too Many Requests',
+            headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(spend.retryAfterSeconds) },
+          },
+        ];
+      }
+      const actual = Math.min(cost.requested, actualCost(args.schema, args.document, args.operationName, args.variableValues ?? {}, result.data));
+      const after = cost.requested > actual ? await edge.meter.refund(req.context.koa, cost.requested - actual) : spend;
+      return {
+        ...result,
+        extensions: {
+          ...result.extensions,
+          cost: {
+            requestedQueryCost: cost.requested,
+            actualQueryCost: actual,
+            throttleStatus: status(after),
+            ...(cost.fields ? { fields: cost.fields } : {}),
+          },
+        },
+      };
+    },
+  });
+
+  return async (ctx) => {
+    const request: GraphQLRequest<AppContext['req'], RequestContext> = {
+      url: ctx.url,
+      method: ctx.method,
+      headers: ctx.headers,
+      body: () => (ctx.method === 'POST' ? ((ctx.request as { body?: unknown }).body as Record<string, unknown>) : null) as never,
+      raw: ctx.req,
+      context: { koa: ctx },
+    };
+    const [body, init] = await handler(request);
+    ctx.status = init.status;
+    // graphql-http answers JSON text: kept as the object it is (an Idempotency-Key's replay answers it again), then its headers.
+    ctx.body = body ? (JSON.parse(body) as unknown) : '';
+    if (init.headers) for (const [name, value] of Object.entries(init.headers)) ctx.set(name, String(value));
+    ctx.set('Cache-Control', 'no-store');
+  };
+}

@@ -1,0 +1,95 @@
+import { expect } from 'chai';
+import { useTestApp } from '../helpers/app.js';
+import { givenProduct } from '../helpers/catalog.js';
+import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { asMerchant, graphqlPost } from '../helpers/graphql.js';
+import { withWebProcess } from '../helpers/processes.js';
+
+/**
+ * Throttling (docs/graphql.md, Throttling): a query needs its requested cost in the caller's
+ * bucket, shared by every web process; the unused part is refunded after it ran; a query that
+ * does not fit is 429 THROTTLED with Retry-After and runs nothing.
+ */
+describe('GraphQL throttling on the shared leaky bucket', function () {
+  this.timeout(120_000);
+  // A small, slow bucket: 100 points restoring 10 a second.
+  const env = {
+    GRAPHQL_BUCKET_CAPACITY: '100',
+    GRAPHQL_RESTORE_RATE: '10',
+    STOREFRONT_GRAPHQL_CLIENT_CAPACITY: '60',
+    STOREFRONT_GRAPHQL_CLIENT_RESTORE_RATE: '1',
+  };
+  const { app, api } = useTestApp('graphql_throttling', env);
+  let shop: GivenShop;
+  const post = (base: string, query: string, as = shop.as) => graphqlPost(`${base}/v1/admin/graphql`, asMerchant(as), query);
+
+  before(async () => {
+    shop = await givenShop(api);
+    await givenProduct(api, shop.as);
+  });
+
+  it('refunds what a query did not use, and answers 429 THROTTLED with Retry-After when the requested cost is not available', async () => {
+    // Requests 2 + 40 × 1 = 42; one product answered: actual 3, so 39 come back.
+    const first = await post(app.url, '{ products(first: 40) { nodes { title } } }');
+    expect(first.status).to.equal(200);
+    const cost = first.body.extensions.cost;
+    expect(cost).to.deep.include({ requestedQueryCost: 42, actualQueryCost: 3 });
+    expect(cost.throttleStatus).to.deep.include({ maximumAvailable: 100, restoreRate: 10 });
+    expect(cost.throttleStatus.currentlyAvailable).to.be.within(96, 100);
+
+    // 2 + 90 × 1 = 92 fits once; right after, it does not (even with the refund of the first).
+    const big = '{ a: products(first: 45) { nodes { title } } b: products(first: 45) { nodes { title } } }';
+    const admitted = await post(app.url, big);
+    expect(admitted.status).to.equal(200);
+    expect(admitted.body.extensions.cost.requestedQueryCost).to.equal(94);
+    const cheapAfter = await post(app.url, '{ products(first: 98) { nodes { title } } }');
+    expect(cheapAfter.status).to.equal(429);
+    expect(Number(cheapAfter.headers.get('retry-after'))).to.be.at.least(1);
+    expect(cheapAfter.body.errors[0].extensions).to.deep.include({ code: 'THROTTLED', requestedQueryCost: 100 });
+    expect(cheapAfter.body.data).to.equal(undefined);
+    expect(cheapAfter.body.extensions.cost).to.deep.include({ requestedQueryCost: 100, actualQueryCost: null });
+    // Another caller of the store has a bucket of its own.
+    const other = await givenShop(api);
+    expect((await post(app.url, big, other.as)).status).to.equal(200);
+  });
+
+  it('shares one bucket between two web processes: the admitted cost never passes capacity + restore × time', async () => {
+    const fresh = await givenShop(api);
+    await givenProduct(api, fresh.as);
+    await withWebProcess(app, env, async (second) => {
+      const urls = [app.url, second.baseUrl];
+      const started = Date.now();
+      let admitted = 0;
+      let throttled = 0;
+      // Each query requests 2 + 20 = 22 and costs 3 once it ran (19 refunded).
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, worker) => {
+          for (let i = 0; i < 12; i++) {
+            const r = await post(urls[worker % 2]!, '{ products(first: 20) { nodes { title } } }', fresh.as);
+            if (r.status === 200) admitted += r.body.extensions.cost.actualQueryCost;
+            else if (r.status === 429) throttled++;
+            else throw new Error(`status ${r.status}: ${JSON.stringify(r.body)}`);
+          }
+        }),
+      );
+      const seconds = (Date.now() - started) / 1000;
+      expect(admitted).to.be.at.most(100 + 10 * seconds + 22);
+      expect(admitted).to.be.greaterThan(0);
+      expect(throttled + admitted / 3).to.equal(96);
+    });
+  });
+
+  it('meters the storefront per client address in the store', async () => {
+    const url = `${app.url}/v1/storefront/graphql`;
+    const headers = { 'x-store-subdomain': shop.store.subdomain };
+    // 2 + 25 × 1 = 27 requested; the client bucket holds 60 and restores 1 a second.
+    const query = '{ products(first: 25) { nodes { title } } }';
+    const a = await graphqlPost(url, headers, query);
+    expect(a.status).to.equal(200);
+    expect(a.body.extensions.cost.throttleStatus.maximumAvailable).to.equal(60);
+    await graphqlPost(url, headers, '{ products(first: 50) { nodes { title } } }');
+    const refused = await graphqlPost(url, headers, '{ products(first: 58) { nodes { title } } }');
+    expect(refused.status).to.equal(429);
+    expect(refused.body.errors[0].extensions.code).to.equal('THROTTLED');
+  });
+});
