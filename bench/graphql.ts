@@ -6,7 +6,7 @@ import { openPlatform } from '../src/boot.js';
 import { adminSchema } from '../src/graphql/index.js';
 import { adminLoaders } from '../src/graphql/admin/resolvers.js';
 import { requestedCost } from '../src/graphql/cost.js';
-import { benchDatabase, freePort, jsonClient, printComparison, startServer, UNTHROTTLED, type LoadFigures } from './support.js';
+import { benchDatabase, cpuMicros, freePort, jsonClient, printComparison, startServer, UNTHROTTLED, type LoadFigures } from './support.js';
 
 /**
  * `npm run bench:graphql` (issue 24's proof; docs/graphql.md, Performance), on the real web
@@ -22,7 +22,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 200);
 
-const QUERY = '{ products(first: 50) { nodes { id title handle vendor tags status variants(first: 10) { nodes { id sku price { amount currencyCode } } } } } }';
+const QUERY = '{ products(first: 50) { nodes { id title handle vendor tags status variants(first: 5) { nodes { id sku price { amount currencyCode } } } } } }';
 
 const database = await benchDatabase();
 const port = await freePort();
@@ -40,18 +40,30 @@ const web = await startServer('dist/src/web.js', { ...env, LOG_LEVEL: 'info' }, 
 const api = `http://127.0.0.1:${port}`;
 const call = jsonClient(api);
 
-async function slice(request: autocannon.Options, seconds: number): Promise<LoadFigures> {
+/** One autocannon slice, with the CPU the web process and the database spent on it (ms, in all). */
+async function slice(request: autocannon.Options, seconds: number): Promise<LoadFigures & { serverMs: number; dbMs: number | null }> {
+  const before = [cpuMicros(web.pid), cpuMicros(database.pid)];
   const r = await autocannon({ ...request, connections: CONNECTIONS, duration: seconds });
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${request.url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total };
+  const [server, db] = [cpuMicros(web.pid), cpuMicros(database.pid)].map((after, i) =>
+    after === null || before[i] === null ? null : (after - before[i]!) / 1000,
+  );
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, serverMs: server ?? 0, dbMs: db ?? null };
 }
 
-const combine = (runs: LoadFigures[]): LoadFigures => ({
-  rps: runs.reduce((a, r) => a + r.rps, 0) / runs.length,
-  p50: [...runs.map((r) => r.p50)].sort((a, b) => a - b)[Math.floor(runs.length / 2)]!,
-  p99: [...runs.map((r) => r.p99)].sort((a, b) => a - b)[Math.floor(runs.length / 2)]!,
-  total: runs.reduce((a, r) => a + r.total, 0),
-});
+const combine = (runs: Awaited<ReturnType<typeof slice>>[]): LoadFigures => {
+  const total = runs.reduce((a, r) => a + r.total, 0);
+  return {
+    rps: runs.reduce((a, r) => a + r.rps, 0) / runs.length,
+    p50: [...runs.map((r) => r.p50)].sort((a, b) => a - b)[Math.floor(runs.length / 2)]!,
+    p99: [...runs.map((r) => r.p99)].sort((a, b) => a - b)[Math.floor(runs.length / 2)]!,
+    total,
+    cpu: {
+      server: runs.reduce((a, r) => a + r.serverMs, 0) / total,
+      db: runs.every((r) => r.dbMs !== null) ? runs.reduce((a, r) => a + r.dbMs!, 0) / total : null,
+    },
+  };
+};
 
 try {
   const email = `bench-${Date.now()}@example.com`;
@@ -95,7 +107,9 @@ try {
 
   // Both answer the same 50 products.
   const viaRest = (await call('GET', '/v1/products?limit=50', undefined, admin)).data as { id: string }[];
-  const viaGraphql = (await call('POST', '/v1/admin/graphql', { query: QUERY }, admin)).data.products.nodes as { id: string }[];
+  const answer = await call('POST', '/v1/admin/graphql', { query: QUERY }, admin);
+  if (!answer.data) throw new Error(`GraphQL: ${JSON.stringify(answer).slice(0, 500)}`);
+  const viaGraphql = answer.data.products.nodes as { id: string }[];
   if (viaGraphql.map((p) => p.id.split('/').pop()).join() !== viaRest.map((p) => p.id).join()) throw new Error('GraphQL and REST answer different pages');
 
   const rest: autocannon.Options = { url: `${api}/v1/products?limit=50`, headers: admin };
@@ -108,7 +122,7 @@ try {
   await slice(rest, 2);
   await slice(graphql, 2);
   const seconds = Math.max(1, Math.round(SECONDS / ROUNDS));
-  const runs = { graphql: [] as LoadFigures[], rest: [] as LoadFigures[] };
+  const runs = { graphql: [] as Awaited<ReturnType<typeof slice>>[], rest: [] as Awaited<ReturnType<typeof slice>>[] };
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of round % 2 === 0 ? (['graphql', 'rest'] as const) : (['rest', 'graphql'] as const))
       runs[side].push(await slice(side === 'graphql' ? graphql : rest, seconds));

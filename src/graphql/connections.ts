@@ -18,11 +18,28 @@ export function pageSize(args: ConnectionArgs): { size: number; backwards: boole
   return { size: typeof args.first === 'number' ? args.first : 0, backwards: false };
 }
 
-function connectionOf<T>(edges: { cursor: string; node: T }[], hasNextPage: boolean, hasPreviousPage: boolean): Connection<T> {
+/** A page's items with their ids; a cursor is made only when a query asks for it (most ask for nodes alone). */
+function connectionOf<T>(items: { id: string; node: T }[], hasNextPage: boolean, hasPreviousPage: boolean): Connection<T> {
   return {
-    edges,
-    nodes: edges.map((e) => e.node),
-    pageInfo: { hasNextPage, hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+    get edges() {
+      return items.map(({ id, node }) => ({
+        node,
+        get cursor() {
+          return idCursor(id);
+        },
+      }));
+    },
+    nodes: items.map((i) => i.node),
+    pageInfo: {
+      hasNextPage,
+      hasPreviousPage,
+      get startCursor() {
+        return items.length ? idCursor(items[0]!.id) : null;
+      },
+      get endCursor() {
+        return items.length ? idCursor(items.at(-1)!.id) : null;
+      },
+    },
   };
 }
 
@@ -54,7 +71,7 @@ export function arrayConnection<T extends { id: string }, N>(items: readonly T[]
   const page = backwards ? window.slice(Math.max(0, window.length - size)) : window.slice(0, size);
   const first = items.indexOf(page[0]!);
   return connectionOf(
-    page.map((item) => ({ cursor: idCursor(item.id), node: shape(item) })),
+    page.map((item) => ({ id: item.id, node: shape(item) })),
     page.length > 0 ? first + page.length < items.length : false,
     page.length > 0 ? first > 0 : false,
   );
@@ -75,6 +92,6 @@ export async function pagedConnection<T extends { id: string }, N>(
   if (size === 0) return connectionOf([], false, false);
   const { items, nextCursor } = await fetch({ limit: size, cursor, backwards });
   const inOrder = backwards ? [...items].reverse() : items;
-  const edges = inOrder.map((item) => ({ cursor: idCursor(item.id), node: shape(item) }));
-  return backwards ? connectionOf(edges, cursor !== undefined, nextCursor !== null) : connectionOf(edges, nextCursor !== null, cursor !== undefined);
+  const page = inOrder.map((item) => ({ id: item.id, node: shape(item) }));
+  return backwards ? connectionOf(page, cursor !== undefined, nextCursor !== null) : connectionOf(page, nextCursor !== null, cursor !== undefined);
 }

@@ -47,6 +47,8 @@ type Walk = {
   variables: Record<string, unknown>;
   errors: GraphQLError[];
   fields: FieldCost[] | null;
+  /** fieldsOn's answers for this walk: a result's every item asks again for its selection on its type. */
+  flattened: Map<SelectionSetNode, Map<GraphQLObjectType, FieldNode[]>>;
 };
 
 const MAX_BREAKDOWN = 500;
@@ -72,19 +74,27 @@ function applies(schema: GraphQLSchema, condition: string | undefined, type: Gra
   return (isInterfaceType(target) || isUnionType(target)) && schema.isSubType(target, type);
 }
 
-/** The fields a selection set selects on an object of `type`, fragments flattened. */
-function fieldsOn(walk: Walk, selections: SelectionSetNode, type: GraphQLObjectType, seen = new Set<string>()): FieldNode[] {
+/** The fields a selection set selects on an object of `type`, fragments flattened (once per walk). */
+function fieldsOn(walk: Walk, selections: SelectionSetNode, type: GraphQLObjectType): FieldNode[] {
+  let byType = walk.flattened.get(selections);
+  if (!byType) walk.flattened.set(selections, (byType = new Map()));
+  let fields = byType.get(type);
+  if (!fields) byType.set(type, (fields = flatten(walk, selections, type, new Set())));
+  return fields;
+}
+
+function flatten(walk: Walk, selections: SelectionSetNode, type: GraphQLObjectType, seen: Set<string>): FieldNode[] {
   const out: FieldNode[] = [];
   for (const s of selections.selections) {
     if (!included(walk, s)) continue;
     if (s.kind === 'Field') out.push(s);
     else if (s.kind === 'InlineFragment') {
-      if (applies(walk.schema, s.typeCondition?.name.value, type)) out.push(...fieldsOn(walk, s.selectionSet, type, seen));
+      if (applies(walk.schema, s.typeCondition?.name.value, type)) out.push(...flatten(walk, s.selectionSet, type, seen));
     } else {
       const fragment = walk.fragments.get(s.name.value);
       if (!fragment || seen.has(s.name.value)) continue; // validation reports unknown and cyclic fragments
       if (applies(walk.schema, fragment.typeCondition.name.value, type))
-        out.push(...fieldsOn(walk, fragment.selectionSet, type, new Set([...seen, s.name.value])));
+        out.push(...flatten(walk, fragment.selectionSet, type, new Set([...seen, s.name.value])));
     }
   }
   return out;
@@ -177,7 +187,7 @@ export function requestedCost(
   variables: Record<string, unknown>,
   breakdown = false,
 ): { cost: number; errors: GraphQLError[]; fields: FieldCost[] | null } {
-  const walk: Walk = { schema, fragments: fragmentsOf(document), variables, errors: [], fields: breakdown ? [] : null };
+  const walk: Walk = { schema, fragments: fragmentsOf(document), variables, errors: [], fields: breakdown ? [] : null, flattened: new Map() };
   const operation = operationOf(document, operationName);
   if (!operation) return { cost: 0, errors: [], fields: walk.fields };
   if (operation.operation === 'mutation') {
@@ -202,7 +212,7 @@ export function actualCost(
   variables: Record<string, unknown>,
   data: unknown,
 ): number {
-  const walk: Walk = { schema, fragments: fragmentsOf(document), variables, errors: [], fields: null };
+  const walk: Walk = { schema, fragments: fragmentsOf(document), variables, errors: [], fields: null, flattened: new Map() };
   const operation = operationOf(document, operationName);
   if (!operation || data === null || typeof data !== 'object') return 0;
   if (operation.operation === 'mutation') return requestedCost(schema, document, operationName, variables).cost;

@@ -1,6 +1,6 @@
 import type { Module } from '../module.js';
 import { adminGraphqlRoutes } from './admin/routes.js';
-import { adminMeter, storefrontMeter } from './metering.js';
+import { adminMeter, flushRefunds, storefrontMeter } from './metering.js';
 import { storefrontGraphqlRoutes } from './storefront/routes.js';
 export { adminSchema } from './admin/routes.js';
 export { storefrontSchema } from './storefront/routes.js';
@@ -17,4 +17,5 @@ export const graphqlModule: Module = {
     { path: '/v1/storefront/graphql', router: storefront },
     { path: '/v1/graphql/storefront', router: storefront },
   ],
+  close: (platform) => flushRefunds(platform),
 };

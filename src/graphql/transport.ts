@@ -21,6 +21,9 @@ import { MAX_TOKENS, MaxAliasesRule, MaxDepthRule } from './limits.js';
 
 /** The most a single query may cost (docs/graphql.md, Query cost): Shopify's figure. */
 export const MAX_QUERY_COST = 1000;
+/** Documents kept parsed and validated per edge (the oldest dropped first), and the longest query kept. */
+const MAX_CACHED_DOCUMENTS = 500;
+const MAX_CACHED_QUERY = 20_000;
 /** The header with which a client asks for each field's cost in `extensions.cost.fields` (Shopify's name). */
 export const COST_FIELDS_HEADER = 'x-graphql-cost-include-fields';
 
@@ -31,7 +34,8 @@ export type Spend = ThrottleStatus & { allowed: boolean; retryAfterSeconds: numb
 /** How a schema's queries are metered: spend the requested cost before running, refund the unused part after. */
 export type Meter = {
   spend(ctx: AppContext, cost: number): Promise<Spend>;
-  refund(ctx: AppContext, points: number): Promise<ThrottleStatus>;
+  /** Give `points` back (now or soon); answers the bucket as the caller should see it, from its status after the spend. */
+  refund(ctx: AppContext, points: number, after: ThrottleStatus): ThrottleStatus;
 };
 
 export type GraphQLEdge<C> = {
@@ -85,20 +89,35 @@ function formatError(platform: Platform) {
  */
 export function graphqlMiddleware<C extends object>(platform: Platform, edge: GraphQLEdge<C>): Middleware<AppState, AppCustom> {
   const costOf = (args: ExecutionArgs) => (args.contextValue as Ctx<C>).cost;
+  // Clients send the same few queries again and again: each is parsed and validated once (per introspection rule), then reused.
+  const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+  const checkedDocument = (query: string, introspection: boolean): DocumentNode | readonly GraphQLError[] => {
+    const key = `${introspection ? 1 : 0}${query}`;
+    const known = documents.get(key);
+    if (known) return known;
+    let checked: DocumentNode | readonly GraphQLError[];
+    try {
+      const document = parse(query, { maxTokens: MAX_TOKENS });
+      const rules = [...specifiedRules, MaxDepthRule, MaxAliasesRule, ...(introspection ? [] : [NoSchemaIntrospectionCustomRule])];
+      const invalid = validate(edge.schema, document, rules);
+      checked = invalid.length ? invalid : document;
+    } catch (err) {
+      checked = [err instanceof GraphQLError ? err : new GraphQLError('The query could not be parsed')];
+    }
+    if (query.length <= MAX_CACHED_QUERY) {
+      if (documents.size >= MAX_CACHED_DOCUMENTS) documents.delete(documents.keys().next().value!);
+      documents.set(key, checked);
+    }
+    return checked;
+  };
   const handler = createHandler<AppContext['req'], RequestContext, Ctx<C>>({
     schema: edge.schema,
     formatError: formatError(platform),
     onSubscribe: async (req, params) => {
       const ctx = req.context.koa;
-      let document: DocumentNode;
-      try {
-        document = parse(params.query, { maxTokens: MAX_TOKENS });
-      } catch (err) {
-        return [err instanceof GraphQLError ? err : new GraphQLError('The query could not be parsed')];
-      }
-      const rules = [...specifiedRules, MaxDepthRule, MaxAliasesRule, ...(edge.introspection(ctx) ? [] : [NoSchemaIntrospectionCustomRule])];
-      const invalid = validate(edge.schema, document, rules);
-      if (invalid.length) return invalid;
+      const checked = checkedDocument(params.query, edge.introspection(ctx));
+      if (Array.isArray(checked)) return checked;
+      const document = checked as DocumentNode;
       const operation = operationOf(document, params.operationName);
       if (!operation)
         return [
@@ -158,7 +177,7 @@ export function graphqlMiddleware<C extends object>(platform: Platform, edge: Gr
         ];
       }
       const actual = Math.min(cost.requested, actualCost(args.schema, args.document, args.operationName, args.variableValues ?? {}, result.data));
-      const after = cost.requested > actual ? await edge.meter.refund(req.context.koa, cost.requested - actual) : spend;
+      const after = cost.requested > actual ? edge.meter.refund(req.context.koa, cost.requested - actual, spend) : spend;
       return {
         ...result,
         extensions: {
@@ -185,8 +204,8 @@ export function graphqlMiddleware<C extends object>(platform: Platform, edge: Gr
     };
     const [body, init] = await handler(request);
     ctx.status = init.status;
-    // graphql-http answers JSON text: kept as the object it is (an Idempotency-Key's replay answers it again), then its headers.
-    ctx.body = body ? (JSON.parse(body) as unknown) : '';
+    // graphql-http answers JSON text. With an Idempotency-Key it is kept as the object it is, so the key's replay answers it as JSON again.
+    ctx.body = body && ctx.get('Idempotency-Key') ? (JSON.parse(body) as unknown) : (body ?? '');
     if (init.headers) for (const [name, value] of Object.entries(init.headers)) ctx.set(name, String(value));
     ctx.set('Cache-Control', 'no-store');
   };

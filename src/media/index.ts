@@ -4,7 +4,7 @@ import { STORAGE_ERROR_CODES } from '../storage/index.js';
 import { MEDIA_EVENT_TYPES } from './events.js';
 import { mediaRoutes } from './routes.js';
 import { MEDIA, mediaIndexes } from './store.js';
-export { findMedia, findMediaFiles } from './service.js';
+export { findMedia, findMediaFiles, mediaByIds } from './service.js';
 export type { MediaView } from './present.js';
 
 /** A store's images (and the local driver's signed file URLs): /v1/media. */

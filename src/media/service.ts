@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import { findInStore } from '../db.js';
+import { findInStore, findManyInStore } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
 import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
@@ -116,4 +116,9 @@ export async function findMediaFiles(
     )
     .toArray();
   return docs.map((d) => ({ id: d._id.toHexString(), storage_key: d.storage_key, content_type: d.content_type, size: d.size }));
+}
+
+/** The store's media files by id, with their URLs (GraphQL's loader: a page of products' media in one read). */
+export async function mediaByIds(platform: Platform, storeId: string, ids: readonly string[]): Promise<Map<string, MediaView>> {
+  return new Map((await findManyInStore(media(platform.db), storeId, ids)).map((d) => [d._id.toHexString(), withUrl(platform, d)]));
 }

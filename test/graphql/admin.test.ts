@@ -1,4 +1,8 @@
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { png } from '../helpers/images.js';
 import { execute, parse } from 'graphql';
 import { MongoClient } from 'mongodb';
 import { adminSchema } from '../../src/graphql/index.js';
@@ -17,7 +21,9 @@ const OPERATOR = 'op-graphql@example.com';
  */
 describe('Admin GraphQL (/v1/admin/graphql, /v1/graphql/admin)', function () {
   this.timeout(60_000);
-  const { app, api } = useTestApp('graphql_admin', { OPERATOR_EMAILS: OPERATOR });
+  const mediaDir = mkdtempSync(join(tmpdir(), 'emporium-graphql-media-'));
+  after(() => rmSync(mediaDir, { recursive: true, force: true }));
+  const { app, api } = useTestApp('graphql_admin', { OPERATOR_EMAILS: OPERATOR, STORAGE_LOCAL_DIR: mediaDir });
   let shop: GivenShop;
   let other: GivenShop;
   let products: any[];
@@ -242,8 +248,9 @@ describe('Admin GraphQL (/v1/admin/graphql, /v1/graphql/admin)', function () {
     const partner = await givenPublishedApp(api, operator, { scopes: ['read_products', 'read_orders', 'write_app_metadata'] });
     const { token } = await installApp(api, partner, shop, { scopes: ['read_products'] });
     const { run } = graphqlClient(`${app.url}/v1/admin/graphql`, asApp(token));
-    const granted = await run('{ shop { name } products(first: 1) { nodes { title } } }');
+    const granted = await run('{ shop { name } products(first: 1) { nodes { title } } currentAppInstallation { id accessScopes status } }');
     expect(granted.errors).to.equal(undefined);
+    expect(granted.data.currentAppInstallation).to.deep.include({ accessScopes: ['read_products'], status: 'ACTIVE' });
     expect(granted.data.products.nodes).to.have.length(1);
     const denied = await run('{ orders(first: 1) { nodes { name } } }');
     expect(denied.data).to.equal(null);
@@ -326,6 +333,35 @@ describe('Admin GraphQL (/v1/admin/graphql, /v1/graphql/admin)', function () {
       id: `gid://emporium/ProductVariant/${tracked.variants[0].id}`,
     });
     expect(variantLevels.data.productVariant.inventoryLevels.nodes).to.deep.equal([{ available: 7 }]);
+  });
+
+  it('answers a product’s media with their URLs, and an app its own installation', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([png(4, 3)], { type: 'image/png' }), 'swatch.png');
+    form.append('alt', 'A swatch');
+    const uploaded = await fetch(`${app.url}/v1/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shop.merchant.token}`, 'x-store-id': shop.store.id },
+      body: form,
+    });
+    const media = ((await uploaded.json()) as any).data;
+    expect(uploaded.status).to.equal(201);
+    const p = await givenProduct(api, shop.as, { title: 'With media', media_ids: [media.id] });
+    const r = await gql()(`query($id: ID!) { product(id: $id) { media { id filename contentType width height alt url } } currentAppInstallation { id } }`, {
+      id: `gid://emporium/Product/${p.id}`,
+    });
+    expect(r.errors, JSON.stringify(r.errors)).to.equal(undefined);
+    expect(r.data.currentAppInstallation).to.equal(null);
+    expect(r.data.product.media).to.have.length(1);
+    expect(r.data.product.media[0]).to.deep.include({
+      id: `gid://emporium/MediaImage/${media.id}`,
+      filename: 'swatch.png',
+      contentType: 'image/png',
+      width: 4,
+      height: 3,
+      alt: 'A swatch',
+    });
+    expect(r.data.product.media[0].url).to.be.a('string');
   });
 
   it('answers another merchant 403 and no credentials 401, with nothing of the store', async () => {

@@ -24,6 +24,8 @@ import { getGiftCard, listGiftCards, ListGiftCardsQuery, type GiftCardView } fro
 import { getLocation, listLevels, listLocations, type LevelView, type LocationView } from '../../inventory/index.js';
 import { getSubscription, listSubscriptions, type SubscriptionView } from '../../webhooks/index.js';
 import { orNull } from '../resolving.js';
+import { mediaByIds, type MediaView } from '../../media/index.js';
+import { getInstallation } from '../../apps/index.js';
 import type { Platform } from '../../platform.js';
 import type { PostalAddress } from '../../postal-address.js';
 import { arrayConnection, cursorId, pagedConnection, type ConnectionArgs } from '../connections.js';
@@ -58,6 +60,7 @@ export function adminLoaders(platform: Platform, storeId: string) {
     orders: byIds(ordersByIds),
     addresses: byIds(addressesOfCustomers),
     transactions: byIds(transactionsOfOrders),
+    media: byIds(mediaByIds),
     /** A variant's product id (the product holds the variant). */
     variantProducts: new DataLoader<string, string | null>(async (ids) => {
       const refs = await findVariants(platform, storeId, [...ids]);
@@ -109,7 +112,8 @@ function restQuery<S extends z.ZodType>(schema: S, raw: Record<string, unknown>)
 type VariantNode = VariantView & { product_id: string; options: ProductView['options'] };
 type LineNode = OrderView['line_items'][number] & { currency: string };
 
-const variantNode = (p: ProductView, v: VariantView): VariantNode => ({ ...v, product_id: p.id, options: p.options });
+/** A variant with what its fields read of its product; the view is this request's own, so it is marked in place (a page's hundreds of variants copied for nothing otherwise). */
+const variantNode = (p: ProductView, v: VariantView): VariantNode => Object.assign(v, { product_id: p.id, options: p.options });
 const typed = <T extends object>(typename: string, value: T | null) => (value ? { ...value, __typename: typename } : null);
 
 async function productOf(ctx: AdminContext, id: string): Promise<ProductView | null> {
@@ -292,6 +296,8 @@ export const adminResolvers: Resolvers<AdminContext> = {
       need(ctx, 'read_orders', 'orders');
       return orders(ctx, args);
     },
+    currentAppInstallation: (_: never, __: never, ctx: AdminContext) =>
+      ctx.principal.kind === 'app' ? getInstallation(ctx.platform, ctx.store.id, ctx.principal.installationId) : null,
     location: (_: never, { id }: { id: string }, ctx: AdminContext) => byId(ctx, id, 'Location', 'location', getLocation),
     locations: (_: never, args: ConnectionArgs & { active?: boolean | null }, ctx: AdminContext) => {
       need(ctx, TYPE_SCOPES.Location!, 'locations');
@@ -350,6 +356,22 @@ export const adminResolvers: Resolvers<AdminContext> = {
     status: (p: ProductView) => enumValue(p.status),
     variants: (p: ProductView, args: ConnectionArgs) => arrayConnection(p.variants, args, (v) => variantNode(p, v)),
     priceRange: (p: ProductView) => ({ minVariantPrice: money(p.price_min, p.currency), maxVariantPrice: money(p.price_max, p.currency) }),
+    media: async (p: ProductView, _: never, ctx: AdminContext) => {
+      need(ctx, 'read_files', 'media');
+      return (await ctx.loaders.media.loadMany(p.media_ids)).filter((m): m is MediaView => m !== null && !(m instanceof Error));
+    },
+  },
+  MediaImage: {
+    id: (m: MediaView) => toGlobalId('MediaImage', m.id),
+    contentType: (m: MediaView) => m.content_type,
+    url: (m: MediaView) => m.url ?? null,
+    createdAt: (m: MediaView) => m.created_at,
+  },
+  AppInstallation: {
+    id: (i: { id: string }) => toGlobalId('AppInstallation', i.id),
+    accessScopes: (i: { scopes: string[] }) => i.scopes,
+    status: (i: { status: string }) => enumValue(i.status),
+    installedAt: (i: { installed_at: string }) => i.installed_at,
   },
   ProductVariant: {
     ...common('ProductVariant', false),

@@ -95,6 +95,7 @@ export const ADMIN_SDL = /* GraphQL */ `
     options: [ProductOption!]!
     variants(first: Int, after: String, last: Int, before: String): ProductVariantConnection!
     priceRange: ProductPriceRange!
+    media: [MediaImage!]!
     createdAt: DateTime!
     updatedAt: DateTime!
   }
@@ -503,6 +504,31 @@ export const ADMIN_SDL = /* GraphQL */ `
     pageInfo: PageInfo!
   }
 
+  """
+  A media file of the store (an image), with a URL that expires.
+  """
+  type MediaImage implements Node {
+    id: ID!
+    filename: String!
+    contentType: String!
+    size: Int!
+    width: Int
+    height: Int
+    alt: String
+    url: String
+    createdAt: DateTime!
+  }
+
+  """
+  The app's own installation in this store (an app's token only).
+  """
+  type AppInstallation implements Node {
+    id: ID!
+    status: String!
+    accessScopes: [String!]!
+    installedAt: DateTime!
+  }
+
   type QueryRoot {
     """
     The store the request acts on.
@@ -526,6 +552,10 @@ export const ADMIN_SDL = /* GraphQL */ `
     customers(first: Int, after: String, last: Int, before: String, query: String): CustomerConnection!
     order(id: ID!): Order
     orders(first: Int, after: String, last: Int, before: String): OrderConnection!
+    """
+    The app's own installation in this store: for an app's token; null for a merchant.
+    """
+    currentAppInstallation: AppInstallation
     location(id: ID!): Location
     locations(first: Int, after: String, last: Int, before: String, active: Boolean): LocationConnection!
     giftCard(id: ID!): GiftCard
