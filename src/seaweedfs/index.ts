@@ -124,15 +124,21 @@ async function freePorts(count: number): Promise<number[]> {
 
 /*
  * Stops weed when the process that started it is gone (even killed with SIGKILL, which leaves no
- * chance to stop it), and on SIGTERM/SIGINT. `$@` is the weed command line.
+ * chance to stop it): SIGTERM within a second, SIGKILL ten seconds later. SIGTERM and SIGINT
+ * sent to it go on to weed. `$@` is the weed command line.
  */
 const SUPERVISOR = `
 "$@" &
 child=$!
 parent=$PPID
+orphaned=0
 trap 'kill -TERM $child 2>/dev/null' TERM INT
 while kill -0 $child 2>/dev/null; do
-  kill -0 $parent 2>/dev/null || kill -TERM $child 2>/dev/null
+  if ! kill -0 $parent 2>/dev/null; then
+    orphaned=$((orphaned + 1))
+    if [ $orphaned -eq 1 ]; then kill -TERM $child 2>/dev/null; fi
+    if [ $orphaned -gt 10 ]; then kill -KILL $child 2>/dev/null; fi
+  fi
   sleep 1 &
   wait $!
 done
