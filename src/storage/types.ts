@@ -33,9 +33,10 @@ export interface ObjectStorage {
    */
   uploadPart(key: string, uploadId: string, partNumber: number, bytes: Buffer): Promise<{ etag: string }>;
   /**
-   * Makes the object from the listed parts, in ascending part number, atomically. Completing an
-   * upload that was already completed with the same parts (a process that died before recording
-   * it did) answers the object's size again; other parts than the ones stored are refused.
+   * Makes the object from the listed parts, in ascending part number, atomically; a part not
+   * stored with that etag is refused (`invalid_part`). Completing an upload that was already
+   * completed, with the same parts (a process that died before recording it did), answers the
+   * object's size again.
    */
   completeMultipart(key: string, uploadId: string, parts: readonly UploadedPart[]): Promise<{ size: number }>;
   /** Discards the upload and its parts. Aborting one that is gone (aborted or completed) is not an error. */
