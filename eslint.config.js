@@ -16,7 +16,7 @@ import emporium from './tools/eslint/no-open-key-lookup.js';
  */
 const CORE_DIRS = ['http', 'events', 'secrets', 'work', 'outbound', 'threads'];
 const TOP_FILES = ['boot', 'modules', 'web', 'worker', 'process'];
-const TOOL_DIRS = ['dev', 'localdb'];
+const TOOL_DIRS = ['dev', 'localdb', 'seaweedfs'];
 const DOMAINS = readdirSync(new URL('./src', import.meta.url), { withFileTypes: true })
   .filter((e) => e.isDirectory() && !CORE_DIRS.includes(e.name) && !TOOL_DIRS.includes(e.name))
   .map((e) => e.name);

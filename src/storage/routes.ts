@@ -21,13 +21,14 @@ export function storageFileRoutes(platform: Platform): AppRouter {
     const check = storage.verify(key, query.expires, query.signature);
     if (!check.ok && check.reason === 'expired') throw new PlatformError('not_allowed', 'url_expired', 'This link has expired');
     if (!check.ok) throw new PlatformError('not_allowed', 'invalid_signature', 'This link is not valid');
-    const object = await storage.get(key);
+    const object = await storage.open(key);
     if (!object) throw notFound('File');
     ctx.set('Cache-Control', `private, max-age=${check.remainingSeconds}`);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
     ctx.type = object.contentType;
-    ctx.body = object.bytes;
+    ctx.length = object.size;
+    ctx.body = object.stream; // streamed: an export of many megabytes is not held in memory
   });
   return on.router;
 }

@@ -1,66 +1,35 @@
 import { expect } from 'chai';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ObjectId } from 'mongodb';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { givenMerchant, givenShop } from '../helpers/factories.js';
 import { client } from '../helpers/http.js';
 import { runProcfileProcess } from '../helpers/processes.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
+import { s3Env, startS3Proxy, type S3Proxy } from '../helpers/s3.js';
 import { until } from '../helpers/waiting.js';
 
 /**
  * A themes worker killed in the middle of a review (SIGKILL while its persistence check waits on
  * object storage): another worker takes the review once the lease runs out and completes it,
- * once. Object storage is an S3 stand-in (a real local HTTP server) that can hold reads.
+ * once. Object storage is the test run's real S3 server (SeaweedFS) behind a proxy that can hold reads.
  */
 describe('Theme review when the themes worker dies mid-review', () => {
   let app: TestApp;
-  let s3: Server;
-  const objects = new Map<string, Buffer>();
-  let holdReads = false;
-  const held: (() => void)[] = [];
+  let s3: S3Proxy;
 
   before(async () => {
-    s3 = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const path = req.url!.split('?')[0]!;
-        const answer = () => {
-          if (req.method === 'PUT') {
-            objects.set(path, Buffer.concat(chunks));
-            res.writeHead(200).end();
-          } else if (req.method === 'GET') {
-            const o = objects.get(path);
-            if (!o) res.writeHead(404, { 'content-type': 'application/xml' }).end('<Error><Code>NoSuchKey</Code></Error>');
-            else res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(o);
-          } else res.writeHead(204).end();
-        };
-        if (req.method === 'GET' && holdReads) held.push(answer);
-        else answer();
-      });
-    });
-    await new Promise<void>((resolve) => s3.listen(0, '127.0.0.1', () => resolve()));
-    const endpoint = `http://127.0.0.1:${(s3.address() as AddressInfo).port}`;
+    s3 = await startS3Proxy();
     app = await startTestApp('theme_review_recovery', {
       OPERATOR_EMAILS: 'op-recovery@example.com',
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: endpoint,
-      S3_REGION: 'us-east-1',
-      S3_BUCKET: 'themes-bucket',
-      S3_ACCESS_KEY_ID: 'AKIDTEST',
-      S3_SECRET_ACCESS_KEY: 'test-secret',
-      S3_FORCE_PATH_STYLE: 'true',
+      ...s3Env(),
+      S3_ENDPOINT: s3.endpoint,
       THEMES_REVIEW_LEASE_MS: '1500',
       THEMES_SWEEP_INTERVAL_MS: '300',
     });
   });
   after(async () => {
-    for (const answer of held.splice(0)) answer();
     await app.close();
-    s3.closeAllConnections();
-    await new Promise<void>((resolve) => s3.close(() => resolve()));
+    await s3.close();
   });
 
   it('completes the review once, in another worker, after the first was killed holding it', async () => {
@@ -71,16 +40,16 @@ describe('Theme review when the themes worker dies mid-review', () => {
     expect(up.status, JSON.stringify(up.body)).to.equal(201);
     const reviewId = up.body.data.review_record.id as string;
 
-    holdReads = true;
+    s3.holdReads = true;
     const first = runProcfileProcess('themes', app.childEnv());
     await first.waitFor('themes.review_started');
-    await until('the first worker waiting on object storage', async () => held.length > 0);
+    await until('the first worker waiting on object storage', async () => s3.held() > 0);
     first.child.kill('SIGKILL');
     await first.exited;
     const stored = await app.platform.db.collection('theme_reviews').findOne({ _id: new ObjectId(reviewId) });
     expect(stored).to.include({ status: 'pending_checks', check_runs: 1 });
-    holdReads = false;
-    for (const answer of held.splice(0)) answer();
+    s3.holdReads = false;
+    s3.release();
 
     const second = runProcfileProcess('themes', app.childEnv());
     try {
