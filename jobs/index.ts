@@ -1,5 +1,6 @@
 import type { JobContract, Module, WorkerGroup } from '../src/module.js';
 import { MODULES } from '../src/modules.js';
+import { bulkHandlers } from './bulk.js';
 import { extensionHandlers } from './extensions.js';
 import { maintenanceHandlers } from './maintenance.js';
 import { messageHandlers } from './messages.js';
@@ -17,7 +18,8 @@ import { webhookHandlers } from './webhooks.js';
  * - webhooks:    outbound deliveries to the outside world: partner webhooks (fan-out,
  *                signed delivery, retries, the sweeper) and merchant messages (sign-in codes,
  *                password resets). Also serves the internal service.
- * - bulk:        admin bulk operations (JSONL exports); filled by the bulk issue.
+ * - bulk:        admin bulk operations: a GraphQL query exported as JSONL to object storage (bulk.export,
+ *                resumable from its checkpoint), and the sweep for stranded and lapsed operations (bulk.sweep).
  * - themes:      theme package review checks (themes.review) and the sweep for stranded reviews.
  * - extensions:  revoking an uninstalled installation's extension and function rows (extensions.revoke), and its sweep;
  *                apps' quality checks (extensions.check-app-quality: app blocks rendered, privacy URL fetched), and their sweep.
@@ -26,6 +28,7 @@ import { webhookHandlers } from './webhooks.js';
 export const HANDLERS: readonly BoundJob[] = [
   ...webhookHandlers,
   ...messageHandlers,
+  ...bulkHandlers,
   ...themeHandlers,
   ...extensionHandlers,
   ...sweepHandlers,

@@ -116,6 +116,11 @@ const Env = z
     OAUTH_RATE_LIMIT: int(60, 1),
     APP_SHOP_REDACT_DELAY_SECONDS: int(48 * 3600, 0),
     THEMES_REVIEW_LEASE_MS: int(60_000, 200),
+    BULK_LEASE_MS: int(60_000, 200),
+    BULK_SWEEP_INTERVAL_MS: int(30_000, 200),
+    BULK_PART_BYTES: int(8 * 1024 * 1024, 5 * 1024 * 1024),
+    BULK_ROOT_PAGE: int(250, 1).pipe(z.number().max(250)),
+    BULK_NESTED_PAGE: int(250, 1).pipe(z.number().max(250)),
     RENDER_THREADS: int(0, 0).pipe(z.number().max(64)),
     RENDER_THREAD_MEMORY_MB: int(256, 32).pipe(z.number().max(4096)),
     THEMES_SWEEP_INTERVAL_MS: int(30_000, 200),
@@ -241,6 +246,12 @@ export type Config = Readonly<{
   /** Theme review checks (docs/themes.md, Review): how long a worker holds a review it checks, how often stranded ones are picked up. */
   themes: Readonly<{ reviewLeaseMs: number; sweepIntervalMs: number }>;
   /**
+   * Bulk operations (docs/bulk.md): how long the bulk worker holds an export it runs (renewed as it
+   * goes), how often stranded exports and lapsed files are looked for, and the size of a part of
+   * the file (at least S3's 5 MiB; each part is a checkpoint).
+   */
+  bulk: Readonly<{ leaseMs: number; sweepIntervalMs: number; partBytes: number; rootPage: number; nestedPage: number }>;
+  /**
    * The extensions worker's revocations (docs/extensions.md, Revocation): how long it holds one,
    * how often it looks for revocations whose job was lost, how many rows one write revokes, and a
    * pause between those writes (spreads a large revocation's writes; 0: none).
@@ -346,6 +357,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     events: { settleAfterMs: e.EVENT_SETTLE_AFTER_MS },
     themes: { reviewLeaseMs: e.THEMES_REVIEW_LEASE_MS, sweepIntervalMs: e.THEMES_SWEEP_INTERVAL_MS },
+    bulk: {
+      leaseMs: e.BULK_LEASE_MS,
+      sweepIntervalMs: e.BULK_SWEEP_INTERVAL_MS,
+      partBytes: e.BULK_PART_BYTES,
+      rootPage: e.BULK_ROOT_PAGE,
+      nestedPage: e.BULK_NESTED_PAGE,
+    },
     extensions: {
       revokeLeaseMs: e.EXTENSIONS_REVOKE_LEASE_MS,
       sweepIntervalMs: e.EXTENSIONS_SWEEP_INTERVAL_MS,

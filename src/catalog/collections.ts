@@ -175,3 +175,8 @@ export async function deleteCollection(platform: Platform, storeId: string, coll
 export async function collectionsByIds(platform: Pick<Platform, 'db'>, storeId: string, ids: readonly string[]): Promise<Map<string, CollectionView>> {
   return new Map((await findManyInStore(collections(platform.db), storeId, ids)).map((d) => [d._id.toHexString(), presentCollection(d)]));
 }
+
+/** How many collections the store has (a bulk export's estimate). */
+export function countCollections(platform: Pick<Platform, 'db'>, storeId: string): Promise<number> {
+  return collections(platform.db).countDocuments({ store_id: new ObjectId(storeId) });
+}

@@ -4,6 +4,7 @@ import { CATALOG_EVENT_TYPES } from './events.js';
 import { collectionRoutes, productRoutes } from './routes.js';
 import { COLLECTIONS, PRODUCTS, catalogIndexes } from './store.js';
 export {
+  countProducts,
   createProduct,
   deleteProduct,
   findProductByHandle,
@@ -17,6 +18,7 @@ export {
 } from './products.js';
 export {
   collectionsByIds,
+  countCollections,
   createCollection,
   deleteCollection,
   findCollectionByHandle,

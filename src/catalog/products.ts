@@ -330,3 +330,8 @@ export async function findVariants(platform: Pick<Platform, 'db'>, storeId: stri
 export async function productsByIds(platform: Pick<Platform, 'db'>, storeId: string, ids: readonly string[]): Promise<Map<string, ProductView>> {
   return new Map((await findManyInStore(products(platform.db), storeId, ids)).map((d) => [d._id.toHexString(), presentProduct(d)]));
 }
+
+/** How many products the store has (a bulk export's estimate). */
+export function countProducts(platform: Pick<Platform, 'db'>, storeId: string): Promise<number> {
+  return products(platform.db).countDocuments({ store_id: new ObjectId(storeId) });
+}

@@ -6,7 +6,7 @@ import { customerAccountRoutes } from './account-routes.js';
 import { customersJobs } from './jobs.js';
 import { customerRoutes } from './routes.js';
 import { CUSTOMERS, CUSTOMER_ADDRESSES, customerIndexes } from './store.js';
-export { clearCustomerKey, createCustomer, customersByIds, getCustomer, listCustomers, updateCustomer } from './service.js';
+export { clearCustomerKey, countCustomers, createCustomer, customersByIds, getCustomer, listCustomers, updateCustomer } from './service.js';
 export { addressesOfCustomers } from './addresses.js';
 export { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from './schemas.js';
 export { getAccount, sweepExpiredCustomerCredentials } from './account.js';

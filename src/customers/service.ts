@@ -139,3 +139,8 @@ export async function clearCustomerKey(platform: Platform, storeId: string, cust
 export async function customersByIds(platform: Pick<Platform, 'db'>, storeId: string, ids: readonly string[]): Promise<Map<string, CustomerView>> {
   return new Map((await findManyInStore(customers(platform.db), storeId, ids)).map((d) => [d._id.toHexString(), presentCustomer(d)]));
 }
+
+/** How many customers the store has (a bulk export's estimate). */
+export function countCustomers(platform: Pick<Platform, 'db'>, storeId: string): Promise<number> {
+  return customers(platform.db).countDocuments({ store_id: new ObjectId(storeId) });
+}

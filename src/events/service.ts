@@ -12,7 +12,7 @@ export type DomainEvent = {
   type: string;
   store_id: string | null;
   /** The one subscriber an addressed event is for (EventDocument.recipient), or null. */
-  recipient: { type: 'app_installation'; id: string; exclusive: boolean } | null;
+  recipient: { type: EventRecipient['type']; id: string; exclusive: boolean } | null;
   payload: Record<string, unknown>;
   idempotency_key: string;
   created_at: string;

@@ -3,9 +3,13 @@ import type { IndexDeclaration } from '../db.js';
 
 export const EVENTS = 'events';
 
-/** Who an addressed event is for: today only an app installation. */
+/**
+ * Who an addressed event is for: an app installation (its lifecycle, a compliance notice, its
+ * bulk operation finishing), or a merchant (its bulk operation finishing: for the store's
+ * subscriptions of that type, and never for an app's).
+ */
 export type EventRecipient = {
-  type: 'app_installation';
+  type: 'app_installation' | 'merchant';
   id: ObjectId;
   /** Only the recipient receives it (the compliance topics); otherwise subscriptions of the store that match its type do too. */
   exclusive?: boolean;

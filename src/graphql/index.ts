@@ -1,17 +1,35 @@
 import type { Module } from '../module.js';
 import { adminGraphqlRoutes } from './admin/routes.js';
+import { bulkJobs } from './bulk/jobs.js';
+import { bulkRoutes } from './bulk/routes.js';
+import { BULK_OPERATIONS, bulkIndexes } from './bulk/store.js';
+import { GRAPHQL_ERROR_CODES } from './errors.js';
+import { GRAPHQL_EVENT_TYPES } from './events.js';
 import { adminMeter, flushRefunds, storefrontMeter } from './metering.js';
 import { storefrontGraphqlRoutes } from './storefront/routes.js';
 export { adminSchema } from './admin/routes.js';
 export { storefrontSchema } from './storefront/routes.js';
+export { ExportBulkOperation, SweepBulkOperations } from './bulk/jobs.js';
+export { runExport } from './bulk/export.js';
+export { sweepBulkOperations } from './bulk/sweep.js';
 
 const admin = adminGraphqlRoutes(adminMeter);
 const storefront = storefrontGraphqlRoutes(storefrontMeter);
 
-/** GraphQL (docs/graphql.md): the admin and storefront schemas, each on its two paths (spec 4.5), metered by query cost. */
+/**
+ * GraphQL (docs/graphql.md): the admin and storefront schemas, each on its two paths (spec 4.5),
+ * metered by query cost; and bulk operations (docs/bulk.md), admin queries exported as JSONL by
+ * the bulk worker, with their REST twin.
+ */
 export const graphqlModule: Module = {
   name: 'graphql',
+  errorCodes: GRAPHQL_ERROR_CODES,
+  eventTypes: GRAPHQL_EVENT_TYPES,
+  indexes: bulkIndexes,
+  jobs: bulkJobs,
+  eventCarriers: [BULK_OPERATIONS],
   routes: [
+    { path: '/v1/bulk-operations', router: bulkRoutes },
     { path: '/v1/admin/graphql', router: admin },
     { path: '/v1/graphql/admin', router: admin },
     { path: '/v1/storefront/graphql', router: storefront },

@@ -28,10 +28,11 @@ export function schemaOf<C>(sdl: string, resolvers: Resolvers<C>, interfaces: Re
   }
   setScalar(schema, 'DateTime', (v) => v);
   setScalar(schema, 'Decimal', (v) => v);
+  setScalar(schema, 'UnsignedInt64', (v) => v);
   return schema;
 }
 
-/** Output-only string scalars (DateTime, Decimal): served as strings, refused as input (no field takes one). */
+/** Output-only string scalars (DateTime, Decimal, UnsignedInt64): served as strings, refused as input (no field takes one). */
 function setScalar(schema: GraphQLSchema, name: string, serialize: (value: string) => string): void {
   const type = schema.getType(name);
   if (!(type instanceof GraphQLScalarType)) return;
@@ -45,6 +46,13 @@ function setScalar(schema: GraphQLSchema, name: string, serialize: (value: strin
   type.parseLiteral = (ast) => {
     throw new GraphQLError(`${name} is not taken as input${ast.kind === Kind.STRING ? '' : ''}`);
   };
+}
+
+/** Several sets of resolvers as one, type by type (a type's fields from every set). */
+export function mergeResolvers<C>(...sets: Resolvers<C>[]): Resolvers<C> {
+  const out = new Map<string, Record<string, unknown>>();
+  for (const set of sets) for (const [type, fields] of Object.entries(set)) out.set(type, { ...out.get(type), ...fields });
+  return Object.fromEntries(out) as Resolvers<C>;
 }
 
 /** Minor units as MoneyV2 (docs/graphql.md, Money). */

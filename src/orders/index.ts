@@ -7,7 +7,7 @@ import { orderIndexes } from './store.js';
 export { repairOrders } from './changes.js';
 export { RepairOrders } from './jobs.js';
 export { createOrder } from './create.js';
-export { findOrderByRequest, fulfillOrder, getOrder, listOrders, markOrderPaid, ordersByIds, refundOrder } from './service.js';
+export { countOrders, findOrderByRequest, fulfillOrder, getOrder, listOrders, markOrderPaid, ordersByIds, refundOrder } from './service.js';
 export { customerBoughtProduct, getShopperOrder, listCustomerOrders, replacePaymentSecret, type ShopperProof } from './customer-reads.js';
 export type { RequestRef } from './store.js';
 export { CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';

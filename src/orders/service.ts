@@ -295,3 +295,8 @@ export async function ordersByIds(platform: Pick<Platform, 'db'>, storeId: strin
   const docs = await findManyInStore(orders(platform.db), storeId, ids);
   return new Map(docs.filter((d) => d.creating !== true).map((d) => [d._id.toHexString(), presentOrder(d)]));
 }
+
+/** How many orders the store has (a bulk export's estimate; orders being made are not counted). */
+export function countOrders(platform: Pick<Platform, 'db'>, storeId: string): Promise<number> {
+  return orders(platform.db).countDocuments({ store_id: new ObjectId(storeId), creating: { $ne: true } });
+}

@@ -42,8 +42,8 @@ export function testS3Storage(clock: Clock = { now: () => new Date() }, override
 export type S3Proxy = {
   /** Its endpoint: give it as S3_ENDPOINT (the requests are signed for it, and pass on unchanged). */
   endpoint: string;
-  /** While true, object reads (GET) wait until released. */
-  holdReads: boolean;
+  /** Requests it answers true for wait until released (null: none waits). */
+  hold: ((req: { method: string; url: string }) => boolean) | null;
   /** Reads waiting now. */
   held(): number;
   /** Lets every waiting read through. */
@@ -52,8 +52,8 @@ export type S3Proxy = {
 };
 
 /**
- * A pass-through proxy in front of the test run's S3 server that can hold object reads (a
- * process stopped while it waits on storage). Requests go on unchanged, Host header included,
+ * A pass-through proxy in front of the test run's S3 server that can hold chosen requests (a
+ * process stopped while it waits on storage: a read, or the upload of a given part). Requests go on unchanged, Host header included,
  * so their signatures still hold at the server.
  */
 export async function startS3Proxy(): Promise<S3Proxy> {
@@ -61,7 +61,7 @@ export async function startS3Proxy(): Promise<S3Proxy> {
   const waiting: (() => void)[] = [];
   const proxy: S3Proxy = {
     endpoint: '',
-    holdReads: false,
+    hold: null,
     held: () => waiting.length,
     release: () => {
       for (const go of waiting.splice(0)) go();
@@ -84,7 +84,7 @@ export async function startS3Proxy(): Promise<S3Proxy> {
         out.on('error', () => res.destroy());
         out.end(Buffer.concat(chunks));
       };
-      if (req.method === 'GET' && proxy.holdReads) waiting.push(forward);
+      if (proxy.hold?.({ method: req.method ?? '', url: req.url ?? '' })) waiting.push(forward);
       else forward();
     });
   });

@@ -40,7 +40,7 @@ describe('Theme review when the themes worker dies mid-review', () => {
     expect(up.status, JSON.stringify(up.body)).to.equal(201);
     const reviewId = up.body.data.review_record.id as string;
 
-    s3.holdReads = true;
+    s3.hold = (req) => req.method === 'GET';
     const first = runProcfileProcess('themes', app.childEnv());
     await first.waitFor('themes.review_started');
     await until('the first worker waiting on object storage', async () => s3.held() > 0);
@@ -48,7 +48,7 @@ describe('Theme review when the themes worker dies mid-review', () => {
     await first.exited;
     const stored = await app.platform.db.collection('theme_reviews').findOne({ _id: new ObjectId(reviewId) });
     expect(stored).to.include({ status: 'pending_checks', check_runs: 1 });
-    s3.holdReads = false;
+    s3.hold = null;
     s3.release();
 
     const second = runProcfileProcess('themes', app.childEnv());

@@ -8,6 +8,11 @@ export const LIFECYCLE_CONTRACT_VERSION = '2026-06-05.ws13.lifecycle';
 
 /** An installation's lifecycle topics (docs/apps.md, App webhooks). */
 export const LIFECYCLE_TOPICS = ['app.installed', 'app.scopes_updated', 'app.uninstalled', 'app_extension.lifecycle.status_changed'] as const;
+/**
+ * Store events addressed to the installation whose work they finish (an app's bulk operation,
+ * docs/bulk.md): every app's subscription carries them, and only the app they are for receives them.
+ */
+export const ADDRESSED_TOPICS = ['bulk_operation.finished'] as const;
 /** The mandatory compliance topics, appended to every app's subscription (spec 6.1 rule 9). */
 export const COMPLIANCE_TOPICS = ['customers.data_request', 'customers.redact', 'shop.redact'] as const;
 export type ComplianceTopic = (typeof COMPLIANCE_TOPICS)[number];

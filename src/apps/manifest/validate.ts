@@ -7,6 +7,7 @@ import {
   BRIDGE_CAPABILITIES,
   COMPLIANCE_TOPICS,
   LIFECYCLE_TOPICS,
+  ADDRESSED_TOPICS,
   EXTENSION_KINDS,
   MANIFEST_SCHEMA_VERSION,
   type AppManifest,
@@ -28,10 +29,11 @@ import { settingsIssues } from '../functions/settings.js';
  */
 
 /**
- * Webhook topics an app may list besides the platform's store topics: its own lifecycle, and the
- * mandatory compliance topics (which every app's subscription gets whether listed or not).
+ * Webhook topics an app may list besides the platform's store topics: its own lifecycle, events
+ * addressed to it (its bulk operations finishing), and the mandatory compliance topics (every
+ * app's subscription gets all of these whether listed or not).
  */
-export const APP_WEBHOOK_TOPICS = [...LIFECYCLE_TOPICS, ...COMPLIANCE_TOPICS] as const;
+export const APP_WEBHOOK_TOPICS = [...LIFECYCLE_TOPICS, ...ADDRESSED_TOPICS, ...COMPLIANCE_TOPICS] as const;
 
 /** The whole manifest, as JSON. */
 export const MAX_MANIFEST_BYTES = 64 * 1024;

@@ -24,6 +24,7 @@ import { getGiftCard, listGiftCards, ListGiftCardsQuery, type GiftCardView } fro
 import { getLocation, listLevels, listLocations, type LevelView, type LocationView } from '../../inventory/index.js';
 import { getSubscription, listSubscriptions, type SubscriptionView } from '../../webhooks/index.js';
 import { orNull } from '../resolving.js';
+import { MERCHANTS_ONLY, TYPE_SCOPES } from './scopes.js';
 import { mediaByIds, type MediaView } from '../../media/index.js';
 import { getInstallation } from '../../apps/index.js';
 import type { Platform } from '../../platform.js';
@@ -68,23 +69,6 @@ export function adminLoaders(platform: Platform, storeId: string) {
     }),
   };
 }
-
-/** What only a merchant reads (its webhook subscriptions: an app's are in its manifest). */
-const MERCHANTS_ONLY = 'merchant';
-
-/** The scopes an app token needs to read each kind of object (a merchant reads everything of its store). */
-export const TYPE_SCOPES: Record<string, string | null> = {
-  Shop: null,
-  Product: 'read_products',
-  ProductVariant: 'read_products',
-  Collection: 'read_products',
-  Customer: 'read_customers',
-  Order: 'read_orders',
-  Location: 'read_inventory',
-  GiftCard: 'read_gift_cards',
-  Coupon: 'read_discounts',
-  WebhookSubscription: MERCHANTS_ONLY,
-};
 
 /** Refuse a field the caller's token was not granted the scope of (Shopify's ACCESS_DENIED, naming the scope). */
 export function need(ctx: AdminContext, scope: string | null, field: string): void {

@@ -5,12 +5,13 @@ import { idempotent } from '../../http/idempotency/index.js';
 import type { Platform } from '../../platform.js';
 import type { Meter } from '../transport.js';
 import { graphqlMiddleware } from '../transport.js';
-import { schemaOf } from '../schema.js';
+import { mergeResolvers, schemaOf } from '../schema.js';
+import { bulkResolvers } from '../bulk/resolvers.js';
 import { adminMutations } from './mutations.js';
 import { adminInterfaces, adminLoaders, adminResolvers, type AdminContext } from './resolvers.js';
 import { ADMIN_SDL } from './sdl.js';
 
-export const adminSchema = schemaOf<AdminContext>(ADMIN_SDL, { ...adminResolvers, ...adminMutations }, adminInterfaces);
+export const adminSchema = schemaOf<AdminContext>(ADMIN_SDL, mergeResolvers(adminResolvers, adminMutations, bulkResolvers), adminInterfaces);
 
 /**
  * `GET|POST /v1/admin/graphql` and `/v1/graphql/admin` (docs/graphql.md): a merchant session with

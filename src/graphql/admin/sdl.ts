@@ -22,6 +22,10 @@ export const ADMIN_SDL = /* GraphQL */ `
   A decimal number as a string, exact: "19.99".
   """
   scalar Decimal
+  """
+  A whole number from 0 to 2^64 - 1 as a string (Shopify's UnsignedInt64): "400000".
+  """
+  scalar UnsignedInt64
 
   """
   An object with a global id: gid://emporium/<Type>/<id>.
@@ -529,6 +533,67 @@ export const ADMIN_SDL = /* GraphQL */ `
     installedAt: DateTime!
   }
 
+  enum BulkOperationStatus {
+    CREATED
+    RUNNING
+    COMPLETED
+    FAILED
+    CANCELING
+    CANCELED
+    EXPIRED
+  }
+
+  """
+  An admin query exported as a JSONL file by the bulk worker (docs/bulk.md).
+  """
+  type BulkOperation implements Node {
+    id: ID!
+    status: BulkOperationStatus!
+    query: String!
+    """
+    Lines written: every object, root and nested.
+    """
+    objectCount: UnsignedInt64!
+    rootObjectCount: UnsignedInt64!
+    """
+    The root connection's objects in the store when it started.
+    """
+    estimatedRootObjectCount: UnsignedInt64!
+    """
+    rootObjectCount over estimatedRootObjectCount, 0 to 1 (1 once completed).
+    """
+    progress: Float!
+    fileSize: UnsignedInt64
+    """
+    The completed file, presigned until urlExpiresAt.
+    """
+    url: String
+    """
+    What a failed or canceled export wrote.
+    """
+    partialDataUrl: String
+    urlExpiresAt: DateTime
+    errorCode: String
+    createdAt: DateTime!
+    completedAt: DateTime
+  }
+
+  type BulkOperationEdge {
+    cursor: String!
+    node: BulkOperation!
+  }
+
+  type BulkOperationConnection {
+    edges: [BulkOperationEdge!]!
+    nodes: [BulkOperation!]!
+    pageInfo: PageInfo!
+  }
+
+  type BulkOperationPayload {
+    bulkOperation: BulkOperation
+    userErrors: [UserError!]!
+  }
+
   type QueryRoot {
     """
     The store the request acts on.
@@ -556,6 +621,15 @@ export const ADMIN_SDL = /* GraphQL */ `
     The app's own installation in this store: for an app's token; null for a merchant.
     """
     currentAppInstallation: AppInstallation
+    """
+    The caller's running bulk operation in the store, else its newest one.
+    """
+    currentBulkOperation: BulkOperation
+    bulkOperation(id: ID!): BulkOperation
+    """
+    The bulk operations the caller sees (a merchant the store's, an app its own), newest first.
+    """
+    bulkOperations(first: Int, after: String, last: Int, before: String): BulkOperationConnection!
     location(id: ID!): Location
     locations(first: Int, after: String, last: Int, before: String, active: Boolean): LocationConnection!
     giftCard(id: ID!): GiftCard
@@ -811,5 +885,10 @@ export const ADMIN_SDL = /* GraphQL */ `
     customerCreate(input: CustomerCreateInput!): CustomerPayload!
     customerUpdate(id: ID!, input: CustomerUpdateInput!): CustomerPayload!
     webhookSubscriptionCreate(input: WebhookSubscriptionCreateInput!): WebhookSubscriptionPayload!
+    """
+    Start exporting an admin query as JSONL (docs/bulk.md); one running per caller in the store.
+    """
+    bulkOperationRunQuery(query: String!): BulkOperationPayload!
+    bulkOperationCancel(id: ID!): BulkOperationPayload!
   }
 `;

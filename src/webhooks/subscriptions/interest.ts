@@ -38,22 +38,24 @@ function memoryOf(db: Db): Map<string, Remembered> {
 type Wantable = {
   type: string;
   store_id: string | ObjectId | null;
-  recipient?: { type: 'app_installation'; id: string | ObjectId; exclusive?: boolean } | null;
+  recipient?: { type: 'app_installation' | 'merchant'; id: string | ObjectId; exclusive?: boolean } | null;
 };
 
 /**
  * Whether a subscription wants an event: the same store, and
- * - an event addressed to an app installation (its lifecycle, a compliance notice): that
- *   installation's subscription always (whatever its topics: the mandatory ones, spec 6.1
- *   rule 9), another app's never, a merchant's when its type matches and the event is not
- *   exclusive to its recipient (compliance notices are);
+ * - an event addressed to an app installation (its lifecycle, a compliance notice, its bulk
+ *   operation finishing): that installation's subscription always (whatever its topics: the
+ *   mandatory ones, spec 6.1 rule 9), another app's never, a merchant's when its type matches
+ *   and the event is not exclusive to its recipient (compliance notices are);
+ * - an event addressed to a merchant (its bulk operation finishing): a merchant's subscription
+ *   when its type matches, an app's never (an app's subscription carries the topic for its own);
  * - any other event: a matching type.
  */
 export function wants(sub: Interest, event: Wantable): boolean {
   if (event.store_id === null || !sub.store_id.equals(event.store_id)) return false;
   const recipient = event.recipient;
   if (recipient) {
-    if (sub.owner.type === 'app_installation') return sub.owner.id.equals(recipient.id);
+    if (sub.owner.type === 'app_installation') return recipient.type === 'app_installation' && sub.owner.id.equals(recipient.id);
     if (recipient.exclusive) return false;
   }
   return matchesEventPatterns(event.type, sub.event_types);

@@ -1,0 +1,402 @@
+import { execute, type DocumentNode } from 'graphql';
+import { ObjectId, type Filter } from 'mongodb';
+import { getInstallation } from '../../apps/index.js';
+import { carrying } from '../../events/index.js';
+import type { AppPrincipal, MerchantPrincipal } from '../../http/context.js';
+import type { Platform } from '../../platform.js';
+import { objectStorage, type ObjectStorage } from '../../storage/index.js';
+import { findStoreById } from '../../stores/index.js';
+import { claimLease, extendLease, heldBy, NO_LEASE, type Lease } from '../../work/lease.js';
+import { adminLoaders, type AdminContext } from '../admin/resolvers.js';
+import { adminSchema } from '../admin/routes.js';
+import { idCursor } from '../connections.js';
+import { fromGlobalId } from '../ids.js';
+import { childPageQuery, planBulkQuery, rootPageQuery, type BulkPlan, type PlannedConnection } from './query.js';
+import { bulkOperationFacts, scopeOfType, URL_LIFETIME_SECONDS } from './service.js';
+import { bulkOperations, type BulkCheckpoint, type BulkOperationDocument, type BulkStatus } from './store.js';
+
+/**
+ * The export (docs/bulk.md, The export), the `bulk.export` job of the bulk worker: under the
+ * operation's lease it walks the root connection a page at a time in `_id` order and writes one
+ * JSON object a line (a root object, then each object of its nested connections with
+ * `__parentId`), into a multipart upload of the file. Lines are held until they make a part
+ * (BULK_PART_BYTES, ending at a root object's last line); after each part the checkpoint (the
+ * upload, its parts, the last root object written, the counts) is saved with the lease, so a
+ * worker killed at any moment is resumed by another from the last part, with no line twice or
+ * missing. Memory holds one part and one page, whatever the file's size.
+ */
+
+type Json = Record<string, unknown>;
+/** A field of a result object by its response key (own fields only). */
+const fieldOf = (obj: Json, key: string): unknown => (Object.hasOwn(obj, key) ? obj[key] : undefined);
+export type ExportOutcome = 'completed' | 'failed' | 'canceled' | 'busy' | 'gone';
+
+/** How often a running export reads whether it is canceled and who its caller is now (with the page it reads then). */
+const CHECK_EVERY_MS = 200;
+
+const keyOf = (op: Pick<BulkOperationDocument, '_id' | 'store_id'>) => `bulk/${op.store_id.toHexString()}/${op._id.toHexString()}.jsonl`;
+
+class ExportError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The caller's context as it is now: the merchant, or the app's installation with its current scopes (an uninstalled app's export fails). */
+async function contextOf(platform: Platform, op: BulkOperationDocument): Promise<AdminContext> {
+  const storeId = op.store_id.toHexString();
+  const store = await findStoreById(platform, storeId);
+  if (!store) throw new ExportError('STORE_GONE', 'The store no longer exists');
+  let principal: MerchantPrincipal | AppPrincipal;
+  if (op.caller.type === 'app') {
+    const installation = await getInstallation(platform, storeId, op.caller.id.toHexString()).catch(() => null);
+    if (!installation || installation.status !== 'active')
+      throw new ExportError('ACCESS_DENIED', 'The app that started it is no longer installed in the store');
+    principal = {
+      kind: 'app',
+      appId: op.caller.app_id.toHexString(),
+      installationId: installation.id,
+      storeId,
+      scopes: installation.scopes,
+      onlineMerchantId: null,
+    };
+  } else {
+    principal = { kind: 'merchant', merchantId: op.caller.id.toHexString(), sessionId: 'bulk' } as MerchantPrincipal;
+  }
+  return { platform, store, principal, loaders: adminLoaders(platform, storeId) };
+}
+
+/** Run one of the export's queries: its data, or the first error as the operation's error code. */
+async function run(ctx: AdminContext, document: DocumentNode): Promise<Json> {
+  const result = await execute({ schema: adminSchema, document, contextValue: { ...ctx, loaders: adminLoaders(ctx.platform, ctx.store.id) } });
+  if (result.errors?.length) {
+    const first = result.errors[0]!;
+    throw new ExportError(String(first.extensions?.code ?? 'QUERY_FAILED'), first.message);
+  }
+  return result.data as Json;
+}
+
+type Page = { nodes: Json[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+
+/**
+ * One root object's lines, into the writer: itself (without its nested connections), then every
+ * object of each nested connection with `__parentId`, all their pages (the next ones through
+ * `node(id:)`), a page at a time (a root object with very many children is held as bytes of the
+ * part, not as strings). A nested item's line is its JSON with `__parentId` added at the end (an
+ * item has `id`, so its JSON is never `{}`). Answers how many lines it wrote.
+ */
+async function writeObject(ctx: AdminContext, plan: PlannedConnection, nestedKeys: ReadonlySet<string>, node: Json, writer: PartWriter): Promise<number> {
+  const own = nestedKeys.size ? Object.fromEntries(Object.entries(node).filter(([k]) => !nestedKeys.has(k))) : node;
+  const start = writer.held;
+  try {
+    return await writeLines();
+  } catch (err) {
+    writer.truncate(start); // held lines are whole root objects: a failed one's lines go
+    throw err;
+  }
+  async function writeLines(): Promise<number> {
+    writer.add([JSON.stringify(own)]);
+    let count = 1;
+    const parentId = node.id as string;
+    const tail = `,"__parentId":${JSON.stringify(parentId)}}`;
+    for (const child of plan.children) {
+      let page = fieldOf(node, child.key) as Page;
+      for (;;) {
+        writer.add(page.nodes.map((item) => JSON.stringify(item).slice(0, -1) + tail));
+        count += page.nodes.length;
+        if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) break;
+        const data = await run(ctx, childPageQuery(child, plan.itemType, parentId, page.pageInfo.endCursor, ctx.platform.config.bulk.nestedPage));
+        page = fieldOf(data.node as Json, child.key) as Page;
+      }
+    }
+    return count;
+  }
+}
+
+/**
+ * The multipart file being written: lines held until they make a part; each part written then
+ * checkpointed. Lines are written into one buffer, reused from part to part (grown only for a
+ * root object bigger than a part), so a part costs no garbage but the lines' strings.
+ */
+class PartWriter {
+  private buffer: Buffer;
+  /** Bytes held for the next part. */
+  held = 0;
+
+  constructor(
+    private readonly storage: ObjectStorage,
+    private readonly key: string,
+    private readonly partBytes: number,
+    public checkpoint: BulkCheckpoint,
+  ) {
+    this.buffer = Buffer.allocUnsafe(partBytes + 1024 * 1024);
+  }
+
+  /** A root object's lines (their counts go into the checkpoint once their part is written). */
+  add(lines: string[]): void {
+    for (const line of lines) {
+      // A UTF-16 unit is at most 3 bytes of UTF-8: measure exactly only when that may not fit.
+      if (this.held + line.length * 3 + 1 > this.buffer.length) {
+        const need = this.held + Buffer.byteLength(line, 'utf8') + 1;
+        if (need > this.buffer.length) {
+          const bigger = Buffer.allocUnsafe(Math.max(need, this.buffer.length * 2));
+          this.buffer.copy(bigger, 0, 0, this.held);
+          this.buffer = bigger;
+        }
+      }
+      this.held += this.buffer.write(line, this.held, 'utf8');
+      this.buffer[this.held++] = 0x0a;
+    }
+  }
+
+  /** Drop what was added after `held` was `bytes`. */
+  truncate(bytes: number): void {
+    this.held = Math.min(this.held, bytes);
+  }
+
+  get full(): boolean {
+    return this.held >= this.partBytes;
+  }
+
+  /** Write what is held as the next part, and answer the checkpoint that includes it (`after` the last root object in it). */
+  async flush(after: string | null, counts: { objects: number; roots: number }): Promise<BulkCheckpoint> {
+    if (this.held === 0) return this.checkpoint;
+    const partNumber = this.checkpoint.parts.length + 1;
+    const { etag } = await this.storage.uploadPart(this.key, this.checkpoint.upload_id!, partNumber, this.buffer.subarray(0, this.held));
+    this.checkpoint = {
+      ...this.checkpoint,
+      parts: [...this.checkpoint.parts, { partNumber, etag }],
+      after_root_id: after,
+      object_count: this.checkpoint.object_count + counts.objects,
+      root_object_count: this.checkpoint.root_object_count + counts.roots,
+      bytes: this.checkpoint.bytes + this.held,
+    };
+    this.held = 0; // the upload is done with the buffer: the next part reuses it
+    return this.checkpoint;
+  }
+}
+
+/** How many pages of the root connection an export reads ahead of what it writes. */
+const READ_AHEAD = 1;
+
+type Step = [Page, AdminContext | null];
+
+/**
+ * Pages read ahead, in order: the page after `first`, then each next one asked for (by its
+ * predecessor's last id) as soon as that predecessor arrives, while fewer than `depth` wait to be
+ * taken. It ends after a last page, a page answering a cancel (null context) or an error (which
+ * the taker gets from that page's promise). `next()` is null once every page is taken.
+ */
+function readAhead(first: string | null, read: (cursorId: string | null) => Promise<Step>, depth: number): { next(): Promise<Step> | null } {
+  const queue: Promise<Step>[] = [];
+  let parked: Page | null = null;
+  const lastIdOf = (page: Page) => fromGlobalId(page.nodes.at(-1)!.id as string)?.id ?? null;
+  const request = (cursorId: string | null) => {
+    const step = read(cursorId);
+    queue.push(step);
+    step.then(
+      ([page, verdict]) => {
+        if (!verdict || !page.pageInfo.hasNextPage || page.nodes.length === 0) return;
+        if (queue.length < depth) request(lastIdOf(page));
+        else parked = page;
+      },
+      () => undefined, // the taker gets the error from this step
+    );
+  };
+  request(first);
+  return {
+    next() {
+      const step = queue.shift() ?? null;
+      if (parked && queue.length < depth) {
+        const page = parked;
+        parked = null;
+        request(lastIdOf(page));
+      }
+      return step;
+    },
+  };
+}
+
+/**
+ * Run (or resume) the export of an operation. Takes its lease (`busy` when another worker holds
+ * it, `gone` when it is finished or does not exist), then pages through the query until it is
+ * done, canceled (checked at every page) or failed, and finishes the file and the operation.
+ */
+export async function runExport(platform: Platform, operationId: string): Promise<ExportOutcome> {
+  const coll = bulkOperations(platform.db);
+  const lease: Lease = { owner: platform.process.id, ms: platform.config.bulk.leaseMs };
+  const found = await coll.findOne({ _id: new ObjectId(operationId) });
+  if (!found || !['created', 'running', 'canceling'].includes(found.status)) return 'gone';
+  let op = await claimLease(
+    coll,
+    lease,
+    platform.clock.now(),
+    { _id: found._id, status: { $in: ['created', 'running', 'canceling'] } } as Filter<BulkOperationDocument>,
+    {
+      set: { updated_at: platform.clock.now(), ...(found.status === 'created' ? { status: 'running' as BulkStatus, started_at: platform.clock.now() } : {}) },
+    },
+  );
+  if (!op) return 'busy';
+  const storage = objectStorage(platform);
+  const key = keyOf(op);
+
+  /** Save a checkpoint (and renew the lease); a lease lost means another worker has the export now: stop. */
+  const save = async (checkpoint: BulkCheckpoint): Promise<void> => {
+    const held = await extendLease(coll, op!, lease, platform.clock.now(), { set: { checkpoint, updated_at: platform.clock.now() } });
+    if (!held) throw new ExportError('LEASE_LOST', 'another worker took the export over');
+    op = held;
+  };
+
+  let checkpoint = op.checkpoint;
+  if (checkpoint.finishing) {
+    // Its worker died while finishing: every part is written; finish again.
+    const { outcome, error_code, error_message } = checkpoint.finishing;
+    await finish(platform, op, storage, key, checkpoint, outcome, error_code ? new ExportError(error_code, error_message ?? '') : null, lease);
+    return outcome;
+  }
+  let outcome: 'completed' | 'failed' | 'canceled' = 'completed';
+  let error: ExportError | null = null;
+  let writer: PartWriter | null = null;
+  let after = checkpoint.after_root_id;
+  let pending = { objects: 0, roots: 0 };
+  try {
+    if (!checkpoint.upload_id) {
+      const { uploadId } = await storage.startMultipart(key, 'application/jsonl');
+      checkpoint = { ...checkpoint, upload_id: uploadId };
+      await save(checkpoint);
+    }
+    const planned = planBulkQuery(adminSchema, op.query, scopeOfType);
+    if ('problems' in planned) throw new ExportError('INVALID_QUERY', planned.problems[0]!.message);
+    const plan: BulkPlan = planned.plan;
+    writer = new PartWriter(storage, key, platform.config.bulk.partBytes, checkpoint);
+    const sizes = { root: platform.config.bulk.rootPage, nested: platform.config.bulk.nestedPage };
+    const nestedKeys = new Set(plan.connection.children.map((c) => c.key));
+    const pageAfter = async (ctx: AdminContext, cursorId: string | null) =>
+      fieldOf(await run(ctx, rootPageQuery(plan, sizes, cursorId ? idCursor(cursorId) : null)), plan.connection.key) as Page;
+    /**
+     * Whether to go on: a cancel, and the caller as it is now (an app uninstalled or narrowed
+     * half-way fails the export), read with the page read after each part, and between parts
+     * with a page at most every CHECK_EVERY_MS.
+     */
+    let checked = 0;
+    let current: AdminContext | null = null;
+    const goOn = async (): Promise<AdminContext | null> => {
+      if (current && Date.now() - checked < CHECK_EVERY_MS) return current;
+      checked = Date.now();
+      const [status, ctx] = await Promise.all([coll.findOne({ _id: op!._id }, { projection: { status: 1 } }), contextOf(platform, op!)]);
+      current = status?.status === 'canceling' ? null : ctx;
+      return current;
+    };
+    const renewEvery = Math.max(1, Math.floor(lease.ms / 4));
+    let renewed = Date.now();
+    let ctx = await goOn();
+    if (!ctx) outcome = 'canceled';
+    // Reading runs ahead of writing (READ_AHEAD pages): each page, with the verdict on going on,
+    // is asked for as soon as the one before it has arrived, while earlier pages' lines are made
+    // and written (the database's work overlaps ours).
+    const pages = ctx ? readAhead(after, (cursorId) => Promise.all([pageAfter(current ?? ctx!, cursorId), goOn()]), READ_AHEAD) : null;
+    for (let next = pages?.next(); next; next = pages!.next()) {
+      const [page, verdict] = await next;
+      if (!verdict) {
+        outcome = 'canceled';
+        break;
+      }
+      ctx = verdict;
+      for (const node of page.nodes) {
+        const lines = await writeObject(ctx, plan.connection, nestedKeys, node, writer);
+        pending = { objects: pending.objects + lines, roots: pending.roots + 1 };
+        after = fromGlobalId(node.id as string)?.id ?? after;
+        if (writer.full) {
+          checkpoint = await writer.flush(after, pending);
+          pending = { objects: 0, roots: 0 };
+          await save(checkpoint);
+          renewed = Date.now();
+          checked = 0; // after a part, the next page read asks afresh whether to go on
+        }
+      }
+      // The lease renewed (with the checkpoint as of the last part) a few times a lease, not at every page.
+      if (Date.now() - renewed >= renewEvery) {
+        await save(writer.checkpoint);
+        renewed = Date.now();
+      }
+    }
+    checkpoint = await writer.flush(after, pending);
+  } catch (err) {
+    if (err instanceof ExportError && err.code === 'LEASE_LOST') {
+      platform.log.warn({ event: 'bulk.lease_lost', operation_id: operationId });
+      return 'busy';
+    }
+    error = err instanceof ExportError ? err : new ExportError('INTERNAL_ERROR', 'The export failed');
+    if (!(err instanceof ExportError))
+      platform.log.error({ event: 'bulk.export_failed', operation_id: operationId, err: (err as Error).message, stack: (err as Error).stack });
+    outcome = 'failed';
+    // What is held is whole root objects: the partial file gets them too (unless writing is what failed).
+    if (writer) checkpoint = await writer.flush(after, pending).catch(() => writer!.checkpoint);
+  }
+  checkpoint = { ...checkpoint, finishing: { outcome, error_code: error?.code ?? null, error_message: error?.message ?? null } };
+  try {
+    await save(checkpoint);
+  } catch (err) {
+    if (err instanceof ExportError && err.code === 'LEASE_LOST') return 'busy';
+    throw err;
+  }
+  await finish(platform, op, storage, key, checkpoint, outcome, error, lease);
+  return outcome;
+}
+
+/**
+ * Finish the file (what was written, whole, or the partial file of a failure or a cancel) and
+ * the operation, with `bulk_operation.finished` carried by the same write.
+ */
+async function finish(
+  platform: Platform,
+  op: BulkOperationDocument,
+  storage: ObjectStorage,
+  key: string,
+  checkpoint: BulkCheckpoint,
+  outcome: 'completed' | 'failed' | 'canceled',
+  error: ExportError | null,
+  lease: Lease,
+): Promise<void> {
+  let size = 0;
+  if (checkpoint.upload_id && checkpoint.parts.length > 0) size = (await storage.completeMultipart(key, checkpoint.upload_id, checkpoint.parts)).size;
+  else {
+    if (checkpoint.upload_id) await storage.abortMultipart(key, checkpoint.upload_id);
+    await storage.put(key, Buffer.alloc(0), 'application/jsonl');
+  }
+  const now = platform.clock.now();
+  const set = {
+    status: outcome,
+    checkpoint,
+    file: { key, size, partial: outcome !== 'completed', expires_at: new Date(now.getTime() + URL_LIFETIME_SECONDS * 1000) },
+    error_code: error?.code ?? null,
+    error_message: error?.message ?? null,
+    running_key: op._id.toHexString(),
+    completed_at: now,
+    updated_at: now,
+    ...NO_LEASE,
+  };
+  const pending = [
+    platform.events.pending(
+      'bulk_operation.finished',
+      op.store_id,
+      { bulk_operation: bulkOperationFacts({ ...op, ...set }) },
+      `bulk_operation.finished:${op._id.toHexString()}`,
+      // Addressed to who started it: an app hears of its own operations only, and no app of a merchant's.
+      { recipient: { type: op.caller.type === 'app' ? 'app_installation' : 'merchant', id: op.caller.id } },
+    ),
+  ];
+  const written = await bulkOperations(platform.db).updateOne(heldBy(op, lease.owner), carrying<BulkOperationDocument>({ $set: set }, pending));
+  if (written.matchedCount === 1) await platform.events.settle(bulkOperations(platform.db), op._id, pending);
+  platform.log.info({
+    event: 'bulk.finished',
+    operation_id: op._id.toHexString(),
+    outcome,
+    objects: checkpoint.object_count,
+    bytes: size,
+    error_code: error?.code ?? null,
+  });
+}
