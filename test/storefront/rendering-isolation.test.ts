@@ -144,7 +144,7 @@ describe('Liquid never blocks the web process (rendering in worker threads)', fu
     for (const which of ['big', 'hostile'] as const) {
       const of = pages.filter((p) => p.which === which);
       expect(of.length, which).to.be.greaterThan(2);
-      for (const [i, p] of of.entries()) {
+      for (const p of of) {
         expect(p.status, which).to.equal(200);
         expect(p.ms, `${which} page time`).to.be.lessThan(deadlineMs);
         // The page is whole: each section once, rendered or as its failure comment.
@@ -156,15 +156,21 @@ describe('Liquid never blocks the web process (rendering in worker threads)', fu
         if (which === 'hostile')
           for (const key of Object.keys(HOSTILE))
             expect(p.html, key).to.match(new RegExp(`<!-- section "${key}" failed to render \\(error [0-9a-f]{12}\\) -->`));
-        // A thread new to the theme version may spend the page's time parsing (the first page); every later page renders whole, in the layout.
-        if (i > 0) {
-          expect(p.html, `${which} page ${i}`).to.include('<footer class="site-footer">');
-          expect(p.html, `${which} page ${i}`).to.include('class="featured-products"');
-        }
       }
+      // A thread new to the theme version may spend a page's time parsing: its first page of the
+      // theme. That is at most one page per thread the pool ran (the stopped ones' replacements
+      // included); every other page renders whole, in the layout.
+      const { threads, stopped } = pageRendererOf(app.platform).stats();
+      const partial = of.filter((p) => !p.html.includes('<footer class="site-footer">') || !p.html.includes('class="featured-products"'));
+      expect(partial.length, `${which} pages not whole of ${of.length}`).to.be.at.most(threads + stopped);
+      expect(of.length - partial.length, `${which} pages whole`).to.be.greaterThan(0);
     }
-    // The 1,000 sorts were stopped by stopping their thread, then paused: not a thread stopped per page.
-    expect(pageRendererOf(app.platform).stats().stopped).to.be.within(1, 2);
+    // The 1,000 sorts were stopped by stopping their thread, then paused: not a thread stopped per
+    // page. The pause is per theme source, so the live theme and the draft each pay once, and as
+    // often again when two pages of one reach the section before its first stop is recorded.
+    const hostilePages = pages.filter((p) => p.which === 'hostile').length;
+    expect(pageRendererOf(app.platform).stats().stopped).to.be.within(1, 4);
+    expect(hostilePages, 'hostile pages rendered').to.be.greaterThan(8);
     const previews = pages.filter((p) => p.html.includes('Draft heading'));
     expect(previews.length).to.be.greaterThan(0);
   });
