@@ -121,6 +121,7 @@ const Env = z
     BULK_PART_BYTES: int(8 * 1024 * 1024, 5 * 1024 * 1024),
     BULK_ROOT_PAGE: int(250, 1).pipe(z.number().max(250)),
     BULK_NESTED_PAGE: int(250, 1).pipe(z.number().max(250)),
+    HEARTBEAT_INTERVAL_MS: int(10_000, 100),
     RENDER_THREADS: int(0, 0).pipe(z.number().max(64)),
     RENDER_THREAD_MEMORY_MB: int(256, 32).pipe(z.number().max(4096)),
     THEMES_SWEEP_INTERVAL_MS: int(30_000, 200),
@@ -247,10 +248,16 @@ export type Config = Readonly<{
   themes: Readonly<{ reviewLeaseMs: number; sweepIntervalMs: number }>;
   /**
    * Bulk operations (docs/bulk.md): how long the bulk worker holds an export it runs (renewed as it
-   * goes), how often stranded exports and lapsed files are looked for, and the size of a part of
-   * the file (at least S3's 5 MiB; each part is a checkpoint).
+   * goes), how often stranded exports and lapsed files are looked for, the size of a part of the
+   * file (at least S3's 5 MiB; each part is a checkpoint), and the root objects and nested items
+   * read at a time.
    */
   bulk: Readonly<{ leaseMs: number; sweepIntervalMs: number; partBytes: number; rootPage: number; nestedPage: number }>;
+  /**
+   * Operations (docs/operations.md): how often each process writes its heartbeat; one that missed
+   * three is shown gone.
+   */
+  operations: Readonly<{ heartbeatMs: number }>;
   /**
    * The extensions worker's revocations (docs/extensions.md, Revocation): how long it holds one,
    * how often it looks for revocations whose job was lost, how many rows one write revokes, and a
@@ -364,6 +371,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       rootPage: e.BULK_ROOT_PAGE,
       nestedPage: e.BULK_NESTED_PAGE,
     },
+    operations: { heartbeatMs: e.HEARTBEAT_INTERVAL_MS },
     extensions: {
       revokeLeaseMs: e.EXTENSIONS_REVOKE_LEASE_MS,
       sweepIntervalMs: e.EXTENSIONS_SWEEP_INTERVAL_MS,

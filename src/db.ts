@@ -167,3 +167,18 @@ export async function findManyInStore<T extends { _id: ObjectId; store_id: Objec
   if (ids.length === 0) return [];
   return collection.find({ _id: { $in: ids }, store_id: new ObjectId(storeId) } as Filter<T>).toArray();
 }
+
+/** What a count for the operators' overview reads at most: a figure at it means "at least that many". */
+export const COUNT_CAP = 100_000;
+
+/**
+ * Documents matching each filter, counted up to COUNT_CAP, by name: the operators' overview's
+ * figures (docs/operations.md), whose filters are an index's prefix (an indexed count, never a
+ * scan of the collection).
+ */
+export async function countsBy<T extends Document>(collection: Collection<T>, filters: Record<string, Filter<T>>): Promise<Record<string, number>> {
+  const entries = await Promise.all(
+    Object.entries(filters).map(async ([name, filter]) => [name, await collection.countDocuments(filter, { limit: COUNT_CAP })] as const),
+  );
+  return Object.fromEntries(entries);
+}

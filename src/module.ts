@@ -39,6 +39,11 @@ export type Module = {
   eventHooks?: (platform: EventHookDeps) => EventHooks & { drain?(): Promise<void> };
   /** Turn bearer tokens of its prefixes into principals (auth: sessions; apps: access tokens). */
   authenticators?: readonly Authenticator[];
+  /**
+   * Its part of the operators' runtime overview (docs/operations.md, Overview): figures of its work
+   * in flight, under one key, each read with an indexed query (counted up to a cap, never a scan).
+   */
+  overview?: (platform: Platform) => Promise<Record<string, unknown>>;
   /** Let go of what it holds in this process (threads, connections) when the platform closes. */
   close?: (platform: Platform) => Promise<void>;
   /** Whether a principal may act on a store (the stores domain). */

@@ -11,6 +11,7 @@ import { inventoryModule } from './inventory/index.js';
 import { maintenanceModule } from './maintenance/index.js';
 import { mediaModule } from './media/index.js';
 import { messagesModule } from './messages/index.js';
+import { operationsModule } from './operations/index.js';
 import type { Module } from './module.js';
 import { ordersModule } from './orders/index.js';
 import { paymentsModule } from './payments/index.js';
@@ -54,4 +55,5 @@ export const MODULES: readonly Module[] = [
   messagesModule,
   rateLimitModule,
   maintenanceModule,
+  operationsModule(() => MODULES),
 ];

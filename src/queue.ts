@@ -75,6 +75,8 @@ export function parsePayload<S extends z.ZodType>(job: JobContract<S>, data: unk
 export type RunnableJob = { contract: JobContract; run(data: unknown, jobId: string): Promise<void> };
 
 export type Working = {
+  /** Jobs running in this process now. */
+  running(): number;
   /** Stop taking work, wait up to `graceMs` for the running jobs, give back those locked but not started. */
   stop(graceMs: number): Promise<{ running: number; timedOut: boolean; unlocked: number }>;
 };
@@ -146,6 +148,7 @@ export async function createQueue(db: Db, options: { name: string; pollIntervalM
         if (job.contract.every) await agenda.every(job.contract.every(config), job.contract.name);
       }
       return {
+        running: () => started.size,
         async stop(graceMs) {
           // Jobs locked ahead of running (the lock limit above); drain stops locking more and
           // waits for the running ones, but leaves these locked, so another worker could take

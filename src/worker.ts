@@ -5,6 +5,7 @@ import { startInternalService } from './boot.js';
 import { loadConfigOrExit } from './config.js';
 import { INTERNAL_SERVICE_GROUP, WORKER_GROUPS, isWorkerGroup } from './module.js';
 import type { Platform } from './platform.js';
+import { startHeartbeat } from './operations/index.js';
 import { InvalidJobPayload, parsePayload } from './queue.js';
 import { onShutdownSignal, openPlatformOrExit } from './process.js';
 
@@ -42,12 +43,14 @@ const working = await platform.jobs.work(
   config,
   (err) => platform.log.error({ event: 'worker.queue_error', err: err.message }),
 );
+const heartbeat = await startHeartbeat(platform, group, () => working.running());
 platform.log.info({ event: 'worker.started', group, jobs: bound.map((h) => h.contract.name) });
 
 onShutdownSignal(async (signal) => {
   platform.log.info({ event: 'worker.stopping', group, signal });
   await service?.close();
   const result = await working.stop(config.jobs.shutdownGraceMs);
+  await heartbeat.stop();
   await close();
   platform.log.info({
     event: 'worker.stopped',

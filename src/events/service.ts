@@ -5,7 +5,7 @@ import { groupCommit } from '../group-commit.js';
 import type { Log } from '../log.js';
 import type { EventType } from './types.js';
 import { carried, PENDING_EVENTS, PENDING_SINCE, type CarriesEvents, type PendingEvent } from './outbox.js';
-import { eventIntents, events, type EventDocument, type EventRecipient } from './store.js';
+import { EVENT_INTENTS, eventIntents, events, type EventDocument, type EventRecipient } from './store.js';
 
 export type DomainEvent = {
   id: string;
@@ -58,6 +58,12 @@ export type Events = {
   deleting(collection: string, id: ObjectId, pending: readonly PendingEvent[], remove: () => Promise<boolean>): Promise<boolean>;
   /** The sweep: events left pending on documents (and delete intents) older than `before`. Returns how many it recorded. */
   settleLeftBehind(before: Date, limit?: number): Promise<number>;
+  /**
+   * The outbox's backlog (operations): per carrying collection, and for delete intents, how many
+   * documents have carried events since `before` or earlier, and since when the oldest has; counted
+   * up to `limit` each (the `events_pending_since` and `created_at` indexes: no collection scan).
+   */
+  backlog(before: Date, limit?: number): Promise<{ collection: string; count: number; capped: boolean; oldest: Date | null }[]>;
   /** Every event type the platform's modules record, sorted. */
   readonly types: readonly string[];
   /** A subscription pattern: a known type, `<family>.*` for a known family, or `*`. */
@@ -224,6 +230,24 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
         await eventIntents(db).deleteOne({ _id: intent._id });
       }
       return recorded;
+    },
+    async backlog(before, limit = 10_000) {
+      const sources: [string, typeof PENDING_SINCE | 'created_at'][] = [
+        ...carriers.map((name): [string, typeof PENDING_SINCE] => [name, PENDING_SINCE]),
+        [EVENT_INTENTS, 'created_at'],
+      ];
+      return Promise.all(
+        sources.map(async ([name, field]) => {
+          const collection = db.collection(name);
+          const filter = { [field]: { $lte: before } };
+          const [count, oldest] = await Promise.all([
+            collection.countDocuments(filter, { limit }),
+            collection.findOne(filter, { sort: { [field]: 1 }, projection: { [field]: 1 } }),
+          ]);
+          const since = oldest as { [PENDING_SINCE]?: Date; created_at?: Date } | null;
+          return { collection: name, count, capped: count >= limit, oldest: (since?.[field] as Date | undefined) ?? null };
+        }),
+      );
     },
     types: [...known].sort(),
     isPattern(pattern) {

@@ -2,7 +2,7 @@ import type { Module } from '../module.js';
 import { adminGraphqlRoutes } from './admin/routes.js';
 import { bulkJobs } from './bulk/jobs.js';
 import { bulkRoutes } from './bulk/routes.js';
-import { BULK_OPERATIONS, bulkIndexes } from './bulk/store.js';
+import { BULK_OPERATIONS, bulkIndexes, bulkOverview } from './bulk/store.js';
 import { GRAPHQL_ERROR_CODES } from './errors.js';
 import { GRAPHQL_EVENT_TYPES } from './events.js';
 import { adminMeter, flushRefunds, storefrontMeter } from './metering.js';
@@ -35,5 +35,6 @@ export const graphqlModule: Module = {
     { path: '/v1/storefront/graphql', router: storefront },
     { path: '/v1/graphql/storefront', router: storefront },
   ],
+  overview: (platform) => bulkOverview(platform.db),
   close: (platform) => flushRefunds(platform),
 };

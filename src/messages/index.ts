@@ -1,8 +1,13 @@
 import type { Module } from '../module.js';
 import { messageJobs } from './jobs.js';
-import { messageIndexes } from './store.js';
+import { messageIndexes, messagesOverview } from './store.js';
 export { sendMessage, deliverMessage, redispatchStrandedMessages, sweepExpiredMessages, readOutbox, type OutboxEntry } from './service.js';
 export { DeliverMessage, RedispatchStrandedMessages, SweepOutboundMessages } from './jobs.js';
 
 /** Email to merchants and storefront customers (sign-in codes, reset and activation tokens, sign-up notices): an encrypted outbox delivered by a job. */
-export const messagesModule: Module = { name: 'messages', indexes: messageIndexes, jobs: messageJobs };
+export const messagesModule: Module = {
+  name: 'messages',
+  indexes: messageIndexes,
+  jobs: messageJobs,
+  overview: (platform) => messagesOverview(platform.db, platform.clock.now()),
+};

@@ -1,5 +1,5 @@
 import type { Db, ObjectId } from 'mongodb';
-import type { IndexDeclaration } from '../db.js';
+import { countsBy, type IndexDeclaration } from '../db.js';
 
 export const OUTBOUND_MESSAGES = 'outbound_messages';
 
@@ -43,3 +43,14 @@ export const messageIndexes: IndexDeclaration[] = [
 ];
 
 export const messages = (db: Db) => db.collection<MessageDocument>(OUTBOUND_MESSAGES);
+
+/** The messages part of the operators' overview (docs/operations.md): messages not yet delivered, and how late the oldest due one is (the `status_next_attempt_at` index). */
+export async function messagesOverview(db: Db, now: Date) {
+  const coll = messages(db);
+  const [counts, oldest] = await Promise.all([
+    countsBy(coll, { queued: { status: 'queued' }, due: { status: 'queued', next_attempt_at: { $lte: now } }, failed: { status: 'failed' } }),
+    coll.findOne({ status: 'queued', next_attempt_at: { $lte: now } }, { sort: { next_attempt_at: 1 }, projection: { next_attempt_at: 1 } }),
+  ]);
+  const dueAt = oldest?.next_attempt_at ?? null;
+  return { outbound_messages: { ...counts, oldest_due_at: dueAt?.toISOString() ?? null } };
+}

@@ -18,7 +18,7 @@ import { STORE_THEMES, installIndexes } from './installs/store.js';
 import { THEME_PACKAGES, THEME_VERSIONS, packageIndexes } from './packages/store.js';
 import { previewIndexes } from './previews/store.js';
 import { THEME_PURCHASES, purchaseIndexes } from './purchases/store.js';
-import { THEME_REVIEWS, reviewIndexes } from './review/store.js';
+import { THEME_REVIEWS, reviewIndexes, reviewsOverview } from './review/store.js';
 
 /**
  * Themes (docs/themes.md): the JSON-contract bundle, upload, review by the themes worker and
@@ -40,5 +40,6 @@ export const themesModule: Module = {
   jobs: themeJobs,
   eventCarriers: [THEME_PACKAGES, THEME_VERSIONS, THEME_REVIEWS, STORE_THEMES, THEME_PURCHASES],
   eventTypes: THEMES_EVENT_TYPES,
+  overview: (platform) => reviewsOverview(platform.db),
   close: closeLiquidSyntaxThreads,
 };

@@ -2,6 +2,7 @@ import type { Module } from '../module.js';
 import { WEBHOOKS_ERROR_CODES } from './errors.js';
 import { WEBHOOKS_EVENT_TYPES } from './events.js';
 import { webhookDeliveryRoutes } from './deliveries/routes.js';
+import { webhooksOverview } from './deliveries/overview.js';
 import { appWebhookStatsIndexes, deliveryIndexes } from './deliveries/store.js';
 import { subscribedEvents } from './subscriptions/interest.js';
 import { webhookInternalRoutes } from './deliveries/internal.js';
@@ -44,6 +45,7 @@ export const webhooksModule: Module = {
     { path: '/v1/operations/webhook-deliveries', router: webhookDeliveryRoutes },
   ],
   internal: webhookInternalRoutes,
+  overview: webhooksOverview,
   jobs: webhookJobs,
   eventCarriers: [SUBSCRIPTIONS],
   eventTypes: WEBHOOKS_EVENT_TYPES,

@@ -1,5 +1,5 @@
 import type { Db, ObjectId } from 'mongodb';
-import type { IndexDeclaration } from '../../db.js';
+import { countsBy, type IndexDeclaration } from '../../db.js';
 import type { CarriesEvents } from '../../events/index.js';
 import type { Leased } from '../../work/lease.js';
 
@@ -69,3 +69,10 @@ export const bulkIndexes: IndexDeclaration[] = [
 ];
 
 export const bulkOperations = (db: Db) => db.collection<BulkOperationDocument>(BULK_OPERATIONS);
+
+/** The bulk part of the operators' overview (docs/operations.md): operations in flight, by status (the `status_lease_until` index). */
+export async function bulkOverview(db: Db) {
+  return {
+    bulk_operations: await countsBy(bulkOperations(db), { created: { status: 'created' }, running: { status: 'running' }, canceling: { status: 'canceling' } }),
+  };
+}

@@ -1,5 +1,5 @@
 import type { Db, ObjectId } from 'mongodb';
-import type { IndexDeclaration } from '../../db.js';
+import { countsBy, type IndexDeclaration } from '../../db.js';
 import type { CarriesEvents } from '../../events/index.js';
 
 export const THEME_REVIEWS = 'theme_reviews';
@@ -43,3 +43,8 @@ export const reviewIndexes: IndexDeclaration[] = [
 ];
 
 export const themeReviews = (db: Db) => db.collection<ThemeReviewDocument>(THEME_REVIEWS);
+
+/** The theme reviews part of the operators' overview (docs/operations.md): reviews in flight, by status (the `status_id` index). */
+export async function reviewsOverview(db: Db) {
+  return { theme_reviews: await countsBy(themeReviews(db), { pending_checks: { status: 'pending_checks' }, awaiting_review: { status: 'awaiting_review' } }) };
+}

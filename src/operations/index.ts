@@ -1,0 +1,21 @@
+import type { Module } from '../module.js';
+import { readinessRoutes, runtimeRoutes } from './routes.js';
+import { operationsIndexes } from './store.js';
+export { startHeartbeat, type Heartbeat } from './heartbeat.js';
+
+/**
+ * Operations (docs/operations.md): every process's heartbeat, the operators' runtime overview
+ * (processes, queues, the outbox, each module's work in flight) and the readiness probe. The
+ * overview reads the modules' job contracts and figures, so it is given the module list (lazily:
+ * it is one of them).
+ */
+export function operationsModule(modules: () => readonly Module[]): Module {
+  return {
+    name: 'operations',
+    indexes: operationsIndexes,
+    routes: [
+      { path: '/v1/operations/runtime', router: runtimeRoutes(modules) },
+      { path: '/ready', router: readinessRoutes },
+    ],
+  };
+}

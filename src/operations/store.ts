@@ -1,0 +1,36 @@
+import type { Db } from 'mongodb';
+import type { IndexDeclaration } from '../db.js';
+
+export const PROCESSES = 'processes';
+
+/**
+ * A running process of the platform (docs/operations.md, Processes): written by the process itself
+ * at start, at every heartbeat and when it stops. `_id` is the process's id (`<group>:<host>:<pid>`,
+ * also Agenda's lock owner). A process that stopped cleanly has `stopped_at`; one that died has
+ * only an old `last_beat_at`.
+ */
+export type ProcessDocument = {
+  _id: string;
+  /** `web`, or a worker group. */
+  group: string;
+  host: string;
+  pid: number;
+  version: string;
+  environment: string;
+  started_at: Date;
+  last_beat_at: Date;
+  /** Jobs it was running at its last beat (a worker; 0 for web). */
+  jobs_running: number;
+  /** Its heartbeat interval: it is gone after three of them without a beat. */
+  heartbeat_ms: number;
+  stopped_at: Date | null;
+};
+
+export const operationsIndexes: IndexDeclaration[] = [
+  {
+    collection: PROCESSES,
+    indexes: [{ key: { last_beat_at: -1 }, name: 'last_beat_at' }],
+  },
+];
+
+export const processes = (db: Db) => db.collection<ProcessDocument>(PROCESSES);

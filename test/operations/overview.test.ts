@@ -1,0 +1,156 @@
+import { expect } from 'chai';
+import { ObjectId } from 'mongodb';
+import { givenPublishedApp, installApp } from '../helpers/apps.js';
+import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { stopAll, type RunningProcess } from '../helpers/processes.js';
+import { until } from '../helpers/waiting.js';
+import { useWebhooksApp } from '../helpers/webhooks.js';
+
+const OPERATOR = 'op-runtime@example.com';
+const BEAT_MS = 200;
+
+/**
+ * The operators' runtime overview (docs/operations.md): real worker processes heartbeat into the
+ * database; the overview shows each group's processes alive, gone (killed) or stopped (SIGTERM),
+ * the queues by job name and state from Agenda's collection, the event outbox's backlog and each
+ * module's work in flight; operators only. And the readiness probe.
+ */
+describe('Operations: the runtime overview and the readiness probe', function () {
+  this.timeout(60_000);
+  const { app, api, startWorker } = useWebhooksApp('operations_overview', {
+    OPERATOR_EMAILS: OPERATOR,
+    HEARTBEAT_INTERVAL_MS: String(BEAT_MS),
+    JOBS_POLL_INTERVAL_MS: '100',
+  });
+  const workers: RunningProcess[] = [];
+  after(() => stopAll(workers));
+
+  let operator: string;
+  let shop: GivenShop;
+  before(async () => {
+    operator = (await givenMerchant(api, { email: OPERATOR })).token;
+    shop = await givenShop(api);
+  });
+  const overview = async () => {
+    const res = await api.get('/v1/operations/runtime/overview', { token: operator });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body.data;
+  };
+  const group = (o: any, name: string) => o.processes.groups.find((g: any) => g.group === name);
+
+  it('shows a worker alive while it beats, gone once killed (an incident’s cue), and alive again when one comes back; stopped after a SIGTERM', async () => {
+    const before = await overview();
+    expect(group(before, 'themes')).to.include({ alive: 0 });
+    expect(before.processes.groups_without_a_process).to.include('themes');
+
+    const first = await startWorker('themes');
+    workers.push(first);
+    let o = await overview();
+    const row = group(o, 'themes').processes.find((p: any) => p.pid === first.child.pid);
+    expect(row).to.include({ state: 'alive', group: 'themes', jobs_running: 0, stopped_at: null });
+    expect(row.version).to.be.a('string');
+    expect(row.id).to.match(/^themes:/);
+    expect(o.processes.groups_without_a_process).to.not.include('themes');
+
+    first.child.kill('SIGKILL');
+    await first.exited;
+    o = await until('the killed worker to be shown gone', async () => {
+      const now = await overview();
+      return group(now, 'themes').gone === 1 ? now : null;
+    });
+    expect(group(o, 'themes')).to.include({ alive: 0, gone: 1 });
+    expect(o.processes.groups_without_a_process).to.include('themes');
+
+    const second = await startWorker('themes');
+    workers.push(second);
+    o = await overview();
+    expect(group(o, 'themes')).to.include({ alive: 1, gone: 1 });
+    expect(o.processes.groups_without_a_process).to.not.include('themes');
+
+    second.child.kill('SIGTERM');
+    await second.exited;
+    o = await overview();
+    expect(group(o, 'themes').processes.find((p: any) => p.pid === second.child.pid)).to.include({ state: 'stopped' });
+    expect(group(o, 'themes').alive).to.equal(0);
+  });
+
+  it('counts the queues by job name and state with their group and the oldest due job’s lag; a job that failed stays failed', async () => {
+    // A bulk operation with no bulk worker running: its export is due, and the operation in flight.
+    const started = await api.post('/v1/bulk-operations', { query: '{ products { nodes { id } } }' }, shop.as);
+    expect(started.status, JSON.stringify(started.body)).to.equal(201);
+    // A job whose payload no longer matches its contract (written by an older release): it fails once run.
+    const jobs = app.platform.db.collection('agendaJobs');
+    await jobs.insertOne({
+      name: 'bulk.export',
+      data: { operation_id: 'not-an-id' },
+      type: 'normal',
+      priority: 0,
+      nextRunAt: new Date(Date.now() - 5000),
+      lockedAt: null,
+    });
+    let o = await overview();
+    const bulk = o.queues.find((q: any) => q.name === 'bulk.export');
+    expect(bulk).to.include({ group: 'bulk', due: 2, running: 0, failed: 0 });
+    expect(bulk.lag_seconds).to.be.at.least(4);
+    expect(o.oldest_due_job).to.include({ name: 'bulk.export', group: 'bulk' });
+    expect(o.work_in_flight.bulk_operations).to.include({ created: 1 });
+    expect(o.processes.groups_without_a_process).to.include('bulk');
+
+    const bulkWorker = await startWorker('bulk');
+    workers.push(bulkWorker);
+    o = await until('the bulk jobs to have run', async () => {
+      const now = await overview();
+      const q = now.queues.find((x: any) => x.name === 'bulk.export');
+      return q && q.due === 0 && q.running === 0 ? now : null;
+    });
+    expect(o.queues.find((q: any) => q.name === 'bulk.export')).to.include({ failed: 1 });
+    // Its recurring sweep is scheduled.
+    expect(o.queues.find((q: any) => q.name === 'bulk.sweep')).to.include({ group: 'bulk', scheduled: 1 });
+    await until('the operation to finish', async () => (await overview()).work_in_flight.bulk_operations.created === 0);
+    await stopAll(workers);
+  });
+
+  it('shows the event outbox’s backlog: documents still carrying events past the settle delay, by collection', async () => {
+    const carried = new ObjectId();
+    const since = new Date(Date.now() - 60_000);
+    await app.platform.db.collection('bulk_operations').insertOne({
+      _id: carried,
+      store_id: new ObjectId(),
+      running_key: carried.toHexString(),
+      status: 'expired',
+      pending_events: [],
+      events_pending_since: since,
+    });
+    const o = await overview();
+    expect(o.events_outbox.documents).to.be.at.least(1);
+    expect(o.events_outbox.by_collection.find((c: any) => c.collection === 'bulk_operations')).to.include({ documents: 1, oldest: since.toISOString() });
+    expect(o.events_outbox.oldest_age_seconds).to.be.at.least(59);
+    expect(o.work_in_flight).to.have.keys('bulk_operations', 'theme_reviews', 'webhook_deliveries', 'outbound_messages');
+    expect(o).to.include({ environment: 'test' });
+    await app.platform.db.collection('bulk_operations').deleteOne({ _id: carried });
+  });
+
+  it('is for operators only: 401 without credentials, 403 for a merchant, an app and a customer', async () => {
+    const path = '/v1/operations/runtime/overview';
+    expect((await api.get(path)).status).to.equal(401);
+    const merchant = await api.get(path, shop.as);
+    expect(merchant.status).to.equal(403);
+    expect(merchant.body.error.code).to.equal('operator_required');
+    const partner = await givenPublishedApp(api, operator, { scopes: ['read_products'] });
+    const { token } = await installApp(api, partner, shop, { scopes: ['read_products'] });
+    expect((await api.get(path, { token })).status).to.be.oneOf([401, 403]);
+    const email = `buyer-${new ObjectId().toHexString()}@example.com`;
+    await api.post('/v1/storefront/customer/signup', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' });
+    const login = await api.post('/v1/storefront/customer/login', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' });
+    expect(login.status, JSON.stringify(login.body)).to.equal(200);
+    expect((await api.get(path, { token: login.body.data.token })).status).to.be.oneOf([401, 403]);
+    expect((await api.post(path, {}, { token: operator })).status).to.be.oneOf([404, 405]);
+  });
+
+  it('answers the readiness probe: 200 while the database and the queue answer', async () => {
+    const res = await api.get('/ready');
+    expect(res.status).to.equal(200);
+    expect(res.body.data).to.deep.equal({ status: 'ready', database: 'ok', queue: 'ok' });
+    expect(res.headers.get('cache-control')).to.equal('no-store');
+  });
+});
