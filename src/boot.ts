@@ -45,8 +45,11 @@ export async function openPlatform(
   const { client, db } = await connectDatabase(config.mongo.url, config.mongo.dbName, config.mongo.connectTimeoutMs);
   const carriers = [...new Set(modules.flatMap((m) => m.eventCarriers ?? []))];
   await ensureIndexes(db, [...CORE_INDEXES, ...modules.flatMap((m) => m.indexes ?? []), ...carrierIndexes(carriers)]);
-  const jobs = await createQueue(db, { name: processName, pollIntervalMs: config.jobs.pollIntervalMs });
-  const deps: EventHookDeps = { config, db, jobs, clock, log, process: { name: processName, id: processId(processName) } };
+  const id = processId(processName);
+  // The queue is named by the process's id: Agenda records it as a locked job's `lastModifiedBy`,
+  // so the operators' queue diagnostics know which process holds a lock (docs/operations.md).
+  const jobs = await createQueue(db, { name: id, pollIntervalMs: config.jobs.pollIntervalMs });
+  const deps: EventHookDeps = { config, db, jobs, clock, log, process: { name: processName, id } };
   const hooks = modules.flatMap((m) => (m.eventHooks ? [m.eventHooks(deps)] : []));
   const events = createEvents(
     db,

@@ -1,4 +1,5 @@
 import type { Module } from '../module.js';
+import { OPERATIONS_ERROR_CODES } from './errors.js';
 import { readinessRoutes, runtimeRoutes } from './routes.js';
 import { operationsIndexes } from './store.js';
 export { startHeartbeat, type Heartbeat } from './heartbeat.js';
@@ -12,6 +13,7 @@ export { startHeartbeat, type Heartbeat } from './heartbeat.js';
 export function operationsModule(modules: () => readonly Module[]): Module {
   return {
     name: 'operations',
+    errorCodes: OPERATIONS_ERROR_CODES,
     indexes: operationsIndexes,
     routes: [
       { path: '/v1/operations/runtime', router: runtimeRoutes(modules) },

@@ -1,10 +1,10 @@
 import type { Document, Filter } from 'mongodb';
-import { JOBS_COLLECTION, WORKER_GROUPS } from '../queue.js';
+import { WORKER_GROUPS } from '../queue.js';
 import type { Module } from '../module.js';
 import type { Platform } from '../platform.js';
 import { VERSION } from '../version.js';
 import { MISSED_BEATS } from './heartbeat.js';
-import { processes, type ProcessDocument } from './store.js';
+import { agendaJobs, processes, type ProcessDocument } from './store.js';
 
 /** Processes shown: those that beat in the last day (older rows are history). */
 const SHOWN_FOR_MS = 24 * 3600_000;
@@ -64,7 +64,7 @@ export function jobStateFilters(now: Date): Record<'due' | 'scheduled' | 'runnin
 
 /** Each job name's count in each state, its group (from the modules' contracts), and how late its oldest due job is. */
 async function queuesOverview(platform: Platform, modules: readonly Module[], now: Date) {
-  const jobs = platform.db.collection(JOBS_COLLECTION);
+  const jobs = agendaJobs(platform.db);
   const groupOf = new Map(modules.flatMap((m) => m.jobs ?? []).map((c) => [c.name, c.group]));
   const filters = jobStateFilters(now);
   const states = await Promise.all(

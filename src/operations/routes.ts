@@ -3,6 +3,7 @@ import { routes } from '../http/endpoint.js';
 import type { Module } from '../module.js';
 import type { Platform } from '../platform.js';
 import { JOBS_COLLECTION } from '../queue.js';
+import { cancelJob, getJob, JobListQuery, listJobs, releaseJob, rerunJob } from './jobs.js';
 import { runtimeOverview } from './overview.js';
 
 /** `/v1/operations/runtime/…` (docs/operations.md): for operators only (OPERATOR_EMAILS). */
@@ -13,6 +14,12 @@ export function runtimeRoutes(modules: () => readonly Module[]) {
       ctx.set('Cache-Control', 'no-store');
       return runtimeOverview(platform, modules());
     });
+    // Queue diagnostics (docs/operations.md, Jobs).
+    on.get('/jobs', { access: 'operator', query: JobListQuery, respond: 'page' }, ({ query }) => listJobs(platform, modules(), query));
+    on.get('/jobs/:id', { access: 'operator' }, ({ params }) => getJob(platform, modules(), params.id));
+    on.post('/jobs/:id/rerun', { access: 'operator' }, ({ params }) => rerunJob(platform, modules(), params.id));
+    on.post('/jobs/:id/cancel', { access: 'operator' }, ({ params }) => cancelJob(platform, modules(), params.id));
+    on.post('/jobs/:id/release', { access: 'operator' }, ({ params }) => releaseJob(platform, modules(), params.id));
     return on.router;
   };
 }

@@ -1,4 +1,5 @@
-import type { Db } from 'mongodb';
+import type { Db, ObjectId } from 'mongodb';
+import { JOBS_COLLECTION } from '../queue.js';
 import type { IndexDeclaration } from '../db.js';
 
 export const PROCESSES = 'processes';
@@ -34,3 +35,27 @@ export const operationsIndexes: IndexDeclaration[] = [
 ];
 
 export const processes = (db: Db) => db.collection<ProcessDocument>(PROCESSES);
+
+/**
+ * Agenda's job document (the queue's own collection, src/queue.ts), as far as the operators'
+ * queue diagnostics read and change it (docs/operations.md, Jobs).
+ */
+export type AgendaJob = {
+  _id: ObjectId;
+  name: string;
+  data?: unknown;
+  /** `single` for a recurring job (Agenda's `every`), `normal` for a one-off. */
+  type?: string;
+  nextRunAt?: Date | null;
+  lockedAt?: Date | null;
+  /** The queue name of the process that last locked or saved it: its process id (src/boot.ts). */
+  lastModifiedBy?: string | null;
+  lastRunAt?: Date | null;
+  lastFinishedAt?: Date | null;
+  failedAt?: Date | null;
+  failCount?: number | null;
+  failReason?: string | null;
+  disabled?: boolean;
+};
+
+export const agendaJobs = (db: Db) => db.collection<AgendaJob>(JOBS_COLLECTION);
