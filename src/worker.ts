@@ -42,8 +42,8 @@ const working = await platform.jobs.work(
   config,
   (err) => platform.log.error({ event: 'worker.queue_error', err: err.message }),
 );
-platform.log.info({ event: 'worker.started', group, jobs: bound.map((h) => h.contract.name) });
-
+// Listening for SIGTERM before saying it started: a supervisor (or a test) that stops it as soon
+// as it reads that line must not find the signal's default action, death, still in place.
 onShutdownSignal(async (signal) => {
   platform.log.info({ event: 'worker.stopping', group, signal });
   await service?.close();
@@ -58,6 +58,7 @@ onShutdownSignal(async (signal) => {
   });
   return 0;
 });
+platform.log.info({ event: 'worker.started', group, jobs: bound.map((h) => h.contract.name) });
 
 /**
  * Run one job, logged with its start, end, duration and outcome. The payload is checked against
