@@ -1,6 +1,7 @@
 import { concurrently } from 'concurrently';
 import { loadConfigOrExit } from '../config.js';
 import { ROOT, buildLocaldb, startLocaldb, type RunningLocaldb } from '../localdb/index.js';
+import { chooseLogFormat } from '../log.js';
 import { readProcfile } from './procfile.js';
 
 /**
@@ -9,6 +10,9 @@ import { readProcfile } from './procfile.js';
  * SIGINT/SIGTERM reach every process; if one dies, all stop; the database stops last.
  */
 const config = loadConfigOrExit();
+// The processes write into concurrently's pipes, not to this terminal: they are told the format
+// this process would use (pretty in development at a terminal, JSON when piped or told).
+const logFormat = chooseLogFormat(config, process.stdout.isTTY === true);
 let localdb: RunningLocaldb | null = null;
 let mongoUrl = config.mongo.url;
 if (!mongoUrl) {
@@ -29,7 +33,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (s
 const processes = readProcfile(ROOT);
 const { result } = concurrently(
   // `exec` so each process is the shell's replacement, not its child: signals reach it directly.
-  processes.map(({ name, command }) => ({ name, command: `exec ${command}`, env: { MONGODB_URL: mongoUrl } })),
+  processes.map(({ name, command }) => ({ name, command: `exec ${command}`, env: { MONGODB_URL: mongoUrl, LOG_FORMAT: logFormat } })),
   { prefix: 'name', killOthersOn: ['failure', 'success'], cwd: ROOT, handleInput: false },
 );
 

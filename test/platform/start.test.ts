@@ -30,6 +30,7 @@ describe('npm start (the whole platform on the embedded database)', function () 
       LOG_LEVEL: 'info',
     };
     delete env.MONGODB_URL;
+    delete env.LOG_FORMAT; // the default: its output is piped here, so JSON
   });
   afterEach(() => {
     if (platform && platform.child.exitCode === null) platform.child.kill('SIGKILL');
