@@ -1,10 +1,14 @@
 import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
+import { ObjectId } from 'mongodb';
+import { foundNothing } from '../../jobs/types.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { chooseLogFormat, createLog, type LogFormat } from '../../src/log.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenMerchant } from '../helpers/factories.js';
 import { startWorker, stopAll, type RunningProcess } from '../helpers/processes.js';
+import { until } from '../helpers/waiting.js';
 
 /** The lines a log wrote, colours taken out. */
 function capture(format: LogFormat) {
@@ -26,6 +30,13 @@ const isJson = (line: string) => {
     return false;
   }
 };
+
+/** The JSON log lines a process printed. */
+const records = (output: string): Record<string, any>[] =>
+  output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line));
 
 describe('Logs: JSON for machines, readable lines for a developer at a terminal', () => {
   describe('createLog', () => {
@@ -80,11 +91,49 @@ describe('Logs: JSON for machines, readable lines for a developer at a terminal'
     });
   });
 
+  describe('a recurring job that found nothing', () => {
+    it('found nothing when every count of its result is 0; anything else is something done', () => {
+      expect(foundNothing({ affected: 0 })).to.equal(true);
+      expect(foundNothing({ resumed: 0, expired: 0 })).to.equal(true);
+      expect(foundNothing({ affected: 3 })).to.equal(false);
+      expect(foundNothing({ resumed: 0, expired: 1 })).to.equal(false);
+      expect(foundNothing({ outcome: 'done' })).to.equal(false);
+    });
+  });
+
   describe('a worker process', function () {
     this.timeout(60_000);
-    const { app } = useTestApp('logs');
+    const { app, api } = useTestApp('logs');
     const running: RunningProcess[] = [];
     afterEach(() => stopAll(running));
+
+    it('logs a sweep that found nothing at debug, one that removed records at info, and a sweep start at debug', async () => {
+      const m = await givenMerchant(api);
+      await app.platform.db.collection('sessions').updateMany({ merchant_id: new ObjectId(m.id) }, { $set: { expires_at: new Date(Date.now() - 60_000) } });
+      // Each sweep runs once when the worker starts (the interval is the default 5 minutes).
+      const worker = await startWorker(app, 'maintenance', running, { LOG_LEVEL: 'debug' });
+      await worker.waitFor('"event":"job.finished","job":"maintenance.sweep-expired-credentials"');
+      await worker.waitFor('"event":"job.finished","job":"maintenance.sweep-carts"');
+      const finished = (job: string) => records(worker.output()).find((r) => r.event === 'job.finished' && r.job === job)!;
+
+      expect(finished('maintenance.sweep-expired-credentials')).to.deep.include({ level: 30, outcome: 'succeeded' });
+      expect(finished('maintenance.sweep-expired-credentials').result.affected).to.be.greaterThan(0);
+      expect(finished('maintenance.sweep-carts')).to.deep.include({ level: 20, outcome: 'succeeded', result: { affected: 0 } });
+      const starts = records(worker.output()).filter((r) => r.event === 'job.started');
+      expect(starts.length).to.be.greaterThan(0);
+      expect(starts.every((r) => r.level === 20)).to.equal(true);
+    });
+
+    it('at LOG_LEVEL info, prints no line for the sweeps that found nothing', async () => {
+      const worker = await startWorker(app, 'themes', running);
+      // Agenda records the run's end after the worker logged it.
+      await until('themes.sweep to have run', () => app.platform.db.collection('agendaJobs').findOne({ name: 'themes.sweep', lastFinishedAt: { $ne: null } }));
+      worker.child.kill('SIGTERM');
+      expect((await worker.exited).code).to.equal(0);
+      const jobLines = records(worker.output()).filter((r) => r.event === 'job.started' || r.event === 'job.finished');
+      // themes.sweep ran once at start (there is nothing to review): none of its lines is info.
+      expect(jobLines).to.deep.equal([]);
+    });
 
     it('with LOG_FORMAT=pretty, prints readable lines up to its last one before exiting', async () => {
       const worker = await startWorker(app, 'themes', running, { LOG_FORMAT: 'pretty' }, 'worker.started');
