@@ -20,3 +20,12 @@ export function bindJob<S extends z.ZodType>(contract: JobContract<S>, handle: J
 /** A sweep's handler: the number of records it removed or repaired, as `{ affected }`. */
 export const bindSweep = (contract: JobContract, sweep: (platform: Platform) => Promise<number>): BoundJob =>
   bindJob(contract, async (platform) => ({ affected: await sweep(platform) }));
+
+/**
+ * Whether a recurring job (a sweep, a backstop) found nothing to do: its result is counts of what it
+ * did (`{ affected }`, `{ resumed, expired }`, …), every one 0. Anything else in a result counts as
+ * something done. The worker logs such a run at debug, not info.
+ */
+export function foundNothing(result: Record<string, unknown>): boolean {
+  return Object.values(result).every((value) => value === 0);
+}

@@ -9,7 +9,7 @@ import { createApp } from './http/app.js';
 import type { Access, AppCustom, AppState } from './http/context.js';
 import { idempotencyIndexes } from './http/idempotency/index.js';
 import { serveInternal } from './http/internal.js';
-import { createLog, type Log } from './log.js';
+import { chooseLogFormat, createLog, type Log } from './log.js';
 import type { EventHookDeps, Module } from './module.js';
 import { MODULES } from './modules.js';
 import type { Platform } from './platform.js';
@@ -39,7 +39,7 @@ export async function openPlatform(
   options: { clock?: Clock; log?: Log; modules?: readonly Module[] } = {},
 ): Promise<OpenPlatform> {
   const modules = options.modules ?? MODULES;
-  const log = options.log ?? createLog(config.logLevel, { process: processName });
+  const log = options.log ?? createLog(config.logLevel, { process: processName }, undefined, chooseLogFormat(config, process.stdout.isTTY === true));
   const clock = options.clock ?? systemClock;
   if (!config.mongo.url) throw new Error('MONGODB_URL is not set (npm start sets it for the embedded database)');
   const { client, db } = await connectDatabase(config.mongo.url, config.mongo.dbName, config.mongo.connectTimeoutMs);

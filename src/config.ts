@@ -56,6 +56,7 @@ const Env = z
       .default('emporium'),
     MONGODB_CONNECT_TIMEOUT_MS: int(5000, 100),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     TRUST_PROXY: bool(false),
     TRUST_PROXY_HOPS: int(1, 1).pipe(z.number().max(10)),
     ADMIN_API_BUCKET_CAPACITY: int(10_000, 1).pipe(z.number().max(1_000_000_000)),
@@ -220,6 +221,8 @@ export type Config = Readonly<{
   idempotency: Readonly<{ lockMs: number }>;
   mongo: Readonly<{ url: string | undefined; dbName: string; connectTimeoutMs: number }>;
   logLevel: string;
+  /** LOG_FORMAT when set; null: JSON, or pretty in development when stdout is a terminal (`chooseLogFormat` in src/log.ts). */
+  logFormat: 'json' | 'pretty' | null;
   secretsKeys: readonly { id: string; key: Buffer }[];
   jobs: Readonly<{ pollIntervalMs: number; shutdownGraceMs: number; sweepIntervalMs: number }>;
   /** How old an event left pending on a document (or a delete intent) must be before the sweep records it. */
@@ -356,6 +359,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     idempotency: { lockMs: e.IDEMPOTENCY_LOCK_MS },
     mongo: { url: e.MONGODB_URL, dbName: e.MONGODB_DB, connectTimeoutMs: e.MONGODB_CONNECT_TIMEOUT_MS },
     logLevel: e.LOG_LEVEL ?? (e.APP_ENV === 'test' ? 'warn' : 'info'),
+    logFormat: e.LOG_FORMAT ?? null,
     secretsKeys: e.SECRETS_KEYS ?? SecretsKeys.parse(DEV_SECRETS_KEY),
     jobs: {
       pollIntervalMs: e.JOBS_POLL_INTERVAL_MS,

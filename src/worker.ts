@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { jobsOfGroup } from '../jobs/index.js';
-import type { BoundJob } from '../jobs/types.js';
+import { foundNothing, type BoundJob } from '../jobs/types.js';
 import { startInternalService } from './boot.js';
 import { loadConfigOrExit } from './config.js';
 import { INTERNAL_SERVICE_GROUP, WORKER_GROUPS, isWorkerGroup } from './module.js';
@@ -44,8 +44,8 @@ const working = await platform.jobs.work(
   (err) => platform.log.error({ event: 'worker.queue_error', err: err.message }),
 );
 const heartbeat = await startHeartbeat(platform, group, () => working.running());
-platform.log.info({ event: 'worker.started', group, jobs: bound.map((h) => h.contract.name) });
-
+// Listening for SIGTERM before saying it started: a supervisor (or a test) that stops it as soon
+// as it reads that line must not find the signal's default action, death, still in place.
 onShutdownSignal(async (signal) => {
   platform.log.info({ event: 'worker.stopping', group, signal });
   await service?.close();
@@ -61,20 +61,27 @@ onShutdownSignal(async (signal) => {
   });
   return 0;
 });
+platform.log.info({ event: 'worker.started', group, jobs: bound.map((h) => h.contract.name) });
 
 /**
  * Run one job, logged with its start, end, duration and outcome. The payload is checked against
  * the contract first: one that does not match (written by hand, or by an older release) fails
  * the job with the reason, and a failed job is not retried (no backoff is configured).
+ *
+ * A recurring job (a sweep, a backstop: its contract has `every`) runs every few seconds and
+ * mostly finds nothing: its start is logged at debug, and its end at info only when it did
+ * something (`foundNothing`); a failure is an error whatever the job.
  */
 async function runLogged(platform: Platform, job: BoundJob, jobId: string, data: unknown): Promise<void> {
   const started = Date.now();
   const ids = idsOf(data);
   const name = job.contract.name;
-  platform.log.info({ event: 'job.started', job: name, job_id: jobId, ...ids });
+  const recurring = job.contract.every !== undefined;
+  platform.log[recurring ? 'debug' : 'info']({ event: 'job.started', job: name, job_id: jobId, ...ids });
   try {
     const result = await job.handle(platform, parsePayload(job.contract, data));
-    platform.log.info({ event: 'job.finished', job: name, job_id: jobId, ...ids, outcome: 'succeeded', duration_ms: Date.now() - started, result });
+    const level = recurring && foundNothing(result) ? 'debug' : 'info';
+    platform.log[level]({ event: 'job.finished', job: name, job_id: jobId, ...ids, outcome: 'succeeded', duration_ms: Date.now() - started, result });
   } catch (err) {
     const reason = err instanceof InvalidJobPayload ? { reason: 'invalid_payload' } : {};
     platform.log.error({

@@ -1,14 +1,20 @@
-import { concurrently } from 'concurrently';
+import { concurrently, type Command } from 'concurrently';
+import { styleText } from 'node:util';
 import { loadConfigOrExit } from '../config.js';
 import { ROOT, buildLocaldb, startLocaldb, type RunningLocaldb } from '../localdb/index.js';
+import { chooseLogFormat } from '../log.js';
 import { readProcfile } from './procfile.js';
 
 /**
  * `npm start`: the whole platform on one machine. Starts the embedded database unless
  * MONGODB_URL is set, then every Procfile process with prefixed output (concurrently).
- * SIGINT/SIGTERM reach every process; if one dies, all stop; the database stops last.
+ * SIGINT/SIGTERM reach every process; if one dies, all stop; the database stops last. Once the
+ * web process listens and every worker has started, it prints where things are, once.
  */
 const config = loadConfigOrExit();
+// The processes write into concurrently's pipes, not to this terminal: they are told the format
+// this process would use (pretty in development at a terminal, JSON when piped or told).
+const logFormat = chooseLogFormat(config, process.stdout.isTTY === true);
 let localdb: RunningLocaldb | null = null;
 let mongoUrl = config.mongo.url;
 if (!mongoUrl) {
@@ -27,11 +33,12 @@ let stoppedBySignal = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (stoppedBySignal = true));
 
 const processes = readProcfile(ROOT);
-const { result } = concurrently(
+const { result, commands } = concurrently(
   // `exec` so each process is the shell's replacement, not its child: signals reach it directly.
-  processes.map(({ name, command }) => ({ name, command: `exec ${command}`, env: { MONGODB_URL: mongoUrl } })),
+  processes.map(({ name, command }) => ({ name, command: `exec ${command}`, env: { MONGODB_URL: mongoUrl, LOG_FORMAT: logFormat } })),
   { prefix: 'name', killOthersOn: ['failure', 'success'], cwd: ROOT, handleInput: false },
 );
+void Promise.all(commands.map(started)).then(() => console.log(readyBanner(mongoUrl!, localdb !== null)));
 
 let code = 0;
 try {
@@ -42,3 +49,35 @@ try {
 }
 if (localdb) await localdb.stop();
 process.exit(code);
+
+/**
+ * Resolves when the process has logged that it is up (`web.listening`, or a worker's
+ * `worker.started`), in either log format; never when its LOG_LEVEL hides info lines.
+ */
+function started(command: Command): Promise<void> {
+  const marker = command.name === 'web' ? 'web.listening' : 'worker.started';
+  let tail = '';
+  return new Promise((resolve) => {
+    const subscription = command.stdout.subscribe((chunk) => {
+      tail = tail.slice(-marker.length) + chunk.toString();
+      if (!tail.includes(marker)) return;
+      subscription.unsubscribe();
+      resolve();
+    });
+  });
+}
+
+/** Where things are: the web and health URLs and the database (its credentials, if any, masked). */
+function readyBanner(databaseUrl: string, embedded: boolean): string {
+  const web = `http://${config.http.host}:${config.http.port}`;
+  const database = databaseUrl.replace(/\/\/[^@/]*@/, '//***@') + (embedded ? ` (embedded; data in ${config.localdb.dir})` : '');
+  const title = `Emporium is up (${config.env}, ${processes.length} processes):`;
+  const colour = process.stdout.isTTY && process.stdout.hasColors();
+  return [
+    colour ? styleText(['bold', 'green'], title) : title,
+    `  web       ${web}`,
+    `  health    ${web}/health`,
+    `  database  ${database}`,
+    'Ctrl-C stops everything.',
+  ].join('\n');
+}

@@ -27,6 +27,8 @@ export function testEnv(dbName: string, extra: Record<string, string> = {}): Rec
     MONGODB_URL: process.env.MONGODB_URL!,
     MONGODB_DB: dbName,
     LOG_LEVEL: 'info',
+    // Tests read the children's JSON lines, whatever the environment they were started from says.
+    LOG_FORMAT: 'json',
     JOBS_POLL_INTERVAL_MS: '200',
     MONGODB_CONNECT_TIMEOUT_MS: '3000',
     // Several webhooks workers may run in one test file: each takes any free internal port.

@@ -30,6 +30,7 @@ describe('npm start (the whole platform on the embedded database)', function () 
       LOG_LEVEL: 'info',
     };
     delete env.MONGODB_URL;
+    delete env.LOG_FORMAT; // the default: its output is piped here, so JSON
   });
   afterEach(() => {
     if (platform && platform.child.exitCode === null) platform.child.kill('SIGKILL');
@@ -59,6 +60,14 @@ describe('npm start (the whole platform on the embedded database)', function () 
     const api = client(`http://127.0.0.1:${port}`);
     const first = await startPlatform();
     expect(first.output()).to.match(/localdb: embedded database at mongodb:\/\/127\.0\.0\.1:\d+\//);
+    await first.waitFor('Ctrl-C stops everything.');
+    const out = first.output();
+    const banner = out.indexOf('Emporium is up (development, 6 processes):');
+    expect(banner, 'the ready banner, after every process said it was up').to.be.greaterThan(out.lastIndexOf('"event":"worker.started"'));
+    expect(banner).to.be.greaterThan(out.indexOf('"event":"web.listening"'));
+    expect(out.slice(banner)).to.include(`  web       http://127.0.0.1:${port}\n  health    http://127.0.0.1:${port}/health\n`);
+    expect(out.slice(banner)).to.include(`  database  mongodb://127.0.0.1:${env.LOCALDB_PORT}/ (embedded; data in ${dataDir})`);
+    expect(out.split('Emporium is up').length, 'printed once').to.equal(2);
     expect((await api.get('/health')).status).to.equal(200);
 
     const signup = await api.post('/v1/auth/signup', { email: 'readme@example.com', password: 'correct horse battery', name: 'Readme' });
