@@ -61,7 +61,8 @@ describe('Operations: queue diagnostics', function () {
     expect(res.body.data[0].fail_reason).to.match(/payload does not match bulk\.export/);
     const sweeps = (await api.get('/v1/operations/runtime/jobs?name=bulk.sweep', operator)).body.data;
     expect(sweeps).to.have.length(1);
-    expect(sweeps[0]).to.include({ recurring: true, state: 'scheduled', group: 'bulk' });
+    expect(sweeps[0]).to.include({ recurring: true, group: 'bulk' });
+    expect(sweeps[0].state, 'a sweep between runs, or at its time').to.be.oneOf(['scheduled', 'due', 'running']);
     // Pages: one job a page, each page's cursor leads to the next.
     const first = await api.get('/v1/operations/runtime/jobs?limit=1', operator);
     expect(first.body.data).to.have.length(1);
