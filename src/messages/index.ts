@@ -1,6 +1,7 @@
 import type { Module } from '../module.js';
 import { messageJobs } from './jobs.js';
 import { messageIndexes, messagesOverview } from './store.js';
+export { messagesOverview } from './store.js';
 export { sendMessage, deliverMessage, redispatchStrandedMessages, sweepExpiredMessages, readOutbox, type OutboxEntry } from './service.js';
 export { DeliverMessage, RedispatchStrandedMessages, SweepOutboundMessages } from './jobs.js';
 

@@ -116,7 +116,7 @@ async function queuesOverview(platform: Platform, modules: readonly Module[], no
 }
 
 /** Documents whose events are still on them past the settle delay (the outbox), by collection, and the oldest. */
-async function outboxOverview(platform: Platform, now: Date) {
+export async function outboxOverview(platform: Platform, now: Date) {
   const backlog = await platform.events.backlog(new Date(now.getTime() - platform.config.events.settleAfterMs));
   const waiting = backlog.filter((b) => b.count > 0);
   const oldest =

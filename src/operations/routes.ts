@@ -4,6 +4,7 @@ import type { Module } from '../module.js';
 import type { Platform } from '../platform.js';
 import { JOBS_COLLECTION } from '../queue.js';
 import { cancelJob, getJob, JobListQuery, listJobs, releaseJob, rerunJob } from './jobs.js';
+import { readOutbox, redriveOutbox } from './outbox.js';
 import { runtimeOverview } from './overview.js';
 
 /** `/v1/operations/runtime/…` (docs/operations.md): for operators only (OPERATOR_EMAILS). */
@@ -14,6 +15,9 @@ export function runtimeRoutes(modules: () => readonly Module[]) {
       ctx.set('Cache-Control', 'no-store');
       return runtimeOverview(platform, modules());
     });
+    // The outbox (docs/operations.md, Outbox).
+    on.get('/outbox', { access: 'operator' }, () => readOutbox(platform));
+    on.post('/outbox/redrive', { access: 'operator' }, () => redriveOutbox(platform));
     // Queue diagnostics (docs/operations.md, Jobs).
     on.get('/jobs', { access: 'operator', query: JobListQuery, respond: 'page' }, ({ query }) => listJobs(platform, modules(), query));
     on.get('/jobs/:id', { access: 'operator' }, ({ params }) => getJob(platform, modules(), params.id));
