@@ -440,6 +440,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return deepFreeze(config);
 }
 
+/**
+ * Whether the configuration runs on the public development secrets (the operators' readiness
+ * report, docs/operations.md): the development SECRETS_KEYS key among the keys, the development
+ * INTERNAL_SECRET.
+ */
+export function developmentSecrets(config: Pick<Config, 'secretsKeys' | 'internalSecret'>): { secretsKey: boolean; internalSecret: boolean } {
+  return { secretsKey: config.secretsKeys.some((k) => k.key.equals(DEV_SECRETS_KEY_BYTES)), internalSecret: config.internalSecret === DEV_INTERNAL_SECRET };
+}
+
 /** For process entries: parse, or print every problem and exit 1. */
 export function loadConfigOrExit(): Config {
   try {

@@ -6,6 +6,7 @@ import { JOBS_COLLECTION } from '../queue.js';
 import { cancelJob, getJob, JobListQuery, listJobs, releaseJob, rerunJob } from './jobs.js';
 import { readOutbox, redriveOutbox } from './outbox.js';
 import { runtimeOverview } from './overview.js';
+import { readinessReport } from './readiness.js';
 
 /** `/v1/operations/runtime/…` (docs/operations.md): for operators only (OPERATOR_EMAILS). */
 export function runtimeRoutes(modules: () => readonly Module[]) {
@@ -15,6 +16,7 @@ export function runtimeRoutes(modules: () => readonly Module[]) {
       ctx.set('Cache-Control', 'no-store');
       return runtimeOverview(platform, modules());
     });
+    on.get('/readiness-report', { access: 'operator' }, () => readinessReport(platform, modules()));
     // The outbox (docs/operations.md, Outbox).
     on.get('/outbox', { access: 'operator' }, () => readOutbox(platform));
     on.post('/outbox/redrive', { access: 'operator' }, () => redriveOutbox(platform));

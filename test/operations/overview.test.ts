@@ -149,6 +149,38 @@ describe('Operations: the runtime overview and the readiness probe', function ()
     expect((await api.post(path, {}, { token: operator })).status).to.be.oneOf([404, 405]);
   });
 
+  it('reports what is not fit for production here, an item each: the local driver, no replica set, plain-http targets, a missing index', async () => {
+    const report = async () => {
+      const res = await api.get('/v1/operations/runtime/readiness-report', { token: operator });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return res.body.data;
+    };
+    const first = await report();
+    const byCheck = (r: any) => Object.fromEntries(r.items.map((i: any) => [i.check, i]));
+    expect(Object.keys(byCheck(first))).to.deep.equal([
+      'secrets_key',
+      'internal_secret',
+      'message_relay',
+      'storage',
+      'webhook_targets',
+      'database_replica_set',
+      'indexes',
+      'worker_groups',
+    ]);
+    expect(first).to.include({ status: 'fail', environment: 'test' });
+    expect(byCheck(first).storage).to.include({ status: 'fail' });
+    expect(byCheck(first).database_replica_set).to.include({ status: 'fail' });
+    expect(byCheck(first).webhook_targets).to.include({ status: 'fail' });
+    expect(byCheck(first).indexes).to.include({ status: 'pass' });
+    expect(byCheck(first).worker_groups.detail).to.match(/no live process in: .*extensions/);
+    await app.platform.db.collection('processes').dropIndex('last_beat_at');
+    const missing = byCheck(await report()).indexes;
+    expect(missing).to.deep.equal({ check: 'indexes', status: 'fail', detail: 'missing: processes.last_beat_at' });
+    await app.platform.db.collection('processes').createIndex({ last_beat_at: -1 }, { name: 'last_beat_at' });
+    expect(byCheck(await report()).indexes.status).to.equal('pass');
+    expect((await api.get('/v1/operations/runtime/readiness-report', shop.as)).status).to.equal(403);
+  });
+
   it('answers the readiness probe: 200 while the database and the queue answer', async () => {
     const res = await api.get('/ready');
     expect(res.status).to.equal(200);
