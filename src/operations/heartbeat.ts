@@ -45,3 +45,13 @@ export async function startHeartbeat(platform: Platform, group: string, jobsRunn
     },
   };
 }
+
+/** How long a process's row is kept after its last beat: the overview shows a day, the rest is history for a week. */
+export const PROCESS_ROWS_KEPT_DAYS = 7;
+
+/** The `maintenance.sweep-processes` sweep: rows of processes that last beat more than PROCESS_ROWS_KEPT_DAYS ago (the `last_beat_at` index). */
+export async function sweepProcesses(platform: Pick<Platform, 'db' | 'clock'>): Promise<number> {
+  const before = new Date(platform.clock.now().getTime() - PROCESS_ROWS_KEPT_DAYS * 86400_000);
+  const { deletedCount } = await processes(platform.db).deleteMany({ last_beat_at: { $lt: before } });
+  return deletedCount;
+}

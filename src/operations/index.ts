@@ -1,8 +1,10 @@
 import type { Module } from '../module.js';
 import { OPERATIONS_ERROR_CODES } from './errors.js';
+import { operationsJobs } from './jobs.js';
 import { readinessRoutes, runtimeRoutes } from './routes.js';
 import { operationsIndexes } from './store.js';
-export { startHeartbeat, type Heartbeat } from './heartbeat.js';
+export { startHeartbeat, sweepProcesses, type Heartbeat } from './heartbeat.js';
+export { SweepProcesses } from './jobs.js';
 
 /**
  * Operations (docs/operations.md): every process's heartbeat, the operators' runtime overview
@@ -15,6 +17,7 @@ export function operationsModule(modules: () => readonly Module[]): Module {
     name: 'operations',
     errorCodes: OPERATIONS_ERROR_CODES,
     indexes: operationsIndexes,
+    jobs: operationsJobs,
     routes: [
       { path: '/v1/operations/runtime', router: runtimeRoutes(modules) },
       { path: '/ready', router: readinessRoutes },

@@ -3,7 +3,7 @@ import { routes } from '../http/endpoint.js';
 import type { Module } from '../module.js';
 import type { Platform } from '../platform.js';
 import { JOBS_COLLECTION } from '../queue.js';
-import { cancelJob, getJob, JobListQuery, listJobs, releaseJob, rerunJob } from './jobs.js';
+import { cancelJob, getJob, JobListQuery, listJobs, releaseJob, rerunJob } from './queue-diagnostics.js';
 import { readOutbox, redriveOutbox } from './outbox.js';
 import { runtimeOverview } from './overview.js';
 import { readinessReport } from './readiness.js';

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
+import { sweepProcesses } from '../../src/operations/index.js';
 import { givenPublishedApp, installApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
 import { stopAll, type RunningProcess } from '../helpers/processes.js';
@@ -179,6 +180,27 @@ describe('Operations: the runtime overview and the readiness probe', function ()
     await app.platform.db.collection('processes').createIndex({ last_beat_at: -1 }, { name: 'last_beat_at' });
     expect(byCheck(await report()).indexes.status).to.equal('pass');
     expect((await api.get('/v1/operations/runtime/readiness-report', shop.as)).status).to.equal(403);
+  });
+
+  it('forgets a process a week after its last beat (the maintenance sweep), not before', async () => {
+    const rows = app.platform.db.collection('processes');
+    const row = (id: string, daysAgo: number) => ({
+      _id: id as never,
+      group: 'themes',
+      host: 'old-host',
+      pid: 1,
+      version: '0.0.1',
+      environment: 'test',
+      started_at: new Date(Date.now() - daysAgo * 86400_000),
+      last_beat_at: new Date(Date.now() - daysAgo * 86400_000),
+      jobs_running: 0,
+      heartbeat_ms: BEAT_MS,
+      stopped_at: null,
+    });
+    await rows.insertMany([row('themes:old-host:1', 8), row('themes:old-host:2', 6)]);
+    expect(await sweepProcesses(app.platform)).to.equal(1);
+    expect(await rows.countDocuments({ host: 'old-host' })).to.equal(1);
+    await rows.deleteMany({ host: 'old-host' });
   });
 
   it('answers the readiness probe: 200 while the database and the queue answer', async () => {
