@@ -129,6 +129,22 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
     await unsubscribe(sub.id);
   });
 
+  it('lists a delivery as retrying while it waits for its next attempt after a failed one, and no longer once it ended', async () => {
+    receiver.on('/retrying', () => ({ status: 500 }));
+    const sub = await subscribe('/retrying');
+    const eventId = await changeStore();
+    const retrying = await until('the delivery to be retrying', async () => {
+      const listed = (await api.get(`/v1/operations/webhook-deliveries?status=retrying&subscription_id=${sub.id}`, as)).body.data;
+      return listed.length ? listed : null;
+    });
+    expect(retrying[0]).to.include({ status: 'queued', event_id: eventId });
+    expect(retrying[0].attempt_count).to.be.greaterThan(0);
+    const ended = await deliveryFor(sub.id, eventId);
+    expect(ended.status).to.equal('failed');
+    expect((await api.get(`/v1/operations/webhook-deliveries?status=retrying&subscription_id=${sub.id}`, as)).body.data).to.deep.equal([]);
+    await unsubscribe(sub.id);
+  });
+
   it("records each failed attempt's retry delay in seconds (spec 6.1 rule 8), none after a success or the last attempt", async () => {
     receiver.on('/delays', (attempt) => (attempt < 2 ? { status: 500 } : attempt === 2 ? { status: 503, headers: { 'Retry-After': '1' } } : { status: 200 }));
     const sub = await subscribe('/delays');

@@ -20,7 +20,8 @@ export type DeliveryScope = { store_id: string } | { app_id: string };
 
 const Time = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const DeliveryFilters = PageQuery.extend({
-  status: z.enum(['queued', 'successful', 'failed']).optional(),
+  /** `retrying`: queued after at least one failed attempt of its series (docs/webhooks.md). */
+  status: z.enum(['queued', 'retrying', 'successful', 'failed']).optional(),
   event_type: z
     .string()
     .regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/, 'must be an event type')
@@ -47,7 +48,8 @@ const present = (scope: DeliveryScope, d: DeliveryDocument, withAttempts: boolea
 
 export async function listDeliveries(platform: Platform, scope: DeliveryScope, q: ListDeliveriesQuery | AppDeliveriesQuery) {
   const filter: Filter<DeliveryDocument> = afterCursor(q);
-  if (q.status) filter.status = q.status;
+  if (q.status === 'retrying') Object.assign(filter, { status: 'queued', next_attempt: { $gt: 0 } });
+  else if (q.status) filter.status = q.status;
   if (q.event_type) filter.event_type = q.event_type;
   if ('subscription_id' in q && q.subscription_id) filter.subscription_id = new ObjectId(q.subscription_id);
   if ('store_id' in q && q.store_id) filter.store_id = new ObjectId(q.store_id);
