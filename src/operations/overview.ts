@@ -33,7 +33,7 @@ const presentProcess = (row: ProcessDocument, now: Date) => ({
 });
 
 /** The processes of the last day by group (web and every worker group, with or without one), each group's counts. */
-async function processesOverview(platform: Platform, now: Date) {
+export async function processesOverview(platform: Platform, now: Date) {
   const rows = await processes(platform.db)
     .find({ last_beat_at: { $gte: new Date(now.getTime() - SHOWN_FOR_MS) } })
     .sort({ last_beat_at: -1 })
@@ -63,7 +63,7 @@ export function jobStateFilters(now: Date): Record<'due' | 'scheduled' | 'runnin
 }
 
 /** Each job name's count in each state, its group (from the modules' contracts), and how late its oldest due job is. */
-async function queuesOverview(platform: Platform, modules: readonly Module[], now: Date) {
+export async function queuesOverview(platform: Platform, modules: readonly Module[], now: Date) {
   const jobs = agendaJobs(platform.db);
   const groupOf = new Map(modules.flatMap((m) => m.jobs ?? []).map((c) => [c.name, c.group]));
   const filters = jobStateFilters(now);

@@ -10,7 +10,7 @@ export type ReadinessItem = { check: string; status: 'pass' | 'fail'; detail: st
 const item = (check: string, ok: boolean, pass: string, fail: string): ReadinessItem => ({ check, status: ok ? 'pass' : 'fail', detail: ok ? pass : fail });
 
 /** The declared indexes (the modules') that the database does not have, as `collection.name`. */
-async function missingIndexes(platform: Platform, modules: readonly Module[]): Promise<string[]> {
+export async function missingIndexes(platform: Platform, modules: readonly Module[]): Promise<string[]> {
   const declared = modules.flatMap((m) => m.indexes ?? []);
   const byCollection = new Map<string, Set<string>>();
   for (const d of declared) for (const i of d.indexes) if (i.name) byCollection.set(d.collection, (byCollection.get(d.collection) ?? new Set()).add(i.name));

@@ -5,6 +5,7 @@ import type { Platform } from '../platform.js';
 import { JOBS_COLLECTION } from '../queue.js';
 import { cancelJob, getJob, JobListQuery, listJobs, releaseJob, rerunJob } from './queue-diagnostics.js';
 import { readOutbox, redriveOutbox } from './outbox.js';
+import { GateListQuery, getDeploymentGate, listDeploymentGates, runDeploymentGate, RunGateBody } from './gates.js';
 import { runtimeOverview } from './overview.js';
 import { readinessReport } from './readiness.js';
 
@@ -16,6 +17,12 @@ export function runtimeRoutes(modules: () => readonly Module[]) {
       ctx.set('Cache-Control', 'no-store');
       return runtimeOverview(platform, modules());
     });
+    // Deployment health gates (docs/operations.md).
+    on.post('/deployment-health-gates', { access: 'operator', body: RunGateBody, status: 201 }, ({ merchant, body }) =>
+      runDeploymentGate(platform, modules(), merchant.merchantId, body),
+    );
+    on.get('/deployment-health-gates', { access: 'operator', query: GateListQuery, respond: 'page' }, ({ query }) => listDeploymentGates(platform, query));
+    on.get('/deployment-health-gates/:id', { access: 'operator' }, ({ params }) => getDeploymentGate(platform, params.id));
     on.get('/readiness-report', { access: 'operator' }, () => readinessReport(platform, modules()));
     // The outbox (docs/operations.md, Outbox).
     on.get('/outbox', { access: 'operator' }, () => readOutbox(platform));

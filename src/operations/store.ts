@@ -3,6 +3,7 @@ import { JOBS_COLLECTION } from '../queue.js';
 import type { IndexDeclaration } from '../db.js';
 
 export const PROCESSES = 'processes';
+export const DEPLOYMENT_GATES = 'deployment_gates';
 
 /**
  * A running process of the platform (docs/operations.md, Processes): written by the process itself
@@ -25,6 +26,20 @@ export type ProcessDocument = {
   /** Its heartbeat interval: it is gone after three of them without a beat. */
   heartbeat_ms: number;
   stopped_at: Date | null;
+};
+
+export type GateCheckStatus = 'passed' | 'failed' | 'inconclusive';
+export type GateCheck = { name: string; status: GateCheckStatus; value: number | null; threshold: number | null; detail: string };
+
+/** A deployment health gate's run (docs/operations.md, Deployment health gates): its checks and verdict, kept. */
+export type DeploymentGateDocument = {
+  _id: ObjectId;
+  /** What the caller named it (a release, a commit), or null. */
+  label: string | null;
+  verdict: GateCheckStatus;
+  checks: GateCheck[];
+  run_by: ObjectId;
+  created_at: Date;
 };
 
 export const operationsIndexes: IndexDeclaration[] = [
@@ -59,3 +74,5 @@ export type AgendaJob = {
 };
 
 export const agendaJobs = (db: Db) => db.collection<AgendaJob>(JOBS_COLLECTION);
+
+export const deploymentGates = (db: Db) => db.collection<DeploymentGateDocument>(DEPLOYMENT_GATES);

@@ -61,12 +61,21 @@ describe('Operations: the runtime overview and the readiness probe', function ()
     });
     expect(group(o, 'themes')).to.include({ alive: 0, gone: 1 });
     expect(o.processes.groups_without_a_process).to.include('themes');
+    const gate = async () => {
+      const res = await api.post('/v1/operations/runtime/deployment-health-gates', { checks: ['worker_groups'] }, { token: operator });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      return res.body.data;
+    };
+    const down = await gate();
+    expect(down.verdict).to.equal('failed');
+    expect(down.checks[0].detail).to.match(/no live process in: .*themes/);
 
     const second = await startWorker('themes');
     workers.push(second);
     o = await overview();
     expect(group(o, 'themes')).to.include({ alive: 1, gone: 1 });
     expect(o.processes.groups_without_a_process).to.not.include('themes');
+    expect((await gate()).checks[0].detail).to.not.match(/themes/);
 
     second.child.kill('SIGTERM');
     await second.exited;
@@ -180,6 +189,50 @@ describe('Operations: the runtime overview and the readiness probe', function ()
     await app.platform.db.collection('processes').createIndex({ last_beat_at: -1 }, { name: 'last_beat_at' });
     expect(byCheck(await report()).indexes.status).to.equal('pass');
     expect((await api.get('/v1/operations/runtime/readiness-report', shop.as)).status).to.equal(403);
+  });
+
+  it('runs a deployment health gate: each check measured against its threshold, the verdict kept; a lagging queue fails it', async () => {
+    const run = (body: unknown) => api.post('/v1/operations/runtime/deployment-health-gates', body, { token: operator });
+    const all = await run({ label: 'release 1' });
+    expect(all.status, JSON.stringify(all.body)).to.equal(201);
+    expect(all.body.data.checks.map((c: any) => c.name)).to.deep.equal([
+      'database_read',
+      'database_write',
+      'indexes',
+      'worker_groups',
+      'queue_lag',
+      'outbox_backlog',
+      'failed_jobs',
+      'storage',
+    ]);
+    const byName = Object.fromEntries(all.body.data.checks.map((c: any) => [c.name, c]));
+    for (const name of ['database_read', 'database_write', 'indexes', 'storage']) expect(byName[name].status, name).to.equal('passed');
+    expect(byName.database_read).to.include({ threshold: 1000 });
+    expect(byName.database_read.value).to.be.a('number');
+    expect(all.body.data).to.include({ label: 'release 1', verdict: 'failed' }); // the worker groups have no process here
+
+    const healthy = await run({ checks: ['database_read', 'database_write', 'indexes', 'storage', 'queue_lag'] });
+    expect(healthy.body.data.verdict, JSON.stringify(healthy.body.data.checks)).to.equal('passed');
+
+    const late = await app.platform.db
+      .collection('agendaJobs')
+      .insertOne({ name: 'themes.review', data: {}, type: 'normal', priority: 0, nextRunAt: new Date(Date.now() - 600_000), lockedAt: null });
+    const lagging = await run({ checks: ['queue_lag'], thresholds: { queue_lag_seconds: 60 } });
+    expect(lagging.body.data.verdict).to.equal('failed');
+    expect(lagging.body.data.checks[0]).to.include({ name: 'queue_lag', status: 'failed', threshold: 60 });
+    expect(lagging.body.data.checks[0].value).to.be.at.least(600);
+    expect(lagging.body.data.checks[0].detail).to.match(/themes\.review/);
+    await app.platform.db.collection('agendaJobs').deleteOne({ _id: late.insertedId });
+
+    const read = await api.get(`/v1/operations/runtime/deployment-health-gates/${lagging.body.data.id}`, { token: operator });
+    expect(read.body.data).to.deep.equal(lagging.body.data);
+    const list = (await api.get('/v1/operations/runtime/deployment-health-gates?limit=2', { token: operator })).body.data;
+    expect(list.map((g: any) => g.id)).to.deep.equal([lagging.body.data.id, healthy.body.data.id]);
+
+    for (const bad of [{ checks: ['nope'] }, { checks: [] }, { thresholds: { queue_lag_seconds: -1 } }, { label: '' }, { other: 1 }])
+      expect((await run(bad)).status, JSON.stringify(bad)).to.equal(400);
+    expect((await api.post('/v1/operations/runtime/deployment-health-gates', {}, shop.as)).status).to.equal(403);
+    expect((await api.get('/v1/operations/runtime/deployment-health-gates/nope', { token: operator })).status).to.equal(404);
   });
 
   it('forgets a process a week after its last beat (the maintenance sweep), not before', async () => {
