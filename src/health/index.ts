@@ -1,5 +1,11 @@
 import type { Module } from '../module.js';
-import { healthRoutes } from './routes.js';
+import { healthRoutes, readinessRoutes } from './routes.js';
 
-/** GET /health (unversioned). */
-export const healthModule: Module = { name: 'health', routes: [{ path: '/health', router: healthRoutes }] };
+/** GET /health and GET /ready (unversioned). */
+export const healthModule: Module = {
+  name: 'health',
+  routes: [
+    { path: '/health', router: healthRoutes },
+    { path: '/ready', router: readinessRoutes },
+  ],
+};

@@ -1,14 +1,15 @@
 import type { Module } from '../module.js';
 import { OPERATIONS_ERROR_CODES } from './errors.js';
 import { operationsJobs } from './jobs.js';
-import { readinessRoutes, runtimeRoutes } from './routes.js';
+import { runtimeRoutes } from './routes.js';
 import { operationsIndexes } from './store.js';
 export { startHeartbeat, sweepProcesses, type Heartbeat } from './heartbeat.js';
 export { SweepProcesses } from './jobs.js';
 
 /**
  * Operations (docs/operations.md): every process's heartbeat, the operators' runtime overview
- * (processes, queues, the outbox, each module's work in flight) and the readiness probe. The
+ * (processes, queues, the outbox, each module's work in flight), its queue
+ * diagnostics, deployment health gates and readiness report. The
  * overview reads the modules' job contracts and figures, so it is given the module list (lazily:
  * it is one of them).
  */
@@ -18,9 +19,6 @@ export function operationsModule(modules: () => readonly Module[]): Module {
     errorCodes: OPERATIONS_ERROR_CODES,
     indexes: operationsIndexes,
     jobs: operationsJobs,
-    routes: [
-      { path: '/v1/operations/runtime', router: runtimeRoutes(modules) },
-      { path: '/ready', router: readinessRoutes },
-    ],
+    routes: [{ path: '/v1/operations/runtime', router: runtimeRoutes(modules) }],
   };
 }

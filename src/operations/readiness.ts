@@ -1,9 +1,7 @@
 import { developmentSecrets } from '../config.js';
 import type { Module } from '../module.js';
 import type { Platform } from '../platform.js';
-import { WORKER_GROUPS } from '../queue.js';
-import { processState } from './overview.js';
-import { processes } from './store.js';
+import { processesOverview } from './overview.js';
 
 export type ReadinessItem = { check: string; status: 'pass' | 'fail'; detail: string };
 
@@ -40,16 +38,12 @@ export async function readinessReport(platform: Platform, modules: readonly Modu
   const { config } = platform;
   const now = platform.clock.now();
   const dev = developmentSecrets(config);
-  const [hello, missing, rows] = await Promise.all([
+  const [hello, missing, procs] = await Promise.all([
     platform.db.command({ hello: 1 }).catch(() => ({}) as Record<string, unknown>),
     missingIndexes(platform, modules),
-    processes(platform.db)
-      .find({ last_beat_at: { $gte: new Date(now.getTime() - 3600_000) }, stopped_at: null })
-      .limit(500)
-      .toArray(),
+    processesOverview(platform, now),
   ]);
-  const alive = new Set(rows.filter((r) => processState(r, now) === 'alive').map((r) => r.group));
-  const withoutProcess = WORKER_GROUPS.filter((g) => !alive.has(g));
+  const withoutProcess = procs.groups_without_a_process;
   const items: ReadinessItem[] = [
     item(
       'secrets_key',

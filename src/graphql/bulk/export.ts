@@ -1,6 +1,7 @@
 import { execute, type DocumentNode } from 'graphql';
 import { ObjectId, type Filter } from 'mongodb';
 import { getInstallation } from '../../apps/index.js';
+import { ownValue } from '../../own-keys.js';
 import { carrying } from '../../events/index.js';
 import type { AppPrincipal, MerchantPrincipal } from '../../http/context.js';
 import type { Platform } from '../../platform.js';
@@ -27,8 +28,6 @@ import { bulkOperations, type BulkCheckpoint, type BulkOperationDocument, type B
  */
 
 type Json = Record<string, unknown>;
-/** A field of a result object by its response key (own fields only). */
-const fieldOf = (obj: Json, key: string): unknown => (Object.hasOwn(obj, key) ? obj[key] : undefined);
 export type ExportOutcome = 'completed' | 'failed' | 'canceled' | 'busy' | 'gone';
 
 /** How often a running export reads whether it is canceled and who its caller is now (with the page it reads then). */
@@ -45,8 +44,11 @@ class ExportError extends Error {
   }
 }
 
-/** The caller's context as it is now: the merchant, or the app's installation with its current scopes (an uninstalled app's export fails). */
-async function contextOf(platform: Platform, op: BulkOperationDocument): Promise<AdminContext> {
+/** The caller as it is now: the merchant, or the app's installation with its current scopes (an uninstalled app's export fails). */
+type Caller = Omit<AdminContext, 'loaders'>;
+
+/** The caller's context as it is now (each query gets its own loaders: `run`). */
+async function contextOf(platform: Platform, op: BulkOperationDocument): Promise<Caller> {
   const storeId = op.store_id.toHexString();
   const store = await findStoreById(platform, storeId);
   if (!store) throw new ExportError('STORE_GONE', 'The store no longer exists');
@@ -66,11 +68,11 @@ async function contextOf(platform: Platform, op: BulkOperationDocument): Promise
   } else {
     principal = { kind: 'merchant', merchantId: op.caller.id.toHexString(), sessionId: 'bulk' } as MerchantPrincipal;
   }
-  return { platform, store, principal, loaders: adminLoaders(platform, storeId) };
+  return { platform, store, principal };
 }
 
-/** Run one of the export's queries: its data, or the first error as the operation's error code. */
-async function run(ctx: AdminContext, document: DocumentNode): Promise<Json> {
+/** Run one of the export's queries, with loaders of its own (nothing cached from page to page): its data, or the first error as the operation's error code. */
+async function run(ctx: Caller, document: DocumentNode): Promise<Json> {
   const result = await execute({ schema: adminSchema, document, contextValue: { ...ctx, loaders: adminLoaders(ctx.platform, ctx.store.id) } });
   if (result.errors?.length) {
     const first = result.errors[0]!;
@@ -88,7 +90,7 @@ type Page = { nodes: Json[]; pageInfo: { hasNextPage: boolean; endCursor: string
  * part, not as strings). A nested item's line is its JSON with `__parentId` added at the end (an
  * item has `id`, so its JSON is never `{}`). Answers how many lines it wrote.
  */
-async function writeObject(ctx: AdminContext, plan: PlannedConnection, nestedKeys: ReadonlySet<string>, node: Json, writer: PartWriter): Promise<number> {
+async function writeObject(ctx: Caller, plan: PlannedConnection, nestedKeys: ReadonlySet<string>, node: Json, writer: PartWriter): Promise<number> {
   const own = nestedKeys.size ? Object.fromEntries(Object.entries(node).filter(([k]) => !nestedKeys.has(k))) : node;
   const start = writer.held;
   try {
@@ -103,13 +105,13 @@ async function writeObject(ctx: AdminContext, plan: PlannedConnection, nestedKey
     const parentId = node.id as string;
     const tail = `,"__parentId":${JSON.stringify(parentId)}}`;
     for (const child of plan.children) {
-      let page = fieldOf(node, child.key) as Page;
+      let page = ownValue(node, child.key) as Page;
       for (;;) {
         writer.add(page.nodes.map((item) => JSON.stringify(item).slice(0, -1) + tail));
         count += page.nodes.length;
         if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) break;
         const data = await run(ctx, childPageQuery(child, plan.itemType, parentId, page.pageInfo.endCursor, ctx.platform.config.bulk.nestedPage));
-        page = fieldOf(data.node as Json, child.key) as Page;
+        page = ownValue(data.node as Json, child.key) as Page;
       }
     }
     return count;
@@ -182,7 +184,7 @@ class PartWriter {
 /** How many pages of the root connection an export reads ahead of what it writes. */
 const READ_AHEAD = 1;
 
-type Step = [Page, AdminContext | null];
+type Step = [Page, Caller | null];
 
 /**
  * Pages read ahead, in order: the page after `first`, then each next one asked for (by its
@@ -274,16 +276,16 @@ export async function runExport(platform: Platform, operationId: string): Promis
     writer = new PartWriter(storage, key, platform.config.bulk.partBytes, checkpoint);
     const sizes = { root: platform.config.bulk.rootPage, nested: platform.config.bulk.nestedPage };
     const nestedKeys = new Set(plan.connection.children.map((c) => c.key));
-    const pageAfter = async (ctx: AdminContext, cursorId: string | null) =>
-      fieldOf(await run(ctx, rootPageQuery(plan, sizes, cursorId ? idCursor(cursorId) : null)), plan.connection.key) as Page;
+    const pageAfter = async (ctx: Caller, cursorId: string | null) =>
+      ownValue(await run(ctx, rootPageQuery(plan, sizes, cursorId ? idCursor(cursorId) : null)), plan.connection.key) as Page;
     /**
      * Whether to go on: a cancel, and the caller as it is now (an app uninstalled or narrowed
      * half-way fails the export), read with the page read after each part, and between parts
      * with a page at most every CHECK_EVERY_MS.
      */
     let checked = 0;
-    let current: AdminContext | null = null;
-    const goOn = async (): Promise<AdminContext | null> => {
+    let current: Caller | null = null;
+    const goOn = async (): Promise<Caller | null> => {
       if (current && Date.now() - checked < CHECK_EVERY_MS) return current;
       checked = Date.now();
       const [status, ctx] = await Promise.all([coll.findOne({ _id: op!._id }, { projection: { status: 1 } }), contextOf(platform, op!)]);

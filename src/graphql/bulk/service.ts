@@ -203,7 +203,8 @@ export async function currentBulkOperation(platform: Platform, storeId: string, 
  */
 export async function cancelBulkOperation(platform: Platform, storeId: string, principal: BulkCallerPrincipal, id: string): Promise<BulkOperationView> {
   const _id = parseObjectId(id);
-  const filter = { ...visibleTo(storeId, principal), _id: _id ?? new ObjectId('000000000000000000000000') };
+  if (!_id) throw notFound('Bulk operation');
+  const filter = { ...visibleTo(storeId, principal), _id };
   const op = await bulkOperations(platform.db).findOneAndUpdate(
     { ...filter, status: { $in: ['created', 'running'] } } as Filter<BulkOperationDocument>,
     { $set: { status: 'canceling', updated_at: platform.clock.now() } },
@@ -213,7 +214,7 @@ export async function cancelBulkOperation(platform: Platform, storeId: string, p
     platform.log.info({ event: 'bulk.canceling', operation_id: id });
     return presentBulkOperation(platform, op);
   }
-  const current = _id ? await bulkOperations(platform.db).findOne(filter) : null;
+  const current = await bulkOperations(platform.db).findOne(filter);
   if (!current) throw notFound('Bulk operation');
   if (current.status === 'canceling') return presentBulkOperation(platform, current);
   throw new PlatformError('conflict', 'bulk_operation_finished', `This bulk operation is ${current.status}; only a created or running one can be canceled`);
