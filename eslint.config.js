@@ -14,7 +14,7 @@ import emporium from './tools/eslint/no-open-key-lookup.js';
  * domain's other files. Type imports count too: the rule is about what knows what. Import
  * cycles are dependency-cruiser's to refuse (.dependency-cruiser.cjs, also run by `npm run lint`).
  */
-const CORE_DIRS = ['http', 'events', 'secrets', 'work', 'outbound', 'threads'];
+const CORE_DIRS = ['http', 'events', 'secrets', 'work', 'outbound', 'threads', 'counters'];
 const TOP_FILES = ['boot', 'modules', 'web', 'worker', 'process'];
 const TOOL_DIRS = ['dev', 'localdb', 'seaweedfs'];
 const DOMAINS = readdirSync(new URL('./src', import.meta.url), { withFileTypes: true })
@@ -33,7 +33,7 @@ const noTop = (depth) => ({
 const noDomain = (depth) => ({
   regex: `^${up(depth)}${anyOf(DOMAINS)}/`,
   message:
-    'The core (the Platform type, config, db, queue, events, clock, log, ids, errors, the lease engine in work/, outbound requests in outbound/) and the http toolkit import no domain: take what a domain provides through src/module.ts (src/boot.ts wires it).',
+    'The core (the Platform type, config, db, queue, events, clock, log, ids, errors, the lease engine in work/, outbound requests in outbound/, the runtime counters in counters/) and the http toolkit import no domain: take what a domain provides through src/module.ts (src/boot.ts wires it).',
 });
 /** From `prefix` (the way up to src/), outside domain `self`: a domain only through its index.ts. */
 const onlyIndex = (prefix, self = null) => ({

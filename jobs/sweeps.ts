@@ -1,7 +1,7 @@
 import { SendShopRedactions, SweepFunctionRuns, SweepOAuth, sendDueShopRedactions, sweepExpiredOAuth, trimFunctionRuns } from '../src/apps/index.js';
 import { SweepExpiredCredentials, sweepExpiredCredentials } from '../src/auth/index.js';
 import { SweepCustomerCredentials, sweepExpiredCustomerCredentials } from '../src/customers/index.js';
-import { SweepProcesses, sweepProcesses } from '../src/operations/index.js';
+import { SweepCounters, SweepProcesses, sweepCounters, sweepProcesses } from '../src/operations/index.js';
 import { RepairOrders, repairOrders } from '../src/orders/index.js';
 import { SweepRateLimits, sweepExpiredRateLimits } from '../src/ratelimit/index.js';
 import { FinishCheckouts, SweepCarts, finishStrandedCheckouts, sweepExpiredCarts } from '../src/storefront/index.js';
@@ -22,4 +22,5 @@ export const sweepHandlers = [
   bindSweep(SendShopRedactions, sendDueShopRedactions),
   bindSweep(SweepFunctionRuns, (platform) => trimFunctionRuns(platform)),
   bindSweep(SweepProcesses, sweepProcesses),
+  bindSweep(SweepCounters, sweepCounters),
 ];

@@ -3,6 +3,7 @@ import type { MongoClient } from 'mongodb';
 import type Koa from 'koa';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
+import { counterIndexes, flushCounters } from './counters/index.js';
 import { connectDatabase, ensureIndexes, type IndexDeclaration } from './db.js';
 import { carrierIndexes, createEvents, eventIndexes, intentIndexes, type DomainEvent, type EventHooks } from './events/index.js';
 import { createApp } from './http/app.js';
@@ -20,8 +21,8 @@ import { createQueue } from './queue.js';
  * worker group) and the tests start here; the core and the http toolkit know no domain.
  */
 
-/** The core's own collections (events; the Idempotency-Key records of the http toolkit). */
-const CORE_INDEXES: readonly IndexDeclaration[] = [...eventIndexes, ...intentIndexes, ...idempotencyIndexes];
+/** The core's own collections (events; the Idempotency-Key records of the http toolkit; the runtime counters). */
+const CORE_INDEXES: readonly IndexDeclaration[] = [...eventIndexes, ...intentIndexes, ...idempotencyIndexes, ...counterIndexes];
 
 export type OpenPlatform = { platform: Platform; client: MongoClient; close(): Promise<void> };
 
@@ -64,6 +65,7 @@ export async function openPlatform(
     async close() {
       for (const h of hooks) await h.drain?.();
       for (const m of modules) await m.close?.(platform);
+      await flushCounters(platform).catch((err: Error) => log.warn({ event: 'counters.flush_failed', err: err.message }));
       await client.close();
     },
   };

@@ -3,6 +3,7 @@ import { jobsOfGroup } from '../jobs/index.js';
 import { foundNothing, type BoundJob } from '../jobs/types.js';
 import { startInternalService } from './boot.js';
 import { loadConfigOrExit } from './config.js';
+import { countEvent } from './counters/index.js';
 import { INTERNAL_SERVICE_GROUP, WORKER_GROUPS, isWorkerGroup } from './module.js';
 import type { Platform } from './platform.js';
 import { startHeartbeat } from './operations/index.js';
@@ -82,6 +83,7 @@ async function runLogged(platform: Platform, job: BoundJob, jobId: string, data:
     const result = await job.handle(platform, parsePayload(job.contract, data));
     const level = recurring && foundNothing(result) ? 'debug' : 'info';
     platform.log[level]({ event: 'job.finished', job: name, job_id: jobId, ...ids, outcome: 'succeeded', duration_ms: Date.now() - started, result });
+    countEvent(platform, 'jobs.runs', { name, outcome: 'succeeded' });
   } catch (err) {
     const reason = err instanceof InvalidJobPayload ? { reason: 'invalid_payload' } : {};
     platform.log.error({
@@ -94,6 +96,7 @@ async function runLogged(platform: Platform, job: BoundJob, jobId: string, data:
       duration_ms: Date.now() - started,
       error: (err as Error).message,
     });
+    countEvent(platform, 'jobs.runs', { name, outcome: 'failed' });
     throw err;
   }
 }

@@ -49,7 +49,7 @@ export function createApp(platform: Platform, options: { mounts: readonly Mounte
   };
 
   app.use(requestId());
-  app.use(requestLog(platform.log));
+  app.use(requestLog(platform));
   app.use(errorEnvelope(platform.log));
   app.use(unmatched);
   for (const mw of jsonBody(platform.config.http.bodyLimitBytes, takesMultipart, takesForm, routeLimit)) app.use(mw);

@@ -38,7 +38,7 @@ export function createInternalApp(platform: Platform, routers: readonly AppRoute
   const app = new Koa<AppState, AppCustom>();
   app.silent = true;
   app.use(requestId());
-  app.use(requestLog(platform.log));
+  app.use(requestLog(platform, false));
   app.use(errorEnvelope(platform.log));
   app.use(unmatched);
   for (const mw of jsonBody(INTERNAL_BODY_LIMIT)) app.use(mw);

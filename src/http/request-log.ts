@@ -1,9 +1,15 @@
 import type { Middleware } from 'koa';
-import type { Log } from '../log.js';
+import { countEvent } from '../counters/index.js';
+import type { Platform } from '../platform.js';
 import type { AppCustom, AppState, Principal } from './context.js';
 
-/** One structured line per request. Never headers or query strings: they can carry credentials. */
-export function requestLog(log: Log): Middleware<AppState, AppCustom> {
+/**
+ * One structured line per request, and (public API requests: `counted`) its count by status class
+ * (`http.requests`, src/counters).
+ * Never headers or query strings: they can carry credentials.
+ */
+export function requestLog(platform: Platform, counted = true): Middleware<AppState, AppCustom> {
+  const { log } = platform;
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
@@ -21,6 +27,7 @@ export function requestLog(log: Log): Middleware<AppState, AppCustom> {
       };
       if (ctx.status >= 500) log.error(line);
       else log.info(line);
+      if (counted) countEvent(platform, 'http.requests', { class: `${Math.floor(ctx.status / 100)}xx` });
     }
   };
 }

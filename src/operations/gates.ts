@@ -6,11 +6,22 @@ import type { Module } from '../module.js';
 import { findPage, PageQuery, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { objectStorage } from '../storage/index.js';
+import { webhookFailureRate } from './dashboards.js';
 import { outboxOverview, processesOverview, queuesOverview } from './overview.js';
 import { missingIndexes } from './readiness.js';
 import { agendaJobs, deploymentGates, processes, type DeploymentGateDocument, type GateCheck, type GateCheckStatus } from './store.js';
 
-export const GATE_CHECKS = ['database_read', 'database_write', 'indexes', 'worker_groups', 'queue_lag', 'outbox_backlog', 'failed_jobs', 'storage'] as const;
+export const GATE_CHECKS = [
+  'database_read',
+  'database_write',
+  'indexes',
+  'worker_groups',
+  'queue_lag',
+  'outbox_backlog',
+  'failed_jobs',
+  'webhook_failure_rate',
+  'storage',
+] as const;
 export type GateCheckName = (typeof GATE_CHECKS)[number];
 
 /** Thresholds a gate's checks compare with, each with its default (docs/operations.md, Deployment health gates). */
@@ -20,6 +31,10 @@ const Thresholds = z.strictObject({
   outbox_documents: z.number().int().min(0).max(1_000_000).default(100),
   failed_jobs: z.number().int().min(0).max(1_000_000).default(0),
   window_minutes: z.number().int().min(1).max(1440).default(15),
+  /** The share of webhook attempts in the window that failed, 0 to 1. */
+  webhook_failure_rate: z.number().min(0).max(1).default(0.25),
+  /** Fewer attempts than this in the window are too few to judge by: the check passes, saying so. */
+  webhook_min_attempts: z.number().int().min(1).max(1_000_000).default(20),
 });
 
 export const RunGateBody = z.strictObject({
@@ -97,6 +112,13 @@ async function runCheck(platform: Platform, modules: readonly Module[], name: Ga
       const since = new Date(now.getTime() - t.window_minutes * 60_000);
       const failed = await agendaJobs(platform.db).countDocuments({ failedAt: { $gte: since } }, { limit: 100_000 });
       return atMost(name, failed, t.failed_jobs, `${failed} jobs failed in the last ${t.window_minutes} min`);
+    }
+    case 'webhook_failure_rate': {
+      const rate = await webhookFailureRate(platform, t.window_minutes);
+      const what = `${rate.failed} of ${rate.attempts} webhook attempts failed in the last ${t.window_minutes} min`;
+      if (rate.attempts < t.webhook_min_attempts)
+        return check(name, 'passed', rate.failure_rate, t.webhook_failure_rate, `${what}: fewer than ${t.webhook_min_attempts}, too few to judge by`);
+      return atMost(name, rate.failure_rate, t.webhook_failure_rate, what);
     }
     case 'storage': {
       const storage = objectStorage(platform);

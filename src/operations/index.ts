@@ -4,7 +4,9 @@ import { operationsJobs } from './jobs.js';
 import { runtimeRoutes } from './routes.js';
 import { operationsIndexes } from './store.js';
 export { startHeartbeat, sweepProcesses, type Heartbeat } from './heartbeat.js';
-export { SweepProcesses } from './jobs.js';
+export { EvaluateIncidents, SweepCounters, SweepProcesses } from './jobs.js';
+export { evaluateIncidents } from './incidents.js';
+export { sweepCounters } from '../counters/index.js';
 
 /**
  * Operations (docs/operations.md): every process's heartbeat, the operators' runtime overview

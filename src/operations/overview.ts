@@ -3,8 +3,9 @@ import { WORKER_GROUPS } from '../queue.js';
 import type { Module } from '../module.js';
 import type { Platform } from '../platform.js';
 import { VERSION } from '../version.js';
+import { webhookFailureRate } from './dashboards.js';
 import { MISSED_BEATS } from './heartbeat.js';
-import { agendaJobs, processes, type ProcessDocument } from './store.js';
+import { agendaJobs, incidents, processes, type ProcessDocument } from './store.js';
 
 /** Processes shown: those that beat in the last day (older rows are history). */
 const SHOWN_FOR_MS = 24 * 3600_000;
@@ -140,10 +141,13 @@ export async function outboxOverview(platform: Platform, now: Date) {
  */
 export async function runtimeOverview(platform: Platform, modules: readonly Module[]) {
   const now = platform.clock.now();
-  const [procs, queues, outbox, ...parts] = await Promise.all([
+  const [procs, queues, outbox, last5, lastHour, activeIncidents, ...parts] = await Promise.all([
     processesOverview(platform, now),
     queuesOverview(platform, modules, now),
     outboxOverview(platform, now),
+    webhookFailureRate(platform, 5),
+    webhookFailureRate(platform, 60),
+    incidents(platform.db).countDocuments({ status: { $in: ['open', 'acknowledged'] } }, { limit: 10_000 }),
     ...modules.flatMap((m) => (m.overview ? [m.overview(platform)] : [])),
   ]);
   return {
@@ -153,6 +157,8 @@ export async function runtimeOverview(platform: Platform, modules: readonly Modu
     processes: procs,
     ...queues,
     ...outbox,
+    webhook_attempts: { last_5_minutes: last5, last_hour: lastHour },
+    incidents: { active: activeIncidents },
     work_in_flight: Object.assign({}, ...parts) as Record<string, unknown>,
   };
 }

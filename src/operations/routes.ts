@@ -5,6 +5,17 @@ import type { Platform } from '../platform.js';
 import { cancelJob, getJob, JobListQuery, listJobs, releaseJob, rerunJob } from './queue-diagnostics.js';
 import { readOutbox, redriveOutbox } from './outbox.js';
 import { GateListQuery, getDeploymentGate, listDeploymentGates, runDeploymentGate, RunGateBody } from './gates.js';
+import { dashboards, DashboardQuery } from './dashboards.js';
+import {
+  actOnIncident,
+  getIncident,
+  IncidentActionBody,
+  IncidentListQuery,
+  IncidentNoteBody,
+  listIncidents,
+  OpenIncidentBody,
+  openManualIncident,
+} from './incidents.js';
 import { runtimeOverview } from './overview.js';
 import { readinessReport } from './readiness.js';
 
@@ -16,6 +27,26 @@ export function runtimeRoutes(modules: () => readonly Module[]) {
       ctx.set('Cache-Control', 'no-store');
       return runtimeOverview(platform, modules());
     });
+    // Dashboards (docs/operations.md): the runtime counters over a window.
+    on.get('/dashboards', { access: 'operator', query: DashboardQuery }, ({ ctx, query }) => {
+      ctx.set('Cache-Control', 'no-store');
+      return dashboards(platform, query);
+    });
+    // Incidents (docs/operations.md).
+    on.get('/incidents', { access: 'operator', query: IncidentListQuery, respond: 'page' }, ({ query }) => listIncidents(platform, query));
+    on.post('/incidents', { access: 'operator', body: OpenIncidentBody, status: 201 }, ({ merchant, body }) =>
+      openManualIncident(platform, merchant.merchantId, body),
+    );
+    on.get('/incidents/:id', { access: 'operator' }, ({ params }) => getIncident(platform, params.id));
+    on.post('/incidents/:id/acknowledge', { access: 'operator', body: IncidentActionBody }, ({ merchant, params, body }) =>
+      actOnIncident(platform, merchant.merchantId, params.id, 'acknowledge', body.note),
+    );
+    on.post('/incidents/:id/resolve', { access: 'operator', body: IncidentActionBody }, ({ merchant, params, body }) =>
+      actOnIncident(platform, merchant.merchantId, params.id, 'resolve', body.note),
+    );
+    on.post('/incidents/:id/notes', { access: 'operator', body: IncidentNoteBody, status: 201 }, ({ merchant, params, body }) =>
+      actOnIncident(platform, merchant.merchantId, params.id, 'note', body.text),
+    );
     // Deployment health gates (docs/operations.md).
     on.post('/deployment-health-gates', { access: 'operator', body: RunGateBody, status: 201 }, ({ merchant, body }) =>
       runDeploymentGate(platform, modules(), merchant.merchantId, body),

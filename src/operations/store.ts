@@ -4,6 +4,7 @@ import type { IndexDeclaration } from '../db.js';
 
 export const PROCESSES = 'processes';
 export const DEPLOYMENT_GATES = 'deployment_gates';
+export const INCIDENTS = 'incidents';
 
 /**
  * A running process of the platform (docs/operations.md, Processes): written by the process itself
@@ -42,10 +43,54 @@ export type DeploymentGateDocument = {
   created_at: Date;
 };
 
+export type IncidentStatus = 'open' | 'acknowledged' | 'resolved';
+export type IncidentActor = { type: 'platform' } | { type: 'operator'; id: ObjectId };
+export type TimelineEntry = {
+  at: Date;
+  kind: 'opened' | 'acknowledged' | 'note' | 'resolved';
+  actor: IncidentActor;
+  text: string;
+};
+
+/**
+ * An incident (docs/operations.md, Incidents): opened by an operator, or by the platform when one
+ * of its rules fails (`rule`), and resolved by either. `dedup` is unique: the rule's name while its
+ * incident is not resolved, so a rule has at most one at a time; `resolved:<id>` once resolved and
+ * `manual:<id>` for an operator's.
+ */
+export type IncidentDocument = {
+  _id: ObjectId;
+  rule: string | null;
+  dedup: string;
+  status: IncidentStatus;
+  severity: 'critical' | 'warning';
+  title: string;
+  /** The rule's last measurement: what it saw, the value and its threshold. */
+  detail: string;
+  value: number | null;
+  threshold: number | null;
+  opened_at: Date;
+  opened_by: IncidentActor;
+  acknowledged_at: Date | null;
+  resolved_at: Date | null;
+  last_checked_at: Date;
+  timeline: TimelineEntry[];
+  /** The timeline's length (a note is refused past MAX_TIMELINE: the update's filter reads this). */
+  timeline_size: number;
+  updated_at: Date;
+};
+
 export const operationsIndexes: IndexDeclaration[] = [
   {
     collection: PROCESSES,
     indexes: [{ key: { last_beat_at: -1 }, name: 'last_beat_at' }],
+  },
+  {
+    collection: INCIDENTS,
+    indexes: [
+      { key: { dedup: 1 }, name: 'dedup', unique: true },
+      { key: { status: 1, _id: -1 }, name: 'status_id' },
+    ],
   },
 ];
 
@@ -76,3 +121,5 @@ export type AgendaJob = {
 export const agendaJobs = (db: Db) => db.collection<AgendaJob>(JOBS_COLLECTION);
 
 export const deploymentGates = (db: Db) => db.collection<DeploymentGateDocument>(DEPLOYMENT_GATES);
+
+export const incidents = (db: Db) => db.collection<IncidentDocument>(INCIDENTS);

@@ -1,3 +1,4 @@
+import { countEvent } from '../counters/index.js';
 import { sha256 } from '../digest.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { createOrder, findOrderByRequest, replacePaymentSecret, type OrderView, type RequestRef } from '../orders/index.js';
@@ -55,6 +56,25 @@ export async function checkout(
   key: string | undefined,
   body: CheckoutBody,
   customerId: string | null = null,
+): Promise<CheckoutResult> {
+  // Counted by outcome (`checkout.outcomes`, docs/operations.md): made an order, answered again, or refused with its code.
+  try {
+    const result = await placeCheckout(platform, store, cartToken, key, body, customerId);
+    countEvent(platform, 'checkout.outcomes', { outcome: result.created ? 'completed' : 'replayed' });
+    return result;
+  } catch (err) {
+    countEvent(platform, 'checkout.outcomes', { outcome: err instanceof PlatformError ? err.code : 'error' });
+    throw err;
+  }
+}
+
+async function placeCheckout(
+  platform: Platform,
+  store: StoreView,
+  cartToken: string | undefined,
+  key: string | undefined,
+  body: CheckoutBody,
+  customerId: string | null,
 ): Promise<CheckoutResult> {
   if (!key)
     throw new PlatformError('invalid_data', 'idempotency_key_required', 'A checkout needs an Idempotency-Key header, so a retry never makes a second order');

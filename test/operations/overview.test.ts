@@ -203,6 +203,7 @@ describe('Operations: the runtime overview and the readiness probe', function ()
       'queue_lag',
       'outbox_backlog',
       'failed_jobs',
+      'webhook_failure_rate',
       'storage',
     ]);
     const byName = Object.fromEntries(all.body.data.checks.map((c: any) => [c.name, c]));

@@ -1,3 +1,4 @@
+import { countEvent } from '../../counters/index.js';
 import { randomBytes } from 'node:crypto';
 import { ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb';
 import { carrying, matchesEventPatterns, loadEvent, type DomainEvent } from '../../events/index.js';
@@ -203,6 +204,7 @@ async function recordAttempt(
   const op = settlement<DeliveryDocument>(delivery, owner, { $set: { ...set, updated_at: now }, $push: { attempts: recorded } }, { status: 'queued' });
   const settled = await settler(platform.db)({ ...op, requestId: attempt.request_id });
   if (!settled) return 'lost_claim'; // the lease expired and another worker took the delivery over
+  countEvent(platform, 'webhooks.attempts', { outcome: ok ? 'successful' : outcome === 'failed' ? 'failed' : 'retry_scheduled' });
 
   const ids = {
     delivery_id: delivery._id.toHexString(),
