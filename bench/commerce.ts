@@ -18,6 +18,8 @@ import { benchDatabase, cpuMicros, freePort, printComparison, startServer, type 
  * Each run also prints the CPU the server and the database spent per request. The two servers
  * take turns in BENCH_ROUNDS slices (default 6) of BENCH_SECONDS (default 60). BENCH_ONLY=list
  * or =orders runs one part; BENCH_PROF=1 writes the web and baseline processes' CPU profiles to /tmp/prof.
+ * BENCH_BASELINE=recording-off makes the baseline the web process itself with OPERATIONS_RECORDING=off
+ * (no heartbeats, no runtime counters): what recording costs the request path (`npm run bench:operations`).
  */
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 60);
@@ -25,13 +27,22 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 2);
 const LIMIT = 50;
 const ONLY = process.env.BENCH_ONLY;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const RECORDING_BASELINE = process.env.BENCH_BASELINE === 'recording-off';
 
 const database = await benchDatabase();
 const env = { APP_ENV: 'development', MONGODB_URL: database.url, MONGODB_DB: 'bench_catalog' };
 const [webPort, basePort] = [await freePort(), await freePort()];
 const profile = (name: string) => (process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof', `--cpu-prof-name=${name}.cpuprofile`] : []);
 const web = await startServer('dist/src/web.js', { ...env, PORT: String(webPort), LOG_LEVEL: 'info' }, 'web.listening', profile('web'));
-const base = await startServer('dist/bench/commerce-baseline-server.js', { ...env, PORT: String(basePort) }, 'ready', profile('baseline'));
+const base = RECORDING_BASELINE
+  ? await startServer(
+      'dist/src/web.js',
+      { ...env, PORT: String(basePort), LOG_LEVEL: 'info', OPERATIONS_RECORDING: 'off' },
+      'web.listening',
+      profile('baseline'),
+    )
+  : await startServer('dist/bench/commerce-baseline-server.js', { ...env, PORT: String(basePort) }, 'ready', profile('baseline'));
+const labels = RECORDING_BASELINE ? (['recording on', 'recording off'] as const) : undefined;
 const api = `http://127.0.0.1:${webPort}`;
 const baseUrl = `http://127.0.0.1:${basePort}`;
 
@@ -189,8 +200,8 @@ try {
 
   const where = `${CONNECTIONS} connections, ${DURATION_S} s each in ${ROUNDS} alternating slices, database ${database.embedded ? 'embedded FerretDB' : 'MONGODB_URL'}`;
   console.log(`seeded ${PRODUCTS} products x 3 variants in ${seedSeconds.toFixed(1)} s; ${paths.length} pages of ${LIMIT}\n`);
-  if (list) printComparison(`GET /v1/products?limit=${LIMIT} walking all pages, ${where}`, ...list);
-  if (order) printComparison(`POST /v1/orders (3 lines, taxed), ${where}`, ...order);
+  if (list) printComparison(`GET /v1/products?limit=${LIMIT} walking all pages, ${where}`, ...list, labels);
+  if (order) printComparison(`POST /v1/orders (3 lines, taxed), ${where}`, ...order, labels);
 } finally {
   web.kill('SIGTERM');
   base.kill('SIGTERM');

@@ -55,11 +55,12 @@ export const labelKey = (labels: Readonly<Record<string, string>>) =>
 
 /** Count `n` of a series now, under its labels; written within FLUSH_AFTER_MS. Never throws. */
 export function countEvent(
-  platform: Pick<Platform, 'db' | 'clock' | 'log'>,
+  platform: Pick<Platform, 'db' | 'clock' | 'log' | 'config'>,
   series: CounterSeries,
   labels: Readonly<Record<string, string>> = {},
   n = 1,
 ): void {
+  if (!platform.config.operations.recording) return;
   const buffer = bufferOf(platform.db);
   const minute = Math.floor(platform.clock.now().getTime() / 60_000) * 60_000;
   const line = labelKey(labels);

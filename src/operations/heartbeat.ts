@@ -12,9 +12,10 @@ export type Heartbeat = { stop(): Promise<void> };
  * Write this process's row (docs/operations.md, Processes) now and every HEARTBEAT_INTERVAL_MS:
  * its group, host, pid, version, start, and the jobs it is running. A beat that fails is logged
  * and the next one tries again; it never stops the process. `stop` marks it stopped (a clean
- * shutdown: shown stopped, not gone).
+ * shutdown: shown stopped, not gone). With OPERATIONS_RECORDING=off it writes nothing.
  */
 export async function startHeartbeat(platform: Platform, group: string, jobsRunning: () => number = () => 0): Promise<Heartbeat> {
+  if (!platform.config.operations.recording) return { stop: async () => undefined };
   const rows = processes(platform.db);
   const id = platform.process.id;
   const interval = platform.config.operations.heartbeatMs;

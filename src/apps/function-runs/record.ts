@@ -136,7 +136,7 @@ function bufferOf(db: Db): Buffer {
  * most FLUSH_AFTER_MS after the first it has not written, at FLUSH_AT runs, before a read of the
  * figures or the log in this process, and when it closes. The checkout does not wait for it.
  */
-export function recordRuns(platform: Pick<Platform, 'db' | 'log' | 'clock'>, runs: RunRecord[]): void {
+export function recordRuns(platform: Pick<Platform, 'db' | 'log' | 'clock' | 'config'>, runs: RunRecord[]): void {
   if (runs.length === 0) return;
   for (const { registration, run } of runs) countEvent(platform, 'functions.runs', { target: registration.target, outcome: run.ok ? 'ok' : 'failed_securely' });
   const buffer = bufferOf(platform.db);
