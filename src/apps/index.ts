@@ -16,6 +16,7 @@ import { accessTokenAuthenticator } from './oauth/tokens.js';
 import { wellKnownRoutes } from './oauth/well-known-routes.js';
 import { partnerDashboardRoutes } from './partners/dashboard-routes.js';
 import { developerRoutes } from './partners/developer-routes.js';
+import { partnerNoticeHooks } from './partners/webhook-health.js';
 import { partnerIndexes } from './partners/store.js';
 import { ratingIndexes } from './ratings/store.js';
 import { sessionTokenIndexes } from './session-tokens/store.js';
@@ -76,6 +77,7 @@ export const appsModule: Module = {
   jobs: appJobs,
   eventCarriers: [INSTALLATIONS, COMPLIANCE_REQUESTS, REGISTRATIONS],
   eventTypes: APPS_EVENT_TYPES,
+  eventHooks: partnerNoticeHooks,
   close: async (platform) => {
     await Promise.all([closeAppUsage(platform), flushFunctionRuns(platform)]);
   },

@@ -6,6 +6,7 @@ import { authRoutes } from './routes.js';
 import { authIndexes } from './store.js';
 export { SweepExpiredCredentials } from './jobs.js';
 export { isSessionLive, sweepExpiredCredentials } from './service.js';
+export { merchantEmail } from './contact.js';
 export type { MerchantView, SessionView } from './present.js';
 
 /** Merchant accounts and sessions: /v1/auth, and the session authenticator. */

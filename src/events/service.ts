@@ -77,11 +77,11 @@ export type AfterRecord = (event: DomainEvent) => Promise<void>;
 
 /**
  * Which of the events about to be recorded anything consumes (one answer per event, in
- * order; one read for the batch): today, whether an active webhook subscription of the event's
- * store matches its type. An event nothing wants is recorded as already fanned out and not
+ * order; one read for the batch): whether an active webhook subscription of the event's store
+ * matches its type, or whether a module hears it (a webhook subscription's health notice). An event nothing wants is recorded as already fanned out and not
  * announced, so it costs no wake-up, job or fan-out read.
  */
-export type Wanted = (events: readonly Pick<EventDocument, 'type' | 'store_id' | 'recipient'>[]) => Promise<boolean[]>;
+export type Wanted = (events: readonly Pick<EventDocument, 'type' | 'store_id' | 'recipient' | 'payload'>[]) => Promise<boolean[]>;
 
 export type EventHooks = { wanted?: Wanted; afterRecord?: AfterRecord };
 

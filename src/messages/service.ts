@@ -23,7 +23,7 @@ const STRANDED_AFTER_MS = 2 * 60 * 1000;
 export type OutgoingMessage = { kind: MessageKind; to: string; subject: string; text: string };
 
 /** Record a message for a sender and queue its delivery. Returns the message id. */
-export async function sendMessage(platform: Platform, message: OutgoingMessage): Promise<string> {
+export async function sendMessage(platform: Pick<Platform, 'config' | 'db' | 'jobs' | 'clock'>, message: OutgoingMessage): Promise<string> {
   const now = platform.clock.now();
   const doc: MessageDocument = {
     _id: new ObjectId(),

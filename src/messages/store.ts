@@ -4,12 +4,21 @@ import { countsBy, type IndexDeclaration } from '../db.js';
 export const OUTBOUND_MESSAGES = 'outbound_messages';
 
 /**
- * A message to a merchant or a storefront customer (sign-in code, password reset, a sign-up for
- * an email that already has an account, a customer's account activation or invite). The body may hold a secret, so it is stored encrypted and cleared once a
+ * A message to a merchant, a partner or a storefront customer (sign-in code, password reset, a
+ * sign-up for an email that already has an account, a customer's account activation or invite, a
+ * failing or disabled webhook subscription). The body may hold a secret, so it is stored encrypted and cleared once a
  * relay has accepted it. The document is the source of truth for delivery; the Agenda job only
  * drives it.
  */
-export type MessageKind = 'signin_code' | 'password_reset' | 'account_exists' | 'account_activation' | 'account_invite';
+export type MessageKind =
+  | 'signin_code'
+  | 'password_reset'
+  | 'account_exists'
+  | 'account_activation'
+  | 'account_invite'
+  /** A webhook subscription started failing, or was disabled (docs/webhooks.md, Subscription health): to its merchant or its app's partner. */
+  | 'webhook_subscription_failing'
+  | 'webhook_subscription_disabled';
 export type MessageStatus = 'queued' | 'delivered' | 'failed';
 
 export type MessageDocument = {

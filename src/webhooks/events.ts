@@ -6,6 +6,7 @@ export const WEBHOOKS_EVENT_TYPES = [
   'webhook_subscription.created',
   'webhook_subscription.deleted',
   'webhook_subscription.disabled',
+  'webhook_subscription.failing',
   'webhook_subscription.updated',
 ] as const;
 

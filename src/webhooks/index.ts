@@ -10,6 +10,7 @@ import { webhookJobs } from './jobs.js';
 import { SUBSCRIPTIONS, subscriptionIndexes } from './subscriptions/store.js';
 import { webhookSubscriptionRoutes } from './subscriptions/routes.js';
 import { announceEvents } from './deliveries/wake.js';
+import { healthNoticeAudience, noticeMerchant } from './subscriptions/health-notices.js';
 export {
   appDeliveryReadiness,
   createAppSigningSecret,
@@ -24,6 +25,7 @@ export { RotateSecretBody } from './subscriptions/schemas.js';
 export { appDeliveryFigures, type AppDeliveryFigures } from './deliveries/app-stats.js';
 export { AppDeliveriesQuery, getDelivery, listDeliveries, redeliver, type DeliveryScope } from './deliveries/log.js';
 export type { AppSubscriptionView, SubscriptionView } from './subscriptions/present.js';
+export { healthNoticeAudience, healthNoticeMessage, readHealthNotice, type HealthNotice } from './subscriptions/health-notices.js';
 export { createSubscription, getSubscription, listSubscriptions } from './subscriptions/service.js';
 export { subscriptionSchemas } from './subscriptions/schemas.js';
 export { deliveries as webhookDeliveries, type DeliveryDocument } from './deliveries/store.js';
@@ -52,8 +54,14 @@ export const webhooksModule: Module = {
   eventHooks(platform) {
     const announcer = announceEvents(platform);
     return {
-      wanted: (docs) => subscribedEvents(platform, docs),
-      afterRecord: async (event) => announcer.announce(event.id, event.recipient !== null),
+      // A merchant subscription's health notice is heard here (noticeMerchant), whoever subscribes to it.
+      wanted: async (docs) => {
+        const subscribed = await subscribedEvents(platform, docs);
+        return docs.map((doc, i) => subscribed[i]! || healthNoticeAudience(doc) === 'merchant');
+      },
+      afterRecord: async (event) => {
+        await Promise.all([announcer.announce(event.id, event.recipient !== null), noticeMerchant(platform, event)]);
+      },
       drain: () => announcer.drain(),
     };
   },

@@ -110,10 +110,16 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
       'disabled_reason',
       'disabled_at',
       'consecutive_failed_deliveries',
+      'health',
+      'failure_streak',
+      'last_error',
+      'failing_since',
+      'last_success_at',
       'created_at',
       'updated_at',
     );
     expect(sub).to.include({ target_url: `${receiver.url}/subs`, active: true, disabled_reason: null, disabled_at: null, consecutive_failed_deliveries: 0 });
+    expect(sub).to.include({ health: 'healthy', failure_streak: 0, failing_since: null });
     expect(sub.event_types).to.include.members(['app.installed', 'app.uninstalled', 'shop.redact']);
     expect(JSON.stringify(res.body)).to.not.include(a.webhookSecret);
 

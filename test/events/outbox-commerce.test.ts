@@ -390,7 +390,17 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
     await settleLeftBehind(app.platform);
     const recorded = await events(key);
     expect(recorded).to.have.length(1);
-    expect(recorded[0]!.payload).to.deep.equal({ webhook_subscription: { id, target_url: TARGET, disabled_reason: 'failing', disabled_at: view.disabled_at } });
+    expect(recorded[0]!.payload.webhook_subscription).to.deep.include({
+      id,
+      target_url: TARGET,
+      owner: view.owner,
+      active: false,
+      disabled_reason: 'failing',
+      disabled_at: view.disabled_at,
+      health: 'disabled',
+      failure_streak: view.failure_streak,
+      last_error: view.last_error,
+    });
     expect(await stored('webhook_subscriptions', id)).to.not.have.property('pending_events');
   });
 

@@ -22,6 +22,11 @@ const FIELDS = [
   'owner',
   'secret_rotated_at',
   'previous_secret_expires_at',
+  'health',
+  'failure_streak',
+  'last_error',
+  'failing_since',
+  'last_success_at',
   'created_at',
   'updated_at',
 ];

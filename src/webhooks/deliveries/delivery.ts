@@ -12,6 +12,8 @@ import { signatureHeaders, tryOpenSecret, unreadableSecretError, type Unreadable
 import { signingSecretsOf } from '../subscriptions/app-subscriptions.js';
 import { countAppAttempt, type AttemptEnd } from './app-stats.js';
 import { subscriptions, type SubscriptionDocument } from '../subscriptions/store.js';
+import { recordFailedAttempt, recordSuccessfulAttempt } from '../subscriptions/health.js';
+import { presentHealthEvent } from '../subscriptions/present.js';
 import { deliveries, type AttemptDocument, type DeliveryDocument } from './store.js';
 
 /** Attempts are numbered 0 to 8: nine sends at most (spec 6.1 rule 6). */
@@ -219,15 +221,11 @@ async function recordAttempt(
   }
   if (ok) {
     platform.log.info({ event: 'webhook.delivered', ...ids, status: result.status, duration_ms: result.durationMs });
-    if (sub.consecutive_failed_deliveries > 0 || (sub.consecutive_gone_deliveries ?? 0) > 0) {
-      await subscriptions(platform.db).updateOne(
-        { _id: sub._id, store_id: sub.store_id },
-        { $set: { consecutive_failed_deliveries: 0, consecutive_gone_deliveries: 0 } },
-      );
-    }
+    await recordSuccessfulAttempt(platform, sub, now);
     return outcome;
   }
   platform.log.warn({ event: 'webhook.delivery_failed', ...ids, status: result.status, error: attempt.error, outcome });
+  await recordFailedAttempt(platform, sub, { status: result.status, error: attempt.error ?? 'Webhook delivery failed', startedAt: attempt.started_at });
   if (outcome === 'retry_scheduled') await scheduleDispatch(platform, delivery._id.toHexString(), set.next_attempt_at!);
   if (outcome === 'failed') await countFailedDelivery(platform, sub, result.status === 410);
   return outcome;
@@ -301,17 +299,18 @@ async function disableSubscription(platform: Platform, sub: SubscriptionDocument
     if (!current?.active) return;
     const now = platform.clock.now();
     const id = current._id.toHexString();
+    const disabled = { active: false, disabled_reason: reason, disabled_at: now, health: 'disabled' as const, updated_at: now };
     const pending = [
       platform.events.pending(
         'webhook_subscription.disabled',
         current.store_id,
-        { webhook_subscription: { id, target_url: current.target_url, disabled_reason: reason, disabled_at: now.toISOString() } },
+        { webhook_subscription: presentHealthEvent({ ...current, ...disabled }) },
         `webhook_subscription.disabled:${id}:v${current.version + 1}`,
       ),
     ];
     const result = await subscriptions(platform.db).updateOne(
       { _id: current._id, store_id: current.store_id, active: true, version: current.version },
-      carrying({ $set: { active: false, disabled_reason: reason, disabled_at: now, updated_at: now }, $inc: { version: 1 } }, pending),
+      carrying({ $set: disabled, $inc: { version: 1 } }, pending),
     );
     if (result.matchedCount === 1) {
       platform.log.warn({ event: 'webhook.subscription_disabled', subscription_id: id, store_id: current.store_id.toHexString(), reason });

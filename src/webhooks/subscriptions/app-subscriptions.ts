@@ -3,6 +3,7 @@ import { isDuplicateKeyError } from '../../db.js';
 import { PlatformError } from '../../errors.js';
 import { afterCursor, type Page, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
+import { FRESH_HEALTH } from './health.js';
 import { catchUpWindow, forgetStoreInterest } from './interest.js';
 import { presentAppSubscription, type AppSubscriptionView } from './present.js';
 import { generateSigningSecret, sealSecret } from './signing.js';
@@ -106,7 +107,8 @@ export type AppSubscriptionSpec = {
 /**
  * Make the installation's subscription active with this target and these topics (an install,
  * a re-install, a re-authorization): created the first time, updated after. Re-enables one the
- * platform disabled after failing deliveries (a re-authorization is the partner's fix). Opens a
+ * platform disabled after failing deliveries (a re-authorization is the partner's fix), and
+ * starts a new health episode (health.ts) like every reset of the failure counts. Opens a
  * catch-up window (interest.ts) since it may now want events other processes recorded as
  * unwanted a moment ago.
  */
@@ -122,6 +124,7 @@ export async function openAppSubscription(platform: Platform, spec: AppSubscript
     disabled_at: null,
     consecutive_failed_deliveries: 0,
     consecutive_gone_deliveries: 0,
+    ...FRESH_HEALTH,
     updated_at: now,
   };
   for (let attempt = 1; attempt <= 2; attempt++) {
@@ -130,6 +133,7 @@ export async function openAppSubscription(platform: Platform, spec: AppSubscript
         { _id: spec.installationId, store_id: spec.storeId },
         {
           $set: set,
+          $unset: { failing_since: '' },
           $inc: { version: 1 },
           $min: { catch_up_from: window.catch_up_from },
           $max: { catch_up_due: window.catch_up_due },

@@ -1,4 +1,25 @@
-import type { SubscriptionDocument } from './store.js';
+import type { SubscriptionDocument, SubscriptionHealth } from './store.js';
+
+/** A subscription's health (docs/webhooks.md, Subscription health), as every view of it shows it. */
+export type HealthView = {
+  health: SubscriptionHealth;
+  failure_streak: number;
+  last_error: { status: number | null; message: string; at: string } | null;
+  failing_since: string | null;
+  last_success_at: string | null;
+};
+
+/** Subscriptions older than issue 26 have no health fields: healthy, or disabled when the platform disabled them. */
+export const healthOf = (s: Pick<SubscriptionDocument, 'health' | 'disabled_reason'>): SubscriptionHealth =>
+  s.health ?? (s.disabled_reason ? 'disabled' : 'healthy');
+
+export const presentHealth = (s: SubscriptionDocument): HealthView => ({
+  health: healthOf(s),
+  failure_streak: s.failure_streak ?? 0,
+  last_error: s.last_error ? { status: s.last_error.status, message: s.last_error.message, at: s.last_error.at.toISOString() } : null,
+  failing_since: s.failing_since && (s.failure_streak ?? 0) > 0 ? s.failing_since.toISOString() : null,
+  last_success_at: s.last_success_at ? s.last_success_at.toISOString() : null,
+});
 
 /** A subscription as the API, events and logs show it: never a secret, sealed or not. */
 export type SubscriptionView = {
@@ -16,7 +37,7 @@ export type SubscriptionView = {
   previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
-};
+} & HealthView;
 
 /** The create and rotate-secret responses: the view plus the new secret, shown this once. */
 export type SubscriptionWithSecret = SubscriptionView & { secret: string };
@@ -32,6 +53,7 @@ export const presentSubscription = (s: SubscriptionDocument): SubscriptionView =
   owner: { type: s.owner.type, id: s.owner.id.toHexString() },
   secret_rotated_at: s.secret?.created_at.toISOString() ?? null,
   previous_secret_expires_at: s.previous_secret ? s.previous_secret.expires_at.toISOString() : null,
+  ...presentHealth(s),
   created_at: s.created_at.toISOString(),
   updated_at: s.updated_at.toISOString(),
 });
@@ -47,7 +69,7 @@ export type AppSubscriptionView = {
   consecutive_failed_deliveries: number;
   created_at: string;
   updated_at: string;
-};
+} & HealthView;
 
 export const presentAppSubscription = (s: SubscriptionDocument): AppSubscriptionView => ({
   id: s._id.toHexString(),
@@ -58,6 +80,21 @@ export const presentAppSubscription = (s: SubscriptionDocument): AppSubscription
   disabled_reason: s.disabled_reason,
   disabled_at: s.disabled_at ? s.disabled_at.toISOString() : null,
   consecutive_failed_deliveries: s.consecutive_failed_deliveries,
+  ...presentHealth(s),
   created_at: s.created_at.toISOString(),
   updated_at: s.updated_at.toISOString(),
+});
+
+/**
+ * The subscription in its health events' payloads (`webhook_subscription.failing`, `.disabled`):
+ * which endpoint, whose, and its health. Read back by the notices (health-notices.ts).
+ */
+export const presentHealthEvent = (s: SubscriptionDocument) => ({
+  id: s._id.toHexString(),
+  target_url: s.target_url,
+  owner: { type: s.owner.type, id: s.owner.id.toHexString() },
+  active: s.active,
+  disabled_reason: s.disabled_reason,
+  disabled_at: s.disabled_at ? s.disabled_at.toISOString() : null,
+  ...presentHealth(s),
 });

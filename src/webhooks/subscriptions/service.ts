@@ -4,7 +4,8 @@ import { carried, carrying } from '../../events/index.js';
 import { parseObjectId } from '../../ids.js';
 import { afterCursor, type Page, findPage, pageDirection } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
-import { presentSubscription, type SubscriptionView, type SubscriptionWithSecret } from './present.js';
+import { FRESH_HEALTH } from './health.js';
+import { healthOf, presentSubscription, type SubscriptionView, type SubscriptionWithSecret } from './present.js';
 import type { CreateSubscriptionBody, RotateSecretBody, UpdateSubscriptionBody } from './schemas.js';
 import { generateSigningSecret, sealSecret } from './signing.js';
 import { catchUpWindow, forgetStoreInterest } from './interest.js';
@@ -71,6 +72,9 @@ export async function createSubscription(
     disabled_at: null,
     consecutive_failed_deliveries: 0,
     consecutive_gone_deliveries: 0,
+    ...FRESH_HEALTH,
+    last_error: null,
+    last_success_at: null,
     secret: sealSecret(platform.config.secretsKeys, secret, now),
     previous_secret: null,
     version: 1,
@@ -138,7 +142,8 @@ export async function getSubscription(platform: Platform, storeId: string, subsc
 
 /**
  * Change the given fields. `active: true` also re-enables a subscription the platform
- * disabled (clears disabled_reason and disabled_at, resets the failure count).
+ * disabled (clears disabled_reason and disabled_at, resets the failure count), and then starts
+ * a new health episode (healthy, no streak): its next failures tell the merchant again.
  */
 export async function updateSubscription(
   platform: Platform,
@@ -167,9 +172,12 @@ export async function updateSubscription(
   for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
     const current = await subscriptions(platform.db).findOne({ _id: id, store_id, ...MERCHANT_OWNED });
     if (!current) throw notFound('Webhook subscription');
+    const reEnables = input.active === true && healthOf(current) === 'disabled';
+    const healthSet = reEnables ? FRESH_HEALTH : {};
     // Conditional on the version read, so the subscription as it becomes is known now: its event
     // travels with the write. (The catch-up window and the failure counts are not in the view.)
-    const view = presentSubscription({ ...current, ...set, version: current.version + 1 });
+    const { failing_since, ...rest } = current;
+    const view = presentSubscription({ ...rest, ...(reEnables ? {} : { failing_since }), ...set, ...healthSet, version: current.version + 1 });
     const pending = [
       platform.events.pending(
         'webhook_subscription.updated',
@@ -181,7 +189,12 @@ export async function updateSubscription(
     const result = await subscriptions(platform.db).updateOne(
       { _id: current._id, store_id, version: current.version },
       carrying(
-        { $set: set, $inc: { version: 1 }, ...(window ? { $min: { catch_up_from: window.catch_up_from }, $max: { catch_up_due: window.catch_up_due } } : {}) },
+        {
+          $set: { ...set, ...healthSet },
+          $inc: { version: 1 },
+          ...(reEnables ? { $unset: { failing_since: '' as const } } : {}),
+          ...(window ? { $min: { catch_up_from: window.catch_up_from }, $max: { catch_up_due: window.catch_up_due } } : {}),
+        },
         pending,
       ),
     );

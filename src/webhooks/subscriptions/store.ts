@@ -22,6 +22,9 @@ export type AppSecretDocument = {
   updated_at: Date;
 };
 
+export type SubscriptionHealth = 'healthy' | 'failing' | 'disabled';
+export type LastSendError = { status: number | null; message: string; at: Date };
+
 export type SubscriptionDocument = {
   _id: ObjectId;
   store_id: ObjectId;
@@ -47,6 +50,21 @@ export type SubscriptionDocument = {
   consecutive_failed_deliveries: number;
   /** Of those, the ones in a row whose last attempt answered 410 (absent on subscriptions older than issue 10: 0). */
   consecutive_gone_deliveries?: number;
+  /**
+   * Its health (health.ts), kept as deliveries finish attempts: `failing` once the attempts that
+   * failed in a row reach FAILING_AFTER_FAILED_ATTEMPTS, `disabled` when the platform disabled it,
+   * `healthy` again after a success or a re-enable. The health fields are absent on subscriptions
+   * older than issue 26 (read as healthy, or disabled when `disabled_reason` is set).
+   */
+  health?: SubscriptionHealth;
+  /** Attempts in a row that failed (any subscription's delivery); reset by a successful attempt. */
+  failure_streak?: number;
+  /** The first failed attempt of the streak; absent while the streak is 0 (so `$min` sets it). */
+  failing_since?: Date;
+  /** The latest failed attempt: its status (null for a network failure), error (truncated) and when it was recorded. Kept after a success. */
+  last_error?: LastSendError | null;
+  /** The latest successful attempt (written at most once a second while nothing else changes). */
+  last_success_at?: Date | null;
   /** The subscription's own signing secret (a merchant's subscription; an app's signs with the app's, `app_id`). */
   secret?: StoredSecret;
   /** After a rotation, the previous secret also signs until `expires_at`. */
