@@ -53,62 +53,62 @@ export async function processesOverview(platform: Platform, now: Date) {
   return { groups, groups_without_a_process: groups.filter((g) => g.group !== 'web' && g.alive === 0).map((g) => g.group) };
 }
 
-/** Agenda's job states (docs/operations.md, Queues), as filters on its documents. */
+/** Before any time Agenda writes: "a date" as a range an index walks (where `$ne: null` would walk every null first). */
+const EPOCH = new Date(0);
+
+/**
+ * Agenda's job states (docs/operations.md, Queues), as filters on its documents: each names only
+ * fields of the `operations_state_counts` index, as points and ranges, so counting one is read
+ * from the index alone. (Agenda's `disabled` flag is not read: the platform never disables a job.)
+ */
 export function jobStateFilters(now: Date): Record<'due' | 'scheduled' | 'running' | 'failed', Filter<Document>> {
   return {
-    due: { lockedAt: null, disabled: { $ne: true }, nextRunAt: { $lte: now } },
-    scheduled: { lockedAt: null, disabled: { $ne: true }, nextRunAt: { $gt: now } },
-    running: { lockedAt: { $ne: null } },
-    failed: { lockedAt: null, nextRunAt: null, failedAt: { $ne: null } },
+    due: { lockedAt: null, nextRunAt: { $lte: now } },
+    scheduled: { lockedAt: null, nextRunAt: { $gt: now } },
+    running: { lockedAt: { $gte: EPOCH } },
+    failed: { lockedAt: null, nextRunAt: null, failedAt: { $gte: EPOCH } },
   };
 }
 
-/** Each job name's count in each state, its group (from the modules' contracts), and how late its oldest due job is. */
+/**
+ * Each job name's count in each state, its group (from the modules' contracts), and how late its
+ * oldest due job is: a count per (name, state) on the `operations_state_counts` index (read
+ * from the index alone, at once), then one read of the oldest due job of each name that has any,
+ * on Agenda's (name, nextRunAt, …) index. Names no contract declares (an older release's) are
+ * not counted.
+ */
 export async function queuesOverview(platform: Platform, modules: readonly Module[], now: Date) {
   const jobs = agendaJobs(platform.db);
-  const groupOf = new Map(modules.flatMap((m) => m.jobs ?? []).map((c) => [c.name, c.group]));
+  const contracts = modules.flatMap((m) => m.jobs ?? []);
   const filters = jobStateFilters(now);
-  const states = await Promise.all(
-    (Object.keys(filters) as (keyof typeof filters)[]).map(async (state) => {
-      const grouped = await jobs
-        .aggregate<{ _id: string; count: number }>([{ $match: filters[state] }, { $group: { _id: '$name', count: { $sum: 1 } } }])
-        .toArray();
-      return [state, grouped] as const;
-    }),
-  );
-  const byName = new Map<
-    string,
-    { name: string; group: string | null; due: number; scheduled: number; running: number; failed: number; oldest_due_at: string | null; lag_seconds: number }
-  >();
-  for (const [state, grouped] of states)
-    for (const g of grouped) {
-      const row = byName.get(g._id) ?? {
-        name: g._id,
-        group: groupOf.get(g._id) ?? null,
-        due: 0,
-        scheduled: 0,
-        running: 0,
-        failed: 0,
-        oldest_due_at: null,
+  const states = Object.keys(filters) as (keyof typeof filters)[];
+  const rows = await Promise.all(
+    contracts.map(async (c) => {
+      const [due, scheduled, running, failed] = await Promise.all(states.map((state) => jobs.countDocuments({ name: c.name, ...filters[state] })));
+      return {
+        name: c.name,
+        group: c.group as string | null,
+        due: due!,
+        scheduled: scheduled!,
+        running: running!,
+        failed: failed!,
+        oldest_due_at: null as string | null,
         lag_seconds: 0,
       };
-      row[state] = g.count;
-      byName.set(g._id, row);
-    }
-  // The oldest due job of each name that has any: one read each on Agenda's (name, nextRunAt, …)
-  // index (the embedded database has no $min accumulator; names are the contracts, a few dozen).
+    }),
+  );
+  const queues = rows.filter((r) => r.due + r.scheduled + r.running + r.failed > 0).sort((a, b) => a.name.localeCompare(b.name));
   await Promise.all(
-    [...byName.values()]
+    queues
       .filter((row) => row.due > 0)
       .map(async (row) => {
-        const oldest = await jobs.findOne({ ...filters.due, name: row.name }, { sort: { nextRunAt: 1 }, projection: { nextRunAt: 1 } });
+        const oldest = await jobs.findOne({ name: row.name, ...filters.due }, { sort: { nextRunAt: 1 }, projection: { nextRunAt: 1 } });
         const at = oldest?.nextRunAt instanceof Date ? oldest.nextRunAt : null;
         if (!at) return;
         row.oldest_due_at = at.toISOString();
         row.lag_seconds = Math.max(0, Math.round((now.getTime() - at.getTime()) / 1000));
       }),
   );
-  const queues = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
   const oldest = queues.filter((q) => q.oldest_due_at).sort((a, b) => b.lag_seconds - a.lag_seconds)[0] ?? null;
   return {
     queues,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PlatformError, notFound } from '../errors.js';
 import { parseObjectId } from '../ids.js';
 import type { Module } from '../module.js';
-import { afterCursor, findPage, PageQuery, type Page } from '../pagination.js';
+import { KeysetCursorParam, keysetPageOf, keysetQuery, PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { jobStateFilters, processState } from './overview.js';
 import { agendaJobs, processes, type AgendaJob } from './store.js';
@@ -11,10 +11,29 @@ import { agendaJobs, processes, type AgendaJob } from './store.js';
 export const JOB_STATES = ['due', 'scheduled', 'running', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
-export const JobListQuery = PageQuery.extend({
-  name: z.string().trim().min(1).max(100).optional(),
-  state: z.enum(JOB_STATES).optional(),
-}).strict();
+export const JobListQuery = z
+  .object({
+    limit: PageQuery.shape.limit,
+    cursor: KeysetCursorParam.optional(),
+    name: z.string().trim().min(1).max(100).optional(),
+    state: z.enum(JOB_STATES).optional(),
+  })
+  .strict();
+type JobListQuery = z.output<typeof JobListQuery>;
+
+/**
+ * The order each list walks, on its own index (store.ts): due and scheduled jobs by when they
+ * are due (the oldest first), running ones by when they were locked, failed ones by when they
+ * failed (the latest first); without a state, by name. Each with `_id` after it, the keyset
+ * cursor's pair.
+ */
+const LIST_ORDER: Record<JobState | 'any', { field: 'nextRunAt' | 'lockedAt' | 'failedAt' | 'name'; direction: 1 | -1 }> = {
+  due: { field: 'nextRunAt', direction: 1 },
+  scheduled: { field: 'nextRunAt', direction: 1 },
+  running: { field: 'lockedAt', direction: 1 },
+  failed: { field: 'failedAt', direction: -1 },
+  any: { field: 'name', direction: 1 },
+};
 
 const iso = (d: Date | null | undefined) => (d instanceof Date ? d.toISOString() : null);
 
@@ -57,15 +76,22 @@ export type JobView = ReturnType<typeof presentJob>;
 
 const groupsOf = (modules: readonly Module[]) => new Map(modules.flatMap((m) => m.jobs ?? []).map((c) => [c.name, c.group]));
 
-/** Jobs by name and state, in `_id` order, a page at a time (read in the database: nothing loaded whole). */
-export async function listJobs(platform: Platform, modules: readonly Module[], q: Page & { name?: string | undefined; state?: JobState | undefined }) {
+/**
+ * Jobs by name and state, a page at a time in the state's order (LIST_ORDER), read in the
+ * database through that order's index: nothing loaded whole, nothing sorted in memory.
+ */
+export async function listJobs(platform: Platform, modules: readonly Module[], q: JobListQuery) {
   const now = platform.clock.now();
-  const filter: Filter<AgendaJob> = {
-    ...(q.state ? (jobStateFilters(now)[q.state] as Filter<AgendaJob>) : {}),
-    ...(q.name ? { name: q.name } : {}),
-    ...afterCursor(q),
-  };
-  const page = await findPage(agendaJobs(platform.db), filter, q.limit);
+  const { field, direction } = LIST_ORDER[q.state ?? 'any'];
+  const after = keysetQuery(field, direction, q.cursor);
+  // The state's conditions and the cursor's `$or` name different keys: one filter, whose ranges the index serves.
+  const filter = { ...(q.state ? jobStateFilters(now)[q.state] : {}), ...(q.name ? { name: q.name } : {}), ...after.filter } as Filter<AgendaJob>;
+  const docs = await agendaJobs(platform.db)
+    .find(filter)
+    .sort(after.sort)
+    .limit(q.limit + 1)
+    .toArray();
+  const page = keysetPageOf(docs, q.limit, (job) => (job[field] as Date | string | null | undefined) ?? '');
   const groupOf = groupsOf(modules);
   return { items: page.items.map((j) => presentJob(j, groupOf, now)), nextCursor: page.nextCursor };
 }

@@ -86,6 +86,20 @@ export const operationsIndexes: IndexDeclaration[] = [
     indexes: [{ key: { last_beat_at: -1 }, name: 'last_beat_at' }],
   },
   {
+    // Agenda's own collection: the operators' counts and lists (docs/operations.md, Jobs). The
+    // counts' index holds every field a state filter names, so a count is read from the index
+    // alone (covered) on MongoDB and on the embedded database; each list walks the index of its
+    // state's order, a page at a time.
+    collection: JOBS_COLLECTION,
+    indexes: [
+      { key: { name: 1, lockedAt: 1, nextRunAt: 1, failedAt: 1 }, name: 'operations_state_counts' },
+      { key: { nextRunAt: 1, _id: 1 }, name: 'operations_by_next_run' },
+      { key: { failedAt: -1, _id: -1 }, name: 'operations_by_failure' },
+      { key: { lockedAt: 1, _id: 1 }, name: 'operations_by_lock' },
+      { key: { name: 1, _id: 1 }, name: 'operations_by_name' },
+    ],
+  },
+  {
     collection: INCIDENTS,
     indexes: [
       { key: { dedup: 1 }, name: 'dedup', unique: true },

@@ -45,6 +45,26 @@ describe('The database under test', () => {
     expect(duplicate, 'a second document with the same _id').to.be.instanceOf(Error);
   });
 
+  it('reads a whole index in its order when a sort needs it and nothing bounds it (ascending and descending indexes)', async () => {
+    const col = app.platform.db.collection<{ _id: number; at?: Date | null; g?: number | string }>('whole_index_reads');
+    await col.createIndex({ at: 1, _id: 1 }, { name: 'at_id' });
+    await col.createIndex({ g: -1, _id: -1 }, { name: 'g_id_desc' });
+    await col.insertMany([
+      { _id: 1, at: new Date('2026-01-02'), g: 1 },
+      { _id: 2, g: 2 },
+      { _id: 3, at: null, g: 'x' },
+      { _id: 4, at: new Date('2026-01-01'), g: 1 },
+    ]);
+    const ids = async (filter: object, sort: Record<string, 1 | -1>) => (await col.find(filter).sort(sort).toArray()).map((d) => d._id);
+    // MongoDB's order: missing and null first (as null), then numbers, strings, dates.
+    expect(await ids({}, { at: 1, _id: 1 })).to.deep.equal([2, 3, 4, 1]);
+    expect(await ids({}, { at: -1, _id: -1 })).to.deep.equal([1, 4, 3, 2]);
+    expect(await ids({}, { g: -1, _id: -1 })).to.deep.equal([3, 2, 4, 1]);
+    expect(await ids({}, { g: 1, _id: 1 })).to.deep.equal([1, 4, 2, 3]);
+    expect(await ids({ at: { $ne: null } }, { at: -1, _id: -1 })).to.deep.equal([1, 4]);
+    expect(await col.countDocuments({ at: { $ne: null } })).to.equal(2);
+  });
+
   it('applies concurrent $inc on one document without losing any', async () => {
     const col = app.platform.db.collection<{ _id: string; n: number }>('atomicity');
     await col.insertOne({ _id: 'counter', n: 0 });

@@ -160,7 +160,15 @@ func (iter *keyedIterator) Next() (struct{}, *types.Document, error) {
 
 			iter.next++
 
-			rows, err := iter.db.QueryContext(iter.ctx, iter.query, r.Lo, r.Hi)
+			// A range from the very start has no low key: a nil []byte would be bound as SQL
+			// NULL, and `k >= NULL` holds for no row (an index read whole, for its sort, found
+			// nothing). The empty key is below every key.
+			lo := r.Lo
+			if lo == nil {
+				lo = []byte{}
+			}
+
+			rows, err := iter.db.QueryContext(iter.ctx, iter.query, lo, r.Hi)
 			if err != nil {
 				iter.close()
 				return unused, nil, lazyerrors.Error(err)
