@@ -85,6 +85,12 @@ export async function readinessReport(platform: Platform, modules: readonly Modu
     ),
     item('indexes', missing.length === 0, 'every declared index exists', `missing: ${missing.join(', ')}`),
     item('worker_groups', withoutProcess.length === 0, 'every worker group has a live process', `no live process in: ${withoutProcess.join(', ')}`),
+    item(
+      'operations_recording',
+      config.operations.recording,
+      'processes write heartbeats and runtime counters',
+      'OPERATIONS_RECORDING=off: no heartbeats or counters, so no processes in the overview, no dashboards, and incident rules blind',
+    ),
   ];
   return {
     status: items.every((i) => i.status === 'pass') ? ('pass' as const) : ('fail' as const),

@@ -176,8 +176,10 @@ describe('Operations: the runtime overview and the readiness probe', function ()
       'database_replica_set',
       'indexes',
       'worker_groups',
+      'operations_recording',
     ]);
     expect(first).to.include({ status: 'fail', environment: 'test' });
+    expect(byCheck(first).operations_recording).to.include({ status: 'pass' });
     expect(byCheck(first).storage).to.include({ status: 'fail' });
     expect(byCheck(first).database_replica_set).to.include({ status: 'fail' });
     expect(byCheck(first).webhook_targets).to.include({ status: 'fail' });
