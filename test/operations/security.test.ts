@@ -208,6 +208,33 @@ describe('Operations: security enforcement', function () {
       expect((await events('?active=false&kind=address_range_blocked')).map((e) => e.id)).to.include.members([v4.id, v6.id]);
     });
 
+    it('stops enforcing a block once it expires, in every process within a second of a change made elsewhere', async () => {
+      // Written straight to the database, as another process would: this one learns of it at its next read.
+      const now = Date.now();
+      const blocks = app.platform.db.collection('enforcement_events');
+      const live = {
+        _id: new ObjectId(),
+        kind: 'address_range_blocked',
+        actor: new ObjectId(),
+        reason: 'from elsewhere',
+        subject: { cidr: '192.0.2.0/24' },
+        client_address: null,
+        created_at: new Date(now - 120_000),
+        expires_at: new Date(now + 3_600_000),
+        undone_at: null,
+        undone_by: null,
+        undo_reason: null,
+      };
+      await blocks.insertOne({ ...live });
+      await blocks.insertOne({ ...live, _id: new ObjectId(), subject: { cidr: '198.51.100.0/24' }, expires_at: new Date(now - 60_000) });
+      await until('the block written elsewhere to apply here', async () => (await api.get('/health', from('192.0.2.10'))).status === 403, 3000);
+      expect((await api.get('/health', from('198.51.100.10'))).status).to.equal(200);
+      const active = (await events('?active=true&kind=address_range_blocked')).map((e) => e.subject.cidr);
+      expect(active).to.include('192.0.2.0/24').and.not.include('198.51.100.0/24');
+      expect((await undo(live._id.toHexString())).status).to.equal(200);
+      expect((await api.get('/health', from('192.0.2.10'))).status).to.equal(200);
+    });
+
     it('refuses a range that holds the operator’s own address, a /0 and anything that is not a range (400), and changes nothing', async () => {
       const before = await count();
       for (const [body, code, detail] of [
@@ -298,6 +325,29 @@ describe('Operations: security enforcement', function () {
       await sleep(200);
       expect(refused.map((e) => e.subject.host).sort()).to.deep.equal(['169.254.169.254', 'intranet.example']);
       expect(refused.find((e) => e.subject.host === 'intranet.example').reason).to.match(/10\.2\.3\.4, which is a private address/);
+    });
+
+    it('records an authorization code presented twice, which revoked what it issued', async () => {
+      const partner = await givenPublishedApp(api, operator, { scopes: ['read_products'] });
+      const shop = await givenShop(api);
+      const granted = await authorizeApp(api, partner, shop, { scopes: ['read_products'] });
+      await exchangeCode(api, partner, granted);
+      const again = await api.post('/v1/app-store/oauth/token', {
+        grant_type: 'authorization_code',
+        code: granted.code,
+        redirect_uri: granted.redirectUri,
+        code_verifier: granted.verifier,
+        client_id: partner.credentials.oauth_client_id,
+        client_secret: partner.credentials.client_secret,
+      });
+      expect(again.status).to.equal(400);
+      const [recorded] = await until('the code replay to be recorded', async () => {
+        const found = (await events('?kind=oauth_code_replayed')).filter((e) => e.subject.app_id === partner.app.id);
+        return found.length > 0 ? found : null;
+      });
+      expect(recorded.subject).to.include({ installation_id: granted.installationId, store_id: shop.store.id });
+      expect(recorded.subject.code_id).to.match(/^[0-9a-f]{24}$/);
+      expect(recorded.reason).to.match(/revoked/);
     });
 
     it('records a refresh token replay that revoked its family', async () => {
