@@ -88,7 +88,10 @@ function combineHooks(hooks: readonly EventHooks[]): EventHooks {
   };
 }
 
-/** How the web app resolves callers: every module's authenticators, the store access rule, the request budget and the store request observers. */
+/**
+ * How the web app resolves callers: every module's authenticators, the store access rule, the
+ * request budget, the store request observers, the request guards and the budget refusal observers.
+ */
 export function accessOf(modules: readonly Module[] = MODULES): Access {
   const storeAccess = modules.find((m) => m.storeAccess)?.storeAccess;
   if (!storeAccess) throw new Error('no module provides storeAccess (the stores module)');
@@ -99,6 +102,8 @@ export function accessOf(modules: readonly Module[] = MODULES): Access {
     storeAccess,
     budget,
     storeRequestObservers: modules.flatMap((m) => (m.storeRequestObserver ? [m.storeRequestObserver] : [])),
+    requestGuards: modules.flatMap((m) => (m.requestGuard ? [m.requestGuard] : [])),
+    budgetRefusalObservers: modules.flatMap((m) => (m.budgetRefusalObserver ? [m.budgetRefusalObserver] : [])),
   };
 }
 

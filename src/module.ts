@@ -1,6 +1,6 @@
 import type { IndexDeclaration } from './db.js';
 import type { EventHooks } from './events/index.js';
-import type { AppRouter, Authenticator, RequestBudget, StoreAccess, StoreRequestObserver } from './http/context.js';
+import type { AppRouter, Authenticator, BudgetRefusalObserver, RequestBudget, RequestGuard, StoreAccess, StoreRequestObserver } from './http/context.js';
 import type { Platform } from './platform.js';
 import type { JobContract, WorkerGroup } from './queue.js';
 
@@ -52,6 +52,10 @@ export type Module = {
   requestBudget?: RequestBudget;
   /** Hears of each request let into a store-scoped endpoint (apps: counts installed apps' API calls). */
   storeRequestObserver?: StoreRequestObserver;
+  /** Refuses a request by its client address before any route runs (security: blocked address ranges). */
+  requestGuard?: RequestGuard;
+  /** Hears of each store-scoped request refused for its spent request budget (security records it). */
+  budgetRefusalObserver?: BudgetRefusalObserver;
 };
 
 export type Mount = { path: string; router: (platform: Platform) => AppRouter };

@@ -1,4 +1,4 @@
-import { appsModule } from './apps/index.js';
+import { appExists, appsModule } from './apps/index.js';
 import { authModule } from './auth/index.js';
 import { catalogModule } from './catalog/index.js';
 import { couponsModule } from './coupons/index.js';
@@ -17,6 +17,7 @@ import { ordersModule } from './orders/index.js';
 import { paymentsModule } from './payments/index.js';
 import { rateLimitModule } from './ratelimit/index.js';
 import { renderingModule } from './rendering/index.js';
+import { securityModule } from './security/index.js';
 import { productReviewsModule } from './product-reviews/index.js';
 import { shippingModule } from './shipping/index.js';
 import { storefrontModule } from './storefront/index.js';
@@ -55,5 +56,6 @@ export const MODULES: readonly Module[] = [
   messagesModule,
   rateLimitModule,
   maintenanceModule,
+  securityModule({ appExists }),
   operationsModule(() => MODULES),
 ];

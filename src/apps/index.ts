@@ -36,6 +36,7 @@ export { trimFunctionRuns } from './function-runs/runs.js';
 export { runRevocation, sweepRevocations } from './extensions/revocation.js';
 export { liveRows, resolveAppBlocks, type ResolvedAppBlock } from './extensions/resolution.js';
 export { getInstallation } from './installations/service.js';
+export { appExists } from './partners/submissions.js';
 export { adviseCheckout, type CheckoutAdvice, type CheckoutValidationError } from './function-runs/advise.js';
 export type { FunctionCart } from './functions/targets.js';
 

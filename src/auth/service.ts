@@ -6,6 +6,7 @@ import { storeBudgetAccount } from '../http/budget.js';
 import { sendMessage } from '../messages/index.js';
 import type { Platform } from '../platform.js';
 import { consumeRateLimit, openBudgetAccount } from '../ratelimit/index.js';
+import { recordEnforcement } from '../security/index.js';
 import { decoyPasswordHash, generateToken, hashPassword, hashToken, keyedHash, verifyKeyedHash, verifyPassword } from '../secrets/index.js';
 import { presentMerchant, presentNewSession, presentSession, type MerchantView, type SessionView } from './present.js';
 import { merchants, passwordResets, sessions, signinCodes, type MerchantDocument, type SessionDocument } from './store.js';
@@ -51,6 +52,26 @@ function limitBy(action: keyof typeof LIMITS, account: string | null, caller: Ca
     ...(account && limits.email ? [{ bucket: `${action}:account:${account}`, limit: limits.email, windowSeconds: WINDOW }] : []),
     { bucket: `${action}:ip:${caller.ip}`, limit: limits.ip, windowSeconds: WINDOW },
   ];
+}
+
+/**
+ * A sign-in's rate limit: over it the account (or the address) is locked out until the window
+ * ends, and the lockout is recorded for operators (docs/operations.md, Security enforcement).
+ */
+async function limitSignIn(platform: Platform, action: 'signin' | 'codeVerify', email: string, caller: Caller): Promise<void> {
+  try {
+    await consumeRateLimit(platform, limitBy(action, email, caller));
+  } catch (err) {
+    if (err instanceof PlatformError && err.code === 'rate_limited') {
+      recordEnforcement(platform, {
+        kind: 'login_locked_out',
+        subject: { email },
+        reason: `Too many ${action === 'signin' ? 'password sign-ins' : 'sign-in code attempts'} for this email or from this address: refused for ${err.extra.retryAfterSeconds ?? WINDOW} s`,
+        clientAddress: caller.ip,
+      });
+    }
+    throw err;
+  }
 }
 
 async function startSession(platform: Platform, merchant: MerchantDocument, method: SessionDocument['method']): Promise<NewSession> {
@@ -124,7 +145,7 @@ export async function signUp(platform: Platform, input: { email: string; passwor
 }
 
 export async function signIn(platform: Platform, input: { email: string; password: string }, caller: Caller): Promise<NewSession> {
-  await consumeRateLimit(platform, limitBy('signin', input.email, caller));
+  await limitSignIn(platform, 'signin', input.email, caller);
   const merchant = await merchants(platform.db).findOne({ email: input.email });
   // Verify against a decoy when there is no account, so timing does not reveal which emails exist.
   const ok = await verifyPassword(input.password, merchant?.password_hash ?? (await decoyPasswordHash()));
@@ -163,7 +184,7 @@ export async function requestSigninCode(platform: Platform, input: { email: stri
 }
 
 export async function verifySigninCode(platform: Platform, input: { email: string; code: string }, caller: Caller): Promise<NewSession> {
-  await consumeRateLimit(platform, limitBy('codeVerify', input.email, caller));
+  await limitSignIn(platform, 'codeVerify', input.email, caller);
   const now = platform.clock.now();
   // Count the attempt before comparing, atomically, so parallel guesses cannot exceed the limit.
   const live = await signinCodes(platform.db).findOneAndUpdate(

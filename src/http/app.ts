@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { Platform } from '../platform.js';
 import { jsonBody } from './body.js';
 import type { Access, AppContext, AppCustom, AppRouter, AppState } from './context.js';
+import { clientIp } from './client-address.js';
 import { BODY_LIMIT, TAKES_FORM, TAKES_MULTIPART } from './endpoint.js';
 import { errorEnvelope } from './errors.js';
 import { requestId } from './request-id.js';
@@ -51,6 +52,14 @@ export function createApp(platform: Platform, options: { mounts: readonly Mounte
   app.use(requestId());
   app.use(requestLog(platform));
   app.use(errorEnvelope(platform.log));
+  // The modules' guards (blocked address ranges) refuse a request before its body is read or any route runs.
+  const guards = options.access.requestGuards;
+  if (guards.length > 0) {
+    app.use(async (ctx, next) => {
+      for (const guard of guards) await guard(platform, { ip: clientIp(ctx) });
+      await next();
+    });
+  }
   app.use(unmatched);
   for (const mw of jsonBody(platform.config.http.bodyLimitBytes, takesMultipart, takesForm, routeLimit)) app.use(mw);
   app.use(root.routes());

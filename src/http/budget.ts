@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
+import { clientIp } from './client-address.js';
 import { principalKey, type AppContext, type AppCustom, type AppState, type Principal } from './context.js';
 
 /** What one store-scoped REST request costs from the caller's bucket on the store. */
@@ -28,6 +29,7 @@ export async function spendStoreBudget(platform: Platform, ctx: AppContext, cost
   ctx.set('RateLimit-Remaining', String(state.available));
   ctx.set('RateLimit-Reset', String(state.fullInSeconds));
   if (!state.allowed) {
+    for (const observe of ctx.access.budgetRefusalObservers) observe(platform, { principal, store, ip: clientIp(ctx) });
     throw new PlatformError('rate_limited', 'rate_limited', 'Too many requests to this store; try again later', { retryAfterSeconds: state.retryAfterSeconds });
   }
 }

@@ -18,18 +18,25 @@ export function clientAddress(ctx: AppContext): string {
   return normalise(ctx.ip) ?? normalise(ctx.socket.remoteAddress ?? '') ?? 'unknown';
 }
 
-function normalise(raw: string): string | null {
+/**
+ * The client's IP address itself (as `clientAddress` finds it, an IPv4-mapped address as IPv4, an
+ * IPv6 one whole), for what matches addresses against ranges or records them.
+ */
+export function clientIp(ctx: AppContext): string {
+  return plainIp(ctx.ip) ?? plainIp(ctx.socket.remoteAddress ?? '') ?? 'unknown';
+}
+
+function plainIp(raw: string): string | null {
   const address = raw.trim();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped && isIP(mapped[1]!) === 4) return mapped[1]!;
-  switch (isIP(address)) {
-    case 4:
-      return address;
-    case 6:
-      return `${ipv6Groups(address).slice(0, 4).join(':')}::/64`;
-    default:
-      return null;
-  }
+  return isIP(address) === 0 ? null : address.split('%')[0]!;
+}
+
+function normalise(raw: string): string | null {
+  const address = plainIp(raw);
+  if (address === null) return null;
+  return isIP(address) === 4 ? address : `${ipv6Groups(address).slice(0, 4).join(':')}::/64`;
 }
 
 /** The eight 16-bit groups of a valid IPv6 address, in lower-case hex without leading zeros. */

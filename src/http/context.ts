@@ -98,12 +98,27 @@ export type RequestBudget = (platform: Platform, spend: BudgetSpend) => Promise<
  */
 export type StoreRequestObserver = (platform: Platform, request: { principal: Principal; store: ScopedStore; scope: string | null }) => void;
 
+/**
+ * Decides, before any route runs, whether the web app serves a request from this client address
+ * (the security domain: blocked address ranges); it throws the error to answer with. It runs on
+ * every request, so it must be cheap (a lookup in memory most of the time).
+ */
+export type RequestGuard = (platform: Platform, request: { ip: string }) => Promise<void>;
+
+/**
+ * Hears of a store-scoped request refused because its caller's request budget is spent (the
+ * security domain records it). Synchronous and cheap: it must neither fail nor slow the request.
+ */
+export type BudgetRefusalObserver = (platform: Platform, refusal: { principal: Principal; store: ScopedStore; ip: string }) => void;
+
 /** How the web app resolves callers: given to createApp by the composition root (src/boot.ts). */
 export type Access = {
   authenticators: readonly Authenticator[];
   storeAccess: StoreAccess;
   budget: RequestBudget;
   storeRequestObservers: readonly StoreRequestObserver[];
+  requestGuards: readonly RequestGuard[];
+  budgetRefusalObservers: readonly BudgetRefusalObserver[];
 };
 
 export type AppState = {

@@ -4,6 +4,7 @@ import { isDuplicateKeyError } from '../db.js';
 import { PlatformError } from '../errors.js';
 import { carrying, type PendingEvent } from '../events/index.js';
 import type { Platform } from '../platform.js';
+import { recordEnforcement, type PlatformEnforcement } from '../security/index.js';
 import { claimLease, leaseFields, releaseLeases, settlement, type Lease } from '../work/lease.js';
 import { paymentSignature, type Gateway } from './gateways.js';
 
@@ -153,9 +154,19 @@ async function askProvider<D extends PaymentSessionDocument>(
 export const madeSessions = <D extends PaymentSessionDocument>(kind: PaymentSessionKind<D>, filter: Filter<D>): Filter<D> =>
   ({ ...filter, status: { $ne: kind.creating } }) as Filter<D>;
 
-/** The provider's signature of a payment, checked by the caller against its key secret(s): refused when it does not verify (nothing changes). */
-export function requireSignedPayment(verified: boolean): void {
-  if (!verified) throw new PlatformError('invalid_data', 'invalid_signature', 'The payment signature does not verify');
+/**
+ * The provider's signature of a payment, checked by the caller against its key secret(s): refused
+ * when it does not verify (nothing changes), and the failure recorded for operators with what it
+ * was about (docs/operations.md, Security enforcement).
+ */
+export function requireSignedPayment(platform: Platform, verified: boolean, about: PlatformEnforcement['subject']): void {
+  if (verified) return;
+  recordEnforcement(platform, {
+    kind: 'payment_signature_failed',
+    subject: about,
+    reason: 'A payment was presented with a signature that does not verify: refused',
+  });
+  throw new PlatformError('invalid_data', 'invalid_signature', 'The payment signature does not verify');
 }
 
 /**

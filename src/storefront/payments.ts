@@ -129,7 +129,7 @@ export async function verifyPayment(
     }),
   );
   if (!payment) throw notFound('Payment order');
-  requireSignedPayment(gateway.verify(config.credentials, input));
+  requireSignedPayment(platform, gateway.verify(config.credentials, input), { store_id: store.id, order_id: input.order_id, provider });
   const request = { id: sha256(`storefront-payment|${payment._id.toHexString()}`), hash: 'verify' };
   if (payment.status === 'paid') {
     // A replay, unless the first verification stopped before the order was marked paid: then finish that.

@@ -101,9 +101,8 @@ export async function authorizeApp(
   return { installationId: res.body.data.installation.id as string, code: res.body.data.code as string, verifier, redirectUri };
 }
 
-/** authorizeApp, then its code exchanged at the token endpoint: the installation and its access token. */
-export async function installApp(api: Client, partner: GivenApp, shop: GivenShop, options: InstallOptions): Promise<{ installationId: string; token: string }> {
-  const granted = await authorizeApp(api, partner, shop, options);
+/** The token endpoint's answer to an authorization's code: the access and refresh tokens. */
+export async function exchangeCode(api: Client, partner: GivenApp, granted: Authorized): Promise<{ access_token: string; refresh_token: string }> {
   const tokens = await api.post('/v1/app-store/oauth/token', {
     grant_type: 'authorization_code',
     code: granted.code,
@@ -113,7 +112,13 @@ export async function installApp(api: Client, partner: GivenApp, shop: GivenShop
     client_secret: partner.credentials.client_secret,
   });
   expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
-  return { installationId: granted.installationId, token: tokens.body.access_token as string };
+  return tokens.body;
+}
+
+/** authorizeApp, then its code exchanged at the token endpoint: the installation and its access token. */
+export async function installApp(api: Client, partner: GivenApp, shop: GivenShop, options: InstallOptions): Promise<{ installationId: string; token: string }> {
+  const granted = await authorizeApp(api, partner, shop, options);
+  return { installationId: granted.installationId, token: (await exchangeCode(api, partner, granted)).access_token };
 }
 
 /**

@@ -108,6 +108,13 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
     const garbage = await verify(slug, shop, { purchase_id: p.id, provider_payment_id, signature: 'zz' });
     expect([garbage.status, garbage.body.error.code]).to.deep.equal([400, 'invalid_signature']);
     expect(await purchasesOf(slug)).to.deep.equal(before);
+    // Recorded for operators once a minute per purchase, however many fail (docs/operations.md, Security enforcement).
+    const failures = await until('the signature failure to be recorded', async () => {
+      const found = await app.platform.db.collection('enforcement_events').find({ kind: 'payment_signature_failed', 'subject.purchase_id': p.id }).toArray();
+      return found.length > 0 ? found : null;
+    });
+    expect(failures[0]!.subject).to.deep.equal({ store_id: shop.store.id, purchase_id: p.id });
+    expect(failures.length).to.be.at.most(2); // 2 only when the three failures straddle a minute
     expect((await install(slug, shop)).status).to.equal(402);
 
     const verified = await verify(slug, shop, { purchase_id: p.id, provider_payment_id, signature });

@@ -9,6 +9,7 @@ import { afterCursor, type Page, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { consumeRateLimit } from '../../ratelimit/index.js';
 import { generateToken } from '../../secrets/index.js';
+import { appSuspendedError, isAppSuspended } from '../../security/index.js';
 import { findPublishedApp, type PublishedApp } from '../catalog/service.js';
 import { LIFECYCLE_CONTRACT_VERSION, type AppManifest } from '../manifest/types.js';
 import { APP_WEBHOOK_TOPICS } from '../manifest/validate.js';
@@ -98,6 +99,7 @@ export async function authorize(platform: Platform, merchantId: string, storeId:
   await consumeRateLimit(platform, [{ bucket: `oauth-authorize:merchant:${merchantId}`, limit: platform.config.apps.oauthRateLimit, windowSeconds: 60 }]);
   const app = await findPublishedApp(platform, appId);
   if (!app) throw notFound('App');
+  if (await isAppSuspended(platform, appId)) throw appSuspendedError();
   const manifest = app.published;
 
   const issues: InputIssue[] = [];

@@ -8,6 +8,7 @@ import { decryptSecret, encryptSecret, equalBytes, hashToken } from '../../secre
 import { authenticateClient } from '../partners/credentials.js';
 import { isSessionLive } from '../../auth/index.js';
 import { parseObjectId } from '../../ids.js';
+import { isAppSuspended, recordEnforcement } from '../../security/index.js';
 import { CODE_PREFIX } from '../installations/service.js';
 import { requestIssuer } from './issuer.js';
 import { SESSION_TOKEN_TYPE_URN, recordSessionTokenExchange, verifySessionToken } from '../session-tokens/service.js';
@@ -55,6 +56,10 @@ export async function answerTokenRequest(platform: Platform, ctx: Context, grant
   try {
     const params = readParams(ctx.request.body);
     const client = await authenticateClientRequest(platform, ctx, params);
+    // A suspended app gets no token of any grant until an operator undoes the suspension (docs/operations.md, Security enforcement).
+    if (await isAppSuspended(platform, client._id.toHexString())) {
+      throw new OAuthError(400, 'unauthorized_client', 'app_suspended: this app is suspended by the platform and gets no tokens while it is');
+    }
     try {
       await consumeRateLimit(platform, [{ bucket: `oauth-token:client:${client.client_id}`, limit: platform.config.apps.oauthRateLimit, windowSeconds: 60 }]);
     } catch (err) {
@@ -170,6 +175,16 @@ export const authorizationCodeGrant: Grant = async (platform, client, params) =>
     await codes.updateOne({ _id: found._id }, { $set: { replayed_at: now } });
     const revoked = await revokeTokens(platform, { code_id: found._id });
     platform.log.warn({ event: 'oauth.code_replayed', app_id: client._id.toHexString(), code_id: found._id.toHexString(), revoked });
+    recordEnforcement(platform, {
+      kind: 'oauth_code_replayed',
+      subject: {
+        app_id: client._id.toHexString(),
+        installation_id: found.installation_id.toHexString(),
+        store_id: found.store_id.toHexString(),
+        code_id: found._id.toHexString(),
+      },
+      reason: `An authorization code was presented again: the ${revoked} tokens issued from it were revoked`,
+    });
     throw invalidGrant('The authorization code was already used; the tokens issued from it are revoked');
   }
   if (found.expires_at <= now) throw invalidGrant('The authorization code has expired');
@@ -274,6 +289,16 @@ async function answerRetry(platform: Platform, client: AppDocument, found: Token
   }
   const revoked = await revokeTokens(platform, { family_id: found.family_id });
   platform.log.warn({ event: 'oauth.refresh_token_replayed', app_id: client._id.toHexString(), family_id: found.family_id.toHexString(), revoked });
+  recordEnforcement(platform, {
+    kind: 'refresh_token_replayed',
+    subject: {
+      app_id: client._id.toHexString(),
+      installation_id: found.installation_id.toHexString(),
+      store_id: found.store_id.toHexString(),
+      family_id: found.family_id.toHexString(),
+    },
+    reason: `A used refresh token was presented again: the ${revoked} live tokens of its family were revoked`,
+  });
   throw invalidGrant('The refresh token was already used; every token of its family is revoked');
 }
 

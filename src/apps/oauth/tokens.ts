@@ -3,6 +3,7 @@ import { isSessionLive } from '../../auth/index.js';
 import type { AppPrincipal, Authenticator } from '../../http/context.js';
 import type { Platform } from '../../platform.js';
 import { generateToken, hashToken } from '../../secrets/index.js';
+import { appSuspendedError, isAppSuspended } from '../../security/index.js';
 import { installations, type InstallationDocument } from '../installations/store.js';
 import { oauthCodes, oauthTokens, type AccessMode, type TokenDocument } from './store.js';
 import { sessionTokenUses } from '../session-tokens/store.js';
@@ -104,8 +105,9 @@ export async function liveInstallation(platform: Platform, token: Pick<TokenDocu
 /**
  * Access tokens (`emp_at_…`) become app principals: live (not expired or revoked), of an
  * active installation under the grant it was issued in (an uninstall ends them at once), an
- * online token only while its merchant session lives. Scopes are those of the token that
- * the installation still grants (a narrower re-authorization applies at once).
+ * online token only while its merchant session lives; of an app an operator suspended, 403
+ * `app_suspended` instead. Scopes are those of the token that the installation still grants
+ * (a narrower re-authorization applies at once).
  */
 export const accessTokenAuthenticator: Authenticator = {
   prefix: `${ACCESS_TOKEN_PREFIX}_`,
@@ -113,6 +115,8 @@ export const accessTokenAuthenticator: Authenticator = {
     const doc = await findToken(platform, token, 'access');
     const now = platform.clock.now();
     if (!doc || doc.revoked_at || doc.expires_at <= now) return null;
+    // A suspended app's live token is refused, as such, on every route (docs/operations.md, Security enforcement).
+    if (await isAppSuspended(platform, doc.app_id.toHexString())) throw appSuspendedError();
     const installation = await liveInstallation(platform, doc);
     if (!installation) return null;
     if (doc.access_mode === 'online' && (!doc.session_id || !(await isSessionLive(platform, doc.session_id)))) return null;

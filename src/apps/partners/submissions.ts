@@ -107,6 +107,12 @@ export async function findOwnApp(platform: Platform, merchantId: string, appId: 
   return app;
 }
 
+/** Whether an app of that id exists, of any partner and status (an operator suspends it: docs/operations.md, Security enforcement). */
+export async function appExists(platform: Platform, appId: string): Promise<boolean> {
+  const id = parseObjectId(appId);
+  return id !== null && (await apps(platform.db).countDocuments({ _id: id }, { limit: 1 })) > 0;
+}
+
 /**
  * A new version of the caller's app, into review. The handle cannot change. The published
  * version (if any) keeps serving until this one is approved; an older version still in review

@@ -148,7 +148,11 @@ export async function verifyPurchase(platform: Platform, store: ScopedStore, slu
   const gateway = platformGateway(platform);
   const purchase = await storePurchase(platform, store, slug, input.purchase_id);
   const signed = { provider_order_id: purchase.provider_order_id, provider_payment_id: input.provider_payment_id, signature: input.signature };
-  requireSignedPayment(sandboxSecrets(platform).some((key_secret) => gateway.verify({ key_secret }, signed)));
+  requireSignedPayment(
+    platform,
+    sandboxSecrets(platform).some((key_secret) => gateway.verify({ key_secret }, signed)),
+    { store_id: store.id, purchase_id: input.purchase_id },
+  );
   const replay = (p: ThemePurchaseDocument) => {
     if (p.provider_payment_id !== input.provider_payment_id) throw alreadyPurchased(slug);
     return present(p);

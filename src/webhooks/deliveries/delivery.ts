@@ -6,7 +6,8 @@ import { groupCommit } from '../../group-commit.js';
 import { post, type FailureTexts, type SendResult } from '../../outbound/index.js';
 import type { Platform } from '../../platform.js';
 import { VERSION } from '../../version.js';
-import { backoff, claimLease, extendLease, settleLease, settlement, type Lease } from '../../work/lease.js';
+import { isAppSuspended, suspendedAppIds } from '../../security/index.js';
+import { backoff, claimLease, extendLease, releaseLeases, settleLease, settlement, type Lease } from '../../work/lease.js';
 import { scheduleDispatch } from '../jobs.js';
 import { signatureHeaders, tryOpenSecret, unreadableSecretError, type UnreadableSecret } from '../subscriptions/signing.js';
 import { signingSecretsOf } from '../subscriptions/app-subscriptions.js';
@@ -49,15 +50,21 @@ export const leaseOf = (platform: Platform, owner: string): Lease => ({
  * workers never send the same attempt: the given one, or the next due one (the sweeper's way
  * of finding deliveries whose job or wake-up was lost). A worker that dies mid-send leaves a
  * lease that expires; the delivery is then due again and is sent again (receivers dedupe by
- * event id).
+ * event id). A delivery of an app an operator suspended is not claimed: it waits.
  */
 export async function claimDelivery(platform: Platform, owner: string, deliveryId?: string): Promise<DeliveryDocument | null> {
   const now = platform.clock.now();
+  const paused = await suspendedAppIds(platform);
   return claimLease(
     deliveries(platform.db),
     leaseOf(platform, owner),
     now,
-    { ...(deliveryId ? { _id: new ObjectId(deliveryId) } : {}), status: 'queued', next_attempt_at: { $lte: now } },
+    {
+      ...(deliveryId ? { _id: new ObjectId(deliveryId) } : {}),
+      status: 'queued',
+      next_attempt_at: { $lte: now },
+      ...(paused.length > 0 ? { app_id: { $nin: [...paused] } } : {}),
+    },
     { sort: { next_attempt_at: 1 }, set: { updated_at: now } },
   );
 }
@@ -88,7 +95,7 @@ export function stillSubscribed(sub: Pick<SubscriptionDocument, 'app_id' | 'even
   return !sub.app_id || matchesEventPatterns(eventType, sub.event_types);
 }
 
-export type AttemptOutcome = 'successful' | 'retry_scheduled' | 'failed' | 'lost_claim';
+export type AttemptOutcome = 'successful' | 'retry_scheduled' | 'failed' | 'lost_claim' | 'paused';
 
 /**
  * Send one claimed delivery's next attempt and record what happened. `sent` is called once the
@@ -98,6 +105,12 @@ export type AttemptOutcome = 'successful' | 'retry_scheduled' | 'failed' | 'lost
 export async function sendClaimed(platform: Platform, claimed: ClaimedDelivery, owner: string, sent?: () => void): Promise<AttemptOutcome> {
   const delivery = await keepLease(platform, claimed.delivery, owner);
   if (!delivery) return 'lost_claim';
+  // An app an operator suspended (docs/operations.md, Security enforcement): not attempted, and not
+  // failed either. It stays queued and due, unclaimed, and is sent once the suspension is undone.
+  if (delivery.app_id && (await isAppSuspended(platform, delivery.app_id.toHexString()))) {
+    await releaseLeases(deliveries(platform.db), [delivery], owner, { filter: { status: 'queued' }, set: { updated_at: platform.clock.now() } });
+    return 'paused';
+  }
   const sub = claimed.sub ?? (await subscriptions(platform.db).findOne({ _id: delivery.subscription_id, store_id: delivery.store_id }));
   const event = claimed.event ?? (await loadEvent(platform.db, delivery.event_id.toHexString()));
   if (!sub || !sub.active || !event || !stillSubscribed(sub, event.type)) {
@@ -378,7 +391,7 @@ export async function dispatchDue(
       for (let d = await next(); d; d = await next()) {
         counts.claimed++;
         const outcome = await sendClaimed(platform, d, owner);
-        if (outcome !== 'lost_claim') counts[outcome]++;
+        if (outcome !== 'lost_claim' && outcome !== 'paused') counts[outcome]++;
       }
     }),
   );

@@ -10,7 +10,8 @@ import type { CreateSubscriptionBody, RotateSecretBody, UpdateSubscriptionBody }
 import { generateSigningSecret, sealSecret } from './signing.js';
 import { catchUpWindow, forgetStoreInterest } from './interest.js';
 import { SUBSCRIPTIONS, subscriptions, type RotatedSecret, type StoredSecret, type SubscriptionDocument } from './store.js';
-import { checkTargetUrl, type Resolver } from '../../outbound/index.js';
+import { checkTargetUrl, checkUrlShape, type Resolver } from '../../outbound/index.js';
+import { recordEnforcement } from '../../security/index.js';
 
 /** Subscriptions one store may have (all owners together). */
 export const MAX_SUBSCRIPTIONS_PER_STORE = 50;
@@ -34,10 +35,22 @@ const limitReached = () =>
     `A store may have at most ${MAX_SUBSCRIPTIONS_PER_STORE} webhook subscriptions; delete one first`,
   );
 
-/** The target as stored (the parsed URL's href), or a 400 naming the rule it breaks. */
-async function acceptTarget(platform: Platform, raw: string, options: TargetOptions): Promise<string> {
+/**
+ * The target as stored (the parsed URL's href), or a 400 naming the rule it breaks. A URL of a
+ * good shape refused by the address rules (a private, loopback or reserved address, a host that
+ * does not resolve) is recorded for operators (docs/operations.md, Security enforcement).
+ */
+async function acceptTarget(platform: Platform, storeId: string, raw: string, options: TargetOptions): Promise<string> {
   const verdict = await checkTargetUrl(platform.config, raw, { resolve: true, ...(options.resolver ? { resolver: options.resolver } : {}) });
   if (!verdict.ok) {
+    const shape = checkUrlShape(platform.config, raw);
+    if (shape.ok) {
+      recordEnforcement(platform, {
+        kind: 'outbound_target_refused',
+        subject: { store_id: storeId, host: shape.url.hostname },
+        reason: `A webhook target was refused: ${verdict.reason}`,
+      });
+    }
     throw invalidInput([{ path: 'target_url', message: verdict.reason }], 'invalid_target_url', `The target URL is not allowed: ${verdict.reason}`);
   }
   return verdict.url.href;
@@ -56,7 +69,7 @@ export async function createSubscription(
 ): Promise<SubscriptionWithSecret> {
   const store_id = new ObjectId(storeId);
   const collection = subscriptions(platform.db);
-  const target_url = await acceptTarget(platform, input.target_url, options);
+  const target_url = await acceptTarget(platform, storeId, input.target_url, options);
   if ((await collection.countDocuments({ store_id, ...MERCHANT_OWNED })) >= MAX_SUBSCRIPTIONS_PER_STORE) throw limitReached();
   const now = platform.clock.now();
   const secret = generateSigningSecret();
@@ -159,7 +172,7 @@ export async function updateSubscription(
     throw notFound('Webhook subscription');
   const changed = (Object.keys(input) as (keyof UpdateSubscriptionBody)[]).filter((k) => input[k] !== undefined);
   const set: Partial<SubscriptionDocument> = { updated_at: platform.clock.now() };
-  if (input.target_url !== undefined) set.target_url = await acceptTarget(platform, input.target_url, options);
+  if (input.target_url !== undefined) set.target_url = await acceptTarget(platform, storeId, input.target_url, options);
   if (input.event_types !== undefined) set.event_types = input.event_types;
   if (input.description !== undefined) set.description = input.description;
   if (input.active !== undefined) {
