@@ -15,6 +15,11 @@ import { benchDatabase, cpuMicros } from './support.js';
  * derived fields and the platform's own indexes): stores of BENCH_SIZES products (default
  * 1,000, 10,000 and 50,000) in one collection, beside BENCH_OTHER documents of 20 other stores.
  *
+ * Beside them, BENCH_JOBS (default 100,000) Agenda jobs of 20 names in the shapes the operators'
+ * overview counts (60% due, 20% scheduled, 19% failed, 1% running) with Agenda's
+ * `{name, lockedAt, nextRunAt, failedAt}` index, and the counts of one name in each state (the
+ * driver's countDocuments, as the platform counts), then all 80 (every name in every state).
+ *
  * BENCH_BINARIES=label=/path/to/localdb,label2=/path2 runs the same operations on several
  * localdb builds, one after the other, and prints them side by side (e.g. a build from before a
  * change, kept with `cp .localdb/bin/localdb /tmp/localdb-before`). MONGODB_URL runs it once
@@ -23,6 +28,8 @@ import { benchDatabase, cpuMicros } from './support.js';
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
 const OTHER = Number(process.env.BENCH_OTHER ?? 10_000);
 const DELIVERIES = 5_000;
+const JOBS = Number(process.env.BENCH_JOBS ?? 100_000);
+const JOB_NAMES = 20;
 const MIN_MS = Number(process.env.BENCH_MIN_MS ?? 1500);
 const MIN_RUNS = 3;
 const MAX_RUNS = 3_000;
@@ -114,6 +121,35 @@ async function insertInBatches<T extends object>(db: Db, name: string, docs: T[]
   for (let i = 0; i < docs.length; i += 500) await db.collection<T>(name).insertMany(docs.slice(i, i + 500) as never[], { ordered: true });
 }
 
+/** An Agenda job in one of the overview's states, i % 100 picking which (as src/operations/overview.ts reads them). */
+function job(i: number, now: Date) {
+  const kind = i % 100;
+  const minutes = (n: number) => new Date(now.getTime() + n * 60_000);
+  const base = { _id: new ObjectId(), name: `job.${i % JOB_NAMES}`, data: { store_id: new ObjectId() }, type: 'normal', priority: 0, lastModifiedBy: null };
+  if (kind < 60) return { ...base, nextRunAt: minutes(-1 - (i % 600)), lockedAt: null, lastRunAt: null, lastFinishedAt: null };
+  if (kind < 80) return { ...base, nextRunAt: minutes(1 + (i % 600)), lockedAt: null, lastRunAt: minutes(-60), lastFinishedAt: minutes(-60) };
+  if (kind < 99)
+    return {
+      ...base,
+      nextRunAt: null,
+      lockedAt: null,
+      lastRunAt: minutes(-30),
+      lastFinishedAt: minutes(-30),
+      failedAt: minutes(-30),
+      failCount: 5,
+      failReason: 'boom',
+    };
+  return { ...base, nextRunAt: minutes(-2), lockedAt: minutes(-1), lastModifiedBy: 'worker-1', lastRunAt: minutes(-1), lastFinishedAt: null };
+}
+
+/** The overview's job states (src/operations/overview.ts) for one name, on the fields Agenda's index holds. */
+const jobStates = (name: string, now: Date) => ({
+  due: { name, lockedAt: null, nextRunAt: { $lte: now } },
+  scheduled: { name, lockedAt: null, nextRunAt: { $gt: now } },
+  running: { name, lockedAt: { $ne: null } },
+  failed: { name, lockedAt: null, nextRunAt: null, failedAt: { $ne: null } },
+});
+
 type Stores = { size: number; storeId: ObjectId; ids: ObjectId[]; sample: ProductDocument }[];
 
 async function seed(db: Db): Promise<{ stores: Stores; deliveryIds: ObjectId[]; seconds: number }> {
@@ -139,6 +175,12 @@ async function seed(db: Db): Promise<{ stores: Stores; deliveryIds: ObjectId[]; 
   }
   const deliveries = Array.from({ length: DELIVERIES }, () => delivery(now));
   await insertInBatches(db, 'webhook_deliveries', deliveries);
+  await db.collection('agendaJobs').createIndex({ name: 1, lockedAt: 1, nextRunAt: 1, failedAt: 1 }, { name: 'findAndLockNextJobIndex' });
+  await insertInBatches(
+    db,
+    'agendaJobs',
+    Array.from({ length: JOBS }, (_, i) => job(i, now)),
+  );
   return { stores, deliveryIds: deliveries.map((d) => d._id), seconds: (performance.now() - started) / 1000 };
 }
 
@@ -213,6 +255,29 @@ function operations(db: Db, stores: Stores, deliveryIds: ObjectId[]): Op[] {
         ),
     },
   );
+  if (JOBS > 0) {
+    const jobs = db.collection('agendaJobs');
+    const now = new Date('2026-01-01T00:00:00Z');
+    const states = jobStates('job.0', now);
+    for (const [state, filter] of Object.entries(states))
+      ops.push({ name: `count ${state} jobs of a name (${JOBS} jobs)`, run: () => jobs.countDocuments(filter) });
+    ops.push(
+      { name: `count jobs of a name (${JOBS} jobs)`, run: () => jobs.countDocuments({ name: 'job.0' }) },
+      {
+        name: `all ${JOB_NAMES * 4} counts (${JOB_NAMES} names × 4 states)`,
+        run: async () => {
+          for (let n = 0; n < JOB_NAMES; n++) for (const filter of Object.values(jobStates(`job.${n}`, now))) await jobs.countDocuments(filter);
+        },
+      },
+      {
+        name: `all ${JOB_NAMES * 4} counts, concurrently`,
+        run: () =>
+          Promise.all(
+            Array.from({ length: JOB_NAMES }, (_, n) => Object.values(jobStates(`job.${n}`, now)).map((filter) => jobs.countDocuments(filter))).flat(),
+          ),
+      },
+    );
+  }
   return ops;
 }
 
@@ -247,7 +312,9 @@ for (const { label, path } of runs) {
 
 process.stderr.write('\n');
 const total = SIZES.reduce((a, b) => a + b, 0) + OTHER;
-console.log(`one caller; ${total} products (stores of ${SIZES.join(', ')} and ${OTHER} of 20 other stores), ${DELIVERIES} deliveries`);
+console.log(
+  `one caller; ${total} products (stores of ${SIZES.join(', ')} and ${OTHER} of 20 other stores), ${DELIVERIES} deliveries, ${JOBS} jobs of ${JOB_NAMES} names`,
+);
 console.log(`seeded in ${results.map((r) => `${r.seconds.toFixed(1)} s (${r.label})`).join(', ')}\n`);
 const fmt = (us: number | null) => (us === null ? '   n/a' : us >= 10_000 ? `${(us / 1000).toFixed(0)} ms`.padStart(9) : `${us.toFixed(0)} µs`.padStart(9));
 const header = ['operation'.padEnd(42), ...results.map((r) => `${r.label}: p50 / db cpu / ×ping`.padStart(34))];

@@ -63,6 +63,68 @@ describe('The database under test', () => {
     expect(await ids({}, { g: 1, _id: 1 })).to.deep.equal([1, 4, 2, 3]);
     expect(await ids({ at: { $ne: null } }, { at: -1, _id: -1 })).to.deep.equal([1, 4]);
     expect(await col.countDocuments({ at: { $ne: null } })).to.equal(2);
+
+  it("counts as MongoDB does, whether an index's keys answer the count or the documents are read (null, missing, mixed types, $ne, skip and limit)", async () => {
+    type Job = { _id: number; name: string; lockedAt?: Date | string | null; nextRunAt?: Date | number | null; failedAt?: Date | null; disabled?: boolean };
+    const col = app.platform.db.collection<Job>('count_jobs');
+    await col.createIndex({ name: 1, lockedAt: 1, nextRunAt: 1, failedAt: 1 });
+    const now = new Date('2026-01-01T00:00:00Z');
+    const at = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
+    await col.insertMany([
+      { _id: 1, name: 'a', lockedAt: null, nextRunAt: at(-60) },
+      { _id: 2, name: 'a', nextRunAt: at(-120) }, // lockedAt missing: null matches it
+      { _id: 3, name: 'a', lockedAt: null, nextRunAt: at(60) },
+      { _id: 4, name: 'a', lockedAt: null, nextRunAt: null, failedAt: at(-60) },
+      { _id: 5, name: 'a', lockedAt: at(-1), nextRunAt: at(-5) },
+      { _id: 6, name: 'a', lockedAt: null, nextRunAt: 5 }, // a number: no date comparison matches it
+      { _id: 7, name: 'a', lockedAt: null, nextRunAt: now, disabled: true },
+      { _id: 8, name: 'a', lockedAt: null }, // nextRunAt and failedAt missing
+      { _id: 9, name: 'b', lockedAt: null, nextRunAt: at(-60) },
+      { _id: 10, name: 'b', lockedAt: null, nextRunAt: null, failedAt: null },
+      { _id: 11, name: 'b', lockedAt: 'worker', nextRunAt: at(-60) },
+    ]);
+    const cases: [string, Record<string, unknown>, number, { skip?: number; limit?: number }?][] = [
+      ['due', { name: 'a', lockedAt: null, nextRunAt: { $lte: now } }, 3],
+      ['scheduled', { name: 'a', lockedAt: null, nextRunAt: { $gt: now } }, 1],
+      ['running', { name: 'a', lockedAt: { $ne: null } }, 1],
+      ['running (a string)', { name: 'b', lockedAt: { $ne: null } }, 1],
+      ['failed', { name: 'a', lockedAt: null, nextRunAt: null, failedAt: { $ne: null } }, 1],
+      ['failedAt explicitly null', { name: 'b', lockedAt: null, nextRunAt: null, failedAt: null }, 1],
+      ['a name, unlocked', { name: 'a', lockedAt: null }, 7],
+      ['null and missing nextRunAt', { name: 'a', lockedAt: null, nextRunAt: null }, 2],
+      ['a number, not the dates', { name: 'a', lockedAt: null, nextRunAt: { $lte: 10 } }, 1],
+      ['a range of dates', { name: 'a', lockedAt: null, nextRunAt: { $gte: at(-120), $lt: now } }, 2],
+      ['names by $in', { name: { $in: ['a', 'b'] }, lockedAt: null, nextRunAt: { $lte: now } }, 4],
+      ['other names', { name: { $ne: 'a' } }, 3],
+      ['no such name', { name: 'c' }, 0],
+      ['a field outside the index', { name: 'a', lockedAt: null, nextRunAt: { $lte: now }, disabled: { $ne: true } }, 2],
+      ['a field after a gap in the index', { name: 'a', nextRunAt: null }, 2],
+      ['limit', { name: 'a', lockedAt: null, nextRunAt: { $lte: now } }, 2, { limit: 2 }],
+      ['skip', { name: 'a', lockedAt: null, nextRunAt: { $lte: now } }, 2, { skip: 1 }],
+      ['skip and limit', { name: 'a', lockedAt: null, nextRunAt: { $lte: now } }, 1, { skip: 2, limit: 5 }],
+      ['skip past the end', { name: 'a', lockedAt: null, nextRunAt: { $lte: now } }, 0, { skip: 5 }],
+      ['limit, a field outside the index', { name: 'a', disabled: { $ne: true } }, 2, { skip: 1, limit: 2 }],
+    ];
+    for (const [label, filter, expected, options] of cases) {
+      expect(await col.countDocuments(filter, options), `countDocuments: ${label}`).to.equal(expected);
+      const reply = await app.platform.db.command({ count: 'count_jobs', query: filter, ...options });
+      expect(reply.n, `the count command: ${label}`).to.equal(expected);
+      if (options) continue;
+      expect((await col.find(filter).hint({ $natural: 1 }).toArray()).length, `documents read: ${label}`).to.equal(expected);
+      const counted = await col.aggregate([{ $match: filter }, { $count: 'n' }]).toArray();
+      expect(counted, `$count: ${label}`).to.deep.equal(expected === 0 ? [] : [{ n: expected }]);
+    }
+
+    // Once an array is indexed (multikey), an empty array is not null and counts read documents.
+    await col.insertMany([
+      { _id: 12, name: 'm', lockedAt: [] as never },
+      { _id: 13, name: 'm', lockedAt: [null] as never },
+      { _id: 14, name: 'm' },
+      { _id: 15, name: 'm', lockedAt: [now] as never },
+    ]);
+    expect(await col.countDocuments({ name: 'm', lockedAt: null }), 'multikey: null').to.equal(2);
+    expect(await col.countDocuments({ name: 'm', lockedAt: { $ne: null } }), 'multikey: $ne null').to.equal(2);
+    expect(await col.countDocuments({ name: 'a', lockedAt: null, nextRunAt: { $lte: now } }), 'multikey: due').to.equal(3);
   });
 
   it('applies concurrent $inc on one document without losing any', async () => {

@@ -168,7 +168,7 @@ embedded('The embedded database (localdb)', () => {
     }
   });
 
-  it("passes the Go tests of its FerretDB patches: key encoding and planning against FerretDB's own filter and sort, document decoding against upstream's", function () {
+  it("passes the Go tests of its FerretDB patches: key encoding, planning and counts from keys against FerretDB's own filter and sort, document decoding against upstream's", function () {
     this.timeout(300_000);
     const dir = mkdtempSync(join(tmpdir(), 'emporium-localdb-gotest-'));
     try {

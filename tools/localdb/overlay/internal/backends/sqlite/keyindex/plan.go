@@ -111,13 +111,45 @@ func pointSet(v any) set {
 	}
 
 	if v == types.Null {
-		// null matches missing and null fields (and MongoDB's undefined): both keys.
-		return set{{lo: bound{[]byte{typeUndefined}, typeEdge}, hi: bound{[]byte{typeNull}, inclusive}}}
+		// null matches missing and null fields (both the null key) and MongoDB's undefined: two
+		// points, so that later index fields still narrow. (Only an empty array gives the
+		// undefined key, and {f: null} does not match it: a superset, which planFor drops for an
+		// index that is not multikey.)
+		return set{undefinedPoint, nullPoint}
 	}
 
 	enc := Append(nil, v)
 
 	return set{{lo: bound{enc, inclusive}, hi: bound{enc, inclusive}}}
+}
+
+var (
+	undefinedPoint = interval{lo: bound{[]byte{typeUndefined}, inclusive}, hi: bound{[]byte{typeUndefined}, inclusive}}
+	nullPoint      = interval{lo: bound{[]byte{typeNull}, inclusive}, hi: bound{[]byte{typeNull}, inclusive}}
+)
+
+// neSet is every value but v (`$ne`), for a path that is a plain field name: a document MongoDB
+// matches has no element equal to v (and an empty array's undefined key is not v), so some key
+// of it is in the set. Nil when v is not one encodable value (arrays, regular expressions).
+func neSet(path string, v any) set {
+	switch v.(type) {
+	case *types.Array, types.Regex:
+		return nil
+	}
+
+	if strings.Contains(path, ".") || !Encodable(v) {
+		return nil // through arrays of documents, a path's keys are not its values
+	}
+
+	enc := Append(nil, v)
+
+	return set{{lo: bound{kind: unbounded}, hi: bound{enc, exclusive}}, {lo: bound{enc, exclusive}, hi: bound{kind: unbounded}}}
+}
+
+// broad reports whether a set reaches both ends of the key space ($ne): as the only bound of a
+// query it narrows nothing worth reading documents by key for.
+func broad(s set) bool {
+	return len(s) > 0 && s[0].lo.kind == unbounded && s[len(s)-1].hi.kind == unbounded
 }
 
 // rangeSet is the values of v's type on one side of v: MongoDB's comparison operators match
@@ -180,7 +212,7 @@ func union(sets ...set) set {
 // intersect is the values in both sets (for an index that is not multikey: one value per
 // document, which must satisfy every condition).
 func intersect(a, b set) set {
-	var res set
+	res := set{} // empty, not nil (no condition): nothing can match
 
 	for _, x := range a {
 		for _, y := range b {
@@ -359,6 +391,9 @@ func (c conditions) operators(path string, ops *types.Document) {
 
 		case "$gt", "$gte", "$lt", "$lte":
 			c.add(path, rangeSet(op, v))
+
+		case "$ne":
+			c.add(path, neSet(path, v))
 		}
 	}
 }
@@ -381,6 +416,8 @@ type Plan struct {
 	Reverse bool    // read backwards (last range first, each from its end)
 	Sorted  bool    // the documents come in the requested sort order
 	score   int
+	used    int  // the leading index fields the ranges bound (exactly, for an index that is not multikey)
+	empty   bool // nothing can match
 }
 
 // maxRanges caps the cartesian product of point conditions.
@@ -394,7 +431,7 @@ func Choose(indexes []*Index, filter *types.Document, sort []SortField) *Plan {
 	var best *Plan
 
 	for _, ix := range indexes {
-		p := planFor(ix, conds, sort)
+		p := planFor(ix, conds, sort, false)
 		if p != nil && (best == nil || p.score > best.score || (p.score == best.score && len(p.Index.Fields) < len(best.Index.Fields))) {
 			best = p
 		}
@@ -403,7 +440,10 @@ func Choose(indexes []*Index, filter *types.Document, sort []SortField) *Plan {
 	return best
 }
 
-func planFor(ix *Index, conds conditions, sort []SortField) *Plan {
+// planFor plans a query through one index. broadOK lets a set that narrows little ($ne) be the
+// first bound (a count read from the keys alone gains from it; a query reading documents does
+// not).
+func planFor(ix *Index, conds conditions, sort []SortField, broadOK bool) *Plan {
 	// The interval set each index field is bounded by.
 	bounds := make([]set, len(ix.Fields))
 
@@ -429,6 +469,12 @@ func planFor(ix *Index, conds conditions, sort []SortField) *Plan {
 			for _, o := range sets[1:] {
 				s = intersect(s, o)
 			}
+
+			// Only an empty array gives the undefined key: none here.
+			s = slices.DeleteFunc(slices.Clone(s), func(iv interval) bool {
+				enc, ok := iv.point()
+				return ok && len(enc) == 1 && enc[0] == typeUndefined
+			})
 		}
 
 		bounds[i] = s
@@ -449,7 +495,7 @@ func planFor(ix *Index, conds conditions, sort []SortField) *Plan {
 
 		if len(s) == 0 {
 			// Nothing can match; one empty range says so.
-			return &Plan{Index: ix, Ranges: nil, Sorted: true, score: 1000}
+			return &Plan{Index: ix, Ranges: nil, Sorted: true, score: 1000, used: len(ix.Fields), empty: true}
 		}
 
 		if allPoints(s) && len(prefixes)*len(s) <= maxRanges {
@@ -481,6 +527,10 @@ func planFor(ix *Index, conds conditions, sort []SortField) *Plan {
 			}
 
 			continue
+		}
+
+		if points == 0 && broad(s) && !broadOK {
+			break
 		}
 
 		rangeField = s
@@ -527,7 +577,7 @@ func planFor(ix *Index, conds conditions, sort []SortField) *Plan {
 		score += 100 // one document at most
 	}
 
-	return &Plan{Index: ix, Ranges: ranges, Reverse: reverse, Sorted: sorted, score: score}
+	return &Plan{Index: ix, Ranges: ranges, Reverse: reverse, Sorted: sorted, score: score, used: points + b2i(ranged)}
 }
 
 // sortOrder reports whether reading the index (forwards, or backwards when reverse) gives the
