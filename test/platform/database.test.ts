@@ -63,6 +63,7 @@ describe('The database under test', () => {
     expect(await ids({}, { g: 1, _id: 1 })).to.deep.equal([1, 4, 2, 3]);
     expect(await ids({ at: { $ne: null } }, { at: -1, _id: -1 })).to.deep.equal([1, 4]);
     expect(await col.countDocuments({ at: { $ne: null } })).to.equal(2);
+  });
 
   it("counts as MongoDB does, whether an index's keys answer the count or the documents are read (null, missing, mixed types, $ne, skip and limit)", async () => {
     type Job = { _id: number; name: string; lockedAt?: Date | string | null; nextRunAt?: Date | number | null; failedAt?: Date | null; disabled?: boolean };
