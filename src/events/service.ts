@@ -240,10 +240,9 @@ export function createEvents(db: Db, clock: Clock, types: readonly string[], { w
         sources.map(async ([name, field]) => {
           const collection = db.collection(name);
           const filter = { [field]: { $lte: before } };
-          const [count, oldest] = await Promise.all([
-            collection.countDocuments(filter, { limit }),
-            collection.findOne(filter, { sort: { [field]: 1 }, projection: { [field]: 1 } }),
-          ]);
+          // Most collections have no backlog: the oldest says so, and spares the count.
+          const oldest = await collection.findOne(filter, { sort: { [field]: 1 }, projection: { [field]: 1 } });
+          const count = oldest ? await collection.countDocuments(filter, { limit }) : 0;
           const since = oldest as { [PENDING_SINCE]?: Date; created_at?: Date } | null;
           return { collection: name, count, capped: count >= limit, oldest: (since?.[field] as Date | undefined) ?? null };
         }),

@@ -72,10 +72,9 @@ export function jobStateFilters(now: Date): Record<'due' | 'scheduled' | 'runnin
 
 /**
  * Each job name's count in each state, its group (from the modules' contracts), and how late its
- * oldest due job is: a count per (name, state) on the `operations_state_counts` index (read
- * from the index alone, at once), then one read of the oldest due job of each name that has any,
- * on Agenda's (name, nextRunAt, …) index. Names no contract declares (an older release's) are
- * not counted.
+ * oldest due job is: for each name that has a job, a count per state on the
+ * `operations_state_counts` index (read from the index alone) and one read of its oldest due job
+ * on the same index, all at once. Names no contract declares (an older release's) are not counted.
  */
 export async function queuesOverview(platform: Platform, modules: readonly Module[], now: Date) {
   const jobs = agendaJobs(platform.db);
@@ -84,7 +83,13 @@ export async function queuesOverview(platform: Platform, modules: readonly Modul
   const states = Object.keys(filters) as (keyof typeof filters)[];
   const rows = await Promise.all(
     contracts.map(async (c) => {
-      const [due, scheduled, running, failed] = await Promise.all(states.map((state) => jobs.countDocuments({ name: c.name, ...filters[state] })));
+      // Most names have no job at a given moment: one read says so, and spares the rest.
+      if (!(await jobs.findOne({ name: c.name }, { projection: { _id: 1 } }))) return null;
+      const [[due, scheduled, running, failed], oldestDue] = await Promise.all([
+        Promise.all(states.map((state) => jobs.countDocuments({ name: c.name, ...filters[state] }))),
+        jobs.findOne({ name: c.name, ...filters.due }, { sort: { nextRunAt: 1 }, projection: { nextRunAt: 1 } }),
+      ]);
+      const at = oldestDue?.nextRunAt instanceof Date ? oldestDue.nextRunAt : null;
       return {
         name: c.name,
         group: c.group as string | null,
@@ -92,23 +97,14 @@ export async function queuesOverview(platform: Platform, modules: readonly Modul
         scheduled: scheduled!,
         running: running!,
         failed: failed!,
-        oldest_due_at: null as string | null,
-        lag_seconds: 0,
+        oldest_due_at: at?.toISOString() ?? null,
+        lag_seconds: at ? Math.max(0, Math.round((now.getTime() - at.getTime()) / 1000)) : 0,
       };
     }),
   );
-  const queues = rows.filter((r) => r.due + r.scheduled + r.running + r.failed > 0).sort((a, b) => a.name.localeCompare(b.name));
-  await Promise.all(
-    queues
-      .filter((row) => row.due > 0)
-      .map(async (row) => {
-        const oldest = await jobs.findOne({ name: row.name, ...filters.due }, { sort: { nextRunAt: 1 }, projection: { nextRunAt: 1 } });
-        const at = oldest?.nextRunAt instanceof Date ? oldest.nextRunAt : null;
-        if (!at) return;
-        row.oldest_due_at = at.toISOString();
-        row.lag_seconds = Math.max(0, Math.round((now.getTime() - at.getTime()) / 1000));
-      }),
-  );
+  const queues = rows
+    .filter((r): r is NonNullable<typeof r> => r !== null && r.due + r.scheduled + r.running + r.failed > 0)
+    .sort((a, b) => a.name.localeCompare(b.name));
   const oldest = queues.filter((q) => q.oldest_due_at).sort((a, b) => b.lag_seconds - a.lag_seconds)[0] ?? null;
   return {
     queues,

@@ -94,7 +94,9 @@ export const operationsIndexes: IndexDeclaration[] = [
     indexes: [
       { key: { name: 1, lockedAt: 1, nextRunAt: 1, failedAt: 1 }, name: 'operations_state_counts' },
       { key: { nextRunAt: 1, _id: 1 }, name: 'operations_by_next_run' },
+      { key: { name: 1, nextRunAt: 1, _id: 1 }, name: 'operations_by_name_next_run' },
       { key: { failedAt: -1, _id: -1 }, name: 'operations_by_failure' },
+      { key: { name: 1, failedAt: -1, _id: -1 }, name: 'operations_by_name_failure' },
       { key: { lockedAt: 1, _id: 1 }, name: 'operations_by_lock' },
       { key: { name: 1, _id: 1 }, name: 'operations_by_name' },
     ],
