@@ -9,11 +9,18 @@ export async function snapshot(db: Db): Promise<Record<string, unknown[]>> {
   return out;
 }
 
-/** Document counts per collection (ignoring the job queue, which workers change on their own). */
+/**
+ * The collections the platform changes on its own, whatever a request did: the job queue (workers),
+ * the runtime counters (every request is counted, and written within two seconds) and the process
+ * rows (heartbeats).
+ */
+const CHANGING_ON_THEIR_OWN = new Set(['agendaJobs', 'runtime_counters', 'processes']);
+
+/** Document counts per collection (ignoring those the platform changes on its own). */
 export async function counts(db: Db): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
-    if (name === 'agendaJobs') continue;
+    if (CHANGING_ON_THEIR_OWN.has(name)) continue;
     out[name] = await db.collection(name).countDocuments({});
   }
   return out;
