@@ -7,6 +7,7 @@ import { formsModule } from './forms/index.js';
 import { giftCardsModule } from './giftcards/index.js';
 import { graphqlModule } from './graphql/index.js';
 import { healthModule } from './health/index.js';
+import { referenceModule } from './reference/index.js';
 import { inventoryModule } from './inventory/index.js';
 import { maintenanceModule } from './maintenance/index.js';
 import { mediaModule } from './media/index.js';
@@ -33,6 +34,7 @@ import { webhooksModule } from './webhooks/index.js';
  */
 export const MODULES: readonly Module[] = [
   healthModule,
+  referenceModule,
   authModule,
   storesModule,
   catalogModule,

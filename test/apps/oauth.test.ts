@@ -548,6 +548,13 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
     expect(res.body.code_challenge_methods_supported).to.deep.equal(['S256']);
     expect(res.body.token_endpoint_auth_methods_supported).to.deep.equal(['client_secret_basic', 'client_secret_post']);
     expect(res.body.grant_types_supported).to.include.members(['authorization_code', 'refresh_token']);
+    // Its human-readable documentation resolves: the docs/ pages, as Markdown; nothing else of the disk.
+    const docs = await fetch(res.body.service_documentation);
+    expect(docs.status).to.equal(200);
+    expect(docs.headers.get('content-type')).to.equal('text/markdown; charset=utf-8');
+    expect(await docs.text()).to.match(/^# /);
+    for (const path of ['/docs/nope.md', '/docs/..%2Fpackage.json', '/docs/%2E%2E%2FREADME.md', '/docs/oauth.md.bak', '/docs/'])
+      expect((await fetch(`${app.url}${path}`)).status, path).to.equal(404);
   });
 
   it('rate limits the token endpoint per client', async () => {
