@@ -103,3 +103,25 @@ export async function stopAll(running: RunningProcess[], signal: NodeJS.Signals 
     await p.exited;
   }
 }
+
+/**
+ * The environment `npm start` (dist/src/dev/start.js) runs with in a test: the whole platform on
+ * free ports, the embedded database in `dataDir`, JSON logs at info (the start banner waits for
+ * each process's info line), and `extra`.
+ */
+export async function devStartEnv(dataDir: string, port: number, extra: Record<string, string> = {}): Promise<NodeJS.ProcessEnv> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    APP_ENV: 'development',
+    PORT: String(port),
+    WEBHOOKS_INTERNAL_PORT: String(await freePort()),
+    LOCALDB_PORT: String(await freePort()),
+    LOCALDB_DIR: dataDir,
+    MONGODB_DB: 'emporium',
+    LOG_LEVEL: 'info',
+    ...extra,
+  };
+  delete env.MONGODB_URL;
+  delete env.LOG_FORMAT; // the default: its output is piped, so JSON
+  return env;
+}

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client } from '../helpers/http.js';
-import { runCommand, type RunningProcess } from '../helpers/processes.js';
+import { devStartEnv, runCommand, type RunningProcess } from '../helpers/processes.js';
 import { freePort } from '../helpers/waiting.js';
 
 /**
@@ -19,18 +19,7 @@ describe('npm start (the whole platform on the embedded database)', function () 
 
   before(async () => {
     port = await freePort();
-    env = {
-      ...process.env,
-      APP_ENV: 'development',
-      PORT: String(port),
-      WEBHOOKS_INTERNAL_PORT: String(await freePort()),
-      LOCALDB_PORT: String(await freePort()),
-      LOCALDB_DIR: dataDir,
-      MONGODB_DB: 'emporium',
-      LOG_LEVEL: 'info',
-    };
-    delete env.MONGODB_URL;
-    delete env.LOG_FORMAT; // the default: its output is piped here, so JSON
+    env = await devStartEnv(dataDir, port);
   });
   afterEach(() => {
     if (platform && platform.child.exitCode === null) platform.child.kill('SIGKILL');

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCommand, type RunningProcess } from '../helpers/processes.js';
+import { devStartEnv, runCommand, type RunningProcess } from '../helpers/processes.js';
 import { freePort } from '../helpers/waiting.js';
 
 /**
@@ -30,19 +30,7 @@ describe('The README and storefront walkthroughs, pasted into a shell', function
 
   before(async () => {
     port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      APP_ENV: 'development',
-      PORT: String(port),
-      WEBHOOKS_INTERNAL_PORT: String(await freePort()),
-      LOCALDB_PORT: String(await freePort()),
-      LOCALDB_DIR: dataDir,
-      MONGODB_DB: 'emporium',
-      OPERATOR_EMAILS: 'ada@example.com',
-      LOG_LEVEL: 'info',
-    };
-    delete env.MONGODB_URL;
-    delete env.LOG_FORMAT;
+    const env = await devStartEnv(dataDir, port, { OPERATOR_EMAILS: 'ada@example.com' });
     platform = runCommand('node', ['dist/src/dev/start.js'], env);
     await platform.waitFor('Ctrl-C stops everything.', 90_000);
   });
