@@ -289,13 +289,13 @@ export async function actOnIncident(
     { returnDocument: 'after' },
   );
   if (!updated) {
-    const now = await findIncident(platform, rawId);
-    if (now.timeline_size >= MAX_TIMELINE)
+    const current = await findIncident(platform, rawId);
+    if (current.timeline_size >= MAX_TIMELINE)
       throw new PlatformError('conflict', 'incident_timeline_full', `The incident's timeline holds ${MAX_TIMELINE} entries: open a new incident`);
     throw new PlatformError(
       'conflict',
       rule.refused,
-      rule.refused === 'incident_not_open' ? `The incident is ${now.status}: only an open incident can be acknowledged` : 'The incident is resolved',
+      rule.refused === 'incident_not_open' ? `The incident is ${current.status}: only an open incident can be acknowledged` : 'The incident is resolved',
     );
   }
   platform.log.info({ event: `operations.incident_${action}`, incident_id: doc._id.toHexString(), by: operatorId });

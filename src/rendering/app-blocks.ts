@@ -1,35 +1,17 @@
-import { resolveAppBlocks } from '../apps/index.js';
-import type { Platform } from '../platform.js';
 import { escapeHtml, safeHref } from './html.js';
-import type { RenderedBlock, RenderedSection } from './sections.js';
+import type { RenderedBlock } from './sections.js';
+
+/*
+ * Pure: the render threads import this file (render-thread.ts imports no domain, no database),
+ * so what reads the store's registry is app-block-resolution.ts.
+ */
 
 /** The settings an app block renders from: its extension's config gives each a default, the theme's block settings win. */
 const APP_BLOCK_FIELDS = ['kind', 'heading', 'body', 'cta_label', 'cta_href', 'iframe_url'] as const;
 
 /** The block settings an extension's config gives: the APP_BLOCK_FIELDS it names. */
-const appBlockDefaults = (config: Record<string, unknown>) =>
+export const appBlockDefaults = (config: Record<string, unknown>) =>
   Object.fromEntries(APP_BLOCK_FIELDS.flatMap((f) => (Object.hasOwn(config, f) ? [[f, config[f]]] : [])));
-
-/**
- * The page's app blocks against the store's extension registry (docs/extensions.md, Storefront
- * app blocks): a block whose `@app/<app>/<block>` is an enabled theme_app_block of an installed
- * app takes that extension's config under the theme's settings; any other (the bare `@app`, an
- * app not installed, a block disabled or revoked) is marked unavailable. Read for every page.
- */
-export async function resolvePageAppBlocks(platform: Platform, storeId: string, sections: RenderedSection[]): Promise<RenderedSection[]> {
-  const types = [...new Set(sections.flatMap((s) => s.blocks.filter((b) => b.app).map((b) => b.type)))];
-  if (types.length === 0) return sections;
-  const live = await resolveAppBlocks(platform, storeId, types);
-  return sections.map((section) => ({
-    ...section,
-    blocks: section.blocks.map((block) => {
-      if (!block.app) return block;
-      const found = live.get(block.type);
-      if (!found) return { ...block, settings: {}, unavailable: true };
-      return { ...block, settings: { ...appBlockDefaults(found.config), ...block.settings } };
-    }),
-  }));
-}
 
 /**
  * An app block (docs/rendering.md, App blocks), in a section that accepts them: `heading`,

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { scanLiquid } from '../../src/liquid-bounds.js';
 import { PAGE_LIMITS, pageRendererOf } from '../../src/rendering/index.js';
 import { useTestApp } from '../helpers/app.js';
@@ -70,6 +72,27 @@ describe('Liquid never blocks the web process (rendering in worker threads)', fu
     const html = await res.text();
     return { status: res.status, html, ms: performance.now() - started };
   }
+
+  it('starts render threads light: their code imports no domain, no database and no HTTP (a thread loads it before its first page)', () => {
+    // The compiled files a render thread loads, followed through their relative imports.
+    const seen = new Set<string>();
+    const packages = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+        if (spec!.startsWith('.')) visit(resolve(dirname(file), spec!));
+        else packages.add(spec!.replace(/^node:/, '').split('/')[0]!);
+      }
+    };
+    const root = resolve('dist/src');
+    visit(join(root, 'rendering/liquid/render-thread.js'));
+    const outside = [...seen]
+      .map((f) => relative(root, f))
+      .filter((f) => !f.startsWith('rendering/') && !['liquid-bounds.js', 'merchant-html.js', 'own-keys.js'].includes(f));
+    expect(outside, 'files of src/ outside the rendering and its pure helpers').to.deep.equal([]);
+    expect([...packages].sort()).to.deep.equal(['crypto', 'liquidjs', 'sanitize-html', 'worker_threads']);
+  });
 
   it("counts a file's tags and outputs (each line of a liquid tag too) and its nesting; raw and comment contents are not Liquid", () => {
     const source = '<p>{{ a }}{% if x %}{% for i in y %}{{ i }}{% endfor %}{% endif %}</p>';

@@ -14,7 +14,7 @@ import { translator, type Translate } from '../locale.js';
 import { buildPageModel, pageLocale, type PageModel, type PageRequest } from '../page.js';
 import type { RenderThreadData, RenderThreadRequest } from './render-thread.js';
 import { templateSections, themeSettings, type RenderedSection } from '../sections.js';
-import { resolvePageAppBlocks } from '../app-blocks.js';
+import { resolvePageAppBlocks } from '../app-block-resolution.js';
 
 /** Limits of one page render (docs/rendering.md, Limits). */
 export type PageLimits = {
