@@ -101,16 +101,19 @@ export async function authorizeApp(
   return { installationId: res.body.data.installation.id as string, code: res.body.data.code as string, verifier, redirectUri };
 }
 
+/** The token request that exchanges an authorization's code (with its PKCE verifier and the app's credentials). */
+export const codeExchange = (partner: GivenApp, granted: Authorized) => ({
+  grant_type: 'authorization_code',
+  code: granted.code,
+  redirect_uri: granted.redirectUri,
+  code_verifier: granted.verifier,
+  client_id: partner.credentials.oauth_client_id,
+  client_secret: partner.credentials.client_secret,
+});
+
 /** The token endpoint's answer to an authorization's code: the access and refresh tokens. */
 export async function exchangeCode(api: Client, partner: GivenApp, granted: Authorized): Promise<{ access_token: string; refresh_token: string }> {
-  const tokens = await api.post('/v1/app-store/oauth/token', {
-    grant_type: 'authorization_code',
-    code: granted.code,
-    redirect_uri: granted.redirectUri,
-    code_verifier: granted.verifier,
-    client_id: partner.credentials.oauth_client_id,
-    client_secret: partner.credentials.client_secret,
-  });
+  const tokens = await api.post('/v1/app-store/oauth/token', codeExchange(partner, granted));
   expect(tokens.status, JSON.stringify(tokens.body)).to.equal(200);
   return tokens.body;
 }

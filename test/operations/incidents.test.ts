@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { ObjectId } from 'mongodb';
 import { sweepCounters } from '../../src/operations/index.js';
-import { givenPublishedApp, installApp } from '../helpers/apps.js';
+import { givenAppAndCustomer } from '../helpers/callers.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
 import type { RunningProcess } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
@@ -218,17 +217,12 @@ describe('Operations: incidents, counters and dashboards', function () {
   });
 
   it('is for operators only: 401 without credentials, 403 for a merchant, an app and a customer', async () => {
-    const partner = await givenPublishedApp(api, operator, { scopes: ['read_products'] });
-    const { token: appToken } = await installApp(api, partner, shop, { scopes: ['read_products'] });
-    const email = `buyer-${new ObjectId().toHexString()}@example.com`;
-    await api.post('/v1/storefront/customer/signup', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' });
-    const login = await api.post('/v1/storefront/customer/login', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' });
-    expect(login.status, JSON.stringify(login.body)).to.equal(200);
+    const { appToken, customerToken } = await givenAppAndCustomer(api, operator, shop);
     const callers = [
       { name: 'nobody', token: undefined, status: 401 },
       { name: 'a merchant', token: shop.as.token, status: 403 },
       { name: 'an app', token: appToken, status: 403 },
-      { name: 'a customer', token: login.body.data.token, status: 403 },
+      { name: 'a customer', token: customerToken, status: 403 },
     ];
     const routes: [string, string, unknown?][] = [
       ['get', '/incidents'],

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { sweepProcesses } from '../../src/operations/index.js';
-import { givenPublishedApp, installApp } from '../helpers/apps.js';
+import { givenAppAndCustomer } from '../helpers/callers.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
 import { stopAll, type RunningProcess } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
@@ -148,14 +148,9 @@ describe('Operations: the runtime overview and the readiness probe', function ()
     const merchant = await api.get(path, shop.as);
     expect(merchant.status).to.equal(403);
     expect(merchant.body.error.code).to.equal('operator_required');
-    const partner = await givenPublishedApp(api, operator, { scopes: ['read_products'] });
-    const { token } = await installApp(api, partner, shop, { scopes: ['read_products'] });
-    expect((await api.get(path, { token })).status).to.be.oneOf([401, 403]);
-    const email = `buyer-${new ObjectId().toHexString()}@example.com`;
-    await api.post('/v1/storefront/customer/signup', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' });
-    const login = await api.post('/v1/storefront/customer/login', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' });
-    expect(login.status, JSON.stringify(login.body)).to.equal(200);
-    expect((await api.get(path, { token: login.body.data.token })).status).to.be.oneOf([401, 403]);
+    const { appToken, customerToken } = await givenAppAndCustomer(api, operator, shop);
+    expect((await api.get(path, { token: appToken })).status).to.be.oneOf([401, 403]);
+    expect((await api.get(path, { token: customerToken })).status).to.be.oneOf([401, 403]);
     expect((await api.post(path, {}, { token: operator })).status).to.be.oneOf([404, 405]);
   });
 

@@ -3,8 +3,9 @@ import { ObjectId } from 'mongodb';
 import { loadConfig } from '../../src/config.js';
 import type { Resolver } from '../../src/outbound/index.js';
 import { createSubscription } from '../../src/webhooks/subscriptions/service.js';
-import { authorizeApp, exchangeCode, givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
+import { authorizeApp, codeExchange, exchangeCode, givenPublishedApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
+import { givenAppAndCustomer } from '../helpers/callers.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
 import { withWebProcess } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
@@ -332,14 +333,7 @@ describe('Operations: security enforcement', function () {
       const shop = await givenShop(api);
       const granted = await authorizeApp(api, partner, shop, { scopes: ['read_products'] });
       await exchangeCode(api, partner, granted);
-      const again = await api.post('/v1/app-store/oauth/token', {
-        grant_type: 'authorization_code',
-        code: granted.code,
-        redirect_uri: granted.redirectUri,
-        code_verifier: granted.verifier,
-        client_id: partner.credentials.oauth_client_id,
-        client_secret: partner.credentials.client_secret,
-      });
+      const again = await api.post('/v1/app-store/oauth/token', codeExchange(partner, granted));
       expect(again.status).to.equal(400);
       const [recorded] = await until('the code replay to be recorded', async () => {
         const found = (await events('?kind=oauth_code_replayed')).filter((e) => e.subject.app_id === partner.app.id);
@@ -395,12 +389,7 @@ describe('Operations: security enforcement', function () {
 
   it('is for operators only: 401 without credentials, 403 for a merchant, an app and a customer, on every route', async () => {
     const shop = await givenShop(api);
-    const partner = await givenPublishedApp(api, operator, { scopes: ['read_products'] });
-    const { token: appToken } = await installApp(api, partner, shop, { scopes: ['read_products'] });
-    const email = `buyer-${new ObjectId().toHexString()}@example.com`;
-    await api.post('/v1/storefront/customer/signup', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' });
-    const login = await api.post('/v1/storefront/customer/login', { subdomain: shop.store.subdomain, email, password: 'correct horse battery' });
-    expect(login.status, JSON.stringify(login.body)).to.equal(200);
+    const { appToken, customerToken } = await givenAppAndCustomer(api, operator, shop);
     const id = new ObjectId().toHexString();
     const before = await count();
     const routes: [string, string, unknown][] = [
@@ -415,7 +404,7 @@ describe('Operations: security enforcement', function () {
       expect(merchant.status, `${method} ${path}`).to.equal(403);
       expect(merchant.body.error.code).to.equal('operator_required');
       expect((await api.send(method, path, body, { token: appToken })).status, `${method} ${path}`).to.be.oneOf([401, 403]);
-      expect((await api.send(method, path, body, { token: login.body.data.token })).status, `${method} ${path}`).to.be.oneOf([401, 403]);
+      expect((await api.send(method, path, body, { token: customerToken })).status, `${method} ${path}`).to.be.oneOf([401, 403]);
     }
     expect(await count()).to.equal(before);
   });

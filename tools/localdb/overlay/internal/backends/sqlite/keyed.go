@@ -52,6 +52,19 @@ func sortFields(sort *types.Document) ([]keyindex.SortField, bool) {
 	return res, true
 }
 
+// keyedIndexes are the collection's indexes that have key tables, and each one's table.
+func keyedIndexes(meta *metadata.Collection) (indexes []*keyindex.Index, tables []string) {
+	for i := range meta.Settings.Indexes {
+		index := &meta.Settings.Indexes[i]
+		if index.Keyed {
+			indexes = append(indexes, index.KeyIndex())
+			tables = append(tables, index.KeyTable)
+		}
+	}
+
+	return indexes, tables
+}
+
 // planQuery picks a key table for the query, or returns nil (scan the table).
 func planQuery(meta *metadata.Collection, params *backends.QueryParams) (*keyindex.Plan, string) {
 	if params.NoIndex || params.OnlyRecordIDs || meta.Capped() || params.Sort.Len() != 0 {
@@ -63,16 +76,7 @@ func planQuery(meta *metadata.Collection, params *backends.QueryParams) (*keyind
 		return nil, ""
 	}
 
-	var indexes []*keyindex.Index
-	var tables []string
-
-	for i := range meta.Settings.Indexes {
-		index := &meta.Settings.Indexes[i]
-		if index.Keyed {
-			indexes = append(indexes, index.KeyIndex())
-			tables = append(tables, index.KeyTable)
-		}
-	}
+	indexes, tables := keyedIndexes(meta)
 
 	plan := keyindex.Choose(indexes, params.Filter, sort)
 	if plan == nil {
@@ -160,15 +164,9 @@ func (iter *keyedIterator) Next() (struct{}, *types.Document, error) {
 
 			iter.next++
 
-			// A range from the very start has no low key: a nil []byte would be bound as SQL
-			// NULL, and `k >= NULL` holds for no row (an index read whole, for its sort, found
-			// nothing). The empty key is below every key.
-			lo := r.Lo
-			if lo == nil {
-				lo = []byte{}
-			}
+			lo, hi := r.Args()
 
-			rows, err := iter.db.QueryContext(iter.ctx, iter.query, lo, r.Hi)
+			rows, err := iter.db.QueryContext(iter.ctx, iter.query, lo, hi)
 			if err != nil {
 				iter.close()
 				return unused, nil, lazyerrors.Error(err)

@@ -21,16 +21,7 @@ const rangesPerStatement = 200
 // exactly, reading no document; ok is false when no index does (the count reads documents).
 // The ranges of a statement are summed in one statement (one snapshot).
 func countByKeys(ctx context.Context, db *fsql.DB, meta *metadata.Collection, filter *types.Document) (n int64, ok bool, err error) {
-	var indexes []*keyindex.Index
-	var tables []string
-
-	for i := range meta.Settings.Indexes {
-		index := &meta.Settings.Indexes[i]
-		if index.Keyed {
-			indexes = append(indexes, index.KeyIndex())
-			tables = append(tables, index.KeyTable)
-		}
-	}
+	indexes, tables := keyedIndexes(meta)
 
 	plan := keyindex.CountPlan(indexes, filter)
 	if plan == nil {
@@ -54,7 +45,8 @@ func countByKeys(ctx context.Context, db *fsql.DB, meta *metadata.Collection, fi
 
 		for i, r := range ranges {
 			parts[i] = one
-			args = append(args, r.Lo, r.Hi)
+			lo, hi := r.Args()
+			args = append(args, lo, hi)
 		}
 
 		var c int64

@@ -409,6 +409,17 @@ type Range struct {
 	Lo, Hi []byte
 }
 
+// Args are the range's bounds as SQL parameters (`k >= ? AND k < ?`). A range from the very
+// start has no low key, and a nil []byte is bound as SQL NULL, for which `k >= NULL` holds for
+// no row: the empty key, below every key, stands for it.
+func (r Range) Args() (lo, hi []byte) {
+	if r.Lo == nil {
+		return []byte{}, r.Hi
+	}
+
+	return r.Lo, r.Hi
+}
+
 // Plan is how to read a query through one index.
 type Plan struct {
 	Index   *Index
