@@ -23,6 +23,8 @@ export type PageRequest = {
   cartToken?: string;
   /** A locale asked for (`?locale=`); else the store's, else `en`. */
   locale?: string;
+  /** The forms' CSRF token for this browser (the shop's pages, src/shop/); unset on pages that are the same for everyone. */
+  csrfToken?: string;
 };
 
 /** The engine-neutral page context: what every engine renders from (docs/rendering.md, Page context). */
@@ -35,8 +37,22 @@ export type PageModel = {
   /** Collections named by a section's `collection` setting, by handle (featured products). */
   collections: Record<string, PublicCollectionWithProducts>;
   cart: CartView | null;
-  page: { handle: string; title: string } | null;
+  /** A page of the store's content (`/pages/<handle>`): its title and sanitised body. */
+  page: { handle: string; title: string; body_html: string } | null;
+  /** The store's main menu, which the header prints (docs/content.md); empty when it has none. */
+  menu: MenuLink[];
+  /**
+   * The value of the `csrf_token` hidden field every storefront form carries, when the page is
+   * for one browser (it has a cart or a customer session); null on pages that are the same for
+   * everyone, whose forms (add to cart) carry none (docs/shop.md, Forms and CSRF).
+   */
+  csrfToken: string | null;
+  /** The search a `/search?q=` page shows (rendered with the collection template), else null. */
+  search: { query: string } | null;
 };
+
+/** A link of a navigation menu: its text and where it goes (a path on the store, or an absolute URL). */
+export type MenuLink = { title: string; url: string };
 
 /** How many products a collection brings to a page (collection pages, featured collections). */
 export const PAGE_PRODUCTS = 24;
@@ -82,7 +98,10 @@ export async function buildPageModel(
     collection,
     collections,
     cart: request.cartToken ? await shopperCart(platform, store, request.cartToken) : null,
-    page: request.template === 'page' && handle ? { handle, title: handle.replace(/[-_]+/g, ' ').replace(/^\w/, (c) => c.toUpperCase()) } : null,
+    page: request.template === 'page' && handle ? { handle, title: handle.replace(/[-_]+/g, ' ').replace(/^\w/, (c) => c.toUpperCase()), body_html: '' } : null,
+    menu: [],
+    csrfToken: request.csrfToken ?? null,
+    search: null,
   };
 }
 

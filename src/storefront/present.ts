@@ -19,12 +19,16 @@ const presentPublicVariant = (v: VariantView, available: boolean) => ({
   available,
 });
 
-/** `availability`: variant id → whether it can be bought now. */
-export const presentPublicProduct = (p: ProductView, availability: ReadonlyMap<string, boolean>) => ({
+/** A product image as shoppers get it: a public, cacheable URL (docs/storefront.md, Product images). */
+export type PublicImage = { url: string; alt: string; width: number | null; height: number | null };
+
+/** `availability`: variant id → whether it can be bought now; `images`: the product's media as public URLs, in order. */
+export const presentPublicProduct = (p: ProductView, availability: ReadonlyMap<string, boolean>, images: readonly PublicImage[] = []) => ({
   ...pick(p, ['id', 'title', 'handle', 'description_html', 'vendor', 'product_type', 'tags', 'options']),
   variants: p.variants.map((v) => presentPublicVariant(v, availability.get(v.id) ?? false)),
   available: p.variants.some((v) => availability.get(v.id) ?? false),
   ...pick(p, ['media_ids', 'price_min', 'price_max', 'currency']),
+  images: [...images],
 });
 export type PublicProductView = ReturnType<typeof presentPublicProduct>;
 
