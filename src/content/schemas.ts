@@ -11,12 +11,10 @@ export const MAX_URL = 2048;
 
 const Text = (max: number) => z.string().trim().min(1).max(max);
 
-/** As a product's handle: lowercase letters and digits separated by single hyphens. */
-export const Handle = z
-  .string()
-  .min(1)
-  .max(255)
-  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be lowercase letters and digits separated by single hyphens');
+/** As a product's handle: lowercase letters and digits separated by single hyphens, 1–255 characters. */
+export const HANDLE_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const MAX_HANDLE = 255;
+export const Handle = z.string().min(1).max(MAX_HANDLE).regex(HANDLE_PATTERN, 'must be lowercase letters and digits separated by single hyphens');
 
 const BodyHtml = z.string().max(MAX_BODY_HTML);
 const Instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date and time, e.g. 2026-03-01T00:00:00Z' }).transform((s) => new Date(s));

@@ -19,15 +19,27 @@ import {
   type PublishedArticle,
   type PublishedPage,
 } from './present.js';
-import type { CreateArticleBody, CreatePageBody, ListContentQuery, PutMenuBody, UpdateArticleBody, UpdatePageBody } from './schemas.js';
+import {
+  HANDLE_PATTERN,
+  MAX_HANDLE,
+  type CreateArticleBody,
+  type CreatePageBody,
+  type ListContentQuery,
+  type PutMenuBody,
+  type UpdateArticleBody,
+  type UpdatePageBody,
+} from './schemas.js';
 import { ARTICLES, MENUS, PAGES, articles, menus, pages, type ArticleDocument, type MenuDocument, type MenuItem, type PageDocument } from './store.js';
 
 /** How many times an update, a delete or a menu's replacement re-reads what changed under it before answering 409 `edit_conflict`. */
 const WRITE_ATTEMPTS = 5;
 /** Most articles listPublishedArticles reads. */
 const MAX_ARTICLES = 250;
-/** Longest handle (as the schemas): a longer one names nothing, unread. */
-const MAX_HANDLE = 255;
+/**
+ * Whether `handle` could be one (the schemas' rule): anything else names nothing, so it is not
+ * looked up at all (a path's `%00`, a 10 000-character handle).
+ */
+const couldBeHandle = (handle: unknown): handle is string => typeof handle === 'string' && handle.length <= MAX_HANDLE && HANDLE_PATTERN.test(handle);
 
 const editConflict = (what: string) => new PlatformError('conflict', 'edit_conflict', `The ${what} kept changing while this change was applied; try again`);
 
@@ -270,7 +282,7 @@ export async function putMenu(platform: Platform, storeId: string, handle: strin
 }
 
 export async function getMenu(platform: Platform, storeId: string, handle: string): Promise<MenuView> {
-  const doc = handle.length <= MAX_HANDLE ? await menus(platform.db).findOne({ store_id: new ObjectId(storeId), handle }) : null;
+  const doc = couldBeHandle(handle) ? await menus(platform.db).findOne({ store_id: new ObjectId(storeId), handle }) : null;
   if (!doc) throw notFound('Menu');
   return presentMenu(doc);
 }
@@ -281,7 +293,7 @@ export async function listMenus(platform: Platform, storeId: string, page: Page)
 }
 
 export async function deleteMenu(platform: Platform, storeId: string, handle: string): Promise<void> {
-  if (handle.length > MAX_HANDLE) throw notFound('Menu');
+  if (!couldBeHandle(handle)) throw notFound('Menu');
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const doc = await menus(platform.db).findOne({ store_id: new ObjectId(storeId), handle });
     if (!doc) throw notFound('Menu');
@@ -303,12 +315,11 @@ export async function deleteMenu(platform: Platform, storeId: string, handle: st
 
 /** The store id as the index holds it, or null for one that names no store (nothing to find). */
 const storeKey = (storeId: string): ObjectId | null => parseObjectId(storeId);
-const readable = (handle: string) => typeof handle === 'string' && handle.length > 0 && handle.length <= MAX_HANDLE;
 
 /** The store's published page `handle` (`/pages/<handle>`), or null. Reads `(store_id, handle)`. */
 export async function findPublishedPage(platform: Pick<Platform, 'db'>, storeId: string, handle: string): Promise<PublishedPage | null> {
   const store = storeKey(storeId);
-  if (!store || !readable(handle)) return null;
+  if (!store || !couldBeHandle(handle)) return null;
   const doc = await pages(platform.db).findOne({ store_id: store, handle, published: true }, { projection: { handle: 1, title: 1, body_html: 1 } });
   return doc ? presentPublishedPage(doc) : null;
 }
@@ -329,7 +340,7 @@ export async function listPublishedArticles(platform: Pick<Platform, 'db'>, stor
 /** The store's published article `handle` (`/blogs/news/<handle>`), or null. Reads `(store_id, handle)`. */
 export async function findPublishedArticle(platform: Pick<Platform, 'db'>, storeId: string, handle: string): Promise<PublishedArticle | null> {
   const store = storeKey(storeId);
-  if (!store || !readable(handle)) return null;
+  if (!store || !couldBeHandle(handle)) return null;
   const doc = await articles(platform.db).findOne(
     { store_id: store, handle, published: true },
     { projection: { handle: 1, title: 1, body_html: 1, author: 1, published_at: 1 } },
@@ -340,7 +351,7 @@ export async function findPublishedArticle(platform: Pick<Platform, 'db'>, store
 /** The links of the store's menu `handle` (`main-menu` for the header), or null when it has none. Reads `(store_id, handle)`. */
 export async function storeMenu(platform: Pick<Platform, 'db'>, storeId: string, handle: string): Promise<{ title: string; url: string }[] | null> {
   const store = storeKey(storeId);
-  if (!store || !readable(handle)) return null;
+  if (!store || !couldBeHandle(handle)) return null;
   const doc = await menus(platform.db).findOne({ store_id: store, handle }, { projection: { items: 1 } });
   return doc ? doc.items.map((i) => ({ title: i.title, url: i.url })) : null;
 }

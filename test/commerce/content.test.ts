@@ -333,7 +333,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
       expect((await eventOf(`menu.deleted:${footerId}`))?.payload).to.deep.equal({ menu: { handle: 'footer' } });
       expect((await api.get('/v1/menus/footer', as)).status).to.equal(404);
       expect((await api.delete('/v1/menus/footer', as)).status).to.equal(404);
-      for (const handle of ['constructor', '__proto__', 'Not%20A%20Handle', 'x'.repeat(300)]) {
+      for (const handle of ['constructor', '__proto__', 'Not%20A%20Handle', 'x'.repeat(300), '%00', 'a%00b', '%C3%A9t%C3%A9', 'MAIN-MENU']) {
         expect((await api.get(`/v1/menus/${handle}`, as)).status, handle).to.equal(404);
         expect((await api.delete(`/v1/menus/${handle}`, as)).status, handle).to.equal(404);
       }
@@ -499,7 +499,11 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
       expect(await findPublishedPage(platform, a.store.id, hidden.handle)).to.equal(null);
       expect(await findPublishedPage(platform, a.store.id, 'only-b')).to.equal(null);
       expect(await findPublishedPage(platform, b.store.id, 'about')).to.equal(null);
-      for (const handle of ['constructor', '__proto__', '', 'x'.repeat(10_000)]) expect(await findPublishedPage(platform, a.store.id, handle)).to.equal(null);
+      for (const handle of ['constructor', '__proto__', '', 'x'.repeat(10_000), '\u0000', 'about\u0000', 'ABOUT', 'été', '$gt']) {
+        expect(await findPublishedPage(platform, a.store.id, handle), handle).to.equal(null);
+        expect(await findPublishedArticle(platform, a.store.id, handle), handle).to.equal(null);
+        expect(await storeMenu(platform, a.store.id, handle), handle).to.equal(null);
+      }
       expect(await findPublishedPage(platform, 'not-a-store', 'about')).to.equal(null);
       // Unpublishing hides it from the shop at once.
       const about = (await api.get('/v1/pages', a.as)).body.data.find((p: { handle: string }) => p.handle === 'about');
