@@ -314,6 +314,9 @@ const SECTION_TEMPLATES: Record<string, SectionTemplate> = {
 };
 SECTION_TEMPLATES['featured-products'] = SECTION_TEMPLATES['featured-collection']!;
 
+/** The built-in sections that render their blocks (app blocks among them, in block order); the others get their app blocks after their content. */
+const RENDERS_BLOCKS = new Set(['hero', 'image-with-text', 'rich-text', 'newsletter', 'main-product']);
+
 const heading = (value: unknown, cls: string, level = 2) =>
   typeof value === 'string' && value ? `<h${level} class="${cls}">${escapeHtml(value)}</h${level}>` : '';
 
@@ -421,7 +424,7 @@ export function renderJsonContractSection(section: RenderedSection, env: JsonCon
     }
     if (section.rendererKey === 'image-with-text') classes.push(`image-with-text--image-${modifier(section.settings.image_position) ?? 'left'}`);
     content = builtIn(section, env);
-    if (section.rendererKey !== 'main-product') {
+    if (!RENDERS_BLOCKS.has(section.rendererKey)) {
       const apps = section.blocks.filter((b) => b.app);
       if (apps.length > 0) content += `<div class="section__app-blocks page-width">${apps.map(renderAppBlock).join('')}</div>`;
     }
