@@ -371,8 +371,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
 
 /**
  * The demo's collections: one per department and the ones the Aurora theme features by handle
- * (its home page's `bestsellers`, its hero's link to `new-arrivals`, its product page's `related`,
- * its cart's `accessories`). Rule collections follow the products' tags; `related` is a hand-picked list.
+ * (its home and product pages' `bestsellers`, its hero's link to `new-arrivals`, its cart's `new`).
+ * Rule collections follow the products' tags.
  */
 export type DemoCollection = { title: string; handle: string; description: string } & ({ tag: string } | { handles: string[] });
 
@@ -382,10 +382,5 @@ export const DEMO_COLLECTIONS: DemoCollection[] = [
   { title: 'Accessories', handle: 'accessories', tag: 'accessories', description: 'Small, well-made things to carry and to give.' },
   { title: 'Bestsellers', handle: 'bestsellers', tag: 'bestseller', description: 'What our customers come back for.' },
   { title: 'New arrivals', handle: 'new-arrivals', tag: 'new', description: 'Just in from the studio and our makers.' },
-  {
-    title: 'You may also like',
-    handle: 'related',
-    handles: ['beeswax-pillar-candle', 'speckled-stoneware-mug', 'linen-tea-towels', 'canvas-tote-bag'],
-    description: 'Small things that go with everything.',
-  },
+  { title: 'New in', handle: 'new', tag: 'new', description: 'The latest from our makers.' },
 ];

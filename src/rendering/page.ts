@@ -90,11 +90,11 @@ export async function buildPageModel(
 ): Promise<PageModel> {
   const handle = request.handle;
   const menu = await storeMenu(platform, store.id, 'main-menu');
-  const product = request.template === 'product' ? await getPublicProduct(platform, store.id, requireHandle(handle, 'Product')) : null;
+  const product = request.template === 'product' ? await getPublicProduct(platform, store, requireHandle(handle, 'Product')) : null;
   const collection = request.template === 'collection' ? await pageCollection(platform, store, request) : null;
   if (request.template === 'collection' && !collection) throw notFound('Collection');
   const named = [...new Set(sections.map((s) => s.settings.collection).filter((h): h is string => typeof h === 'string' && h.length > 0 && h.length <= 255))];
-  const found = await Promise.all(named.map((h) => findPublicCollection(platform, store.id, h, PAGE_PRODUCTS)));
+  const found = await Promise.all(named.map((h) => findPublicCollection(platform, store, h, PAGE_PRODUCTS)));
   const collections: Record<string, PublicCollectionWithProducts> = Object.fromEntries(found.flatMap((c) => (c ? [[c.handle, c]] : [])));
   return {
     template: request.template,
@@ -128,13 +128,12 @@ async function contentPage(platform: Platform, storeId: string, handle: string |
  */
 async function pageCollection(platform: Platform, store: StoreView, request: PageRequest): Promise<PublicCollectionWithProducts | null> {
   const pseudo = async (handle: string, title: string, q: string | undefined) => {
-    const found =
-      q === undefined || q.length > 0 ? await listPublicProducts(platform, store.id, { q, sort: 'created_at', limit: PAGE_PRODUCTS }) : { items: [] };
+    const found = q === undefined || q.length > 0 ? await listPublicProducts(platform, store, { q, sort: 'created_at', limit: PAGE_PRODUCTS }) : { items: [] };
     return { id: handle, handle, title, description_html: '', products: found.items };
   };
   if (request.search !== undefined) return pseudo('search', 'Search', request.search.trim() || '');
   const handle = requireHandle(request.handle, 'Collection');
-  const found = await findPublicCollection(platform, store.id, handle, PAGE_PRODUCTS);
+  const found = await findPublicCollection(platform, store, handle, PAGE_PRODUCTS);
   return found ?? (handle === 'all' ? pseudo('all', 'All products', undefined) : null);
 }
 
