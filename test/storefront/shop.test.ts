@@ -71,6 +71,47 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
     expect((await fetch(`${app.url}/`)).headers.get('content-type')).to.match(/application\/json/);
   });
 
+  it('shows the store’s content: the main menu in the header, its pages and its blog', async () => {
+    const menu = await api.put(
+      '/v1/menus/main-menu',
+      {
+        title: 'Main menu',
+        items: [
+          { title: 'About us', url: '/pages/about' },
+          { title: 'Journal', url: '/blogs/news' },
+        ],
+      },
+      shop.as,
+    );
+    expect(menu.status, JSON.stringify(menu.body)).to.equal(200);
+    const made = await api.post(
+      '/v1/pages',
+      { title: 'About us', handle: 'about', body_html: '<p>We make <b>slow things</b>.</p><script>alert(1)</script>' },
+      shop.as,
+    );
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    await api.post('/v1/pages', { title: 'Secret', handle: 'secret', body_html: '<p>Not yet</p>', published: false }, shop.as);
+    await api.post('/v1/articles', { title: 'Made to last', body_html: '<p>On linen.</p>', author: 'Ada' }, shop.as);
+
+    const b = browser(shop);
+    const home = await b.get('/');
+    expect(home.html).to.include('href="/pages/about"');
+    expect(home.html).to.include('About us');
+    const about = await b.get('/pages/about');
+    expect(about.status).to.equal(200);
+    expect(about.html).to.include('<b>slow things</b>');
+    expect(about.html).not.to.include('alert(1)');
+    expect((await b.get('/pages/secret')).status).to.equal(404);
+    const blog = await b.get('/blogs/news');
+    expect(blog.status).to.equal(200);
+    expect(blog.html).to.include('Made to last');
+    expect(blog.html).to.include('On linen.');
+    expect((await b.get('/blogs/other')).status).to.equal(404);
+    // Another store's content is not this store's.
+    const other = await openShop();
+    expect((await new ShopBrowser(app.url, `${other.store.subdomain}.localhost`).get('/pages/about')).status).to.equal(404);
+  });
+
   it('answers pages without a cart or session as public with an ETag and 304, and pages with one as private', async () => {
     const b = browser(shop);
     const first = await b.get('/');
