@@ -281,14 +281,20 @@ describe('The shop in a browser (Chromium)', function () {
     });
     await button(page, 'Place order').dblclick();
     await page.waitForURL(/\/checkout\/orders\/[0-9a-f]{24}\/payment$/);
-    // And once more, as a shopper who went back and pressed it again.
-    const again = await page
-      .context()
-      .request.post(url(aurora, '/checkout/place'), { form: { ...fields, shipping_option: 'standard', payment_provider: 'sandbox' }, maxRedirects: 0 });
-    expect(again.status(), 'the repeated Place order').to.be.oneOf([303, 403, 409]);
+    // Chromium may drop the second of two quick submissions of one form: the same form posted twice
+    // more at once with this browser's cookies (a shopper who went back and pressed it again, twice).
+    const replays = await Promise.all(
+      [1, 2].map(() =>
+        page.context().request.post(url(aurora, '/checkout/place'), {
+          form: { ...fields, shipping_option: 'standard', payment_provider: 'sandbox' },
+          maxRedirects: 0,
+        }),
+      ),
+    );
+    for (const r of replays) expect(r.status(), 'a repeated Place order').to.be.within(200, 499);
     expect(posts, 'the double click sent the form').to.be.greaterThanOrEqual(1);
     const orders = await ordersOf(aurora, { email });
-    expect(orders, `orders for ${email} after ${posts + 1} Place order posts`).to.have.length(1);
+    expect(orders, `orders for ${email} after ${posts + 2} Place order posts`).to.have.length(1);
     expect(await available(aurora, set.variant)).to.equal(stock - 1);
     expect(page.url()).to.include(String(orders[0]!._id));
   });
