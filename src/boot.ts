@@ -110,7 +110,8 @@ export function accessOf(modules: readonly Module[] = MODULES): Access {
 /** The web application with every module's routes. */
 export function createWebApp(platform: Platform, modules: readonly Module[] = MODULES): Koa<AppState, AppCustom> {
   const mounts = modules.flatMap((m) => (m.routes ?? []).map(({ path, router }) => ({ path, router: router(platform) })));
-  return createApp(platform, { mounts, access: accessOf(modules) });
+  const sites = modules.flatMap((m) => (m.site ? [m.site(platform)] : []));
+  return createApp(platform, { mounts, access: accessOf(modules), sites });
 }
 
 /** The internal service with every module's internal routes, listening (the webhooks group runs it). */

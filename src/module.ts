@@ -1,5 +1,6 @@
 import type { IndexDeclaration } from './db.js';
 import type { EventHooks } from './events/index.js';
+import type { HostSite } from './http/app.js';
 import type { AppRouter, Authenticator, BudgetRefusalObserver, RequestBudget, RequestGuard, StoreAccess, StoreRequestObserver } from './http/context.js';
 import type { Platform } from './platform.js';
 import type { JobContract, WorkerGroup } from './queue.js';
@@ -56,6 +57,8 @@ export type Module = {
   requestGuard?: RequestGuard;
   /** Hears of each store-scoped request refused for its spent request budget (security records it). */
   budgetRefusalObserver?: BudgetRefusalObserver;
+  /** A website on hosts of its own, served by the web process before the API's routes (the shop: docs/shop.md). */
+  site?: (platform: Platform) => HostSite;
 };
 
 export type Mount = { path: string; router: (platform: Platform) => AppRouter };

@@ -18,6 +18,7 @@ import { ordersModule } from './orders/index.js';
 import { paymentsModule } from './payments/index.js';
 import { rateLimitModule } from './ratelimit/index.js';
 import { renderingModule } from './rendering/index.js';
+import { shopModule } from './shop/index.js';
 import { securityModule } from './security/index.js';
 import { productReviewsModule } from './product-reviews/index.js';
 import { shippingModule } from './shipping/index.js';
@@ -53,6 +54,7 @@ export const MODULES: readonly Module[] = [
   appsModule,
   themesModule,
   renderingModule,
+  shopModule,
   graphqlModule,
   webhooksModule,
   messagesModule,

@@ -1,4 +1,4 @@
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import Router from '@koa/router';
 import type { Platform } from '../platform.js';
 import { jsonBody } from './body.js';
@@ -13,6 +13,13 @@ import { unmatched } from './unmatched.js';
 /** A router at its mount path (`/v1/coupons`, `/health`). */
 export type MountedRouter = { path: string; router: AppRouter };
 
+/**
+ * A website served on hosts of its own (the shop: `<subdomain>.<STOREFRONT_BASE_DOMAIN>`): a
+ * request it claims is its own, from its body to its error pages, and never reaches the API's
+ * routes. It still gets the request id, the request log and the modules' guards.
+ */
+export type HostSite = { claims(ctx: AppContext): boolean; handle: Middleware<AppState, AppCustom> };
+
 const segments = (path: string) => path.split('/').filter(Boolean).length;
 
 /**
@@ -22,9 +29,13 @@ const segments = (path: string) => path.split('/').filter(Boolean).length;
  *
  * Mounts that share a prefix are tried narrowest first (`/v1/products/gift-cards` before
  * `/v1/products`, whose `/:id` would also match), each router at its own prefix so one
- * router's checks never run for another's routes. A path under no mount is a JSON 404.
+ * router's checks never run for another's routes. A path under no mount is a JSON 404. A host
+ * site (`sites`, the modules' `site`) takes the requests it claims before any of that.
  */
-export function createApp(platform: Platform, options: { mounts: readonly MountedRouter[]; access: Access }): Koa<AppState, AppCustom> {
+export function createApp(
+  platform: Platform,
+  options: { mounts: readonly MountedRouter[]; access: Access; sites?: readonly HostSite[] },
+): Koa<AppState, AppCustom> {
   // Behind TRUST_PROXY_HOPS proxies of ours the client is that many X-Forwarded-For entries
   // from the right; everything further left is whatever the client sent (see client-address.ts).
   const { trustProxy, proxyHops } = platform.config.http;
@@ -58,6 +69,13 @@ export function createApp(platform: Platform, options: { mounts: readonly Mounte
     app.use(async (ctx, next) => {
       for (const guard of guards) await guard(platform, { ip: clientIp(ctx) });
       await next();
+    });
+  }
+  const sites = options.sites ?? [];
+  if (sites.length > 0) {
+    app.use(async (ctx, next) => {
+      const site = sites.find((s) => s.claims(ctx));
+      return site ? site.handle(ctx, next) : next();
     });
   }
   app.use(unmatched);

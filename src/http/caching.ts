@@ -30,7 +30,7 @@ export function respondCacheable(ctx: RouterContext<AppState, AppCustom>, body: 
  * `ctx.fresh` also gives up whenever the request says `Cache-Control: no-cache`, which fetch
  * implementations send with every conditional request; an origin server still validates.
  */
-function matchesNoneMatch(header: string, etag: string): boolean {
+export function matchesNoneMatch(header: string, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');

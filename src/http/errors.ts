@@ -3,7 +3,8 @@ import { PlatformError, issueDetails, type ErrorKind } from '../errors.js';
 import type { Log } from '../log.js';
 import type { AppCustom, AppState } from './context.js';
 
-const STATUS: Record<ErrorKind, number> = {
+/** The HTTP status of each kind of error. */
+export const STATUS: Record<ErrorKind, number> = {
   invalid_data: 400,
   unauthenticated: 401,
   not_allowed: 403,
@@ -54,7 +55,7 @@ export function errorEnvelope(log: Log): Middleware<AppState, AppCustom> {
 }
 
 /** A client error thrown by koa or a library (a 4xx status) is a 400; anything else is ours. */
-function toPlatformError(raw: unknown): PlatformError | null {
+export function toPlatformError(raw: unknown): PlatformError | null {
   if (raw instanceof PlatformError) return raw;
   const e = raw as { status?: number; expose?: boolean; message?: string } | null;
   const status = e?.status;

@@ -3,7 +3,9 @@ import { RENDERING_ERROR_CODES } from './errors.js';
 import { closePageRenderer } from './liquid/render.js';
 import { renderedPageRoutes, themeAssetRoutes } from './routes.js';
 export { createPageRenderer, PAGE_LIMITS, pageRendererOf, renderPage, type PageLimits, type PageRenderer, type RenderedPage } from './liquid/render.js';
-export type { PageRequest } from './page.js';
+export type { MenuLink, PageRequest } from './page.js';
+export { escapeHtml, safeHref } from './html.js';
+export { formatMoney } from './money.js';
 export { checkAppBlockRendering } from './app-blocks.js';
 
 /**

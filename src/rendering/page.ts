@@ -3,6 +3,7 @@ import type { Platform } from '../platform.js';
 import {
   findPublicCollection,
   getPublicProduct,
+  listPublicProducts,
   loadPricedCart,
   presentCart,
   type CartView,
@@ -25,6 +26,8 @@ export type PageRequest = {
   locale?: string;
   /** The forms' CSRF token for this browser (the shop's pages, src/shop/); unset on pages that are the same for everyone. */
   csrfToken?: string;
+  /** A search (`/search?q=`): the collection template shows the products matching it. */
+  search?: string;
 };
 
 /** The engine-neutral page context: what every engine renders from (docs/rendering.md, Page context). */
@@ -84,8 +87,7 @@ export async function buildPageModel(
 ): Promise<PageModel> {
   const handle = request.handle;
   const product = request.template === 'product' ? await getPublicProduct(platform, store.id, requireHandle(handle, 'Product')) : null;
-  const collection =
-    request.template === 'collection' ? await findPublicCollection(platform, store.id, requireHandle(handle, 'Collection'), PAGE_PRODUCTS) : null;
+  const collection = request.template === 'collection' ? await pageCollection(platform, store, request) : null;
   if (request.template === 'collection' && !collection) throw notFound('Collection');
   const named = [...new Set(sections.map((s) => s.settings.collection).filter((h): h is string => typeof h === 'string' && h.length > 0 && h.length <= 255))];
   const found = await Promise.all(named.map((h) => findPublicCollection(platform, store.id, h, PAGE_PRODUCTS)));
@@ -101,8 +103,24 @@ export async function buildPageModel(
     page: request.template === 'page' && handle ? { handle, title: handle.replace(/[-_]+/g, ' ').replace(/^\w/, (c) => c.toUpperCase()), body_html: '' } : null,
     menu: [],
     csrfToken: request.csrfToken ?? null,
-    search: null,
+    search: request.search !== undefined ? { query: request.search } : null,
   };
+}
+
+/**
+ * A collection page's collection: the one its handle names; for `all` (unless the store has a
+ * collection of that handle), every published product; for a search, the products matching it.
+ */
+async function pageCollection(platform: Platform, store: StoreView, request: PageRequest): Promise<PublicCollectionWithProducts | null> {
+  const pseudo = async (handle: string, title: string, q: string | undefined) => {
+    const found =
+      q === undefined || q.length > 0 ? await listPublicProducts(platform, store.id, { q, sort: 'created_at', limit: PAGE_PRODUCTS }) : { items: [] };
+    return { id: handle, handle, title, description_html: '', products: found.items };
+  };
+  if (request.search !== undefined) return pseudo('search', 'Search', request.search.trim() || '');
+  const handle = requireHandle(request.handle, 'Collection');
+  const found = await findPublicCollection(platform, store.id, handle, PAGE_PRODUCTS);
+  return found ?? (handle === 'all' ? pseudo('all', 'All products', undefined) : null);
 }
 
 function requireHandle(handle: string | undefined, what: string): string {

@@ -8,7 +8,7 @@ import type { Platform } from '../platform.js';
 import { generateToken, hashToken } from '../secrets/index.js';
 import { claimLease, NO_LEASE, releaseLeases, type Held, type Lease } from '../work/lease.js';
 import { CART_TOKEN_PREFIX, MAX_CART_LINES, type CartChanges } from './schemas.js';
-import { carts, type CartDocument, type CartLineDocument } from './store.js';
+import { carts, type CartDocument, type CartLineDocument, type CheckoutDetails } from './store.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -70,6 +70,17 @@ async function loadCart(platform: Platform, storeId: string, token: string | und
   const doc = token?.startsWith(`${CART_TOKEN_PREFIX}_`) ? await carts(platform.db).findOne(liveFilter(platform, storeId, token)) : null;
   if (!doc) throw notFound('Cart');
   return doc;
+}
+
+/** The contact and address the shop's checkout took for this cart (docs/shop.md), or null; a cart that is not live is not found. */
+export async function checkoutDetails(platform: Platform, storeId: string, token: string | undefined): Promise<CheckoutDetails | null> {
+  return (await loadCart(platform, storeId, token)).checkout_details ?? null;
+}
+
+/** Keep the shop checkout's contact and address with the cart (not a change of its lines: the version stays). */
+export async function saveCheckoutDetails(platform: Platform, storeId: string, token: string | undefined, details: CheckoutDetails): Promise<void> {
+  const doc = await loadCart(platform, storeId, token);
+  await carts(platform.db).updateOne({ _id: doc._id, consumed_at: null }, { $set: { checkout_details: details } });
 }
 
 /** Stock at the store's active locations of the tracked, never-oversold variants among these. */

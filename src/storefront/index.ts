@@ -4,8 +4,21 @@ import { STOREFRONT_EVENT_TYPES } from './events.js';
 import { storefrontJobs } from './jobs.js';
 import { storefrontRoutes } from './routes.js';
 import { CARTS, cartIndexes, paymentIndexes } from './store.js';
-export { loadPricedCart, sweepExpiredCarts, type CartLineProblem, type PricedCart, type PricedCartLine, type PricedCoupon } from './carts.js';
-export { finishStrandedCheckouts } from './checkout.js';
+export {
+  checkoutDetails,
+  createCart,
+  loadPricedCart,
+  saveCheckoutDetails,
+  sweepExpiredCarts,
+  updateCart,
+  type CartLineProblem,
+  type PricedCart,
+  type PricedCartLine,
+  type PricedCoupon,
+} from './carts.js';
+export { checkout, finishStrandedCheckouts } from './checkout.js';
+export { checkoutOffer, type CheckoutOffer } from './checkout-options.js';
+export { createPaymentOrder, simulateSandboxPayment, verifyPayment } from './payments.js';
 export { FinishCheckouts, SweepCarts } from './jobs.js';
 export {
   findPublicCollection,
@@ -13,10 +26,12 @@ export {
   listPublicCollections,
   listPublicProducts,
   storefrontStore,
+  subdomainOfHost,
   type PublicCollectionWithProducts,
 } from './reads.js';
 export { presentCart, type PublicProductView } from './present.js';
-export { CART_TOKEN_HEADER } from './schemas.js';
+export type { CheckoutDetails } from './store.js';
+export { CART_TOKEN_HEADER, CheckoutBody, MAX_LINE_QUANTITY, type CartChanges } from './schemas.js';
 export type { CartView } from './present.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
+import type { PostalAddress } from '../postal-address.js';
 import type { CarriesEvents } from '../events/index.js';
 import type { PaymentSessionDocument, PaymentSessionKind, Provider } from '../payments/index.js';
 
@@ -31,7 +32,15 @@ export type CartDocument = {
    */
   lease_until: Date | null;
   lease_owner: string | null;
+  /**
+   * What the shop's checkout pages asked the shopper for before the shipping step (docs/shop.md,
+   * Checkout): kept with the cart so it goes when the cart goes, and never bumping its version.
+   */
+  checkout_details?: CheckoutDetails | null;
 } & CarriesEvents;
+
+/** The shopper's contact and shipping address, as the shop's first checkout step took them. */
+export type CheckoutDetails = { email: string; shipping_address: PostalAddress | null };
 
 export const cartIndexes: IndexDeclaration[] = [
   {

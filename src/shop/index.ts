@@ -1,0 +1,14 @@
+import type { Module } from '../module.js';
+import { SHOP_ERROR_CODES } from './errors.js';
+import { shopSite } from './site.js';
+
+/**
+ * The shop (docs/shop.md): each store as a website at `<subdomain>.<STOREFRONT_BASE_DOMAIN>`,
+ * its pages rendered from its live theme, its cart in a cookie, its checkout and customer
+ * accounts as pages, all acting through the storefront, orders and customers domains.
+ */
+export const shopModule: Module = {
+  name: 'shop',
+  errorCodes: SHOP_ERROR_CODES,
+  site: shopSite,
+};

@@ -1,0 +1,50 @@
+import { sha256 } from '../digest.js';
+import { matchesNoneMatch, PUBLIC_MAX_AGE_SECONDS } from '../http/caching.js';
+import type { AppContext } from '../http/context.js';
+import type { Platform } from '../platform.js';
+import { renderPage, type PageRequest } from '../rendering/index.js';
+import { liveRenderableTheme } from '../themes/index.js';
+import type { Shop } from './context.js';
+import { errorPage } from './layout.js';
+
+/**
+ * A page of the store's live theme (docs/shop.md, Paths). A page for a browser with neither a cart
+ * nor a session is the same for everyone: `Cache-Control: public, max-age=30`, a weak ETag over
+ * its HTML and 304 on `If-None-Match`; with either, it is this browser's (`private, no-store`).
+ * `Vary: Cookie` either way, so a shared cache never gives one browser's page to another.
+ */
+export async function themePage(platform: Platform, ctx: AppContext, shop: Shop, request: Omit<PageRequest, 'cartToken' | 'csrfToken'>): Promise<void> {
+  const theme = await liveRenderableTheme(platform, shop.store.id, shop.store.live_theme_id);
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set('Vary', 'Cookie');
+  if (!theme) {
+    ctx.status = 503;
+    ctx.set('Retry-After', '300');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = errorPage(shop.store.name, 503, 'This store is getting ready and will open soon.');
+    return;
+  }
+  const query = ctx.query.locale;
+  const locale = typeof query === 'string' && /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(query) && query.length <= 35 ? query : undefined;
+  const rendered = await renderPage(platform, shop.store, theme, {
+    ...request,
+    ...(shop.cartToken ? { cartToken: shop.cartToken } : {}),
+    ...(shop.csrf ? { csrfToken: shop.csrf } : {}),
+    ...(locale ? { locale } : {}),
+  });
+  ctx.status = rendered.status;
+  if (shop.csrf !== null) {
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = rendered.html;
+    return;
+  }
+  ctx.set('Cache-Control', `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
+  const etag = `W/"${sha256(rendered.html, 'base64url').slice(0, 27)}"`;
+  ctx.set('ETag', etag);
+  if (rendered.status === 200 && matchesNoneMatch(ctx.get('If-None-Match'), etag)) {
+    ctx.status = 304;
+    ctx.body = null;
+    return;
+  }
+  ctx.body = rendered.html;
+}

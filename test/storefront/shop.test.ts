@@ -1,0 +1,252 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { useTestApp } from '../helpers/app.js';
+import { givenLocation, givenProduct, givenStockedVariant } from '../helpers/catalog.js';
+import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { csrfIn, ShopBrowser } from '../helpers/shop.js';
+import { bundleOf } from '../helpers/theme-uploads.js';
+
+/** The shop (docs/shop.md): a store's website on its own host, its forms, cookies, checkout and accounts, over HTTP. */
+describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
+  this.timeout(60_000);
+  const { app, api } = useTestApp('shop');
+
+  const ADDRESS = {
+    email: 'Shopper@Example.com',
+    first_name: 'Sam',
+    last_name: 'Shopper',
+    address1: '1 Main St',
+    city: 'Toronto',
+    country_code: 'CA',
+    zip: 'M5V 2T6',
+  };
+
+  async function openShop(): Promise<GivenShop> {
+    const shop = await givenShop(api);
+    const bundle = bundleOf('aurora');
+    bundle.package.slug = `aurora-${randomBytes(3).toString('hex')}`;
+    const up = await api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token });
+    expect(up.status, JSON.stringify(up.body)).to.equal(201);
+    const installed = await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: shop.store.id }, { token: shop.merchant.token });
+    expect(installed.status, JSON.stringify(installed.body)).to.equal(201);
+    await api.put('/v1/shipping', { rates: [{ code: 'standard', name: 'Standard', price: 900, country_code: 'CA' }] }, shop.as);
+    await api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: `shop_${randomBytes(12).toString('hex')}` } }, shop.as);
+    return shop;
+  }
+  const browser = (shop: GivenShop) => new ShopBrowser(app.url, `${shop.store.subdomain}.localhost`);
+
+  let shop: GivenShop;
+  let variant: string;
+  before(async () => {
+    shop = await openShop();
+    const product = await givenProduct(api, shop.as, { title: 'Linen Throw', handle: 'linen-throw', variants: [{ price: 4500, inventory_tracked: false }] });
+    variant = product.variants[0].id;
+  });
+
+  it('serves the store on its host: theme pages as HTML, /v1 still the API, HTML 404s', async () => {
+    const b = browser(shop);
+    const home = await b.get('/');
+    expect(home.status).to.equal(200);
+    expect(home.headers['content-type']).to.equal('text/html; charset=utf-8');
+    expect(home.html).to.match(/^<!doctype html>/);
+    const product = await b.get('/products/linen-throw');
+    expect(product.status).to.equal(200);
+    expect(product.html).to.include('Linen Throw');
+    expect(product.html).to.include('action="/cart/add"');
+    expect((await b.get('/collections/all')).html).to.include('Linen Throw');
+    expect((await b.get('/search?q=linen')).html).to.include('Linen Throw');
+    expect((await b.get('/search?q=zzzz-nothing')).html).not.to.include('Linen Throw');
+
+    const api_ = await b.get(`/v1/storefront/${shop.store.subdomain}`);
+    expect(api_.headers['content-type']).to.match(/application\/json/);
+    for (const path of ['/products/no-such-thing', '/collections/nope', '/nowhere', '/products/%00', '/pages/constructor']) {
+      const missing = await b.get(path);
+      expect(missing.status, path).to.equal(404);
+      expect(missing.headers['content-type'], path).to.equal('text/html; charset=utf-8');
+      expect(missing.html, path).to.include('Page not found');
+    }
+    const noStore = await new ShopBrowser(app.url, 'no-such-store-here.localhost').get('/');
+    expect([noStore.status, noStore.html.includes('no store at this address')]).to.deep.equal([404, true]);
+    // Another host is the API as before.
+    expect((await fetch(`${app.url}/`)).headers.get('content-type')).to.match(/application\/json/);
+  });
+
+  it('answers pages without a cart or session as public with an ETag and 304, and pages with one as private', async () => {
+    const b = browser(shop);
+    const first = await b.get('/');
+    expect(first.headers['cache-control']).to.equal('public, max-age=30');
+    expect(first.headers.vary).to.equal('Cookie');
+    const etag = first.headers.etag as string;
+    expect(etag).to.match(/^W\//);
+    const again = await b.get('/', { 'if-none-match': etag });
+    expect([again.status, again.html]).to.deep.equal([304, '']);
+    await b.post('/cart/add', { id: variant, quantity: '1' });
+    const mine = await b.get('/');
+    expect(mine.headers['cache-control']).to.equal('private, no-store');
+    expect(mine.headers.etag).to.equal(undefined);
+  });
+
+  it('keeps the cart in an HttpOnly, SameSite=Lax cookie, changed by forms that need this browser’s CSRF token', async () => {
+    const b = browser(shop);
+    const added = await b.post('/cart/add', { id: variant, quantity: '2' });
+    expect([added.status, added.location]).to.deep.equal([303, '/cart']);
+    const setCookie = ([] as string[]).concat(added.headers['set-cookie'] ?? []).find((c) => c.startsWith('emporium_cart='))!;
+    expect(setCookie).to.match(/httponly/i);
+    expect(setCookie).to.match(/samesite=lax/i);
+    expect(setCookie).not.to.match(/secure/i); // development and tests: plain http
+    const cart = await b.get('/cart');
+    expect(cart.html).to.include('Linen Throw');
+    const token = csrfIn(cart.html)!;
+    expect(token).to.be.a('string');
+
+    // Without the token, or with another's, nothing changes.
+    expect((await b.post('/cart/add', { id: variant, quantity: '1' })).status).to.equal(403);
+    expect((await b.post('/cart/change', { id: variant, quantity: '5', csrf_token: 'x'.repeat(43) })).status).to.equal(403);
+    // From another site, even with the token.
+    expect((await b.post('/cart/change', { id: variant, quantity: '5', csrf_token: token }, { 'sec-fetch-site': 'cross-site' })).status).to.equal(403);
+    expect((await b.post('/cart/change', { id: variant, quantity: '5', csrf_token: token }, { origin: 'http://evil.example' })).status).to.equal(403);
+    expect(
+      (await api.get(`/v1/storefront/${shop.store.subdomain}/cart`, { headers: { 'x-cart-token': b.cookies.get('emporium_cart')! } })).body.data.item_count,
+    ).to.equal(2);
+
+    expect((await b.post('/cart/add', { id: variant, quantity: '1', csrf_token: token }, { 'sec-fetch-site': 'same-origin' })).status).to.equal(303);
+    expect((await b.post('/cart/change', { id: variant, quantity: '5', csrf_token: token })).status).to.equal(303);
+    expect(
+      (await api.get(`/v1/storefront/${shop.store.subdomain}/cart`, { headers: { 'x-cart-token': b.cookies.get('emporium_cart')! } })).body.data.item_count,
+    ).to.equal(5);
+
+    // Bad input is a 400 page and changes nothing.
+    for (const form of [
+      { id: 'nope', quantity: '1' },
+      { id: variant, quantity: '-1' },
+      { id: variant, quantity: '1000' },
+      { id: variant, quantity: 'many' },
+    ]) {
+      const bad = await b.post('/cart/change', { ...form, csrf_token: token });
+      expect(bad.status, JSON.stringify(form)).to.equal(400);
+      expect(bad.headers['content-type']).to.equal('text/html; charset=utf-8');
+    }
+    const json = await b.send('POST', '/cart/add', { headers: { 'content-type': 'application/json' } });
+    expect(json.status).to.equal(415);
+    expect((await b.post('/cart/change', { id: variant, quantity: '0', csrf_token: token })).status).to.equal(303);
+    expect((await b.get('/cart')).html).not.to.include('Linen Throw');
+
+    // A second browser has a cart of its own.
+    const other = browser(shop);
+    expect((await other.get('/cart')).html).not.to.include('Linen Throw');
+  });
+
+  it('checks out through pages: information, shipping, place order (once on a double submit), sandbox payment, confirmation', async () => {
+    const b = browser(shop);
+    await b.post('/cart/add', { id: variant, quantity: '2' });
+    const start = await b.get('/checkout');
+    expect(start.status).to.equal(200);
+    const token = csrfIn(start.html)!;
+    const bad = await b.post('/checkout/information', { ...ADDRESS, email: 'not-an-email', csrf_token: token });
+    expect(bad.status).to.equal(400);
+    expect(bad.html).to.include('must be an email address');
+    const info = await b.post('/checkout/information', { ...ADDRESS, csrf_token: token });
+    expect([info.status, info.location]).to.deep.equal([303, '/checkout/shipping']);
+    const shipping = await b.get('/checkout/shipping');
+    expect(shipping.html).to.include('Standard');
+    expect(shipping.html).to.include('Sandbox');
+    expect(shipping.html).to.include('Place order');
+
+    const place = { shipping_option: 'standard', payment_provider: 'sandbox', csrf_token: token };
+    // A double click: the same form twice at once, with the same cookies. One order; the answer given
+    // last holds the order's current payment secret (a replay replaces it), as a browser keeps the last cookie.
+    const twin = browser(shop);
+    for (const [k, v] of b.cookies) twin.cookies.set(k, v);
+    const [one, two] = await Promise.all([b.post('/checkout/place', place), twin.post('/checkout/place', place)]);
+    expect(one.status).to.equal(303);
+    expect(two.status).to.equal(303);
+    expect(one.location!.split('?')[0]).to.equal(two.location!.split('?')[0]);
+    const orders = (await api.get('/v1/orders', shop.as)).body.data.filter((o: any) => o.email === 'shopper@example.com');
+    expect(orders).to.have.length(1);
+    expect(b.cookies.has('emporium_cart')).to.equal(false);
+    if ((await b.get(one.location!)).status !== 200) b.cookies.set('emporium_checkout', twin.cookies.get('emporium_checkout')!);
+
+    const payment = await b.get(one.location!);
+    expect(payment.status, payment.html).to.equal(200);
+    expect(payment.html).to.include('Pay now');
+    const provider = /name="provider_order_id" value="([^"]+)"/.exec(payment.html)![1]!;
+    const paid = await b.post(one.location!.split('?')[0]!.replace(/\/payment$/, '/pay'), {
+      provider: 'sandbox',
+      provider_order_id: provider,
+      csrf_token: csrfIn(payment.html) ?? '',
+    });
+    expect(paid.status, paid.html).to.equal(303);
+    const confirmation = await b.get(paid.location!);
+    expect(confirmation.html).to.include('Thank you');
+    expect(confirmation.html).to.include(`Order #${orders[0].number}`);
+    expect(confirmation.html).to.include('Paid');
+    expect((await api.get(`/v1/orders/${orders[0].id}`, shop.as)).body.data).to.include({ financial_status: 'paid', total: 9900 + 0 });
+
+    // Another browser cannot see the order.
+    expect((await browser(shop).get(paid.location!)).status).to.equal(404);
+    // The cart's old form token is stale now.
+    expect((await b.post('/cart/change', { id: variant, quantity: '1', csrf_token: token })).status).to.equal(403);
+  });
+
+  it('never oversells from pages: the last unit goes to one checkout, the other is told', async () => {
+    const location = await givenLocation(api, shop.as);
+    const { variant: last } = await givenStockedVariant(api, shop.as, location, 1, 2000);
+    const [a, b] = [browser(shop), browser(shop)];
+    for (const x of [a, b]) {
+      await x.post('/cart/add', { id: last, quantity: '1' });
+      const token = csrfIn((await x.get('/checkout')).html)!;
+      await x.post('/checkout/information', { ...ADDRESS, csrf_token: token });
+    }
+    const results = await Promise.all(
+      [a, b].map(async (x) =>
+        x.post('/checkout/place', { shipping_option: 'standard', payment_provider: 'sandbox', csrf_token: csrfIn((await x.get('/checkout/shipping')).html)! }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).to.deep.equal([303, 409]);
+    expect(results.find((r) => r.status === 409)!.html).to.include('<!doctype html>');
+  });
+
+  it('has customer accounts as pages: sign up, the customer’s orders, log out; a session of another store is not one here', async () => {
+    const b = browser(shop);
+    const login = await b.get('/account');
+    expect([login.status, login.location]).to.deep.equal([303, '/account/login']);
+    const form = await b.get('/account/register');
+    const email = `buyer-${randomBytes(3).toString('hex')}@example.com`;
+    const made = await b.post('/account/register', {
+      first_name: 'Bea',
+      last_name: 'Buyer',
+      email,
+      password: 'correct horse battery',
+      csrf_token: csrfIn(form.html) ?? '',
+    });
+    expect([made.status, made.location], made.html).to.deep.equal([303, '/account']);
+    expect(b.cookies.get('emporium_customer')).to.match(/^emp_cs_/);
+    const account = await b.get('/account');
+    expect(account.html).to.include(email);
+    expect(account.html).to.include('You have not placed any orders yet');
+
+    await b.post('/cart/add', { id: variant, quantity: '1', csrf_token: csrfIn(account.html)! });
+    const token = csrfIn((await b.get('/checkout')).html)!;
+    await b.post('/checkout/information', { ...ADDRESS, email, csrf_token: token });
+    const placed = await b.post('/checkout/place', { shipping_option: 'standard', payment_provider: 'manual', csrf_token: token });
+    expect(placed.status, placed.html).to.equal(303);
+    const mine = await b.get('/account');
+    expect(mine.html).to.match(/#\d+/);
+
+    const wrong = browser(shop);
+    const wrongLogin = await wrong.post('/account/login', { email, password: 'not the password' });
+    expect(wrongLogin.status).to.equal(401);
+    expect(wrongLogin.html).to.include('do not match');
+
+    // This store's session on another store's host is no session there.
+    const elsewhere = await openShop();
+    const visitor = new ShopBrowser(app.url, `${elsewhere.store.subdomain}.localhost`);
+    visitor.cookies.set('emporium_customer', b.cookies.get('emporium_customer')!);
+    expect((await visitor.get('/account')).location).to.equal('/account/login');
+
+    const out = await b.post('/account/logout', { csrf_token: csrfIn(mine.html)! });
+    expect([out.status, out.location]).to.deep.equal([303, '/']);
+    expect(b.cookies.has('emporium_customer')).to.equal(false);
+    expect((await b.get('/account')).location).to.equal('/account/login');
+  });
+});
