@@ -26,7 +26,8 @@ import { benchDatabase, freePort, startServer, jsonClient, percentile, type Json
  *
  * one page at a time, alternating, BENCH_RUNS times each (p50, p99, pages per second, and the
  * ratio of throughputs). Then, for the whole path, `GET /v1/storefront/:subdomain/pages/home` on
- * the real web process (store, theme and products read per request) under autocannon.
+ * the real web process (store, theme and products read per request) under autocannon, and the
+ * shop's host-routed `GET /` (docs/shop.md) beside `GET /health` on one connection.
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 2000);
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -180,6 +181,21 @@ try {
   console.log(`ratio (platform / raw liquidjs throughput): ${(sum(rawMs) / sum(platformMs)).toFixed(2)}`);
   console.log(
     `GET /v1/storefront/:subdomain/pages/home over HTTP, 4 connections, ${HTTP_SECONDS} s: ${(http.requests.total / HTTP_SECONDS).toFixed(0)} req/s, p50 ${http.latency.p50} ms, p99 ${http.latency.p99} ms`,
+  );
+
+  // The shop's host-routed path (docs/shop.md): `GET /` with `Host: <subdomain>.localhost`, as a
+  // browser without a cart asks for it; one connection (a shopper's latency) and four (throughput).
+  const shopHost = { host: `${store.subdomain}.localhost:${port}` };
+  for (const connections of [1, 4]) {
+    const shop = await autocannon({ url: `${api}/`, headers: shopHost, connections, duration: HTTP_SECONDS });
+    if (shop.non2xx > 0 || shop.errors > 0) throw new Error(`shop home: ${shop.non2xx} non-2xx, ${shop.errors} errors`);
+    console.log(
+      `GET / on ${store.subdomain}.localhost (the shop), ${connections} connection${connections > 1 ? 's' : ''}, ${HTTP_SECONDS} s: ${(shop.requests.total / HTTP_SECONDS).toFixed(0)} req/s, p50 ${shop.latency.p50} ms, p99 ${shop.latency.p99} ms`,
+    );
+  }
+  const baseline = await autocannon({ url: `${api}/health`, connections: 1, duration: HTTP_SECONDS });
+  console.log(
+    `baseline: GET /health, 1 connection, ${HTTP_SECONDS} s: ${(baseline.requests.total / HTTP_SECONDS).toFixed(0)} req/s, p50 ${baseline.latency.p50} ms`,
   );
 } finally {
   await close();

@@ -1,6 +1,7 @@
 import { appExists, appsModule } from './apps/index.js';
 import { authModule } from './auth/index.js';
 import { catalogModule } from './catalog/index.js';
+import { contentModule } from './content/index.js';
 import { couponsModule } from './coupons/index.js';
 import { customersModule } from './customers/index.js';
 import { formsModule } from './forms/index.js';
@@ -39,6 +40,7 @@ export const MODULES: readonly Module[] = [
   authModule,
   storesModule,
   catalogModule,
+  contentModule,
   giftCardsModule,
   inventoryModule,
   couponsModule,

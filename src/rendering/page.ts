@@ -11,6 +11,7 @@ import {
   type PublicProductView,
 } from '../storefront/index.js';
 import type { StoreView } from '../stores/index.js';
+import { BLOG_HANDLE, findPublishedPage, listPublishedArticles, storeMenu, type PublishedArticle } from '../content/index.js';
 import type { RenderableTheme, TemplateKey } from '../themes/index.js';
 import { DEFAULT_LOCALE, localeChain } from './locale.js';
 import type { RenderedSection } from './sections.js';
@@ -52,6 +53,8 @@ export type PageModel = {
   csrfToken: string | null;
   /** The search a `/search?q=` page shows (rendered with the collection template), else null. */
   search: { query: string } | null;
+  /** The store's blog on a blog page (`/blogs/news`): its published articles, newest first. */
+  blog: { handle: string; title: string; articles: PublishedArticle[] } | null;
 };
 
 /** A link of a navigation menu: its text and where it goes (a path on the store, or an absolute URL). */
@@ -86,6 +89,7 @@ export async function buildPageModel(
   request: PageRequest,
 ): Promise<PageModel> {
   const handle = request.handle;
+  const menu = await storeMenu(platform, store.id, 'main-menu');
   const product = request.template === 'product' ? await getPublicProduct(platform, store.id, requireHandle(handle, 'Product')) : null;
   const collection = request.template === 'collection' ? await pageCollection(platform, store, request) : null;
   if (request.template === 'collection' && !collection) throw notFound('Collection');
@@ -100,11 +104,28 @@ export async function buildPageModel(
     collection,
     collections,
     cart: request.cartToken ? await shopperCart(platform, store, request.cartToken) : null,
-    page: request.template === 'page' && handle ? { handle, title: handle.replace(/[-_]+/g, ' ').replace(/^\w/, (c) => c.toUpperCase()), body_html: '' } : null,
-    menu: [],
+    page: request.template === 'page' ? await contentPage(platform, store.id, handle) : null,
+    menu: menu ?? DEFAULT_MENU,
     csrfToken: request.csrfToken ?? null,
     search: request.search !== undefined ? { query: request.search } : null,
+    blog: request.template === 'blog' ? { handle: BLOG_HANDLE, title: 'News', articles: await listPublishedArticles(platform, store.id, BLOG_ARTICLES) } : null,
   };
+}
+
+/** The header's links when the store has no `main-menu` (docs/content.md). */
+const DEFAULT_MENU: MenuLink[] = [
+  { title: 'Home', url: '/' },
+  { title: 'Shop all', url: '/collections/all' },
+];
+
+/** How many articles a blog page shows. */
+const BLOG_ARTICLES = 20;
+
+/** A page template's page: the store's published page of that handle, else 404. */
+async function contentPage(platform: Platform, storeId: string, handle: string | undefined) {
+  const found = handle ? await findPublishedPage(platform, storeId, handle) : null;
+  if (!found) throw notFound('Page');
+  return found;
 }
 
 /**

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { BLOG_HANDLE } from '../content/index.js';
 import { PlatformError } from '../errors.js';
 import type { HostSite } from '../http/app.js';
 import type { AppContext, AppCustom, AppState } from '../http/context.js';
@@ -41,7 +42,10 @@ function shopRouter(platform: Platform, storeOf: (ctx: AppContext) => StoreView)
     return themePage(p, ctx, shop, { template: 'collection', search: q });
   });
   get('/pages/:handle', (p, ctx, shop) => themePage(p, ctx, shop, { template: 'page', handle: handleOf(ctx) }));
-  get('/blogs/:handle', (p, ctx, shop) => themePage(p, ctx, shop, { template: 'blog', handle: handleOf(ctx) }));
+  get('/blogs/:handle', (p, ctx, shop) => {
+    if (handleOf(ctx) !== BLOG_HANDLE) throw new PlatformError('not_found', 'not_found', 'Nothing here');
+    return themePage(p, ctx, shop, { template: 'blog', handle: BLOG_HANDLE });
+  });
   get('/cart', (p, ctx, shop) => themePage(p, ctx, shop, { template: 'cart' }));
   post('/cart/add', addToCart);
   post('/cart/change', changeCartLine);

@@ -9,7 +9,7 @@ import { freePort } from '../helpers/waiting.js';
 /**
  * The shell walkthroughs, run as a reader would paste them: every `sh` block of the README's "Try
  * it" section, then docs/storefront.md's walkthrough (its first block, which goes on from the
- * README's), in order, in one bash, against `npm start`'s whole platform (its own ports and data
+ * README's), then docs/shop.md's (the same store through its pages), in order, in one bash, against `npm start`'s whole platform (its own ports and data
  * folder here: `localhost:3000` becomes the test's port). `curl` fails on an HTTP error
  * (`--fail-with-body`) and bash stops at the first failing command, so a walkthrough that no
  * longer works fails here with the command and its answer.
@@ -22,7 +22,7 @@ function shellBlocks(markdown: string, section: string | null): string[] {
   return [...body.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
-describe('The README and storefront walkthroughs, pasted into a shell', function () {
+describe('The README, storefront and shop walkthroughs, pasted into a shell', function () {
   this.timeout(180_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'emporium-walkthrough-'));
   let platform: RunningProcess | null = null;
@@ -47,7 +47,9 @@ describe('The README and storefront walkthroughs, pasted into a shell', function
     expect(readme.length, 'the sign-up block and the theme block').to.be.at.least(2);
     const storefront = shellBlocks(readFileSync('docs/storefront.md', 'utf8'), null)[0]!;
     expect(storefront).to.include('payments/sandbox/verify');
-    const blocks = [...readme, storefront];
+    const shop = shellBlocks(readFileSync('docs/shop.md', 'utf8'), null)[0]!;
+    expect(shop).to.include('/checkout/place');
+    const blocks = [...readme, storefront, shop];
     const script = [
       'set -euo pipefail -x',
       'curl() { command curl --fail-with-body --max-time 30 "$@"; }',
@@ -61,5 +63,7 @@ describe('The README and storefront walkthroughs, pasted into a shell', function
     expect(run.stdout).to.include('"subdomain":"ada-goods"');
     expect(run.stdout, run.stdout.slice(-1500)).to.match(/"slug":"aurora",[^{}]*"role":"live"/);
     expect(run.stdout, run.stdout.slice(-1500)).to.match(/"financial_status":"paid"/);
+    // docs/shop.md's: the same store as a website, its cart in a cookie jar, checked out and paid through its pages.
+    expect(run.stdout, run.stdout.slice(-1500)).to.match(/Order #\d+\nPaid\nThank you/);
   });
 });

@@ -79,6 +79,10 @@ describe('Storefront app blocks and previews', function () {
       expect(res.status).to.equal(200);
       const hero = res.html.slice(res.html.indexOf('id="section-hero"'), res.html.indexOf('id="section-featured"'));
       expectAppBlockRendered(hero);
+      // Among the hero's blocks, in block order (after its button), once.
+      expect(hero.split('data-block-type="@app/reviews-app/star-rating"')).to.have.length(2);
+      expect(hero.indexOf('app-block__heading')).to.be.greaterThan(hero.indexOf('data-block-id="button"'));
+      expect(hero.indexOf('app-block__heading')).to.be.lessThan(hero.indexOf('</div></div></section>'));
     });
 
     it('uploads, installs and renders an app block of a Liquid theme (ember-liquid) after its section', async () => {

@@ -103,6 +103,7 @@ describe('Storefront public reads (/v1/storefront)', () => {
         'price_min',
         'price_max',
         'currency',
+        'images',
       );
       expect(res.body.data[0].variants[0]).to.have.all.keys('id', 'title', 'option_values', 'price', 'compare_at_price', 'currency', 'available');
     });

@@ -126,7 +126,7 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       expect(product.html).to.include('$12.50');
       const collection = await page(shop, 'collection/bestsellers');
       expect(collection.status).to.equal(200);
-      expect(collection.html).to.include('<h1>Best &amp; brightest</h1>');
+      expect(collection.html).to.include('<h1 class="main-collection__title">Best &amp; brightest</h1>');
       expect(collection.html).to.include('Tea Cup');
       expect(collection.html).to.include('$8.99');
     });
@@ -207,10 +207,10 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       expect(cart.headers.get('cache-control')).to.equal('private, no-store');
       expect(cart.html).to.include('Rice Bowl');
       expect(cart.html).to.include('$48.00');
-      expect(cart.html).to.include('Cart (2)');
+      expect(cart.html).to.include('<span class="cart-count">2</span>');
       const empty = await page(shop, 'cart');
       expect(empty.html).to.include('Your cart is empty.');
-      expect(empty.html).to.include('Cart (0)');
+      expect(empty.html).to.include('<span class="cart-count">0</span>');
     });
 
     it('translates with `t` in the asked locale, falling back to en for a missing key', async () => {

@@ -28,6 +28,8 @@ export const SCOPES = {
   read_files: 'Media files',
   write_files: 'Upload and delete media files',
   read_form_submissions: 'Storefront form submissions',
+  read_content: 'Pages, blog articles and navigation menus',
+  write_content: 'Create, change and delete pages, blog articles and navigation menus',
   read_app_metadata: 'The app’s own metadata for the store',
   write_app_metadata: 'Change the app’s own metadata for the store',
 } as const;
@@ -75,6 +77,9 @@ const TOPIC_SCOPES: Record<string, Scope | null> = {
   shipping_settings: 'read_shipping',
   media: 'read_files',
   form_submission: 'read_form_submissions',
+  page: 'read_content',
+  article: 'read_content',
+  menu: 'read_content',
 };
 
 /** The scope an app needs to receive a store topic: a scope, null (none needed), or undefined (never an app's). */

@@ -2,6 +2,7 @@ import type { CartView, PublicCollectionWithProducts, PublicProductView } from '
 import type { SettingField } from '../../themes/index.js';
 import { renderAppBlock } from '../app-blocks.js';
 import { sanitizeMerchantHtml } from '../../merchant-html.js';
+import { safeHref } from '../html.js';
 import { SafeHtml } from './engine.js';
 import type { LiquidTheme } from './theme.js';
 import type { PageModel } from '../page.js';
@@ -30,8 +31,20 @@ const variantObject = (v: PublicProductView['variants'][number]) => ({
   options: v.option_values,
 });
 
+/** A product image as Shopify's image object: `src` (what `image_url` reads), `alt`, `width`, `height`, `aspect_ratio`. */
+const imageObject = (img: PublicProductView['images'][number]) => ({
+  src: img.url,
+  url: img.url,
+  alt: img.alt,
+  width: img.width,
+  height: img.height,
+  aspect_ratio: img.width && img.height ? img.width / img.height : null,
+  media_type: 'image',
+});
+
 function productObject(p: PublicProductView) {
   const variants = p.variants.map(variantObject);
+  const images = p.images.filter((img) => safeHref(img.url) !== null).map(imageObject);
   const first = variants.find((v) => v.available) ?? variants[0] ?? null;
   return {
     id: p.id,
@@ -51,8 +64,9 @@ function productObject(p: PublicProductView) {
     selected_or_first_available_variant: first,
     first_available_variant: first,
     has_only_default_variant: variants.length <= 1,
-    featured_image: null,
-    media: [],
+    featured_image: images[0] ?? null,
+    images,
+    media: images,
   };
 }
 
@@ -66,6 +80,30 @@ function collectionObject(c: PublicCollectionWithProducts) {
     products: c.products.map(productObject),
     products_count: c.products.length,
   };
+}
+
+/** A menu as Shopify's linklist: its links whose URL is an http(s) URL or a site path (others are left out). */
+function linklist(handle: string, title: string, links: PageModel['menu']) {
+  return {
+    handle,
+    title,
+    links: links.flatMap((l) => {
+      const url = safeHref(l.url);
+      return url ? [{ title: l.title, url, links: [] }] : [];
+    }),
+  };
+}
+
+/** A search page's `search`: its terms and results (the products of the page's collection). */
+function searchObject(page: PageModel, results: ReturnType<typeof productObject>[]) {
+  return page.search ? { performed: true, terms: page.search.query, results, results_count: results.length } : null;
+}
+
+/** A cart line's image object, when the cart's lines carry one (`image`: `{ url, alt, width, height }`), else null. */
+function lineImage(line: CartView['lines'][number]) {
+  const image = (line as { image?: Partial<PublicProductView['images'][number]> | null }).image;
+  if (!image || typeof image.url !== 'string' || safeHref(image.url) === null) return null;
+  return imageObject({ url: image.url, alt: typeof image.alt === 'string' ? image.alt : '', width: image.width ?? null, height: image.height ?? null });
 }
 
 function cartObject(cart: CartView | null) {
@@ -84,6 +122,7 @@ function cartObject(cart: CartView | null) {
       line_price: l.line_total,
       final_line_price: l.line_total,
       url: `/cart#${encodeURIComponent(l.variant_id)}`,
+      image: lineImage(l),
     })),
     items_subtotal_price: cart.subtotal,
     total_discount: cart.discount,
@@ -92,10 +131,15 @@ function cartObject(cart: CartView | null) {
   };
 }
 
-/** The page's objects: shop, settings, template, request, product, collection, collections, cart, page, blog, linklists. */
+/** The page's objects: shop, settings, template, request, product, collection, collections, cart, page, blog, linklists, menus, csrf_token, search. */
 export function pageObjects(bundle: Pick<LiquidTheme, 'config'>, page: PageModel, settings: Record<string, unknown>): Record<string, unknown> {
   const product = page.product ? productObject(page.product) : null;
-  const collection = page.collection ? collectionObject(page.collection) : null;
+  const collection = page.collection
+    ? collectionObject(page.collection)
+    : page.search
+      ? { id: null, title: page.search.query, handle: 'search', url: '/search', description: new SafeHtml(''), products: [], products_count: 0 }
+      : null;
+  const mainMenu = linklist('main-menu', 'Main menu', page.menu);
   return {
     shop: { name: page.store.name, currency: page.store.currency, permanent_domain: page.store.subdomain },
     settings: liquidSettings(
@@ -108,9 +152,14 @@ export function pageObjects(bundle: Pick<LiquidTheme, 'config'>, page: PageModel
     collection,
     collections: Object.fromEntries(Object.entries(page.collections).map(([h, c]) => [h, collectionObject(c)])),
     cart: cartObject(page.cart),
-    page: page.page ? { title: page.page.title, handle: page.page.handle, content: '' } : null,
+    page: page.page
+      ? { title: page.page.title, handle: page.page.handle, url: `/pages/${encodeURIComponent(page.page.handle)}`, content: new SafeHtml(page.page.body_html) }
+      : null,
     blog: page.template === 'blog' ? { title: 'Blog', articles: [] } : null,
-    linklists: {},
+    linklists: { 'main-menu': mainMenu },
+    menus: { 'main-menu': mainMenu },
+    csrf_token: page.csrfToken ?? '',
+    search: searchObject(page, collection?.products ?? []),
     page_title: product?.title ?? collection?.title ?? page.page?.title ?? page.store.name,
     current_page: 1,
     content_for_header: new SafeHtml(''),
