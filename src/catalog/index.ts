@@ -11,6 +11,7 @@ export {
   findVariants,
   getProduct,
   listProducts,
+  mediaIsPublished,
   productExists,
   productsByIds,
   updateProduct,

@@ -331,6 +331,17 @@ export async function productsByIds(platform: Pick<Platform, 'db'>, storeId: str
   return new Map((await findManyInStore(products(platform.db), storeId, ids)).map((d) => [d._id.toHexString(), presentProduct(d)]));
 }
 
+/**
+ * Whether a published (active) product of the store shows this media: what makes a media file
+ * public (the storefront's product image URLs). One indexed read (`store_id_media_ids`).
+ */
+export async function mediaIsPublished(platform: Pick<Platform, 'db'>, storeId: string, mediaId: string): Promise<boolean> {
+  const id = parseObjectId(mediaId);
+  if (!id) return false;
+  const found = await products(platform.db).findOne({ store_id: new ObjectId(storeId), media_ids: id, status: 'active' }, { projection: { _id: 1 } });
+  return found !== null;
+}
+
 /** How many products the store has (a bulk export's estimate). */
 export function countProducts(platform: Pick<Platform, 'db'>, storeId: string): Promise<number> {
   return products(platform.db).countDocuments({ store_id: new ObjectId(storeId) });

@@ -78,6 +78,7 @@ export const catalogIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, skus_lower: 1 }, name: 'store_id_skus_lower' },
       { key: { store_id: 1, tags_lower: 1 }, name: 'store_id_tags_lower' },
       { key: { store_id: 1, 'variants._id': 1 }, name: 'store_id_variant_id' },
+      { key: { store_id: 1, media_ids: 1 }, name: 'store_id_media_ids' },
     ],
   },
   {

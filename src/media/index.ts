@@ -6,6 +6,7 @@ import { mediaRoutes } from './routes.js';
 import { MEDIA, mediaIndexes } from './store.js';
 export { findMedia, findMediaFiles, mediaByIds } from './service.js';
 export type { MediaView } from './present.js';
+export { findMediaFile, mediaRecordsByIds, urlFilename, type MediaRecord } from './public.js';
 
 /** A store's images (and the local driver's signed file URLs): /v1/media. */
 export const mediaModule: Module = {

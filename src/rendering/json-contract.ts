@@ -293,9 +293,25 @@ const SECTION_TEMPLATES: Record<string, SectionTemplate> = {
     if (!page) return '';
     return `<article class="main-page__inner page-width"><h1 class="main-page__title">${escapeHtml(page.title)}</h1><div class="main-page__body rte">${page.body_html}</div></article>`;
   },
-  'main-blog': (section, env) =>
-    `<div class="main-blog__inner page-width"><h1 class="main-blog__title">${escapeHtml(typeof section.settings.title === 'string' && section.settings.title ? section.settings.title : (env.t('blog.title') ?? 'News'))}</h1>` +
-    `<p class="main-blog__empty">${text(env, 'blog.empty', 'No articles yet. Check back soon.')}</p></div>`,
+  'main-blog': (section, env) => {
+    const articles = env.page.blog?.articles ?? [];
+    const list =
+      articles.length === 0
+        ? `<p class="main-blog__empty">${text(env, 'blog.empty', 'No articles yet. Check back soon.')}</p>`
+        : `<div class="main-blog__articles">${articles
+            .map((a) => {
+              const meta = [a.author, a.published_at ? a.published_at.slice(0, 10) : null]
+                .filter((x): x is string => !!x)
+                .map(escapeHtml)
+                .join(' · ');
+              return `<article class="article-card" id="article-${escapeHtml(a.handle)}"><h2 class="article-card__title">${escapeHtml(a.title)}</h2>${meta ? `<p class="article-card__meta">${meta}</p>` : ''}<div class="article-card__body rte">${a.body_html}</div></article>`;
+            })
+            .join('')}</div>`;
+    return (
+      `<div class="main-blog__inner page-width"><h1 class="main-blog__title">${escapeHtml(typeof section.settings.title === 'string' && section.settings.title ? section.settings.title : (env.t('blog.title') ?? 'News'))}</h1>` +
+      `${list}</div>`
+    );
+  },
   'featured-collection': (section, env) => {
     const handle = section.settings.collection;
     const collection = typeof handle === 'string' ? ownValue(env.page.collections, handle) : undefined;

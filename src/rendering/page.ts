@@ -105,18 +105,12 @@ export async function buildPageModel(
     collections,
     cart: request.cartToken ? await shopperCart(platform, store, request.cartToken) : null,
     page: request.template === 'page' ? await contentPage(platform, store.id, handle) : null,
-    menu: menu ?? DEFAULT_MENU,
+    menu: menu ?? [],
     csrfToken: request.csrfToken ?? null,
     search: request.search !== undefined ? { query: request.search } : null,
     blog: request.template === 'blog' ? { handle: BLOG_HANDLE, title: 'News', articles: await listPublishedArticles(platform, store.id, BLOG_ARTICLES) } : null,
   };
 }
-
-/** The header's links when the store has no `main-menu` (docs/content.md). */
-const DEFAULT_MENU: MenuLink[] = [
-  { title: 'Home', url: '/' },
-  { title: 'Shop all', url: '/collections/all' },
-];
 
 /** How many articles a blog page shows. */
 const BLOG_ARTICLES = 20;

@@ -1,10 +1,11 @@
 import { findCollectionByHandle, findProductByHandle, listCollections, listProducts, type ProductView } from '../catalog/index.js';
 import { notFound } from '../errors.js';
 import { activeLocationIds, availableAt } from '../inventory/index.js';
+import { mediaRecordsByIds, type MediaRecord } from '../media/index.js';
 import type { Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { findStoreBySubdomain, type StoreView } from '../stores/index.js';
-import { presentPublicCollection, presentPublicProduct, presentPublicStore, type PublicProductView } from './present.js';
+import { findStoreById, findStoreBySubdomain, type StoreView } from '../stores/index.js';
+import { presentPublicCollection, presentPublicProduct, presentPublicStore, type PublicImage, type PublicProductView } from './present.js';
 import type { ListPublicProductsQuery, LookupQuery } from './schemas.js';
 
 /**
@@ -60,17 +61,56 @@ export async function variantAvailability(
   return out;
 }
 
-async function presentPublicProducts(platform: Platform, storeId: string, products: readonly ProductView[]): Promise<PublicProductView[]> {
-  const availability = await variantAvailability(
-    platform,
-    storeId,
-    products.flatMap((p) => p.variants),
-  );
-  return products.map((p) => presentPublicProduct(p, availability));
+/**
+ * The store a public read is for: the store (its id and subdomain), or its id alone, when the
+ * subdomain is read (one more read; callers that hold the store pass it).
+ */
+export type PublicStoreRef = string | Pick<StoreView, 'id' | 'subdomain'>;
+
+const storeIdOf = (ref: PublicStoreRef) => (typeof ref === 'string' ? ref : ref.id);
+
+async function resolveStoreRef(platform: Platform, ref: PublicStoreRef): Promise<Pick<StoreView, 'id' | 'subdomain'>> {
+  if (typeof ref !== 'string') return ref;
+  const store = await findStoreById(platform, ref);
+  if (!store) throw notFound('Store');
+  return store;
+}
+
+/**
+ * A product image's public URL (docs/storefront.md, Product images): a path on the platform's
+ * host (as theme asset URLs are), the same for as long as the media file exists (media never
+ * change), so it is cached for good: `/v1/storefront/<subdomain>/media/<media id>/<file name>`.
+ */
+export const publicImagePath = (subdomain: string, m: Pick<MediaRecord, 'id' | 'url_filename'>): string =>
+  `/v1/storefront/${encodeURIComponent(subdomain)}/media/${m.id}/${m.url_filename}`;
+
+/** A product's images in its `media_ids` order (media that are gone are left out); alt text: the media's, else the product's title. */
+function productImages(subdomain: string, p: ProductView, found: ReadonlyMap<string, MediaRecord>): PublicImage[] {
+  return p.media_ids.flatMap((id) => {
+    const m = found.get(id);
+    return m ? [{ url: publicImagePath(subdomain, m), alt: m.alt ?? p.title, width: m.width, height: m.height }] : [];
+  });
+}
+
+/** A page of products as shoppers see them: one read of the page's stock, one of its media. */
+async function presentPublicProducts(platform: Platform, storeRef: PublicStoreRef, products: readonly ProductView[]): Promise<PublicProductView[]> {
+  const storeId = storeIdOf(storeRef);
+  const mediaIds = products.flatMap((p) => p.media_ids);
+  const [availability, media, subdomain] = await Promise.all([
+    variantAvailability(
+      platform,
+      storeId,
+      products.flatMap((p) => p.variants),
+    ),
+    mediaRecordsByIds(platform, storeId, mediaIds),
+    mediaIds.length === 0 ? '' : resolveStoreRef(platform, storeRef).then((s) => s.subdomain),
+  ]);
+  return products.map((p) => presentPublicProduct(p, availability, productImages(subdomain, p, media)));
 }
 
 /** Active products only (drafts and archived ones are not published), in the admin list's order and cursors. */
-export async function listPublicProducts(platform: Platform, storeId: string, query: ListPublicProductsQuery, collectionId?: string) {
+export async function listPublicProducts(platform: Platform, storeRef: PublicStoreRef, query: ListPublicProductsQuery, collectionId?: string) {
+  const storeId = storeIdOf(storeRef);
   const page = await listProducts(platform, storeId, {
     status: 'active',
     query: query.q,
@@ -80,13 +120,13 @@ export async function listPublicProducts(platform: Platform, storeId: string, qu
     collection_id: collectionId,
     updated_since: undefined,
   });
-  return { items: await presentPublicProducts(platform, storeId, page.items), nextCursor: page.nextCursor };
+  return { items: await presentPublicProducts(platform, storeRef, page.items), nextCursor: page.nextCursor };
 }
 
-export async function getPublicProduct(platform: Platform, storeId: string, handle: string): Promise<PublicProductView> {
-  const product = await findProductByHandle(platform, storeId, handle);
+export async function getPublicProduct(platform: Platform, storeRef: PublicStoreRef, handle: string): Promise<PublicProductView> {
+  const product = await findProductByHandle(platform, storeIdOf(storeRef), handle);
   if (!product || product.status !== 'active') throw notFound('Product');
-  const [view] = await presentPublicProducts(platform, storeId, [product]);
+  const [view] = await presentPublicProducts(platform, storeRef, [product]);
   return view!;
 }
 
@@ -95,17 +135,17 @@ export async function listPublicCollections(platform: Platform, storeId: string,
   return { items: items.map(presentPublicCollection), nextCursor };
 }
 
-export async function listPublicCollectionProducts(platform: Platform, storeId: string, handle: string, query: ListPublicProductsQuery) {
-  const collection = await findCollectionByHandle(platform, storeId, handle);
+export async function listPublicCollectionProducts(platform: Platform, storeRef: PublicStoreRef, handle: string, query: ListPublicProductsQuery) {
+  const collection = await findCollectionByHandle(platform, storeIdOf(storeRef), handle);
   if (!collection) throw notFound('Collection');
-  return listPublicProducts(platform, storeId, query, collection.id);
+  return listPublicProducts(platform, storeRef, query, collection.id);
 }
 
 /** A collection by handle with its first `limit` active products, for a rendered page (src/rendering), or null. */
-export async function findPublicCollection(platform: Platform, storeId: string, handle: string, limit: number) {
-  const collection = await findCollectionByHandle(platform, storeId, handle);
+export async function findPublicCollection(platform: Platform, storeRef: PublicStoreRef, handle: string, limit: number) {
+  const collection = await findCollectionByHandle(platform, storeIdOf(storeRef), handle);
   if (!collection) return null;
-  const page = await listPublicProducts(platform, storeId, { sort: 'created_at', limit }, collection.id);
+  const page = await listPublicProducts(platform, storeRef, { sort: 'created_at', limit }, collection.id);
   return { ...presentPublicCollection(collection), products: page.items };
 }
 export type PublicCollectionWithProducts = NonNullable<Awaited<ReturnType<typeof findPublicCollection>>>;

@@ -12,6 +12,7 @@ import { cartConflict, createCart, discardCart, loadPricedCart, updateCart } fro
 import { checkout } from './checkout.js';
 import { checkoutOffer } from './checkout-options.js';
 import { createPaymentOrder, simulateSandboxPayment, verifyPayment } from './payments.js';
+import { serveProductImage } from './images.js';
 import { presentCart, presentCheckoutOffer, presentPublicStore } from './present.js';
 import { getPublicProduct, listPublicCollectionProducts, listPublicCollections, listPublicProducts, lookupStore, storefrontStore } from './reads.js';
 import {
@@ -28,6 +29,8 @@ import {
 const access = 'public' as const;
 const StoreParams = z.object({ subdomain: z.string().max(255) });
 const HandleParams = StoreParams.extend({ handle: z.string().max(255) });
+// Any id or name is a 404, not a 400: the handler looks them up.
+const ImageParams = StoreParams.extend({ media_id: z.string(), filename: z.string() });
 
 /**
  * The signed-in customer of this store when the request carries `Authorization` (optional on the
@@ -54,12 +57,12 @@ export function storefrontRoutes(platform: Platform): AppRouter {
     { access, params: StoreParams, query: ListPublicProductsQuery, respond: 'page', cache: 'public' },
     async ({ params, query }) => {
       const store = await storefrontStore(platform, params.subdomain);
-      return listPublicProducts(platform, store.id, query);
+      return listPublicProducts(platform, store, query);
     },
   );
   on.get('/:subdomain/products/:handle', { access, params: HandleParams, cache: 'public' }, async ({ params }) => {
     const store = await storefrontStore(platform, params.subdomain);
-    return getPublicProduct(platform, store.id, params.handle);
+    return getPublicProduct(platform, store, params.handle);
   });
   on.get(
     '/:subdomain/collections',
@@ -74,8 +77,13 @@ export function storefrontRoutes(platform: Platform): AppRouter {
     { access, params: HandleParams, query: ListPublicProductsQuery, respond: 'page', cache: 'public' },
     async ({ params, query }) => {
       const store = await storefrontStore(platform, params.subdomain);
-      return listPublicCollectionProducts(platform, store.id, params.handle, query);
+      return listPublicCollectionProducts(platform, store, params.handle, query);
     },
+  );
+
+  // Product images: public, cached for good (docs/storefront.md, Product images).
+  on.get('/:subdomain/media/:media_id/:filename', { access, params: ImageParams, respond: 'raw' }, ({ ctx, params }) =>
+    serveProductImage(platform, ctx, params),
   );
 
   // Carts: never cached (private to whoever holds the token).

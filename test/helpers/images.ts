@@ -1,32 +1,11 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { encodePng } from '../../src/dev/png.js';
 
 /** Small, valid image files built byte by byte, for upload tests. */
 
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
+/** A white RGBA PNG; `padding` bytes of a tEXt comment make it larger without changing its pixels. */
 export function png(width = 1, height = 1, padding = 0): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 6; // RGBA
-  const row = Buffer.alloc(1 + width * 4, 0xff);
-  row[0] = 0; // filter: none
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    ...(padding > 0 ? [pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(padding, 0x41)]))] : []),
-    pngChunk('IDAT', deflateSync(raw)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  const text = padding > 0 ? Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(padding, 0x41)]) : undefined;
+  return encodePng(width, height, 4, Buffer.alloc(width * height * 4, 0xff), { text });
 }
 
 export function gif(width = 1, height = 1): Buffer {

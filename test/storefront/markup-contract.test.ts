@@ -98,6 +98,7 @@ function pageModel(over: Partial<PageModel> = {}): PageModel {
     collections: {},
     cart: null,
     page: null,
+    blog: null,
     menu: [],
     csrfToken: null,
     search: null,

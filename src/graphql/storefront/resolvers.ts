@@ -33,7 +33,7 @@ const publishedProducts = (ctx: StorefrontContext, args: ConnectionArgs, collect
     ({ limit, cursor, backwards }) =>
       listPublicProducts(
         ctx.platform,
-        ctx.store.id,
+        ctx.store,
         { sort: backwards ? '-created_at' : 'created_at', limit, cursor: cursor ? { v: cursorId(cursor), id: new ObjectId(cursorId(cursor)) } : undefined },
         collectionId,
       ),
@@ -58,7 +58,7 @@ const mailing = (a: PostalAddress & { id?: string; province?: string | null }) =
 export const storefrontResolvers: Resolvers<StorefrontContext> = {
   QueryRoot: {
     shop: (_: never, __: never, ctx: StorefrontContext) => ctx.store,
-    product: (_: never, { handle }: { handle: string }, ctx: StorefrontContext) => orNull(getPublicProduct(ctx.platform, ctx.store.id, handle.slice(0, 255))),
+    product: (_: never, { handle }: { handle: string }, ctx: StorefrontContext) => orNull(getPublicProduct(ctx.platform, ctx.store, handle.slice(0, 255))),
     products: (_: never, args: ConnectionArgs, ctx: StorefrontContext) => publishedProducts(ctx, args),
     collection: async (_: never, { handle }: { handle: string }, ctx: StorefrontContext) =>
       findCollectionByHandle(ctx.platform, ctx.store.id, handle.slice(0, 255)),

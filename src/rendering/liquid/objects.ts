@@ -155,7 +155,22 @@ export function pageObjects(bundle: Pick<LiquidTheme, 'config'>, page: PageModel
     page: page.page
       ? { title: page.page.title, handle: page.page.handle, url: `/pages/${encodeURIComponent(page.page.handle)}`, content: new SafeHtml(page.page.body_html) }
       : null,
-    blog: page.template === 'blog' ? { title: 'Blog', articles: [] } : null,
+    blog: page.blog
+      ? {
+          title: page.blog.title,
+          handle: page.blog.handle,
+          url: `/blogs/${page.blog.handle}`,
+          articles: page.blog.articles.map((a) => ({
+            title: a.title,
+            handle: a.handle,
+            author: a.author,
+            published_at: a.published_at,
+            content: new SafeHtml(a.body_html),
+            url: `/blogs/${page.blog!.handle}#article-${a.handle}`,
+          })),
+          articles_count: page.blog.articles.length,
+        }
+      : null,
     linklists: { 'main-menu': mainMenu },
     menus: { 'main-menu': mainMenu },
     csrf_token: page.csrfToken ?? '',
