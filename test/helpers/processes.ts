@@ -125,3 +125,29 @@ export async function devStartEnv(dataDir: string, port: number, extra: Record<s
   delete env.LOG_FORMAT; // the default: its output is piped, so JSON
   return env;
 }
+
+/**
+ * The describe block's own web process (the Procfile's `web`) on the test app's database and a
+ * free port: started by a `before` hook, stopped (SIGTERM) by an `after` hook. `port` and `url`
+ * are filled in once it listens (read them in hooks and tests).
+ */
+export function useWebProcess(
+  app: Pick<TestApp, 'childEnv'>,
+  env: Record<string, string> | (() => Record<string, string>) = {},
+): { port: number; url: string } {
+  const web = { port: 0, url: '' };
+  let running: RunningProcess | null = null;
+  before(async () => {
+    const port = await freePort();
+    running = runProcfileProcess('web', app.childEnv({ ...(typeof env === 'function' ? env() : env), PORT: String(port) }));
+    await running.waitFor('"event":"web.listening"');
+    Object.assign(web, { port, url: `http://127.0.0.1:${port}` });
+  });
+  after(async () => {
+    const p = running as RunningProcess | null;
+    if (!p) return;
+    if (p.child.exitCode === null) p.child.kill('SIGTERM');
+    await p.exited;
+  });
+  return web;
+}
