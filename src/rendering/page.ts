@@ -2,12 +2,14 @@ import { PlatformError, type ErrorCode } from '../errors.js';
 import type { Platform } from '../platform.js';
 import {
   findPublicCollection,
+  firstProductImages,
   getPublicProduct,
   listPublicProducts,
   loadPricedCart,
   presentCart,
   type CartView,
   type PublicCollectionWithProducts,
+  type PublicImage,
   type PublicProductView,
 } from '../storefront/index.js';
 import type { StoreView } from '../stores/index.js';
@@ -40,7 +42,7 @@ export type PageModel = {
   collection: PublicCollectionWithProducts | null;
   /** Collections named by a section's `collection` setting, by handle (featured products). */
   collections: Record<string, PublicCollectionWithProducts>;
-  cart: CartView | null;
+  cart: PageCart | null;
   /** A page of the store's content (`/pages/<handle>`): its title and sanitised body. */
   page: { handle: string; title: string; body_html: string } | null;
   /** The store's main menu, which the header prints (docs/content.md); empty when it has none. */
@@ -56,6 +58,9 @@ export type PageModel = {
   /** The store's blog on a blog page (`/blogs/news`): its published articles, newest first. */
   blog: { handle: string; title: string; articles: PublishedArticle[] } | null;
 };
+
+/** The shopper's cart as a page shows it: each line with its product's first image (null without one). */
+export type PageCart = Omit<CartView, 'lines'> & { lines: (CartView['lines'][number] & { image?: PublicImage | null })[] };
 
 /** A link of a navigation menu: its text and where it goes (a path on the store, or an absolute URL). */
 export type MenuLink = { title: string; url: string };
@@ -142,9 +147,15 @@ function requireHandle(handle: string | undefined, what: string): string {
   return handle;
 }
 
-async function shopperCart(platform: Platform, store: StoreView, token: string): Promise<CartView | null> {
+async function shopperCart(platform: Platform, store: StoreView, token: string): Promise<PageCart | null> {
   try {
-    return presentCart(await loadPricedCart(platform, store, token));
+    const cart = presentCart(await loadPricedCart(platform, store, token));
+    const images = await firstProductImages(
+      platform,
+      store,
+      cart.lines.flatMap((l) => (l.product_id ? [l.product_id] : [])),
+    );
+    return { ...cart, lines: cart.lines.map((l) => ({ ...l, image: (l.product_id && images.get(l.product_id)) || null })) };
   } catch (err) {
     if (err instanceof PlatformError && err.kind === 'not_found') return null;
     throw err;

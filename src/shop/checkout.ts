@@ -104,12 +104,15 @@ async function checkoutCart(platform: Platform, shop: Shop) {
 
 type Cart = NonNullable<Awaited<ReturnType<typeof checkoutCart>>>;
 
+/** A variant's title worth showing: not the only variant's "Default" / "Default Title". */
+const variantTitle = (title: string | null) => (title && !/^default( title)?$/i.test(title) ? title : null);
+
 /** The order summary beside each step: the cart's lines and totals, shipping when chosen. */
 function cartSummary(cart: Cart, shipping: number | null): string {
   const rows = cart.lines
     .map(
       (l) =>
-        `<tr><td>${escapeHtml(l.product_title ?? 'Unavailable item')}${l.variant_title ? ` <span class="muted">${escapeHtml(l.variant_title)}</span>` : ''} × ${l.quantity}${
+        `<tr><td>${escapeHtml(l.product_title ?? 'Unavailable item')}${variantTitle(l.variant_title) ? ` <span class="muted">${escapeHtml(l.variant_title)}</span>` : ''} × ${l.quantity}${
           l.problem ? ` <span class="status">${escapeHtml(l.problem.replace(/_/g, ' '))}</span>` : ''
         }</td><td>${money(l.line_total, cart.currency)}</td></tr>`,
     )
@@ -315,7 +318,7 @@ function orderSummary(order: OrderView): Html {
   const rows = order.line_items
     .map(
       (l) =>
-        `<tr><td>${escapeHtml(l.title)}${l.variant_title ? ` <span class="muted">${escapeHtml(l.variant_title)}</span>` : ''} × ${l.quantity}</td><td>${money(l.total, order.currency)}</td></tr>`,
+        `<tr><td>${escapeHtml(l.title)}${variantTitle(l.variant_title) ? ` <span class="muted">${escapeHtml(l.variant_title)}</span>` : ''} × ${l.quantity}</td><td>${money(l.total, order.currency)}</td></tr>`,
     )
     .join('');
   const line = (label: string, minor: number) => `<tr><td>${label}</td><td>${money(minor, order.currency)}</td></tr>`;

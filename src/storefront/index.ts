@@ -22,6 +22,7 @@ export { createPaymentOrder, simulateSandboxPayment, verifyPayment } from './pay
 export { FinishCheckouts, SweepCarts } from './jobs.js';
 export {
   findPublicCollection,
+  firstProductImages,
   getPublicProduct,
   listPublicCollections,
   listPublicProducts,
@@ -29,7 +30,7 @@ export {
   subdomainOfHost,
   type PublicCollectionWithProducts,
 } from './reads.js';
-export { presentCart, type PublicProductView } from './present.js';
+export { presentCart, type PublicImage, type PublicProductView } from './present.js';
 export type { CheckoutDetails } from './store.js';
 export { CART_TOKEN_HEADER, CheckoutBody, MAX_LINE_QUANTITY, type CartChanges } from './schemas.js';
 export type { CartView } from './present.js';

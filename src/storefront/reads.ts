@@ -1,4 +1,4 @@
-import { findCollectionByHandle, findProductByHandle, listCollections, listProducts, type ProductView } from '../catalog/index.js';
+import { findCollectionByHandle, findProductByHandle, listCollections, listProducts, productsByIds, type ProductView } from '../catalog/index.js';
 import { notFound } from '../errors.js';
 import { activeLocationIds, availableAt } from '../inventory/index.js';
 import { mediaRecordsByIds, type MediaRecord } from '../media/index.js';
@@ -106,6 +106,30 @@ async function presentPublicProducts(platform: Platform, storeRef: PublicStoreRe
     mediaIds.length === 0 ? '' : resolveStoreRef(platform, storeRef).then((s) => s.subdomain),
   ]);
   return products.map((p) => presentPublicProduct(p, availability, productImages(subdomain, p, media)));
+}
+
+/**
+ * Each product's first image (its first media that still exists), by product id, for the lines of
+ * a cart page: one read of the products, one of their first media. Products without one are left out.
+ */
+export async function firstProductImages(
+  platform: Platform,
+  store: Pick<StoreView, 'id' | 'subdomain'>,
+  productIds: readonly string[],
+): Promise<Map<string, PublicImage>> {
+  const products = await productsByIds(platform, store.id, [...new Set(productIds)]);
+  const firsts = [...products.values()].flatMap((p) => (p.status === 'active' && p.media_ids[0] ? [p] : []));
+  const media = await mediaRecordsByIds(
+    platform,
+    store.id,
+    firsts.map((p) => p.media_ids[0]!),
+  );
+  const out = new Map<string, PublicImage>();
+  for (const p of firsts) {
+    const [image] = productImages(store.subdomain, { ...p, media_ids: p.media_ids.slice(0, 1) }, media);
+    if (image) out.set(p.id, image);
+  }
+  return out;
 }
 
 /** Active products only (drafts and archived ones are not published), in the admin list's order and cursors. */

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { useTestApp } from '../helpers/app.js';
 import { givenLocation, givenProduct, givenStockedVariant } from '../helpers/catalog.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { png } from '../helpers/images.js';
 import { csrfIn, ShopBrowser } from '../helpers/shop.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
 
@@ -110,6 +111,32 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
     // Another store's content is not this store's.
     const other = await openShop();
     expect((await new ShopBrowser(app.url, `${other.store.subdomain}.localhost`).get('/pages/about')).status).to.equal(404);
+  });
+
+  it('shows each cart line with its product’s picture, at its public URL', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([png(8, 8)], { type: 'application/octet-stream' }), 'vase.png');
+    const uploaded = await fetch(`${app.url}/v1/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shop.merchant.token}`, 'x-store-id': shop.store.id },
+      body: form,
+    });
+    expect(uploaded.status).to.equal(201);
+    const media = ((await uploaded.json()) as any).data;
+    const vase = await givenProduct(api, shop.as, {
+      title: 'Bud Vase',
+      handle: 'bud-vase',
+      media_ids: [media.id],
+      variants: [{ price: 2400, inventory_tracked: false }],
+    });
+    const b = browser(shop);
+    await b.post('/cart/add', { id: vase.variants[0].id, quantity: '1' });
+    const cart = await b.get('/cart');
+    const url = `/v1/storefront/${shop.store.subdomain}/media/${media.id}/`;
+    expect(cart.html).to.include(url);
+    const src = new RegExp(`src="(${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^"]+)"`).exec(cart.html)![1]!;
+    const image = await b.get(src);
+    expect([image.status, image.headers['content-type']]).to.deep.equal([200, 'image/png']);
   });
 
   it('answers pages without a cart or session as public with an ETag and 304, and pages with one as private', async () => {
