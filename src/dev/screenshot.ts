@@ -3,7 +3,19 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
-import { addToCart, checkOut, chooseShipping, collectionToProduct, fillInformation, homeToCollection, open, payNow, placeOrder, shopUrl } from './shop-flow.js';
+import {
+  addToCart,
+  checkOut,
+  chooseShipping,
+  collectionToProduct,
+  fillInformation,
+  homeToCollection,
+  open,
+  payNow,
+  placeOrder,
+  register,
+  shopUrl,
+} from './shop-flow.js';
 
 /**
  * `npm run screenshot` (docs/shop.md, "Screenshots"): what a shopper sees, in a real browser.
@@ -183,7 +195,19 @@ async function themePages(browser: Browser, name: string): Promise<void> {
     await open(page, shop(`/products/${created[2].handle}`));
     await addToCart(page);
     await shot(page, `${name}-cart`);
+    // The shop's own pages (checkout, payment, account, errors) are the same under every theme: once.
+    const builtIns = name === 'aurora';
+    if (builtIns) {
+      await register(page, shop('/account/register'), {
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: `ada-${unique}@example.com`,
+        password: 'screenshot password',
+      });
+      await open(page, shop('/cart'));
+    }
     await checkOut(page);
+    if (builtIns) await shot(page, 'shop-checkout-information');
     await fillInformation(page, {
       email: 'ada@example.com',
       first_name: 'Ada',
@@ -198,8 +222,20 @@ async function themePages(browser: Browser, name: string): Promise<void> {
     await chooseShipping(page, { shipping_option: 'standard', payment_provider: 'sandbox' });
     await shot(page, `${name}-checkout`);
     await placeOrder(page);
+    if (builtIns) await shot(page, 'shop-payment');
     await payNow(page);
     await shot(page, `${name}-confirmation`);
+    if (builtIns) {
+      await open(page, shop('/account'));
+      await shot(page, 'shop-account');
+      await page.goto(shop('/products/no-such-product'));
+      await shot(page, 'shop-not-found');
+      const visitor = await context.browser()!.newContext({ viewport: { width: 1280, height: 900 } });
+      const signedOut = await visitor.newPage();
+      await open(signedOut, shop('/account/login'));
+      await shot(signedOut, 'shop-login');
+      await visitor.close();
+    }
   } finally {
     await context.close();
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getAccount } from '../customers/index.js';
 import { sha256 } from '../digest.js';
 import { PlatformError } from '../errors.js';
 import type { AppContext } from '../http/context.js';
@@ -178,9 +179,20 @@ export async function checkoutInformation(platform: Platform, ctx: AppContext, s
   const cart = await checkoutCart(platform, shop);
   if (!cart) return seeOther(ctx, '/cart');
   const details = await checkoutDetails(platform, shop.store.id, shop.cartToken!);
+  const values = detailsValues(details);
+  // A signed-in customer starts from their account's email and name.
+  if (!details && shop.customer) {
+    const account = await getAccount(platform, shop.store.id, shop.customer.id);
+    for (const [k, v] of [
+      ['email', account.email],
+      ['first_name', account.first_name],
+      ['last_name', account.last_name],
+    ] as const)
+      if (v) values.set(k, v);
+  }
   ctx.set('Cache-Control', 'private, no-store');
   ctx.type = 'text/html; charset=utf-8';
-  ctx.body = informationPage(shop, cart, detailsValues(details), new Map(), await defaultCountry(platform, shop.store.id));
+  ctx.body = informationPage(shop, cart, values, new Map(), await defaultCountry(platform, shop.store.id));
 }
 
 /** POST /checkout/information: kept with the cart, then the shipping step; a field that is not valid shows the form again (400). */
