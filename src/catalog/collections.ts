@@ -3,7 +3,7 @@ import { findInStore, findManyInStore, onDuplicateKey } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, type Page, findPage, pageDirection } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { handleTaken, insertWithHandle } from './handles.js';
+import { handleTaken, insertWithHandle } from '../handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { presentCollection, type CollectionView } from './present.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';

@@ -6,7 +6,7 @@ import { keysetPageOf, keysetQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { lockStoreCurrency, type StoreView } from '../stores/index.js';
 import { collectionProductFilter } from './collections.js';
-import { handleTaken, insertWithHandle } from './handles.js';
+import { handleTaken, insertWithHandle } from '../handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { presentProduct, type ProductView } from './present.js';
 import type { CreateProductBody, ListProductsQuery, UpdateProductBody, VariantInput } from './schemas.js';

@@ -6,7 +6,7 @@ import { parseObjectId } from '../ids.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { handleTaken, insertWithHandle } from './handles.js';
+import { handleTaken, insertWithHandle } from '../handles.js';
 import {
   presentArticle,
   presentMenu,
@@ -55,22 +55,27 @@ const listFilter = (storeId: string, query: ListContentQuery & Pick<Page, 'backw
 export async function createPage(platform: Platform, storeId: string, input: CreatePageBody): Promise<PageView> {
   const now = platform.clock.now();
   const body_html = sanitizeMerchantHtml(input.body_html);
-  return insertWithHandle('page', input.handle, input.title, async (handle) => {
-    const doc: PageDocument = {
-      _id: new ObjectId(),
-      store_id: new ObjectId(storeId),
-      title: input.title,
-      handle,
-      body_html,
-      published: input.published,
-      version: 1,
-      created_at: now,
-      updated_at: now,
-    };
-    const view = presentPage(doc);
-    await platform.events.insert(pages(platform.db), doc, [platform.events.pending('page.created', doc.store_id, { page: view }, `page.created:${view.id}`)]);
-    return view;
-  });
+  return insertWithHandle(
+    input.handle,
+    input.title,
+    async (handle) => {
+      const doc: PageDocument = {
+        _id: new ObjectId(),
+        store_id: new ObjectId(storeId),
+        title: input.title,
+        handle,
+        body_html,
+        published: input.published,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+      };
+      const view = presentPage(doc);
+      await platform.events.insert(pages(platform.db), doc, [platform.events.pending('page.created', doc.store_id, { page: view }, `page.created:${view.id}`)]);
+      return view;
+    },
+    { what: 'page', fallback: 'page' },
+  );
 }
 
 export async function listPages(platform: Platform, storeId: string, query: ListContentQuery): Promise<{ items: PageView[]; nextCursor: string | null }> {
@@ -101,7 +106,7 @@ export async function updatePage(platform: Platform, storeId: string, pageId: st
     const pending = [platform.events.pending('page.updated', current.store_id, { page: view }, `page.updated:${view.id}:v${version}`)];
     const result = await onDuplicateKey(
       pages(platform.db).updateOne({ ...scope, version: current.version }, carrying({ $set: changes, $inc: { version: 1 } }, pending)),
-      () => handleTaken('page', input.handle ?? current.handle),
+      () => handleTaken(input.handle ?? current.handle, 'page'),
     );
     if (result.matchedCount !== 1) continue;
     await platform.events.settle(pages(platform.db), current._id, pending);
@@ -143,26 +148,31 @@ export async function createArticle(platform: Platform, storeId: string, input: 
   const body_html = sanitizeMerchantHtml(input.body_html);
   // A published article always has its date: the one given, else now.
   const published_at = input.published_at ?? (input.published ? now : null);
-  return insertWithHandle('article', input.handle, input.title, async (handle) => {
-    const doc: ArticleDocument = {
-      _id: new ObjectId(),
-      store_id: new ObjectId(storeId),
-      title: input.title,
-      handle,
-      body_html,
-      author: input.author,
-      published: input.published,
-      published_at,
-      version: 1,
-      created_at: now,
-      updated_at: now,
-    };
-    const view = presentArticle(doc);
-    await platform.events.insert(articles(platform.db), doc, [
-      platform.events.pending('article.created', doc.store_id, { article: view }, `article.created:${view.id}`),
-    ]);
-    return view;
-  });
+  return insertWithHandle(
+    input.handle,
+    input.title,
+    async (handle) => {
+      const doc: ArticleDocument = {
+        _id: new ObjectId(),
+        store_id: new ObjectId(storeId),
+        title: input.title,
+        handle,
+        body_html,
+        author: input.author,
+        published: input.published,
+        published_at,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+      };
+      const view = presentArticle(doc);
+      await platform.events.insert(articles(platform.db), doc, [
+        platform.events.pending('article.created', doc.store_id, { article: view }, `article.created:${view.id}`),
+      ]);
+      return view;
+    },
+    { what: 'article', fallback: 'article' },
+  );
 }
 
 export async function listArticles(platform: Platform, storeId: string, query: ListContentQuery): Promise<{ items: ArticleView[]; nextCursor: string | null }> {
@@ -198,7 +208,7 @@ export async function updateArticle(platform: Platform, storeId: string, article
     const pending = [platform.events.pending('article.updated', current.store_id, { article: view }, `article.updated:${view.id}:v${version}`)];
     const result = await onDuplicateKey(
       articles(platform.db).updateOne({ ...scope, version: current.version }, carrying({ $set: changes, $inc: { version: 1 } }, pending)),
-      () => handleTaken('article', input.handle ?? current.handle),
+      () => handleTaken(input.handle ?? current.handle, 'article'),
     );
     if (result.matchedCount !== 1) continue;
     await platform.events.settle(articles(platform.db), current._id, pending);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { crc32, deflateSync } from 'node:zlib';
+import { encodePng } from './png.js';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
 import {
@@ -14,6 +14,7 @@ import {
   payNow,
   placeOrder,
   register,
+  SAMPLE_SHOPPER,
   shopUrl,
 } from './shop-flow.js';
 
@@ -53,26 +54,12 @@ async function call(method: string, path: string, body?: unknown, headers: Recor
   return text ? JSON.parse(text) : null;
 }
 
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
 /** A product photo stand-in: a soft two-tone backdrop with a round object on a shelf, as a PNG. */
 function productPhoto(size: number, [r, g, b]: [number, number, number]): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0);
-  ihdr.writeUInt32BE(size, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
   const rows: Buffer[] = [];
   const [cx, cy, radius, shelf] = [size / 2, size * 0.52, size * 0.26, size * 0.74];
   for (let y = 0; y < size; y++) {
-    const row = Buffer.alloc(1 + size * 3);
+    const row = Buffer.alloc(size * 3);
     for (let x = 0; x < size; x++) {
       const wall = 0.9 + 0.1 * (1 - y / size);
       let [pr, pg, pb] = y > shelf ? [0.82, 0.8, 0.77] : [0.95 * wall, 0.93 * wall, 0.9 * wall];
@@ -83,18 +70,13 @@ function productPhoto(size: number, [r, g, b]: [number, number, number]): Buffer
       } else if (y > shelf && Math.abs(x - cx) < radius * 1.1 && y < shelf + size * 0.04) {
         [pr, pg, pb] = [pr * 0.8, pg * 0.8, pb * 0.8]; // the object's shadow
       }
-      row[1 + x * 3] = Math.max(0, Math.min(255, Math.round(pr * 255)));
-      row[2 + x * 3] = Math.max(0, Math.min(255, Math.round(pg * 255)));
-      row[3 + x * 3] = Math.max(0, Math.min(255, Math.round(pb * 255)));
+      row[x * 3] = Math.max(0, Math.min(255, Math.round(pr * 255)));
+      row[1 + x * 3] = Math.max(0, Math.min(255, Math.round(pg * 255)));
+      row[2 + x * 3] = Math.max(0, Math.min(255, Math.round(pb * 255)));
     }
     rows.push(row);
   }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(Buffer.concat(rows))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  return encodePng(size, size, 3, Buffer.concat(rows));
 }
 
 /** Uploads the photo as the store's media (docs/media.md): its id, or null (with a warning) when the platform takes none. */
@@ -208,17 +190,7 @@ async function themePages(browser: Browser, name: string): Promise<void> {
     }
     await checkOut(page);
     if (builtIns) await shot(page, 'shop-checkout-information');
-    await fillInformation(page, {
-      email: 'ada@example.com',
-      first_name: 'Ada',
-      last_name: 'Lovelace',
-      address1: '12 Hudson Street',
-      city: 'New York',
-      province_code: 'NY',
-      zip: '10013',
-      country_code: 'US',
-      phone: '+12125550100',
-    });
+    await fillInformation(page, SAMPLE_SHOPPER('ada@example.com'));
     await chooseShipping(page, { shipping_option: 'standard', payment_provider: 'sandbox' });
     await shot(page, `${name}-checkout`);
     await placeOrder(page);

@@ -26,6 +26,19 @@ export type Shopper = {
   phone?: string;
 };
 
+/** The shopper the browser tests and the screenshots check out as (an address in New York). */
+export const SAMPLE_SHOPPER = (email: string): Shopper => ({
+  email,
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  address1: '12 Hudson Street',
+  city: 'New York',
+  province_code: 'NY',
+  zip: '10013',
+  country_code: 'US',
+  phone: '+12125550100',
+});
+
 const STEP_TIMEOUT_MS = 15_000;
 
 async function pageText(page: Page): Promise<string> {

@@ -6,6 +6,7 @@ import type { AppContext } from '../http/context.js';
 import { listCustomerOrders } from '../orders/index.js';
 import type { Platform } from '../platform.js';
 import { escapeHtml } from '../rendering/index.js';
+import { CheckoutBody } from '../storefront/index.js';
 import { postedForm, seeOther } from './cart.js';
 import type { Shop } from './context.js';
 import { csrfField, errorList, field, html, money, page } from './layout.js';
@@ -17,12 +18,8 @@ import { CUSTOMER_COOKIE, clearCookie, setCookie } from './session.js';
  */
 
 const LoginForm = z.object({
-  email: z
-    .string()
-    .trim()
-    .max(254)
-    .transform((e) => e.toLowerCase())
-    .pipe(z.email({ message: 'must be an email address' })),
+  // The storefront's own rule for a shopper's email (trimmed, lowercased, an address).
+  email: CheckoutBody.shape.email,
   password: z.string().min(1, 'is required').max(200),
 });
 const RegisterForm = LoginForm.extend({

@@ -11,6 +11,7 @@ import { escapeHtml } from '../rendering/index.js';
 import { getShippingSettings } from '../shipping/index.js';
 import {
   checkout,
+  CheckoutBody,
   checkoutDetails,
   checkoutOffer,
   createPaymentOrder,
@@ -50,12 +51,7 @@ const COUNTRIES: readonly { code: string; name: string }[] = (() => {
 const CHECKOUT_COOKIE_MS = 24 * 60 * 60 * 1000;
 
 const InformationForm = z.object({
-  email: z
-    .string({ message: 'is required' })
-    .trim()
-    .max(254)
-    .transform((e) => e.toLowerCase())
-    .pipe(z.email({ message: 'must be an email address' })),
+  email: CheckoutBody.shape.email,
   first_name: z.string().trim().max(255).optional(),
   last_name: z.string().trim().min(1, 'is required').max(255),
   address1: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255),

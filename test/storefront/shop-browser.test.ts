@@ -18,9 +18,9 @@ import {
   payNow,
   placeOrder,
   register,
+  SAMPLE_SHOPPER,
   shopUrl,
   updateQuantity,
-  type Shopper,
 } from '../../src/dev/shop-flow.js';
 import { useTestApp } from '../helpers/app.js';
 import { axeViolations, blockingViolations, describeViolations, useBrowser } from '../helpers/browser.js';
@@ -106,17 +106,7 @@ describe('The shop in a browser (Chromium)', function () {
 
   const url = (shop: Shop, path = '/') => shopUrl(shop.store.subdomain, web.port, path);
   const unique = () => randomBytes(4).toString('hex');
-  const shopper = (email: string): Shopper => ({
-    email,
-    first_name: 'Ada',
-    last_name: 'Lovelace',
-    address1: '12 Hudson Street',
-    city: 'New York',
-    province_code: 'NY',
-    zip: '10013',
-    country_code: 'US',
-    phone: '+12125550100',
-  });
+  const shopper = SAMPLE_SHOPPER;
   const available = async (shop: Shop, variant: string) =>
     (await api.get(`/v1/inventory/levels?variant_id=${variant}&location_id=${shop.location}`, shop.as)).body.data[0].available as number;
   const ordersOf = (shop: Shop, filter: Record<string, unknown> = {}) =>
