@@ -356,10 +356,11 @@ export async function paymentPage(platform: Platform, ctx: AppContext, shop: Sho
     `<h1>Payment</h1>${steps('payment')}<div class="layout"><form class="card" method="post" action="/checkout/orders/${order.id}/pay">${csrfField(shop.csrf)}` +
       `<input type="hidden" name="provider" value="${escapeHtml(payment.provider)}"><input type="hidden" name="provider_order_id" value="${escapeHtml(payment.provider_order_id)}">` +
       `<h2 style="margin-top:0">Pay ${money(payment.amount, payment.currency)}</h2>` +
+      // Only the sandbox's hosted payment can be simulated here; a real provider's runs its own checkout script in the browser (not built: docs/shop.md).
       (payment.provider === 'sandbox'
-        ? `<p class="notice">This store is in test mode: the sandbox provider pays for free, and no money changes hands.</p>`
-        : `<p>You pay through ${escapeHtml(payment.provider)}.</p>`) +
-      `<p style="margin-bottom:0"><button type="submit" class="button">Pay now</button></p></form>${orderSummary(order).html}</div>`,
+        ? `<p class="notice">This store is in test mode: the sandbox provider pays for free, and no money changes hands.</p><p style="margin-bottom:0"><button type="submit" class="button">Pay now</button></p>`
+        : `<p>Your order is placed and awaits payment through ${escapeHtml(payment.provider)}: the store will send you a way to pay.</p>`) +
+      `</form>${orderSummary(order).html}</div>`,
   );
   ctx.set('Cache-Control', 'private, no-store');
   ctx.type = 'text/html; charset=utf-8';
