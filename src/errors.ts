@@ -19,6 +19,7 @@ export type ErrorKind =
 export const CORE_ERROR_CODES = [
   'bad_request',
   'body_too_deep',
+  'csrf_token_invalid',
   'idempotency_key_reused',
   'idempotency_request_in_progress',
   'insufficient_scope',

@@ -1,5 +1,4 @@
 import type { Module } from '../module.js';
-import { SHOP_ERROR_CODES } from './errors.js';
 import { shopSite } from './site.js';
 
 /**
@@ -9,6 +8,5 @@ import { shopSite } from './site.js';
  */
 export const shopModule: Module = {
   name: 'shop',
-  errorCodes: SHOP_ERROR_CODES,
   site: shopSite,
 };

@@ -1,0 +1,130 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { PlatformError } from '../errors.js';
+import type { Platform } from '../platform.js';
+import type { AppContext, Principal } from './context.js';
+
+/**
+ * What the platform's server-rendered pages share (the shop, docs/shop.md; the console and the
+ * OAuth consent page, docs/console.md): their cookies, their forms' bodies, and their two CSRF
+ * checks (a cross-origin refusal and an HMAC token bound to what the browser's cookies hold).
+ */
+
+/** A cookie's value as the platform wrote it (token characters only); anything else reads as absent. */
+export function readCookie(ctx: AppContext, name: string): string | null {
+  const value = ctx.cookies.get(name);
+  return value && value.length <= 400 && /^[A-Za-z0-9_.-]+$/.test(value) ? value : null;
+}
+
+/** Whether the platform's cookies carry `Secure`: outside development and tests, or whenever the request came over TLS. */
+const secureCookies = (platform: Platform, ctx: AppContext) => ctx.secure || (platform.config.env !== 'development' && platform.config.env !== 'test');
+
+/** A cookie of the platform's pages: HttpOnly, SameSite=Lax, Path=/, Secure outside development. */
+export function setCookie(platform: Platform, ctx: AppContext, name: string, value: string, maxAgeMs: number): void {
+  const secure = secureCookies(platform, ctx);
+  // Behind a TLS proxy that is not trusted for X-Forwarded-Proto, koa would refuse a Secure cookie on what it takes for plain http.
+  if (secure) ctx.cookies.secure = true;
+  ctx.cookies.set(name, value, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: maxAgeMs, overwrite: true });
+}
+
+export function clearCookie(platform: Platform, ctx: AppContext, name: string): void {
+  setCookie(platform, ctx, name, '', 0);
+}
+
+const formKeys = new WeakMap<Platform, Buffer>();
+
+/** The key of the pages' CSRF tokens: derived from the platform's first secrets key under a label of its own. */
+function formKey(platform: Platform): Buffer {
+  let key = formKeys.get(platform);
+  if (!key) {
+    const secrets = platform.config.secretsKeys[0];
+    if (!secrets) throw new Error('no SECRETS_KEYS: the pages cannot sign their forms');
+    key = createHmac('sha256', secrets.key).update('emporium shop csrf v1').digest();
+    formKeys.set(platform, key);
+  }
+  return key;
+}
+
+/**
+ * A form token: an HMAC of `material` (what the browser's cookies hold, hashed: a cart, a session)
+ * under the pages' key, so it is good for exactly that state and stale once it changes. Nothing is
+ * stored for it.
+ */
+export function formToken(platform: Platform, material: string): string {
+  return createHmac('sha256', formKey(platform)).update(material).digest('base64url');
+}
+
+export const csrfRefused = () =>
+  new PlatformError('not_allowed', 'csrf_token_invalid', 'This form has expired or was sent from another site: go back, reload the page and try again');
+
+/**
+ * Refuse a request a browser says comes from another site, as Go's `http.CrossOriginProtection`
+ * does: `Sec-Fetch-Site` must be `same-origin` or `none`; without it, an `Origin` must name this
+ * host (`null` is refused). A request with neither is not a browser's: no page can forge it.
+ */
+export function refuseCrossOrigin(ctx: AppContext): void {
+  const site = ctx.get('Sec-Fetch-Site');
+  if (site) {
+    if (site !== 'same-origin' && site !== 'none') throw csrfRefused();
+    return;
+  }
+  const origin = ctx.get('Origin');
+  if (!origin) return;
+  let host: string | null = null;
+  try {
+    host = origin === 'null' ? null : new URL(origin).host;
+  } catch {
+    host = null;
+  }
+  if (host !== ctx.host) throw csrfRefused();
+}
+
+/**
+ * A state-changing form's checks: not cross-origin, and its `csrf_token` the expected one (null:
+ * the browser holds nothing of its own, and then no token may be sent either, so a stale one is
+ * never let through as if it were absent). 403 `csrf_token_invalid` otherwise.
+ */
+export function checkFormToken(ctx: AppContext, expected: string | null, sent: string | undefined): void {
+  refuseCrossOrigin(ctx);
+  if (expected === null && !sent) return;
+  if (expected === null || !sent || sent.length !== expected.length || !timingSafeEqual(Buffer.from(sent), Buffer.from(expected))) throw csrfRefused();
+}
+
+/** A form body's size limit: far above any of the pages' forms. */
+const FORM_LIMIT_BYTES = 16 * 1024;
+
+/**
+ * The urlencoded body of a form post, each field's first value (duplicates beyond it ignored).
+ * Another content type is 415; more than 16 KiB is 413.
+ */
+export async function readForm(ctx: AppContext): Promise<Map<string, string>> {
+  if (!ctx.is('application/x-www-form-urlencoded'))
+    throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'This page takes forms (application/x-www-form-urlencoded)');
+  const declared = Number(ctx.get('Content-Length') || '0');
+  if (declared > FORM_LIMIT_BYTES) throw new PlatformError('payload_too_large', 'payload_too_large', 'This form is too large');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > FORM_LIMIT_BYTES) throw new PlatformError('payload_too_large', 'payload_too_large', 'This form is too large');
+    chunks.push(chunk);
+  }
+  const fields = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) if (!fields.has(name)) fields.set(name, value);
+  return fields;
+}
+
+/** The merchant's browser session cookie (docs/console.md): a merchant session token, as `Authorization: Bearer` would carry it. */
+export const SESSION_COOKIE = 'emporium_session';
+
+/**
+ * The principal of the browser's session cookie: the same sessions as the API's bearer tokens,
+ * through the same authenticators, but only a merchant session (`emp_session_`) counts; an app
+ * token or a customer's in that cookie is no one. Null without a live one.
+ */
+export async function browserPrincipal(platform: Platform, ctx: AppContext): Promise<Principal | null> {
+  const token = readCookie(ctx, SESSION_COOKIE);
+  if (!token || !token.startsWith('emp_session_')) return null;
+  const authenticator = ctx.access.authenticators.find((a) => token.startsWith(a.prefix));
+  const principal = authenticator ? await authenticator.authenticate(platform, token) : null;
+  return principal?.kind === 'merchant' ? principal : null;
+}
