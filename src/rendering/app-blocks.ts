@@ -1,4 +1,4 @@
-import { escapeHtml, safeHref } from './html.js';
+import { escapeHtml, safeHref } from '../html.js';
 import type { RenderedBlock } from './sections.js';
 
 /*

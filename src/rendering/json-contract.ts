@@ -2,7 +2,7 @@ import type { CartView, PublicProductView } from '../storefront/index.js';
 import type { SettingField, ThemeBundle } from '../themes/index.js';
 import { renderAppBlock } from './app-blocks.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
-import { escapeHtml, safeHref } from './html.js';
+import { escapeHtml, safeHref } from '../html.js';
 import type { Translate } from './locale.js';
 import { formatMoney } from './money.js';
 import type { PageModel } from './page.js';

@@ -13,7 +13,7 @@ import {
   type Template,
 } from 'liquidjs';
 import { checkLiquidBounds, LIQUID_BOUNDS } from '../../liquid-bounds.js';
-import { escapeHtml, safeHref, scriptSafeJson } from '../html.js';
+import { escapeHtml, safeHref, scriptSafeJson } from '../../html.js';
 import { HtmlContext } from './html-context.js';
 import type { LiquidTheme } from './theme.js';
 import { interpolate, type Translate } from '../locale.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { escapeHtml } from '../html.js';
+import { escapeHtml } from '../../html.js';
 
 /** A section (or the layout) that did not render: its comment is in the page, this is for the log. */
 export type SectionFailure = { errorId: string; message: string };

@@ -2,7 +2,7 @@ import type { CartView, PublicCollectionWithProducts, PublicProductView } from '
 import type { SettingField } from '../../themes/index.js';
 import { renderAppBlock } from '../app-blocks.js';
 import { sanitizeMerchantHtml } from '../../merchant-html.js';
-import { safeHref } from '../html.js';
+import { safeHref } from '../../html.js';
 import { SafeHtml } from './engine.js';
 import type { LiquidTheme } from './theme.js';
 import type { PageModel } from '../page.js';

@@ -1,6 +1,6 @@
 import { renderAppBlock } from '../app-blocks.js';
 import { LruCache } from './cache.js';
-import { escapeHtml } from '../html.js';
+import { escapeHtml } from '../../html.js';
 import { barePage, failureComment, newErrorId, type SectionFailure } from './failures.js';
 import { compileLiquid, renderLiquid, SafeHtml, sectionTemplates, type CompiledLiquid, type LiquidPageEnv } from './engine.js';
 import type { LiquidTheme } from './theme.js';
