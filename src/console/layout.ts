@@ -72,7 +72,11 @@ const TONES = new Map<string, Tone>([
 /** A state as a coloured pill (its words, underscores as spaces). */
 export function badge(state: string): Markup {
   const tone = TONES.get(state) ?? 'plain';
-  return join(markup(`<span class="badge${tone === 'plain' ? '' : ` badge--${tone}`}">`), state.replace(/_/g, ' '), markup('</span>'));
+  return join(
+    markup(`<span class="badge${tone === 'plain' ? '' : ` badge--${tone}`}" style="white-space:nowrap">`),
+    state.replace(/_/g, ' '),
+    markup('</span>'),
+  );
 }
 
 export type Cell = string | number | null | Markup;

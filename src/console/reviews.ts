@@ -57,7 +57,12 @@ export async function reviewsPage(c: ConsoleRequest): Promise<void> {
   const themeRows = themes.items.map((r) => [
     link(`/console/reviews/themes/${r.id}`, `Theme version ${r.resource_id}`),
     badge(r.status),
-    markup(r.checks.map((k) => `${badge(k.status).html}&nbsp;${escapeHtml(k.name.replace(/_/g, ' '))}`).join(' ') || '<span class="muted">–</span>'),
+    r.checks.length
+      ? join(
+          badge(r.checks.some((k) => k.status === 'failed') ? 'failed' : r.checks.every((k) => k.status === 'passed') ? 'passed' : 'pending_checks'),
+          ` ${r.checks.filter((k) => k.status === 'passed').length} of ${r.checks.length} passed`,
+        )
+      : null,
     when(r.created_at),
   ]);
   const body = join(
@@ -75,19 +80,21 @@ export async function reviewsPage(c: ConsoleRequest): Promise<void> {
   render(c, { title: 'Reviews', section: '/console/reviews', body });
 }
 
-/** Approve, and Reject with reasons (a textarea, one reason a line). */
-function decisionForms(viewer: Viewer, base: string, canApprove: boolean, canReject: boolean): Markup {
+/** Approve, and Reject with reasons (a textarea, one reason a line), each in a card of its own. */
+function decisionForms(viewer: Viewer, base: string, canApprove: boolean, canReject: boolean, publishes: string): Markup {
   if (!canApprove && !canReject) return markup('<p class="muted">This review is decided, or not ready for a decision.</p>');
-  return markup(
-    `<div class="actions" style="align-items:flex-start">${canApprove ? actionForm(viewer, `${base}/approve`, 'Approve').html : ''}${
-      canReject
-        ? actionForm(viewer, `${base}/reject`, 'Reject with reasons', {
-            style: 'danger',
-            field: { name: 'reasons', label: 'Reasons (one a line; the author reads them)', required: true, multiline: true },
-          }).html
-        : ''
-    }</div>`,
-  );
+  const approve = canApprove
+    ? `<div class="card" style="margin:0"><h3 style="margin-top:0">Approve</h3><p class="muted">${escapeHtml(publishes)}</p>${actionForm(viewer, `${base}/approve`, 'Approve').html}</div>`
+    : '';
+  const reject = canReject
+    ? `<div class="card" style="margin:0"><h3 style="margin-top:0">Reject</h3>${
+        actionForm(viewer, `${base}/reject`, 'Reject with reasons', {
+          style: 'danger',
+          field: { name: 'reasons', label: 'Reasons (one a line; the author reads them)', required: true, multiline: true },
+        }).html
+      }</div>`
+    : '';
+  return markup(`<div class="grid" style="grid-template-columns:repeat(auto-fit,minmax(320px,1fr))">${approve}${reject}</div>`);
 }
 
 export async function themeReviewPage(c: ConsoleRequest, id: string): Promise<void> {
@@ -115,7 +122,13 @@ export async function themeReviewPage(c: ConsoleRequest, id: string): Promise<vo
     markup('<h2>Automated checks</h2>'),
     table(['Check', 'Status', 'Details', 'Ran'], checks, 'The checks have not run yet.'),
     markup('<h2>Decision</h2>'),
-    decisionForms(c.viewer, `/console/reviews/themes/${r.id}`, r.status === 'awaiting_review', r.status === 'awaiting_review' || r.status === 'checks_failed'),
+    decisionForms(
+      c.viewer,
+      `/console/reviews/themes/${r.id}`,
+      r.status === 'awaiting_review',
+      r.status === 'awaiting_review' || r.status === 'checks_failed',
+      'Publishes this version in the theme catalog (the version published before it is superseded).',
+    ),
   );
   render(c, { title: 'Theme review', section: '/console/reviews', body });
 }
@@ -151,7 +164,13 @@ export async function appReviewPage(c: ConsoleRequest, id: string): Promise<void
         ])
       : markup('<p class="muted">No manifest.</p>'),
     markup('<h2>Decision</h2>'),
-    decisionForms(c.viewer, `/console/reviews/apps/${r.id}`, r.status === 'submitted', r.status === 'submitted'),
+    decisionForms(
+      c.viewer,
+      `/console/reviews/apps/${r.id}`,
+      r.status === 'submitted',
+      r.status === 'submitted',
+      'Lists this version in the App Store: merchants install it from now on.',
+    ),
   );
   render(c, { title: 'App review', section: '/console/reviews', body });
 }
