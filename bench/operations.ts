@@ -131,13 +131,26 @@ try {
     ['dashboards 1h', '/v1/operations/runtime/dashboards?window=1h'],
     ['dashboards 24h', '/v1/operations/runtime/dashboards?window=24h'],
     ['incidents active', '/v1/operations/runtime/incidents?status=active'],
+    // The operator console's pages (docs/console.md): the same services, rendered as HTML, through the session cookie.
+    ['console: overview page', '/console'],
+    ['console: jobs page', '/console/jobs'],
+    ['console: jobs failed page', '/console/jobs?state=failed'],
+    ['console: deliveries failed', '/console/deliveries?status=failed'],
   ];
+  const cookie = { cookie: `emporium_session=${token}` };
+  /** A console page as a browser gets it (its HTML read whole); anything but 200 stops the bench. */
+  const page = async (path: string) => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: cookie, redirect: 'manual' });
+    const html = await res.text();
+    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${html.slice(0, 300)}`);
+  };
+  const get = (path: string) => (path.startsWith('/console') ? page(path) : call('GET', path, undefined, auth));
   const times = new Map<string, number[]>(routes.map(([name]) => [name, []]));
-  for (const [, path] of routes) await call('GET', path, undefined, auth); // warm up
+  for (const [, path] of routes) await get(path); // warm up
   for (let run = 0; run < RUNS; run++) {
     for (const [name, path] of run % 2 ? [...routes].reverse() : routes) {
       const started = performance.now();
-      await call('GET', path, undefined, auth);
+      await get(path);
       times.get(name)!.push(performance.now() - started);
     }
   }
@@ -152,6 +165,15 @@ try {
     const p50 = percentile(xs, 0.5);
     console.log(`${name.padEnd(30)} ${p50.toFixed(1).padStart(6)}   ${percentile(xs, 0.99).toFixed(1).padStart(6)}   ${(p50 / probe).toFixed(1).padStart(6)}`);
   }
+  // Each console page beside the API call it renders: what the page adds to the same service call.
+  const p50 = (name: string) => percentile(times.get(name)!, 0.5);
+  console.log('\nconsole page p50 beside the API p50 of the same service call');
+  for (const [pageName, apiName] of [
+    ['console: overview page', 'overview'],
+    ['console: jobs page', 'jobs, first page'],
+    ['console: jobs failed page', 'jobs failed'],
+  ] as const)
+    console.log(`${pageName.padEnd(30)} ${p50(pageName).toFixed(1).padStart(6)} ms   API ${apiName}: ${p50(apiName).toFixed(1)} ms`);
 } finally {
   web.kill('SIGTERM');
   await database.stop();

@@ -1,6 +1,7 @@
 import { appExists, appsModule } from './apps/index.js';
 import { authModule } from './auth/index.js';
 import { catalogModule } from './catalog/index.js';
+import { consoleModule } from './console/index.js';
 import { contentModule } from './content/index.js';
 import { couponsModule } from './coupons/index.js';
 import { customersModule } from './customers/index.js';
@@ -64,4 +65,5 @@ export const MODULES: readonly Module[] = [
   maintenanceModule,
   securityModule({ appExists }),
   operationsModule(() => MODULES),
+  consoleModule(() => MODULES),
 ];

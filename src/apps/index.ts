@@ -35,6 +35,15 @@ export { runQualityChecks, sweepQualityChecks, type AppBlockCheck } from './qual
 export { trimFunctionRuns } from './function-runs/runs.js';
 export { runRevocation, sweepRevocations } from './extensions/revocation.js';
 export { liveRows, resolveAppBlocks, type ResolvedAppBlock } from './extensions/resolution.js';
+// The operator console (src/console) decides app listing reviews through the same services as /v1/operations/app-reviews.
+export {
+  approveVersion as approveAppVersion,
+  getReview as getAppReview,
+  listReviews as listAppReviews,
+  rejectVersion as rejectAppVersion,
+} from './listing-review/service.js';
+export { RejectBody as AppRejectBody, ReviewListQuery as AppReviewListQuery } from './listing-review/schemas.js';
+export type { ReviewView as AppReviewView } from './listing-review/present.js';
 export { getInstallation } from './installations/service.js';
 export { appExists } from './partners/submissions.js';
 export { adviseCheckout, type CheckoutAdvice, type CheckoutValidationError } from './function-runs/advise.js';

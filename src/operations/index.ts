@@ -7,6 +7,22 @@ export { startHeartbeat, sweepProcesses, type Heartbeat } from './heartbeat.js';
 export { EvaluateIncidents, SweepCounters, SweepProcesses } from './jobs.js';
 export { evaluateIncidents } from './incidents.js';
 export { sweepCounters } from '../counters/index.js';
+// What the operator console (src/console, docs/console.md) reads and acts through: the operations API's own services.
+export { runtimeOverview } from './overview.js';
+export { cancelJob, getJob, JOB_STATES, JobListQuery, listJobs, releaseJob, rerunJob, type JobState, type JobView } from './queue-diagnostics.js';
+export {
+  actOnIncident,
+  getIncident,
+  IncidentActionBody,
+  IncidentListQuery,
+  IncidentNoteBody,
+  listIncidents,
+  openManualIncident,
+  OpenIncidentBody,
+  type IncidentView,
+} from './incidents.js';
+export { GATE_CHECKS, GateListQuery, getDeploymentGate, listDeploymentGates, runDeploymentGate, RunGateBody, type GateView } from './gates.js';
+export { readinessReport } from './readiness.js';
 
 /**
  * Operations (docs/operations.md): every process's heartbeat, the operators' runtime overview

@@ -7,6 +7,10 @@ import type { SecurityDeps } from './service.js';
 import { securityIndexes } from './store.js';
 export { appSuspendedError, isAppSuspended, suspendedAppIds } from './in-force.js';
 export { recordEnforcement, type PlatformEnforcement } from './record.js';
+// What the operator console (src/console) reads and acts through: the operations API's own services.
+export { EnforcementListQuery, getEnforcement, listEnforcements, undoEnforcement, UndoBody } from './service.js';
+export type { EnforcementView } from './present.js';
+export { ENFORCEMENT_KINDS } from './store.js';
 
 /**
  * Security enforcement (docs/operations.md, Security enforcement): what the platform enforced by

@@ -8,6 +8,14 @@ import { themeReviewRoutes } from './review/routes.js';
 import { themeRoutes } from './routes.js';
 export { ReviewThemeVersion, SweepThemePreviews, SweepThemeReviews } from './jobs.js';
 export { runReview, sweepReviews } from './review/service.js';
+// The operator console (src/console) decides theme reviews through the same services as /v1/operations/theme-reviews.
+export {
+  approveReview as approveThemeReview,
+  getReview as getThemeReview,
+  listReviews as listThemeReviews,
+  rejectReview as rejectThemeReview,
+} from './review/service.js';
+export { RejectBody as ThemeRejectBody, ReviewListQuery as ThemeReviewListQuery } from './schemas.js';
 export { sweepExpiredPreviewSessions } from './previews/sessions.js';
 export { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './installs/renderable.js';
 export type { SectionDef, SettingField, ThemeBundle, Template, TemplateKey } from './bundle/types.js';

@@ -13,10 +13,11 @@ import { wakeWebhooks } from './wake.js';
 
 /**
  * The deliveries log (spec 4.8): list, read with attempts, redeliver. One implementation for
- * two scopes: a store's deliveries (the merchant's operations API) and an app's, to every
- * installation in every store (the partner's, docs/apps.md).
+ * three scopes: a store's deliveries (the merchant's operations API), an app's, to every
+ * installation in every store (the partner's, docs/apps.md), and every store's (the operator
+ * console's, docs/console.md).
  */
-export type DeliveryScope = { store_id: string } | { app_id: string };
+export type DeliveryScope = { store_id: string } | { app_id: string } | { operator: true };
 
 const Time = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const DeliveryFilters = PageQuery.extend({
@@ -33,18 +34,18 @@ const DeliveryFilters = PageQuery.extend({
 /** GET /v1/operations/webhook-deliveries (a store's). */
 export const ListDeliveriesQuery = DeliveryFilters.extend({ subscription_id: IdString().optional() }).strict();
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
-/** GET /v1/app-store/developers/apps/:id/webhook-deliveries (an app's, in any store it is installed in). */
+/** GET /v1/app-store/developers/apps/:id/webhook-deliveries (an app's, in any store it is installed in); the operator console's too. */
 export const AppDeliveriesQuery = DeliveryFilters.extend({ store_id: IdString('store').optional() }).strict();
 export type AppDeliveriesQuery = z.infer<typeof AppDeliveriesQuery>;
 
 const INSTALLATION_INACTIVE = "The installation's webhook subscription is disabled or gone; the merchant's next authorization of the app enables it again";
 
 const scopeFilter = (scope: DeliveryScope): Filter<DeliveryDocument> =>
-  'app_id' in scope ? { app_id: new ObjectId(scope.app_id) } : { store_id: new ObjectId(scope.store_id) };
+  'app_id' in scope ? { app_id: new ObjectId(scope.app_id) } : 'store_id' in scope ? { store_id: new ObjectId(scope.store_id) } : {};
 
-/** The view of each scope: an app's partner also reads which store a delivery belongs to. */
+/** The view of each scope: an app's partner and an operator also read which store a delivery belongs to. */
 const present = (scope: DeliveryScope, d: DeliveryDocument, withAttempts: boolean) =>
-  'app_id' in scope ? presentAppDelivery(d, withAttempts) : presentDelivery(d, withAttempts);
+  'store_id' in scope ? presentDelivery(d, withAttempts) : presentAppDelivery(d, withAttempts);
 
 export async function listDeliveries(platform: Platform, scope: DeliveryScope, q: ListDeliveriesQuery | AppDeliveriesQuery) {
   const filter: Filter<DeliveryDocument> = afterCursor(q);

@@ -57,6 +57,8 @@ export const deliveryIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
       { key: { store_id: 1, status: 1, _id: 1 }, name: 'store_id_status_id' },
       { key: { status: 1, next_attempt_at: 1 }, name: 'status_next_attempt_at' },
+      // The operator console's list of every store's deliveries by status (docs/console.md).
+      { key: { status: 1, _id: 1 }, name: 'status_id' },
       { key: { app_id: 1, _id: 1 }, name: 'app_id_id' },
     ],
   },
