@@ -237,9 +237,9 @@ function consentBody(scene: Scene, csrf: string | null): Markup {
     markup('<p class="consent__fine muted">The partner’s use of your store’s data is governed by its <a href="'),
     m.privacy_policy_url,
     markup('" rel="noopener noreferrer" target="_blank">privacy policy</a>. You can uninstall the app at any time.</p>'),
-    markup(
-      '<div class="actions" style="margin-top:18px"><button class="button" type="submit" name="decision" value="install">Install</button><button class="button button--secondary" type="submit" name="decision" value="cancel" formnovalidate>Cancel</button></div>',
-    ),
+    markup('<div class="actions" style="margin-top:18px"><button class="button" type="submit" name="decision" value="install">'),
+    scene.granted === null ? 'Install' : 'Update',
+    markup('</button><button class="button button--secondary" type="submit" name="decision" value="cancel" formnovalidate>Cancel</button></div>'),
     markup('</form></div>'),
   );
 }
