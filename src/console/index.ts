@@ -67,10 +67,9 @@ function consoleRoutes(modules: () => readonly Module[]) {
     post('/reviews/apps/:id/approve', (c, p) => appDecision(c, id(p), 'approve'));
     post('/reviews/apps/:id/reject', (c, p) => appDecision(c, id(p), 'reject'));
     // Any other console path: a page too (after the same access check), not the API's JSON 404.
-    router.all(
-      '/{*rest}',
-      page(() => Promise.reject(new PlatformError('not_found', 'not_found', 'There is no such console page'))),
-    );
+    const missing = page(() => Promise.reject(new PlatformError('not_found', 'not_found', 'There is no such console page')));
+    router.get('/{*rest}', missing);
+    router.post('/{*rest}', takesForm(missing));
     return router;
   };
 }

@@ -2,13 +2,12 @@ import type { z } from 'zod';
 import { merchantEmail } from '../auth/index.js';
 import { PlatformError } from '../errors.js';
 import { escapeHtml } from '../html.js';
-import { browserPrincipal, checkFormToken, formToken, readCookie, SESSION_COOKIE } from '../http/browser.js';
+import { browserPrincipal, checkFormToken, readCookie, sessionFormToken, SESSION_COOKIE } from '../http/browser.js';
 import type { AppContext, MerchantPrincipal } from '../http/context.js';
 import { STATUS, toPlatformError } from '../http/errors.js';
 import { join, markup, platformPage, sendPage } from '../http/page.js';
 import type { Module } from '../module.js';
 import type { Platform } from '../platform.js';
-import { hashToken } from '../secrets/index.js';
 import { consolePage, type ConsolePage, type Viewer } from './layout.js';
 
 /**
@@ -82,13 +81,9 @@ export async function admit(platform: Platform, modules: readonly Module[], ctx:
     return null;
   }
   if (!principal.operator) throw refused('Only an operator of the platform may use the console.');
-  const hashed = hashToken(token);
-  const viewer: Viewer = {
-    email: (await merchantEmail(platform, principal.merchantId)) ?? 'operator',
-    csrf: formToken(platform, `console|${hashed}`),
-    // The log-out form of the top bar (src/auth's /logout checks its own token: docs/console.md).
-    logoutCsrf: formToken(platform, `logout|${hashed}`),
-  };
+  // One token for the browser's session, the console's forms and the top bar's log-out alike (src/http/browser.ts).
+  const csrf = sessionFormToken(platform, ctx)!;
+  const viewer: Viewer = { email: (await merchantEmail(platform, principal.merchantId)) ?? 'operator', csrf, logoutCsrf: csrf };
   return { platform, modules, ctx, operator: principal, viewer };
 }
 

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
+import { hashToken } from '../secrets/index.js';
 import type { AppContext, Principal } from './context.js';
 
 /**
@@ -97,6 +98,8 @@ const FORM_LIMIT_BYTES = 16 * 1024;
  * Another content type is 415; more than 16 KiB is 413.
  */
 export async function readForm(ctx: AppContext): Promise<Map<string, string>> {
+  // A route of the API app marked `takesForm` (src/http/endpoint.ts) has had its form read by the body parser already.
+  if ((ctx.state as { formBody?: true }).formBody) return parsedForm(ctx.request.body);
   if (!ctx.is('application/x-www-form-urlencoded'))
     throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'This page takes forms (application/x-www-form-urlencoded)');
   const declared = Number(ctx.get('Content-Length') || '0');
@@ -110,6 +113,17 @@ export async function readForm(ctx: AppContext): Promise<Map<string, string>> {
   }
   const fields = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) if (!fields.has(name)) fields.set(name, value);
+  return fields;
+}
+
+/** A form the body parser read (plain object of strings, arrays for repeated fields): each field's first string value. */
+function parsedForm(body: unknown): Map<string, string> {
+  const fields = new Map<string, string>();
+  if (typeof body !== 'object' || body === null) return fields;
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+    const first: unknown = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string') fields.set(name, first);
+  }
   return fields;
 }
 
@@ -127,4 +141,14 @@ export async function browserPrincipal(platform: Platform, ctx: AppContext): Pro
   const authenticator = ctx.access.authenticators.find((a) => token.startsWith(a.prefix));
   const principal = authenticator ? await authenticator.authenticate(platform, token) : null;
   return principal?.kind === 'merchant' ? principal : null;
+}
+
+/**
+ * The `csrf_token` of a signed-in merchant's forms (the log-out form, the consent page, the
+ * console): an HMAC of the session cookie's token hash, so it is good for that session only.
+ * Null when the browser holds no session cookie.
+ */
+export function sessionFormToken(platform: Platform, ctx: AppContext): string | null {
+  const token = readCookie(ctx, SESSION_COOKIE);
+  return token ? formToken(platform, `session|${hashToken(token)}`) : null;
 }

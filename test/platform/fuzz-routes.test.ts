@@ -106,7 +106,9 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
           mount.path,
         ).to.equal(true);
     expect(routes.some((r) => r.internal)).to.equal(true);
-    expect(routes.filter((r) => r.spec).length, 'routes declared with endpoint()').to.be.greaterThan(routes.length * 0.8);
+    // The API's routes are declared with endpoint(); the platform's pages (/login, /console: HTML forms) are routers of their own.
+    const apiRoutes = routes.filter((r) => r.internal || r.path.startsWith('/v1'));
+    expect(apiRoutes.filter((r) => r.spec).length, 'API routes declared with endpoint()').to.be.greaterThan(apiRoutes.length * 0.8);
   });
 
   /** One request; a 5xx, or a foreign caller's 2xx that carries A's private data, is recorded. */

@@ -97,27 +97,8 @@ export type Authorization = {
  */
 export async function authorize(platform: Platform, merchantId: string, storeId: string, appId: string, body: AuthorizeBody): Promise<Authorization> {
   await consumeRateLimit(platform, [{ bucket: `oauth-authorize:merchant:${merchantId}`, limit: platform.config.apps.oauthRateLimit, windowSeconds: 60 }]);
-  const app = await findPublishedApp(platform, appId);
-  if (!app) throw notFound('App');
-  if (await isAppSuspended(platform, appId)) throw appSuspendedError();
-  const manifest = app.published;
-
-  const issues: InputIssue[] = [];
-  if (!manifest.redirect_urls.includes(body.redirect_uri)) {
-    throw new PlatformError('invalid_data', 'invalid_redirect_uri', "redirect_uri must be exactly one of the app's redirect URLs", {
-      details: ['body.redirect_uri: is not one of the redirect_urls of the app manifest'],
-    });
-  }
-  const requested = normaliseScopes(body.scopes);
-  const beyond = requested.filter((s) => !manifest.scopes.includes(s));
-  if (beyond.length > 0) {
-    throw new PlatformError('invalid_data', 'invalid_scope', 'The requested scopes must be among those the app manifest asks for', {
-      details: beyond.map((s) => `body.scopes: ${s} is not among the scopes of the app manifest`),
-    });
-  }
-  const webhook = checkUrlShape(platform.config, body.webhook_url);
-  if (!webhook.ok) issues.push({ path: 'webhook_url', message: webhook.reason });
-  if (issues.length > 0) throw invalidInput(issues);
+  const app = await consentableApp(platform, appId);
+  const requested = checkAuthorizeRequest(platform, app, body);
 
   const installation = await grantInstallation(platform, app, new ObjectId(storeId), new ObjectId(merchantId), requested, body.webhook_url);
   // The grant's extension rows (a retry of the consent repairs them if the process stopped before).
@@ -145,6 +126,40 @@ export async function authorize(platform: Platform, merchantId: string, storeId:
   redirect.searchParams.set('code', code.token);
   redirect.searchParams.set('state', body.state);
   return { code: code.token, state: body.state, redirect_url: redirect.toString(), expires_in: ttl, installation: presentInstallation(installation) };
+}
+
+/** The app a merchant may consent to: published (else 404) and not suspended by operators. */
+export async function consentableApp(platform: Platform, appId: string): Promise<PublishedApp> {
+  const app = await findPublishedApp(platform, appId);
+  if (!app) throw notFound('App');
+  if (await isAppSuspended(platform, appId)) throw appSuspendedError();
+  return app;
+}
+
+/**
+ * A consent's checks against the app's published manifest, before anything is written: the
+ * redirect URI, the scopes (answered normalised) and the webhook target. What the consent page
+ * checks before it shows the request, and what `authorize` checks again when it is given.
+ */
+export function checkAuthorizeRequest(platform: Platform, app: PublishedApp, body: AuthorizeBody): string[] {
+  const manifest = app.published;
+  const issues: InputIssue[] = [];
+  if (!manifest.redirect_urls.includes(body.redirect_uri)) {
+    throw new PlatformError('invalid_data', 'invalid_redirect_uri', "redirect_uri must be exactly one of the app's redirect URLs", {
+      details: ['body.redirect_uri: is not one of the redirect_urls of the app manifest'],
+    });
+  }
+  const requested = normaliseScopes(body.scopes);
+  const beyond = requested.filter((s) => !manifest.scopes.includes(s));
+  if (beyond.length > 0) {
+    throw new PlatformError('invalid_data', 'invalid_scope', 'The requested scopes must be among those the app manifest asks for', {
+      details: beyond.map((s) => `body.scopes: ${s} is not among the scopes of the app manifest`),
+    });
+  }
+  const webhook = checkUrlShape(platform.config, body.webhook_url);
+  if (!webhook.ok) issues.push({ path: 'webhook_url', message: webhook.reason });
+  if (issues.length > 0) throw invalidInput(issues);
+  return requested;
 }
 
 /**

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
+
+/**
+ * Part of `npm run screenshot` (docs/console.md, Screenshots): the merchant's sign-in and the
+ * OAuth consent page, in a real browser, against a running platform (BASE_URL, default
+ * http://localhost:3000). Saves docs/screenshots/console-sign-in.png always; with
+ * SCREENSHOT_OPERATOR set to an address in the platform's OPERATOR_EMAILS, it also publishes an
+ * app, signs a merchant in through the page and saves the consent for a first install
+ * (oauth-consent.png) and for a re-authorization of the installed app that adds and removes
+ * scopes (oauth-consent-update.png).
+ */
+const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
+const OPERATOR = process.env.SCREENSHOT_OPERATOR;
+const unique = randomBytes(3).toString('hex');
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
+  const res = await fetch(BASE + path, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+async function account(email: string, name: string): Promise<{ email: string; password: string; auth: Record<string, string> }> {
+  const password = 'screenshot password';
+  await call('POST', '/v1/auth/signup', { email, password, name });
+  const token: string = (await call('POST', '/v1/auth/signin', { email, password })).data.session.token;
+  return { email, password, auth: { authorization: `Bearer ${token}` } };
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${OUT}${name}.png`, fullPage: true });
+  console.log(`saved docs/screenshots/${name}.png`);
+}
+
+mkdirSync(OUT, { recursive: true });
+const browser = await launchChromium();
+try {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  await page.goto(`${BASE}/login?return_to=${encodeURIComponent('/')}`);
+  await shot(page, 'console-sign-in');
+
+  if (OPERATOR) {
+    const operator = await account(OPERATOR, 'Operator');
+    await call(
+      'POST',
+      '/v1/app-store/developers/register',
+      {
+        name: 'Parcel Labs',
+        contact_email: 'apps@parcel-labs.example.com',
+        website_url: 'https://parcel-labs.example.com',
+        support_url: 'https://parcel-labs.example.com/support',
+        privacy_policy_url: 'https://parcel-labs.example.com/privacy',
+      },
+      operator.auth,
+    ).catch(() => undefined); // an operator who registered before
+    const handle = `label-maker-${unique}`;
+    const redirectUri = `https://${handle}.example.com/oauth/callback`;
+    const submitted = (
+      await call(
+        'POST',
+        '/v1/app-store/developers/apps',
+        {
+          manifest: {
+            schema_version: '2026-06-05.ws13',
+            name: 'Label Maker',
+            handle,
+            version: '1.0.0',
+            description: 'Shipping labels and packing slips for every order.',
+            app_url: `https://${handle}.example.com/app`,
+            redirect_urls: [redirectUri],
+            scopes: ['read_products', 'read_orders', 'write_orders', 'read_customers', 'write_app_metadata'],
+            privacy_policy_url: 'https://parcel-labs.example.com/privacy',
+          },
+        },
+        operator.auth,
+      )
+    ).data;
+    await call('POST', `/v1/operations/app-reviews/${submitted.app.latest_version.id}/approve`, undefined, operator.auth);
+    const clientId: string = submitted.credentials.oauth_client_id;
+
+    const merchant = await account(`ada-${unique}@example.com`, 'Ada');
+    const store = (await call('POST', '/v1/stores', { name: 'Lumen & Loom', subdomain: `lumen-${unique}` }, merchant.auth)).data;
+    const authorizeUrl = (scope: string) =>
+      `${BASE}/v1/app-store/oauth/authorize?${new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        response_type: 'code',
+        scope,
+        state: 'screenshot',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+        store_id: store.id,
+        webhook_url: `https://${handle}.example.com/webhooks`,
+      }).toString()}`;
+
+    // Signed out, the install sends the merchant to sign in first.
+    const merchantPage = await (await browser.newContext({ viewport: { width: 1100, height: 760 }, deviceScaleFactor: 1 })).newPage();
+    await merchantPage.goto(authorizeUrl('read_products read_orders write_app_metadata'));
+    await merchantPage.getByLabel('Email', { exact: true }).first().fill(merchant.email);
+    await merchantPage.getByLabel('Password').fill(merchant.password);
+    await Promise.all([
+      merchantPage.waitForURL((u) => u.pathname === '/v1/app-store/oauth/authorize'),
+      merchantPage.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
+    await shot(merchantPage, 'oauth-consent');
+
+    // Installed with those scopes; the app then asks for write_orders and read_customers, and no longer for its metadata.
+    await call(
+      'POST',
+      `/v1/app-store/apps/${submitted.app.id}/oauth/authorize`,
+      {
+        store_id: store.id,
+        redirect_uri: redirectUri,
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+        scopes: ['read_products', 'read_orders', 'write_app_metadata'],
+        state: 'screenshot',
+        webhook_url: `https://${handle}.example.com/webhooks`,
+      },
+      merchant.auth,
+    );
+    await merchantPage.goto(authorizeUrl('read_products write_orders read_customers'));
+    await shot(merchantPage, 'oauth-consent-update');
+  }
+} finally {
+  await browser.close();
+}
