@@ -5,8 +5,8 @@ import { launchChromium } from './chromium.js';
 /**
  * `npm run screenshot:console` (docs/console.md, Screenshots): each page of the operator console
  * in a real browser. Against a running platform (`npm start`; BASE_URL, default
- * http://localhost:3000) whose OPERATOR_EMAILS includes SCREENSHOT_OPERATOR (default
- * operator@example.com), it signs the operator up (or in), gives the console something to show
+ * http://localhost:3000) whose OPERATOR_EMAILS includes SCREENSHOT_OPERATOR (without it, nothing
+ * is saved: `npm run screenshot` runs this as its third step), it signs the operator up (or in), gives the console something to show
  * through the API (a store with a webhook subscription to a closed port, so its deliveries fail
  * and retry; an incident; a health gate; a theme upload for the themes worker to check; an app
  * version submitted for review), puts the session in the browser's `emporium_session` cookie,
@@ -14,7 +14,11 @@ import { launchChromium } from './chromium.js';
  * `npm run screenshot`).
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
-const OPERATOR = process.env.SCREENSHOT_OPERATOR ?? 'operator@example.com';
+const OPERATOR = process.env.SCREENSHOT_OPERATOR ?? '';
+if (!OPERATOR) {
+  console.log('SCREENSHOT_OPERATOR not set: no console screenshots (start the platform with OPERATOR_EMAILS=<it> and set it here)');
+  process.exit(0);
+}
 const PASSWORD = 'screenshot operator password';
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
 const FIXTURES = new URL('../../../fixtures/themes/', import.meta.url).pathname;

@@ -86,7 +86,7 @@ describe('Operations: the operator console in a browser (Chromium)', function ()
     await page.getByRole('button', { name: 'Re-run' }).waitFor(); // failed again: it can be re-run again
   });
 
-  it('an operator approves a theme review the themes worker checked', async () => {
+  it('an operator signs in through /login and approves a theme review the themes worker checked', async () => {
     const up = await api.post('/v1/themes/packages/upload', { bundle: bundleOf('aurora') }, { token: author.merchant.token });
     expect(up.status, JSON.stringify(up.body)).to.equal(201);
     const id = up.body.data.review_record.id as string;
@@ -94,8 +94,15 @@ describe('Operations: the operator console in a browser (Chromium)', function ()
       'the review checked',
       async () => (await api.get(`/v1/operations/theme-reviews/${id}`, { token: operator.token })).body.data.status === 'awaiting_review',
     );
-    const page = await (await signedIn(operator.token)).newPage();
+    // Signed in through the sign-in page itself: the console sends the browser there and it comes back.
+    const page = await (await chromium.context()).newPage();
     await page.goto(`${web.url}/console/reviews`);
+    expect(new URL(page.url()).pathname).to.equal('/login');
+    const form = page.locator('form[action="/login"]');
+    await form.getByLabel('Email').fill(operator.email);
+    await form.getByLabel('Password').fill(operator.password);
+    await form.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${web.url}/console/reviews`);
     await page.locator(`a[href="/console/reviews/themes/${id}"]`).click();
     await page.getByRole('heading', { name: 'Automated checks' }).waitFor();
     const blocking = blockingViolations(await axeViolations(page));
