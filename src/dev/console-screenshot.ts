@@ -19,7 +19,8 @@ if (!OPERATOR) {
   console.log('SCREENSHOT_OPERATOR not set: no console screenshots (start the platform with OPERATOR_EMAILS=<it> and set it here)');
   process.exit(0);
 }
-const PASSWORD = 'screenshot operator password';
+// The screenshot scripts' one password, so the operator each signs up (or in) is the same account.
+const PASSWORD = 'screenshot password';
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
 const FIXTURES = new URL('../../../fixtures/themes/', import.meta.url).pathname;
 
@@ -51,7 +52,7 @@ const store = (await call('POST', '/v1/stores', { name: `Console demo ${tag}`, s
 const inStore = { ...asMerchant, 'x-store-id': store.id as string };
 await call('POST', '/v1/operations/webhook-subscriptions', { target_url: 'http://127.0.0.1:9/orders', event_types: ['store.updated'] }, inStore);
 for (let i = 0; i < 3; i++) await call('PATCH', `/v1/stores/${store.id}`, { name: `Console demo ${tag} ${i}` }, inStore).catch(() => undefined);
-// An incident, a health gate, a theme for review, an app version for review.
+// An incident, a health gate, a blocked range, a theme for review, an app version for review.
 await call(
   'POST',
   '/v1/operations/runtime/incidents',
@@ -59,6 +60,13 @@ await call(
   asOperator,
 );
 await call('POST', '/v1/operations/runtime/deployment-health-gates', { label: `release ${tag}` }, asOperator);
+// An address range blocked for an hour: the security page's enforcement in force.
+await call(
+  'POST',
+  '/v1/operations/runtime/security/enforcement-events',
+  { action: 'block_address_range', cidr: '203.0.113.0/24', reason: 'credential stuffing from this range', expires_in_minutes: 60 },
+  { ...asOperator, 'idempotency-key': `console-shot-${tag}` },
+);
 const aurora = JSON.parse(readFileSync(`${FIXTURES}aurora.json`, 'utf8')) as Json;
 aurora.package.slug = `harbor-${tag}`;
 const upload = (await call('POST', '/v1/themes/packages/upload', { bundle: aurora }, asMerchant)).data;
