@@ -1,3 +1,4 @@
+import { apiClient } from './api-client.js';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -17,18 +18,7 @@ const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
 const OPERATOR = process.env.SCREENSHOT_OPERATOR;
 const unique = randomBytes(3).toString('hex');
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
-  const res = await fetch(BASE + path, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
-  return text ? JSON.parse(text) : null;
-}
+const call = apiClient(BASE);
 
 async function account(email: string, name: string): Promise<{ email: string; password: string; auth: Record<string, string> }> {
   const password = 'screenshot password';

@@ -1,3 +1,4 @@
+import { apiClient, type Json } from './api-client.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DEMO_COLLECTIONS, DEMO_PRODUCTS, type DemoCollection } from './demo-catalog.js';
@@ -18,23 +19,10 @@ const THEME_FIXTURE = new URL('../../../fixtures/themes/aurora.json', import.met
 
 export type DemoSummary = { storeId: string; products: number; collections: string[]; theme: { slug: string; id: string } };
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
 export class DemoError extends Error {}
 
-/** A JSON API client: throws on anything but 2xx, with the method, path and answer. */
-function api(base: string) {
-  return async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
-    const res = await fetch(base + path, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new DemoError(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
-    return text ? JSON.parse(text) : null;
-  };
-}
+/** A JSON API client: throws a DemoError on anything but 2xx, with the method, path and answer. */
+const api = (base: string) => apiClient(base, (message) => new DemoError(message));
 
 /** At most `limit` of `items` through `work` at once, results in order. */
 async function inBatches<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {

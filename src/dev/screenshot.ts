@@ -1,3 +1,4 @@
+import { apiClient, type Json } from './api-client.js';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { encodePng } from './png.js';
@@ -41,18 +42,7 @@ const PORT = new URL(BASE).port || (new URL(BASE).protocol === 'https:' ? '443' 
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
 const FIXTURES = new URL('../../../fixtures/themes/', import.meta.url).pathname;
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
-  const res = await fetch(BASE + path, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
-  return text ? JSON.parse(text) : null;
-}
+const call = apiClient(BASE);
 
 /** A product photo stand-in: a soft two-tone backdrop with a round object on a shelf, as a PNG. */
 function productPhoto(size: number, [r, g, b]: [number, number, number]): Buffer {
