@@ -4,6 +4,7 @@ import { closePageRenderer } from './liquid/render.js';
 import { renderedPageRoutes, themeAssetRoutes } from './routes.js';
 export { createPageRenderer, PAGE_LIMITS, pageRendererOf, renderPage, type PageLimits, type PageRenderer, type RenderedPage } from './liquid/render.js';
 export type { MenuLink, PageRequest } from './page.js';
+export { LOCALE_PATTERN } from './locale.js';
 export { escapeHtml, safeHref } from '../html.js';
 export { formatMoney } from './money.js';
 export { checkAppBlockRendering } from './app-blocks.js';

@@ -7,7 +7,7 @@ import { listCustomerOrders } from '../orders/index.js';
 import type { Platform } from '../platform.js';
 import { escapeHtml } from '../rendering/index.js';
 import { CheckoutBody } from '../storefront/index.js';
-import { postedForm, seeOther } from './cart.js';
+import { formInput, postedForm, seeOther } from './cart.js';
 import type { Shop } from './context.js';
 import { csrfField, errorList, field, html, money, page } from './layout.js';
 import { CUSTOMER_COOKIE, clearCookie, setCookie } from './session.js';
@@ -61,7 +61,6 @@ function registerPage(shop: Shop, values: ReadonlyMap<string, string>, problems:
 }
 
 const issues = (error: z.ZodError) => error.issues.map((i) => `${String(i.path[0] ?? 'form').replace(/_/g, ' ')}: ${i.message}`);
-const fieldsOf = (fields: ReadonlyMap<string, string>) => Object.fromEntries([...fields].filter(([k, v]) => k !== 'csrf_token' && v !== ''));
 const sessionAge = (expiresAt: string, now: Date) => Math.max(0, new Date(expiresAt).getTime() - now.getTime());
 
 export async function loginForm(_platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
@@ -77,7 +76,7 @@ export async function registerForm(_platform: Platform, ctx: AppContext, shop: S
 /** POST /account/login: a wrong email or password shows the form again (401), a lockout says when to retry (429). */
 export async function logIn(platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
   const fields = await postedForm(platform, ctx, shop);
-  const parsed = LoginForm.safeParse(fieldsOf(fields));
+  const parsed = LoginForm.safeParse(formInput(fields));
   if (!parsed.success) return sendHtml(ctx, 400, loginPage(shop, fields.get('email') ?? '', issues(parsed.error)));
   try {
     const session = await logInCustomer(platform, { subdomain: shop.store.subdomain, ...parsed.data }, { ip: clientAddress(ctx) });
@@ -99,7 +98,7 @@ export async function logIn(platform: Platform, ctx: AppContext, shop: Shop): Pr
  */
 export async function register(platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
   const fields = await postedForm(platform, ctx, shop);
-  const parsed = RegisterForm.safeParse(fieldsOf(fields));
+  const parsed = RegisterForm.safeParse(formInput(fields));
   if (!parsed.success) return sendHtml(ctx, 400, registerPage(shop, fields, issues(parsed.error)));
   const caller = { ip: clientAddress(ctx) };
   try {

@@ -16,9 +16,12 @@ const AddForm = z.object({ id: IdString('variant'), quantity: Quantity(1).defaul
 const ChangeForm = z.object({ id: IdString('variant'), quantity: Quantity(0) });
 const CouponForm = z.object({ code: z.string().trim().max(100).default('') });
 
+/** A form's fields as a schema's input: the CSRF token left out, and a field left blank as absent. */
+export const formInput = (fields: ReadonlyMap<string, string>) => Object.fromEntries([...fields].filter(([k, v]) => k !== 'csrf_token' && v.trim() !== ''));
+
 /** A form's fields through a schema: a field that is not valid is a 400 page saying which and why. */
 export function parseFields<T extends z.ZodType>(schema: T, fields: ReadonlyMap<string, string>): z.infer<T> {
-  const input = Object.fromEntries([...fields].filter(([k, v]) => k !== 'csrf_token' && v !== ''));
+  const input = formInput(fields);
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'form'}: ${i.message}`).join('; ');

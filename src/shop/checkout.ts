@@ -21,7 +21,7 @@ import {
   verifyPayment,
   type CheckoutDetails,
 } from '../storefront/index.js';
-import { parseFields, postedForm, seeOther } from './cart.js';
+import { formInput, parseFields, postedForm, seeOther } from './cart.js';
 import { pathParam, type Shop } from './context.js';
 import { csrfField, errorList, field, html, money, page, type Html } from './layout.js';
 import { CART_COOKIE, CHECKOUT_COOKIE, clearCookie, cookie, setCookie } from './session.js';
@@ -196,8 +196,7 @@ export async function submitInformation(platform: Platform, ctx: AppContext, sho
   const fields = await postedForm(platform, ctx, shop);
   const cart = await checkoutCart(platform, shop);
   if (!cart) return seeOther(ctx, '/cart');
-  const input = Object.fromEntries([...fields].filter(([k, v]) => k !== 'csrf_token' && v.trim() !== ''));
-  const parsed = InformationForm.safeParse(input);
+  const parsed = InformationForm.safeParse(formInput(fields));
   const errors = new Map<string, string>();
   let address: PostalAddress | null = null;
   if (parsed.success) {

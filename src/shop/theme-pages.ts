@@ -2,7 +2,7 @@ import { sha256 } from '../digest.js';
 import { matchesNoneMatch, PUBLIC_MAX_AGE_SECONDS } from '../http/caching.js';
 import type { AppContext } from '../http/context.js';
 import type { Platform } from '../platform.js';
-import { renderPage, type PageRequest } from '../rendering/index.js';
+import { LOCALE_PATTERN, renderPage, type PageRequest } from '../rendering/index.js';
 import { liveRenderableTheme } from '../themes/index.js';
 import type { Shop } from './context.js';
 import { errorPage } from './layout.js';
@@ -25,7 +25,7 @@ export async function themePage(platform: Platform, ctx: AppContext, shop: Shop,
     return;
   }
   const query = ctx.query.locale;
-  const locale = typeof query === 'string' && /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(query) && query.length <= 35 ? query : undefined;
+  const locale = typeof query === 'string' && query.length <= 35 && LOCALE_PATTERN.test(query) ? query : undefined;
   const rendered = await renderPage(platform, shop.store, theme, {
     ...request,
     ...(shop.cartToken ? { cartToken: shop.cartToken } : {}),
