@@ -1,5 +1,6 @@
 import { BlockList } from 'node:net';
 import { ObjectId, type Db } from 'mongodb';
+import { databaseDown } from '../db.js';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
 import { addressOf, blockRefusal, parseRange } from './addresses.js';
@@ -38,6 +39,8 @@ export async function inForce(platform: Platform): Promise<InForce> {
     caches.set(platform.db, cache);
   }
   if (cache.value && performance.now() - cache.value.readAt < IN_FORCE_FRESH_MS) return cache.value;
+  // Known down: what was known stands, rather than every request waiting for a read that cannot answer.
+  if (databaseDown(platform.db)) return cache.value ?? nothing();
   const own = cache;
   own.reading ??= read(platform)
     .catch((err: Error) => {
