@@ -81,14 +81,18 @@ describe('The docs list every walkthrough', () => {
 
 describe('Every walkthrough, pasted into a shell against npm start', function () {
   this.timeout(300_000);
-  const dataDir = mkdtempSync(join(tmpdir(), 'emporium-walkthrough-'));
+  const dirs: string[] = [];
   let platform: RunningProcess | null = null;
   let env: NodeJS.ProcessEnv = {};
   let readme: { TOKEN: string; STORE: string } | null = null;
 
   before(async function () {
     this.timeout(180_000);
-    env = await devStartEnv(dataDir, await freePort(), { OPERATOR_EMAILS: 'ada@example.com' });
+    const dataDir = mkdtempSync(join(tmpdir(), 'emporium-walkthrough-'));
+    // The media the walkthroughs upload go here, not into the repository's .localdb/storage.
+    const storageDir = mkdtempSync(join(tmpdir(), 'emporium-walkthrough-storage-'));
+    dirs.push(dataDir, storageDir);
+    env = await devStartEnv(dataDir, await freePort(), { OPERATOR_EMAILS: 'ada@example.com', STORAGE_LOCAL_DIR: storageDir });
     platform = runCommand('node', ['dist/src/dev/start.js'], env);
     await platform.waitFor('Ctrl-C stops everything.', 150_000);
   });
@@ -97,7 +101,7 @@ describe('Every walkthrough, pasted into a shell against npm start', function ()
       platform.child.kill('SIGTERM');
       await platform.exited;
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
   /** The blocks as one bash script on the test's ports; the run's output, once bash has exited. */
