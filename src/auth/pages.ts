@@ -53,7 +53,7 @@ const fieldOf = (fields: ReadonlyMap<string, string>, name: string) => fields.ge
 
 /** The login cookie's value, set when absent or unreadable. */
 function loginBinding(platform: Platform, ctx: AppContext): string {
-  const held = readCookie(ctx, LOGIN_COOKIE);
+  const held = readCookie(platform, ctx, LOGIN_COOKIE);
   if (held && held.length === 43) return held;
   const fresh = randomBytes(32).toString('base64url');
   setCookie(platform, ctx, LOGIN_COOKIE, fresh, LOGIN_COOKIE_MS);
@@ -65,7 +65,7 @@ const loginToken = (platform: Platform, binding: string) => formToken(platform, 
 /** A signed-out form's checks: not cross-origin, and the token bound to this browser's login cookie (none: refused). */
 function checkLoginForm(platform: Platform, ctx: AppContext, fields: ReadonlyMap<string, string>): void {
   refuseCrossOrigin(ctx);
-  const held = readCookie(ctx, LOGIN_COOKIE);
+  const held = readCookie(platform, ctx, LOGIN_COOKIE);
   if (!held) throw csrfRefused();
   checkFormToken(ctx, loginToken(platform, held), fields.get('csrf_token'));
 }

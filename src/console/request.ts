@@ -71,7 +71,7 @@ export function errorPage(platform: Platform, ctx: AppContext, raw: unknown): vo
  */
 export async function admit(platform: Platform, modules: readonly Module[], ctx: AppContext): Promise<ConsoleRequest | null> {
   if (ctx.get('Authorization')) throw refused('The console is for operators signed in in a browser; it takes no API tokens.');
-  const token = readCookie(ctx, SESSION_COOKIE);
+  const token = readCookie(platform, ctx, SESSION_COOKIE);
   if (token && !token.startsWith('emp_session_')) throw refused('The console is for operators signed in in a browser.');
   const principal = token ? await browserPrincipal(platform, ctx) : null;
   if (!principal || principal.kind !== 'merchant' || !token) {

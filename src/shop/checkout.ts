@@ -314,8 +314,8 @@ async function untilSettled<T>(attempt: () => Promise<T>): Promise<T> {
 }
 
 /** The proof that this browser placed the order (the checkout cookie's payment secret) or is its signed-in customer. */
-function shopperProof(ctx: AppContext, shop: Shop, orderId: string): ShopperProof {
-  const value = cookie(ctx, CHECKOUT_COOKIE);
+function shopperProof(platform: Platform, ctx: AppContext, shop: Shop, orderId: string): ShopperProof {
+  const value = cookie(platform, ctx, CHECKOUT_COOKIE);
   const dot = value?.indexOf('.') ?? -1;
   const secret = value && dot > 0 && value.slice(0, dot) === orderId ? value.slice(dot + 1) : null;
   return { secret, customerId: shop.customer?.id ?? null };
@@ -338,7 +338,7 @@ function orderSummary(order: OrderView): Html {
 
 async function shopperOrder(platform: Platform, ctx: AppContext, shop: Shop): Promise<{ order: OrderView; proof: ShopperProof }> {
   const { id } = parseFields(OrderParams, new Map([['id', pathParam(ctx, 'id')]]));
-  const proof = shopperProof(ctx, shop, id);
+  const proof = shopperProof(platform, ctx, shop, id);
   if (proof.secret === null && proof.customerId === null) throw new PlatformError('not_found', 'not_found', 'Order not found');
   return { order: await getShopperOrder(platform, shop.store.id, id, proof), proof };
 }
