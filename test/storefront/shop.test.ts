@@ -6,7 +6,7 @@ import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { png } from '../helpers/images.js';
 import { sha256 } from '../../src/digest.js';
 import { csrfIn, placeFields, ShopBrowser } from '../helpers/shop.js';
-import { bundleOf } from '../helpers/theme-uploads.js';
+import { bundleOf, setAsset, syncLiquidFiles } from '../helpers/theme-uploads.js';
 
 /** The shop (docs/shop.md): a store's website on its own host, its forms, cookies, checkout and accounts, over HTTP. */
 describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
@@ -153,6 +153,30 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
     const mine = await b.get('/');
     expect(mine.headers['cache-control']).to.equal('private, no-store');
     expect(mine.headers.etag).to.equal(undefined);
+  });
+
+  it('never lets a cache keep a page whose section failed to render: the shop’s and the storefront API’s are no-store', async () => {
+    const bundle = bundleOf('ember-liquid');
+    bundle.sections.broken = { type: 'broken', name: 'broken', renderer_key: 'broken', enabled_on: ['home'] };
+    bundle.templates.home.sections.broken = { type: 'broken' };
+    bundle.templates.home.order = [...bundle.templates.home.order, 'broken'];
+    setAsset(bundle, 'sections/broken.liquid', '{% if %}');
+    syncLiquidFiles(bundle);
+    const broken = await givenShop(api);
+    const up = await api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: broken.merchant.token });
+    expect(up.status, JSON.stringify(up.body)).to.equal(201);
+    const installed = await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: broken.store.id }, { token: broken.merchant.token });
+    expect(installed.status, JSON.stringify(installed.body)).to.equal(201);
+
+    const home = await browser(broken).get('/');
+    expect(home.status).to.equal(200);
+    expect(home.html).to.match(/<!-- section "broken" failed to render/);
+    expect([home.headers['cache-control'], home.headers.etag]).to.deep.equal(['no-store', undefined]);
+    const rendered = await fetch(`${app.url}/v1/storefront/${broken.store.subdomain}/pages/home`);
+    expect((await rendered.text()).includes('failed to render')).to.equal(true);
+    expect(rendered.headers.get('cache-control')).to.equal('no-store');
+    // The store's other pages render whole, and stay public.
+    expect((await browser(broken).get('/collections/all')).headers['cache-control']).to.equal('public, max-age=30');
   });
 
   it('keeps the cart in an HttpOnly, SameSite=Lax cookie, changed by forms that need this browser’s CSRF token', async () => {
