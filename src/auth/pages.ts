@@ -18,8 +18,8 @@ import {
 } from '../http/browser.js';
 import { clientAddress } from '../http/client-address.js';
 import type { AppContext, AppCustom, AppRouter, AppState, MerchantPrincipal } from '../http/context.js';
-import { takesForm } from '../http/endpoint.js';
-import { pageHandler } from '../http/page-errors.js';
+import { pageForm } from '../http/endpoint.js';
+import { pageHandler, postOnlyPage } from '../http/page-errors.js';
 import { csrfInput, markup, platformPage, sendPage } from '../http/page.js';
 import type { Platform } from '../platform.js';
 import { hashToken } from '../secrets/index.js';
@@ -252,12 +252,13 @@ async function landing(platform: Platform, ctx: AppContext, next: () => Promise<
 export function signInPages(platform: Platform): AppRouter {
   const router = new Router<AppState, AppCustom>();
   const page = (run: (platform: Platform, ctx: AppContext) => Promise<void>) => pageHandler(platform, (ctx) => run(platform, ctx));
-  const form = (run: (platform: Platform, ctx: AppContext) => Promise<void>) => takesForm(page(run));
+  const form = (run: (platform: Platform, ctx: AppContext) => Promise<void>) => pageForm(page(run));
   router.get('/', (ctx, next) => landing(platform, ctx, next));
   router.get('/login', page(loginForm));
   router.post('/login', form(passwordLogin));
   router.post('/login/code', form(requestCode));
   router.post('/login/code/verify', form(verifyCode));
   router.post('/logout', form(logout));
+  for (const path of ['/login/code', '/login/code/verify', '/logout']) router.get(path, postOnlyPage(platform));
   return router;
 }

@@ -4,7 +4,7 @@ import type { Platform } from '../platform.js';
 import { jsonBody } from './body.js';
 import type { Access, AppContext, AppCustom, AppRouter, AppState } from './context.js';
 import { clientIp } from './client-address.js';
-import { BODY_LIMIT, TAKES_FORM, TAKES_MULTIPART } from './endpoint.js';
+import { BODY_LIMIT, PAGE_FORM, TAKES_FORM, TAKES_MULTIPART } from './endpoint.js';
 import { errorEnvelope } from './errors.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
@@ -51,6 +51,7 @@ export function createApp(
     root.match(ctx.path, ctx.method).pathAndMethod.some((layer) => layer.stack.some((fn) => (fn as unknown as Record<symbol, true | undefined>)[marker]));
   const takesMultipart = routeMarked(TAKES_MULTIPART);
   const takesForm = routeMarked(TAKES_FORM);
+  const readsOwnForm = routeMarked(PAGE_FORM);
   // A route's own (larger) JSON body limit, if it declares one.
   const routeLimit = (ctx: AppContext) => {
     const limits = root
@@ -79,7 +80,7 @@ export function createApp(
     });
   }
   app.use(unmatched);
-  for (const mw of jsonBody(platform.config.http.bodyLimitBytes, takesMultipart, takesForm, routeLimit)) app.use(mw);
+  for (const mw of jsonBody(platform.config.http.bodyLimitBytes, { takesMultipart, takesForm, readsOwnForm, routeLimit })) app.use(mw);
   app.use(root.routes());
   app.use(root.allowedMethods());
   return app;

@@ -103,11 +103,10 @@ const FORM_LIMIT_BYTES = 16 * 1024;
 
 /**
  * The urlencoded body of a form post, each field's first value (duplicates beyond it ignored).
- * Another content type is 415; more than 16 KiB is 413.
+ * Another content type is 415; more than 16 KiB is 413. A page's route on the API app is marked
+ * `pageForm` (src/http/endpoint.ts), so the body is still unread here.
  */
 export async function readForm(ctx: AppContext): Promise<Map<string, string>> {
-  // A route of the API app marked `takesForm` (src/http/endpoint.ts) has had its form read by the body parser already.
-  if ((ctx.state as { formBody?: true }).formBody) return parsedForm(ctx.request.body);
   if (!ctx.is('application/x-www-form-urlencoded'))
     throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'This page takes forms (application/x-www-form-urlencoded)');
   const declared = Number(ctx.get('Content-Length') || '0');
@@ -121,17 +120,6 @@ export async function readForm(ctx: AppContext): Promise<Map<string, string>> {
   }
   const fields = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) if (!fields.has(name)) fields.set(name, value);
-  return fields;
-}
-
-/** A form the body parser read (plain object of strings, arrays for repeated fields): each field's first string value. */
-function parsedForm(body: unknown): Map<string, string> {
-  const fields = new Map<string, string>();
-  if (typeof body !== 'object' || body === null) return fields;
-  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
-    const first: unknown = Array.isArray(value) ? value[0] : value;
-    if (typeof first === 'string') fields.set(name, first);
-  }
   return fields;
 }
 

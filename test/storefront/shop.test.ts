@@ -220,7 +220,7 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
       expect(bad.headers['content-type']).to.equal('text/html; charset=utf-8');
     }
     const json = await b.send('POST', '/cart/add', { headers: { 'content-type': 'application/json' } });
-    expect(json.status).to.equal(415);
+    expect([json.status, json.headers['content-type']]).to.deep.equal([415, 'text/html; charset=utf-8']);
     expect((await b.post('/cart/change', { id: variant, quantity: '0', csrf_token: token })).status).to.equal(303);
     expect((await b.get('/cart')).html).not.to.include('Linen Throw');
 
