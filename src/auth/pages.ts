@@ -18,8 +18,8 @@ import {
 } from '../http/browser.js';
 import { clientAddress } from '../http/client-address.js';
 import type { AppContext, AppCustom, AppRouter, AppState, MerchantPrincipal } from '../http/context.js';
-import { takesForm } from '../http/endpoint.js';
-import { pageHandler } from '../http/page-errors.js';
+import { pageForm } from '../http/endpoint.js';
+import { pageHandler, postOnlyPage } from '../http/page-errors.js';
 import { csrfInput, markup, platformPage, sendPage } from '../http/page.js';
 import type { Platform } from '../platform.js';
 import { hashToken } from '../secrets/index.js';
@@ -53,7 +53,7 @@ const fieldOf = (fields: ReadonlyMap<string, string>, name: string) => fields.ge
 
 /** The login cookie's value, set when absent or unreadable. */
 function loginBinding(platform: Platform, ctx: AppContext): string {
-  const held = readCookie(ctx, LOGIN_COOKIE);
+  const held = readCookie(platform, ctx, LOGIN_COOKIE);
   if (held && held.length === 43) return held;
   const fresh = randomBytes(32).toString('base64url');
   setCookie(platform, ctx, LOGIN_COOKIE, fresh, LOGIN_COOKIE_MS);
@@ -65,7 +65,7 @@ const loginToken = (platform: Platform, binding: string) => formToken(platform, 
 /** A signed-out form's checks: not cross-origin, and the token bound to this browser's login cookie (none: refused). */
 function checkLoginForm(platform: Platform, ctx: AppContext, fields: ReadonlyMap<string, string>): void {
   refuseCrossOrigin(ctx);
-  const held = readCookie(ctx, LOGIN_COOKIE);
+  const held = readCookie(platform, ctx, LOGIN_COOKIE);
   if (!held) throw csrfRefused();
   checkFormToken(ctx, loginToken(platform, held), fields.get('csrf_token'));
 }
@@ -252,12 +252,13 @@ async function landing(platform: Platform, ctx: AppContext, next: () => Promise<
 export function signInPages(platform: Platform): AppRouter {
   const router = new Router<AppState, AppCustom>();
   const page = (run: (platform: Platform, ctx: AppContext) => Promise<void>) => pageHandler(platform, (ctx) => run(platform, ctx));
-  const form = (run: (platform: Platform, ctx: AppContext) => Promise<void>) => takesForm(page(run));
+  const form = (run: (platform: Platform, ctx: AppContext) => Promise<void>) => pageForm(page(run));
   router.get('/', (ctx, next) => landing(platform, ctx, next));
   router.get('/login', page(loginForm));
   router.post('/login', form(passwordLogin));
   router.post('/login/code', form(requestCode));
   router.post('/login/code/verify', form(verifyCode));
   router.post('/logout', form(logout));
+  for (const path of ['/login/code', '/login/code/verify', '/logout']) router.get(path, postOnlyPage(platform));
   return router;
 }

@@ -81,7 +81,7 @@ export async function deliveryPage(c: ConsoleRequest, id: string): Promise<void>
 }
 
 export async function redeliverAction(c: ConsoleRequest, id: string): Promise<void> {
-  postedForm(c);
+  await postedForm(c);
   await redeliver(c.platform, OPERATOR, id);
   seeOther(c, withQuery(`/console/deliveries/${id}`, { done: 'redelivered' }));
 }

@@ -77,7 +77,7 @@ export async function gatePage(c: ConsoleRequest, id: string): Promise<void> {
 }
 
 export async function runGateAction(c: ConsoleRequest): Promise<void> {
-  const f = postedForm(c);
+  const f = await postedForm(c);
   const picked = GATE_CHECKS.filter((n) => f.get(`check_${n}`) === '1');
   const label = f.get('label')?.trim();
   const body = parseFields(RunGateBody, { ...(label ? { label } : {}), ...(picked.length ? { checks: picked } : {}) });

@@ -94,14 +94,14 @@ export async function incidentPage(c: ConsoleRequest, id: string): Promise<void>
 const optionalNote = (v: string | undefined) => (v && v.trim() ? v : undefined);
 
 export async function openIncidentAction(c: ConsoleRequest): Promise<void> {
-  const f = postedForm(c);
+  const f = await postedForm(c);
   const body = parseFields(OpenIncidentBody, { title: f.get('title') ?? '', severity: f.get('severity') || undefined, note: optionalNote(f.get('note')) });
   const incident = await openManualIncident(c.platform, c.operator.merchantId, body);
   seeOther(c, withQuery(`/console/incidents/${incident.id}`, { done: 'opened' }));
 }
 
 export async function incidentAction(c: ConsoleRequest, id: string, action: 'acknowledge' | 'resolve' | 'note'): Promise<void> {
-  const f = postedForm(c);
+  const f = await postedForm(c);
   const text =
     action === 'note'
       ? parseFields(IncidentNoteBody, { text: f.get('text') ?? '' }).text

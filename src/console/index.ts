@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { AppContext, AppCustom, AppRouter, AppState } from '../http/context.js';
-import { takesForm } from '../http/endpoint.js';
+import { pageForm } from '../http/endpoint.js';
 import type { Module } from '../module.js';
 import type { Platform } from '../platform.js';
 import { deliveriesPage, deliveryPage, redeliverAction } from './deliveries.js';
@@ -35,8 +35,8 @@ function consoleRoutes(modules: () => readonly Module[]) {
       };
     const id = (params: Record<string, string>) => params.id ?? '';
     const get = (path: string, handle: Page) => router.get(path, page(handle));
-    // Form posts: marked as taking urlencoded bodies, which the app's body reader parses (src/http/body.ts).
-    const post = (path: string, handle: Page) => router.post(path, takesForm(page(handle)));
+    // Form posts: the page reads its own body (src/http/endpoint.ts, pageForm), so a bad one is a page too.
+    const post = (path: string, handle: Page) => router.post(path, pageForm(page(handle)));
 
     get('/', (c) => overviewPage(c));
     get('/jobs', (c) => jobsPage(c));
@@ -69,7 +69,7 @@ function consoleRoutes(modules: () => readonly Module[]) {
     // Any other console path: a page too (after the same access check), not the API's JSON 404.
     const missing = page(() => Promise.reject(new PlatformError('not_found', 'not_found', 'There is no such console page')));
     router.get('/{*rest}', missing);
-    router.post('/{*rest}', takesForm(missing));
+    router.post('/{*rest}', pageForm(missing));
     return router;
   };
 }

@@ -88,7 +88,7 @@ export async function jobPage(c: ConsoleRequest, id: string): Promise<void> {
 }
 
 export async function jobAction(c: ConsoleRequest, id: string, action: keyof typeof ACTIONS): Promise<void> {
-  postedForm(c);
+  await postedForm(c);
   await ACTIONS[action](c.platform, c.modules, id);
   seeOther(c, action === 'cancel' ? withQuery('/console/jobs', { done: DONE[action] }) : withQuery(`/console/jobs/${id}`, { done: DONE[action] }));
 }

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { merchantEmail } from '../auth/index.js';
 import { PlatformError } from '../errors.js';
 import { escapeHtml } from '../html.js';
-import { browserPrincipal, checkFormToken, readCookie, sessionFormToken, SESSION_COOKIE } from '../http/browser.js';
+import { browserPrincipal, checkFormToken, readCookie, readForm, sessionFormToken, SESSION_COOKIE } from '../http/browser.js';
 import type { AppContext, MerchantPrincipal } from '../http/context.js';
 import { STATUS, toPlatformError } from '../http/errors.js';
 import { join, markup, platformPage, sendPage } from '../http/page.js';
@@ -73,7 +73,7 @@ export function errorPage(platform: Platform, ctx: AppContext, raw: unknown): vo
  */
 export async function admit(platform: Platform, modules: readonly Module[], ctx: AppContext): Promise<ConsoleRequest | null> {
   if (ctx.get('Authorization')) throw refused('The console is for operators signed in in a browser; it takes no API tokens.');
-  const token = readCookie(ctx, SESSION_COOKIE);
+  const token = readCookie(platform, ctx, SESSION_COOKIE);
   if (token && !token.startsWith('emp_session_')) throw refused('The console is for operators signed in in a browser.');
   const principal = token ? await browserPrincipal(platform, ctx) : null;
   if (!principal || principal.kind !== 'merchant' || !token) {
@@ -102,21 +102,12 @@ export function seeOther(c: ConsoleRequest, to: string): void {
 
 /**
  * A posted form's fields (each field's first value), once its CSRF token is checked: the token
- * bound to this session (`console|<hash of the session token>`), and not cross-site. The body is
- * parsed by the app's body reader (the route is marked `takesForm`); another content type is 415.
+ * bound to this session (`console|<hash of the session token>`), and not cross-site. The page reads
+ * its own body (the route is marked `pageForm`): another content type is 415, more than 16 KiB
+ * 413, each a page.
  */
-export function postedForm(c: ConsoleRequest): Map<string, string> {
-  const state = c.ctx.state as { formBody?: true };
-  const raw = c.ctx.request.body as unknown;
-  const fields = new Map<string, string>();
-  if (state.formBody && raw && typeof raw === 'object') {
-    for (const [k, v] of Object.entries(raw)) {
-      const first: unknown = Array.isArray(v) ? v[0] : v;
-      if (typeof first === 'string') fields.set(k, first);
-    }
-  } else if (raw && typeof raw === 'object' && Object.keys(raw).length > 0) {
-    throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'The console takes forms (application/x-www-form-urlencoded)');
-  }
+export async function postedForm(c: ConsoleRequest): Promise<Map<string, string>> {
+  const fields = await readForm(c.ctx);
   checkFormToken(c.ctx, c.viewer.csrf, fields.get('csrf_token'));
   return fields;
 }

@@ -182,14 +182,14 @@ const reasonsOf = (raw: string | undefined) =>
     .filter(Boolean);
 
 export async function themeDecision(c: ConsoleRequest, id: string, decision: 'approve' | 'reject'): Promise<void> {
-  const f = postedForm(c);
+  const f = await postedForm(c);
   if (decision === 'approve') await approveThemeReview(c.platform, c.operator.merchantId, id);
   else await rejectThemeReview(c.platform, c.operator.merchantId, id, parseFields(ThemeRejectBody, { reasons: reasonsOf(f.get('reasons')) }).reasons);
   seeOther(c, withQuery(`/console/reviews/themes/${id}`, { done: decision === 'approve' ? 'approved' : 'rejected' }));
 }
 
 export async function appDecision(c: ConsoleRequest, id: string, decision: 'approve' | 'reject'): Promise<void> {
-  const f = postedForm(c);
+  const f = await postedForm(c);
   if (decision === 'approve') await approveAppVersion(c.platform, c.operator, id);
   else await rejectAppVersion(c.platform, c.operator, id, parseFields(AppRejectBody, { reasons: reasonsOf(f.get('reasons')) }).reasons);
   seeOther(c, withQuery(`/console/reviews/apps/${id}`, { done: decision === 'approve' ? 'approved' : 'rejected' }));

@@ -61,7 +61,7 @@ export async function securityPage(c: ConsoleRequest): Promise<void> {
 }
 
 export async function undoAction(c: ConsoleRequest, id: string): Promise<void> {
-  const f = postedForm(c);
+  const f = await postedForm(c);
   const { reason } = parseFields(UndoBody, { reason: f.get('reason') ?? '' });
   await undoEnforcement(c.platform, c.operator.merchantId, id, reason);
   seeOther(c, withQuery('/console/security', { done: 'undone' }));

@@ -5,7 +5,7 @@ import { jsonBody } from './body.js';
 import type { Access, AppContext, AppCustom, AppRouter, AppState } from './context.js';
 import { clientIp } from './client-address.js';
 import { refuseWhileDatabaseDown } from './database-outage.js';
-import { BODY_LIMIT, TAKES_FORM, TAKES_MULTIPART } from './endpoint.js';
+import { BODY_LIMIT, PAGE_FORM, TAKES_FORM, TAKES_MULTIPART } from './endpoint.js';
 import { errorEnvelope } from './errors.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
@@ -50,15 +50,22 @@ export function createApp(
   const ordered = [...options.mounts].sort((a, b) => segments(b.path) - segments(a.path));
   for (const { path, router } of ordered) root.use(path, router.routes(), router.allowedMethods());
 
-  // Whether the route a request is for declared that it takes multipart/form-data.
+  // The routes a request is for, looked up once (tens of µs over every route) for all the body rules below.
+  const matches = new WeakMap<AppContext, ReturnType<typeof root.match>>();
+  const matchOf = (ctx: AppContext) => {
+    let found = matches.get(ctx);
+    if (!found) matches.set(ctx, (found = root.match(ctx.path, ctx.method)));
+    return found;
+  };
+  // Whether the route a request is for declared what it takes (multipart/form-data, a form, a page's own form).
   const routeMarked = (marker: symbol) => (ctx: AppContext) =>
-    root.match(ctx.path, ctx.method).pathAndMethod.some((layer) => layer.stack.some((fn) => (fn as unknown as Record<symbol, true | undefined>)[marker]));
+    matchOf(ctx).pathAndMethod.some((layer) => layer.stack.some((fn) => (fn as unknown as Record<symbol, true | undefined>)[marker]));
   const takesMultipart = routeMarked(TAKES_MULTIPART);
   const takesForm = routeMarked(TAKES_FORM);
+  const readsOwnForm = routeMarked(PAGE_FORM);
   // A route's own (larger) JSON body limit, if it declares one.
   const routeLimit = (ctx: AppContext) => {
-    const limits = root
-      .match(ctx.path, ctx.method)
+    const limits = matchOf(ctx)
       .pathAndMethod.flatMap((layer) => layer.stack.map((fn) => (fn as unknown as Record<symbol, number | undefined>)[BODY_LIMIT]))
       .filter((n): n is number => typeof n === 'number');
     return limits.length > 0 ? Math.max(...limits) : null;
@@ -89,7 +96,7 @@ export function createApp(
     });
   }
   app.use(unmatched);
-  for (const mw of jsonBody(platform.config.http.bodyLimitBytes, takesMultipart, takesForm, routeLimit)) app.use(mw);
+  for (const mw of jsonBody(platform.config.http.bodyLimitBytes, { takesMultipart, takesForm, readsOwnForm, routeLimit })) app.use(mw);
   app.use(root.routes());
   app.use(root.allowedMethods());
   return app;

@@ -56,20 +56,25 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
+/** What the routes declare about their bodies (see http/endpoint.ts), each asked of a request. */
+export type BodyRules = {
+  takesMultipart?: (ctx: AppContext) => boolean;
+  takesForm?: (ctx: AppContext) => boolean;
+  readsOwnForm?: (ctx: AppContext) => boolean;
+  routeLimit?: (ctx: AppContext) => number | null;
+};
+
 /**
  * JSON bodies only, with a size limit. A body of another media type is a 415 before any byte
  * is read; a body over the limit (declared or streamed) is a 413; malformed JSON, or JSON
  * that is not an object or array, is a 400, and so is one nested deeper than MAX_BODY_DEPTH
  * (`body_too_deep`, found in the text before it is parsed). A `multipart/form-data` request for an endpoint
  * that declares it takes one (`takesMultipart`, see http/endpoint.ts) is left unread here for
- * the endpoint to read (readMultipart), after its access check.
+ * the endpoint to read (readMultipart), after its access check; so is any body of a page's form
+ * post (`readsOwnForm`), which the page reads and refuses as an HTML page.
  */
-export function jsonBody(
-  limitBytes: number,
-  takesMultipart: (ctx: AppContext) => boolean = () => false,
-  takesForm: (ctx: AppContext) => boolean = () => false,
-  routeLimit: (ctx: AppContext) => number | null = () => null,
-): Middleware<AppState, AppCustom>[] {
+export function jsonBody(limitBytes: number, rules: BodyRules = {}): Middleware<AppState, AppCustom>[] {
+  const { takesMultipart = () => false, takesForm = () => false, readsOwnForm = () => false, routeLimit = () => null } = rules;
   // `application/x-www-form-urlencoded`, only for a route that declares it takes it (the OAuth
   // token endpoints, RFC 6749 4.1.3): parsed into a plain object of strings, same size limit.
   // Bracketed and dotted keys (`a[b][c]`, `a.b`) nest: qs refuses more than MAX_BODY_DEPTH levels
@@ -91,6 +96,10 @@ export function jsonBody(
   }) as Middleware<AppState, AppCustom>;
   const requireJson: Middleware<AppState, AppCustom> = async (ctx, next) => {
     if (ctx.is('multipart/form-data') === 'multipart/form-data' && takesMultipart(ctx)) return next();
+    if (readsOwnForm(ctx)) {
+      (ctx.state as { ownBody?: true }).ownBody = true;
+      return next();
+    }
     const limit = routeLimit(ctx) ?? limitBytes;
     (ctx.state as { bodyLimit?: number }).bodyLimit = limit;
     if (ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') === 'application/x-www-form-urlencoded' && takesForm(ctx)) {
@@ -131,7 +140,8 @@ export function jsonBody(
     return reader;
   };
   const parseJson: Middleware<AppState, AppCustom> = (ctx, next) => {
-    if ((ctx.state as { formBody?: true }).formBody) return next();
+    const state = ctx.state as { formBody?: true; ownBody?: true };
+    if (state.formBody || state.ownBody) return next();
     return readerFor((ctx.state as { bodyLimit?: number }).bodyLimit ?? limitBytes)(ctx, () => {
       const text: unknown = ctx.request.body;
       if (typeof text === 'string') ctx.request.body = parseJsonBody(text) as typeof ctx.request.body;

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isLocalEnv } from '../config.js';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
 import { hashToken } from '../secrets/index.js';
@@ -10,21 +11,28 @@ import type { AppContext, Principal } from './context.js';
  * checks (a cross-origin refusal and an HMAC token bound to what the browser's cookies hold).
  */
 
+/**
+ * The name a cookie has in the browser. Outside development and tests it is `__Host-<name>`: a
+ * browser keeps such a cookie only when this very host set it Secure, with Path=/ and no Domain,
+ * so a page on another host under the same parent domain (another store's, on the storefront
+ * base domain) can neither set nor overwrite it, and a cookie of the plain name, which it could
+ * have set, is never read. Development and tests run plain http, where a Secure cookie cannot be
+ * set: the plain name there.
+ */
+const cookieName = (platform: Platform, name: string) => (isLocalEnv(platform.config) ? name : `__Host-${name}`);
+
 /** A cookie's value as the platform wrote it (token characters only); anything else reads as absent. */
-export function readCookie(ctx: AppContext, name: string): string | null {
-  const value = ctx.cookies.get(name);
+export function readCookie(platform: Platform, ctx: AppContext, name: string): string | null {
+  const value = ctx.cookies.get(cookieName(platform, name));
   return value && value.length <= 400 && /^[A-Za-z0-9_.-]+$/.test(value) ? value : null;
 }
 
-/** Whether the platform's cookies carry `Secure`: outside development and tests, or whenever the request came over TLS. */
-const secureCookies = (platform: Platform, ctx: AppContext) => ctx.secure || (platform.config.env !== 'development' && platform.config.env !== 'test');
-
-/** A cookie of the platform's pages: HttpOnly, SameSite=Lax, Path=/, Secure outside development. */
+/** A cookie of the platform's pages: HttpOnly, SameSite=Lax, Path=/, no Domain; Secure (and `__Host-`) outside development and tests, Secure whenever the request came over TLS. */
 export function setCookie(platform: Platform, ctx: AppContext, name: string, value: string, maxAgeMs: number): void {
-  const secure = secureCookies(platform, ctx);
+  const secure = ctx.secure || !isLocalEnv(platform.config);
   // Behind a TLS proxy that is not trusted for X-Forwarded-Proto, koa would refuse a Secure cookie on what it takes for plain http.
   if (secure) ctx.cookies.secure = true;
-  ctx.cookies.set(name, value, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: maxAgeMs, overwrite: true });
+  ctx.cookies.set(cookieName(platform, name), value, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: maxAgeMs, overwrite: true });
 }
 
 export function clearCookie(platform: Platform, ctx: AppContext, name: string): void {
@@ -95,11 +103,10 @@ const FORM_LIMIT_BYTES = 16 * 1024;
 
 /**
  * The urlencoded body of a form post, each field's first value (duplicates beyond it ignored).
- * Another content type is 415; more than 16 KiB is 413.
+ * Another content type is 415; more than 16 KiB is 413. A page's route on the API app is marked
+ * `pageForm` (src/http/endpoint.ts), so the body is still unread here.
  */
 export async function readForm(ctx: AppContext): Promise<Map<string, string>> {
-  // A route of the API app marked `takesForm` (src/http/endpoint.ts) has had its form read by the body parser already.
-  if ((ctx.state as { formBody?: true }).formBody) return parsedForm(ctx.request.body);
   if (!ctx.is('application/x-www-form-urlencoded'))
     throw new PlatformError('unsupported_media_type', 'unsupported_media_type', 'This page takes forms (application/x-www-form-urlencoded)');
   const declared = Number(ctx.get('Content-Length') || '0');
@@ -116,18 +123,7 @@ export async function readForm(ctx: AppContext): Promise<Map<string, string>> {
   return fields;
 }
 
-/** A form the body parser read (plain object of strings, arrays for repeated fields): each field's first string value. */
-function parsedForm(body: unknown): Map<string, string> {
-  const fields = new Map<string, string>();
-  if (typeof body !== 'object' || body === null) return fields;
-  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
-    const first: unknown = Array.isArray(value) ? value[0] : value;
-    if (typeof first === 'string') fields.set(name, first);
-  }
-  return fields;
-}
-
-/** The merchant's browser session cookie (docs/console.md): a merchant session token, as `Authorization: Bearer` would carry it. */
+/** The merchant's browser session cookie (docs/console.md; `__Host-emporium_session` outside development): a merchant session token, as `Authorization: Bearer` would carry it. */
 export const SESSION_COOKIE = 'emporium_session';
 
 /**
@@ -136,7 +132,7 @@ export const SESSION_COOKIE = 'emporium_session';
  * token or a customer's in that cookie is no one. Null without a live one.
  */
 export async function browserPrincipal(platform: Platform, ctx: AppContext): Promise<Principal | null> {
-  const token = readCookie(ctx, SESSION_COOKIE);
+  const token = readCookie(platform, ctx, SESSION_COOKIE);
   if (!token || !token.startsWith('emp_session_')) return null;
   const authenticator = ctx.access.authenticators.find((a) => token.startsWith(a.prefix));
   const principal = authenticator ? await authenticator.authenticate(platform, token) : null;
@@ -149,6 +145,6 @@ export async function browserPrincipal(platform: Platform, ctx: AppContext): Pro
  * Null when the browser holds no session cookie.
  */
 export function sessionFormToken(platform: Platform, ctx: AppContext): string | null {
-  const token = readCookie(ctx, SESSION_COOKIE);
+  const token = readCookie(platform, ctx, SESSION_COOKIE);
   return token ? formToken(platform, `session|${hashToken(token)}`) : null;
 }

@@ -133,6 +133,8 @@ export type EndpointSpec<
 export const TAKES_MULTIPART = Symbol('takes multipart/form-data');
 /** Marks a route's middleware that takes `application/x-www-form-urlencoded` (the OAuth token endpoints; see http/body.ts). */
 export const TAKES_FORM = Symbol('takes application/x-www-form-urlencoded');
+/** Marks a page's form post, whose body the page reads itself (see http/body.ts). */
+export const PAGE_FORM = Symbol('a page reading its own form');
 
 /** Marks a route whose JSON body may be larger than BODY_LIMIT_BYTES: the value is its limit (see http/body.ts). */
 export const BODY_LIMIT = Symbol('body limit in bytes');
@@ -147,6 +149,17 @@ export type DeclaredEndpoint = { access: EndpointAccess; params?: z.ZodType; que
 /** Declare that `middleware` (a route's handler) takes form bodies besides JSON. */
 export function takesForm<M extends object>(middleware: M): M {
   (middleware as { [TAKES_FORM]?: true })[TAKES_FORM] = true;
+  return middleware;
+}
+
+/**
+ * Declare that `middleware` is a page's form post (sign-in, consent, the console) that reads its
+ * own body with `readForm` (http/browser.ts): the app's body readers leave it unread, so a body of
+ * another type, too large or malformed is refused inside the page, as an HTML page with its
+ * status, never the API's JSON envelope.
+ */
+export function pageForm<M extends object>(middleware: M): M {
+  (middleware as { [PAGE_FORM]?: true })[PAGE_FORM] = true;
   return middleware;
 }
 

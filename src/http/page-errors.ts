@@ -1,3 +1,4 @@
+import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
 import type { AppContext } from './context.js';
 import { STATUS, toPlatformError } from './errors.js';
@@ -40,4 +41,14 @@ export function pageHandler(platform: Platform, handler: (ctx: AppContext) => Pr
       sendErrorPage(ctx, status, title, err.message, { href: '/', label: 'Go to Emporium' });
     }
   };
+}
+
+/** A GET of a page address that takes only a form's POST (a bookmark, a reload): a 405 page with `Allow: POST`. */
+export function postOnlyPage(platform: Platform): (ctx: AppContext) => Promise<void> {
+  return pageHandler(platform, (ctx) => {
+    ctx.set('Allow', 'POST');
+    return Promise.reject(
+      new PlatformError('method_not_allowed', 'method_not_allowed', 'This address takes a form: go back to the page and send it from there'),
+    );
+  });
 }

@@ -75,13 +75,3 @@ export async function getShopperOrder(platform: Platform, storeId: string, order
   if (!doc || !(bySecret || byCustomer)) throw notFound('Order');
   return presentOrder(doc);
 }
-
-/**
- * Replace the order's payment secret by the one of this hash (the earlier secret stops working):
- * for a checkout answered again from its order, whose first answer, the only one that held the
- * secret, is gone.
- */
-export async function replacePaymentSecret(platform: Platform, storeId: string, orderId: string, secretHash: string): Promise<void> {
-  const id = parseObjectId(orderId);
-  if (id) await orders(platform.db).updateOne({ _id: id, store_id: new ObjectId(storeId) }, { $set: { payment_secret_hash: secretHash } });
-}

@@ -8,7 +8,7 @@ export { repairOrders } from './changes.js';
 export { RepairOrders } from './jobs.js';
 export { createOrder } from './create.js';
 export { countOrders, findOrderByRequest, fulfillOrder, getOrder, listOrders, markOrderPaid, ordersByIds, refundOrder } from './service.js';
-export { customerBoughtProduct, getShopperOrder, listCustomerOrders, replacePaymentSecret, type ShopperProof } from './customer-reads.js';
+export { customerBoughtProduct, getShopperOrder, listCustomerOrders, type ShopperProof } from './customer-reads.js';
 export type { RequestRef } from './store.js';
 export { CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
 export type { CustomerOrderView, OrderView } from './present.js';

@@ -39,8 +39,10 @@ export function renderedPageRoutes(platform: Platform): AppRouter {
       const rendered = await renderPage(platform, store, theme, { template: params.template, handle: params.handle, cartToken, locale: query.locale });
       ctx.status = rendered.status;
       ctx.type = 'text/html; charset=utf-8';
-      // A preview or a page showing a shopper's cart is private; other pages are the same for everyone.
-      ctx.set('Cache-Control', preview || theme.preview || cartToken ? 'private, no-store' : `public, max-age=${PUBLIC_MAX_AGE_SECONDS}`);
+      // A preview or a page showing a shopper's cart is private; a page a section failed in is kept by no cache (it would
+      // stand for the store's page); other pages are the same for everyone.
+      const cache = preview || theme.preview || cartToken ? 'private, no-store' : rendered.complete ? `public, max-age=${PUBLIC_MAX_AGE_SECONDS}` : 'no-store';
+      ctx.set('Cache-Control', cache);
       ctx.set('Vary', CART_TOKEN_HEADER);
       ctx.body = rendered.html;
     });

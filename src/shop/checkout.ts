@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { getAccount } from '../customers/index.js';
-import { sha256 } from '../digest.js';
 import { PlatformError } from '../errors.js';
 import type { AppContext } from '../http/context.js';
 import { IdString } from '../ids.js';
@@ -62,7 +62,11 @@ const InformationForm = z.object({
   country_code: z.string({ message: 'is required' }).trim().toUpperCase().length(2, 'choose a country'),
   phone: z.string().trim().max(32).optional(),
 });
-const PlaceForm = z.object({ shipping_option: z.string().max(64).optional(), payment_provider: z.string().max(40).optional() });
+const PlaceForm = z.object({
+  checkout_key: z.string({ message: 'is missing: reload the page and place the order again' }).regex(/^[A-Za-z0-9_-]{43}$/, 'is not this page’s'),
+  shipping_option: z.string().max(64).optional(),
+  payment_provider: z.string().max(40).optional(),
+});
 const OrderParams = z.object({ id: IdString('order') });
 
 const LABELS = new Map([
@@ -260,6 +264,8 @@ export async function checkoutShipping(platform: Platform, ctx: AppContext, shop
   const canPlace = problems.length === 0;
   const body = html(
     `<h1>Checkout</h1>${steps('shipping')}<div class="layout"><form class="card" method="post" action="/checkout/place">${csrfField(shop.csrf)}` +
+      // The checkout's Idempotency-Key, new with each showing of this page: a second click sends it again (and is answered the first click's order), no other browser has it.
+      `<input type="hidden" name="checkout_key" value="${randomBytes(32).toString('base64url')}">` +
       (problems.length ? errorList(problems) : '') +
       `<p><strong>Contact</strong> ${escapeHtml(details.email)}<br><strong>Ship to</strong> ${address} · <a href="/checkout">Change</a></p>` +
       `<fieldset style="border:0;padding:0;margin:0"><legend><h2>Shipping method</h2></legend>${options}</fieldset>` +
@@ -273,10 +279,11 @@ export async function checkoutShipping(platform: Platform, ctx: AppContext, shop
 }
 
 /**
- * POST /checkout/place: the cart becomes an order through the storefront's checkout. The
- * idempotency key is derived from the cart (so a second click of Place order, which sends the same
- * cart, is answered with the order the first made); the order's payment secret goes into the
- * checkout cookie, the cart cookie is cleared.
+ * POST /checkout/place: the cart becomes an order through the storefront's checkout. Its
+ * idempotency key is the form's `checkout_key`, which only the browser shown the page holds (so a
+ * second click of Place order is answered with the order the first made, and its payment secret,
+ * while another browser holding the same cart gets neither); the order's payment secret goes into
+ * the checkout cookie, the cart cookie is cleared.
  */
 export async function placeOrder(platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
   const form = parseFields(PlaceForm, await postedForm(platform, ctx, shop));
@@ -286,10 +293,9 @@ export async function placeOrder(platform: Platform, ctx: AppContext, shop: Shop
     throw err;
   });
   if (!details?.shipping_address) return seeOther(ctx, '/checkout');
-  const key = sha256(`shop-checkout|${shop.store.id}|${sha256(shop.cartToken)}`);
   const body = { email: details.email, shipping_address: details.shipping_address, ...(form.shipping_option ? { shipping_option: form.shipping_option } : {}) };
-  const result = await untilSettled(() => checkout(platform, shop.store, shop.cartToken!, key, body, shop.customer?.id ?? null));
-  setCookie(platform, ctx, CHECKOUT_COOKIE, `${result.order.id}.${result.payment_secret}`, CHECKOUT_COOKIE_MS);
+  const result = await untilSettled(() => checkout(platform, shop.store, shop.cartToken!, form.checkout_key, body, shop.customer?.id ?? null));
+  if (result.payment_secret) setCookie(platform, ctx, CHECKOUT_COOKIE, `${result.order.id}.${result.payment_secret}`, CHECKOUT_COOKIE_MS);
   clearCookie(platform, ctx, CART_COOKIE);
   const online = form.payment_provider && form.payment_provider !== 'manual';
   seeOther(
@@ -314,8 +320,8 @@ async function untilSettled<T>(attempt: () => Promise<T>): Promise<T> {
 }
 
 /** The proof that this browser placed the order (the checkout cookie's payment secret) or is its signed-in customer. */
-function shopperProof(ctx: AppContext, shop: Shop, orderId: string): ShopperProof {
-  const value = cookie(ctx, CHECKOUT_COOKIE);
+function shopperProof(platform: Platform, ctx: AppContext, shop: Shop, orderId: string): ShopperProof {
+  const value = cookie(platform, ctx, CHECKOUT_COOKIE);
   const dot = value?.indexOf('.') ?? -1;
   const secret = value && dot > 0 && value.slice(0, dot) === orderId ? value.slice(dot + 1) : null;
   return { secret, customerId: shop.customer?.id ?? null };
@@ -338,7 +344,7 @@ function orderSummary(order: OrderView): Html {
 
 async function shopperOrder(platform: Platform, ctx: AppContext, shop: Shop): Promise<{ order: OrderView; proof: ShopperProof }> {
   const { id } = parseFields(OrderParams, new Map([['id', pathParam(ctx, 'id')]]));
-  const proof = shopperProof(ctx, shop, id);
+  const proof = shopperProof(platform, ctx, shop, id);
   if (proof.secret === null && proof.customerId === null) throw new PlatformError('not_found', 'not_found', 'Order not found');
   return { order: await getShopperOrder(platform, shop.store.id, id, proof), proof };
 }

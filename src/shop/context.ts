@@ -22,8 +22,8 @@ export const bindingOf = (shop: Pick<Shop, 'cartToken' | 'customer'>): Binding =
  * store is cleared (the browser is signed out), never an error.
  */
 export async function shopOf(platform: Platform, ctx: AppContext, store: StoreView): Promise<Shop> {
-  const cartToken = cookie(ctx, CART_COOKIE);
-  const sessionToken = cookie(ctx, CUSTOMER_COOKIE);
+  const cartToken = cookie(platform, ctx, CART_COOKIE);
+  const sessionToken = cookie(platform, ctx, CUSTOMER_COOKIE);
   let customer: Shop['customer'] = null;
   if (sessionToken) {
     const session = await authenticateCustomerSession(platform, sessionToken);

@@ -5,7 +5,7 @@ import { hashToken } from '../secrets/index.js';
 
 export { clearCookie, readCookie as cookie, readForm, setCookie } from '../http/browser.js';
 
-/** The shop's cookies (docs/shop.md, Cookies): each HttpOnly, SameSite=Lax, Secure outside development. */
+/** The shop's cookies (docs/shop.md, Cookies): each HttpOnly, SameSite=Lax, and `__Host-` (so Secure) outside development. */
 export const CART_COOKIE = 'emporium_cart';
 export const CUSTOMER_COOKIE = 'emporium_customer';
 export const CHECKOUT_COOKIE = 'emporium_checkout';

@@ -10,8 +10,9 @@ import { errorPage } from './layout.js';
 /**
  * A page of the store's live theme (docs/shop.md, Paths). A page for a browser with neither a cart
  * nor a session is the same for everyone: `Cache-Control: public, max-age=30`, a weak ETag over
- * its HTML and 304 on `If-None-Match`; with either, it is this browser's (`private, no-store`).
- * `Vary: Cookie` either way, so a shared cache never gives one browser's page to another.
+ * its HTML and 304 on `If-None-Match`; with either, it is this browser's (`private, no-store`). A
+ * page a section failed in is `no-store`. `Vary: Cookie` either way, so a shared cache never
+ * gives one browser's page to another.
  */
 export async function themePage(platform: Platform, ctx: AppContext, shop: Shop, request: Omit<PageRequest, 'cartToken' | 'csrfToken'>): Promise<void> {
   const theme = await liveRenderableTheme(platform, shop.store.id, shop.store.live_theme_id);
@@ -33,8 +34,9 @@ export async function themePage(platform: Platform, ctx: AppContext, shop: Shop,
     ...(locale ? { locale } : {}),
   });
   ctx.status = rendered.status;
-  if (shop.csrf !== null) {
-    ctx.set('Cache-Control', 'private, no-store');
+  // A page a section failed in is kept by no cache: it would stand for the store's page until it expired.
+  if (shop.csrf !== null || !rendered.complete) {
+    ctx.set('Cache-Control', shop.csrf !== null ? 'private, no-store' : 'no-store');
     ctx.body = rendered.html;
     return;
   }

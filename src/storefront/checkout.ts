@@ -1,9 +1,9 @@
 import { countEvent } from '../counters/index.js';
 import { sha256 } from '../digest.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
-import { createOrder, findOrderByRequest, replacePaymentSecret, type OrderView, type RequestRef } from '../orders/index.js';
+import { createOrder, findOrderByRequest, getShopperOrder, type OrderView, type RequestRef } from '../orders/index.js';
 import type { Platform } from '../platform.js';
-import { generateToken, hashToken } from '../secrets/index.js';
+import { hashToken, keyedHash, type SecretsKey } from '../secrets/index.js';
 import type { StoreView } from '../stores/index.js';
 import {
   claimCartForCheckout,
@@ -26,6 +26,42 @@ const SWEEP_BATCH = 100;
  */
 const cartRequestId = (storeId: string, tokenHash: string) => sha256(`storefront-checkout|${storeId}|${tokenHash}`);
 
+const PAYMENT_SECRET_PURPOSE = 'storefront.payment-secret';
+
+/**
+ * A checkout's payment secret: a keyed hash, under a secrets key, of its request (the cart, and the
+ * Idempotency-Key, caller and body that name the checkout). The same request derives the same
+ * secret, so a replay is answered the first answer's secret and nothing is replaced (the shopper's
+ * proof keeps working), while whoever holds the cart token but not the key derives nothing. Only
+ * its hash is kept.
+ */
+function paymentSecret(keys: readonly SecretsKey[], request: RequestRef): string {
+  // keyedHash derives under the first key and answers `<key id>:<hex>`.
+  const hashed = keyedHash(keys, PAYMENT_SECRET_PURPOSE, `${request.id}|${request.hash}`);
+  return `${PAYMENT_SECRET_PREFIX}_${Buffer.from(hashed.slice(hashed.indexOf(':') + 1), 'hex').toString('base64url')}`;
+}
+
+/**
+ * The secret a replay of the order's checkout answers: the one its request derives under the secrets
+ * key that made it (keys rotate), proved against the order's kept hash. Null for an order whose
+ * secret no configured key derives (made before secrets were derived, or under a key since
+ * removed): it is never replaced, so its shopper's proof keeps working.
+ */
+async function replayedSecret(platform: Platform, storeId: string, orderId: string, request: RequestRef): Promise<string | null> {
+  for (const key of platform.config.secretsKeys) {
+    const secret = paymentSecret([key], request);
+    const opens = await getShopperOrder(platform, storeId, orderId, { secret, customerId: null }).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof PlatformError && err.kind === 'not_found') return false;
+        throw err;
+      },
+    );
+    if (opens) return secret;
+  }
+  return null;
+}
+
 const alreadyCheckedOut = () =>
   new PlatformError(
     'conflict',
@@ -33,7 +69,7 @@ const alreadyCheckedOut = () =>
     'This cart was already checked out by another request (another Idempotency-Key or another caller); its order is answered to that request only',
   );
 
-export type CheckoutResult = { created: boolean; order: OrderView; payment_secret: string };
+export type CheckoutResult = { created: boolean; order: OrderView; payment_secret: string | null };
 
 /**
  * Checkout (docs/storefront.md, "Checkout"): a cart becomes an order, once. The cart is first
@@ -45,9 +81,9 @@ export type CheckoutResult = { created: boolean; order: OrderView; payment_secre
  * then consumed carrying `checkout.completed`.
  *
  * The `Idempotency-Key` (required) names the checkout: a retry with the same key, cart, caller
- * and body answers the order the first one made; another request on a cart that has its order is
- * 409 `cart_already_checked_out`. The answer holds the order's payment secret: the proof a
- * storefront payment asks for (only its hash is kept).
+ * and body answers the order the first one made, with the same payment secret (never a new one);
+ * another request on a cart that has its order is 409 `cart_already_checked_out`. The answer holds
+ * the order's payment secret: the proof a storefront payment asks for (only its hash is kept).
  */
 export async function checkout(
   platform: Platform,
@@ -84,7 +120,7 @@ async function placeCheckout(
   const request: RequestRef = { id: cartRequestId(store.id, tokenHash), hash: sha256(JSON.stringify([key, customerId, body])) };
   const claim = await claimCartForCheckout(platform, store, cartToken);
   if (claim.outcome === 'held') throw checkoutInProgress();
-  const secret = generateToken(PAYMENT_SECRET_PREFIX);
+  const secret = paymentSecret(platform.config.secretsKeys, request);
   let order: OrderView;
   try {
     // A cart consumed, or one whose checkout stopped after making its order, has its order.
@@ -92,9 +128,7 @@ async function placeCheckout(
     if (made) {
       await finishCart(platform, store.id, tokenHash, made.order);
       if (!made.same) throw alreadyCheckedOut();
-      // Its first answer, the only one that held the payment secret, is gone: issue another.
-      await replacePaymentSecret(platform, store.id, made.order.id, secret.hash);
-      return { created: false, order: made.order, payment_secret: secret.token };
+      return { created: false, order: made.order, payment_secret: await replayedSecret(platform, store.id, made.order.id, request) };
     }
     if (claim.outcome === 'consumed') throw alreadyCheckedOut();
     const { cart } = claim;
@@ -144,7 +178,7 @@ async function placeCheckout(
       {
         source: 'storefront',
         taken: alreadyCheckedOut,
-        paymentSecretHash: secret.hash,
+        paymentSecretHash: hashToken(secret),
         ...(offer.payment_methods_advised ? { paymentMethods: offer.payment_methods.map((m) => m.provider) } : {}),
       },
     );
@@ -170,7 +204,7 @@ async function placeCheckout(
       'the cart was consumed by another request or the sweep',
     );
   platform.log.info({ event: 'storefront.checkout', store_id: store.id, order_id: order.id });
-  return { created: true, order, payment_secret: secret.token };
+  return { created: true, order, payment_secret: secret };
 }
 
 /**

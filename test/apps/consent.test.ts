@@ -290,6 +290,28 @@ describe('Browser sign-in and the OAuth consent page', () => {
       expect([res.status, res.location]).to.deep.equal([403, null]);
       expect(res.html).to.include('expired or was sent from another site');
     }
+    // A body that is no form, or too large a form, is a 4xx page too, never the API's JSON envelope.
+    const cookies = [...b.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    for (const path of ['/v1/app-store/oauth/authorize/consent', '/login', '/login/code', '/logout']) {
+      for (const [type, body, status] of [
+        ['application/json', JSON.stringify({ ...fields, decision: 'install' }), 415],
+        ['text/plain', new URLSearchParams({ ...fields, decision: 'install' }).toString(), 415],
+        ['application/x-www-form-urlencoded', `${new URLSearchParams({ ...fields, decision: 'install' }).toString()}&pad=${'x'.repeat(20_000)}`, 413],
+      ] as const) {
+        const res = await fetch(new URL(path, app.url), {
+          method: 'POST',
+          headers: { cookie: cookies, 'content-type': type, 'sec-fetch-site': 'same-origin' },
+          body,
+          redirect: 'manual',
+        });
+        expect([res.status, res.headers.get('content-type')], `${path} ${type}`).to.deep.equal([status, 'text/html; charset=utf-8']);
+      }
+    }
+    // A form's address opened as a page (a bookmark, a reload): a 405 page.
+    for (const path of ['/v1/app-store/oauth/authorize/consent', '/login/code', '/login/code/verify', '/logout']) {
+      const res = await b.get(path);
+      expect([res.status, res.headers.get('content-type'), res.headers.get('allow')], path).to.deep.equal([405, 'text/html; charset=utf-8', 'POST']);
+    }
     expect(await installationScopes(victim)).to.equal(null);
     // The same form, sent properly, works.
     expect((await b.post('/v1/app-store/oauth/authorize/consent', { ...fields, decision: 'install' })).status).to.equal(302);

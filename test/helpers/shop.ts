@@ -1,13 +1,17 @@
 import { request } from 'node:http';
 
-/** One browser's view of a shop over plain HTTP: the store's host, its cookies, no redirects followed. */
 export type ShopResponse = { status: number; html: string; headers: Record<string, string | string[] | undefined>; location: string | null };
 
+/**
+ * One browser's view of a shop over plain HTTP: the store's host, its cookies, no redirects
+ * followed; `defaults` are headers of every request (a TLS proxy's `X-Forwarded-Proto`).
+ */
 export class ShopBrowser {
   readonly cookies = new Map<string, string>();
   constructor(
     private readonly baseUrl: string,
     readonly host: string,
+    private readonly defaults: Record<string, string> = {},
   ) {}
 
   /** A request to the shop's host (sent to the server's address with `Host: <host>`), cookies kept as a browser would. */
@@ -18,6 +22,7 @@ export class ShopBrowser {
       host: `${this.host}:${url.port}`,
       ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) } : {}),
       ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
+      ...this.defaults,
       ...options.headers,
     };
     return new Promise((resolve, reject) => {
@@ -59,4 +64,12 @@ export class ShopBrowser {
 /** The `csrf_token` hidden field's value in a page, or null. */
 export function csrfIn(html: string): string | null {
   return /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? null;
+}
+
+/** The Place order form's fields as the shipping page holds them (its hidden inputs: the CSRF token, the checkout's key). */
+export function placeFields(html: string): Record<string, string> {
+  const form = html.slice(html.indexOf('action="/checkout/place"'));
+  return Object.fromEntries(
+    [...form.slice(0, form.indexOf('</form>')).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]),
+  );
 }

@@ -127,14 +127,23 @@ describe('Operations: the operator console', function () {
     const again = await post(`/console/jobs/${id}/rerun`, { csrf_token: csrf });
     expect(again.status).to.equal(409);
     expect(again.html).to.contain('only a failed job can be run again');
-    // A JSON body is no form.
-    const json = await fetch(`${app.url}/console/jobs/${id}/rerun`, {
-      method: 'POST',
-      headers: { ...cookie(operator.token), 'content-type': 'application/json' },
-      body: JSON.stringify({ csrf_token: csrf }),
-      redirect: 'manual',
-    });
-    expect(json.status).to.equal(415);
+    // A body that is no form, or too large a form, is a 4xx page, never the API's JSON envelope.
+    for (const [type, body, status] of [
+      ['application/json', JSON.stringify({ csrf_token: csrf }), 415],
+      ['application/json', '{"csrf_token":', 415],
+      ['text/plain', `csrf_token=${csrf}`, 415],
+      ['multipart/form-data; boundary=x', `--x\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n${csrf}\r\n--x--\r\n`, 415],
+      ['application/x-www-form-urlencoded', `csrf_token=${csrf}&note=${'x'.repeat(20_000)}`, 413],
+      ['application/x-www-form-urlencoded', `csrf_token=${csrf}&a${'[b]'.repeat(100)}=1`, 409],
+    ] as const) {
+      const res = await fetch(`${app.url}/console/jobs/${id}/rerun`, {
+        method: 'POST',
+        headers: { ...cookie(operator.token), 'content-type': type },
+        body,
+        redirect: 'manual',
+      });
+      expect([res.status, res.headers.get('content-type')], `${type} ${body.slice(0, 40)}`).to.deep.equal([status, 'text/html; charset=utf-8']);
+    }
   });
 
   it('pages lists with the API’s cursors, and answers bad queries and unknown pages with 4xx pages', async () => {

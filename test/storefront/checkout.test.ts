@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
-import { sweepAll } from '../helpers/sweeps.js';
+import { sweep, sweepAll } from '../helpers/sweeps.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
@@ -347,6 +347,30 @@ describe('Storefront checkout (cart to order)', () => {
         { headers: { 'idempotency-key': 'guest-key' } },
       );
       expect([noCart.status, noCart.headers.get('idempotent-replayed')]).to.deep.equal([404, null]);
+    });
+
+    it('answers a replay with the payment secret of the first answer, never a new one: the first keeps opening the order', async () => {
+      const { variant } = await givenVariant(5);
+      await api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: `replay_${randomBytes(12).toString('hex')}` } }, shop.as);
+      const cart = await cartWith([{ variant_id: variant, quantity: 1 }]);
+      const made = await checkout(cart, 'secret-key');
+      expect(made.status, JSON.stringify(made.body)).to.equal(201);
+      const secret = made.body.data.payment_secret as string;
+      const order = made.body.data.id as string;
+      const payable = (payment_secret: string) =>
+        api.post(`/v1/storefront/${shop.store.subdomain}/payments/sandbox/order`, { order_id: order, payment_secret });
+      // A day later the idempotency record is swept: the same request is answered from the order.
+      await sweep('maintenance.sweep-idempotency-records', { ...app.platform, clock: { now: () => new Date(Date.now() + 25 * 60 * 60_000) } });
+      const replay = await checkout(cart, 'secret-key');
+      expect([replay.status, replay.headers.get('idempotent-replayed')], JSON.stringify(replay.body)).to.deep.equal([200, null]);
+      expect(replay.body.data.id).to.equal(order);
+      expect(replay.body.data.payment_secret).to.equal(secret);
+      expect((await payable(secret)).status, 'the first answer’s secret still opens the order').to.equal(201);
+      // Another key on the same cart (a caller who holds the cart token but not the key): no order, no secret.
+      const other = await checkout(cart, 'guessed-key');
+      expect([other.status, other.body.error?.code]).to.deep.equal([409, 'cart_already_checked_out']);
+      expect(JSON.stringify(other.body)).to.not.include('emp_ps_');
+      expect((await payable(secret)).status).to.equal(201);
     });
   });
 });

@@ -4,8 +4,9 @@ import { useTestApp } from '../helpers/app.js';
 import { givenLocation, givenProduct, givenStockedVariant } from '../helpers/catalog.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { png } from '../helpers/images.js';
-import { csrfIn, ShopBrowser } from '../helpers/shop.js';
-import { bundleOf } from '../helpers/theme-uploads.js';
+import { sha256 } from '../../src/digest.js';
+import { csrfIn, placeFields, ShopBrowser } from '../helpers/shop.js';
+import { bundleOf, setAsset, syncLiquidFiles } from '../helpers/theme-uploads.js';
 
 /** The shop (docs/shop.md): a store's website on its own host, its forms, cookies, checkout and accounts, over HTTP. */
 describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
@@ -154,6 +155,30 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
     expect(mine.headers.etag).to.equal(undefined);
   });
 
+  it('never lets a cache keep a page whose section failed to render: the shop’s and the storefront API’s are no-store', async () => {
+    const bundle = bundleOf('ember-liquid');
+    bundle.sections.broken = { type: 'broken', name: 'broken', renderer_key: 'broken', enabled_on: ['home'] };
+    bundle.templates.home.sections.broken = { type: 'broken' };
+    bundle.templates.home.order = [...bundle.templates.home.order, 'broken'];
+    setAsset(bundle, 'sections/broken.liquid', '{% if %}');
+    syncLiquidFiles(bundle);
+    const broken = await givenShop(api);
+    const up = await api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: broken.merchant.token });
+    expect(up.status, JSON.stringify(up.body)).to.equal(201);
+    const installed = await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: broken.store.id }, { token: broken.merchant.token });
+    expect(installed.status, JSON.stringify(installed.body)).to.equal(201);
+
+    const home = await browser(broken).get('/');
+    expect(home.status).to.equal(200);
+    expect(home.html).to.match(/<!-- section "broken" failed to render/);
+    expect([home.headers['cache-control'], home.headers.etag]).to.deep.equal(['no-store', undefined]);
+    const rendered = await fetch(`${app.url}/v1/storefront/${broken.store.subdomain}/pages/home`);
+    expect((await rendered.text()).includes('failed to render')).to.equal(true);
+    expect(rendered.headers.get('cache-control')).to.equal('no-store');
+    // The store's other pages render whole, and stay public.
+    expect((await browser(broken).get('/collections/all')).headers['cache-control']).to.equal('public, max-age=30');
+  });
+
   it('keeps the cart in an HttpOnly, SameSite=Lax cookie, changed by forms that need this browser’s CSRF token', async () => {
     const b = browser(shop);
     const added = await b.post('/cart/add', { id: variant, quantity: '2' });
@@ -195,7 +220,7 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
       expect(bad.headers['content-type']).to.equal('text/html; charset=utf-8');
     }
     const json = await b.send('POST', '/cart/add', { headers: { 'content-type': 'application/json' } });
-    expect(json.status).to.equal(415);
+    expect([json.status, json.headers['content-type']]).to.deep.equal([415, 'text/html; charset=utf-8']);
     expect((await b.post('/cart/change', { id: variant, quantity: '0', csrf_token: token })).status).to.equal(303);
     expect((await b.get('/cart')).html).not.to.include('Linen Throw');
 
@@ -220,9 +245,15 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
     expect(shipping.html).to.include('Sandbox');
     expect(shipping.html).to.include('Place order');
 
-    const place = { shipping_option: 'standard', payment_provider: 'sandbox', csrf_token: token };
-    // A double click: the same form twice at once, with the same cookies. One order; the answer given
-    // last holds the order's current payment secret (a replay replaces it), as a browser keeps the last cookie.
+    const place: Record<string, string> = { ...placeFields(shipping.html), shipping_option: 'standard', payment_provider: 'sandbox' };
+    expect(place.csrf_token).to.equal(token);
+    // The form without its checkout key (a page from before it had one): a 400 page, nothing placed.
+    const { checkout_key: _key, ...keyless } = place;
+    const refused = await b.post('/checkout/place', keyless);
+    expect(refused.status).to.equal(400);
+    expect(refused.html).to.include('checkout_key');
+    // A double click: the same form twice at once, with the same cookies. One order, and both
+    // answers hold its one payment secret (a replay never replaces it).
     const twin = browser(shop);
     for (const [k, v] of b.cookies) twin.cookies.set(k, v);
     const [one, two] = await Promise.all([b.post('/checkout/place', place), twin.post('/checkout/place', place)]);
@@ -232,7 +263,8 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
     const orders = (await api.get('/v1/orders', shop.as)).body.data.filter((o: any) => o.email === 'shopper@example.com');
     expect(orders).to.have.length(1);
     expect(b.cookies.has('emporium_cart')).to.equal(false);
-    if ((await b.get(one.location!)).status !== 200) b.cookies.set('emporium_checkout', twin.cookies.get('emporium_checkout')!);
+    expect(b.cookies.get('emporium_checkout')).to.match(/^[0-9a-f]{24}\.emp_ps_/);
+    expect(twin.cookies.get('emporium_checkout')).to.equal(b.cookies.get('emporium_checkout'));
 
     const payment = await b.get(one.location!);
     expect(payment.status, payment.html).to.equal(200);
@@ -256,6 +288,39 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
     expect((await b.post('/cart/change', { id: variant, quantity: '1', csrf_token: token })).status).to.equal(403);
   });
 
+  it('never answers a placed order to another browser holding the same cart, nor replaces the order’s payment secret', async () => {
+    const shopper = browser(shop);
+    await shopper.post('/cart/add', { id: variant, quantity: '1' });
+    const cartToken = shopper.cookies.get('emporium_cart')!;
+    // Another browser holds the same cart cookie (planted: docs/shop.md, Cookies).
+    const planter = browser(shop);
+    planter.cookies.set('emporium_cart', cartToken);
+    const token = csrfIn((await shopper.get('/checkout')).html)!;
+    await shopper.post('/checkout/information', { ...ADDRESS, csrf_token: token });
+    const form = placeFields((await shopper.get('/checkout/shipping')).html);
+    const placed = await shopper.post('/checkout/place', { ...form, shipping_option: 'standard', payment_provider: 'manual' });
+    expect(placed.status, placed.html).to.equal(303);
+    const confirmation = placed.location!;
+    expect((await shopper.get(confirmation)).status).to.equal(200);
+
+    // The other browser places the same cart again through the shop: no order, no checkout cookie.
+    const again = await planter.post('/checkout/place', { csrf_token: token, shipping_option: 'standard', payment_provider: 'manual' });
+    expect(again.location ?? '').to.not.include('/checkout/orders/');
+    expect(planter.cookies.has('emporium_checkout')).to.equal(false);
+    // Nor through the API, with the key the shop once derived from the cart token alone.
+    const key = sha256(`shop-checkout|${shop.store.id}|${sha256(cartToken)}`);
+    const { email, ...address } = ADDRESS;
+    const replay = await api.post(
+      `/v1/storefront/${shop.store.subdomain}/orders`,
+      { email: email.toLowerCase(), shipping_address: address, shipping_option: 'standard' },
+      { headers: { 'x-cart-token': cartToken, 'idempotency-key': key } },
+    );
+    expect([replay.status, replay.body.error?.code]).to.deep.equal([409, 'cart_already_checked_out']);
+    expect(JSON.stringify(replay.body)).to.not.include('emp_ps_');
+    // The shopper's confirmation still opens: their payment secret was never replaced.
+    expect((await shopper.get(confirmation)).status).to.equal(200);
+  });
+
   it('never oversells from pages: the last unit goes to one checkout, the other is told', async () => {
     const location = await givenLocation(api, shop.as);
     const { variant: last } = await givenStockedVariant(api, shop.as, location, 1, 2000);
@@ -267,7 +332,7 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
     }
     const results = await Promise.all(
       [a, b].map(async (x) =>
-        x.post('/checkout/place', { shipping_option: 'standard', payment_provider: 'sandbox', csrf_token: csrfIn((await x.get('/checkout/shipping')).html)! }),
+        x.post('/checkout/place', { ...placeFields((await x.get('/checkout/shipping')).html), shipping_option: 'standard', payment_provider: 'sandbox' }),
       ),
     );
     expect(results.map((r) => r.status).sort()).to.deep.equal([303, 409]);
@@ -296,7 +361,11 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
     await b.post('/cart/add', { id: variant, quantity: '1', csrf_token: csrfIn(account.html)! });
     const token = csrfIn((await b.get('/checkout')).html)!;
     await b.post('/checkout/information', { ...ADDRESS, email, csrf_token: token });
-    const placed = await b.post('/checkout/place', { shipping_option: 'standard', payment_provider: 'manual', csrf_token: token });
+    const placed = await b.post('/checkout/place', {
+      ...placeFields((await b.get('/checkout/shipping')).html),
+      shipping_option: 'standard',
+      payment_provider: 'manual',
+    });
     expect(placed.status, placed.html).to.equal(303);
     const mine = await b.get('/account');
     expect(mine.html).to.match(/#\d+/);

@@ -1,6 +1,7 @@
 import { accessibleStore } from '../../http/auth.js';
 import type { AppContext, AppRouter } from '../../http/context.js';
-import { routes, takesForm } from '../../http/endpoint.js';
+import { pageForm, routes, takesForm } from '../../http/endpoint.js';
+import { postOnlyPage } from '../../http/page-errors.js';
 import type { Platform } from '../../platform.js';
 import { AuthorizeQuery, authorizationClient, authorizationRedirect } from './authorization.js';
 import { consentDecision, consentPage } from './consent.js';
@@ -52,6 +53,7 @@ export function oauthRoutes(platform: Platform): AppRouter {
     ctx.redirect(back.toString());
   });
   // The consent page's Install and Cancel (a form of the merchant's browser session).
-  on.router.post('/authorize/consent', takesForm(consentDecision(platform)));
+  on.router.post('/authorize/consent', pageForm(consentDecision(platform)));
+  on.router.get('/authorize/consent', postOnlyPage(platform));
   return on.router;
 }

@@ -47,7 +47,12 @@ const LAYOUT_MIN_MS = 100;
 /** How long past a step's own time the web process waits for its thread before stopping it (the thread's own limits usually end the step first). */
 const STOP_GRACE_MS = 100;
 
-export type RenderedPage = { html: string; status: number };
+export type RenderedPage = {
+  html: string;
+  status: number;
+  /** False when a section or the layout failed: the page is not the one the theme makes, and no cache may keep it. */
+  complete: boolean;
+};
 
 export type RendererOptions = {
   /** Render threads (0 or unset: two to four, by the machine's cores). */
@@ -137,7 +142,8 @@ export async function closePageRenderer(platform: Platform): Promise<void> {
  * Render one page of a store's theme (the live one, or a preview's): its template's sections in
  * order into HTML, in the theme's engine. A product or collection page whose handle names
  * nothing, or a template the theme lacks, is a `not_found` PlatformError; a section that fails
- * renders as an HTML comment with an error id (logged) and the rest of the page renders. When
+ * renders as an HTML comment with an error id (logged), the rest of the page renders, and the
+ * page says it is not `complete` (never to be cached). When
  * every render thread is taken by the store's other pages for too long, `unavailable` (503).
  */
 export function renderPage(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest): Promise<RenderedPage> {
@@ -177,7 +183,9 @@ async function renderPrepared(
 ): Promise<RenderedPage> {
   const { locale, t, sections, page } = prepared;
   const settings = themeSettings(theme, t);
+  let failures = 0;
   const logFailure: FailureLog = (section, failure) => {
+    failures++;
     platform.log.warn({
       event: 'render.section_failed',
       error_id: failure.errorId,
@@ -213,7 +221,8 @@ async function renderPrepared(
       layoutMinMs: LAYOUT_MIN_MS,
       maxPageChars: liquid.limits.maxPageChars,
     };
-    return { html: await renderLiquidInThreads(liquid, store.id, theme.bundle, task, logFailure, failure), status: 200 };
+    const html = await renderLiquidInThreads(liquid, store.id, theme.bundle, task, logFailure, failure);
+    return { html, status: 200, complete: failures === 0 };
   }
 
   const assetUrl = (path: string) =>
@@ -232,7 +241,7 @@ async function renderPrepared(
     size += html.length;
     parts.push(html);
   }
-  return { html: renderJsonContractLayout(env, settings, parts.join('\n')), status: 200 };
+  return { html: renderJsonContractLayout(env, settings, parts.join('\n')), status: 200, complete: failures === 0 };
 }
 
 /** The page's sections that are paused (their thread was stopped lately), with why. */
