@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { counterIndexes, flushCounters } from './counters/index.js';
-import { connectDatabase, ensureIndexes, type IndexDeclaration } from './db.js';
+import { connectDatabase, ensureIndexes, watchDatabase, type IndexDeclaration } from './db.js';
 import { carrierIndexes, createEvents, eventIndexes, intentIndexes, type DomainEvent, type EventHooks } from './events/index.js';
 import { createApp } from './http/app.js';
 import type { Access, AppCustom, AppState } from './http/context.js';
@@ -44,6 +44,7 @@ export async function openPlatform(
   const clock = options.clock ?? systemClock;
   if (!config.mongo.url) throw new Error('MONGODB_URL is not set (npm start sets it for the embedded database)');
   const { client, db } = await connectDatabase(config.mongo.url, config.mongo.dbName, config.mongo.connectTimeoutMs);
+  watchDatabase(client, log);
   const carriers = [...new Set(modules.flatMap((m) => m.eventCarriers ?? []))];
   await ensureIndexes(db, [...CORE_INDEXES, ...modules.flatMap((m) => m.indexes ?? []), ...carrierIndexes(carriers)]);
   const id = processId(processName);
@@ -109,7 +110,7 @@ export function accessOf(modules: readonly Module[] = MODULES): Access {
 
 /** The web application with every module's routes. */
 export function createWebApp(platform: Platform, modules: readonly Module[] = MODULES): Koa<AppState, AppCustom> {
-  const mounts = modules.flatMap((m) => (m.routes ?? []).map(({ path, router }) => ({ path, router: router(platform) })));
+  const mounts = modules.flatMap((m) => (m.routes ?? []).map(({ path, router, probe }) => ({ path, router: router(platform), probe })));
   const sites = modules.flatMap((m) => (m.site ? [m.site(platform)] : []));
   return createApp(platform, { mounts, access: accessOf(modules), sites });
 }

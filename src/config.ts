@@ -124,6 +124,7 @@ const Env = z
     BULK_NESTED_PAGE: int(250, 1).pipe(z.number().max(250)),
     HEARTBEAT_INTERVAL_MS: int(10_000, 100),
     INCIDENT_EVALUATION_INTERVAL_MS: int(60_000, 200),
+    INCIDENT_GRACE_PERIOD_MS: int(120_000, 0),
     OPERATIONS_RECORDING: z.enum(['on', 'off']).default('on'),
     RENDER_THREADS: int(0, 0).pipe(z.number().max(64)),
     RENDER_THREAD_MEMORY_MB: int(256, 32).pipe(z.number().max(4096)),
@@ -263,7 +264,7 @@ export type Config = Readonly<{
    * three is shown gone; how often the maintenance group measures the incident rules; whether
    * processes write heartbeats and runtime counters at all (off only to measure what they cost).
    */
-  operations: Readonly<{ heartbeatMs: number; incidentEvaluationMs: number; recording: boolean }>;
+  operations: Readonly<{ heartbeatMs: number; incidentEvaluationMs: number; incidentGraceMs: number; recording: boolean }>;
   /**
    * The extensions worker's revocations (docs/extensions.md, Revocation): how long it holds one,
    * how often it looks for revocations whose job was lost, how many rows one write revokes, and a
@@ -378,7 +379,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       rootPage: e.BULK_ROOT_PAGE,
       nestedPage: e.BULK_NESTED_PAGE,
     },
-    operations: { heartbeatMs: e.HEARTBEAT_INTERVAL_MS, incidentEvaluationMs: e.INCIDENT_EVALUATION_INTERVAL_MS, recording: e.OPERATIONS_RECORDING === 'on' },
+    operations: {
+      heartbeatMs: e.HEARTBEAT_INTERVAL_MS,
+      incidentEvaluationMs: e.INCIDENT_EVALUATION_INTERVAL_MS,
+      incidentGraceMs: e.INCIDENT_GRACE_PERIOD_MS,
+      recording: e.OPERATIONS_RECORDING === 'on',
+    },
     extensions: {
       revokeLeaseMs: e.EXTENSIONS_REVOKE_LEASE_MS,
       sweepIntervalMs: e.EXTENSIONS_SWEEP_INTERVAL_MS,

@@ -1,7 +1,10 @@
 import {
   MongoBulkWriteError,
   MongoClient,
+  MongoNetworkError,
   MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
   ObjectId,
   type AnyBulkWriteOperation,
   type Collection,
@@ -12,8 +15,9 @@ import {
   type OptionalUnlessRequiredId,
   type WithId,
 } from 'mongodb';
-import { notFound } from './errors.js';
+import { notFound, PlatformError } from './errors.js';
 import { parseObjectId } from './ids.js';
+import type { Log } from './log.js';
 
 /**
  * Collections declare their indexes beside their owner (each domain's store.ts) and register
@@ -40,6 +44,71 @@ export async function connectDatabase(url: string, dbName: string, timeoutMs: nu
     throw new DatabaseUnavailableError(`cannot reach the database at ${redactUrl(url)}: ${(err as Error).message}`);
   }
 }
+
+/** What a client is told to wait before trying again while the database is down (a restart or an election takes seconds). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** How often, at most, a process asks the driver to look at a database that is down (the driver's own minimum between checks). */
+const PROBE_EVERY_MS = 500;
+
+type Reachability = { down: boolean; probing: boolean; probedAt: number; mark(down: boolean): void };
+const reachability = new WeakMap<MongoClient, Reachability>();
+
+/**
+ * Follow whether the database answers (docs/operations.md, While the database is down). It is down
+ * once a connection to it cannot be made (the driver retries such an operation a few times with a
+ * pause, taking it for an overloaded server, and keeps its server "known"), or once the driver's
+ * monitor finds no server that takes writes (every server unknown, a replica set without a
+ * primary). It is up again when the monitor finds one or a probe (probeDatabase) is answered. Each
+ * change is logged once (`database.unreachable`, `database.reachable`).
+ */
+export function watchDatabase(client: MongoClient, log: Log): void {
+  const state: Reachability = {
+    down: false,
+    probing: false,
+    probedAt: 0,
+    mark(down) {
+      if (down === state.down) return;
+      state.down = down;
+      if (down) log.warn({ event: 'database.unreachable' });
+      else log.info({ event: 'database.reachable' });
+    },
+  };
+  reachability.set(client, state);
+  client.on('connectionCheckOutFailed', ({ reason }) => {
+    if (reason === 'connectionError') state.mark(true);
+  });
+  client.on('topologyDescriptionChanged', ({ newDescription }) => state.mark(![...newDescription.servers.values()].some((server) => server.isWritable)));
+}
+
+/** Whether the database is known to be down now (watchDatabase): a request that needs it is refused at once, not held. */
+export const databaseDown = (db: Db): boolean => reachability.get(db.client)?.down === true;
+
+/**
+ * While the database is down, ping it (one ping at a time, at most every PROBE_EVERY_MS), so that
+ * traffic finds it back within about that, where the driver's monitor alone looks every 10 s.
+ */
+export function probeDatabase(db: Db): void {
+  const state = reachability.get(db.client);
+  if (!state?.down || state.probing || performance.now() - state.probedAt < PROBE_EVERY_MS) return;
+  state.probing = true;
+  state.probedAt = performance.now();
+  db.command({ ping: 1 })
+    .then(
+      () => state.mark(false),
+      () => undefined,
+    )
+    .finally(() => (state.probing = false));
+}
+
+/** The driver could not reach the database for this operation: no server to select, a broken connection, a client closing. */
+export const isDatabaseUnreachable = (err: unknown): boolean =>
+  err instanceof MongoServerSelectionError || err instanceof MongoNetworkError || err instanceof MongoTopologyClosedError;
+
+export const databaseUnavailable = () =>
+  new PlatformError('unavailable', 'database_unavailable', 'The platform cannot reach its database just now; try again in a few seconds', {
+    retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+  });
 
 /**
  * Create the declared indexes that do not exist yet, one at a time. (FerretDB 1.24 drops the

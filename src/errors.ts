@@ -20,6 +20,7 @@ export const CORE_ERROR_CODES = [
   'bad_request',
   'body_too_deep',
   'csrf_token_invalid',
+  'database_unavailable',
   'idempotency_key_reused',
   'idempotency_request_in_progress',
   'insufficient_scope',

@@ -61,7 +61,8 @@ export type Module = {
   site?: (platform: Platform) => HostSite;
 };
 
-export type Mount = { path: string; router: (platform: Platform) => AppRouter };
+/** A router of the public API at its mount path; a `probe` answers for itself while the database is down (src/http/app.ts). */
+export type Mount = { path: string; router: (platform: Platform) => AppRouter; probe?: boolean };
 
 export type InternalRoutes = { router: AppRouter; close(): Promise<void> };
 

@@ -47,6 +47,7 @@ const TITLES = new Map([
   [413, 'Too large'],
   [415, 'Not a form'],
   [429, 'Too many requests'],
+  [503, 'Temporarily unavailable'],
 ]);
 
 /** Any error as a page with its status (a 5xx logged, its detail not shown). */
@@ -58,6 +59,7 @@ export function errorPage(platform: Platform, ctx: AppContext, raw: unknown): vo
     return;
   }
   const status = STATUS[err.kind];
+  if (err.extra.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.extra.retryAfterSeconds));
   const details = [...(err.extra.details ?? []), ...(err.extra.issues ?? []).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message))];
   problemPage(ctx, status, TITLES.get(status) ?? 'Refused', err.message, details);
 }

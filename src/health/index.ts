@@ -5,7 +5,7 @@ import { healthRoutes, readinessRoutes } from './routes.js';
 export const healthModule: Module = {
   name: 'health',
   routes: [
-    { path: '/health', router: healthRoutes },
-    { path: '/ready', router: readinessRoutes },
+    { path: '/health', router: healthRoutes, probe: true },
+    { path: '/ready', router: readinessRoutes, probe: true },
   ],
 };

@@ -4,14 +4,18 @@ import type { Platform } from '../platform.js';
 import { jsonBody } from './body.js';
 import type { Access, AppContext, AppCustom, AppRouter, AppState } from './context.js';
 import { clientIp } from './client-address.js';
+import { refuseWhileDatabaseDown } from './database-outage.js';
 import { BODY_LIMIT, PAGE_FORM, TAKES_FORM, TAKES_MULTIPART } from './endpoint.js';
 import { errorEnvelope } from './errors.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
 import { unmatched } from './unmatched.js';
 
-/** A router at its mount path (`/v1/coupons`, `/health`). */
-export type MountedRouter = { path: string; router: AppRouter };
+/**
+ * A router at its mount path (`/v1/coupons`, `/health`). A `probe` (`/health`, `/ready`) answers
+ * for itself while the database is down, where every other request is refused at once.
+ */
+export type MountedRouter = { path: string; router: AppRouter; probe?: boolean };
 
 /**
  * A website served on hosts of its own (the shop: `<subdomain>.<STOREFRONT_BASE_DOMAIN>`): a
@@ -70,6 +74,13 @@ export function createApp(
   app.use(requestId());
   app.use(requestLog(platform));
   app.use(errorEnvelope(platform.log));
+  const sites = options.sites ?? [];
+  app.use(
+    refuseWhileDatabaseDown(platform, {
+      probes: options.mounts.filter((m) => m.probe).map((m) => m.path),
+      page: (ctx) => sites.some((s) => s.claims(ctx)),
+    }),
+  );
   // The modules' guards (blocked address ranges) refuse a request before its body is read or any route runs.
   const guards = options.access.requestGuards;
   if (guards.length > 0) {
@@ -78,7 +89,6 @@ export function createApp(
       await next();
     });
   }
-  const sites = options.sites ?? [];
   if (sites.length > 0) {
     app.use(async (ctx, next) => {
       const site = sites.find((s) => s.claims(ctx));

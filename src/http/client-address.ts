@@ -40,7 +40,7 @@ function normalise(raw: string): string | null {
 }
 
 /** The eight 16-bit groups of a valid IPv6 address, in lower-case hex without leading zeros. */
-function ipv6Groups(address: string): string[] {
+export function ipv6Groups(address: string): string[] {
   let s = address.split('%')[0]!.toLowerCase();
   const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(s);
   if (dotted) {

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { databaseUnavailable, isDatabaseUnreachable } from '../db.js';
 import { PlatformError, issueDetails, type ErrorKind } from '../errors.js';
 import type { Log } from '../log.js';
 import type { AppCustom, AppState } from './context.js';
@@ -54,9 +55,14 @@ export function errorEnvelope(log: Log): Middleware<AppState, AppCustom> {
   };
 }
 
-/** A client error thrown by koa or a library (a 4xx status) is a 400; anything else is ours. */
+/**
+ * A client error thrown by koa or a library (a 4xx status) is a 400, and a database the driver
+ * could not reach is 503 `database_unavailable` (docs/operations.md, While the database is down);
+ * anything else is ours.
+ */
 export function toPlatformError(raw: unknown): PlatformError | null {
   if (raw instanceof PlatformError) return raw;
+  if (isDatabaseUnreachable(raw)) return databaseUnavailable();
   const e = raw as { status?: number; expose?: boolean; message?: string } | null;
   const status = e?.status;
   if (typeof status !== 'number' || status < 400 || status >= 500) return null;

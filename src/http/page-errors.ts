@@ -15,7 +15,7 @@ export function sendErrorPage(ctx: AppContext, status: number, title: string, me
   sendPage(ctx, status, platformPage({ title, body }));
 }
 
-/** A page's handler with its errors answered as pages (a 429's `Retry-After` kept). */
+/** A page's handler with its errors answered as pages (a 429's or 503's `Retry-After` kept). */
 export function pageHandler(platform: Platform, handler: (ctx: AppContext) => Promise<void>): (ctx: AppContext) => Promise<void> {
   return async (ctx) => {
     try {
@@ -28,7 +28,16 @@ export function pageHandler(platform: Platform, handler: (ctx: AppContext) => Pr
       }
       if (err.extra.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.extra.retryAfterSeconds));
       const status = STATUS[err.kind];
-      const title = status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : status === 429 ? 'Too many attempts' : 'That did not work';
+      const title =
+        status === 403
+          ? 'Not allowed'
+          : status === 404
+            ? 'Not found'
+            : status === 429
+              ? 'Too many attempts'
+              : status === 503
+                ? 'Temporarily unavailable'
+                : 'That did not work';
       sendErrorPage(ctx, status, title, err.message, { href: '/', label: 'Go to Emporium' });
     }
   };

@@ -8,7 +8,7 @@ import { findPage, PageQuery, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { webhookFailureRate } from './dashboards.js';
 import { outboxOverview, processesOverview, queuesOverview } from './overview.js';
-import { incidents, type IncidentActor, type IncidentDocument, type IncidentStatus, type TimelineEntry } from './store.js';
+import { incidentRuleStates, incidents, type IncidentActor, type IncidentDocument, type IncidentStatus, type TimelineEntry } from './store.js';
 
 /** The most entries an incident's timeline holds; a note past it is refused (open a new incident). */
 export const MAX_TIMELINE = 500;
@@ -92,14 +92,42 @@ async function measure(platform: Platform, modules: readonly Module[], now: Date
 const PLATFORM: IncidentActor = { type: 'platform' };
 
 /**
- * The `maintenance.evaluate-incidents` job: measure every rule; a failing rule with no incident
- * not yet resolved opens one (the unique `dedup` makes a second opening, from a second
- * evaluation at once, a no-op), a failing rule with one refreshes its measurement, and a rule
- * that recovered resolves its incident, saying so on the timeline.
+ * Since when each measured rule has failed, as of `now` (null: it passes), written back for the next
+ * evaluation. A run of failures goes on from the last evaluation's, even another maintenance
+ * worker's, across a gap in evaluations up to the grace period (or three intervals, if longer): a
+ * restarted or crash-looping evaluator still opens the incident once the grace is over. After a
+ * longer gap the platform was not watching (it was stopped), so the run starts now: a deployment
+ * that starts is given the whole grace period, whatever the last evaluation before the stop saw.
+ */
+async function failingSince(platform: Platform, results: readonly Measurement[], now: Date): Promise<Map<string, Date | null>> {
+  const states = incidentRuleStates(platform.db);
+  const before = new Map((await states.find({ _id: { $in: results.map((r) => r.rule) } }).toArray()).map((d) => [d._id, d]));
+  const { incidentGraceMs, incidentEvaluationMs } = platform.config.operations;
+  const continuous = Math.max(incidentGraceMs, 3 * incidentEvaluationMs);
+  const since = new Map<string, Date | null>();
+  for (const r of results) {
+    const last = before.get(r.rule);
+    const goesOn = last?.failing_since && now.getTime() - last.checked_at.getTime() <= continuous;
+    since.set(r.rule, r.failing ? (goesOn ? last.failing_since : now) : null);
+  }
+  await states.bulkWrite(
+    results.map((r) => ({ updateOne: { filter: { _id: r.rule }, update: { $set: { failing_since: since.get(r.rule)!, checked_at: now } }, upsert: true } })),
+    { ordered: false },
+  );
+  return since;
+}
+
+/**
+ * The `maintenance.evaluate-incidents` job: measure every rule; a rule that has failed for
+ * INCIDENT_GRACE_PERIOD_MS (failingSince) with no incident not yet resolved opens one (the unique
+ * `dedup` makes a second opening, from a second evaluation at once, a no-op), a failing rule with
+ * one refreshes its measurement, and a rule that recovered resolves its incident, saying so on the
+ * timeline.
  */
 export async function evaluateIncidents(platform: Platform, modules: readonly Module[]): Promise<{ opened: number; resolved: number }> {
   const now = platform.clock.now();
   const results = await measure(platform, modules, now);
+  const since = await failingSince(platform, results, now);
   const active = await incidents(platform.db)
     .find({ rule: { $in: results.map((r) => r.rule) }, status: { $in: ['open', 'acknowledged'] } })
     .toArray();
@@ -109,8 +137,10 @@ export async function evaluateIncidents(platform: Platform, modules: readonly Mo
   for (const r of results) {
     const incident = activeByRule.get(r.rule);
     const measured = { detail: r.detail, value: r.value, threshold: r.threshold, last_checked_at: now };
+    const failedFrom = since.get(r.rule);
     if (r.failing && !incident) {
-      if (await openIncident(platform, { ...r, ...measured }, now)) opened++;
+      const graceOver = failedFrom && now.getTime() - failedFrom.getTime() >= platform.config.operations.incidentGraceMs;
+      if (graceOver && (await openIncident(platform, { ...r, ...measured }, failedFrom, now))) opened++;
     } else if (r.failing && incident) {
       await incidents(platform.db).updateOne({ _id: incident._id, status: { $ne: 'resolved' } }, { $set: measured });
     } else if (!r.failing && incident) {
@@ -132,7 +162,7 @@ export async function evaluateIncidents(platform: Platform, modules: readonly Mo
   return { opened, resolved };
 }
 
-async function openIncident(platform: Platform, r: Measurement & { last_checked_at: Date }, now: Date): Promise<boolean> {
+async function openIncident(platform: Platform, r: Measurement & { last_checked_at: Date }, failingSince: Date, now: Date): Promise<boolean> {
   const doc: IncidentDocument = {
     _id: new ObjectId(),
     rule: r.rule,
@@ -148,7 +178,7 @@ async function openIncident(platform: Platform, r: Measurement & { last_checked_
     acknowledged_at: null,
     resolved_at: null,
     last_checked_at: now,
-    timeline: [{ at: now, kind: 'opened', actor: PLATFORM, text: `Opened by the rule ${r.rule}: ${r.detail}` }],
+    timeline: [{ at: now, kind: 'opened', actor: PLATFORM, text: `Opened by the rule ${r.rule}: ${r.detail} (failing since ${failingSince.toISOString()})` }],
     timeline_size: 1,
     updated_at: now,
   };

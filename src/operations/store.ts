@@ -5,6 +5,7 @@ import type { IndexDeclaration } from '../db.js';
 export const PROCESSES = 'processes';
 export const DEPLOYMENT_GATES = 'deployment_gates';
 export const INCIDENTS = 'incidents';
+export const INCIDENT_RULE_STATES = 'incident_rule_states';
 
 /**
  * A running process of the platform (docs/operations.md, Processes): written by the process itself
@@ -80,6 +81,14 @@ export type IncidentDocument = {
   updated_at: Date;
 };
 
+/**
+ * What the incident evaluator remembers of a rule between evaluations (docs/operations.md, Incidents):
+ * `_id` is the rule's name; `failing_since` the first evaluation of its current run of failures
+ * (null while it passes), `checked_at` the last evaluation. A rule opens its incident once it has
+ * failed for the grace period; kept here, the count survives a restarted maintenance worker.
+ */
+export type IncidentRuleStateDocument = { _id: string; failing_since: Date | null; checked_at: Date };
+
 export const operationsIndexes: IndexDeclaration[] = [
   {
     collection: PROCESSES,
@@ -139,3 +148,5 @@ export const agendaJobs = (db: Db) => db.collection<AgendaJob>(JOBS_COLLECTION);
 export const deploymentGates = (db: Db) => db.collection<DeploymentGateDocument>(DEPLOYMENT_GATES);
 
 export const incidents = (db: Db) => db.collection<IncidentDocument>(INCIDENTS);
+
+export const incidentRuleStates = (db: Db) => db.collection<IncidentRuleStateDocument>(INCIDENT_RULE_STATES);

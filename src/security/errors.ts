@@ -6,7 +6,9 @@ export const SECURITY_ERROR_CODES = [
   'address_blocked',
   'app_suspended',
   'app_already_suspended',
+  'block_includes_loopback',
   'block_includes_own_address',
+  'block_too_broad',
   'enforcement_already_undone',
   'enforcement_not_undoable',
 ] as const;

@@ -1,8 +1,9 @@
 import { BlockList } from 'node:net';
 import { ObjectId, type Db } from 'mongodb';
+import { databaseDown } from '../db.js';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
-import { addressOf, parseRange } from './addresses.js';
+import { addressOf, blockRefusal, parseRange } from './addresses.js';
 import { enforcementEvents, OPERATOR_KINDS } from './store.js';
 
 /**
@@ -17,6 +18,8 @@ export type InForce = {
   suspendedAppIds: readonly ObjectId[];
   blocks: BlockList;
   blockCount: number;
+  /** Stored blocks not enforced, by id: ranges the rules refuse now (an older release took them). */
+  ignoredBlocks: ReadonlySet<string>;
   /** performance.now() when it was read. */
   readAt: number;
 };
@@ -36,6 +39,8 @@ export async function inForce(platform: Platform): Promise<InForce> {
     caches.set(platform.db, cache);
   }
   if (cache.value && performance.now() - cache.value.readAt < IN_FORCE_FRESH_MS) return cache.value;
+  // Known down: what was known stands, rather than every request waiting for a read that cannot answer.
+  if (databaseDown(platform.db)) return cache.value ?? nothing();
   const own = cache;
   own.reading ??= read(platform)
     .catch((err: Error) => {
@@ -44,6 +49,9 @@ export async function inForce(platform: Platform): Promise<InForce> {
       return { ...(own.value ?? nothing()), readAt: performance.now() };
     })
     .then((value) => {
+      for (const id of value.ignoredBlocks) {
+        if (!own.value?.ignoredBlocks.has(id)) platform.log.warn({ event: 'security.block_ignored', enforcement_id: id });
+      }
       own.value = value;
       own.reading = null;
       return value;
@@ -56,7 +64,7 @@ export function forgetInForce(platform: Platform): void {
   caches.delete(platform.db);
 }
 
-const nothing = (): InForce => ({ suspendedApps: new Set(), suspendedAppIds: [], blocks: new BlockList(), blockCount: 0, readAt: 0 });
+const nothing = (): InForce => ({ suspendedApps: new Set(), suspendedAppIds: [], blocks: new BlockList(), blockCount: 0, ignoredBlocks: new Set(), readAt: 0 });
 
 async function read(platform: Platform): Promise<InForce> {
   const docs = await enforcementEvents(platform.db)
@@ -68,17 +76,30 @@ async function read(platform: Platform): Promise<InForce> {
   const suspended = new Set<string>();
   const blocks = new BlockList();
   let blockCount = 0;
+  const ignored = new Set<string>();
   for (const doc of docs) {
     if (doc.expires_at && doc.expires_at <= now) continue;
     if (doc.kind === 'app_suspended' && doc.subject.app_id) suspended.add(doc.subject.app_id);
     if (doc.kind === 'address_range_blocked' && doc.subject.cidr) {
       const range = parseRange(doc.subject.cidr);
       if (!range) continue;
+      // A block that would lock out every IPv4 client or loopback is not enforced, however it got stored.
+      if (blockRefusal(range)) {
+        ignored.add(doc._id.toHexString());
+        continue;
+      }
       blocks.addSubnet(range.address, range.prefix, range.family);
       blockCount++;
     }
   }
-  return { suspendedApps: suspended, suspendedAppIds: [...suspended].map((id) => new ObjectId(id)), blocks, blockCount, readAt: performance.now() };
+  return {
+    suspendedApps: suspended,
+    suspendedAppIds: [...suspended].map((id) => new ObjectId(id)),
+    blocks,
+    blockCount,
+    ignoredBlocks: ignored,
+    readAt: performance.now(),
+  };
 }
 
 export const appSuspendedError = () =>

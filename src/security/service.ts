@@ -4,7 +4,7 @@ import { notFound, PlatformError } from '../errors.js';
 import { IdString, parseObjectId } from '../ids.js';
 import { findPage, PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { parseRange, rangeIncludes } from './addresses.js';
+import { blockRefusal, parseRange, rangeIncludes } from './addresses.js';
 import { forgetInForce } from './in-force.js';
 import { presentEnforcement, type EnforcementView } from './present.js';
 import { ENFORCEMENT_KINDS, enforcementEvents, OPERATOR_KINDS, PLATFORM_KINDS, type EnforcementEventDocument } from './store.js';
@@ -14,7 +14,7 @@ export type SecurityDeps = { appExists(platform: Platform, appId: string): Promi
 
 const Reason = z.string().trim().min(1).max(500);
 
-/** An IPv4 or IPv6 range (a bare address is its /32 or /128); never /0, which would block every client. */
+/** An IPv4 or IPv6 range (a bare address is its /32 or /128); what it may cover is enforce's question. */
 const Cidr = z
   .string()
   .trim()
@@ -23,10 +23,6 @@ const Cidr = z
     const range = parseRange(raw);
     if (!range) {
       ctx.addIssue({ code: 'custom', message: 'must be an IPv4 or IPv6 address range such as 203.0.113.0/24 or 2001:db8::/32' });
-      return z.NEVER;
-    }
-    if (range.prefix === 0) {
-      ctx.addIssue({ code: 'custom', message: 'must not be a /0 range: it would block every client' });
       return z.NEVER;
     }
     return range;
@@ -83,16 +79,12 @@ export async function enforce(platform: Platform, deps: SecurityDeps, operatorId
     }
     doc = { ...base, kind: 'app_suspended', subject: { app_id: body.app_id }, expires_at: null };
   } else {
+    const refusal = blockRefusal(body.cidr);
+    if (refusal) throw new PlatformError('invalid_data', refusal.code, refusal.message, { details: [`body.cidr: ${refusal.message}`] });
     // An operator behind the range would lock themselves (or, behind a proxy the platform does not trust, everyone) out.
     if (rangeIncludes(body.cidr, callerIp)) {
-      throw new PlatformError(
-        'invalid_data',
-        'block_includes_own_address',
-        `The range ${body.cidr.cidr} includes the address this request comes from (${callerIp})`,
-        {
-          details: [`body.cidr: includes your own address ${callerIp}`],
-        },
-      );
+      const message = `${body.cidr.cidr} includes the address this request comes from (${callerIp})`;
+      throw new PlatformError('invalid_data', 'block_includes_own_address', message, { details: [`body.cidr: ${message}`] });
     }
     const expires = body.expires_in_minutes ? new Date(now.getTime() + body.expires_in_minutes * 60_000) : null;
     doc = { ...base, kind: 'address_range_blocked', subject: { cidr: body.cidr.cidr }, expires_at: expires };

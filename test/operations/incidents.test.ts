@@ -22,6 +22,8 @@ describe('Operations: incidents, counters and dashboards', function () {
     HEARTBEAT_INTERVAL_MS: '200',
     JOBS_POLL_INTERVAL_MS: '100',
     INCIDENT_EVALUATION_INTERVAL_MS: '300',
+    // A rule fails this long before its incident opens (test/operations/incident-grace.test.ts: the default's story).
+    INCIDENT_GRACE_PERIOD_MS: '600',
     WEBHOOK_RETRY_BASE_SECONDS: '0.05',
     WEBHOOK_RETRY_CAP_SECONDS: '0.2',
     WEBHOOK_SWEEP_INTERVAL_MS: '300',
@@ -62,6 +64,7 @@ describe('Operations: incidents, counters and dashboards', function () {
     expect(incident.timeline).to.have.length(1);
     expect(incident.timeline[0]).to.include({ kind: 'opened' });
     expect(incident.detail).to.match(/1 gone/);
+    expect(incident.timeline[0].text).to.match(/: 1 gone, 0 stopped, none alive: its jobs wait \(failing since .+\)$/);
     const o = await get('/overview');
     expect(themesGroup(o)).to.include({ alive: 0, gone: 1 });
     expect(o.incidents.active).to.be.at.least(1);
@@ -93,7 +96,7 @@ describe('Operations: incidents, counters and dashboards', function () {
       return found.length ? found : null;
     });
     expect(again.id).to.not.equal(incident.id);
-    // (Before this test's themes worker started, the group had none: that incident was resolved by its start.)
+    // (The group had no process before this test's themes worker started: an incident opened then, once the grace ran out, was resolved by its start.)
     const all = await get('/incidents?rule=worker_group:themes');
     expect(all.slice(0, 2).map((i: any) => i.id)).to.deep.equal([again.id, incident.id]);
     expect(all.slice(1).every((i: any) => i.status === 'resolved')).to.equal(true);
