@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { MongoClient } from 'mongodb';
 import { benchDatabase, cpuMicros, freePort, jsonClient, percentile, printComparison, startServer, type Json, type LoadFigures } from './support.js';
@@ -98,46 +99,8 @@ const FUNCTIONS = [
   },
 ];
 
-/**
- * The audit's program: a list of `settings.depth` items reduced into a list holding the list before
- * it twice (a few operations a level, each level shared, not copied), then one `cat` of it, which
- * turns 2^depth items into text.
- */
-const HOSTILE = {
-  kind: 'checkout_function',
-  handle: 'deep-list',
-  name: 'Deep list',
-  target: 'validation',
-  config: {
-    program: {
-      eachKey: {
-        errors: {
-          if: [
-            {
-              '>': [
-                {
-                  length: {
-                    cat: {
-                      reduce: [
-                        { filter: [{ preserve: Array.from({ length: 30 }, (_, i) => i) }, { '<': [{ var: '' }, { var: '../../settings.depth' }] }] },
-                        { map: [{ preserve: [0, 1] }, { var: '../../accumulator' }] },
-                        { preserve: [0] },
-                      ],
-                    },
-                  },
-                },
-                0,
-              ],
-            },
-            { preserve: [] },
-            { preserve: [] },
-          ],
-        },
-      },
-    },
-    settings: { depth: 1 },
-  },
-};
+/** The audit's deep list and one `cat` (fixtures/functions/deep-list.json), its depth a setting. */
+const HOSTILE = JSON.parse(readFileSync(new URL('../../fixtures/functions/deep-list.json', import.meta.url), 'utf8'));
 
 const database = await benchDatabase();
 const port = await freePort();

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
@@ -107,6 +108,9 @@ const HOSTILE = [
   // A coupon answer of the wrong shape.
   fn('bad-coupon', 'coupon', { eachKey: { decision: 'maybe' } }),
 ];
+
+/** The audit's deep list and one `cat` (fixtures/functions/deep-list.json, issue 36), 22 levels. */
+const DEEP_LIST = JSON.parse(readFileSync(new URL('../../../fixtures/functions/deep-list.json', import.meta.url), 'utf8'));
 
 /**
  * Checkout Functions at the storefront checkout (docs/extensions.md, At checkout): the store's
@@ -334,6 +338,32 @@ describe('Checkout Functions at checkout (advice, failing securely, metrics and 
     expect(partnerView.status, JSON.stringify(partnerView.body)).to.equal(200);
     expect(partnerView.body.data.runs).to.have.length(3);
     for (const r of partnerView.body.data.runs) expect(r).to.not.have.any.keys('cart_id', 'customer_id', 'error_message');
+  });
+
+  it('stops the deep-list function by its operations before it walks the list, and answers another store’s checkout beside its runs', async () => {
+    const hostile = await givenShippingShop();
+    const { installationId } = await installFunctions(hostile, await givenPublishedApp(api, operatorToken, { extensions: [DEEP_LIST] }));
+    const quiet = await givenShippingShop();
+    await installFunctions(quiet, await givenPublishedApp(api, operatorToken, { extensions: ADVISOR }));
+    const [hostileCart, quietCart] = [
+      await cartOf(hostile, [{ price: 500, quantity: 1, sku: 'CUP' }]),
+      await cartOf(quiet, [{ price: 3000, quantity: 2, sku: 'MUG' }]),
+    ];
+
+    // Three of the hostile store's checkouts and one of the quiet store's, at once.
+    const [quietOffer, ...hostileOffers] = await Promise.all([offer(quiet, quietCart, 'US'), ...[1, 2, 3].map(() => offer(hostile, hostileCart, 'CA'))]);
+    expect(quietOffer.shipping_options).to.deep.equal([{ code: 'standard', name: 'Standard (tracked)', price: 1500 }]);
+    for (const o of hostileOffers) expect(o.errors).to.deep.equal([]);
+
+    const runs = (await runLog(hostile, installationId)).body.data.runs;
+    expect(runs).to.have.length(3);
+    for (const r of runs)
+      expect(r).to.include({
+        outcome: 'failed_securely',
+        error_code: 'operation_limit',
+        error_message: 'the program used more than 10000 operations, the last of them in cat',
+        operations: null,
+      });
   });
 
   it('keeps totals exact over 50 concurrent checkouts with functions, each run counted', async () => {
