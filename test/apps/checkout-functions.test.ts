@@ -5,6 +5,7 @@ import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { DURATION_EDGES_MS } from '../../src/apps/function-runs/store.js';
 
 const OPERATOR = 'op-functions@example.com';
 
@@ -364,6 +365,33 @@ describe('Checkout Functions at checkout (advice, failing securely, metrics and 
         error_message: 'the program used more than 10000 operations, the last of them in cat',
         operations: null,
       });
+  });
+
+  it('shows the app its runs’ operations, sizes and durations rounded up to a few steps, which a program cannot spell its input in; the merchant sees them exact', async () => {
+    const shop = await givenShippingShop();
+    const { installationId, token } = await installFunctions(shop, await givenPublishedApp(api, operatorToken, { extensions: ADVISOR }));
+    for (const quantity of [1, 4, 7]) await offer(shop, await cartOf(shop, [{ price: 700, quantity, sku: `SKU-${quantity}` }]), 'CA');
+    const merchant = (await runLog(shop, installationId)).body.data;
+    const app = (await api.get(`/v1/app-store/installations/${installationId}/functions/runs`, { token })).body.data;
+    expect(app.runs.map((r: any) => r.id)).to.deep.equal(merchant.runs.map((r: any) => r.id));
+    expect(merchant.runs).to.have.length(9);
+    /** The smallest of `edges` at least `exact` (the last edge past them all). */
+    const step = (exact: number, edges: readonly number[]) => edges.find((e) => exact <= e) ?? edges.at(-1)!;
+    const powers = (first: number, base: number) => Array.from({ length: 12 }, (_, i) => first * base ** i);
+    for (const [i, exact] of merchant.runs.entries()) {
+      const shown = app.runs[i];
+      expect(shown.operations, 'operations').to.equal(step(exact.operations, powers(10, 10)));
+      expect(shown.input_bytes, 'input_bytes').to.equal(step(exact.input_bytes, powers(256, 4)));
+      expect(shown.output_bytes, 'output_bytes').to.equal(step(exact.output_bytes, powers(256, 4)));
+      expect(shown.duration_ms, 'duration_ms').to.equal(step(exact.duration_ms, DURATION_EDGES_MS));
+    }
+    // Somewhere a program could spell a bit, the merchant's figure is not a step: the app's is.
+    expect(merchant.runs.some((r: any) => !powers(256, 4).includes(r.input_bytes))).to.equal(true);
+    for (const [i, figures] of merchant.functions.entries()) {
+      const exact = figures.metrics['app_function.execution.duration_ms'];
+      const shown = app.functions[i].metrics['app_function.execution.duration_ms'];
+      expect(shown).to.deep.equal({ total: Math.ceil(exact.total), mean: exact.mean === null ? null : step(exact.mean, DURATION_EDGES_MS), p95: exact.p95 });
+    }
   });
 
   it('keeps totals exact over 50 concurrent checkouts with functions, each run counted', async () => {
