@@ -150,6 +150,25 @@ describe('Checkout Functions: the engine (runCheckoutFunction)', () => {
       expect(ok(runCheckoutFunction({ preserve: { errors: [] } }, 'validation', inputFor('validation'))).output).to.deep.equal({ errors: [] });
     });
 
+    it('takes a field answered null as a field not answered: an if without its else is no advice', () => {
+      // {"operations": {"if": [condition, advice, null]}} answers {"operations": null} when the condition is false.
+      const unless = (key: string, advice: unknown) => answer(key, { if: [false, advice, null] });
+      expect(ok(runCheckoutFunction(unless('operations', { preserve: [{ hide: 'express' }] }), 'shipping', inputFor('shipping'))).output).to.deep.equal({
+        operations: [],
+      });
+      expect(
+        ok(runCheckoutFunction(unless('operations', { preserve: [{ hide: 'manual' }] }), 'payment_method', inputFor('payment_method'))).output,
+      ).to.deep.equal({ operations: [] });
+      expect(ok(runCheckoutFunction(unless('errors', { preserve: [{ message: 'No' }] }), 'validation', inputFor('validation'))).output).to.deep.equal({
+        errors: [],
+      });
+      expect(ok(runCheckoutFunction({ preserve: { decision: null, message: null } }, 'coupon', inputFor('coupon'))).output).to.deep.equal({
+        decision: 'allow',
+      });
+      // null inside a list is still no operation of any shape: refused.
+      expect(failure(runCheckoutFunction({ preserve: { operations: [null] } }, 'shipping', inputFor('shipping'))).code).to.equal('invalid_output');
+    });
+
     it('runs every allowed operator', () => {
       const checks = {
         if: { if: [false, 'no', 'yes'] },
