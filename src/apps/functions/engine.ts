@@ -167,13 +167,20 @@ class Meter {
     if (this.operations > this.maxOperations) this.stop('operation_limit');
     if (this.operations >= this.nextClock) {
       this.nextClock = this.operations + CLOCK_EVERY;
-      if (performance.now() > this.deadline) this.stop('time_limit');
+      this.checkClock(operator);
     }
+  }
+
+  /** Stop the run if its time is up: between operations, and inside one that walks a large value. */
+  checkClock(operator: string): void {
+    if (performance.now() <= this.deadline) return;
+    this.last = operator;
+    this.stop('time_limit');
   }
 
   stopMessage(): string {
     return this.stopped === 'time_limit'
-      ? `the program ran out of time after ${this.operations} operations`
+      ? `the program ran out of time after ${this.operations} operations, in ${this.last}`
       : `the program used more than ${this.maxOperations} operations, the last of them in ${this.last}`;
   }
 
@@ -190,17 +197,21 @@ function meter(): Meter {
   return current;
 }
 
+/** Items and characters the size walk counts between two reads of the clock. */
+const WALK_CLOCK_EVERY = 4096;
+
 /**
- * What a value costs beyond its operation: one per VALUE_UNIT items of its lists and characters
- * of its strings, at every depth, a list counted each time it is held: as many as turning it into
- * text would walk (`cat`, a data path, `substr`'s numbers, `in` a string), which the program
- * builds in a few operations by holding one list twice, level after level (issue 36). The walk
- * stops once the cost passes what the run has `left`, so it never walks more than was paid for.
- * Objects are not walked: as text they are `[object Object]`.
+ * What a value costs `operator` beyond its operation: one per VALUE_UNIT items of its lists and
+ * characters of its strings, at every depth, a list counted each time it is held: as many as
+ * turning it into text would walk (`cat`, a data path, `substr`'s numbers, `in` a string), which
+ * the program builds in a few operations by holding one list twice, level after level (issue 36).
+ * The walk stops once the cost passes what the run has left, so it never walks more than was paid
+ * for, and it reads the clock as it goes. Objects are not walked: as text they are `[object Object]`.
  */
-function sizeCost(value: unknown, left: number): number {
-  const most = (left + 1) * VALUE_UNIT;
+function sizeCost(value: unknown, m: Meter, operator: string): number {
+  const most = (m.left + 1) * VALUE_UNIT;
   let size = 0;
+  let nextClock = WALK_CLOCK_EVERY;
   const pending: unknown[] = [value];
   while (pending.length > 0 && size <= most) {
     const next = pending.pop();
@@ -209,6 +220,10 @@ function sizeCost(value: unknown, left: number): number {
       size += next.length;
       for (const item of next) if (typeof item === 'string' || Array.isArray(item)) pending.push(item);
     }
+    if (size >= nextClock) {
+      nextClock = size + WALK_CLOCK_EVERY;
+      m.checkClock(operator);
+    }
   }
   return Math.floor(size / VALUE_UNIT);
 }
@@ -216,7 +231,7 @@ function sizeCost(value: unknown, left: number): number {
 /** Charge the run for an operator given `args`, before it runs. */
 function chargeGiven(operator: string, args: unknown): void {
   const m = meter();
-  m.charge(1 + sizeCost(args, m.left), operator);
+  m.charge(1 + sizeCost(args, m, operator), operator);
 }
 
 type Engine = LogicEngine;
@@ -246,7 +261,7 @@ function counted(name: FunctionOperator): Registered {
       chargeGiven(name, args);
       const result = impl(args, context, above, engine);
       const m = meter();
-      m.charge(sizeCost(result, m.left), name);
+      m.charge(sizeCost(result, m, name), name);
       return result;
     },
   };
