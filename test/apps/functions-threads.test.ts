@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { runCheckoutFunction } from '../../src/apps/functions/engine.js';
+import { DEFAULT_FUNCTION_LIMITS, runCheckoutFunction } from '../../src/apps/functions/engine.js';
 import type { FunctionRunRequest } from '../../src/apps/functions/function-thread.js';
-import { createFunctionRunner, type FunctionRunner } from '../../src/apps/functions/threads.js';
+import { createFunctionRunner, MAX_WAITING_CHECKOUTS, type FunctionRunner } from '../../src/apps/functions/threads.js';
 import { PlatformError } from '../../src/errors.js';
 import { givenCart } from '../helpers/functions.js';
 import { compiledImports } from '../helpers/imports.js';
@@ -30,6 +30,8 @@ const LOOPS = {
 };
 /** A list doubled at each of 300 lines: 2^300 items if it could be held, past any thread's heap long before. */
 const DOUBLING = { eachKey: { errors: { reduce: [{ var: 'cart.lines' }, { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, { preserve: [1] }] } } };
+/** A second of clock: a busy machine may pause a run past its 5 ms, and these tests read answers, not times. */
+const calm = { ...DEFAULT_FUNCTION_LIMITS, maxRunMs: 1000 };
 /** The operation limit lifted, as no function has it: what stops the run is then its clock, or its thread. */
 const lifted = (maxRunMs: number) => ({ maxInputBytes: 64 * 1024, maxOperations: 1e12, maxRunMs });
 
@@ -54,9 +56,9 @@ describe('Checkout Functions: the function threads', function () {
       { program: { eachKey: { decision: 'refuse' } }, target: 'coupon', input: { cart: givenCart(), settings: {} } },
       validation({ '+': ['a', 1] }),
     ];
-    const runs = await runner().run('store-a', requests);
+    const runs = await runner().run('store-a', requests, calm);
     const strip = ({ durationMs, ...rest }: { durationMs: number }) => (expect(durationMs).to.be.a('number'), rest);
-    expect(runs.map(strip)).to.deep.equal(requests.map((r) => strip(runCheckoutFunction(r.program, r.target, r.input as never))));
+    expect(runs.map(strip)).to.deep.equal(requests.map((r) => strip(runCheckoutFunction(r.program, r.target, r.input as never, calm))));
     expect(runs.map((r) => r.ok)).to.deep.equal([true, true, false]);
   });
 
@@ -80,17 +82,18 @@ describe('Checkout Functions: the function threads', function () {
     const long = (name: string) => functions.run('slow-store', [validation(LOOPS, 300)], lifted(1500)).then((runs) => (ended.push(name), runs));
     const first = long('slow 1');
     const second = long('slow 2');
-    const quick = functions.run('quick-store', [validation(MAX_QUANTITY)]).then((runs) => (ended.push('quick'), runs));
+    const quick = functions.run('quick-store', [validation(MAX_QUANTITY)], calm).then((runs) => (ended.push('quick'), runs));
     const [a, b, q] = await Promise.all([first, second, quick]);
     expect(ended).to.deep.equal(['quick', 'slow 1', 'slow 2']);
     expect(q[0]!.ok).to.equal(true);
     for (const runs of [a, b]) expect(runs.map((r) => !r.ok && r.code)).to.deep.equal(['time_limit']);
   });
 
-  it('refuses a store’s checkout when 32 of its checkouts already wait for its share: 503 checkout_functions_busy, Retry-After 1', async () => {
+  it('refuses a store’s checkout when 256 of its checkouts already wait for its share: 503 checkout_functions_busy, Retry-After 1', async () => {
     const functions = runner();
-    // One runs and 32 wait; the next is refused before it waits (those waiting are refused after 3 s).
-    const held = Array.from({ length: 33 }, () => functions.run('flooding-store', [validation(LOOPS, 300)], lifted(2000)).catch((err: unknown) => err));
+    // One runs and 256 wait; the next is refused before it waits (those waiting are refused after 3 s).
+    const long = validation(LOOPS, 300);
+    const held = Array.from({ length: 1 + MAX_WAITING_CHECKOUTS }, () => functions.run('flooding-store', [long], lifted(2000)).catch((err: unknown) => err));
     const refused = await functions.run('flooding-store', [validation(MAX_QUANTITY)]).catch((err: unknown) => err);
     expect(refused).to.be.instanceOf(PlatformError);
     expect(refused).to.include({ kind: 'unavailable', code: 'checkout_functions_busy' });

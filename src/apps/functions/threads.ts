@@ -22,6 +22,13 @@ export const FUNCTION_THREADS = 2;
 export const STOP_GRACE_MS = 100;
 /** A new thread's first answer may also take its start (loading the engine and zod). */
 export const THREAD_START_MS = 2000;
+/**
+ * A store's checkouts that may wait for its share of the threads, and for how long. A checkout's
+ * runs take a thread for a millisecond or less, so a store's burst (a sale: hundreds at once)
+ * waits its turn; past either bound the checkout is refused.
+ */
+export const MAX_WAITING_CHECKOUTS = 256;
+export const MAX_WAIT_MS = 3000;
 /** What the pool remembers a warm thread holds: the engine, loaded. */
 const ENGINE = 'engine';
 
@@ -29,8 +36,9 @@ export type FunctionRunner = {
   /**
    * Run a checkout's functions, in order, on one of the store's share of the threads: each answers
    * as runCheckoutFunction does. A run whose thread was stopped fails `time_limit` (or `error` when
-   * the thread died) and the next runs go on in another thread. When the store already has 32
-   * checkouts waiting, or one waited 3 s, `unavailable` (503 `checkout_functions_busy`).
+   * the thread died) and the next runs go on in another thread. When MAX_WAITING_CHECKOUTS of the
+   * store's checkouts already wait, or this one waited MAX_WAIT_MS, `unavailable` (503
+   * `checkout_functions_busy`).
    */
   run(storeId: string, requests: readonly FunctionRunRequest[], limits?: FunctionLimits): Promise<FunctionRun<CheckoutFunctionTarget>[]>;
   /** Threads alive, and threads stopped or dead so far. */
@@ -48,8 +56,8 @@ export function createFunctionRunner(options: { threads?: number; log?: Log } = 
     // A run's values are bounded by its operations (a few MB at most): the limit catches anything else.
     resourceLimits: { maxOldGenerationSizeMb: 128, stackSizeMb: 4 },
     perTenant: Math.max(1, Math.floor(size / 2)),
-    maxQueuedPerTenant: 32,
-    maxWaitMs: 3000,
+    maxQueuedPerTenant: MAX_WAITING_CHECKOUTS,
+    maxWaitMs: MAX_WAIT_MS,
     onThreadEnd: (info) => {
       stopped++;
       options.log?.warn({ event: 'app_function.thread_stopped', thread: info.thread, reason: info.reason, detail: info.detail });
