@@ -21,6 +21,8 @@ const stepUp = (value: number, first: number, base: number) => {
   while (step < value) step *= base;
   return step;
 };
+/** A run's duration to the µs, as the merchant reads it (and the app's step is taken from). */
+const durationOf = (r: FunctionRunDocument) => Math.round(r.duration_ms * 1000) / 1000;
 /** The upper edge of the duration histogram's bucket `ms` falls in (the last edge past them all: 25 means 25 ms or more). */
 const durationStep = (ms: number) => DURATION_EDGES_MS.find((edge) => ms <= edge) ?? DURATION_EDGES_MS.at(-1)!;
 
@@ -35,7 +37,7 @@ function measuresForApp(r: FunctionRunDocument) {
   return {
     input_bytes: stepUp(r.input_bytes, 256, 4),
     output_bytes: stepUp(r.output_bytes, 256, 4),
-    duration_ms: durationStep(r.duration_ms),
+    duration_ms: durationStep(durationOf(r)),
     operations: r.operations === null ? null : stepUp(r.operations, 10, 10),
   };
 }
@@ -56,7 +58,7 @@ function presentRun(r: FunctionRunDocument, caller: RegistryCaller) {
     ...common,
     input_bytes: r.input_bytes,
     output_bytes: r.output_bytes,
-    duration_ms: Math.round(r.duration_ms * 1000) / 1000,
+    duration_ms: durationOf(r),
     operations: r.operations,
     error_message: r.error_message,
     cart_id: r.cart_id,
