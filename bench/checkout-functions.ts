@@ -1,4 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { MongoClient } from 'mongodb';
 import { benchDatabase, cpuMicros, freePort, jsonClient, percentile, printComparison, startServer, type Json, type LoadFigures } from './support.js';
 
@@ -13,12 +15,21 @@ import { benchDatabase, cpuMicros, freePort, jsonClient, percentile, printCompar
  * → checkout (with a shipping address and option), BENCH_SECONDS per side in BENCH_ROUNDS
  * alternating slices. Printed: checkouts per second and latency of each store, the ratio, the
  * CPU per checkout, and the functions' own run durations (p50, p99, max) from the run log.
+ *
+ * Then a hostile function (issue 36): a third store's app has the validation function that once
+ * held the web process for seconds (HOSTILE below). For each depth of BENCH_HOSTILE_DEPTHS, the
+ * merchant sets it, and printed are the time of one `GET …/cart/checkout-options` of that store,
+ * and `/health`'s latency (one probe at a time) alone, the baseline, and while one client loads
+ * that store's checkout options without pause, BENCH_HOSTILE_SECONDS each (the loaded side lasts
+ * at least until one hostile request has been answered).
  */
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 200);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
 const OPERATOR = `bench-operator-${Date.now()}@example.com`;
+const HOSTILE_DEPTHS = (process.env.BENCH_HOSTILE_DEPTHS ?? '22,26').split(',').map(Number);
+const HOSTILE_SECONDS = Number(process.env.BENCH_HOSTILE_SECONDS ?? 5);
 
 const FUNCTIONS = [
   {
@@ -88,6 +99,9 @@ const FUNCTIONS = [
   },
 ];
 
+/** The audit's deep list and one `cat` (fixtures/functions/deep-list.json), its depth a setting. */
+const HOSTILE = JSON.parse(readFileSync(new URL('../../fixtures/functions/deep-list.json', import.meta.url), 'utf8'));
+
 const database = await benchDatabase();
 const port = await freePort();
 const web = await startServer(
@@ -113,8 +127,8 @@ async function session(email: string): Promise<string> {
 
 type Shop = { token: string; id: string; subdomain: string; variants: string[] };
 
-/** A store that ships to CA and US and takes the sandbox and manual payment, with PRODUCTS products. */
-async function givenStore(token: string, name: string): Promise<Shop> {
+/** A store that ships to CA and US and takes the sandbox and manual payment, with `products` products. */
+async function givenStore(token: string, name: string, products = PRODUCTS): Promise<Shop> {
   const subdomain = `${name}-${Date.now()}`;
   const store = (await call('POST', '/v1/stores', { name, subdomain }, { authorization: `Bearer ${token}` })).data as { id: string };
   const admin = { authorization: `Bearer ${token}`, 'x-store-id': store.id };
@@ -134,7 +148,7 @@ async function givenStore(token: string, name: string): Promise<Shop> {
   await call('PUT', '/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: 'sandbox_secret_0123456789abcdef' } }, admin);
   await call('PUT', '/v1/payments/providers/manual', { enabled: true }, admin);
   const variants: string[] = [];
-  for (let i = 0; i < PRODUCTS; i++) {
+  for (let i = 0; i < products; i++) {
     const product = await call(
       'POST',
       '/v1/products',
@@ -151,8 +165,8 @@ async function givenStore(token: string, name: string): Promise<Shop> {
   return { token, id: store.id, subdomain, variants };
 }
 
-/** An app with FUNCTIONS, published, installed in `shop` and each function enabled: the installation id. */
-async function installFunctions(shop: Shop): Promise<string> {
+/** An app with these functions, published, installed in `shop` and each function enabled: the installation id. */
+async function installFunctions(shop: Shop, extensions: Json[]): Promise<string> {
   const operator = await session(OPERATOR);
   const partner = await session(`bench-partner-${Date.now()}@example.com`);
   const asPartner = { authorization: `Bearer ${partner}` };
@@ -182,7 +196,7 @@ async function installFunctions(shop: Shop): Promise<string> {
         redirect_urls: [`https://${handle}.example.com/oauth/callback`],
         scopes: ['read_orders'],
         privacy_policy_url: 'https://bench.example.com/privacy',
-        extensions: FUNCTIONS,
+        extensions,
       },
     },
     asPartner,
@@ -259,10 +273,93 @@ function figures(slices: Slice[]): LoadFigures {
   };
 }
 
+/**
+ * A GET on a connection of its own: a kept-alive one may be closed by the server while its event
+ * loop is held, and the next request on it would fail instead of waiting.
+ */
+function getFresh(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(`${origin}${path}`, { agent: false, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+
+/** `/health`, one probe at a time, while `running()`: each probe's latency. */
+async function probeHealth(running: () => boolean): Promise<number[]> {
+  const latencies: number[] = [];
+  while (running()) {
+    const t0 = performance.now();
+    const res = await getFresh('/health');
+    if (res.status !== 200) throw new Error(`/health: ${res.status} ${res.body}`);
+    latencies.push(performance.now() - t0);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return latencies;
+}
+
+/** The hostile function's figures at each of HOSTILE_DEPTHS (the header comment). */
+async function hostileFunction(merchant: string): Promise<void> {
+  const shop = await givenStore(merchant, 'hostile', 1);
+  const installationId = await installFunctions(shop, [HOSTILE]);
+  const admin = { authorization: `Bearer ${merchant}`, 'x-store-id': shop.id };
+  const cart = await call('POST', `/v1/storefront/${shop.subdomain}/cart`, { lines: [{ variant_id: shop.variants[0]!, quantity: 1 }] });
+  const options = async () => {
+    const res = await getFresh(`/v1/storefront/${shop.subdomain}/cart/checkout-options`, { 'x-cart-token': cart.data.token });
+    if (res.status !== 200 && res.status !== 503) throw new Error(`checkout-options: ${res.status} ${res.body}`);
+    return res.status;
+  };
+  const ms = (xs: number[], p: number) => percentile(xs, p).toFixed(1).padStart(8);
+  console.log(`\nA hostile validation function (the audit's deep list and one cat), ${HOSTILE_SECONDS} s per side`);
+  console.log(
+    'depth   one checkout-options   /health alone: p50  p99  (probes)   beside hostile requests: p50  p99  max  (probes)   hostile requests answered',
+  );
+  for (const depth of HOSTILE_DEPTHS) {
+    const [row] = (await call('GET', `/v1/app-store/installations/${installationId}/extensions`, undefined, admin)).data.functions as Json[];
+    await call('PATCH', `/v1/app-store/installations/${installationId}/functions/${row.id}`, { settings: { depth }, version: row.version }, admin);
+    const t0 = performance.now();
+    await options();
+    const one = performance.now() - t0;
+    const aloneUntil = performance.now() + HOSTILE_SECONDS * 1000;
+    const alone = await probeHealth(() => performance.now() < aloneUntil);
+    const loadedUntil = performance.now() + HOSTILE_SECONDS * 1000;
+    let answered = 0;
+    const load = (async () => {
+      while (performance.now() < loadedUntil || answered === 0) {
+        await options();
+        answered++;
+      }
+    })();
+    const loaded = await probeHealth(() => performance.now() < loadedUntil || answered === 0);
+    await load;
+    console.log(
+      `${String(depth).padEnd(7)} ${(one.toFixed(1) + ' ms').padStart(20)}   ${ms(alone, 0.5)} ${ms(alone, 0.99)}  (${alone.length})   ${''.padStart(20)}${ms(loaded, 0.5)} ${ms(loaded, 0.99)} ${Math.max(
+        ...loaded,
+      )
+        .toFixed(0)
+        .padStart(6)}  (${loaded.length})   ${answered}`,
+    );
+    console.log(`        ratio of /health p99 (beside hostile / alone): ${(percentile(loaded, 0.99) / percentile(alone, 0.99)).toFixed(1)}`);
+  }
+  const client = await MongoClient.connect(database.url);
+  const runs = await client
+    .db('bench_checkout_functions')
+    .collection('app_function_runs')
+    .find({ handle: 'deep-list' }, { projection: { error_code: 1 } })
+    .toArray();
+  await client.close();
+  const codes = new Map<string, number>();
+  for (const r of runs) codes.set(String(r.error_code), (codes.get(String(r.error_code)) ?? 0) + 1);
+  console.log(`the hostile runs in the run log: ${runs.length}, by error code: ${JSON.stringify(Object.fromEntries(codes))}`);
+}
+
 try {
   const merchant = await session(`bench-merchant-${Date.now()}@example.com`);
   const [withFunctions, without] = [await givenStore(merchant, 'with-functions'), await givenStore(merchant, 'without')];
-  const installationId = await installFunctions(withFunctions);
+  const installationId = await installFunctions(withFunctions, FUNCTIONS);
   // Warm both up (JIT, caches), then measure.
   await slice(withFunctions, 2);
   await slice(without, 2);
@@ -292,6 +389,8 @@ try {
   console.log(
     `function runs: ${docs.length} (installation ${installationId}), failed securely ${failed}; duration p50 ${percentile(durations, 0.5).toFixed(3)} ms, p99 ${percentile(durations, 0.99).toFixed(3)} ms, max ${Math.max(...durations).toFixed(3)} ms`,
   );
+
+  await hostileFunction(merchant);
 } finally {
   web.kill('SIGTERM');
   await new Promise((resolve) => web.once('exit', resolve));

@@ -9,6 +9,7 @@ export const APPS_ERROR_CODES = [
   'app_webhooks_not_configured',
   'bridge_method_not_allowed',
   'capability_disabled',
+  'checkout_functions_busy',
   'developer_profile_not_found',
   'developer_profile_required',
   'embed_url_refused',

@@ -24,6 +24,7 @@ import { closeAppUsage, countAppCalls } from './stats/api-calls.js';
 import { statsIndexes } from './stats/store.js';
 import { REGISTRATIONS, registrationIndexes } from './extensions/store.js';
 import { flushFunctionRuns } from './function-runs/record.js';
+import { closeFunctionRunner } from './functions/threads.js';
 import { functionRunIndexes } from './function-runs/store.js';
 import { qualityIndexes } from './quality/store.js';
 export { sweepExpiredOAuth } from './oauth/tokens.js';
@@ -89,6 +90,6 @@ export const appsModule: Module = {
   eventTypes: APPS_EVENT_TYPES,
   eventHooks: partnerNoticeHooks,
   close: async (platform) => {
-    await Promise.all([closeAppUsage(platform), flushFunctionRuns(platform)]);
+    await Promise.all([closeAppUsage(platform), flushFunctionRuns(platform), closeFunctionRunner(platform)]);
   },
 };

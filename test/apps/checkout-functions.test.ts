@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { DURATION_EDGES_MS } from '../../src/apps/function-runs/store.js';
 
 const OPERATOR = 'op-functions@example.com';
 
@@ -107,6 +109,9 @@ const HOSTILE = [
   // A coupon answer of the wrong shape.
   fn('bad-coupon', 'coupon', { eachKey: { decision: 'maybe' } }),
 ];
+
+/** The audit's deep list and one `cat` (fixtures/functions/deep-list.json, issue 36), 22 levels. */
+const DEEP_LIST = JSON.parse(readFileSync(new URL('../../../fixtures/functions/deep-list.json', import.meta.url), 'utf8'));
 
 /**
  * Checkout Functions at the storefront checkout (docs/extensions.md, At checkout): the store's
@@ -334,6 +339,62 @@ describe('Checkout Functions at checkout (advice, failing securely, metrics and 
     expect(partnerView.status, JSON.stringify(partnerView.body)).to.equal(200);
     expect(partnerView.body.data.runs).to.have.length(3);
     for (const r of partnerView.body.data.runs) expect(r).to.not.have.any.keys('cart_id', 'customer_id', 'error_message');
+  });
+
+  it('stops the deep-list function by its operations before it walks the list, and answers another store’s checkout beside its runs', async () => {
+    const hostile = await givenShippingShop();
+    const { installationId } = await installFunctions(hostile, await givenPublishedApp(api, operatorToken, { extensions: [DEEP_LIST] }));
+    const quiet = await givenShippingShop();
+    await installFunctions(quiet, await givenPublishedApp(api, operatorToken, { extensions: ADVISOR }));
+    const [hostileCart, quietCart] = [
+      await cartOf(hostile, [{ price: 500, quantity: 1, sku: 'CUP' }]),
+      await cartOf(quiet, [{ price: 3000, quantity: 2, sku: 'MUG' }]),
+    ];
+
+    // Three of the hostile store's checkouts and one of the quiet store's, at once.
+    const [quietOffer, ...hostileOffers] = await Promise.all([offer(quiet, quietCart, 'US'), ...[1, 2, 3].map(() => offer(hostile, hostileCart, 'CA'))]);
+    expect(quietOffer.shipping_options).to.deep.equal([{ code: 'standard', name: 'Standard (tracked)', price: 1500 }]);
+    for (const o of hostileOffers) expect(o.errors).to.deep.equal([]);
+
+    const runs = (await runLog(hostile, installationId)).body.data.runs;
+    expect(runs).to.have.length(3);
+    for (const r of runs) {
+      expect(r).to.include({ outcome: 'failed_securely', operations: null });
+      // Stopped in cat before it made any text, by its operations; or by its 5 ms, wherever a busy machine paused it.
+      const stops = {
+        operation_limit: /^the program used more than 10000 operations, the last of them in cat$/,
+        time_limit: /^the program ran out of time after \d+ operations, in \S+$/,
+      };
+      expect(Object.keys(stops)).to.include(r.error_code);
+      expect(r.error_message).to.match(stops[r.error_code as keyof typeof stops]);
+    }
+  });
+
+  it('shows the app its runs’ operations, sizes and durations rounded up to a few steps, which a program cannot spell its input in; the merchant sees them exact', async () => {
+    const shop = await givenShippingShop();
+    const { installationId, token } = await installFunctions(shop, await givenPublishedApp(api, operatorToken, { extensions: ADVISOR }));
+    for (const quantity of [1, 4, 7]) await offer(shop, await cartOf(shop, [{ price: 700, quantity, sku: `SKU-${quantity}` }]), 'CA');
+    const merchant = (await runLog(shop, installationId)).body.data;
+    const app = (await api.get(`/v1/app-store/installations/${installationId}/functions/runs`, { token })).body.data;
+    expect(app.runs.map((r: any) => r.id)).to.deep.equal(merchant.runs.map((r: any) => r.id));
+    expect(merchant.runs).to.have.length(9);
+    /** The smallest of `edges` at least `exact` (the last edge past them all). */
+    const step = (exact: number, edges: readonly number[]) => edges.find((e) => exact <= e) ?? edges.at(-1)!;
+    const powers = (first: number, base: number) => Array.from({ length: 12 }, (_, i) => first * base ** i);
+    for (const [i, exact] of merchant.runs.entries()) {
+      const shown = app.runs[i];
+      expect(shown.operations, 'operations').to.equal(step(exact.operations, powers(10, 10)));
+      expect(shown.input_bytes, 'input_bytes').to.equal(step(exact.input_bytes, powers(256, 4)));
+      expect(shown.output_bytes, 'output_bytes').to.equal(step(exact.output_bytes, powers(256, 4)));
+      expect(shown.duration_ms, 'duration_ms').to.equal(step(exact.duration_ms, DURATION_EDGES_MS));
+    }
+    // Somewhere a program could spell a bit, the merchant's figure is not a step: the app's is.
+    expect(merchant.runs.some((r: any) => !powers(256, 4).includes(r.input_bytes))).to.equal(true);
+    for (const [i, figures] of merchant.functions.entries()) {
+      const exact = figures.metrics['app_function.execution.duration_ms'];
+      const shown = app.functions[i].metrics['app_function.execution.duration_ms'];
+      expect(shown).to.deep.equal({ total: Math.ceil(exact.total), mean: exact.mean === null ? null : step(exact.mean, DURATION_EDGES_MS), p95: exact.p95 });
+    }
   });
 
   it('keeps totals exact over 50 concurrent checkouts with functions, each run counted', async () => {

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
 import { scanLiquid } from '../../src/liquid-bounds.js';
 import { PAGE_LIMITS, pageRendererOf } from '../../src/rendering/index.js';
 import { useTestApp } from '../helpers/app.js';
+import { compiledImports } from '../helpers/imports.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { bundleOf, setAsset, syncLiquidFiles } from '../helpers/theme-uploads.js';
 
@@ -75,23 +74,10 @@ describe('Liquid never blocks the web process (rendering in worker threads)', fu
 
   it('starts render threads light: their code imports no domain, no database and no HTTP (a thread loads it before its first page)', () => {
     // The compiled files a render thread loads, followed through their relative imports.
-    const seen = new Set<string>();
-    const packages = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
-        if (spec!.startsWith('.')) visit(resolve(dirname(file), spec!));
-        else packages.add(spec!.replace(/^node:/, '').split('/')[0]!);
-      }
-    };
-    const root = resolve('dist/src');
-    visit(join(root, 'rendering/liquid/render-thread.js'));
-    const outside = [...seen]
-      .map((f) => relative(root, f))
-      .filter((f) => !f.startsWith('rendering/') && !['html.js', 'liquid-bounds.js', 'merchant-html.js', 'own-keys.js'].includes(f));
+    const { files, packages } = compiledImports('rendering/liquid/render-thread.js');
+    const outside = files.filter((f) => !f.startsWith('rendering/') && !['html.js', 'liquid-bounds.js', 'merchant-html.js', 'own-keys.js'].includes(f));
     expect(outside, 'files of src/ outside the rendering and its pure helpers').to.deep.equal([]);
-    expect([...packages].sort()).to.deep.equal(['crypto', 'liquidjs', 'sanitize-html', 'worker_threads']);
+    expect(packages).to.deep.equal(['crypto', 'liquidjs', 'sanitize-html', 'worker_threads']);
   });
 
   it("counts a file's tags and outputs (each line of a liquid tag too) and its nesting; raw and comment contents are not Liquid", () => {

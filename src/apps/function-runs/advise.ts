@@ -10,8 +10,10 @@ import {
   mergeValidationAdvice,
   type FunctionResult,
 } from '../functions/apply.js';
-import { runCheckoutFunction, type FunctionRun } from '../functions/engine.js';
+import type { FunctionRun } from '../functions/engine.js';
+import type { FunctionRunRequest } from '../functions/function-thread.js';
 import { resolveSettings } from '../functions/settings.js';
+import { functionRunnerOf } from '../functions/threads.js';
 import type {
   CheckoutFunctionTarget,
   CouponOutput,
@@ -56,35 +58,41 @@ function settingsOf(row: RegistrationDocument): FunctionSettings {
 /**
  * Run the store's enabled Checkout Functions on a checkout and apply their advice (spec 1: they
  * only advise). Each function of a target runs on the same input, and their advice combines in
- * registration order (functions/apply.ts); a run
- * that fails gives no advice (it fails securely). Every run is recorded (metrics and run log,
- * written within a quarter second). A store without enabled functions costs one indexed read.
+ * registration order (functions/apply.ts); a run that fails gives no advice (it fails securely).
+ * The runs go to a function thread together (functions/threads.ts), never on the event loop.
+ * Every run is recorded (metrics and run log, written within a quarter second). A store without
+ * enabled functions costs one indexed read, and no thread.
  */
 export async function adviseCheckout(platform: Platform, request: CheckoutAdviceRequest): Promise<CheckoutAdvice> {
   const { cart, shippingOptions, paymentMethods } = request;
   const rows = await liveRows(platform, request.storeId, 'checkout_function');
   const of = (target: CheckoutFunctionTarget) => rows.filter((r) => r.target === target);
-  const records: RunRecord[] = [];
+  const planned: { row: RegistrationDocument; request: FunctionRunRequest }[] = [];
+  const plan = <T extends CheckoutFunctionTarget>(target: T, input: (settings: FunctionSettings) => FunctionInput<T>) => {
+    for (const row of of(target)) planned.push({ row, request: { program: row.config.program, target, input: input(settingsOf(row)) } as FunctionRunRequest });
+  };
+  if (cart.coupon_code !== null) plan('coupon', (settings) => ({ cart, settings }));
+  if (shippingOptions.length > 0) plan('shipping', (settings) => ({ cart, settings, shipping_options: shippingOptions }));
+  if (paymentMethods.length > 0) plan('payment_method', (settings) => ({ cart, settings, payment_methods: paymentMethods }));
+  plan('validation', (settings) => ({ cart, settings }));
+
   const at = platform.clock.now();
-
-  function runAll<T extends CheckoutFunctionTarget>(target: T, input: (settings: FunctionSettings) => FunctionInput<T>): FunctionResult<FunctionRun<T>>[] {
-    return of(target).map((row) => {
-      const run = runCheckoutFunction(row.config.program, target, input(settingsOf(row)));
-      records.push({ registration: row, run, at, ...request.ref });
-      return { registration: { id: row._id.toHexString(), created_at: row.created_at }, run };
-    });
-  }
-
-  const coupon = cart.coupon_code === null ? [] : runAll('coupon', (settings) => ({ cart, settings }));
-  const shipping = shippingOptions.length === 0 ? [] : runAll('shipping', (settings) => ({ cart, settings, shipping_options: shippingOptions }));
-  const payment = paymentMethods.length === 0 ? [] : runAll('payment_method', (settings) => ({ cart, settings, payment_methods: paymentMethods }));
+  const requests = planned.map((p) => p.request);
+  const runs = requests.length === 0 ? [] : await functionRunnerOf(platform).run(request.storeId, requests);
+  recordRuns(
+    platform,
+    planned.map(({ row }, i): RunRecord => ({ registration: row, run: runs[i]!, at, ...request.ref })),
+  );
+  const resultsOf = <T extends CheckoutFunctionTarget>(target: T): FunctionResult<FunctionRun<T>>[] =>
+    planned.flatMap(({ row, request: r }, i) =>
+      r.target === target ? [{ registration: { id: row._id.toHexString(), created_at: row.created_at }, run: runs[i] as FunctionRun<T> }] : [],
+    );
+  const [coupon, shipping, payment, validation] = [resultsOf('coupon'), resultsOf('shipping'), resultsOf('payment_method'), resultsOf('validation')];
   const blockingIds = new Set(
     of('validation')
       .filter((r) => r.blocking)
       .map((r) => r._id.toHexString()),
   );
-  const validation = runAll('validation', (settings) => ({ cart, settings }));
-  recordRuns(platform, records);
 
   const errors = [
     ...mergeValidationAdvice(validation.filter((v) => blockingIds.has(v.registration.id))).map((e) => ({

@@ -17,7 +17,8 @@ export const MAX_INPUT_BYTES = 64 * 1024;
 /**
  * Operations per run: each operator evaluated and each callback of an iteration counts one, and
  * an operator also counts one for every VALUE_UNIT items or characters of the lists and strings
- * it is given or builds, so a program that grows a value cannot make one operation unbounded.
+ * it is given or builds, nested lists included, so a program that grows a value cannot make one
+ * operation unbounded.
  */
 export const MAX_OPERATIONS = 10_000;
 export const VALUE_UNIT = 64;
@@ -146,26 +147,41 @@ class Stop extends Error {}
 class Meter {
   operations = 0;
   stopped: 'operation_limit' | 'time_limit' | null = null;
+  /** The operator whose charge passed the limit. */
+  private last = '';
   private nextClock = CLOCK_EVERY;
   constructor(
     private readonly maxOperations: number,
     private readonly deadline: number,
   ) {}
 
-  charge(n: number): void {
+  /** Operations the run may still use before it stops. */
+  get left(): number {
+    return this.maxOperations - this.operations;
+  }
+
+  charge(n: number, operator: string): void {
     if (this.stopped) throw new Stop(this.stopped);
     this.operations += n;
+    this.last = operator;
     if (this.operations > this.maxOperations) this.stop('operation_limit');
     if (this.operations >= this.nextClock) {
       this.nextClock = this.operations + CLOCK_EVERY;
-      if (performance.now() > this.deadline) this.stop('time_limit');
+      this.checkClock(operator);
     }
+  }
+
+  /** Stop the run if its time is up: between operations, and inside one that walks a large value. */
+  checkClock(operator: string): void {
+    if (performance.now() <= this.deadline) return;
+    this.last = operator;
+    this.stop('time_limit');
   }
 
   stopMessage(): string {
     return this.stopped === 'time_limit'
-      ? `the program ran out of time after ${this.operations} operations`
-      : `the program used more than ${this.maxOperations} operations`;
+      ? `the program ran out of time after ${this.operations} operations, in ${this.last}`
+      : `the program used more than ${this.maxOperations} operations, the last of them in ${this.last}`;
   }
 
   private stop(reason: 'operation_limit' | 'time_limit'): never {
@@ -181,13 +197,41 @@ function meter(): Meter {
   return current;
 }
 
-/** What a value costs beyond its operation: one per VALUE_UNIT items of a list or characters of a string. */
-function sizeCost(value: unknown): number {
-  if (typeof value === 'string') return Math.floor(value.length / VALUE_UNIT);
-  if (!Array.isArray(value)) return 0;
-  let cost = Math.floor(value.length / VALUE_UNIT);
-  for (const item of value) if (typeof item === 'string' || Array.isArray(item)) cost += Math.floor(item.length / VALUE_UNIT);
-  return cost;
+/** Items and characters the size walk counts between two reads of the clock. */
+const WALK_CLOCK_EVERY = 4096;
+
+/**
+ * What a value costs `operator` beyond its operation: one per VALUE_UNIT items of its lists and
+ * characters of its strings, at every depth, a list counted each time it is held: as many as
+ * turning it into text would walk (`cat`, a data path, `substr`'s numbers, `in` a string), which
+ * the program builds in a few operations by holding one list twice, level after level (issue 36).
+ * The walk stops once the cost passes what the run has left, so it never walks more than was paid
+ * for, and it reads the clock as it goes. Objects are not walked: as text they are `[object Object]`.
+ */
+function sizeCost(value: unknown, m: Meter, operator: string): number {
+  const most = (m.left + 1) * VALUE_UNIT;
+  let size = 0;
+  let nextClock = WALK_CLOCK_EVERY;
+  const pending: unknown[] = [value];
+  while (pending.length > 0 && size <= most) {
+    const next = pending.pop();
+    if (typeof next === 'string') size += next.length;
+    else if (Array.isArray(next)) {
+      size += next.length;
+      for (const item of next) if (typeof item === 'string' || Array.isArray(item)) pending.push(item);
+    }
+    if (size >= nextClock) {
+      nextClock = size + WALK_CLOCK_EVERY;
+      m.checkClock(operator);
+    }
+  }
+  return Math.floor(size / VALUE_UNIT);
+}
+
+/** Charge the run for an operator given `args`, before it runs. */
+function chargeGiven(operator: string, args: unknown): void {
+  const m = meter();
+  m.charge(1 + sizeCost(args, m, operator), operator);
 }
 
 type Engine = LogicEngine;
@@ -207,17 +251,17 @@ function counted(name: FunctionOperator): Registered {
     return {
       lazy,
       method: (args, context, above, engine) => {
-        meter().charge(1);
+        meter().charge(1, name);
         return impl(args, context, above, engine);
       },
     };
   return {
     lazy,
     method: (args, context, above, engine) => {
-      const m = meter();
-      m.charge(1 + sizeCost(args));
+      chargeGiven(name, args);
       const result = impl(args, context, above, engine);
-      m.charge(sizeCost(result));
+      const m = meter();
+      m.charge(sizeCost(result, m, name), name);
       return result;
     },
   };
@@ -233,14 +277,14 @@ function iteration(name: 'map' | 'filter' | 'all' | 'some' | 'none' | 'reduce'):
   return {
     lazy: true,
     method: (args, context, above, engine) => {
-      meter().charge(1);
+      meter().charge(1, name);
       if (!Array.isArray(args)) throw new Error(`${name} takes [list, program${name === 'reduce' ? ', initial' : ''}]`);
       const [selector, callback, initial] = args as [unknown, unknown, unknown];
       const found = engine.run(selector, context, { above });
       if (found !== null && found !== undefined && !Array.isArray(found)) throw new Error(`${name} iterates over a list, not ${typeof found}`);
       const items: unknown[] = found ?? [];
       const each = (item: unknown, index: number) => {
-        meter().charge(1);
+        meter().charge(1, name);
         return engine.run(callback, item, { above: [{ iterator: items, index }, context, above] });
       };
       switch (name) {
@@ -256,7 +300,7 @@ function iteration(name: 'map' | 'filter' | 'all' | 'some' | 'none' | 'reduce'):
           return !items.some((item, i) => engine.truthy(each(item, i)));
         case 'reduce': {
           const step = (accumulator: unknown, current: unknown) => {
-            meter().charge(1);
+            meter().charge(1, name);
             return engine.run(callback, { accumulator, current }, { above: [items, context, above] });
           };
           const start = engine.run(initial, context, { above });
@@ -288,7 +332,7 @@ const dataOperators = {
   var: {
     lazy: false,
     method: (args, context, above) => {
-      meter().charge(1);
+      chargeGiven('var', args);
       const [start, fallback] = Array.isArray(args) ? (args as [unknown, unknown]) : [args, undefined];
       let path = start;
       let data = context;
@@ -311,7 +355,7 @@ const dataOperators = {
   missing: {
     lazy: false,
     method: (args, context) => {
-      meter().charge(1 + sizeCost(args));
+      chargeGiven('missing', args);
       return (args as unknown[]).filter((path) => !lookup(context, path).found);
     },
   },
@@ -320,7 +364,7 @@ const dataOperators = {
     method: (args, context) => {
       const [need, paths] = args as [unknown, unknown];
       if (!Array.isArray(paths)) throw new Error('missing_some takes [count, list of paths]');
-      meter().charge(1 + sizeCost(paths));
+      chargeGiven('missing_some', paths);
       const missing = paths.filter((path) => !lookup(context, path).found);
       return paths.length - missing.length >= Number(need) ? [] : missing;
     },

@@ -56,32 +56,47 @@ export const MAX_ADVICE_OPERATIONS = 50;
 export const MAX_VALIDATION_ERRORS = 10;
 
 const text = (max: number) => z.string().min(1).max(max);
+/**
+ * An object whose fields answered `null` are fields not answered (their default, or absent):
+ * `{"operations": {"if": [cond, advice, null]}}` is the natural way to advise only sometimes, and
+ * null is no advice (docs/extensions.md).
+ */
+const nullsAbsent = <T extends z.ZodType>(schema: T) =>
+  z.preprocess(
+    (value) =>
+      value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null)) : value,
+    schema,
+  );
 const code = text(100);
 const position = z.number().int().min(0).max(1000);
 
 /** `decision` defaults to allow: `{}` is no advice. `message` is shown to the shopper when the code is refused. */
-export const CouponOutput = z.strictObject({
-  decision: z.enum(['allow', 'refuse']).default('allow'),
-  message: text(200).optional(),
-});
+export const CouponOutput = nullsAbsent(
+  z.strictObject({
+    decision: z.enum(['allow', 'refuse']).default('allow'),
+    message: text(200).optional(),
+  }),
+);
 
 export const ShippingOperation = z.union([
   z.strictObject({ hide: code }),
   z.strictObject({ rename: z.strictObject({ code, name: text(100) }) }),
   z.strictObject({ move: z.strictObject({ code, index: position }) }),
 ]);
-export const ShippingOutput = z.strictObject({ operations: z.array(ShippingOperation).max(MAX_ADVICE_OPERATIONS).default([]) });
+export const ShippingOutput = nullsAbsent(z.strictObject({ operations: z.array(ShippingOperation).max(MAX_ADVICE_OPERATIONS).default([]) }));
 
 export const PaymentOperation = z.union([z.strictObject({ hide: code }), z.strictObject({ move: z.strictObject({ provider: code, index: position }) })]);
-export const PaymentOutput = z.strictObject({ operations: z.array(PaymentOperation).max(MAX_ADVICE_OPERATIONS).default([]) });
+export const PaymentOutput = nullsAbsent(z.strictObject({ operations: z.array(PaymentOperation).max(MAX_ADVICE_OPERATIONS).default([]) }));
 
 /** Each error blocks the checkout while it stands; `field` names what it is about (`shipping_address.province`). */
-export const ValidationOutput = z.strictObject({
-  errors: z
-    .array(z.strictObject({ message: text(200), field: text(100).optional() }))
-    .max(MAX_VALIDATION_ERRORS)
-    .default([]),
-});
+export const ValidationOutput = nullsAbsent(
+  z.strictObject({
+    errors: z
+      .array(nullsAbsent(z.strictObject({ message: text(200), field: text(100).optional() })))
+      .max(MAX_VALIDATION_ERRORS)
+      .default([]),
+  }),
+);
 
 export const OUTPUT_SCHEMAS = {
   coupon: CouponOutput,
