@@ -23,8 +23,7 @@ const block = (handle: string, config: Record<string, unknown>) => ({ kind: 'the
  * HTTPS page here), the functions' figures come from real checkouts, and the checklist shows
  * each gate's measured value, threshold and status, to the merchant, the app and the partner.
  */
-describe('Quality gates: the app review checklist, measured by the extensions worker and checkout', function () {
-  this.timeout(120_000);
+describe('Quality gates: the app review checklist, measured by the extensions worker and checkout', () => {
   let tls: TestCertificate;
   let pages: Server;
   let pageBase = '';

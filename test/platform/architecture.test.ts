@@ -11,9 +11,7 @@ import type { Module } from '../../src/module.js';
 import { MODULES } from '../../src/modules.js';
 import { NoPayload, defineJob, defineSweep } from '../../src/queue.js';
 
-describe('Architecture (src/modules.ts, and what npm run lint refuses)', function () {
-  this.timeout(60_000);
-
+describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
   describe('the module list', () => {
     it('names each module once and mounts each path once', () => {
       const names = MODULES.map((m) => m.name);

@@ -16,9 +16,7 @@ const SF = '/v1/storefront/demo';
  * back through the test app: products with pictures that serve, stock, collections, the live
  * theme and the rendered home page. Run twice: the second run resets the catalogue.
  */
-describe('npm run demo', function () {
-  // A bound on a hang, not a time budget: a run takes seconds here, and far longer beside other work.
-  this.timeout(5 * 60_000);
+describe('npm run demo', () => {
   const dir = mkdtempSync(join(tmpdir(), 'emporium-demo-'));
   const { app, api } = useTestApp('demo', { STORAGE_LOCAL_DIR: dir });
   after(() => rmSync(dir, { recursive: true, force: true }));

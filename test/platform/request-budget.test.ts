@@ -156,8 +156,7 @@ describe('Request budget of the store-scoped admin API', () => {
     expect(headers(first).remaining).to.equal(String(CAPACITY - 1));
   });
 
-  it('holds across web processes: the buckets are in the database', async function () {
-    this.timeout(60_000);
+  it('holds across web processes: the buckets are in the database', async () => {
     const shop = await givenShop(api);
     await withWebProcess(app, BUCKET, async (other) => {
       const statuses: number[] = [];
@@ -179,8 +178,7 @@ describe('Request budget of the store-scoped admin API: one bucket for two web p
   const bucket = { ADMIN_API_BUCKET_CAPACITY: String(capacity), ADMIN_API_RESTORE_RATE: String(restoreRate) };
   const { app, api } = useTestApp('bucket-shared', bucket);
 
-  it('admits at most capacity + restoreRate × elapsed time across both, and refills while they spend', async function () {
-    this.timeout(60_000);
+  it('admits at most capacity + restoreRate × elapsed time across both, and refills while they spend', async () => {
     const shop = await givenShop(api);
     await withWebProcess(app, bucket, async (other) => {
       const admitted = [0, 0];

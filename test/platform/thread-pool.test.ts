@@ -3,8 +3,7 @@ import { PoolBusy, ThreadPool, ThreadStopped, type ThreadPoolOptions } from '../
 import type { PoolThreadRequest } from '../helpers/pool-thread.js';
 
 /** The core pool of worker threads (src/threads/pool.ts) that render threads and the review's syntax check run on. */
-describe('Thread pool (src/threads/pool.ts)', function () {
-  this.timeout(2 * 60_000);
+describe('Thread pool (src/threads/pool.ts)', () => {
   const pools: ThreadPool[] = [];
   after(() => Promise.all(pools.map((p) => p.close())));
 

@@ -20,8 +20,7 @@ const HOSTILE = {
 /** A file of `{{ b }}` outputs: liquidjs parses it in time quadratic in its size. */
 const outputs = (count: number) => '{{ b }}'.repeat(count);
 
-describe('Liquid never blocks the web process (rendering in worker threads)', function () {
-  this.timeout(180_000);
+describe('Liquid never blocks the web process (rendering in worker threads)', () => {
   const { app, api } = useTestApp('rendering-isolation');
 
   async function upload(shop: GivenShop, bundle: Record<string, any>) {

@@ -17,8 +17,7 @@ function orderIn(html: string, attr: string, ids: readonly string[]): string[] {
   return [...html.matchAll(new RegExp(`${attr}="([^"]+)"`, 'g'))].map((m) => m[1]!).filter((id) => ids.includes(id));
 }
 
-describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)', function () {
-  this.timeout(60_000);
+describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)', () => {
   const { app, api } = useTestApp('storefront-rendering', { OPERATOR_EMAILS: 'op-rendering@example.com' });
 
   /** A new shop whose live theme is `bundle` (a private install: no review). */
