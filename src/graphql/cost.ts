@@ -14,6 +14,7 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
+  type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -31,8 +32,8 @@ import { MAX_PAGE } from './connections.js';
  * - a field of an interface or union type costs what its most expensive member would;
  * - a mutation's root field costs 10, whatever it selects.
  *
- * The requested cost is computed from the query before it runs; the actual cost, after, from
- * what it returned: a connection counts the items it answered, a null object nothing.
+ * The requested cost is computed from the query before it runs; the actual cost is counted by
+ * the resolvers as they answer, in the same units (work.ts).
  */
 export const MUTATION_COST = 10;
 export const CONNECTION_BASE_COST = 2;
@@ -114,7 +115,8 @@ function selectionCost(walk: Walk, selections: SelectionSetNode, type: GraphQLCo
   return most;
 }
 
-const isConnection = (type: GraphQLCompositeType) => isObjectType(type) && type.name.endsWith('Connection');
+/** A connection is an object type whose name ends in `Connection` (Relay's convention, Shopify's cost rule). */
+export const isConnectionType = (type: GraphQLNamedType) => isObjectType(type) && type.name.endsWith('Connection');
 
 /** `first` or `last` of a connection field, checked: one of them, 0 to MAX_PAGE. */
 function connectionSize(walk: Walk, field: FieldNode, parent: GraphQLObjectType): number {
@@ -168,7 +170,7 @@ function fieldCost(walk: Walk, field: FieldNode, parent: GraphQLObjectType, path
   const type = getNamedType(definition.type);
   if (!isCompositeType(type)) return 0;
   const here = [...path, field.alias?.value ?? name];
-  const cost = isConnection(type)
+  const cost = isConnectionType(type)
     ? CONNECTION_BASE_COST + connectionSize(walk, field, parent) * itemCost(walk, field, type as GraphQLObjectType, here)
     : OBJECT_COST + selectionCost(walk, field.selectionSet, type, here);
   if (walk.fields && walk.fields.length < MAX_BREAKDOWN) walk.fields.push({ path: here, requestedTotalCost: cost });
@@ -198,74 +200,4 @@ export function requestedCost(
   const root = schema.getQueryType()!;
   const cost = selectionCost(walk, operation.selectionSet, root, []);
   return { cost, errors: walk.errors, fields: walk.fields };
-}
-
-/**
- * The actual cost of an executed query: the same model over what it answered. A connection
- * counts the items it returned (the longer of `edges` and `nodes`), a null object counts nothing,
- * a list of objects that is no connection counts each object it holds as one.
- */
-export function actualCost(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | null | undefined,
-  variables: Record<string, unknown>,
-  data: unknown,
-): number {
-  const walk: Walk = { schema, fragments: fragmentsOf(document), variables, errors: [], fields: null, flattened: new Map() };
-  const operation = operationOf(document, operationName);
-  if (!operation || data === null || typeof data !== 'object') return 0;
-  if (operation.operation === 'mutation') return requestedCost(schema, document, operationName, variables).cost;
-  return valueCost(walk, operation.selectionSet, schema.getQueryType()!, data as Record<string, unknown>);
-}
-
-function valueCost(walk: Walk, selections: SelectionSetNode, type: GraphQLCompositeType, value: Record<string, unknown>): number {
-  const typename = typeof value.__typename === 'string' ? walk.schema.getType(value.__typename) : null;
-  const candidates = typename && isObjectType(typename) ? [typename] : concreteTypes(walk.schema, type);
-  let most = 0;
-  for (const concrete of candidates) {
-    let sum = 0;
-    for (const field of fieldsOn(walk, selections, concrete)) {
-      const name = field.name.value;
-      if (name.startsWith('__') || name === 'pageInfo' || !field.selectionSet) continue;
-      const definition = ownValue(concrete.getFields(), name);
-      const fieldType = definition ? getNamedType(definition.type) : null;
-      const answer = Object.hasOwn(value, field.alias?.value ?? name) ? value[field.alias?.value ?? name] : undefined;
-      if (!fieldType || !isCompositeType(fieldType) || answer === null || answer === undefined) continue;
-      sum += answeredCost(walk, field, fieldType, answer);
-    }
-    most = Math.max(most, sum);
-  }
-  return most;
-}
-
-function answeredCost(walk: Walk, field: FieldNode, type: GraphQLCompositeType, answer: unknown): number {
-  const objects = (Array.isArray(answer) ? answer : [answer]).filter((a): a is Record<string, unknown> => a !== null && typeof a === 'object');
-  if (!isConnection(type)) return objects.reduce((sum, o) => sum + OBJECT_COST + valueCost(walk, field.selectionSet!, type, o), 0);
-  let sum = CONNECTION_BASE_COST;
-  const connection = type as GraphQLObjectType;
-  for (const o of objects) {
-    for (const inner of fieldsOn(walk, field.selectionSet!, connection)) {
-      const key = inner.alias?.value ?? inner.name.value;
-      const list = Object.hasOwn(o, key) ? o[key] : null;
-      if (!Array.isArray(list) || !inner.selectionSet) continue;
-      const innerType = getNamedType(ownValue(connection.getFields(), inner.name.value)!.type);
-      if (inner.name.value === 'nodes' && isCompositeType(innerType))
-        for (const item of list)
-          if (item && typeof item === 'object') sum += OBJECT_COST + valueCost(walk, inner.selectionSet, innerType, item as Record<string, unknown>);
-      if (inner.name.value === 'edges' && isObjectType(innerType)) {
-        for (const edge of list) {
-          if (!edge || typeof edge !== 'object') continue;
-          for (const edgeField of fieldsOn(walk, inner.selectionSet, innerType)) {
-            const nodeKey = edgeField.alias?.value ?? edgeField.name.value;
-            const node = Object.hasOwn(edge, nodeKey) ? (edge as Record<string, unknown>)[nodeKey] : null;
-            const nodeType = getNamedType(ownValue(innerType.getFields(), edgeField.name.value)?.type ?? innerType);
-            if (edgeField.name.value === 'node' && node && typeof node === 'object' && edgeField.selectionSet && isCompositeType(nodeType))
-              sum += OBJECT_COST + valueCost(walk, edgeField.selectionSet, nodeType, node as Record<string, unknown>);
-          }
-        }
-      }
-    }
-  }
-  return sum;
 }

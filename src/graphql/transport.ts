@@ -16,8 +16,9 @@ import type { Middleware } from 'koa';
 import { PlatformError, issueDetails } from '../errors.js';
 import type { AppContext, AppCustom, AppState } from '../http/context.js';
 import type { Platform } from '../platform.js';
-import { actualCost, operationOf, requestedCost, type FieldCost } from './cost.js';
+import { operationOf, requestedCost, type FieldCost } from './cost.js';
 import { MAX_TOKENS, MaxAliasesRule, MaxDepthRule } from './limits.js';
+import type { Work } from './work.js';
 
 /** The most a single query may cost (docs/graphql.md, Query cost): Shopify's figure. */
 export const MAX_QUERY_COST = 1000;
@@ -48,7 +49,7 @@ export type GraphQLEdge<C> = {
 };
 
 type Cost = { requested: number; fields: FieldCost[] | null; spend: Spend | null };
-type Ctx<C> = C & { koa: AppContext; cost: Cost };
+type Ctx<C> = C & { koa: AppContext; cost: Cost; work: Work };
 type RequestContext = { koa: AppContext };
 
 const json = (body: unknown) => JSON.stringify(body);
@@ -84,8 +85,9 @@ function formatError(platform: Platform) {
  * not a GraphQL request), with the platform's limits before anything runs: the parser's token
  * limit, depth and alias limits, the cost of each connection's size, MAX_QUERY_COST, and the
  * caller's bucket (429 THROTTLED with Retry-After when the requested cost is not available).
- * After the query ran, its actual cost is computed and the difference refunded; every answer
- * carries `extensions.cost`.
+ * The resolvers count what they produce as they run (work.ts): the actual cost is that count,
+ * never more than was requested, and the difference is refunded; every answer carries
+ * `extensions.cost`.
  */
 export function graphqlMiddleware<C extends object>(platform: Platform, edge: GraphQLEdge<C>): Middleware<AppState, AppCustom> {
   const costOf = (args: ExecutionArgs) => (args.contextValue as Ctx<C>).cost;
@@ -134,7 +136,7 @@ export function graphqlMiddleware<C extends object>(platform: Platform, edge: Gr
             extensions: { code: 'MAX_COST_EXCEEDED', cost, maxCost: MAX_QUERY_COST },
           }),
         ];
-      const contextValue = { ...(await edge.contextOf(ctx)), koa: ctx, cost: { requested: cost, fields, spend: null } } as Ctx<C>;
+      const contextValue = { ...(await edge.contextOf(ctx)), koa: ctx, cost: { requested: cost, fields, spend: null }, work: { objects: 0 } } as Ctx<C>;
       return {
         schema: edge.schema,
         document,
@@ -159,7 +161,7 @@ export function graphqlMiddleware<C extends object>(platform: Platform, edge: Gr
       return (await execute(args)) as ExecutionResult;
     },
     onOperation: async (req, args, result) => {
-      const cost = costOf(args);
+      const { cost, work } = args.contextValue as Ctx<C>;
       const spend = cost.spend!;
       const status = ({ maximumAvailable, currentlyAvailable, restoreRate }: ThrottleStatus) => ({ maximumAvailable, currentlyAvailable, restoreRate });
       if (!spend.allowed) {
@@ -176,7 +178,8 @@ export function graphqlMiddleware<C extends object>(platform: Platform, edge: Gr
           },
         ];
       }
-      const actual = Math.min(cost.requested, actualCost(args.schema, args.document, args.operationName, args.variableValues ?? {}, result.data));
+      // What the resolvers produced, whatever an error did to `data` afterwards; nothing here looks at the document again.
+      const actual = Math.min(cost.requested, work.objects);
       const after = cost.requested > actual ? edge.meter.refund(req.context.koa, cost.requested - actual, spend) : spend;
       return {
         ...result,

@@ -5,6 +5,7 @@ import { givenPublishedApp, installApp } from '../helpers/apps.js';
 import { givenLocation } from '../helpers/catalog.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
 import { asApp, asMerchant, graphqlClient, graphqlPost } from '../helpers/graphql.js';
+import { omittedDefault } from '../helpers/graphql-hostile.js';
 
 const OPERATOR = 'op-graphql-mutations@example.com';
 
@@ -181,6 +182,19 @@ describe('Admin GraphQL mutations', function () {
       input: { amount: 999_999 },
     });
     expect(over.data.orderRefund.userErrors[0].code).to.equal('OVER_REFUND');
+  });
+
+  it('answers a mutation included by an omitted variable with a default: it ran, and the answer says so (no 500)', async () => {
+    const body = omittedDefault(
+      'mutation',
+      'productCreate(input: { title: "Omitted Default", variants: [{ price: 100 }] })',
+      'product { title } userErrors { code }',
+    );
+    const r = await graphqlPost(url(), asMerchant(shop.as), body.query, body.variables);
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    expect(r.body.data.productCreate).to.deep.equal({ product: { title: 'Omitted Default' }, userErrors: [] });
+    const made = (await api.get('/v1/products?limit=250', shop.as)).body.data.filter((p: any) => p.title === 'Omitted Default');
+    expect(made).to.have.length(1);
   });
 
   it('checks write scopes for an app token, refuses mutations over GET (405), and webhook subscriptions to apps', async () => {

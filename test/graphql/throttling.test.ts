@@ -92,4 +92,19 @@ describe('GraphQL throttling on the shared leaky bucket', function () {
     expect(refused.status).to.equal(429);
     expect(refused.body.errors[0].extensions.code).to.equal('THROTTLED');
   });
+
+  it('charges what the resolvers read when an error wipes the data (a bad cursor on a nested connection), on both schemas', async () => {
+    const fresh = await givenShop(api);
+    for (const title of ['A', 'B', 'C']) await givenProduct(api, fresh.as, { title });
+    // Requests 2 + 10 × (1 + 2 + 1) = 42; each variants fails on its cursor, after the page of 3 products was read: 2 + 3.
+    const query = '{ products(first: 10) { nodes { title variants(first: 1, after: "garbage") { nodes { id } } } } }';
+    const admin = await post(app.url, query, fresh.as);
+    expect(admin.status).to.equal(200);
+    expect(admin.body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
+    expect(admin.body.extensions.cost).to.deep.include({ requestedQueryCost: 42, actualQueryCost: 5 });
+    const storefront = await graphqlPost(`${app.url}/v1/storefront/graphql`, { 'x-store-subdomain': fresh.store.subdomain }, query);
+    expect(storefront.status).to.equal(200);
+    expect(storefront.body.data).to.equal(null);
+    expect(storefront.body.extensions.cost).to.deep.include({ requestedQueryCost: 42, actualQueryCost: 5 });
+  });
 });
