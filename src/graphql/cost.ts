@@ -42,14 +42,19 @@ export const OBJECT_COST = 1;
 /** One field's share of a cost, for the breakdown a client asks for (`X-GraphQL-Cost-Include-Fields: true`). */
 export type FieldCost = { path: string[]; requestedTotalCost: number };
 
+/** Per selection set and object type, a sum over its fields (sumFields). */
+type Sums = Map<SelectionSetNode, Map<GraphQLObjectType, number>>;
+
 type Walk = {
   schema: GraphQLSchema;
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   errors: GraphQLError[];
   fields: FieldCost[] | null;
-  /** fieldsOn's answers for this walk: a result's every item asks again for its selection on its type. */
-  flattened: Map<SelectionSetNode, Map<GraphQLObjectType, FieldNode[]>>;
+  /** What each selection set costs on a type; what one item of a connection costs; what an edge's node costs. */
+  costs: Sums;
+  items: Sums;
+  edges: Sums;
 };
 
 const MAX_BREAKDOWN = 500;
@@ -75,30 +80,34 @@ function applies(schema: GraphQLSchema, condition: string | undefined, type: Gra
   return (isInterfaceType(target) || isUnionType(target)) && schema.isSubType(target, type);
 }
 
-/** The fields a selection set selects on an object of `type`, fragments flattened (once per walk). */
-function fieldsOn(walk: Walk, selections: SelectionSetNode, type: GraphQLObjectType): FieldNode[] {
-  let byType = walk.flattened.get(selections);
-  if (!byType) walk.flattened.set(selections, (byType = new Map()));
-  let fields = byType.get(type);
-  if (!fields) byType.set(type, (fields = flatten(walk, selections, type, new Set())));
-  return fields;
-}
-
-function flatten(walk: Walk, selections: SelectionSetNode, type: GraphQLObjectType, seen: Set<string>): FieldNode[] {
-  const out: FieldNode[] = [];
+/**
+ * Σ `each(field)` over the fields a selection set selects on an object of `type`, collected as
+ * graphql-js collects them: skipped fields and fragments that do not apply left out, a named
+ * fragment counted once however many times the set spreads it. Each (selection set, type) is
+ * summed once per walk, so a fragment spread from many places is walked once: the walk is linear
+ * in the document, however its fragments spread one another.
+ */
+function sumFields(walk: Walk, sums: Sums, selections: SelectionSetNode, type: GraphQLObjectType, each: (field: FieldNode) => number): number {
+  let byType = sums.get(selections);
+  if (!byType) sums.set(selections, (byType = new Map()));
+  const known = byType.get(type);
+  if (known !== undefined) return known;
+  byType.set(type, 0); // where a fragment spreads itself (validation refuses it), it adds nothing
+  let sum = 0;
+  const spread = new Set<string>();
   for (const s of selections.selections) {
     if (!included(walk, s)) continue;
-    if (s.kind === 'Field') out.push(s);
+    if (s.kind === 'Field') sum += each(s);
     else if (s.kind === 'InlineFragment') {
-      if (applies(walk.schema, s.typeCondition?.name.value, type)) out.push(...flatten(walk, s.selectionSet, type, seen));
-    } else {
+      if (applies(walk.schema, s.typeCondition?.name.value, type)) sum += sumFields(walk, sums, s.selectionSet, type, each);
+    } else if (!spread.has(s.name.value)) {
+      spread.add(s.name.value);
       const fragment = walk.fragments.get(s.name.value);
-      if (!fragment || seen.has(s.name.value)) continue; // validation reports unknown and cyclic fragments
-      if (applies(walk.schema, fragment.typeCondition.name.value, type))
-        out.push(...flatten(walk, fragment.selectionSet, type, new Set([...seen, s.name.value])));
+      if (fragment && applies(walk.schema, fragment.typeCondition.name.value, type)) sum += sumFields(walk, sums, fragment.selectionSet, type, each);
     }
   }
-  return out;
+  byType.set(type, sum);
+  return sum;
 }
 
 const concreteTypes = (schema: GraphQLSchema, type: GraphQLCompositeType): readonly GraphQLObjectType[] =>
@@ -107,11 +116,11 @@ const concreteTypes = (schema: GraphQLSchema, type: GraphQLCompositeType): reado
 /** The requested cost of a selection set on `type` (the most expensive member for an interface or union). */
 function selectionCost(walk: Walk, selections: SelectionSetNode, type: GraphQLCompositeType, path: string[]): number {
   let most = 0;
-  for (const concrete of concreteTypes(walk.schema, type)) {
-    let sum = 0;
-    for (const field of fieldsOn(walk, selections, concrete)) sum += fieldCost(walk, field, concrete, path);
-    most = Math.max(most, sum);
-  }
+  for (const concrete of concreteTypes(walk.schema, type))
+    most = Math.max(
+      most,
+      sumFields(walk, walk.costs, selections, concrete, (field) => fieldCost(walk, field, concrete, path)),
+    );
   return most;
 }
 
@@ -145,21 +154,18 @@ function connectionSize(walk: Walk, field: FieldNode, parent: GraphQLObjectType)
 
 /** The cost of one item of a connection: what `edges { node }` and `nodes` select on it. */
 function itemCost(walk: Walk, field: FieldNode, connection: GraphQLObjectType, path: string[]): number {
-  let sum = 0;
-  for (const inner of fieldsOn(walk, field.selectionSet!, connection)) {
+  return sumFields(walk, walk.items, field.selectionSet!, connection, (inner) => {
     const innerType = ownValue(connection.getFields(), inner.name.value)?.type;
-    if (!innerType || !inner.selectionSet) continue;
+    if (!innerType || !inner.selectionSet) return 0;
     const named = getNamedType(innerType);
-    if (inner.name.value === 'nodes' && isCompositeType(named)) sum += OBJECT_COST + selectionCost(walk, inner.selectionSet, named, [...path, 'nodes']);
-    else if (inner.name.value === 'edges' && isObjectType(named)) {
-      for (const edgeField of fieldsOn(walk, inner.selectionSet, named)) {
-        const nodeType = ownValue(named.getFields(), edgeField.name.value)?.type;
-        if (edgeField.name.value === 'node' && edgeField.selectionSet && nodeType && isCompositeType(getNamedType(nodeType)))
-          sum += OBJECT_COST + selectionCost(walk, edgeField.selectionSet, getNamedType(nodeType) as GraphQLCompositeType, [...path, 'edges', 'node']);
-      }
-    }
-  }
-  return sum;
+    if (inner.name.value === 'nodes' && isCompositeType(named)) return OBJECT_COST + selectionCost(walk, inner.selectionSet, named, [...path, 'nodes']);
+    if (inner.name.value !== 'edges' || !isObjectType(named)) return 0;
+    return sumFields(walk, walk.edges, inner.selectionSet, named, (edgeField) => {
+      const nodeType = ownValue(named.getFields(), edgeField.name.value)?.type;
+      if (edgeField.name.value !== 'node' || !edgeField.selectionSet || !nodeType || !isCompositeType(getNamedType(nodeType))) return 0;
+      return OBJECT_COST + selectionCost(walk, edgeField.selectionSet, getNamedType(nodeType) as GraphQLCompositeType, [...path, 'edges', 'node']);
+    });
+  });
 }
 
 function fieldCost(walk: Walk, field: FieldNode, parent: GraphQLObjectType, path: string[]): number {
@@ -189,12 +195,21 @@ export function requestedCost(
   variables: Record<string, unknown>,
   breakdown = false,
 ): { cost: number; errors: GraphQLError[]; fields: FieldCost[] | null } {
-  const walk: Walk = { schema, fragments: fragmentsOf(document), variables, errors: [], fields: breakdown ? [] : null, flattened: new Map() };
+  const walk: Walk = {
+    schema,
+    fragments: fragmentsOf(document),
+    variables,
+    errors: [],
+    fields: breakdown ? [] : null,
+    costs: new Map(),
+    items: new Map(),
+    edges: new Map(),
+  };
   const operation = operationOf(document, operationName);
   if (!operation) return { cost: 0, errors: [], fields: walk.fields };
   if (operation.operation === 'mutation') {
     const root = schema.getMutationType()!;
-    const count = fieldsOn(walk, operation.selectionSet, root).filter((f) => !f.name.value.startsWith('__')).length;
+    const count = sumFields(walk, walk.costs, operation.selectionSet, root, (f) => (f.name.value.startsWith('__') ? 0 : 1));
     return { cost: count * MUTATION_COST, errors: [], fields: walk.fields };
   }
   const root = schema.getQueryType()!;
