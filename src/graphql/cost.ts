@@ -14,6 +14,7 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
+  type GraphQLField,
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -26,11 +27,12 @@ import { MAX_PAGE } from './connections.js';
 /**
  * Calculated query cost, Shopify's published model (docs/graphql.md, Query cost):
  * - a scalar or enum field costs 0, and so do `__typename`, introspection and `pageInfo`;
- * - an object field costs 1 plus its selections (a list that is not a connection counts as one object);
+ * - an object field costs 1 plus its selections (a list that is not a connection counts as one
+ *   object, except a list of the objects its `ids` argument names: `nodes(ids:)` costs that per id);
  * - a connection field (its type's name ends in `Connection`) costs 2 + `first` (or `last`) × the
  *   cost of one of its items (what `edges { node }` and `nodes` select on an item);
  * - a field of an interface or union type costs what its most expensive member would;
- * - a mutation's root field costs 10, whatever it selects.
+ * - a mutation's root field costs 10 plus what its payload selects.
  *
  * The requested cost is computed from the query before it runs; the actual cost is counted by
  * the resolvers as they answer, in the same units (work.ts).
@@ -168,25 +170,44 @@ function itemCost(walk: Walk, field: FieldNode, connection: GraphQLObjectType, p
   });
 }
 
+/** How many objects a list that is no connection answers when an argument names them (`nodes(ids:)`: one per id, at most MAX_PAGE); any other counts as one. */
+function listSize(walk: Walk, field: FieldNode, definition: GraphQLField<unknown, unknown>): number {
+  if (!definition.args.some((a) => a.name === 'ids')) return 1;
+  let ids: unknown;
+  try {
+    ids = getArgumentValues(definition, field, walk.variables).ids;
+  } catch {
+    return 0; // validation (or execution) reports bad arguments
+  }
+  const count = Array.isArray(ids) ? ids.length : 0;
+  if (count <= MAX_PAGE) return count;
+  const name = field.alias?.value ?? field.name.value;
+  walk.errors.push(new GraphQLError(`${name}: at most ${MAX_PAGE} ids`, { nodes: [field], extensions: { code: 'BAD_USER_INPUT', field: name } }));
+  return 0;
+}
+
 function fieldCost(walk: Walk, field: FieldNode, parent: GraphQLObjectType, path: string[]): number {
   const name = field.name.value;
   if (name.startsWith('__') || name === 'pageInfo') return 0;
   const definition = ownValue(parent.getFields(), name);
-  if (!definition || !field.selectionSet) return 0;
+  if (!definition) return 0;
   const type = getNamedType(definition.type);
-  if (!isCompositeType(type)) return 0;
+  const selected = field.selectionSet && isCompositeType(type) ? field.selectionSet : null;
+  const mutation = parent === walk.schema.getMutationType();
+  if (!selected && !mutation) return 0;
   const here = [...path, field.alias?.value ?? name];
-  const cost = isConnectionType(type)
-    ? CONNECTION_BASE_COST + connectionSize(walk, field, parent) * itemCost(walk, field, type as GraphQLObjectType, here)
-    : OBJECT_COST + selectionCost(walk, field.selectionSet, type, here);
+  let cost: number;
+  if (mutation) cost = MUTATION_COST + (selected ? selectionCost(walk, selected, type as GraphQLCompositeType, here) : 0);
+  else if (isConnectionType(type)) cost = CONNECTION_BASE_COST + connectionSize(walk, field, parent) * itemCost(walk, field, type as GraphQLObjectType, here);
+  else cost = listSize(walk, field, definition) * (OBJECT_COST + selectionCost(walk, selected!, type as GraphQLCompositeType, here));
   if (walk.fields && walk.fields.length < MAX_BREAKDOWN) walk.fields.push({ path: here, requestedTotalCost: cost });
   return cost;
 }
 
 /**
  * The requested cost of a request's operation, before it runs; with `breakdown`, each field's.
- * `errors` holds the connection arguments that cannot be costed (a size missing or over
- * MAX_PAGE): the request is refused with them, before it runs.
+ * `errors` holds the arguments that cannot be costed (a connection's size missing or over
+ * MAX_PAGE, more than MAX_PAGE ids): the request is refused with them, before it runs.
  */
 export function requestedCost(
   schema: GraphQLSchema,
@@ -207,12 +228,8 @@ export function requestedCost(
   };
   const operation = operationOf(document, operationName);
   if (!operation) return { cost: 0, errors: [], fields: walk.fields };
-  if (operation.operation === 'mutation') {
-    const root = schema.getMutationType()!;
-    const count = sumFields(walk, walk.costs, operation.selectionSet, root, (f) => (f.name.value.startsWith('__') ? 0 : 1));
-    return { cost: count * MUTATION_COST, errors: [], fields: walk.fields };
-  }
-  const root = schema.getQueryType()!;
+  const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  if (!root) return { cost: 0, errors: [], fields: walk.fields }; // a mutation of the storefront: execution refuses it
   const cost = selectionCost(walk, operation.selectionSet, root, []);
   return { cost, errors: walk.errors, fields: walk.fields };
 }

@@ -18,7 +18,7 @@ import type { AppContext, AppCustom, AppState } from '../http/context.js';
 import type { Platform } from '../platform.js';
 import { operationOf, requestedCost, type FieldCost } from './cost.js';
 import { MAX_TOKENS, MaxAliasesRule, MaxDepthRule } from './limits.js';
-import type { Work } from './work.js';
+import { STOPPED, startWork, type Work } from './work.js';
 
 /** The most a single query may cost (docs/graphql.md, Query cost): Shopify's figure. */
 export const MAX_QUERY_COST = 1000;
@@ -49,10 +49,23 @@ export type GraphQLEdge<C> = {
 };
 
 type Cost = { requested: number; fields: FieldCost[] | null; spend: Spend | null };
-type Ctx<C> = C & { koa: AppContext; cost: Cost; work: Work };
+/** `work`: what the resolvers did, from when the query starts to run. */
+type Ctx<C> = C & { koa: AppContext; cost: Cost; work: Work | null };
 type RequestContext = { koa: AppContext };
 
 const json = (body: unknown) => JSON.stringify(body);
+
+/** A stopped request's fields after the first fail for the same reason: the first says it (work.ts, STOPPED). */
+function firstStop(errors: readonly GraphQLError[]): GraphQLError[] {
+  const said = new Set<unknown>();
+  return errors.filter((e) => {
+    const code = e.extensions.code;
+    if (!STOPPED.has(code as string)) return true;
+    if (said.has(code)) return false;
+    said.add(code);
+    return true;
+  });
+}
 
 /** A resolver's error as the client sees it: ours with its code, anything else generic (and logged). */
 function formatError(platform: Platform) {
@@ -136,7 +149,7 @@ export function graphqlMiddleware<C extends object>(platform: Platform, edge: Gr
             extensions: { code: 'MAX_COST_EXCEEDED', cost, maxCost: MAX_QUERY_COST },
           }),
         ];
-      const contextValue = { ...(await edge.contextOf(ctx)), koa: ctx, cost: { requested: cost, fields, spend: null }, work: { objects: 0 } } as Ctx<C>;
+      const contextValue = { ...(await edge.contextOf(ctx)), koa: ctx, cost: { requested: cost, fields, spend: null }, work: null } as Ctx<C>;
       return {
         schema: edge.schema,
         document,
@@ -158,6 +171,7 @@ export function graphqlMiddleware<C extends object>(platform: Platform, edge: Gr
             }),
           ],
         };
+      (args.contextValue as Ctx<C>).work = startWork(platform.clock);
       return (await execute(args)) as ExecutionResult;
     },
     onOperation: async (req, args, result) => {
@@ -179,10 +193,11 @@ export function graphqlMiddleware<C extends object>(platform: Platform, edge: Gr
         ];
       }
       // What the resolvers produced, whatever an error did to `data` afterwards; nothing here looks at the document again.
-      const actual = Math.min(cost.requested, work.objects);
+      const actual = Math.min(cost.requested, work!.objects);
       const after = cost.requested > actual ? edge.meter.refund(req.context.koa, cost.requested - actual, spend) : spend;
       return {
         ...result,
+        ...(result.errors ? { errors: firstStop(result.errors) } : {}),
         extensions: {
           ...result.extensions,
           cost: {

@@ -28,13 +28,14 @@ describe('Admin GraphQL mutations', function () {
 
   const CREATE = `mutation($input: ProductCreateInput!) { productCreate(input: $input) { product { id legacyResourceId title handle status variants(first: 5) { nodes { id sku price { minorUnits } } } } userErrors { field message code } } }`;
 
-  it('creates, updates and deletes a product as REST does, and costs 10 a mutation', async () => {
+  it('creates, updates and deletes a product as REST does, and costs 10 plus its payload', async () => {
     const made = await gql(CREATE, { input: { title: 'Linen Throw', status: 'ACTIVE', variants: [{ price: 8900, sku: 'LT-1', inventoryTracked: false }] } });
     expect(made.errors, JSON.stringify(made.errors)).to.equal(undefined);
     const product = made.data.productCreate.product;
     expect(made.data.productCreate.userErrors).to.deep.equal([]);
     expect(product).to.deep.include({ title: 'Linen Throw', handle: 'linen-throw', status: 'ACTIVE' });
-    expect((made.extensions as any).cost).to.deep.include({ requestedQueryCost: 10, actualQueryCost: 10 });
+    // 10 + product (1 + variants 2 + 5 × (1 + price 1)) + userErrors 1; answered 10 + 1 + 2 + 1 × 2.
+    expect((made.extensions as any).cost).to.deep.include({ requestedQueryCost: 24, actualQueryCost: 15 });
     const rest = (await api.get(`/v1/products/${product.legacyResourceId}`, shop.as)).body.data;
     expect(rest).to.deep.include({ title: 'Linen Throw', status: 'active' });
     expect(rest.variants[0]).to.deep.include({ sku: 'LT-1', price: 8900 });
@@ -193,6 +194,7 @@ describe('Admin GraphQL mutations', function () {
     const r = await graphqlPost(url(), asMerchant(shop.as), body.query, body.variables);
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     expect(r.body.data.productCreate).to.deep.equal({ product: { title: 'Omitted Default' }, userErrors: [] });
+    expect(r.body.extensions.cost).to.deep.include({ requestedQueryCost: 12, actualQueryCost: 11 });
     const made = (await api.get('/v1/products?limit=250', shop.as)).body.data.filter((p: any) => p.title === 'Omitted Default');
     expect(made).to.have.length(1);
   });

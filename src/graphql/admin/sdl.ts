@@ -868,8 +868,8 @@ export const ADMIN_SDL = /* GraphQL */ `
 
   """
   The main writes, each through the same service as its REST twin: each answers userErrors (every
-  input problem at its path, or the rule broken) instead of failing. A mutation costs 10. An
-  Idempotency-Key header makes a retry answer the first response, as in REST.
+  input problem at its path, or the rule broken) instead of failing. A mutation costs 10 plus what
+  its payload selects. An Idempotency-Key header makes a retry answer the first response, as in REST.
   """
   type Mutation {
     productCreate(input: ProductCreateInput!): ProductPayload!
