@@ -3,11 +3,13 @@ import { GraphQLError, type ASTVisitor, type SelectionSetNode, type ValidationCo
 /**
  * Bounds on a query's shape, checked before it runs (docs/graphql.md, Limits): the parser stops
  * past MAX_TOKENS; validation refuses a selection nested deeper than MAX_DEPTH (fragments
- * followed) and an operation with more than MAX_ALIASES aliases. The cost limit bounds the rest.
+ * followed), an operation with more than MAX_ALIASES aliases and a document that asks for the
+ * schema (`__schema`) more than once. The cost limit bounds the rest.
  */
 export const MAX_TOKENS = 10_000;
 export const MAX_DEPTH = 15;
 export const MAX_ALIASES = 30;
+export const MAX_SCHEMA_INTROSPECTIONS = 1;
 
 /**
  * The depth of a selection set, fragments followed. Each fragment's depth is computed once per
@@ -69,6 +71,31 @@ export const MaxAliasesRule: ValidationRule = (context): ASTVisitor => {
             new GraphQLError(`The query has ${aliases} aliases; at most ${MAX_ALIASES}`, {
               nodes: [node],
               extensions: { code: 'MAX_ALIASES_EXCEEDED', maxAliases: MAX_ALIASES },
+            }),
+          );
+      },
+    },
+  };
+};
+
+/**
+ * A document that asks for the whole schema (`__schema`) more than MAX_SCHEMA_INTROSPECTIONS
+ * times is refused: one answer is a few hundred kilobytes, and the same answer twice is no
+ * more information.
+ */
+export const MaxSchemaIntrospectionRule: ValidationRule = (context): ASTVisitor => {
+  let count = 0;
+  return {
+    Field(node) {
+      if (node.name.value === '__schema') count++;
+    },
+    Document: {
+      leave(node) {
+        if (count > MAX_SCHEMA_INTROSPECTIONS)
+          context.reportError(
+            new GraphQLError(`The query asks for __schema ${count} times; at most ${MAX_SCHEMA_INTROSPECTIONS}`, {
+              nodes: [node],
+              extensions: { code: 'MAX_INTROSPECTION_EXCEEDED', maxSchemaIntrospections: MAX_SCHEMA_INTROSPECTIONS },
             }),
           );
       },
