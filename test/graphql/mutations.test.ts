@@ -206,7 +206,13 @@ describe('Admin GraphQL mutations', function () {
     const { run } = graphqlClient(url(), asApp(token));
     const denied = await run(CREATE, { input: { title: 'X', variants: [{ price: 1 }] } });
     expect(denied.errors?.[0]?.extensions).to.deep.include({ code: 'ACCESS_DENIED', requiredAccess: 'write_products' });
-    expect(denied.data).to.equal(null);
+    expect(denied.data).to.deep.equal({ productCreate: null });
+    // The denied mutation is null, and only it: the next one of the document still runs (and is denied on its own).
+    const both = await run(
+      `mutation { a: productDelete(id: "gid://emporium/Product/${'a'.repeat(24)}") { deletedId } b: customerCreate(input: { email: "x@example.com" }) { userErrors { code } } }`,
+    );
+    expect(both.data).to.deep.equal({ a: null, b: null });
+    expect(both.errors?.map((e) => e.extensions?.requiredAccess)).to.deep.equal(['write_products', 'write_customers']);
     const hook = await run(`mutation { webhookSubscriptionCreate(input: { targetUrl: "https://x.example.com", eventTypes: ["order.created"] }) { secret } }`);
     expect(hook.errors?.[0]?.extensions).to.deep.include({ code: 'ACCESS_DENIED', requiredAccess: 'merchant' });
     const get = await fetch(
