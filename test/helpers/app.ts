@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
+import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLog } from '../../src/log.js';
 import { createWebApp, openPlatform } from '../../src/boot.js';
@@ -38,12 +39,14 @@ export function testEnv(dbName: string, extra: Record<string, string> = {}): Rec
   };
 }
 
+/** `modules`: the module list (default: the platform's, src/modules.ts); `clock`: the platform's (default: the system's). */
+export type TestAppOptions = { modules?: readonly Module[]; clock?: Clock };
+
 /**
  * The real web application on an ephemeral port, against a fresh database. Call in `before`
- * and close in `after`; closing drops the database. `modules`: the module list (default: the
- * platform's, src/modules.ts).
+ * and close in `after`; closing drops the database.
  */
-export async function startTestApp(name: string, extra: Record<string, string> = {}, options: { modules?: readonly Module[] } = {}): Promise<TestApp> {
+export async function startTestApp(name: string, extra: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dbName = `t_${name.replace(/[^A-Za-z0-9]/g, '_').slice(0, 30)}_${randomBytes(4).toString('hex')}`;
   const env = testEnv(dbName, extra);
   const config = loadConfig(env);
@@ -82,7 +85,7 @@ export async function startTestApp(name: string, extra: Record<string, string> =
 export function useTestApp(
   name: string,
   extra: Record<string, string> | (() => Record<string, string>) = {},
-  options: { modules?: readonly Module[] } = {},
+  options: TestAppOptions = {},
 ): { app: TestApp; api: Client } {
   const app = {} as TestApp;
   const api = {} as Client;
