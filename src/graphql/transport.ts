@@ -25,6 +25,14 @@ import { STOPPED, startWork, type Work } from './work.js';
 export const MAX_QUERY_COST = 1000;
 /** What every request spends at least, a document refused before it runs included (Shopify charges those too). */
 export const FLOOR_COST = 1;
+/**
+ * A document this process has not checked costs a point per this many bytes (at least the floor)
+ * before it is parsed and validated: graphql-js's validation of a large document (thousands of
+ * sibling fields) takes ten times its parsing, so a new document pays for the work its size buys.
+ * A known document is not checked again and pays only its query cost.
+ */
+export const CHECK_BYTES_PER_POINT = 200;
+export const checkCost = (query: string) => Math.max(FLOOR_COST, Math.ceil(query.length / CHECK_BYTES_PER_POINT));
 /** Documents kept parsed and validated per edge (the oldest dropped first), and the longest query kept. */
 const MAX_CACHED_DOCUMENTS = 500;
 const MAX_CACHED_QUERY = 20_000;
@@ -55,7 +63,7 @@ export type GraphQLEdge<C> = {
 
 type Cost = {
   requested: number;
-  /** What was spent before the document was parsed: the floor, for a document this process had not checked yet. */
+  /** What was spent before the document was parsed: its check cost, for a document this process had not checked yet. */
   paid: number;
   fields: FieldCost[] | null;
   spend: Spend | null;
@@ -176,17 +184,22 @@ export function graphqlMiddleware<C extends object>(platform: Platform, edge: Gr
       const introspection = edge.introspection(ctx);
       let checked = documents.get(documentKey(params.query, introspection));
       let floor: Spend | null = null;
+      let paid = 0;
       if (!checked) {
-        // A document this process has not checked: its floor is spent before it is parsed and validated, so the new documents of a throttled caller cost a look at its bucket.
-        floor = await edge.meter.spend(ctx, FLOOR_COST);
-        if (!floor.allowed) return throttled(FLOOR_COST, floor);
+        // A document this process has not checked: its check cost is spent before it is parsed and validated, so the new documents of a throttled caller cost a look at its bucket, and a large one pays for its validation.
+        paid = checkCost(params.query);
+        floor = await edge.meter.spend(ctx, paid);
+        if (!floor.allowed) return throttled(paid, floor);
         checked = checkDocument(params.query, introspection);
       }
-      // Refused before it runs: the request costs the floor (spent now, for a document that was known), and its answer says so.
+      // Refused before it runs: the request costs the floor (spent now, for a document that was known) or its check, and its answer says so.
       const refuse = async (errors: readonly GraphQLError[], requested = FLOOR_COST) => {
-        floor ??= await edge.meter.spend(ctx, FLOOR_COST);
+        if (!floor) {
+          floor = await edge.meter.spend(ctx, FLOOR_COST);
+          paid = FLOOR_COST;
+        }
         if (!floor.allowed) return throttled(FLOOR_COST, floor);
-        req.context.refused = { requestedQueryCost: requested, actualQueryCost: FLOOR_COST, throttleStatus: status(floor) };
+        req.context.refused = { requestedQueryCost: requested, actualQueryCost: paid, throttleStatus: status(floor) };
         return errors;
       };
       if (Array.isArray(checked)) return refuse(checked);
@@ -217,7 +230,7 @@ export function graphqlMiddleware<C extends object>(platform: Platform, edge: Gr
       const contextValue = {
         ...(await edge.contextOf(ctx)),
         koa: ctx,
-        cost: { requested: Math.max(FLOOR_COST, cost), paid: floor ? FLOOR_COST : 0, fields, spend: floor, introspection: introspectionKey },
+        cost: { requested: Math.max(FLOOR_COST, cost), paid, fields, spend: floor, introspection: introspectionKey },
         work: null,
       } as Ctx<C>;
       return {
@@ -247,9 +260,10 @@ export function graphqlMiddleware<C extends object>(platform: Platform, edge: Gr
       const { cost, work } = args.contextValue as Ctx<C>;
       const spend = cost.spend!;
       if (!spend.allowed) return throttled(cost.requested, spend);
-      // What the resolvers produced, whatever an error did to `data` afterwards, within [floor, requested]; nothing here looks at the document again.
-      const actual = Math.max(FLOOR_COST, Math.min(cost.requested, work!.objects));
-      const after = cost.requested > actual ? edge.meter.refund(req.context.koa, cost.requested - actual, spend) : spend;
+      // What the resolvers produced, whatever an error did to `data` afterwards, within [floor, requested], and never less than the check paid before parsing; nothing here looks at the document again.
+      const actual = Math.max(FLOOR_COST, cost.paid, Math.min(cost.requested, work!.objects));
+      const charged = Math.max(cost.paid, cost.requested);
+      const after = charged > actual ? edge.meter.refund(req.context.koa, charged - actual, spend) : spend;
       return {
         ...result,
         ...(result.errors ? { errors: firstStop(result.errors) } : {}),

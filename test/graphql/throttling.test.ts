@@ -3,6 +3,7 @@ import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { asMerchant, graphqlPost } from '../helpers/graphql.js';
+import { checkCost } from '../../src/graphql/transport.js';
 import { introspectionFlood } from '../helpers/graphql-hostile.js';
 import { withWebProcess } from '../helpers/processes.js';
 
@@ -134,12 +135,29 @@ describe('GraphQL throttling on the shared leaky bucket', function () {
       expect((await graphqlPost(url, headers, refused)).body.errors[0].extensions.code, refused).to.equal('THROTTLED');
   });
 
+  it('charges a document new to the process a point per 200 bytes before it is parsed and validated, and a known one only its cost', async () => {
+    const fresh = await givenShop(api);
+    // 400 sibling `__typename` fields (cost 1): 4 KB whose validation costs many times its parsing (graphql-js compares sibling fields pairwise).
+    const wide = `{ ${Array.from({ length: 400 }, () => '__typename').join(' ')} }`;
+    const first = await post(app.url, wide, fresh.as);
+    expect(first.status, JSON.stringify(first.body).slice(0, 300)).to.equal(200);
+    expect(first.body.extensions.cost).to.deep.include({ requestedQueryCost: 1, actualQueryCost: Math.ceil(wide.length / 200) });
+    expect(first.body.extensions.cost.throttleStatus.currentlyAvailable).to.be.at.most(100 - Math.ceil(wide.length / 200) + 2);
+    const again = await post(app.url, wide, fresh.as);
+    expect(again.body.extensions.cost).to.deep.include({ requestedQueryCost: 1, actualQueryCost: 1 });
+    // A new document larger than the bucket holds is never parsed: 429 THROTTLED for its check.
+    const huge = `{ ${Array.from({ length: 2_000 }, (_, i) => `s${i % 2 ? '' : i}: shop { name }`).join(' ')} }`;
+    const refused = await post(app.url, huge, fresh.as);
+    expect(refused.status).to.equal(429);
+    expect(refused.body.errors[0].extensions).to.deep.include({ code: 'THROTTLED', requestedQueryCost: checkCost(huge) });
+  });
+
   it('refuses a document that asks for the schema more than once, and meters the one that asks once', async () => {
     const fresh = await givenShop(api);
     const flood = await post(app.url, introspectionFlood(30), fresh.as);
     expect(flood.status).to.equal(400);
     expect(flood.body.errors[0].extensions).to.deep.include({ code: 'MAX_INTROSPECTION_EXCEEDED', maxSchemaIntrospections: 1 });
-    expect(flood.body.extensions.cost).to.deep.include({ requestedQueryCost: 1, actualQueryCost: 1 });
+    expect(flood.body.extensions.cost).to.deep.include({ requestedQueryCost: 1, actualQueryCost: checkCost(introspectionFlood(30)) });
     const once = await post(app.url, introspectionFlood(1), fresh.as);
     expect(once.status).to.equal(200);
     expect(once.body.data.s0.types.length).to.be.greaterThan(50);
