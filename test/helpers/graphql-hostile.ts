@@ -79,3 +79,15 @@ export function hostileGraphqlBodies(schema: 'admin' | 'storefront', ids: string
   }
   return bodies;
 }
+
+/**
+ * Hostile bulk queries (the route fuzzer's): one nested connection under four aliases over the
+ * root page (the audit's worker killer), the same connection twice unaliased, a fragment DAG and
+ * the schema's introspection, each of which a bulk operation refuses at submission.
+ */
+export const HOSTILE_BULK_QUERIES: readonly string[] = [
+  `{ collections { nodes { id ${Array.from({ length: 4 }, (_, i) => `a${i}: products { nodes { id title description } }`).join(' ')} } } }`,
+  '{ products { nodes { id variants { nodes { id } } variants { nodes { sku } } } } }',
+  `{ ...F0 } ${Array.from({ length: 20 }, (_, i) => (i === 19 ? `fragment F${i} on QueryRoot { products { nodes { id } } }` : `fragment F${i} on QueryRoot { ...F${i + 1} ...F${i + 1} }`)).join(' ')}`,
+  introspectionFlood(2),
+];
