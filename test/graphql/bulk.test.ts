@@ -523,4 +523,32 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
       await stopAll(bulkWorkers);
     });
   });
+
+  describe('a hostile export: the shared bulk worker stays up', () => {
+    let heavy: GivenShop;
+    before(async () => {
+      heavy = await givenShop(api);
+    });
+
+    it('refuses a connection selected twice (aliases of one connection, or the same one repeated) and starts nothing', async () => {
+      const before = await operations().countDocuments();
+      const aliases = Array.from({ length: 4 }, (_, i) => `a${i}: products { nodes { id title } }`).join(' ');
+      const cases: [string, RegExp][] = [
+        [`{ collections { nodes { id ${aliases} } } }`, /products is selected 4 times \(as a0, a1, a2, a3\): a bulk query selects a connection once/],
+        ['{ customers { nodes { id orders { nodes { id } } orders { nodes { id name } } } } }', /orders is selected 2 times \(as orders, orders\)/],
+        ['{ products { nodes { id variants { nodes { id } } v: variants { nodes { sku } } } } }', /variants is selected 2 times \(as variants, v\)/],
+      ];
+      for (const [query, message] of cases) {
+        const { op, errors } = await runQuery(heavy.as, query);
+        expect(op, query).to.equal(null);
+        expect(errors[0].code, query).to.equal('INVALID_QUERY');
+        expect(errors.map((e: any) => e.message).join(' | '), query).to.match(message);
+      }
+      const rest = await api.post('/v1/bulk-operations', { query: cases[0]![0] }, heavy.as);
+      expect(rest.status).to.equal(400);
+      expect(rest.body.error.code).to.equal('invalid_bulk_query');
+      expect(rest.body.error.details.join(' ')).to.match(cases[0]![1]);
+      expect(await operations().countDocuments()).to.equal(before);
+    });
+  });
 });

@@ -19,7 +19,8 @@ import { MAX_TOKENS, MaxAliasesRule, MaxDepthRule } from '../limits.js';
 /**
  * What a bulk query may be (docs/bulk.md, The query): one admin query, no variables or named
  * fragments, whose one root field is a connection of BULK_ROOTS; 1 to MAX_CONNECTIONS connections
- * in all, nested at most MAX_NESTING deep (the root's items may have connections; theirs may not).
+ * in all, nested at most MAX_NESTING deep (the root's items may have connections; theirs may not),
+ * each selected once (aliases of one connection would read its objects once each).
  * The plan rewrites it for the export: each connection asks for a page (`first`, `after`) with
  * its items' `id` and its `pageInfo`, whatever the query asked.
  */
@@ -108,6 +109,8 @@ export function planBulkQuery(
    */
   const walk = (selection: SelectionSetNode, type: GraphQLObjectType, depth: number, direct: boolean): PlannedConnection[] => {
     const found: PlannedConnection[] = [];
+    /** The answer keys of each connection field of these items: one connection selected twice would read its objects twice. */
+    const keysOf = new Map<string, string[]>();
     for (const s of selection.selections) {
       if (s.kind === Kind.FRAGMENT_SPREAD) {
         problems.push('named fragments cannot be used in a bulk query');
@@ -129,6 +132,7 @@ export function planBulkQuery(
           );
           continue;
         }
+        keysOf.set(s.name.value, [...(keysOf.get(s.name.value) ?? []), s.alias?.value ?? s.name.value]);
         const planned = plan(s, named, depth + 1);
         if (planned) found.push(planned);
       } else {
@@ -137,6 +141,8 @@ export function planBulkQuery(
         walk(s.selectionSet, named, depth, false);
       }
     }
+    for (const [name, keys] of keysOf)
+      if (keys.length > 1) problems.push(`${name} is selected ${keys.length} times (as ${keys.join(', ')}): a bulk query selects a connection once`);
     return found;
   };
 
