@@ -450,6 +450,52 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
       await stopAll(bulkWorkers);
     });
 
+    /** Start a bulk worker writing through the proxy, wait for it to be held by `hold`, and kill it (SIGKILL) there. */
+    async function killWhileHeld(hold: S3Proxy['hold'], what: string): Promise<void> {
+      proxy.hold = hold;
+      const doomed = await startBulkWorker({ S3_ENDPOINT: proxy.endpoint });
+      await until(what, async () => proxy.held() > 0, 60_000);
+      doomed.child.kill('SIGKILL');
+      await doomed.exited;
+      proxy.hold = null;
+      proxy.release();
+    }
+    const partHeld = (n: number) => (req: { method: string; url: string }) => req.method === 'PUT' && new RegExp(`partNumber=${n}\\b`).test(req.url);
+
+    it('fails an export that killed its bulk worker twice without writing a part in between, saying why, instead of handing it back again', async () => {
+      const { op } = await runQuery(big.as, QUERY);
+      // Each worker that takes it up dies before its first part is written.
+      await killWhileHeld(partHeld(1), 'the first part of the first worker to be held');
+      await killWhileHeld(partHeld(1), 'the first part of the second worker to be held');
+      const survivor = await startBulkWorker();
+      const restId = op.id.split('/').pop();
+      const done = await until(
+        'the export to finish',
+        async () => {
+          const got = (await api.get(`/v1/bulk-operations/${restId}`, big.as)).body.data;
+          return ['completed', 'failed', 'canceled'].includes(got.status) ? got : null;
+        },
+        60_000,
+      );
+      expect(done).to.include({ status: 'failed', error_code: 'WORKER_DIED', url: null, object_count: 0 });
+      expect(done.error_message).to.match(/stopped its bulk worker twice/);
+      expect((await linesAt(done.partial_data_url)).lines).to.deep.equal([]);
+      expect((await gql(big.as)(BY_ID, { id: op.id })).data.bulkOperation).to.include({ status: 'FAILED', errorCode: 'WORKER_DIED' });
+      expect(survivor.child.exitCode, 'the worker that failed it is alive').to.equal(null);
+      await stopAll(bulkWorkers);
+    });
+
+    it('keeps an export whose worker died twice with a part written in between: completed, the same file', async () => {
+      const { op } = await runQuery(big.as, QUERY);
+      await killWhileHeld(partHeld(2), 'the second part to be held');
+      await killWhileHeld(partHeld(3), 'the third part to be held');
+      await startBulkWorker();
+      const done = await finished(big.as, op.id);
+      expect(done).to.include({ status: 'COMPLETED', objectCount: String(2 * ROOTS) });
+      expect((await linesAt(done.url)).raw === reference.raw, 'the file is byte for byte the uninterrupted one').to.equal(true);
+      await stopAll(bulkWorkers);
+    });
+
     it('delivers bulk_operation.finished, signed, once to the app that started it and to the merchant’s subscription, not to another app', async () => {
       await startBulkWorker();
       const { op } = await runQuery(appToken, '{ products { nodes { id title } } }');

@@ -33,6 +33,13 @@ export type ExportOutcome = 'completed' | 'failed' | 'canceled' | 'busy' | 'gone
 /** How often a running export reads whether it is canceled and who its caller is now (with the page it reads then). */
 const CHECK_EVERY_MS = 200;
 
+/**
+ * Workers that may die holding an export, without it writing a part in between, before it fails
+ * (`WORKER_DIED`) instead of being taken up again: an export that runs its worker out of memory
+ * would otherwise take down every worker that takes it up, and every export those hold with it.
+ */
+const MAX_WORKER_DEATHS = 2;
+
 const keyOf = (op: Pick<BulkOperationDocument, '_id' | 'store_id'>) => `bulk/${op.store_id.toHexString()}/${op._id.toHexString()}.jsonl`;
 
 class ExportError extends Error {
@@ -232,22 +239,32 @@ export async function runExport(platform: Platform, operationId: string): Promis
   const lease: Lease = { owner: platform.process.id, ms: platform.config.bulk.leaseMs };
   const found = await coll.findOne({ _id: new ObjectId(operationId) });
   if (!found || !['created', 'running', 'canceling'].includes(found.status)) return 'gone';
-  let op = await claimLease(
-    coll,
-    lease,
-    platform.clock.now(),
-    { _id: found._id, status: { $in: ['created', 'running', 'canceling'] } } as Filter<BulkOperationDocument>,
-    {
-      set: { updated_at: platform.clock.now(), ...(found.status === 'created' ? { status: 'running' as BulkStatus, started_at: platform.clock.now() } : {}) },
-    },
-  );
+  const claim = (takenFromTheDead: boolean) =>
+    claimLease(
+      coll,
+      lease,
+      platform.clock.now(),
+      {
+        _id: found._id,
+        status: { $in: ['created', 'running', 'canceling'] },
+        lease_owner: takenFromTheDead ? { $ne: null } : null,
+      } as Filter<BulkOperationDocument>,
+      {
+        set: { updated_at: platform.clock.now(), ...(found.status === 'created' ? { status: 'running' as BulkStatus, started_at: platform.clock.now() } : {}) },
+        ...(takenFromTheDead ? { inc: { worker_deaths: 1 } } : {}),
+      },
+    );
+  // Nobody's, or given back; else a lease that ran out without being given back: its worker died holding it.
+  let op = (await claim(false)) ?? (await claim(true));
   if (!op) return 'busy';
   const storage = objectStorage(platform);
   const key = keyOf(op);
 
-  /** Save a checkpoint (and renew the lease); a lease lost means another worker has the export now: stop. */
-  const save = async (checkpoint: BulkCheckpoint): Promise<void> => {
-    const held = await extendLease(coll, op!, lease, platform.clock.now(), { set: { checkpoint, updated_at: platform.clock.now() } });
+  /** Save a checkpoint (and renew the lease); a lease lost means another worker has the export now: stop. A part written clears the deaths. */
+  const save = async (checkpoint: BulkCheckpoint, wrotePart = false): Promise<void> => {
+    const held = await extendLease(coll, op!, lease, platform.clock.now(), {
+      set: { checkpoint, updated_at: platform.clock.now(), ...(wrotePart ? { worker_deaths: 0 } : {}) },
+    });
     if (!held) throw new ExportError('LEASE_LOST', 'another worker took the export over');
     op = held;
   };
@@ -264,79 +281,88 @@ export async function runExport(platform: Platform, operationId: string): Promis
   let writer: PartWriter | null = null;
   let after = checkpoint.after_root_id;
   let pending = { objects: 0, roots: 0 };
-  try {
-    if (!checkpoint.upload_id) {
-      const { uploadId } = await storage.startMultipart(key, 'application/jsonl');
-      checkpoint = { ...checkpoint, upload_id: uploadId };
-      await save(checkpoint);
-    }
-    const planned = planBulkQuery(adminSchema, op.query, scopeOfType);
-    if ('problems' in planned) throw new ExportError('INVALID_QUERY', planned.problems[0]!.message);
-    const plan: BulkPlan = planned.plan;
-    writer = new PartWriter(storage, key, platform.config.bulk.partBytes, checkpoint);
-    const sizes = { root: platform.config.bulk.rootPage, nested: platform.config.bulk.nestedPage };
-    const nestedKeys = new Set(plan.connection.children.map((c) => c.key));
-    const pageAfter = async (ctx: Caller, cursorId: string | null) =>
-      ownValue(await run(ctx, rootPageQuery(plan, sizes, cursorId ? idCursor(cursorId) : null)), plan.connection.key) as Page;
-    /**
-     * Whether to go on: a cancel, and the caller as it is now (an app uninstalled or narrowed
-     * half-way fails the export), read with the page read after each part, and between parts
-     * with a page at most every CHECK_EVERY_MS.
-     */
-    let checked = 0;
-    let current: Caller | null = null;
-    const goOn = async (): Promise<Caller | null> => {
-      if (current && Date.now() - checked < CHECK_EVERY_MS) return current;
-      checked = Date.now();
-      const [status, ctx] = await Promise.all([coll.findOne({ _id: op!._id }, { projection: { status: 1 } }), contextOf(platform, op!)]);
-      current = status?.status === 'canceling' ? null : ctx;
-      return current;
-    };
-    const renewEvery = Math.max(1, Math.floor(lease.ms / 4));
-    let renewed = Date.now();
-    let ctx = await goOn();
-    if (!ctx) outcome = 'canceled';
-    // Reading runs ahead of writing (READ_AHEAD pages): each page, with the verdict on going on,
-    // is asked for as soon as the one before it has arrived, while earlier pages' lines are made
-    // and written (the database's work overlaps ours).
-    const pages = ctx ? readAhead(after, (cursorId) => Promise.all([pageAfter(current ?? ctx!, cursorId), goOn()]), READ_AHEAD) : null;
-    for (let next = pages?.next(); next; next = pages!.next()) {
-      const [page, verdict] = await next;
-      if (!verdict) {
-        outcome = 'canceled';
-        break;
+  if (op.worker_deaths >= MAX_WORKER_DEATHS) {
+    outcome = 'failed';
+    error = new ExportError(
+      'WORKER_DIED',
+      'The export stopped its bulk worker twice without writing a part in between (out of memory, killed, or unresponsive for a whole lease): it is not tried again',
+    );
+    platform.log.error({ event: 'bulk.worker_deaths', operation_id: operationId, deaths: op.worker_deaths });
+  } else {
+    try {
+      if (!checkpoint.upload_id) {
+        const { uploadId } = await storage.startMultipart(key, 'application/jsonl');
+        checkpoint = { ...checkpoint, upload_id: uploadId };
+        await save(checkpoint);
       }
-      ctx = verdict;
-      for (const node of page.nodes) {
-        const lines = await writeObject(ctx, plan.connection, nestedKeys, node, writer);
-        pending = { objects: pending.objects + lines, roots: pending.roots + 1 };
-        after = fromGlobalId(node.id as string)?.id ?? after;
-        if (writer.full) {
-          checkpoint = await writer.flush(after, pending);
-          pending = { objects: 0, roots: 0 };
-          await save(checkpoint);
+      const planned = planBulkQuery(adminSchema, op.query, scopeOfType);
+      if ('problems' in planned) throw new ExportError('INVALID_QUERY', planned.problems[0]!.message);
+      const plan: BulkPlan = planned.plan;
+      writer = new PartWriter(storage, key, platform.config.bulk.partBytes, checkpoint);
+      const sizes = { root: platform.config.bulk.rootPage, nested: platform.config.bulk.nestedPage };
+      const nestedKeys = new Set(plan.connection.children.map((c) => c.key));
+      const pageAfter = async (ctx: Caller, cursorId: string | null) =>
+        ownValue(await run(ctx, rootPageQuery(plan, sizes, cursorId ? idCursor(cursorId) : null)), plan.connection.key) as Page;
+      /**
+       * Whether to go on: a cancel, and the caller as it is now (an app uninstalled or narrowed
+       * half-way fails the export), read with the page read after each part, and between parts
+       * with a page at most every CHECK_EVERY_MS.
+       */
+      let checked = 0;
+      let current: Caller | null = null;
+      const goOn = async (): Promise<Caller | null> => {
+        if (current && Date.now() - checked < CHECK_EVERY_MS) return current;
+        checked = Date.now();
+        const [status, ctx] = await Promise.all([coll.findOne({ _id: op!._id }, { projection: { status: 1 } }), contextOf(platform, op!)]);
+        current = status?.status === 'canceling' ? null : ctx;
+        return current;
+      };
+      const renewEvery = Math.max(1, Math.floor(lease.ms / 4));
+      let renewed = Date.now();
+      let ctx = await goOn();
+      if (!ctx) outcome = 'canceled';
+      // Reading runs ahead of writing (READ_AHEAD pages): each page, with the verdict on going on,
+      // is asked for as soon as the one before it has arrived, while earlier pages' lines are made
+      // and written (the database's work overlaps ours).
+      const pages = ctx ? readAhead(after, (cursorId) => Promise.all([pageAfter(current ?? ctx!, cursorId), goOn()]), READ_AHEAD) : null;
+      for (let next = pages?.next(); next; next = pages!.next()) {
+        const [page, verdict] = await next;
+        if (!verdict) {
+          outcome = 'canceled';
+          break;
+        }
+        ctx = verdict;
+        for (const node of page.nodes) {
+          const lines = await writeObject(ctx, plan.connection, nestedKeys, node, writer);
+          pending = { objects: pending.objects + lines, roots: pending.roots + 1 };
+          after = fromGlobalId(node.id as string)?.id ?? after;
+          if (writer.full) {
+            checkpoint = await writer.flush(after, pending);
+            pending = { objects: 0, roots: 0 };
+            await save(checkpoint, true);
+            renewed = Date.now();
+            checked = 0; // after a part, the next page read asks afresh whether to go on
+          }
+        }
+        // The lease renewed (with the checkpoint as of the last part) a few times a lease, not at every page.
+        if (Date.now() - renewed >= renewEvery) {
+          await save(writer.checkpoint);
           renewed = Date.now();
-          checked = 0; // after a part, the next page read asks afresh whether to go on
         }
       }
-      // The lease renewed (with the checkpoint as of the last part) a few times a lease, not at every page.
-      if (Date.now() - renewed >= renewEvery) {
-        await save(writer.checkpoint);
-        renewed = Date.now();
+      checkpoint = await writer.flush(after, pending);
+    } catch (err) {
+      if (err instanceof ExportError && err.code === 'LEASE_LOST') {
+        platform.log.warn({ event: 'bulk.lease_lost', operation_id: operationId });
+        return 'busy';
       }
+      error = err instanceof ExportError ? err : new ExportError('INTERNAL_ERROR', 'The export failed');
+      if (!(err instanceof ExportError))
+        platform.log.error({ event: 'bulk.export_failed', operation_id: operationId, err: (err as Error).message, stack: (err as Error).stack });
+      outcome = 'failed';
+      // What is held is whole root objects: the partial file gets them too (unless writing is what failed).
+      if (writer) checkpoint = await writer.flush(after, pending).catch(() => writer!.checkpoint);
     }
-    checkpoint = await writer.flush(after, pending);
-  } catch (err) {
-    if (err instanceof ExportError && err.code === 'LEASE_LOST') {
-      platform.log.warn({ event: 'bulk.lease_lost', operation_id: operationId });
-      return 'busy';
-    }
-    error = err instanceof ExportError ? err : new ExportError('INTERNAL_ERROR', 'The export failed');
-    if (!(err instanceof ExportError))
-      platform.log.error({ event: 'bulk.export_failed', operation_id: operationId, err: (err as Error).message, stack: (err as Error).stack });
-    outcome = 'failed';
-    // What is held is whole root objects: the partial file gets them too (unless writing is what failed).
-    if (writer) checkpoint = await writer.flush(after, pending).catch(() => writer!.checkpoint);
   }
   checkpoint = { ...checkpoint, finishing: { outcome, error_code: error?.code ?? null, error_message: error?.message ?? null } };
   try {
