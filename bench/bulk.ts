@@ -146,36 +146,40 @@ async function exportWithWorker(headers: Record<string, string>, query = QUERY):
   if (process.env.BENCH_WORKER_LOG) worker.stdout!.pipe(createWriteStream(process.env.BENCH_WORKER_LOG, { flags: 'a' }));
   else worker.stdout!.resume();
   let peakKb = 0;
-  const sample = setInterval(() => {
+  const readPeak = () => {
     try {
       peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.pid}/status`, 'utf8'))?.[1] ?? peakKb);
     } catch {
       // it has exited: the last figure read stands
     }
-  }, 100);
-  const t0 = Date.now();
-  const started = await call('POST', '/v1/bulk-operations', { query }, headers);
-  let op: Json;
-  for (;;) {
-    op = (await call('GET', `/v1/bulk-operations/${started.data.id}`, undefined, headers)).data;
-    if ((op.status !== 'created' && op.status !== 'running') || exit) break;
-    await new Promise((r) => setTimeout(r, 200));
+  };
+  const sample = setInterval(readPeak, 100);
+  try {
+    const t0 = Date.now();
+    const started = await call('POST', '/v1/bulk-operations', { query }, headers);
+    let op: Json;
+    for (;;) {
+      op = (await call('GET', `/v1/bulk-operations/${started.data.id}`, undefined, headers)).data;
+      if ((op.status !== 'created' && op.status !== 'running') || exit) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    readPeak();
+    if (exit) {
+      // It died holding the operation: set it aside as failed, so that the store's next export may start and no later worker takes it up.
+      await platform.db
+        .collection('bulk_operations')
+        .updateOne({ _id: new ObjectId(started.data.id) }, { $set: { status: 'failed', running_key: started.data.id, lease_owner: null, lease_until: null } });
+      const fatal = /FATAL ERROR[^\n]*|heap out of memory/.exec(stderr)?.[0] ?? null;
+      return { status: 'worker died', seconds: (Date.now() - t0) / 1000, bytes: 0, lines: 0, peakMb: peakKb / 1024, exit, detail: fatal };
+    }
+    const doc = (await platform.db.collection('bulk_operations').findOne({ _id: new ObjectId(op.id) }))!;
+    const seconds = (doc.completed_at.getTime() - doc.started_at.getTime()) / 1000;
+    return { status: op.status, seconds, bytes: op.file_size, lines: op.object_count, peakMb: peakKb / 1024, exit: null, detail: op.error_message };
+  } finally {
+    clearInterval(sample);
+    if (!exit) worker.kill('SIGTERM'); // also when the export was refused: the bench would wait for the worker otherwise
+    await exited;
   }
-  clearInterval(sample);
-  if (exit) {
-    // It died holding the operation: set it aside as failed, so that the store's next export may start and no later worker takes it up.
-    await platform.db
-      .collection('bulk_operations')
-      .updateOne({ _id: new ObjectId(started.data.id) }, { $set: { status: 'failed', running_key: started.data.id, lease_owner: null, lease_until: null } });
-    const fatal = /FATAL ERROR[^\n]*|heap out of memory/.exec(stderr)?.[0] ?? null;
-    return { status: 'worker died', seconds: (Date.now() - t0) / 1000, bytes: 0, lines: 0, peakMb: peakKb / 1024, exit, detail: fatal };
-  }
-  peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.pid}/status`, 'utf8'))?.[1] ?? peakKb);
-  worker.kill('SIGTERM');
-  await exited;
-  const doc = (await platform.db.collection('bulk_operations').findOne({ _id: new ObjectId(op.id) }))!;
-  const seconds = (doc.completed_at.getTime() - doc.started_at.getTime()) / 1000;
-  return { status: op.status, seconds, bytes: op.file_size, lines: op.object_count, peakMb: peakKb / 1024, exit: null, detail: op.error_message };
 }
 
 /** A store of HOSTILE_COLLECTIONS manual collections that each hold the same HOSTILE_PRODUCTS products, each with a 60 KB description. */
@@ -307,7 +311,7 @@ try {
   console.log(`Hostile export: ${HOSTILE_COLLECTIONS} collections that each hold the same ${HOSTILE_PRODUCTS} products of a 60 KB description:`);
   const show = (name: string, r: ExportRun) =>
     console.log(
-      `  ${name.padEnd(36)} ${r.status}${r.exit ? ` (${r.exit}${r.detail ? `: ${r.detail}` : ''})` : ''} after ${r.seconds.toFixed(1)} s, worker peak RSS ${r.peakMb.toFixed(0)} MB${r.lines ? `, ${r.lines} lines` : ''}`,
+      `  ${name.padEnd(36)} ${r.status}${r.exit || r.detail ? ` (${[r.exit, r.detail].filter(Boolean).join(': ')})` : ''} after ${r.seconds.toFixed(1)} s, worker peak RSS ${r.peakMb.toFixed(0)} MB${r.lines ? `, ${r.lines} lines` : ''}`,
     );
   try {
     show('four aliases of products', await exportWithWorker(hostile.headers, HOSTILE_QUERY));
