@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ObjectId } from 'mongodb';
 import { openPlatform } from '../src/boot.js';
+import { createCollection, CreateCollectionBody } from '../src/catalog/index.js';
 import { createProduct } from '../src/catalog/products.js';
 import { loadConfig } from '../src/config.js';
 import { toGlobalId } from '../src/graphql/ids.js';
@@ -23,6 +24,12 @@ import { benchDatabase, freePort, jsonClient, startServer, UNTHROTTLED, type Jso
  * exporting BENCH_SMALL_PRODUCTS (10,000) and BENCH_PRODUCTS, each by a fresh worker run with
  * the Procfile's node options.
  *
+ * Then the hostile export of issue 36: a store of HOSTILE_COLLECTIONS collections that each hold
+ * the same HOSTILE_PRODUCTS products of a 60 KB description, exported with four aliases of the
+ * collections' `products` (refused since: one connection is selected once) and with one (allowed),
+ * each by a fresh bulk worker: how it ended (completed, or the worker died: its exit), the
+ * worker's peak RSS, the time; beside a projected cursor writing the allowed query's lines.
+ *
  * The stores are seeded by cloning one product made through the catalog service (the shape
  * POST /v1/products writes), 1,000 documents an insert: the service's one-by-one path would
  * take most of the run.
@@ -31,6 +38,11 @@ const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const SMALL = Number(process.env.BENCH_SMALL_PRODUCTS ?? 10_000);
 const PART_BYTES = 8 * 1024 * 1024;
 const QUERY = '{ products { nodes { id title handle vendor status variants { nodes { id sku price { amount } } } } } }';
+const HOSTILE_COLLECTIONS = 20;
+const HOSTILE_PRODUCTS = 250;
+const ALIASED = (n: number) => Array.from({ length: n }, (_, i) => `a${i}: products { nodes { id title } }`).join(' ');
+const HOSTILE_QUERY = `{ collections { nodes { id ${ALIASED(4)} } } }`;
+const ALLOWED_QUERY = '{ collections { nodes { id products { nodes { id title } } } } }';
 
 /** The node options of the Procfile's `bulk` process, so the bench runs the worker as production does. */
 const PROCFILE_NODE_ARGS = (/^bulk:\s*node\s+(.*?)\s*dist\/src\/worker\.js/m.exec(readFileSync(join(ROOT, 'Procfile'), 'utf8'))?.[1] ?? '')
@@ -97,40 +109,129 @@ async function seededStore(name: string, count: number): Promise<{ store: StoreV
   return { store, headers: { authorization: `Bearer ${token}`, 'x-store-id': store.id } };
 }
 
-/** A fresh bulk worker runs the export of the store: its time (created → completed, as recorded), bytes, and the worker's peak RSS. */
-async function exportWithWorker(headers: Record<string, string>): Promise<{ seconds: number; bytes: number; lines: number; peakMb: number }> {
+type ExportRun = { status: string; seconds: number; bytes: number; lines: number; peakMb: number; exit: string | null; detail: string | null };
+
+/**
+ * A fresh bulk worker runs the export of `query` in the store: how it ended (its status, or
+ * `worker died` with the worker's exit), its time (created → finished as recorded, or start →
+ * death), bytes, and the worker's peak RSS (VmHWM, read every 100 ms while it lives).
+ */
+async function exportWithWorker(headers: Record<string, string>, query = QUERY): Promise<ExportRun> {
   // The Procfile's bulk command (its node options: the heap bound), and BENCH_WORKER_NODE_ARGS
   // (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
   const nodeArgs = [...PROCFILE_NODE_ARGS, ...(process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const worker = spawn('node', [...nodeArgs, 'dist/src/worker.js', '--jobs', 'bulk'], {
     cwd: ROOT,
     env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stderr = '';
+  worker.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
+  let exit: string | null = null;
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', (code, signal) => {
+      exit = signal ? `signal ${signal}` : `code ${code}`;
+      resolve();
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     worker.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       if (out.includes('"event":"worker.started"')) resolve();
     });
-    worker.once('exit', (code) => reject(new Error(`the bulk worker exited ${code}`)));
+    void exited.then(() => reject(new Error(`the bulk worker exited ${exit}`)));
   });
   // BENCH_WORKER_LOG: a file that gets the worker's output (with --trace-gc, its heap over time).
   if (process.env.BENCH_WORKER_LOG) worker.stdout!.pipe(createWriteStream(process.env.BENCH_WORKER_LOG, { flags: 'a' }));
   else worker.stdout!.resume();
-  const started = await call('POST', '/v1/bulk-operations', { query: QUERY }, headers);
-  let op: Json;
-  for (;;) {
-    op = (await call('GET', `/v1/bulk-operations/${started.data.id}`, undefined, headers)).data;
-    if (op.status !== 'created' && op.status !== 'running') break;
-    await new Promise((r) => setTimeout(r, 200));
+  let peakKb = 0;
+  const readPeak = () => {
+    try {
+      peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.pid}/status`, 'utf8'))?.[1] ?? peakKb);
+    } catch {
+      // it has exited: the last figure read stands
+    }
+  };
+  const sample = setInterval(readPeak, 100);
+  try {
+    const t0 = Date.now();
+    const started = await call('POST', '/v1/bulk-operations', { query }, headers);
+    let op: Json;
+    for (;;) {
+      op = (await call('GET', `/v1/bulk-operations/${started.data.id}`, undefined, headers)).data;
+      if ((op.status !== 'created' && op.status !== 'running') || exit) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    readPeak();
+    if (exit) {
+      // It died holding the operation: set it aside as failed, so that the store's next export may start and no later worker takes it up.
+      await platform.db
+        .collection('bulk_operations')
+        .updateOne({ _id: new ObjectId(started.data.id) }, { $set: { status: 'failed', running_key: started.data.id, lease_owner: null, lease_until: null } });
+      const fatal = /FATAL ERROR[^\n]*|heap out of memory/.exec(stderr)?.[0] ?? null;
+      return { status: 'worker died', seconds: (Date.now() - t0) / 1000, bytes: 0, lines: 0, peakMb: peakKb / 1024, exit, detail: fatal };
+    }
+    const doc = (await platform.db.collection('bulk_operations').findOne({ _id: new ObjectId(op.id) }))!;
+    const seconds = (doc.completed_at.getTime() - doc.started_at.getTime()) / 1000;
+    return { status: op.status, seconds, bytes: op.file_size, lines: op.object_count, peakMb: peakKb / 1024, exit: null, detail: op.error_message };
+  } finally {
+    clearInterval(sample);
+    if (!exit) worker.kill('SIGTERM'); // also when the export was refused: the bench would wait for the worker otherwise
+    await exited;
   }
-  if (op.status !== 'completed') throw new Error(`the export ended ${op.status}: ${op.error_code} ${op.error_message}`);
-  const peakKb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${worker.pid}/status`, 'utf8'))?.[1] ?? NaN);
-  worker.kill('SIGTERM');
-  const doc = (await platform.db.collection('bulk_operations').findOne({ _id: new ObjectId(op.id) }))!;
-  const seconds = (doc.completed_at.getTime() - doc.started_at.getTime()) / 1000;
-  return { seconds, bytes: op.file_size, lines: op.object_count, peakMb: peakKb / 1024 };
+}
+
+/** A store of HOSTILE_COLLECTIONS manual collections that each hold the same HOSTILE_PRODUCTS products, each with a 60 KB description. */
+async function hostileStore(): Promise<{ store: StoreView; headers: Record<string, string> }> {
+  const { store, headers } = await seededStore('bulk-hostile', 0);
+  const ids: string[] = [];
+  for (let i = 0; i < HOSTILE_PRODUCTS; i++)
+    ids.push(
+      (
+        await createProduct(platform, store, {
+          title: `Heavy ${i}`,
+          description_html: `<p>${`A long description of a heavy product, number ${i}. `.repeat(1200).slice(0, 60_000)}</p>`,
+          vendor: null,
+          product_type: null,
+          tags: [],
+          status: 'active',
+          options: [],
+          variants: [{ option_values: [], price: 1000, inventory_tracked: false, inventory_policy: 'deny' as const }],
+          media_ids: [],
+        } as never)
+      ).id,
+    );
+  for (let i = 0; i < HOSTILE_COLLECTIONS; i++)
+    await createCollection(platform, store.id, CreateCollectionBody.parse({ type: 'manual', title: `Everything ${i}`, product_ids: ids }));
+  return { store, headers };
+}
+
+/** The allowed hostile query's lines from projected cursors: each collection, then its products' ids and titles. */
+async function hostileBaseline(storeId: string): Promise<{ seconds: number; lines: number }> {
+  const t0 = process.hrtime.bigint();
+  let lines = 0;
+  let text = '';
+  const store_id = new ObjectId(storeId);
+  for await (const c of platform.db
+    .collection('collections')
+    .find({ store_id }, { projection: { product_ids: 1 } })
+    .sort({ _id: 1 })) {
+    const gid = toGlobalId('Collection', c._id.toHexString());
+    text += `${JSON.stringify({ id: gid })}\n`;
+    lines++;
+    const members = platform.db
+      .collection('products')
+      .find({ store_id, _id: { $in: c.product_ids } }, { projection: { title: 1 } })
+      .sort({ _id: 1 });
+    for await (const p of members) {
+      text += `${JSON.stringify({ id: toGlobalId('Product', p._id.toHexString()), title: p.title, __parentId: gid })}\n`;
+      lines++;
+    }
+  }
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (!text) throw new Error('the hostile baseline wrote nothing');
+  return { seconds, lines };
 }
 
 /**
@@ -204,7 +305,24 @@ try {
   console.log(
     `Bulk worker peak RSS: ${smallRun.peakMb.toFixed(0)} MB at ${SMALL} products (${smallRun.seconds.toFixed(1)} s), ${largeRun.peakMb.toFixed(0)} MB at ${PRODUCTS}`,
   );
-  console.log(`  difference: ${(largeRun.peakMb - smallRun.peakMb).toFixed(1)} MB`);
+  console.log(`  difference: ${(largeRun.peakMb - smallRun.peakMb).toFixed(1)} MB\n`);
+
+  const hostile = await hostileStore();
+  console.log(`Hostile export: ${HOSTILE_COLLECTIONS} collections that each hold the same ${HOSTILE_PRODUCTS} products of a 60 KB description:`);
+  const show = (name: string, r: ExportRun) =>
+    console.log(
+      `  ${name.padEnd(36)} ${r.status}${r.exit || r.detail ? ` (${[r.exit, r.detail].filter(Boolean).join(': ')})` : ''} after ${r.seconds.toFixed(1)} s, worker peak RSS ${r.peakMb.toFixed(0)} MB${r.lines ? `, ${r.lines} lines` : ''}`,
+    );
+  try {
+    show('four aliases of products', await exportWithWorker(hostile.headers, HOSTILE_QUERY));
+  } catch (err) {
+    console.log(`  four aliases of products             refused: ${(err as Error).message}`);
+  }
+  const allowed = await exportWithWorker(hostile.headers, ALLOWED_QUERY);
+  show('one products connection', allowed);
+  const hostileBase = await hostileBaseline(hostile.store.id);
+  console.log(`  projected cursors, the same lines    ${hostileBase.seconds.toFixed(1)} s, ${hostileBase.lines} lines`);
+  if (allowed.status === 'completed') console.log(`  ratio (export throughput / projected cursors): ${(hostileBase.seconds / allowed.seconds).toFixed(2)}`);
 } finally {
   await close();
   web.kill('SIGTERM');

@@ -255,8 +255,8 @@ export type Config = Readonly<{
   /**
    * Bulk operations (docs/bulk.md): how long the bulk worker holds an export it runs (renewed as it
    * goes), how often stranded exports and lapsed files are looked for, the size of a part of the
-   * file (at least S3's 5 MiB; each part is a checkpoint), and the root objects and nested items
-   * read at a time.
+   * file (at least S3's 5 MiB; each part is a checkpoint), and the most root objects and nested
+   * items read at a time (fewer when they are large: a read brings about 4 MiB of lines).
    */
   bulk: Readonly<{ leaseMs: number; sweepIntervalMs: number; partBytes: number; rootPage: number; nestedPage: number }>;
   /**

@@ -225,16 +225,18 @@ export async function findInStore<T extends { _id: ObjectId; store_id: ObjectId 
 
 /**
  * The store's documents with these ids (clients' ids: malformed ones are skipped, other stores'
- * are not found), in one read: what a GraphQL loader batches its nodes with.
+ * are not found), in one read: what a GraphQL loader batches its nodes with; with `projection`,
+ * only those fields (src/projection.ts).
  */
 export async function findManyInStore<T extends { _id: ObjectId; store_id: ObjectId }>(
   collection: Collection<T>,
   storeId: string,
   rawIds: readonly string[],
+  projection?: Record<string, 1>,
 ): Promise<WithId<T>[]> {
   const ids = [...new Set(rawIds)].flatMap((raw) => parseObjectId(raw) ?? []);
   if (ids.length === 0) return [];
-  return collection.find({ _id: { $in: ids }, store_id: new ObjectId(storeId) } as Filter<T>).toArray();
+  return collection.find({ _id: { $in: ids }, store_id: new ObjectId(storeId) } as Filter<T>, projection ? { projection } : {}).toArray();
 }
 
 /** What a count for the operators' overview reads at most: a figure at it means "at least that many". */

@@ -46,16 +46,18 @@ export function pageOf<T extends { _id: ObjectId }>(docs: T[], limit: number): {
 /**
  * One page of a collection in `_id` order (newest first with `direction` -1): the documents
  * matching `filter` (which carries the cursor: `afterCursor(page)`, or `$lt` the cursor when descending), `limit` of them, and the cursor of the next page (null on the
- * last). It reads `limit + 1` to know whether another page follows.
+ * last). It reads `limit + 1` to know whether another page follows; with `projection`, only
+ * those fields (src/projection.ts).
  */
 export async function findPage<T extends { _id: ObjectId }>(
   collection: Collection<T>,
   filter: Filter<T>,
   limit: number,
   direction: 1 | -1 = 1,
+  projection?: Record<string, 1>,
 ): Promise<{ items: WithId<T>[]; nextCursor: string | null }> {
   const docs = await collection
-    .find(filter)
+    .find(filter, projection ? { projection } : {})
     .sort({ _id: direction })
     .limit(limit + 1)
     .toArray();

@@ -5,7 +5,8 @@ import { afterCursor, type Page, findPage, pageDirection } from '../pagination.j
 import type { Platform } from '../platform.js';
 import { handleTaken, insertWithHandle } from '../handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
-import { presentCollection, type CollectionView } from './present.js';
+import { presenting, projectionOf, type ViewFields } from '../projection.js';
+import { COLLECTION_SOURCES, presentCollection, UNREAD_COLLECTION, type CollectionView } from './present.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
 import { COLLECTIONS, collections, products, type CollectionDocument, type ProductDocument, type RuleCondition } from './store.js';
 import { parseObjectId } from '../ids.js';
@@ -100,14 +101,22 @@ export async function findCollectionByHandle(platform: Pick<Platform, 'db'>, sto
   return doc ? presentCollection(doc) : null;
 }
 
-export async function listCollections(platform: Platform, storeId: string, page: Page): Promise<{ items: CollectionView[]; nextCursor: string | null }> {
+/** A page of the store's collections; with `fields`, only those of each collection's view are read (src/projection.ts), the others blank. */
+export async function listCollections(
+  platform: Platform,
+  storeId: string,
+  page: Page,
+  fields?: ViewFields<CollectionView>,
+): Promise<{ items: CollectionView[]; nextCursor: string | null }> {
+  const projection = projectionOf(COLLECTION_SOURCES, fields);
   const { items, nextCursor } = await findPage(
     collections(platform.db),
     { store_id: new ObjectId(storeId), ...afterCursor(page) },
     page.limit,
     pageDirection(page),
+    projection,
   );
-  return { items: items.map(presentCollection), nextCursor };
+  return { items: items.map(presenting(presentCollection, UNREAD_COLLECTION, projection)), nextCursor };
 }
 
 export async function updateCollection(platform: Platform, storeId: string, collectionId: string, input: UpdateCollectionBody): Promise<CollectionView> {
@@ -172,8 +181,16 @@ export async function deleteCollection(platform: Platform, storeId: string, coll
 }
 
 /** The store's collections by id (GraphQL's loader). */
-export async function collectionsByIds(platform: Pick<Platform, 'db'>, storeId: string, ids: readonly string[]): Promise<Map<string, CollectionView>> {
-  return new Map((await findManyInStore(collections(platform.db), storeId, ids)).map((d) => [d._id.toHexString(), presentCollection(d)]));
+export async function collectionsByIds(
+  platform: Pick<Platform, 'db'>,
+  storeId: string,
+  ids: readonly string[],
+  fields?: ViewFields<CollectionView>,
+): Promise<Map<string, CollectionView>> {
+  const projection = projectionOf(COLLECTION_SOURCES, fields);
+  const docs = await findManyInStore(collections(platform.db), storeId, ids, projection);
+  const present = presenting(presentCollection, UNREAD_COLLECTION, projection);
+  return new Map(docs.map((d) => [d._id.toHexString(), present(d)]));
 }
 
 /** How many collections the store has (a bulk export's estimate). */

@@ -1,3 +1,4 @@
+import { NEVER, type Sources } from '../projection.js';
 import type { CollectionDocument, ProductDocument, VariantDocument } from './store.js';
 
 export const presentVariant = (v: VariantDocument, currency: string) => ({
@@ -34,6 +35,27 @@ export const presentProduct = (p: ProductDocument) => ({
 });
 export type ProductView = ReturnType<typeof presentProduct>;
 
+/** What each field of a product's view is presented from, and what a product read in part lacks (src/projection.ts). */
+export const PRODUCT_SOURCES: Sources<ProductView, ProductDocument> = {
+  id: [],
+  title: ['title'],
+  handle: ['handle'],
+  description_html: ['description_html'],
+  vendor: ['vendor'],
+  product_type: ['product_type'],
+  tags: ['tags'],
+  status: ['status'],
+  options: ['options'],
+  variants: ['variants', 'currency'],
+  media_ids: ['media_ids'],
+  price_min: ['price_min'],
+  price_max: ['price_max'],
+  currency: ['currency'],
+  created_at: ['created_at'],
+  updated_at: ['updated_at'],
+};
+export const UNREAD_PRODUCT: Partial<ProductDocument> = { variants: [], media_ids: [], created_at: NEVER, updated_at: NEVER };
+
 export const presentCollection = (c: CollectionDocument) => ({
   id: c._id.toHexString(),
   title: c.title,
@@ -46,3 +68,17 @@ export const presentCollection = (c: CollectionDocument) => ({
   updated_at: c.updated_at.toISOString(),
 });
 export type CollectionView = ReturnType<typeof presentCollection>;
+
+/** What each field of a collection's view is presented from, and what a collection read in part lacks (src/projection.ts). */
+export const COLLECTION_SOURCES: Sources<CollectionView, CollectionDocument> = {
+  id: [],
+  title: ['title'],
+  handle: ['handle'],
+  description_html: ['description_html'],
+  type: ['type'],
+  product_ids: ['type', 'product_ids'],
+  rules: ['rules'],
+  created_at: ['created_at'],
+  updated_at: ['updated_at'],
+};
+export const UNREAD_COLLECTION: Partial<CollectionDocument> = { product_ids: [], created_at: NEVER, updated_at: NEVER };

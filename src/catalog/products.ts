@@ -8,7 +8,8 @@ import { lockStoreCurrency, type StoreView } from '../stores/index.js';
 import { collectionProductFilter } from './collections.js';
 import { handleTaken, insertWithHandle } from '../handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
-import { presentProduct, type ProductView } from './present.js';
+import { presenting, projectionOf, type ViewFields } from '../projection.js';
+import { presentProduct, PRODUCT_SOURCES, UNREAD_PRODUCT, type ProductView } from './present.js';
 import type { CreateProductBody, ListProductsQuery, UpdateProductBody, VariantInput } from './schemas.js';
 import { PRODUCTS, collections, products, type ProductDocument, type VariantDocument } from './store.js';
 import { parseObjectId, escapeRegex } from '../ids.js';
@@ -229,7 +230,13 @@ const SORT_FIELDS: Record<ListProductsQuery['sort'], '_id' | 'updated_at' | 'tit
   '-title': 'title_lower',
 };
 
-export async function listProducts(platform: Platform, storeId: string, q: ListProductsQuery): Promise<{ items: ProductView[]; nextCursor: string | null }> {
+/** A page of the store's products; with `fields`, only those of each product's view are read (src/projection.ts), the others blank. */
+export async function listProducts(
+  platform: Platform,
+  storeId: string,
+  q: ListProductsQuery,
+  fields?: ViewFields<ProductView>,
+): Promise<{ items: ProductView[]; nextCursor: string | null }> {
   const storeObjectId = new ObjectId(storeId);
   const and: Filter<ProductDocument>[] = [{ store_id: storeObjectId }];
   if (q.status) and.push({ status: q.status });
@@ -254,13 +261,14 @@ export async function listProducts(platform: Platform, storeId: string, q: ListP
     if (q.cursor) and.push(keyset.filter as Filter<ProductDocument>);
     sort = keyset.sort;
   }
+  const projection = projectionOf(PRODUCT_SOURCES, fields, field === '_id' ? [] : [field]);
   const docs = await products(platform.db)
-    .find(and.length === 1 ? and[0]! : { $and: and })
+    .find(and.length === 1 ? and[0]! : { $and: and }, projection ? { projection } : {})
     .sort(sort)
     .limit(q.limit + 1)
     .toArray();
   const page = keysetPageOf(docs, q.limit, (d) => (field === '_id' ? d._id.toHexString() : field === 'updated_at' ? d.updated_at : d.title_lower));
-  return { items: page.items.map(presentProduct), nextCursor: page.nextCursor };
+  return { items: page.items.map(presenting(presentProduct, UNREAD_PRODUCT, projection)), nextCursor: page.nextCursor };
 }
 
 /** Whether the store has a product with this id (any status); a malformed id is simply not one. */
@@ -326,9 +334,17 @@ export async function findVariants(platform: Pick<Platform, 'db'>, storeId: stri
   return found;
 }
 
-/** The store's products by id (GraphQL's loader); ids that are not the store's are absent. */
-export async function productsByIds(platform: Pick<Platform, 'db'>, storeId: string, ids: readonly string[]): Promise<Map<string, ProductView>> {
-  return new Map((await findManyInStore(products(platform.db), storeId, ids)).map((d) => [d._id.toHexString(), presentProduct(d)]));
+/** The store's products by id (GraphQL's loader); ids that are not the store's are absent. With `fields`, only those are read (src/projection.ts). */
+export async function productsByIds(
+  platform: Pick<Platform, 'db'>,
+  storeId: string,
+  ids: readonly string[],
+  fields?: ViewFields<ProductView>,
+): Promise<Map<string, ProductView>> {
+  const projection = projectionOf(PRODUCT_SOURCES, fields);
+  const docs = await findManyInStore(products(platform.db), storeId, ids, projection);
+  const present = presenting(presentProduct, UNREAD_PRODUCT, projection);
+  return new Map(docs.map((d) => [d._id.toHexString(), present(d)]));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { pick } from '../allow-list.js';
+import { NEVER, type Sources } from '../projection.js';
 import type { ObjectId } from 'mongodb';
 import type { AddressFields, CustomerAddressDocument, CustomerDocument, WishlistItemDocument } from './store.js';
 
@@ -19,6 +20,25 @@ export const presentCustomer = (c: CustomerDocument) => ({
   updated_at: c.updated_at.toISOString(),
 });
 export type CustomerView = ReturnType<typeof presentCustomer>;
+
+/** What each field of a customer's view is presented from, and what a customer read in part lacks (src/projection.ts). */
+export const CUSTOMER_SOURCES: Sources<CustomerView, CustomerDocument> = {
+  id: [],
+  email: ['email'],
+  first_name: ['first_name'],
+  last_name: ['last_name'],
+  phone: ['phone'],
+  accepts_marketing: ['accepts_marketing'],
+  tags: ['tags'],
+  note: ['note'],
+  orders_count: ['orders_count'],
+  total_spent: ['total_spent'],
+  currency: ['currency'],
+  default_address_id: ['default_address_id'],
+  created_at: ['created_at'],
+  updated_at: ['updated_at'],
+};
+export const UNREAD_CUSTOMER: Partial<CustomerDocument> = { created_at: NEVER, updated_at: NEVER };
 
 export type CustomerAddressView = AddressFields & {
   id: string;

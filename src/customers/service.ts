@@ -2,7 +2,8 @@ import { ObjectId, type Filter } from 'mongodb';
 import { PlatformError, notFound } from '../errors.js';
 import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { presentCustomer, type CustomerView } from './present.js';
+import { presenting, projectionOf, type ViewFields } from '../projection.js';
+import { CUSTOMER_SOURCES, presentCustomer, UNREAD_CUSTOMER, type CustomerView } from './present.js';
 import type { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from './schemas.js';
 import { customers, type CustomerAccount, type CustomerDocument } from './store.js';
 import { carrying } from '../events/index.js';
@@ -60,15 +61,18 @@ export async function createCustomer(
   return view;
 }
 
+/** A page of the store's customers; with `fields`, only those of each customer's view are read (src/projection.ts), the others blank. */
 export async function listCustomers(
   platform: Platform,
   storeId: string,
   query: ListCustomersQuery & Pick<Page, 'backwards'>,
+  fields?: ViewFields<CustomerView>,
 ): Promise<{ items: CustomerView[]; nextCursor: string | null }> {
   const filter: Filter<CustomerDocument> = { store_id: new ObjectId(storeId), ...afterCursor(query) };
   if (query.query) filter.search = { $regex: `^${escapeRegex(query.query)}` };
-  const { items, nextCursor } = await findPage(customers(platform.db), filter, query.limit, pageDirection(query));
-  return { items: items.map(presentCustomer), nextCursor };
+  const projection = projectionOf(CUSTOMER_SOURCES, fields);
+  const { items, nextCursor } = await findPage(customers(platform.db), filter, query.limit, pageDirection(query), projection);
+  return { items: items.map(presenting(presentCustomer, UNREAD_CUSTOMER, projection)), nextCursor };
 }
 
 /** The customer document in this store, or a 404 (also for another store's ids). */
@@ -136,8 +140,15 @@ export async function clearCustomerKey(platform: Platform, storeId: string, cust
 }
 
 /** The store's customers by id (GraphQL's loader). */
-export async function customersByIds(platform: Pick<Platform, 'db'>, storeId: string, ids: readonly string[]): Promise<Map<string, CustomerView>> {
-  return new Map((await findManyInStore(customers(platform.db), storeId, ids)).map((d) => [d._id.toHexString(), presentCustomer(d)]));
+export async function customersByIds(
+  platform: Pick<Platform, 'db'>,
+  storeId: string,
+  ids: readonly string[],
+  fields?: ViewFields<CustomerView>,
+): Promise<Map<string, CustomerView>> {
+  const projection = projectionOf(CUSTOMER_SOURCES, fields);
+  const present = presenting(presentCustomer, UNREAD_CUSTOMER, projection);
+  return new Map((await findManyInStore(customers(platform.db), storeId, ids, projection)).map((d) => [d._id.toHexString(), present(d)]));
 }
 
 /** How many customers the store has (a bulk export's estimate). */

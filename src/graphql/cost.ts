@@ -14,6 +14,8 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -25,14 +27,15 @@ import { MAX_PAGE } from './connections.js';
 /**
  * Calculated query cost, Shopify's published model (docs/graphql.md, Query cost):
  * - a scalar or enum field costs 0, and so do `__typename`, introspection and `pageInfo`;
- * - an object field costs 1 plus its selections (a list that is not a connection counts as one object);
+ * - an object field costs 1 plus its selections (a list that is not a connection counts as one
+ *   object, except a list of the objects its `ids` argument names: `nodes(ids:)` costs that per id);
  * - a connection field (its type's name ends in `Connection`) costs 2 + `first` (or `last`) × the
  *   cost of one of its items (what `edges { node }` and `nodes` select on an item);
  * - a field of an interface or union type costs what its most expensive member would;
- * - a mutation's root field costs 10, whatever it selects.
+ * - a mutation's root field costs 10 plus what its payload selects.
  *
- * The requested cost is computed from the query before it runs; the actual cost, after, from
- * what it returned: a connection counts the items it answered, a null object nothing.
+ * The requested cost is computed from the query before it runs; the actual cost is counted by
+ * the resolvers as they answer, in the same units (work.ts).
  */
 export const MUTATION_COST = 10;
 export const CONNECTION_BASE_COST = 2;
@@ -41,14 +44,19 @@ export const OBJECT_COST = 1;
 /** One field's share of a cost, for the breakdown a client asks for (`X-GraphQL-Cost-Include-Fields: true`). */
 export type FieldCost = { path: string[]; requestedTotalCost: number };
 
+/** Per selection set and object type, a sum over its fields (sumFields). */
+type Sums = Map<SelectionSetNode, Map<GraphQLObjectType, number>>;
+
 type Walk = {
   schema: GraphQLSchema;
   fragments: Map<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   errors: GraphQLError[];
   fields: FieldCost[] | null;
-  /** fieldsOn's answers for this walk: a result's every item asks again for its selection on its type. */
-  flattened: Map<SelectionSetNode, Map<GraphQLObjectType, FieldNode[]>>;
+  /** What each selection set costs on a type; what one item of a connection costs; what an edge's node costs. */
+  costs: Sums;
+  items: Sums;
+  edges: Sums;
 };
 
 const MAX_BREAKDOWN = 500;
@@ -74,30 +82,34 @@ function applies(schema: GraphQLSchema, condition: string | undefined, type: Gra
   return (isInterfaceType(target) || isUnionType(target)) && schema.isSubType(target, type);
 }
 
-/** The fields a selection set selects on an object of `type`, fragments flattened (once per walk). */
-function fieldsOn(walk: Walk, selections: SelectionSetNode, type: GraphQLObjectType): FieldNode[] {
-  let byType = walk.flattened.get(selections);
-  if (!byType) walk.flattened.set(selections, (byType = new Map()));
-  let fields = byType.get(type);
-  if (!fields) byType.set(type, (fields = flatten(walk, selections, type, new Set())));
-  return fields;
-}
-
-function flatten(walk: Walk, selections: SelectionSetNode, type: GraphQLObjectType, seen: Set<string>): FieldNode[] {
-  const out: FieldNode[] = [];
+/**
+ * Σ `each(field)` over the fields a selection set selects on an object of `type`, collected as
+ * graphql-js collects them: skipped fields and fragments that do not apply left out, a named
+ * fragment counted once however many times the set spreads it. Each (selection set, type) is
+ * summed once per walk, so a fragment spread from many places is walked once: the walk is linear
+ * in the document, however its fragments spread one another.
+ */
+function sumFields(walk: Walk, sums: Sums, selections: SelectionSetNode, type: GraphQLObjectType, each: (field: FieldNode) => number): number {
+  let byType = sums.get(selections);
+  if (!byType) sums.set(selections, (byType = new Map()));
+  const known = byType.get(type);
+  if (known !== undefined) return known;
+  byType.set(type, 0); // where a fragment spreads itself (validation refuses it), it adds nothing
+  let sum = 0;
+  const spread = new Set<string>();
   for (const s of selections.selections) {
     if (!included(walk, s)) continue;
-    if (s.kind === 'Field') out.push(s);
+    if (s.kind === 'Field') sum += each(s);
     else if (s.kind === 'InlineFragment') {
-      if (applies(walk.schema, s.typeCondition?.name.value, type)) out.push(...flatten(walk, s.selectionSet, type, seen));
-    } else {
+      if (applies(walk.schema, s.typeCondition?.name.value, type)) sum += sumFields(walk, sums, s.selectionSet, type, each);
+    } else if (!spread.has(s.name.value)) {
+      spread.add(s.name.value);
       const fragment = walk.fragments.get(s.name.value);
-      if (!fragment || seen.has(s.name.value)) continue; // validation reports unknown and cyclic fragments
-      if (applies(walk.schema, fragment.typeCondition.name.value, type))
-        out.push(...flatten(walk, fragment.selectionSet, type, new Set([...seen, s.name.value])));
+      if (fragment && applies(walk.schema, fragment.typeCondition.name.value, type)) sum += sumFields(walk, sums, fragment.selectionSet, type, each);
     }
   }
-  return out;
+  byType.set(type, sum);
+  return sum;
 }
 
 const concreteTypes = (schema: GraphQLSchema, type: GraphQLCompositeType): readonly GraphQLObjectType[] =>
@@ -106,15 +118,16 @@ const concreteTypes = (schema: GraphQLSchema, type: GraphQLCompositeType): reado
 /** The requested cost of a selection set on `type` (the most expensive member for an interface or union). */
 function selectionCost(walk: Walk, selections: SelectionSetNode, type: GraphQLCompositeType, path: string[]): number {
   let most = 0;
-  for (const concrete of concreteTypes(walk.schema, type)) {
-    let sum = 0;
-    for (const field of fieldsOn(walk, selections, concrete)) sum += fieldCost(walk, field, concrete, path);
-    most = Math.max(most, sum);
-  }
+  for (const concrete of concreteTypes(walk.schema, type))
+    most = Math.max(
+      most,
+      sumFields(walk, walk.costs, selections, concrete, (field) => fieldCost(walk, field, concrete, path)),
+    );
   return most;
 }
 
-const isConnection = (type: GraphQLCompositeType) => isObjectType(type) && type.name.endsWith('Connection');
+/** A connection is an object type whose name ends in `Connection` (Relay's convention, Shopify's cost rule). */
+export const isConnectionType = (type: GraphQLNamedType) => isObjectType(type) && type.name.endsWith('Connection');
 
 /** `first` or `last` of a connection field, checked: one of them, 0 to MAX_PAGE. */
 function connectionSize(walk: Walk, field: FieldNode, parent: GraphQLObjectType): number {
@@ -143,42 +156,58 @@ function connectionSize(walk: Walk, field: FieldNode, parent: GraphQLObjectType)
 
 /** The cost of one item of a connection: what `edges { node }` and `nodes` select on it. */
 function itemCost(walk: Walk, field: FieldNode, connection: GraphQLObjectType, path: string[]): number {
-  let sum = 0;
-  for (const inner of fieldsOn(walk, field.selectionSet!, connection)) {
+  return sumFields(walk, walk.items, field.selectionSet!, connection, (inner) => {
     const innerType = ownValue(connection.getFields(), inner.name.value)?.type;
-    if (!innerType || !inner.selectionSet) continue;
+    if (!innerType || !inner.selectionSet) return 0;
     const named = getNamedType(innerType);
-    if (inner.name.value === 'nodes' && isCompositeType(named)) sum += OBJECT_COST + selectionCost(walk, inner.selectionSet, named, [...path, 'nodes']);
-    else if (inner.name.value === 'edges' && isObjectType(named)) {
-      for (const edgeField of fieldsOn(walk, inner.selectionSet, named)) {
-        const nodeType = ownValue(named.getFields(), edgeField.name.value)?.type;
-        if (edgeField.name.value === 'node' && edgeField.selectionSet && nodeType && isCompositeType(getNamedType(nodeType)))
-          sum += OBJECT_COST + selectionCost(walk, edgeField.selectionSet, getNamedType(nodeType) as GraphQLCompositeType, [...path, 'edges', 'node']);
-      }
-    }
+    if (inner.name.value === 'nodes' && isCompositeType(named)) return OBJECT_COST + selectionCost(walk, inner.selectionSet, named, [...path, 'nodes']);
+    if (inner.name.value !== 'edges' || !isObjectType(named)) return 0;
+    return sumFields(walk, walk.edges, inner.selectionSet, named, (edgeField) => {
+      const nodeType = ownValue(named.getFields(), edgeField.name.value)?.type;
+      if (edgeField.name.value !== 'node' || !edgeField.selectionSet || !nodeType || !isCompositeType(getNamedType(nodeType))) return 0;
+      return OBJECT_COST + selectionCost(walk, edgeField.selectionSet, getNamedType(nodeType) as GraphQLCompositeType, [...path, 'edges', 'node']);
+    });
+  });
+}
+
+/** How many objects a list that is no connection answers when an argument names them (`nodes(ids:)`: one per id, at most MAX_PAGE); any other counts as one. */
+function listSize(walk: Walk, field: FieldNode, definition: GraphQLField<unknown, unknown>): number {
+  if (!definition.args.some((a) => a.name === 'ids')) return 1;
+  let ids: unknown;
+  try {
+    ids = getArgumentValues(definition, field, walk.variables).ids;
+  } catch {
+    return 0; // validation (or execution) reports bad arguments
   }
-  return sum;
+  const count = Array.isArray(ids) ? ids.length : 0;
+  if (count <= MAX_PAGE) return count;
+  const name = field.alias?.value ?? field.name.value;
+  walk.errors.push(new GraphQLError(`${name}: at most ${MAX_PAGE} ids`, { nodes: [field], extensions: { code: 'BAD_USER_INPUT', field: name } }));
+  return 0;
 }
 
 function fieldCost(walk: Walk, field: FieldNode, parent: GraphQLObjectType, path: string[]): number {
   const name = field.name.value;
   if (name.startsWith('__') || name === 'pageInfo') return 0;
   const definition = ownValue(parent.getFields(), name);
-  if (!definition || !field.selectionSet) return 0;
+  if (!definition) return 0;
   const type = getNamedType(definition.type);
-  if (!isCompositeType(type)) return 0;
+  const selected = field.selectionSet && isCompositeType(type) ? field.selectionSet : null;
+  const mutation = parent === walk.schema.getMutationType();
+  if (!selected && !mutation) return 0;
   const here = [...path, field.alias?.value ?? name];
-  const cost = isConnection(type)
-    ? CONNECTION_BASE_COST + connectionSize(walk, field, parent) * itemCost(walk, field, type as GraphQLObjectType, here)
-    : OBJECT_COST + selectionCost(walk, field.selectionSet, type, here);
+  let cost: number;
+  if (mutation) cost = MUTATION_COST + (selected ? selectionCost(walk, selected, type as GraphQLCompositeType, here) : 0);
+  else if (isConnectionType(type)) cost = CONNECTION_BASE_COST + connectionSize(walk, field, parent) * itemCost(walk, field, type as GraphQLObjectType, here);
+  else cost = listSize(walk, field, definition) * (OBJECT_COST + selectionCost(walk, selected!, type as GraphQLCompositeType, here));
   if (walk.fields && walk.fields.length < MAX_BREAKDOWN) walk.fields.push({ path: here, requestedTotalCost: cost });
   return cost;
 }
 
 /**
  * The requested cost of a request's operation, before it runs; with `breakdown`, each field's.
- * `errors` holds the connection arguments that cannot be costed (a size missing or over
- * MAX_PAGE): the request is refused with them, before it runs.
+ * `errors` holds the arguments that cannot be costed (a connection's size missing or over
+ * MAX_PAGE, more than MAX_PAGE ids): the request is refused with them, before it runs.
  */
 export function requestedCost(
   schema: GraphQLSchema,
@@ -187,85 +216,20 @@ export function requestedCost(
   variables: Record<string, unknown>,
   breakdown = false,
 ): { cost: number; errors: GraphQLError[]; fields: FieldCost[] | null } {
-  const walk: Walk = { schema, fragments: fragmentsOf(document), variables, errors: [], fields: breakdown ? [] : null, flattened: new Map() };
+  const walk: Walk = {
+    schema,
+    fragments: fragmentsOf(document),
+    variables,
+    errors: [],
+    fields: breakdown ? [] : null,
+    costs: new Map(),
+    items: new Map(),
+    edges: new Map(),
+  };
   const operation = operationOf(document, operationName);
   if (!operation) return { cost: 0, errors: [], fields: walk.fields };
-  if (operation.operation === 'mutation') {
-    const root = schema.getMutationType()!;
-    const count = fieldsOn(walk, operation.selectionSet, root).filter((f) => !f.name.value.startsWith('__')).length;
-    return { cost: count * MUTATION_COST, errors: [], fields: walk.fields };
-  }
-  const root = schema.getQueryType()!;
+  const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  if (!root) return { cost: 0, errors: [], fields: walk.fields }; // a mutation of the storefront: execution refuses it
   const cost = selectionCost(walk, operation.selectionSet, root, []);
   return { cost, errors: walk.errors, fields: walk.fields };
-}
-
-/**
- * The actual cost of an executed query: the same model over what it answered. A connection
- * counts the items it returned (the longer of `edges` and `nodes`), a null object counts nothing,
- * a list of objects that is no connection counts each object it holds as one.
- */
-export function actualCost(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | null | undefined,
-  variables: Record<string, unknown>,
-  data: unknown,
-): number {
-  const walk: Walk = { schema, fragments: fragmentsOf(document), variables, errors: [], fields: null, flattened: new Map() };
-  const operation = operationOf(document, operationName);
-  if (!operation || data === null || typeof data !== 'object') return 0;
-  if (operation.operation === 'mutation') return requestedCost(schema, document, operationName, variables).cost;
-  return valueCost(walk, operation.selectionSet, schema.getQueryType()!, data as Record<string, unknown>);
-}
-
-function valueCost(walk: Walk, selections: SelectionSetNode, type: GraphQLCompositeType, value: Record<string, unknown>): number {
-  const typename = typeof value.__typename === 'string' ? walk.schema.getType(value.__typename) : null;
-  const candidates = typename && isObjectType(typename) ? [typename] : concreteTypes(walk.schema, type);
-  let most = 0;
-  for (const concrete of candidates) {
-    let sum = 0;
-    for (const field of fieldsOn(walk, selections, concrete)) {
-      const name = field.name.value;
-      if (name.startsWith('__') || name === 'pageInfo' || !field.selectionSet) continue;
-      const definition = ownValue(concrete.getFields(), name);
-      const fieldType = definition ? getNamedType(definition.type) : null;
-      const answer = Object.hasOwn(value, field.alias?.value ?? name) ? value[field.alias?.value ?? name] : undefined;
-      if (!fieldType || !isCompositeType(fieldType) || answer === null || answer === undefined) continue;
-      sum += answeredCost(walk, field, fieldType, answer);
-    }
-    most = Math.max(most, sum);
-  }
-  return most;
-}
-
-function answeredCost(walk: Walk, field: FieldNode, type: GraphQLCompositeType, answer: unknown): number {
-  const objects = (Array.isArray(answer) ? answer : [answer]).filter((a): a is Record<string, unknown> => a !== null && typeof a === 'object');
-  if (!isConnection(type)) return objects.reduce((sum, o) => sum + OBJECT_COST + valueCost(walk, field.selectionSet!, type, o), 0);
-  let sum = CONNECTION_BASE_COST;
-  const connection = type as GraphQLObjectType;
-  for (const o of objects) {
-    for (const inner of fieldsOn(walk, field.selectionSet!, connection)) {
-      const key = inner.alias?.value ?? inner.name.value;
-      const list = Object.hasOwn(o, key) ? o[key] : null;
-      if (!Array.isArray(list) || !inner.selectionSet) continue;
-      const innerType = getNamedType(ownValue(connection.getFields(), inner.name.value)!.type);
-      if (inner.name.value === 'nodes' && isCompositeType(innerType))
-        for (const item of list)
-          if (item && typeof item === 'object') sum += OBJECT_COST + valueCost(walk, inner.selectionSet, innerType, item as Record<string, unknown>);
-      if (inner.name.value === 'edges' && isObjectType(innerType)) {
-        for (const edge of list) {
-          if (!edge || typeof edge !== 'object') continue;
-          for (const edgeField of fieldsOn(walk, inner.selectionSet, innerType)) {
-            const nodeKey = edgeField.alias?.value ?? edgeField.name.value;
-            const node = Object.hasOwn(edge, nodeKey) ? (edge as Record<string, unknown>)[nodeKey] : null;
-            const nodeType = getNamedType(ownValue(innerType.getFields(), edgeField.name.value)?.type ?? innerType);
-            if (edgeField.name.value === 'node' && node && typeof node === 'object' && edgeField.selectionSet && isCompositeType(nodeType))
-              sum += OBJECT_COST + valueCost(walk, edgeField.selectionSet, nodeType, node as Record<string, unknown>);
-          }
-        }
-      }
-    }
-  }
-  return sum;
 }

@@ -1,13 +1,15 @@
 import { GraphQLError, GraphQLScalarType, Kind, buildSchema, isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { decimalAmount } from '../money.js';
+import { countWork } from './work.js';
 
 /** A type's resolvers by field, and for an interface its `__resolveType`. */
 export type Resolvers<C> = Record<string, Record<string, GraphQLFieldResolver<never, C, never>> | undefined>;
 
 /**
  * A schema from its SDL and resolvers: each resolver set on its field (a field without one reads
- * the parent's property of its name). A resolver for a field the SDL does not have is a
- * programming error, thrown at start-up.
+ * the parent's property of its name), each composite field's counting what it produced for the
+ * request's actual cost (work.ts). A resolver for a field the SDL does not have is a programming
+ * error, thrown at start-up.
  */
 export function schemaOf<C>(sdl: string, resolvers: Resolvers<C>, interfaces: Record<string, (value: { __typename?: string }) => string>): GraphQLSchema {
   const schema = buildSchema(sdl);
@@ -29,6 +31,7 @@ export function schemaOf<C>(sdl: string, resolvers: Resolvers<C>, interfaces: Re
   setScalar(schema, 'DateTime', (v) => v);
   setScalar(schema, 'Decimal', (v) => v);
   setScalar(schema, 'UnsignedInt64', (v) => v);
+  countWork(schema);
   return schema;
 }
 

@@ -1,3 +1,4 @@
+import { NEVER, type Sources } from '../projection.js';
 import type { LineItemDocument, OrderDocument } from './store.js';
 
 const id = (v: { toHexString(): string } | null) => (v ? v.toHexString() : null);
@@ -76,6 +77,40 @@ export const presentOrder = (o: OrderDocument) => ({
   updated_at: o.updated_at.toISOString(),
 });
 export type OrderView = ReturnType<typeof presentOrder>;
+
+/** What each field of an order's view is presented from, and what an order read in part lacks (src/projection.ts). */
+export const ORDER_SOURCES: Sources<OrderView, OrderDocument> = {
+  id: [],
+  number: ['number'],
+  customer_id: ['customer_id'],
+  email: ['email'],
+  currency: ['currency'],
+  line_items: ['line_items'],
+  shipping_line: ['shipping_line'],
+  shipping_address: ['shipping_address'],
+  billing_address: ['billing_address'],
+  coupon: ['coupon'],
+  tax_rate: ['tax_rate'],
+  subtotal: ['subtotal'],
+  discount_total: ['discount_total'],
+  shipping_total: ['shipping_total'],
+  tax_total: ['tax_total'],
+  total: ['total'],
+  paid_amount: ['paid_amount'],
+  refunded_amount: ['refunded_amount'],
+  financial_status: ['financial_status'],
+  fulfillment_status: ['fulfillment_status'],
+  fulfillments: ['fulfillments'],
+  refunds: ['refunds'],
+  cancelled_at: ['cancelled_at'],
+  cancel_reason: ['cancel_reason'],
+  note: ['note'],
+  source: ['source'],
+  payment_methods: ['payment_methods'],
+  created_at: ['created_at'],
+  updated_at: ['updated_at'],
+};
+export const UNREAD_ORDER: Partial<OrderDocument> = { line_items: [], fulfillments: [], refunds: [], created_at: NEVER, updated_at: NEVER };
 
 /** An order as its customer sees it on the storefront: the merchant's internal note left out. */
 export const presentCustomerOrder = (o: OrderDocument) => {

@@ -7,7 +7,8 @@ import { afterCursor, findPage, pageDirection, type Page } from '../pagination.j
 import type { Platform } from '../platform.js';
 import type { Provider } from '../payments/index.js';
 import { changeOrder, findMade, fulfillable, fulfillmentStatusOf, loadOrder, madeBy, type Keys, type Plan } from './changes.js';
-import { presentOrder, type OrderView } from './present.js';
+import { presenting, projectionOf, type ViewFields } from '../projection.js';
+import { ORDER_SOURCES, presentOrder, UNREAD_ORDER, type OrderView } from './present.js';
 import { lineRefundAmount } from './pricing.js';
 import type { CancelBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
 import { orders, type Effect, type LineItemDocument, type OrderDocument, type RequestRef, type StockEffect } from './store.js';
@@ -24,17 +25,20 @@ export async function getOrder(platform: Platform, storeId: string, orderId: str
   return presentOrder(await loadOrder(platform, storeId, orderId));
 }
 
+/** A page of the store's orders; with `fields`, only those of each order's view are read (src/projection.ts), the others blank. */
 export async function listOrders(
   platform: Platform,
   storeId: string,
   q: ListOrdersQuery & Pick<Page, 'backwards'>,
+  fields?: ViewFields<OrderView>,
 ): Promise<{ items: OrderView[]; nextCursor: string | null }> {
   const filter: Filter<OrderDocument> = { store_id: new ObjectId(storeId), creating: { $ne: true }, ...afterCursor(q) };
   if (q.financial_status) filter.financial_status = q.financial_status;
   if (q.fulfillment_status) filter.fulfillment_status = q.fulfillment_status;
   if (q.customer_id) filter.customer_id = new ObjectId(q.customer_id);
-  const { items, nextCursor } = await findPage(orders(platform.db), filter, q.limit, pageDirection(q));
-  return { items: items.map(presentOrder), nextCursor };
+  const projection = projectionOf(ORDER_SOURCES, fields);
+  const { items, nextCursor } = await findPage(orders(platform.db), filter, q.limit, pageDirection(q), projection);
+  return { items: items.map(presenting(presentOrder, UNREAD_ORDER, projection)), nextCursor };
 }
 
 /** Requested quantities per line, summed, each checked to be a line of the order. */
@@ -291,9 +295,16 @@ export async function markOrderPaid(
 }
 
 /** The store's orders by id (GraphQL's loader); orders still being made are not shown, as in REST. */
-export async function ordersByIds(platform: Pick<Platform, 'db'>, storeId: string, ids: readonly string[]): Promise<Map<string, OrderView>> {
-  const docs = await findManyInStore(orders(platform.db), storeId, ids);
-  return new Map(docs.filter((d) => d.creating !== true).map((d) => [d._id.toHexString(), presentOrder(d)]));
+export async function ordersByIds(
+  platform: Pick<Platform, 'db'>,
+  storeId: string,
+  ids: readonly string[],
+  fields?: ViewFields<OrderView>,
+): Promise<Map<string, OrderView>> {
+  const projection = projectionOf(ORDER_SOURCES, fields, ['creating']);
+  const docs = await findManyInStore(orders(platform.db), storeId, ids, projection);
+  const present = presenting(presentOrder, UNREAD_ORDER, projection);
+  return new Map(docs.filter((d) => d.creating !== true).map((d) => [d._id.toHexString(), present(d)]));
 }
 
 /** How many orders the store has (a bulk export's estimate; orders being made are not counted). */

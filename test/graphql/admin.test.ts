@@ -252,8 +252,13 @@ describe('Admin GraphQL (/v1/admin/graphql, /v1/graphql/admin)', function () {
     expect(granted.errors).to.equal(undefined);
     expect(granted.data.currentAppInstallation).to.deep.include({ accessScopes: ['read_products'], status: 'ACTIVE' });
     expect(granted.data.products.nodes).to.have.length(1);
+    // A denied field is null, and only it: the fields beside it answer.
+    const mixed = await run('{ products(first: 1) { nodes { title } } orders(first: 1) { nodes { name } } }');
+    expect(mixed.data.products.nodes).to.have.length(1);
+    expect(mixed.data.orders).to.equal(null);
+    expect(mixed.errors?.map((e) => e.path)).to.deep.equal([['orders']]);
     const denied = await run('{ orders(first: 1) { nodes { name } } }');
-    expect(denied.data).to.equal(null);
+    expect(denied.data).to.deep.equal({ orders: null });
     expect(denied.errors?.[0]).to.deep.include({ message: 'Access denied for orders field. Required access: `read_orders` access scope.', path: ['orders'] });
     expect(denied.errors?.[0]?.extensions).to.deep.include({ code: 'ACCESS_DENIED', requiredAccess: 'read_orders' });
     const nodes = await run(`query($ids: [ID!]!) { nodes(ids: $ids) { id } }`, {

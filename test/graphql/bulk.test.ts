@@ -1,12 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
+import { createCollection } from '../../src/catalog/index.js';
 import { createProduct } from '../../src/catalog/products.js';
-import { CreateProductBody } from '../../src/catalog/schemas.js';
+import { CreateCollectionBody, CreateProductBody } from '../../src/catalog/schemas.js';
 import { findStoreById } from '../../src/stores/index.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenMerchant, givenShop, type As, type GivenShop } from '../helpers/factories.js';
-import { asApp, asMerchant, graphqlClient } from '../helpers/graphql.js';
+import { asApp, asMerchant, graphqlClient, graphqlPost } from '../helpers/graphql.js';
 import { stopAll, type RunningProcess } from '../helpers/processes.js';
 import { s3Env, startS3Proxy, testS3Storage, type S3Proxy } from '../helpers/s3.js';
 import { until } from '../helpers/waiting.js';
@@ -57,6 +59,17 @@ function expectWellFormed(lines: Line[]): void {
   }
 }
 
+/** An ordinary query's answer as the bulk file's lines: each object without its `connections`, then each of their items with `__parentId`. */
+function asLines(nodes: Line[], connections: string[]): Line[] {
+  return nodes.flatMap((node) => {
+    const own = Object.fromEntries(Object.entries(node).filter(([k]) => !connections.includes(k)));
+    return [own, ...connections.flatMap((c) => (node[c].nodes as Line[]).map((item) => ({ ...item, __parentId: node.id })))];
+  });
+}
+
+/** A process's peak resident set (VmHWM), in MB. */
+const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
 /**
  * Bulk operations (docs/bulk.md): admin queries exported as JSONL by the real bulk worker into a
  * real S3-compatible server (SeaweedFS, started by the test run), read back through the presigned
@@ -97,6 +110,20 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
   let orders: any[];
   const gql = (as: As | string) => graphqlClient(`${app.url}/v1/admin/graphql`, typeof as === 'string' ? asApp(as) : asMerchant(as)).run;
   const operations = () => app.platform.db.collection('bulk_operations');
+  /** A product of the store with a description of `length` characters, made through the catalog service (hundreds of them, faster than through the API): its id. */
+  const givenLongProduct = async (store: GivenShop, title: string, length: number, price: number): Promise<string> =>
+    (
+      await createProduct(
+        app.platform,
+        (await findStoreById(app.platform, store.store.id))!,
+        CreateProductBody.parse({
+          title,
+          status: 'active',
+          description_html: `<p>${`${title}, described at length. `.repeat(Math.ceil(length / 20)).slice(0, length)}</p>`,
+          variants: [{ price, inventory_tracked: false }],
+        }),
+      )
+    ).id;
 
   before(async () => {
     operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
@@ -281,6 +308,91 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
       expect((await api.post('/v1/bulk-operations', {}, shop.as)).status).to.equal(400);
       expect(await operations().countDocuments()).to.equal(before);
     });
+
+    it('exports every field as the admin API answers it, whichever fields of a document the query selects', async () => {
+      // A customer with an address and an order of their own, and a collection of some products.
+      const customer = (await api.post('/v1/customers', { email: 'ada@example.com', first_name: 'Ada', tags: ['vip'], note: 'Likes ash' }, shop.as)).body.data;
+      const address = { first_name: 'Ada', address1: '1 Loom Street', city: 'London', country_code: 'GB', zip: 'N1 1AA' };
+      expect((await api.post(`/v1/customers/${customer.id}/addresses`, address, shop.as)).status).to.equal(201);
+      const order = await api.post(
+        '/v1/orders',
+        {
+          customer_id: customer.id,
+          line_items: [{ variant_id: products[3]!.variants[2].id, quantity: 2 }],
+          shipping_line: { title: 'Courier', code: 'courier', price: 700 },
+          shipping_address: address,
+          billing_address: address,
+          note: 'Gift',
+        },
+        shop.as,
+      );
+      expect(order.status, JSON.stringify(order.body)).to.equal(201);
+      const collection = await api.post(
+        '/v1/products/collections',
+        { type: 'manual', title: 'Ash', product_ids: products.slice(0, 4).map((p) => p.id) },
+        shop.as,
+      );
+      expect(collection.status, JSON.stringify(collection.body)).to.equal(201);
+
+      const money = 'amount currencyCode minorUnits';
+      const cases: [root: string, selection: string, connections: string[]][] = [
+        [
+          'products',
+          `id legacyResourceId title handle descriptionHtml vendor productType tags status options { name values }
+           priceRange { minVariantPrice { ${money} } maxVariantPrice { ${money} } } media { id } createdAt updatedAt
+           variants(first: 5) { nodes { id legacyResourceId title sku price { ${money} } compareAtPrice { amount } selectedOptions { name value }
+             weightGrams inventoryTracked inventoryPolicy product { id handle } } }`,
+          ['variants'],
+        ],
+        [
+          'collections',
+          `id legacyResourceId title handle descriptionHtml type createdAt updatedAt
+           products(first: 5) { nodes { id title tags priceRange { maxVariantPrice { amount } } } }`,
+          ['products'],
+        ],
+        [
+          'customers',
+          `id legacyResourceId email firstName lastName phone acceptsMarketing tags note numberOfOrders amountSpent { ${money} }
+           defaultAddress { id city countryCode } createdAt updatedAt
+           addresses(first: 5) { nodes { id firstName lastName company address1 address2 city province provinceCode countryCode zip phone } }
+           orders(first: 5) { nodes { id name total { amount } } }`,
+          ['addresses', 'orders'],
+        ],
+        [
+          'orders',
+          `id legacyResourceId name number email currencyCode customer { id email } shippingLine { title code price { ${money} } discount { amount } tax { amount } }
+           shippingAddress { address1 city countryCode zip } billingAddress { city } subtotal { ${money} } totalDiscounts { amount } totalShipping { amount }
+           totalTax { amount } total { ${money} } totalPaid { amount } totalRefunded { amount } financialStatus fulfillmentStatus fulfillments { id }
+           refunds { id amount { amount } } transactions { id kind amount { amount } } note sourceName cancelledAt cancelReason createdAt updatedAt
+           lineItems(first: 5) { nodes { id title variantTitle sku quantity variant { id sku price { amount } selectedOptions { value } } product { id title }
+             unitPrice { ${money} } totalDiscount { amount } totalTax { amount } total { amount } taxable fulfilledQuantity refundedQuantity } }`,
+          ['lineItems'],
+        ],
+      ];
+      for (const [root, selection, connections] of cases) {
+        const { op, errors } = await runQuery(shop.as, `{ ${root} { nodes { ${selection} } } }`);
+        expect(errors, root).to.deep.equal([]);
+        const done = await finished(shop.as, op.id);
+        expect(done.status, `${root}: ${done.errorCode}`).to.equal('COMPLETED');
+        // The admin API's answer, a few objects a page (the query cost limit).
+        const nodes: Line[] = [];
+        for (let after: string | null = null, more = true; more;) {
+          const page = `{ ${root}(first: 4${after ? `, after: "${after}"` : ''}) { nodes { ${selection} } pageInfo { hasNextPage endCursor } } }`;
+          const answer = await graphqlPost(`${app.url}/v1/admin/graphql`, asMerchant(shop.as), page);
+          if (answer.status === 429) {
+            await new Promise((r) => setTimeout(r, Number(answer.headers.get('retry-after') ?? 1) * 1000));
+            continue; // the same page again, once the bucket has room
+          }
+          expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+          expect(answer.body.errors, JSON.stringify(answer.body.errors)).to.equal(undefined);
+          nodes.push(...answer.body.data[root].nodes);
+          ({ hasNextPage: more, endCursor: after } = answer.body.data[root].pageInfo);
+        }
+        const expected = asLines(nodes, connections);
+        expect(expected.length, root).to.be.greaterThan(1);
+        expect((await linesAt(done.url)).lines, root).to.deep.equal(expected);
+      }
+    });
   });
 
   describe('one at a time, and the sweep', () => {
@@ -341,18 +453,7 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
       proxy = await startS3Proxy();
       big = await givenShop(api);
       // 300 products with a 40 KB description each: a file of about 12 MB, three parts of 5 MiB.
-      const store = (await findStoreById(app.platform, big.store.id))!;
-      for (let i = 0; i < ROOTS; i++)
-        await createProduct(
-          app.platform,
-          store,
-          CreateProductBody.parse({
-            title: `Plate ${i}`,
-            status: 'active',
-            description_html: `<p>${`Stoneware plate number ${i}, glazed by hand. `.repeat(900).slice(0, 40_000)}</p>`,
-            variants: [{ price: 2000 + i, inventory_tracked: false }],
-          }),
-        );
+      for (let i = 0; i < ROOTS; i++) await givenLongProduct(big, `Plate ${i}`, 40_000, 2000 + i);
       partner = await givenPublishedApp(api, operatorToken, { scopes: ['read_products'] });
       receiver.expectSecret('/bulk-app', partner.webhookSecret);
       ({ token: appToken, installationId } = await installApp(api, partner, big, { scopes: ['read_products'], webhookUrl: `${receiver.url}/bulk-app` }));
@@ -450,6 +551,52 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
       await stopAll(bulkWorkers);
     });
 
+    /** Start a bulk worker writing through the proxy, wait for it to be held by `hold`, and kill it (SIGKILL) there. */
+    async function killWhileHeld(hold: S3Proxy['hold'], what: string): Promise<void> {
+      proxy.hold = hold;
+      const doomed = await startBulkWorker({ S3_ENDPOINT: proxy.endpoint });
+      await until(what, async () => proxy.held() > 0, 60_000);
+      doomed.child.kill('SIGKILL');
+      await doomed.exited;
+      proxy.hold = null;
+      proxy.release();
+    }
+    const partHeld = (n: number) => (req: { method: string; url: string }) => req.method === 'PUT' && new RegExp(`partNumber=${n}\\b`).test(req.url);
+
+    it('fails an export that killed its bulk worker twice without writing a part in between, saying why, instead of handing it back again', async () => {
+      const { op } = await runQuery(big.as, QUERY);
+      // Each worker that takes it up dies before its first part is written.
+      await killWhileHeld(partHeld(1), 'the first part of the first worker to be held');
+      await killWhileHeld(partHeld(1), 'the first part of the second worker to be held');
+      const survivor = await startBulkWorker();
+      const restId = op.id.split('/').pop();
+      const done = await until(
+        'the export to finish',
+        async () => {
+          const got = (await api.get(`/v1/bulk-operations/${restId}`, big.as)).body.data;
+          return ['completed', 'failed', 'canceled'].includes(got.status) ? got : null;
+        },
+        60_000,
+      );
+      expect(done).to.include({ status: 'failed', error_code: 'WORKER_DIED', url: null, object_count: 0 });
+      expect(done.error_message).to.match(/stopped its bulk worker twice/);
+      expect((await linesAt(done.partial_data_url)).lines).to.deep.equal([]);
+      expect((await gql(big.as)(BY_ID, { id: op.id })).data.bulkOperation).to.include({ status: 'FAILED', errorCode: 'WORKER_DIED' });
+      expect(survivor.child.exitCode, 'the worker that failed it is alive').to.equal(null);
+      await stopAll(bulkWorkers);
+    });
+
+    it('keeps an export whose worker died twice with a part written in between: completed, the same file', async () => {
+      const { op } = await runQuery(big.as, QUERY);
+      await killWhileHeld(partHeld(2), 'the second part to be held');
+      await killWhileHeld(partHeld(3), 'the third part to be held');
+      await startBulkWorker();
+      const done = await finished(big.as, op.id);
+      expect(done).to.include({ status: 'COMPLETED', objectCount: String(2 * ROOTS) });
+      expect((await linesAt(done.url)).raw === reference.raw, 'the file is byte for byte the uninterrupted one').to.equal(true);
+      await stopAll(bulkWorkers);
+    });
+
     it('delivers bulk_operation.finished, signed, once to the app that started it and to the merchant’s subscription, not to another app', async () => {
       await startBulkWorker();
       const { op } = await runQuery(appToken, '{ products { nodes { id title } } }');
@@ -521,6 +668,86 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
       expect(reference.raw.startsWith(partial.raw), 'the partial file is the start of the whole one').to.equal(true);
       expect(done.object_count).to.equal(partial.lines.length);
       await stopAll(bulkWorkers);
+    });
+  });
+
+  describe('a hostile export: the shared bulk worker stays up', () => {
+    let heavy: GivenShop;
+    const COLLECTIONS = 20;
+    const PRODUCTS = 250;
+    let productIds: string[];
+    let collectionIds: string[];
+
+    before(async () => {
+      await stopAll(bulkWorkers);
+      heavy = await givenShop(api);
+      // 250 products of a 60 KB description each, and 20 collections that each hold all of them:
+      // a collection's products are 15 MB of documents, the store's 300 MB.
+      productIds = [];
+      for (let i = 0; i < PRODUCTS; i++) productIds.push(await givenLongProduct(heavy, `Heavy ${i}`, 60_000, 1000));
+      collectionIds = [];
+      for (let i = 0; i < COLLECTIONS; i++)
+        collectionIds.push(
+          (
+            await createCollection(
+              app.platform,
+              heavy.store.id,
+              CreateCollectionBody.parse({ type: 'manual', title: `Everything ${i}`, product_ids: productIds }),
+            )
+          ).id,
+        );
+    });
+    after(() => stopAll(bulkWorkers));
+
+    it('refuses a connection selected twice (aliases of one connection, or the same one repeated) and starts nothing', async () => {
+      const before = await operations().countDocuments();
+      const aliases = Array.from({ length: 4 }, (_, i) => `a${i}: products { nodes { id title } }`).join(' ');
+      const cases: [string, RegExp][] = [
+        [`{ collections { nodes { id ${aliases} } } }`, /products is selected 4 times \(as a0, a1, a2, a3\): a bulk query selects a connection once/],
+        ['{ customers { nodes { id orders { nodes { id } } orders { nodes { id name } } } } }', /orders is selected 2 times \(as orders, orders\)/],
+        ['{ products { nodes { id variants { nodes { id } } v: variants { nodes { sku } } } } }', /variants is selected 2 times \(as variants, v\)/],
+      ];
+      for (const [query, message] of cases) {
+        const { op, errors } = await runQuery(heavy.as, query);
+        expect(op, query).to.equal(null);
+        expect(errors[0].code, query).to.equal('INVALID_QUERY');
+        expect(errors.map((e: any) => e.message).join(' | '), query).to.match(message);
+      }
+      const rest = await api.post('/v1/bulk-operations', { query: cases[0]![0] }, heavy.as);
+      expect(rest.status).to.equal(400);
+      expect(rest.body.error.code).to.equal('invalid_bulk_query');
+      expect(rest.body.error.details.join(' ')).to.match(cases[0]![1]);
+      expect(await operations().countDocuments()).to.equal(before);
+    });
+
+    it('exports one connection over large documents with the Procfile’s bulk worker, which stays alive and well within its heap', async () => {
+      // The largest pages there are: the worker reads as much at a time as its configuration lets it.
+      // A lease of the production's length: on a busy machine a read of 250 large documents may take longer than the tests' 1.5 s.
+      const worker = await startBulkWorker({ BULK_ROOT_PAGE: '250', BULK_NESTED_PAGE: '250', BULK_LEASE_MS: '60000' });
+      const { op, errors } = await runQuery(heavy.as, '{ collections { nodes { id title products { nodes { id title } } } } }');
+      expect(errors).to.deep.equal([]);
+      const done = await Promise.race([
+        finished(heavy.as, op.id),
+        worker.exited.then(({ code, signal }) => {
+          throw new Error(`the bulk worker died (${signal ?? code}): ${worker.output().slice(-500)}`);
+        }),
+      ]);
+      expect(done).to.include({ status: 'COMPLETED', rootObjectCount: String(COLLECTIONS), objectCount: String(COLLECTIONS * (1 + PRODUCTS)) });
+      const { lines } = await linesAt(done.url);
+      const expected = collectionIds.flatMap((c, i) => {
+        const gid = `gid://emporium/Collection/${c}`;
+        return [
+          { id: gid, title: `Everything ${i}` },
+          ...productIds.map((p, j) => ({ id: `gid://emporium/Product/${p}`, title: `Heavy ${j}`, __parentId: gid })),
+        ];
+      });
+      expect(lines).to.deep.equal(expected);
+      expect(worker.child.exitCode, 'the bulk worker is alive').to.equal(null);
+      // The Procfile bounds its heap at 256 MB; reading whole documents, a page of collections
+      // with their products took it to about 480 MB of resident memory (and four aliases of the
+      // connection out of its heap). Reading only the selected fields, a page sized by bytes at a
+      // time, it stays far below.
+      expect(peakRssMb(worker.child.pid!)).to.be.lessThan(300);
     });
   });
 });

@@ -3,6 +3,7 @@ import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { asMerchant, graphqlClient, graphqlPost } from '../helpers/graphql.js';
+import { heavyMutation, nodesQuery } from '../helpers/graphql-hostile.js';
 
 /**
  * Query cost and the limits before a query runs (docs/graphql.md, Query cost, Limits): the worked
@@ -70,6 +71,38 @@ describe('GraphQL query cost and limits', function () {
         },
       ),
     ).to.deep.include({ requestedQueryCost: 22, actualQueryCost: 5 });
+  });
+
+  it('costs nodes(ids:) per id, and refuses more than 250 ids before running', async () => {
+    const gid = `gid://emporium/Product/${productId}`;
+    // 2 ids × (1 + (2 + 10 × 1)) requested; one product of 2 variants answered (the other id is no object): 1 + 2 + 2.
+    const two = nodesQuery([gid, 'gid://emporium/Product/ffffffffffffffffffffffff'], '... on Product { variants(first: 10) { nodes { sku } } }');
+    expect(await cost(two.query, two.variables)).to.deep.include({ requestedQueryCost: 26, actualQueryCost: 5 });
+    // 250 of them: 250 × 13, over the maximum, refused before a product is read.
+    const many = nodesQuery(Array(250).fill(gid), '... on Product { variants(first: 10) { nodes { sku } } }');
+    const over = await refused(many.query, many.variables);
+    expect(over.status).to.equal(400);
+    expect(over.body.errors[0].extensions).to.deep.equal({ code: 'MAX_COST_EXCEEDED', cost: 3250, maxCost: 1000 });
+    const tooMany = nodesQuery(Array(251).fill(gid), 'id');
+    const refusedIds = await refused(tooMany.query, tooMany.variables);
+    expect(refusedIds.status).to.equal(400);
+    expect(refusedIds.body.errors[0]).to.deep.include({ message: 'nodes: at most 250 ids' });
+  });
+
+  it('costs a mutation 10 plus its payload, and refuses one whose payload is over the maximum, changing nothing', async () => {
+    const gid = `gid://emporium/Product/${productId}`;
+    // 10 + product (1 + variants 2 + 5 × (1 + price 1)) + userErrors 1 = 24; answered: 10 + 1 + 2 + 2 × 2, no user error.
+    const updated = await cost(
+      `mutation($id: ID!) { productUpdate(id: $id, input: { vendor: "Kiln" }) { product { variants(first: 5) { nodes { price { amount } } } } userErrors { field } } }`,
+      { id: gid },
+    );
+    expect(updated).to.deep.include({ requestedQueryCost: 24, actualQueryCost: 17 });
+    const before = (await api.get(`/v1/products/${productId}`, shop.as)).body.data;
+    const heavy = heavyMutation(gid);
+    const over = await refused(heavy.query, heavy.variables);
+    expect(over.status).to.equal(400);
+    expect(over.body.errors[0].extensions.code).to.equal('MAX_COST_EXCEEDED');
+    expect((await api.get(`/v1/products/${productId}`, shop.as)).body.data.updated_at).to.equal(before.updated_at);
   });
 
   it('answers the per-field breakdown when asked with X-GraphQL-Cost-Include-Fields', async () => {

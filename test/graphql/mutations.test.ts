@@ -5,6 +5,7 @@ import { givenPublishedApp, installApp } from '../helpers/apps.js';
 import { givenLocation } from '../helpers/catalog.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
 import { asApp, asMerchant, graphqlClient, graphqlPost } from '../helpers/graphql.js';
+import { omittedDefault } from '../helpers/graphql-hostile.js';
 
 const OPERATOR = 'op-graphql-mutations@example.com';
 
@@ -27,13 +28,14 @@ describe('Admin GraphQL mutations', function () {
 
   const CREATE = `mutation($input: ProductCreateInput!) { productCreate(input: $input) { product { id legacyResourceId title handle status variants(first: 5) { nodes { id sku price { minorUnits } } } } userErrors { field message code } } }`;
 
-  it('creates, updates and deletes a product as REST does, and costs 10 a mutation', async () => {
+  it('creates, updates and deletes a product as REST does, and costs 10 plus its payload', async () => {
     const made = await gql(CREATE, { input: { title: 'Linen Throw', status: 'ACTIVE', variants: [{ price: 8900, sku: 'LT-1', inventoryTracked: false }] } });
     expect(made.errors, JSON.stringify(made.errors)).to.equal(undefined);
     const product = made.data.productCreate.product;
     expect(made.data.productCreate.userErrors).to.deep.equal([]);
     expect(product).to.deep.include({ title: 'Linen Throw', handle: 'linen-throw', status: 'ACTIVE' });
-    expect((made.extensions as any).cost).to.deep.include({ requestedQueryCost: 10, actualQueryCost: 10 });
+    // 10 + product (1 + variants 2 + 5 × (1 + price 1)) + userErrors 1; answered 10 + 1 + 2 + 1 × 2.
+    expect((made.extensions as any).cost).to.deep.include({ requestedQueryCost: 24, actualQueryCost: 15 });
     const rest = (await api.get(`/v1/products/${product.legacyResourceId}`, shop.as)).body.data;
     expect(rest).to.deep.include({ title: 'Linen Throw', status: 'active' });
     expect(rest.variants[0]).to.deep.include({ sku: 'LT-1', price: 8900 });
@@ -183,6 +185,20 @@ describe('Admin GraphQL mutations', function () {
     expect(over.data.orderRefund.userErrors[0].code).to.equal('OVER_REFUND');
   });
 
+  it('answers a mutation included by an omitted variable with a default: it ran, and the answer says so (no 500)', async () => {
+    const body = omittedDefault(
+      'mutation',
+      'productCreate(input: { title: "Omitted Default", variants: [{ price: 100 }] })',
+      'product { title } userErrors { code }',
+    );
+    const r = await graphqlPost(url(), asMerchant(shop.as), body.query, body.variables);
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    expect(r.body.data.productCreate).to.deep.equal({ product: { title: 'Omitted Default' }, userErrors: [] });
+    expect(r.body.extensions.cost).to.deep.include({ requestedQueryCost: 12, actualQueryCost: 11 });
+    const made = (await api.get('/v1/products?limit=250', shop.as)).body.data.filter((p: any) => p.title === 'Omitted Default');
+    expect(made).to.have.length(1);
+  });
+
   it('checks write scopes for an app token, refuses mutations over GET (405), and webhook subscriptions to apps', async () => {
     const operator = (await givenMerchant(api, { email: OPERATOR })).token;
     const partner = await givenPublishedApp(api, operator, { scopes: ['read_products', 'write_app_metadata'] });
@@ -190,7 +206,13 @@ describe('Admin GraphQL mutations', function () {
     const { run } = graphqlClient(url(), asApp(token));
     const denied = await run(CREATE, { input: { title: 'X', variants: [{ price: 1 }] } });
     expect(denied.errors?.[0]?.extensions).to.deep.include({ code: 'ACCESS_DENIED', requiredAccess: 'write_products' });
-    expect(denied.data).to.equal(null);
+    expect(denied.data).to.deep.equal({ productCreate: null });
+    // The denied mutation is null, and only it: the next one of the document still runs (and is denied on its own).
+    const both = await run(
+      `mutation { a: productDelete(id: "gid://emporium/Product/${'a'.repeat(24)}") { deletedId } b: customerCreate(input: { email: "x@example.com" }) { userErrors { code } } }`,
+    );
+    expect(both.data).to.deep.equal({ a: null, b: null });
+    expect(both.errors?.map((e) => e.extensions?.requiredAccess)).to.deep.equal(['write_products', 'write_customers']);
     const hook = await run(`mutation { webhookSubscriptionCreate(input: { targetUrl: "https://x.example.com", eventTypes: ["order.created"] }) { secret } }`);
     expect(hook.errors?.[0]?.extensions).to.deep.include({ code: 'ACCESS_DENIED', requiredAccess: 'merchant' });
     const get = await fetch(

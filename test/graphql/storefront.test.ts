@@ -3,6 +3,7 @@ import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { graphqlClient, graphqlPost } from '../helpers/graphql.js';
+import { omittedDefault } from '../helpers/graphql-hostile.js';
 
 /**
  * The storefront GraphQL API (docs/graphql.md, The storefront schema): the public REST reads'
@@ -143,5 +144,13 @@ describe('Storefront GraphQL (/v1/storefront/graphql, /v1/graphql/storefront)', 
     );
     expect(introspection.status).to.equal(400);
     expect(introspection.body.errors[0].message).to.match(/introspection/i);
+  });
+
+  it('answers a field included by an omitted variable with a default (no 500 once it ran)', async () => {
+    const body = omittedDefault('query', 'shop', 'name');
+    const r = await graphqlPost(`${app.url}/v1/storefront/graphql`, { 'x-store-subdomain': shop.store.subdomain }, body.query, body.variables);
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    expect(r.body.data.shop.name).to.be.a('string');
+    expect(r.body.extensions.cost).to.deep.include({ requestedQueryCost: 1, actualQueryCost: 1 });
   });
 });

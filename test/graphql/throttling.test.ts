@@ -3,6 +3,8 @@ import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { asMerchant, graphqlPost } from '../helpers/graphql.js';
+import { checkCost } from '../../src/graphql/transport.js';
+import { introspectionFlood } from '../helpers/graphql-hostile.js';
 import { withWebProcess } from '../helpers/processes.js';
 
 /**
@@ -91,5 +93,76 @@ describe('GraphQL throttling on the shared leaky bucket', function () {
     const refused = await graphqlPost(url, headers, '{ products(first: 58) { nodes { title } } }');
     expect(refused.status).to.equal(429);
     expect(refused.body.errors[0].extensions.code).to.equal('THROTTLED');
+  });
+
+  it('charges what the resolvers read when an error wipes the data (a bad cursor on a nested connection), on both schemas', async () => {
+    const fresh = await givenShop(api);
+    for (const title of ['A', 'B', 'C']) await givenProduct(api, fresh.as, { title });
+    // Requests 2 + 10 × (1 + 2 + 1) = 42; each variants fails on its cursor, after the page of 3 products was read: 2 + 3.
+    const query = '{ products(first: 10) { nodes { title variants(first: 1, after: "garbage") { nodes { id } } } } }';
+    const admin = await post(app.url, query, fresh.as);
+    expect(admin.status).to.equal(200);
+    expect(admin.body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
+    expect(admin.body.extensions.cost).to.deep.include({ requestedQueryCost: 42, actualQueryCost: 5 });
+    const storefront = await graphqlPost(`${app.url}/v1/storefront/graphql`, { 'x-store-subdomain': fresh.store.subdomain }, query);
+    expect(storefront.status).to.equal(200);
+    expect(storefront.body.data).to.equal(null);
+    expect(storefront.body.extensions.cost).to.deep.include({ requestedQueryCost: 42, actualQueryCost: 5 });
+  });
+
+  it('meters every request at 1 point at least, a document refused before it runs included: a throttled caller is 429 THROTTLED whatever it sends', async () => {
+    const fresh = await givenShop(api);
+    const url = `${app.url}/v1/storefront/graphql`;
+    const headers = { 'x-store-subdomain': fresh.store.subdomain };
+    const typename = await graphqlPost(url, headers, '{ __typename }');
+    expect(typename.body.extensions.cost).to.deep.include({ requestedQueryCost: 1, actualQueryCost: 1 });
+    // The client's bucket holds 60 and restores 1 a second: documents that fail validation, new and known, empty it.
+    let sent = 0;
+    let answer = await graphqlPost(url, headers, '{ nope }');
+    while (answer.status !== 429 && sent < 200) {
+      sent++;
+      answer = await graphqlPost(url, headers, sent % 2 ? '{ nope }' : `{ nope${sent} }`);
+      if (answer.status !== 429) {
+        expect(answer.status).to.equal(400);
+        expect(answer.body.extensions.cost.actualQueryCost).to.equal(1);
+      }
+    }
+    expect(answer.status).to.equal(429);
+    expect(sent).to.be.at.least(50);
+    expect(Number(answer.headers.get('retry-after'))).to.be.at.least(1);
+    expect(answer.body.errors[0].extensions).to.deep.include({ code: 'THROTTLED', requestedQueryCost: 1 });
+    for (const refused of ['{ nope }', '{ still nope }', '{ shop { name } }', '{'])
+      expect((await graphqlPost(url, headers, refused)).body.errors[0].extensions.code, refused).to.equal('THROTTLED');
+  });
+
+  it('charges a document new to the process a point per 200 bytes before it is parsed and validated, and a known one only its cost', async () => {
+    const fresh = await givenShop(api);
+    // 400 sibling `__typename` fields (cost 1): 4 KB whose validation costs many times its parsing (graphql-js compares sibling fields pairwise).
+    const wide = `{ ${Array.from({ length: 400 }, () => '__typename').join(' ')} }`;
+    const first = await post(app.url, wide, fresh.as);
+    expect(first.status, JSON.stringify(first.body).slice(0, 300)).to.equal(200);
+    expect(first.body.extensions.cost).to.deep.include({ requestedQueryCost: 1, actualQueryCost: Math.ceil(wide.length / 200) });
+    expect(first.body.extensions.cost.throttleStatus.currentlyAvailable).to.be.at.most(100 - Math.ceil(wide.length / 200) + 2);
+    const again = await post(app.url, wide, fresh.as);
+    expect(again.body.extensions.cost).to.deep.include({ requestedQueryCost: 1, actualQueryCost: 1 });
+    // A new document larger than the bucket holds is never parsed: 429 THROTTLED for its check.
+    const huge = `{ ${Array.from({ length: 2_000 }, (_, i) => `s${i % 2 ? '' : i}: shop { name }`).join(' ')} }`;
+    const refused = await post(app.url, huge, fresh.as);
+    expect(refused.status).to.equal(429);
+    expect(refused.body.errors[0].extensions).to.deep.include({ code: 'THROTTLED', requestedQueryCost: checkCost(huge) });
+  });
+
+  it('refuses a document that asks for the schema more than once, and meters the one that asks once', async () => {
+    const fresh = await givenShop(api);
+    const flood = await post(app.url, introspectionFlood(30), fresh.as);
+    expect(flood.status).to.equal(400);
+    expect(flood.body.errors[0].extensions).to.deep.include({ code: 'MAX_INTROSPECTION_EXCEEDED', maxSchemaIntrospections: 1 });
+    expect(flood.body.extensions.cost).to.deep.include({ requestedQueryCost: 1, actualQueryCost: checkCost(introspectionFlood(30)) });
+    const once = await post(app.url, introspectionFlood(1), fresh.as);
+    expect(once.status).to.equal(200);
+    expect(once.body.data.s0.types.length).to.be.greaterThan(50);
+    expect(once.body.extensions.cost).to.deep.include({ requestedQueryCost: 1, actualQueryCost: 1 });
+    // The same document's answer again, the same (from the schema's cache of introspection answers).
+    expect((await post(app.url, introspectionFlood(1), fresh.as)).body.data).to.deep.equal(once.body.data);
   });
 });

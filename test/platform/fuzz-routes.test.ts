@@ -33,6 +33,7 @@ import {
 import { client, type Client } from '../helpers/http.js';
 import { png } from '../helpers/images.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
+import { HOSTILE_BULK_QUERIES, hostileGraphqlBodies } from '../helpers/graphql-hostile.js';
 
 const OPERATOR = 'op-fuzz@example.com';
 const INTERNAL_SECRET = `fuzz-internal-secret-${'s'.repeat(24)}`;
@@ -353,6 +354,50 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
         .join(' ')}; slowest ${stats.slowest.ms.toFixed(0)} ms: ${stats.slowest.what}`,
     );
     expect(failures, failures.join('\n')).to.deep.equal([]);
+  });
+
+  it('answers hostile GraphQL documents on every GraphQL route and on bulk operations, from every kind of caller, with no 5xx, while /health answers', async () => {
+    const graphqlRoutes = routes.filter((r) => r.method === 'POST' && (r.path.endsWith('/graphql') || /graphql\/(admin|storefront)$/.test(r.path)));
+    const bulk = routes.find((r) => r.method === 'POST' && r.path === '/v1/bulk-operations')!;
+    expect(graphqlRoutes.length, 'the admin and storefront GraphQL routes').to.be.at.least(2);
+    expect(bulk, 'POST /v1/bulk-operations').to.not.equal(undefined);
+    const gids = [
+      ...a.candidates({ name: 'collection_id', after: 'collections', within: '' }).map((id) => `gid://emporium/Collection/${id}`),
+      ...a.candidates({ name: 'product_id', after: 'products', within: '' }).map((id) => `gid://emporium/Product/${id}`),
+    ];
+    const callers = ['none', 'merchantA', 'appA', 'appA-narrow', 'customerA', 'merchantB@A', 'appB'].map((k) => kinds.get(k)!);
+    // /health is asked all the while: it must answer (its p99 beside the hostile documents is bench:graphql-hostile's figure, not a test's).
+    let hostileDone = false;
+    const probes = { answered: 0, failed: [] as string[] };
+    const probing = (async () => {
+      while (!hostileDone) {
+        try {
+          const res = await fetch(`${app.url}/health`, { signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
+          if (res.status === 200) probes.answered++;
+          else probes.failed.push(`/health ${res.status}`);
+          await res.arrayBuffer();
+        } catch (err) {
+          probes.failed.push(`/health: ${String(err)}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    try {
+      for (const route of graphqlRoutes) {
+        const admin = route.path.includes('admin');
+        const headers: Record<string, string> = admin ? {} : { 'x-store-subdomain': a.shop.store.subdomain };
+        for (const [i, document] of hostileGraphqlBodies(admin ? 'admin' : 'storefront', gids).entries())
+          for (const kind of callers) await send(route, kind, route.path, { text: JSON.stringify(document) }, headers, `hostile graphql ${i}`);
+      }
+      for (const query of HOSTILE_BULK_QUERIES)
+        for (const kind of callers) await send(bulk, kind, bulk.path, { text: JSON.stringify({ query }) }, {}, 'hostile bulk');
+    } finally {
+      hostileDone = true;
+      await probing;
+    }
+    expect(failures, failures.join('\n')).to.deep.equal([]);
+    expect(probes.failed, probes.failed.join('\n')).to.deep.equal([]);
+    expect(probes.answered).to.be.greaterThan(0);
   });
 });
 

@@ -33,6 +33,7 @@ import { arrayConnection, cursorId, pagedConnection, type ConnectionArgs } from 
 import { fromGlobalId, idOf, toGlobalId } from '../ids.js';
 import { enumValue, money, type Resolvers } from '../schema.js';
 import { ownValue } from '../../own-keys.js';
+import type { ViewFields } from '../../projection.js';
 
 /** What each admin resolver gets: the request's caller and store, and its batched loaders. */
 export type AdminContext = {
@@ -40,25 +41,35 @@ export type AdminContext = {
   store: ScopedStore;
   principal: MerchantPrincipal | AppPrincipal;
   loaders: ReturnType<typeof adminLoaders>;
+  /** The fields of products, collections, customers and orders the query reads (a bulk export's: only what it selects); absent, whole. */
+  reads?: ViewReads;
   /** The HTTP request (its Idempotency-Key), set by the transport. */
   koa?: AppContext;
 };
 
+/** Of each kind of object read from the catalog, customers and orders, the fields of its view to read (src/projection.ts); a kind not named is read whole. */
+export type ViewReads = {
+  products?: ViewFields<ProductView>;
+  collections?: ViewFields<CollectionView>;
+  customers?: ViewFields<CustomerView>;
+  orders?: ViewFields<OrderView>;
+};
+
 /**
  * Per request, one read per kind of object however many a page asks for (DataLoader): a page of
- * 50 orders with their customers is two reads, not 51.
+ * 50 orders with their customers is two reads, not 51. With `reads`, only those fields.
  */
-export function adminLoaders(platform: Platform, storeId: string) {
+export function adminLoaders(platform: Platform, storeId: string, reads: ViewReads = {}) {
   const byIds = <V>(find: (platform: Platform, storeId: string, ids: readonly string[]) => Promise<Map<string, V>>) =>
     new DataLoader<string, V | null>(async (ids) => {
       const found = await find(platform, storeId, ids);
       return ids.map((id) => found.get(id) ?? null);
     });
   return {
-    products: byIds(productsByIds),
-    collections: byIds(collectionsByIds),
-    customers: byIds(customersByIds),
-    orders: byIds(ordersByIds),
+    products: byIds((p, s, ids) => productsByIds(p, s, ids, reads.products)),
+    collections: byIds((p, s, ids) => collectionsByIds(p, s, ids, reads.collections)),
+    customers: byIds((p, s, ids) => customersByIds(p, s, ids, reads.customers)),
+    orders: byIds((p, s, ids) => ordersByIds(p, s, ids, reads.orders)),
     addresses: byIds(addressesOfCustomers),
     transactions: byIds(transactionsOfOrders),
     media: byIds(mediaByIds),
@@ -160,6 +171,7 @@ const products = (ctx: AdminContext, args: ConnectionArgs & { query?: string | n
           query: args.query,
           collection_id: args.collection_id,
         }),
+        ctx.reads?.products,
       ),
     (p) => p,
   );
@@ -193,7 +205,7 @@ const orders = (ctx: AdminContext, args: ConnectionArgs, filter: { customer_id?:
   pagedConnection(
     args,
     ({ limit, cursor, backwards }) =>
-      listOrders(ctx.platform, ctx.store.id, { ...restQuery(ListOrdersQuery, { limit, cursor: restCursor(cursor), ...filter }), backwards }),
+      listOrders(ctx.platform, ctx.store.id, { ...restQuery(ListOrdersQuery, { limit, cursor: restCursor(cursor), ...filter }), backwards }, ctx.reads?.orders),
     (o) => o,
   );
 
@@ -253,7 +265,12 @@ export const adminResolvers: Resolvers<AdminContext> = {
       return pagedConnection(
         args,
         ({ limit, cursor, backwards }) =>
-          listCollections(ctx.platform, ctx.store.id, { limit, cursor: cursor ? new ObjectId(cursorId(cursor)) : undefined, backwards }),
+          listCollections(
+            ctx.platform,
+            ctx.store.id,
+            { limit, cursor: cursor ? new ObjectId(cursorId(cursor)) : undefined, backwards },
+            ctx.reads?.collections,
+          ),
         (c) => c,
       );
     },
@@ -267,7 +284,12 @@ export const adminResolvers: Resolvers<AdminContext> = {
       return pagedConnection(
         args,
         ({ limit, cursor, backwards }) =>
-          listCustomers(ctx.platform, ctx.store.id, { ...restQuery(ListCustomersQuery, { limit, cursor: restCursor(cursor), query: args.query }), backwards }),
+          listCustomers(
+            ctx.platform,
+            ctx.store.id,
+            { ...restQuery(ListCustomersQuery, { limit, cursor: restCursor(cursor), query: args.query }), backwards },
+            ctx.reads?.customers,
+          ),
         (c) => c,
       );
     },

@@ -99,7 +99,7 @@ export const ADMIN_SDL = /* GraphQL */ `
     options: [ProductOption!]!
     variants(first: Int, after: String, last: Int, before: String): ProductVariantConnection!
     priceRange: ProductPriceRange!
-    media: [MediaImage!]!
+    media: [MediaImage!]
     createdAt: DateTime!
     updatedAt: DateTime!
   }
@@ -116,7 +116,7 @@ export const ADMIN_SDL = /* GraphQL */ `
     inventoryTracked: Boolean!
     inventoryPolicy: InventoryPolicy!
     product: Product!
-    inventoryLevels(first: Int, after: String, last: Int, before: String): InventoryLevelConnection!
+    inventoryLevels(first: Int, after: String, last: Int, before: String): InventoryLevelConnection
   }
 
   type ProductEdge {
@@ -215,7 +215,7 @@ export const ADMIN_SDL = /* GraphQL */ `
     amountSpent: MoneyV2!
     defaultAddress: MailingAddress
     addresses(first: Int, after: String, last: Int, before: String): MailingAddressConnection!
-    orders(first: Int, after: String, last: Int, before: String): OrderConnection!
+    orders(first: Int, after: String, last: Int, before: String): OrderConnection
     createdAt: DateTime!
     updatedAt: DateTime!
   }
@@ -371,7 +371,7 @@ export const ADMIN_SDL = /* GraphQL */ `
     countryCode: String
     zip: String
     isActive: Boolean!
-    inventoryLevels(first: Int, after: String, last: Int, before: String): InventoryLevelConnection!
+    inventoryLevels(first: Int, after: String, last: Int, before: String): InventoryLevelConnection
     createdAt: DateTime!
     updatedAt: DateTime!
   }
@@ -609,14 +609,14 @@ export const ADMIN_SDL = /* GraphQL */ `
     nodes(ids: [ID!]!): [Node]!
     product(id: ID!): Product
     productByHandle(handle: String!): Product
-    products(first: Int, after: String, last: Int, before: String, query: String): ProductConnection!
+    products(first: Int, after: String, last: Int, before: String, query: String): ProductConnection
     productVariant(id: ID!): ProductVariant
     collection(id: ID!): Collection
-    collections(first: Int, after: String, last: Int, before: String): CollectionConnection!
+    collections(first: Int, after: String, last: Int, before: String): CollectionConnection
     customer(id: ID!): Customer
-    customers(first: Int, after: String, last: Int, before: String, query: String): CustomerConnection!
+    customers(first: Int, after: String, last: Int, before: String, query: String): CustomerConnection
     order(id: ID!): Order
-    orders(first: Int, after: String, last: Int, before: String): OrderConnection!
+    orders(first: Int, after: String, last: Int, before: String): OrderConnection
     """
     The app's own installation in this store: for an app's token; null for a merchant.
     """
@@ -631,19 +631,19 @@ export const ADMIN_SDL = /* GraphQL */ `
     """
     bulkOperations(first: Int, after: String, last: Int, before: String): BulkOperationConnection!
     location(id: ID!): Location
-    locations(first: Int, after: String, last: Int, before: String, active: Boolean): LocationConnection!
+    locations(first: Int, after: String, last: Int, before: String, active: Boolean): LocationConnection
     giftCard(id: ID!): GiftCard
-    giftCards(first: Int, after: String, last: Int, before: String, status: GiftCardStatus): GiftCardConnection!
+    giftCards(first: Int, after: String, last: Int, before: String, status: GiftCardStatus): GiftCardConnection
     coupon(id: ID!): Coupon
     """
     Coupons whose code starts with query (as REST's query), or all.
     """
-    coupons(first: Int, after: String, last: Int, before: String, query: String): CouponConnection!
+    coupons(first: Int, after: String, last: Int, before: String, query: String): CouponConnection
     """
     The merchant's webhook subscriptions (merchants only: an app's are in its manifest).
     """
     webhookSubscription(id: ID!): WebhookSubscription
-    webhookSubscriptions(first: Int, after: String, last: Int, before: String): WebhookSubscriptionConnection!
+    webhookSubscriptions(first: Int, after: String, last: Int, before: String): WebhookSubscriptionConnection
   }
   """
   A problem with a mutation's input or a rule it broke: the input path (["input", "variants", "0", "price"]), what is wrong, and a code.
@@ -868,23 +868,23 @@ export const ADMIN_SDL = /* GraphQL */ `
 
   """
   The main writes, each through the same service as its REST twin: each answers userErrors (every
-  input problem at its path, or the rule broken) instead of failing. A mutation costs 10. An
-  Idempotency-Key header makes a retry answer the first response, as in REST.
+  input problem at its path, or the rule broken) instead of failing. A mutation costs 10 plus what
+  its payload selects. An Idempotency-Key header makes a retry answer the first response, as in REST.
   """
   type Mutation {
-    productCreate(input: ProductCreateInput!): ProductPayload!
-    productUpdate(id: ID!, input: ProductUpdateInput!): ProductPayload!
-    productDelete(id: ID!): DeletePayload!
-    collectionCreate(input: CollectionCreateInput!): CollectionPayload!
-    collectionUpdate(id: ID!, input: CollectionUpdateInput!): CollectionPayload!
-    collectionDelete(id: ID!): DeletePayload!
-    inventoryAdjustQuantity(input: InventoryAdjustInput!): InventoryLevelPayload!
-    orderCreate(input: OrderCreateInput!): OrderPayload!
-    orderFulfill(id: ID!, input: OrderFulfillInput!): OrderPayload!
-    orderRefund(id: ID!, input: OrderRefundInput!): OrderPayload!
-    customerCreate(input: CustomerCreateInput!): CustomerPayload!
-    customerUpdate(id: ID!, input: CustomerUpdateInput!): CustomerPayload!
-    webhookSubscriptionCreate(input: WebhookSubscriptionCreateInput!): WebhookSubscriptionPayload!
+    productCreate(input: ProductCreateInput!): ProductPayload
+    productUpdate(id: ID!, input: ProductUpdateInput!): ProductPayload
+    productDelete(id: ID!): DeletePayload
+    collectionCreate(input: CollectionCreateInput!): CollectionPayload
+    collectionUpdate(id: ID!, input: CollectionUpdateInput!): CollectionPayload
+    collectionDelete(id: ID!): DeletePayload
+    inventoryAdjustQuantity(input: InventoryAdjustInput!): InventoryLevelPayload
+    orderCreate(input: OrderCreateInput!): OrderPayload
+    orderFulfill(id: ID!, input: OrderFulfillInput!): OrderPayload
+    orderRefund(id: ID!, input: OrderRefundInput!): OrderPayload
+    customerCreate(input: CustomerCreateInput!): CustomerPayload
+    customerUpdate(id: ID!, input: CustomerUpdateInput!): CustomerPayload
+    webhookSubscriptionCreate(input: WebhookSubscriptionCreateInput!): WebhookSubscriptionPayload
     """
     Start exporting an admin query as JSONL (docs/bulk.md); one running per caller in the store.
     """

@@ -12,7 +12,8 @@ import { adminLoaders, type AdminContext } from '../admin/resolvers.js';
 import { adminSchema } from '../admin/routes.js';
 import { idCursor } from '../connections.js';
 import { fromGlobalId } from '../ids.js';
-import { childPageQuery, planBulkQuery, rootPageQuery, type BulkPlan, type PlannedConnection } from './query.js';
+import { isCarried, readsOf } from './projection.js';
+import { childPageQuery, nestedPagesQuery, planBulkQuery, rootPageQuery, type BulkPlan, type ChildPages, type PlannedConnection } from './query.js';
 import { bulkOperationFacts, scopeOfType, URL_LIFETIME_SECONDS } from './service.js';
 import { bulkOperations, type BulkCheckpoint, type BulkOperationDocument, type BulkStatus } from './store.js';
 
@@ -24,7 +25,9 @@ import { bulkOperations, type BulkCheckpoint, type BulkOperationDocument, type B
  * (BULK_PART_BYTES, ending at a root object's last line); after each part the checkpoint (the
  * upload, its parts, the last root object written, the counts) is saved with the lease, so a
  * worker killed at any moment is resumed by another from the last part, with no line twice or
- * missing. Memory holds one part and one page, whatever the file's size.
+ * missing. Each read asks for as many objects as make about READ_BYTES of lines and reads of
+ * their documents only the fields its query selects, so memory holds one part and two reads,
+ * whatever the file's and the documents' size.
  */
 
 type Json = Record<string, unknown>;
@@ -32,6 +35,13 @@ export type ExportOutcome = 'completed' | 'failed' | 'canceled' | 'busy' | 'gone
 
 /** How often a running export reads whether it is canceled and who its caller is now (with the page it reads then). */
 const CHECK_EVERY_MS = 200;
+
+/**
+ * Workers that may die holding an export, without it writing a part in between, before it fails
+ * (`WORKER_DIED`) instead of being taken up again: an export that runs its worker out of memory
+ * would otherwise take down every worker that takes it up, and every export those hold with it.
+ */
+const MAX_WORKER_DEATHS = 2;
 
 const keyOf = (op: Pick<BulkOperationDocument, '_id' | 'store_id'>) => `bulk/${op.store_id.toHexString()}/${op._id.toHexString()}.jsonl`;
 
@@ -71,9 +81,14 @@ async function contextOf(platform: Platform, op: BulkOperationDocument): Promise
   return { platform, store, principal };
 }
 
-/** Run one of the export's queries, with loaders of its own (nothing cached from page to page): its data, or the first error as the operation's error code. */
+/**
+ * Run one of the export's queries, with loaders of its own (nothing cached from page to page),
+ * reading of each object only the fields the query selects: its data, or the first error as the
+ * operation's error code.
+ */
 async function run(ctx: Caller, document: DocumentNode): Promise<Json> {
-  const result = await execute({ schema: adminSchema, document, contextValue: { ...ctx, loaders: adminLoaders(ctx.platform, ctx.store.id) } });
+  const reads = readsOf(adminSchema, document);
+  const result = await execute({ schema: adminSchema, document, contextValue: { ...ctx, reads, loaders: adminLoaders(ctx.platform, ctx.store.id, reads) } });
   if (result.errors?.length) {
     const first = result.errors[0]!;
     throw new ExportError(String(first.extensions?.code ?? 'QUERY_FAILED'), first.message);
@@ -81,17 +96,133 @@ async function run(ctx: Caller, document: DocumentNode): Promise<Json> {
   return result.data as Json;
 }
 
-type Page = { nodes: Json[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+type PageInfo = { hasNextPage: boolean; endCursor: string | null };
+type Page = { nodes: Json[]; pageInfo: PageInfo };
+/** A nested connection's page, as lines. */
+type Lines = { lines: string[]; pageInfo: PageInfo };
+/** A root object as read: its line, and the first page of each of its connections by key (null: deleted before they were read). */
+type ReadObject = { id: string; line: string; children: Map<string, Lines> | null };
+/** A page of root objects as read. */
+type ReadPage = { objects: ReadObject[]; pageInfo: PageInfo };
 
 /**
- * One root object's lines, into the writer: itself (without its nested connections), then every
- * object of each nested connection with `__parentId`, all their pages (the next ones through
- * `node(id:)`), a page at a time (a root object with very many children is held as bytes of the
- * part, not as strings). A nested item's line is its JSON with `__parentId` added at the end (an
- * item has `id`, so its JSON is never `{}`). Answers how many lines it wrote.
+ * About how much of the file one read of the database brings (its lines' length): what the
+ * number of objects each read asks for is sized by, so that large objects come a few at a time
+ * and small ones a page at a time (docs/bulk.md, The export).
  */
-async function writeObject(ctx: Caller, plan: PlannedConnection, nestedKeys: ReadonlySet<string>, node: Json, writer: PartWriter): Promise<number> {
-  const own = nestedKeys.size ? Object.fromEntries(Object.entries(node).filter(([k]) => !nestedKeys.has(k))) : node;
+const READ_BYTES = 4 * 1024 * 1024;
+/** The objects a first read asks for, before there is a size to go by. */
+const FIRST_READ = 10;
+
+/**
+ * How many objects the next read asks for: as many as make READ_BYTES, by the largest object
+ * (with its connections, for root objects) the last read brought, from 1 to `max`.
+ */
+class ReadSize {
+  count: number;
+  constructor(private readonly max: number) {
+    this.count = Math.min(max, FIRST_READ);
+  }
+  observe(largest: number): void {
+    this.count = Math.max(1, Math.min(this.max, Math.floor(READ_BYTES / Math.max(1, largest))));
+  }
+}
+
+/**
+ * How an export reads: its nested connections read with their parents' page (`carried`) or apart;
+ * and the sizes of its reads: root objects a page by their lines and those of their carried
+ * connections, root objects a page by the lines of their connections read apart, and items of
+ * each connection a page.
+ */
+type ReadSizes = {
+  carried: readonly PlannedConnection[];
+  apart: readonly PlannedConnection[];
+  roots: ReadSize;
+  parents: ReadSize;
+  items: Map<string, ReadSize>;
+};
+
+/** A nested item's line: its JSON with `tail` (`__parentId`) added at the end (an item has `id`, so its JSON is never `{}`). */
+const itemLine = (item: Json, tail: string) => JSON.stringify(item).slice(0, -1) + tail;
+const parentTail = (parentId: string) => `,"__parentId":${JSON.stringify(parentId)}}`;
+
+/**
+ * The next page of root objects, after `cursor`: their own fields and the connections stored in
+ * their documents (`carried`) in one read, then the first page of each of their other
+ * connections in another (`nodes(ids:)`), as lines. It asks for as many root objects as the sizes
+ * say (by the largest object, and the largest object's connections read apart, of the page
+ * before), and measures what it brought for the next.
+ */
+async function readPage(ctx: Caller, plan: BulkPlan, sizes: ReadSizes, cursor: string | null): Promise<ReadPage> {
+  const { carried, apart } = sizes;
+  const pages = (children: readonly PlannedConnection[]): ChildPages => children.map((c) => [c, sizes.items.get(c.key)!.count] as const);
+  const count = apart.length ? Math.min(sizes.roots.count, sizes.parents.count) : sizes.roots.count;
+  const page = ownValue(await run(ctx, rootPageQuery(plan, count, cursor, pages(carried))), plan.connection.key) as Page;
+  if (!page.nodes.length) return { objects: [], pageInfo: page.pageInfo };
+  const largestItem = new Map(plan.connection.children.map((c) => [c.key, 0]));
+  /** Each child's page as lines, measured. */
+  const linesOf = (node: Json, children: readonly PlannedConnection[], tail: string): [string, Lines][] =>
+    children.map((child) => {
+      const { nodes, pageInfo } = ownValue(node, child.key) as Page;
+      const lines = nodes.map((item) => itemLine(item, tail));
+      for (const line of lines) largestItem.set(child.key, Math.max(largestItem.get(child.key)!, line.length));
+      return [child.key, { lines, pageInfo }];
+    });
+  const lengthOf = (children: Iterable<Lines>) => [...children].reduce((n, c) => c.lines.reduce((m, l) => m + l.length, n), 0);
+
+  let largestObject = 0;
+  const objects: ReadObject[] = page.nodes.map((node) => {
+    const id = node.id as string;
+    const own = carried.length ? Object.fromEntries(Object.entries(node).filter(([k]) => !carried.some((c) => c.key === k))) : node;
+    const children = new Map(linesOf(node, carried, parentTail(id)));
+    const line = JSON.stringify(own);
+    largestObject = Math.max(largestObject, line.length + lengthOf(children.values()));
+    return { id, line, children };
+  });
+  sizes.roots.observe(largestObject);
+
+  if (apart.length) {
+    const nested = (
+      await run(
+        ctx,
+        nestedPagesQuery(
+          plan,
+          objects.map((o) => o.id),
+          pages(apart),
+        ),
+      )
+    ).nodes as (Json | null)[];
+    let largestApart = 0;
+    objects.forEach((object, i) => {
+      // An object deleted since its page was read is written without its connections.
+      if (!nested[i]) {
+        object.children = null;
+        return;
+      }
+      const read = linesOf(nested[i]!, apart, parentTail(object.id));
+      for (const [key, lines] of read) object.children!.set(key, lines);
+      largestApart = Math.max(largestApart, lengthOf(read.map(([, lines]) => lines)));
+    });
+    sizes.parents.observe(largestApart);
+  }
+  for (const [key, length] of largestItem) if (length) sizes.items.get(key)!.observe(length);
+  return { objects, pageInfo: page.pageInfo };
+}
+
+/**
+ * One root object's lines, into the writer: its own line, then every object of each nested
+ * connection with `__parentId`: the first page as read with its page, the next ones through
+ * `node(id:)`, a page at a time (a root object with very many children is held as bytes of the
+ * part, not as strings), the lease kept before each. Answers how many lines it wrote.
+ */
+async function writeObject(
+  ctx: Caller,
+  plan: BulkPlan,
+  object: ReadObject,
+  sizes: ReadSizes,
+  writer: PartWriter,
+  keepLease: () => Promise<void>,
+): Promise<number> {
   const start = writer.held;
   try {
     return await writeLines();
@@ -100,18 +231,22 @@ async function writeObject(ctx: Caller, plan: PlannedConnection, nestedKeys: Rea
     throw err;
   }
   async function writeLines(): Promise<number> {
-    writer.add([JSON.stringify(own)]);
+    writer.add(object.line);
     let count = 1;
-    const parentId = node.id as string;
-    const tail = `,"__parentId":${JSON.stringify(parentId)}}`;
-    for (const child of plan.children) {
-      let page = ownValue(node, child.key) as Page;
+    const tail = parentTail(object.id);
+    // An object deleted since its page was read is written without its connections.
+    for (const child of object.children ? plan.connection.children : []) {
+      const size = sizes.items.get(child.key)!;
+      let page = object.children!.get(child.key)!;
       for (;;) {
-        writer.add(page.nodes.map((item) => JSON.stringify(item).slice(0, -1) + tail));
-        count += page.nodes.length;
+        for (const line of page.lines) writer.add(line);
+        count += page.lines.length;
         if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) break;
-        const data = await run(ctx, childPageQuery(child, plan.itemType, parentId, page.pageInfo.endCursor, ctx.platform.config.bulk.nestedPage));
-        page = ownValue(data.node as Json, child.key) as Page;
+        await keepLease();
+        const data = await run(ctx, childPageQuery(child, plan.connection.itemType, object.id, page.pageInfo.endCursor, size.count));
+        const next = ownValue(data.node as Json, child.key) as Page;
+        page = { lines: next.nodes.map((item) => itemLine(item, tail)), pageInfo: next.pageInfo };
+        if (page.lines.length) size.observe(Math.max(...page.lines.map((l) => l.length)));
       }
     }
     return count;
@@ -137,21 +272,19 @@ class PartWriter {
     this.buffer = Buffer.allocUnsafe(partBytes + 1024 * 1024);
   }
 
-  /** A root object's lines (their counts go into the checkpoint once their part is written). */
-  add(lines: string[]): void {
-    for (const line of lines) {
-      // A UTF-16 unit is at most 3 bytes of UTF-8: measure exactly only when that may not fit.
-      if (this.held + line.length * 3 + 1 > this.buffer.length) {
-        const need = this.held + Buffer.byteLength(line, 'utf8') + 1;
-        if (need > this.buffer.length) {
-          const bigger = Buffer.allocUnsafe(Math.max(need, this.buffer.length * 2));
-          this.buffer.copy(bigger, 0, 0, this.held);
-          this.buffer = bigger;
-        }
+  /** A line of a root object (the counts go into the checkpoint once its part is written). */
+  add(line: string): void {
+    // A UTF-16 unit is at most 3 bytes of UTF-8: measure exactly only when that may not fit.
+    if (this.held + line.length * 3 + 1 > this.buffer.length) {
+      const need = this.held + Buffer.byteLength(line, 'utf8') + 1;
+      if (need > this.buffer.length) {
+        const bigger = Buffer.allocUnsafe(Math.max(need, this.buffer.length * 2));
+        this.buffer.copy(bigger, 0, 0, this.held);
+        this.buffer = bigger;
       }
-      this.held += this.buffer.write(line, this.held, 'utf8');
-      this.buffer[this.held++] = 0x0a;
     }
+    this.held += this.buffer.write(line, this.held, 'utf8');
+    this.buffer[this.held++] = 0x0a;
   }
 
   /** Drop what was added after `held` was `bytes`. */
@@ -184,7 +317,7 @@ class PartWriter {
 /** How many pages of the root connection an export reads ahead of what it writes. */
 const READ_AHEAD = 1;
 
-type Step = [Page, Caller | null];
+type Step = [ReadPage, Caller | null];
 
 /**
  * Pages read ahead, in order: the page after `first`, then each next one asked for (by its
@@ -194,14 +327,14 @@ type Step = [Page, Caller | null];
  */
 function readAhead(first: string | null, read: (cursorId: string | null) => Promise<Step>, depth: number): { next(): Promise<Step> | null } {
   const queue: Promise<Step>[] = [];
-  let parked: Page | null = null;
-  const lastIdOf = (page: Page) => fromGlobalId(page.nodes.at(-1)!.id as string)?.id ?? null;
+  let parked: ReadPage | null = null;
+  const lastIdOf = (page: ReadPage) => fromGlobalId(page.objects.at(-1)!.id)?.id ?? null;
   const request = (cursorId: string | null) => {
     const step = read(cursorId);
     queue.push(step);
     step.then(
       ([page, verdict]) => {
-        if (!verdict || !page.pageInfo.hasNextPage || page.nodes.length === 0) return;
+        if (!verdict || !page.pageInfo.hasNextPage || page.objects.length === 0) return;
         if (queue.length < depth) request(lastIdOf(page));
         else parked = page;
       },
@@ -232,22 +365,32 @@ export async function runExport(platform: Platform, operationId: string): Promis
   const lease: Lease = { owner: platform.process.id, ms: platform.config.bulk.leaseMs };
   const found = await coll.findOne({ _id: new ObjectId(operationId) });
   if (!found || !['created', 'running', 'canceling'].includes(found.status)) return 'gone';
-  let op = await claimLease(
-    coll,
-    lease,
-    platform.clock.now(),
-    { _id: found._id, status: { $in: ['created', 'running', 'canceling'] } } as Filter<BulkOperationDocument>,
-    {
-      set: { updated_at: platform.clock.now(), ...(found.status === 'created' ? { status: 'running' as BulkStatus, started_at: platform.clock.now() } : {}) },
-    },
-  );
+  const claim = (takenFromTheDead: boolean) =>
+    claimLease(
+      coll,
+      lease,
+      platform.clock.now(),
+      {
+        _id: found._id,
+        status: { $in: ['created', 'running', 'canceling'] },
+        lease_owner: takenFromTheDead ? { $ne: null } : null,
+      } as Filter<BulkOperationDocument>,
+      {
+        set: { updated_at: platform.clock.now(), ...(found.status === 'created' ? { status: 'running' as BulkStatus, started_at: platform.clock.now() } : {}) },
+        ...(takenFromTheDead ? { inc: { worker_deaths: 1 } } : {}),
+      },
+    );
+  // Nobody's, or given back; else a lease that ran out without being given back: its worker died holding it.
+  let op = (await claim(false)) ?? (await claim(true));
   if (!op) return 'busy';
   const storage = objectStorage(platform);
   const key = keyOf(op);
 
-  /** Save a checkpoint (and renew the lease); a lease lost means another worker has the export now: stop. */
-  const save = async (checkpoint: BulkCheckpoint): Promise<void> => {
-    const held = await extendLease(coll, op!, lease, platform.clock.now(), { set: { checkpoint, updated_at: platform.clock.now() } });
+  /** Save a checkpoint (and renew the lease); a lease lost means another worker has the export now: stop. A part written clears the deaths. */
+  const save = async (checkpoint: BulkCheckpoint, wrotePart = false): Promise<void> => {
+    const held = await extendLease(coll, op!, lease, platform.clock.now(), {
+      set: { checkpoint, updated_at: platform.clock.now(), ...(wrotePart ? { worker_deaths: 0 } : {}) },
+    });
     if (!held) throw new ExportError('LEASE_LOST', 'another worker took the export over');
     op = held;
   };
@@ -264,79 +407,97 @@ export async function runExport(platform: Platform, operationId: string): Promis
   let writer: PartWriter | null = null;
   let after = checkpoint.after_root_id;
   let pending = { objects: 0, roots: 0 };
-  try {
-    if (!checkpoint.upload_id) {
-      const { uploadId } = await storage.startMultipart(key, 'application/jsonl');
-      checkpoint = { ...checkpoint, upload_id: uploadId };
-      await save(checkpoint);
-    }
-    const planned = planBulkQuery(adminSchema, op.query, scopeOfType);
-    if ('problems' in planned) throw new ExportError('INVALID_QUERY', planned.problems[0]!.message);
-    const plan: BulkPlan = planned.plan;
-    writer = new PartWriter(storage, key, platform.config.bulk.partBytes, checkpoint);
-    const sizes = { root: platform.config.bulk.rootPage, nested: platform.config.bulk.nestedPage };
-    const nestedKeys = new Set(plan.connection.children.map((c) => c.key));
-    const pageAfter = async (ctx: Caller, cursorId: string | null) =>
-      ownValue(await run(ctx, rootPageQuery(plan, sizes, cursorId ? idCursor(cursorId) : null)), plan.connection.key) as Page;
-    /**
-     * Whether to go on: a cancel, and the caller as it is now (an app uninstalled or narrowed
-     * half-way fails the export), read with the page read after each part, and between parts
-     * with a page at most every CHECK_EVERY_MS.
-     */
-    let checked = 0;
-    let current: Caller | null = null;
-    const goOn = async (): Promise<Caller | null> => {
-      if (current && Date.now() - checked < CHECK_EVERY_MS) return current;
-      checked = Date.now();
-      const [status, ctx] = await Promise.all([coll.findOne({ _id: op!._id }, { projection: { status: 1 } }), contextOf(platform, op!)]);
-      current = status?.status === 'canceling' ? null : ctx;
-      return current;
-    };
-    const renewEvery = Math.max(1, Math.floor(lease.ms / 4));
-    let renewed = Date.now();
-    let ctx = await goOn();
-    if (!ctx) outcome = 'canceled';
-    // Reading runs ahead of writing (READ_AHEAD pages): each page, with the verdict on going on,
-    // is asked for as soon as the one before it has arrived, while earlier pages' lines are made
-    // and written (the database's work overlaps ours).
-    const pages = ctx ? readAhead(after, (cursorId) => Promise.all([pageAfter(current ?? ctx!, cursorId), goOn()]), READ_AHEAD) : null;
-    for (let next = pages?.next(); next; next = pages!.next()) {
-      const [page, verdict] = await next;
-      if (!verdict) {
-        outcome = 'canceled';
-        break;
+  if (op.worker_deaths >= MAX_WORKER_DEATHS) {
+    outcome = 'failed';
+    error = new ExportError(
+      'WORKER_DIED',
+      'The export stopped its bulk worker twice without writing a part in between (out of memory, killed, or unresponsive for a whole lease): it is not tried again',
+    );
+    platform.log.error({ event: 'bulk.worker_deaths', operation_id: operationId, deaths: op.worker_deaths });
+  } else {
+    try {
+      if (!checkpoint.upload_id) {
+        const { uploadId } = await storage.startMultipart(key, 'application/jsonl');
+        checkpoint = { ...checkpoint, upload_id: uploadId };
+        await save(checkpoint);
       }
-      ctx = verdict;
-      for (const node of page.nodes) {
-        const lines = await writeObject(ctx, plan.connection, nestedKeys, node, writer);
-        pending = { objects: pending.objects + lines, roots: pending.roots + 1 };
-        after = fromGlobalId(node.id as string)?.id ?? after;
-        if (writer.full) {
-          checkpoint = await writer.flush(after, pending);
-          pending = { objects: 0, roots: 0 };
-          await save(checkpoint);
-          renewed = Date.now();
-          checked = 0; // after a part, the next page read asks afresh whether to go on
+      const planned = planBulkQuery(adminSchema, op.query, scopeOfType);
+      if ('problems' in planned) throw new ExportError('INVALID_QUERY', planned.problems[0]!.message);
+      const plan: BulkPlan = planned.plan;
+      writer = new PartWriter(storage, key, platform.config.bulk.partBytes, checkpoint);
+      const { rootPage, nestedPage } = platform.config.bulk;
+      const carried = (c: PlannedConnection) => isCarried(plan.connection.itemType.name, c.field.name.value);
+      const sizes: ReadSizes = {
+        carried: plan.connection.children.filter(carried),
+        apart: plan.connection.children.filter((c) => !carried(c)),
+        roots: new ReadSize(rootPage),
+        parents: new ReadSize(rootPage),
+        items: new Map(plan.connection.children.map((c) => [c.key, new ReadSize(nestedPage)])),
+      };
+      /**
+       * Whether to go on: a cancel, and the caller as it is now (an app uninstalled or narrowed
+       * half-way fails the export), read with the page read after each part, and between parts
+       * with a page at most every CHECK_EVERY_MS.
+       */
+      let checked = 0;
+      let current: Caller | null = null;
+      const goOn = async (): Promise<Caller | null> => {
+        if (current && Date.now() - checked < CHECK_EVERY_MS) return current;
+        checked = Date.now();
+        const [status, ctx] = await Promise.all([coll.findOne({ _id: op!._id }, { projection: { status: 1 } }), contextOf(platform, op!)]);
+        current = status?.status === 'canceling' ? null : ctx;
+        return current;
+      };
+      const renewEvery = Math.max(1, Math.floor(lease.ms / 4));
+      let renewed = Date.now();
+      /** Before a read: the lease renewed (with the checkpoint as of the last part) once a quarter of it has passed, not at every read. */
+      const keepLease = async (): Promise<void> => {
+        if (Date.now() - renewed < renewEvery) return;
+        await save(writer!.checkpoint);
+        renewed = Date.now();
+      };
+      let ctx = await goOn();
+      if (!ctx) outcome = 'canceled';
+      // Reading runs ahead of writing (READ_AHEAD pages): each page, with the verdict on going on,
+      // is asked for as soon as the one before it has arrived, while earlier pages' lines are made
+      // and written (the database's work overlaps ours).
+      const pages = ctx
+        ? readAhead(after, (cursorId) => Promise.all([readPage(current ?? ctx!, plan, sizes, cursorId ? idCursor(cursorId) : null), goOn()]), READ_AHEAD)
+        : null;
+      for (let next = pages?.next(); next; next = pages!.next()) {
+        const [page, verdict] = await next;
+        if (!verdict) {
+          outcome = 'canceled';
+          break;
+        }
+        ctx = verdict;
+        await keepLease();
+        for (const object of page.objects) {
+          const lines = await writeObject(ctx, plan, object, sizes, writer, keepLease);
+          pending = { objects: pending.objects + lines, roots: pending.roots + 1 };
+          after = fromGlobalId(object.id)?.id ?? after;
+          if (writer.full) {
+            checkpoint = await writer.flush(after, pending);
+            pending = { objects: 0, roots: 0 };
+            await save(checkpoint, true);
+            renewed = Date.now();
+            checked = 0; // after a part, the next page read asks afresh whether to go on
+          }
         }
       }
-      // The lease renewed (with the checkpoint as of the last part) a few times a lease, not at every page.
-      if (Date.now() - renewed >= renewEvery) {
-        await save(writer.checkpoint);
-        renewed = Date.now();
+      checkpoint = await writer.flush(after, pending);
+    } catch (err) {
+      if (err instanceof ExportError && err.code === 'LEASE_LOST') {
+        platform.log.warn({ event: 'bulk.lease_lost', operation_id: operationId });
+        return 'busy';
       }
+      error = err instanceof ExportError ? err : new ExportError('INTERNAL_ERROR', 'The export failed');
+      if (!(err instanceof ExportError))
+        platform.log.error({ event: 'bulk.export_failed', operation_id: operationId, err: (err as Error).message, stack: (err as Error).stack });
+      outcome = 'failed';
+      // What is held is whole root objects: the partial file gets them too (unless writing is what failed).
+      if (writer) checkpoint = await writer.flush(after, pending).catch(() => writer!.checkpoint);
     }
-    checkpoint = await writer.flush(after, pending);
-  } catch (err) {
-    if (err instanceof ExportError && err.code === 'LEASE_LOST') {
-      platform.log.warn({ event: 'bulk.lease_lost', operation_id: operationId });
-      return 'busy';
-    }
-    error = err instanceof ExportError ? err : new ExportError('INTERNAL_ERROR', 'The export failed');
-    if (!(err instanceof ExportError))
-      platform.log.error({ event: 'bulk.export_failed', operation_id: operationId, err: (err as Error).message, stack: (err as Error).stack });
-    outcome = 'failed';
-    // What is held is whole root objects: the partial file gets them too (unless writing is what failed).
-    if (writer) checkpoint = await writer.flush(after, pending).catch(() => writer!.checkpoint);
   }
   checkpoint = { ...checkpoint, finishing: { outcome, error_code: error?.code ?? null, error_message: error?.message ?? null } };
   try {

@@ -19,9 +19,12 @@ import { MAX_TOKENS, MaxAliasesRule, MaxDepthRule } from '../limits.js';
 /**
  * What a bulk query may be (docs/bulk.md, The query): one admin query, no variables or named
  * fragments, whose one root field is a connection of BULK_ROOTS; 1 to MAX_CONNECTIONS connections
- * in all, nested at most MAX_NESTING deep (the root's items may have connections; theirs may not).
+ * in all, nested at most MAX_NESTING deep (the root's items may have connections; theirs may not),
+ * each selected once (aliases of one connection would read its objects once each).
  * The plan rewrites it for the export: each connection asks for a page (`first`, `after`) with
- * its items' `id` and its `pageInfo`, whatever the query asked.
+ * its items' `id` and its `pageInfo`, whatever the query asked; a page of root objects carries
+ * the connections stored in their documents, and the others are read apart (docs/bulk.md, The
+ * export).
  */
 export const BULK_ROOTS = ['products', 'collections', 'customers', 'orders'] as const;
 export type BulkRoot = (typeof BULK_ROOTS)[number];
@@ -108,6 +111,8 @@ export function planBulkQuery(
    */
   const walk = (selection: SelectionSetNode, type: GraphQLObjectType, depth: number, direct: boolean): PlannedConnection[] => {
     const found: PlannedConnection[] = [];
+    /** The answer keys of each connection field of these items: one connection selected twice would read its objects twice. */
+    const keysOf = new Map<string, string[]>();
     for (const s of selection.selections) {
       if (s.kind === Kind.FRAGMENT_SPREAD) {
         problems.push('named fragments cannot be used in a bulk query');
@@ -129,6 +134,7 @@ export function planBulkQuery(
           );
           continue;
         }
+        keysOf.set(s.name.value, [...(keysOf.get(s.name.value) ?? []), s.alias?.value ?? s.name.value]);
         const planned = plan(s, named, depth + 1);
         if (planned) found.push(planned);
       } else {
@@ -137,6 +143,8 @@ export function planBulkQuery(
         walk(s.selectionSet, named, depth, false);
       }
     }
+    for (const [name, keys] of keysOf)
+      if (keys.length > 1) problems.push(`${name} is selected ${keys.length} times (as ${keys.join(', ')}): a bulk query selects a connection once`);
     return found;
   };
 
@@ -183,14 +191,17 @@ const field = (name: string, selections?: SelectionSetNode['selections']): Field
   ...(selections ? { selectionSet: { kind: Kind.SELECTION_SET, selections } } : {}),
 });
 
+/** Nested connections to read with their parents, each with how many of its items a page. */
+export type ChildPages = readonly (readonly [PlannedConnection, number])[];
+
 /**
  * A connection field asking for a page: its own arguments but the pagination ones, then `first`
- * (and `after`); its items with `id`, their own selection and then their connections
- * (each a first page of `pages.nested`); and its `pageInfo`.
+ * (and `after`); its items with `id`, their own selection and the first pages of `children`;
+ * and its `pageInfo`.
  */
-export function pageField(c: PlannedConnection, first: number, after: string | null, nested: number): FieldNode {
+function pageField(c: PlannedConnection, first: number, after: string | null, children: ChildPages = []): FieldNode {
   const args = (c.field.arguments ?? []).filter((a) => !PAGINATION.has(a.name.value));
-  const items = [field('id'), ...c.selection.selections, ...c.children.map((child) => pageField(child, nested, null, nested))];
+  const items = [field('id'), ...c.selection.selections, ...children.map(([child, size]) => pageField(child, size, null))];
   return {
     kind: Kind.FIELD,
     ...(c.field.alias ? { alias: c.field.alias } : {}),
@@ -200,25 +211,40 @@ export function pageField(c: PlannedConnection, first: number, after: string | n
   };
 }
 
-/** Objects a page reads: of the root connection (BULK_ROOT_PAGE), of a nested one (BULK_NESTED_PAGE). */
-export type PageSizes = { root: number; nested: number };
+/** An inline fragment on `type` selecting `selections`. */
+const on = (type: GraphQLObjectType, selections: SelectionSetNode['selections']) => ({
+  kind: Kind.INLINE_FRAGMENT as const,
+  typeCondition: { kind: Kind.NAMED_TYPE as const, name: { kind: Kind.NAME as const, value: type.name } },
+  selectionSet: { kind: Kind.SELECTION_SET as const, selections },
+});
 
-/** A query of one page of the root connection. */
-export const rootPageQuery = (plan: BulkPlan, pages: PageSizes, after: string | null): DocumentNode =>
-  document([pageField(plan.connection, pages.root, after, pages.nested)]);
+/** A query of one page of the root connection: `first` objects after `after`, their own fields and the first pages of `children`. */
+export const rootPageQuery = (plan: BulkPlan, first: number, after: string | null, children: ChildPages): DocumentNode =>
+  document([pageField(plan.connection, first, after, children)]);
 
-/** A query of the next page of a nested connection of one item (`node(id:)`, the item's type). */
-export function childPageQuery(child: PlannedConnection, parentType: GraphQLObjectType, parentId: string, after: string, nested: number): DocumentNode {
-  const onType = {
-    kind: Kind.INLINE_FRAGMENT as const,
-    typeCondition: { kind: Kind.NAMED_TYPE as const, name: { kind: Kind.NAME as const, value: parentType.name } },
-    selectionSet: { kind: Kind.SELECTION_SET as const, selections: [pageField(child, nested, after, nested)] },
+/** A query of the first pages of `children` of some root objects (`nodes(ids:)`, by global id, at most 250). */
+export function nestedPagesQuery(plan: BulkPlan, ids: readonly string[], children: ChildPages): DocumentNode {
+  const nodes: FieldNode = {
+    kind: Kind.FIELD,
+    name: { kind: Kind.NAME, value: 'nodes' },
+    arguments: [
+      { kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: 'ids' }, value: { kind: Kind.LIST, values: ids.map((id) => ({ kind: Kind.STRING, value: id })) } },
+    ],
+    selectionSet: {
+      kind: Kind.SELECTION_SET,
+      selections: [on(plan.connection.itemType, [field('id'), ...children.map(([child, size]) => pageField(child, size, null))])],
+    },
   };
+  return document([nodes]);
+}
+
+/** A query of the next page of a nested connection of one item (`node(id:)`, the item's type): `first` items after `after`. */
+export function childPageQuery(child: PlannedConnection, parentType: GraphQLObjectType, parentId: string, after: string, first: number): DocumentNode {
   const node: FieldNode = {
     kind: Kind.FIELD,
     name: { kind: Kind.NAME, value: 'node' },
     arguments: [stringArg('id', parentId)],
-    selectionSet: { kind: Kind.SELECTION_SET, selections: [onType] },
+    selectionSet: { kind: Kind.SELECTION_SET, selections: [on(parentType, [pageField(child, first, after)])] },
   };
   return document([node]);
 }

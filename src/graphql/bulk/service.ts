@@ -127,6 +127,7 @@ export async function startBulkOperation(
     status: 'created',
     estimated_root_count: await ESTIMATES[planned.plan.root](platform, storeId),
     checkpoint: { upload_id: null, parts: [], after_root_id: null, object_count: 0, root_object_count: 0, bytes: 0 },
+    worker_deaths: 0,
     file: null,
     error_code: null,
     error_message: null,

@@ -46,6 +46,11 @@ export type BulkOperationDocument = Leased & {
   /** Root objects there were when it started: what progress is a share of. */
   estimated_root_count: number;
   checkpoint: BulkCheckpoint;
+  /**
+   * Bulk workers that died holding it (their lease ran out, never given back) since it last wrote
+   * a part: at MAX_WORKER_DEATHS it fails instead of running again (docs/bulk.md, The export).
+   */
+  worker_deaths: number;
   /** The finished file (or, failed or canceled, the partial one) and when its URL lapses. */
   file: { key: string; size: number; partial: boolean; expires_at: Date } | null;
   error_code: string | null;
