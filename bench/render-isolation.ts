@@ -10,9 +10,10 @@ import { benchDatabase, freePort, startServer, jsonClient, percentile, type Json
  * `sort`s that only stopping its thread ends), and one whose theme is the largest the Liquid
  * bounds let through (seven sections of 5,000 outputs each, at the file size limit). The quiet
  * store's reads are timed, one at a time, alone (the baseline) and while two clients load the
- * other stores' home pages without pause, in alternating slices of BENCH_SLICE_SECONDS, for
- * BENCH_SECONDS each. Printed: the reads' p50, p99 and max in both, the ratio of the p99s, and the
- * hostile pages' own times.
+ * other stores' home pages without pause, live and as a preview of a draft in turn (as
+ * test/storefront/rendering-isolation.test.ts does, which asserts what the pages are, not how long
+ * they took), in alternating slices of BENCH_SLICE_SECONDS, for BENCH_SECONDS each. Printed: the
+ * reads' p50, p99 and max in both, the ratio of the p99s, and the hostile pages' own times.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SLICE = Number(process.env.BENCH_SLICE_SECONDS ?? 5);
@@ -73,12 +74,20 @@ try {
 
   const outputs = (n: number) => '{{ b }}'.repeat(n);
   const padded = (source: string) => `${source}{% comment %}${'x'.repeat(262_144 - source.length - 30)}{% endcomment %}`;
+  /** A store with this theme live, and a preview of a draft of its home page (the hero's heading changed). */
   const themed = async (name: string, sections: Record<string, string>) => {
     const s = await store(name);
     const bundle = emberWith(`${name}-${unique}`, sections);
+    const slug = bundle.package.slug;
     await call('POST', '/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, auth);
-    await call('POST', `/v1/themes/${bundle.package.slug}/install`, { store_id: s.id }, auth);
-    return s;
+    await call('POST', `/v1/themes/${slug}/install`, { store_id: s.id }, auth);
+    const as = { ...auth, 'x-store-id': s.id };
+    const home = (await call('GET', `/v1/themes/${slug}/editor`, undefined, as)).data.templates.home;
+    const draft = structuredClone(home.live);
+    draft.sections.hero.blocks.heading.settings.heading = 'Draft heading';
+    await call('PUT', `/v1/themes/${slug}/editor/draft`, { template_key: 'home', content: draft, version: home.version }, as);
+    const preview: string = (await call('POST', `/v1/themes/${slug}/preview-session`, { template_key: 'home' }, as)).data.token;
+    return { subdomain: s.subdomain as string, queries: ['', `?preview_token=${preview}`] };
   };
   const hostile = await themed('hostile', {
     where:
@@ -101,10 +110,10 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
-  const loadWhile = async (running: () => boolean, subdomain: string) => {
-    while (running()) {
+  const loadWhile = async (running: () => boolean, { subdomain, queries }: { subdomain: string; queries: string[] }) => {
+    for (let i = 0; running(); i++) {
       const t0 = performance.now();
-      const res = await fetch(`${api}/v1/storefront/${subdomain}/pages/home`);
+      const res = await fetch(`${api}/v1/storefront/${subdomain}/pages/home${queries[i % queries.length]}`);
       await res.text();
       if (res.status !== 200) throw new Error(`${subdomain} home: ${res.status}`);
       pages.push(performance.now() - t0);
@@ -115,19 +124,19 @@ try {
   for (let done = 0; done < SECONDS; done += SLICE) {
     await readFor(SLICE * 1000, reads.alone);
     let on = true;
-    const load = [loadWhile(() => on, hostile.subdomain), loadWhile(() => on, big.subdomain)];
+    const load = [loadWhile(() => on, hostile), loadWhile(() => on, big)];
     await readFor(SLICE * 1000, reads.loaded);
     on = false;
     await Promise.all(load);
   }
 
   const row = (label: string, xs: number[]) =>
-    `${label.padEnd(52)} p50 ${percentile(xs, 0.5).toFixed(1).padStart(6)} ms   p99 ${percentile(xs, 0.99).toFixed(1).padStart(6)} ms   max ${Math.max(...xs)
+    `${label.padEnd(68)} p50 ${percentile(xs, 0.5).toFixed(1).padStart(6)} ms   p99 ${percentile(xs, 0.99).toFixed(1).padStart(6)} ms   max ${Math.max(...xs)
       .toFixed(0)
       .padStart(5)} ms   ${String(xs.length).padStart(5)} reads`;
   console.log(`\nA quiet store's GET /v1/storefront/:subdomain, one at a time, ${SECONDS} s each, in ${SLICE} s slices`);
   console.log(row('alone (baseline)', reads.alone));
-  console.log(row('while two clients load hostile and largest Liquid pages', reads.loaded));
+  console.log(row('while two clients load hostile and largest Liquid pages and previews', reads.loaded));
   console.log(`ratio of p99 (loaded / alone): ${(percentile(reads.loaded, 0.99) / percentile(reads.alone, 0.99)).toFixed(2)}`);
   console.log(
     `the Liquid pages: ${pages.length}, p50 ${percentile(pages, 0.5).toFixed(0)} ms, p99 ${percentile(pages, 0.99).toFixed(0)} ms, max ${Math.max(...pages).toFixed(0)} ms`,

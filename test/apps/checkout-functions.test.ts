@@ -118,8 +118,7 @@ const DEEP_LIST = JSON.parse(readFileSync(new URL('../../../fixtures/functions/d
  * enabled functions advise on coupons, shipping options, payment methods and validation; they
  * never set an amount; a failing one is dropped and counted; every run is in the run log.
  */
-describe('Checkout Functions at checkout (advice, failing securely, metrics and the run log)', function () {
-  this.timeout(120_000);
+describe('Checkout Functions at checkout (advice, failing securely, metrics and the run log)', () => {
   const { api } = useTestApp('checkout_functions', { OPERATOR_EMAILS: OPERATOR });
   let operatorToken: string;
   before(async () => {

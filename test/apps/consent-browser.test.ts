@@ -20,8 +20,7 @@ const insecure = { [oauth.allowInsecureRequests]: true } as const;
  * Cancel gives `access_denied`; an unregistered redirect URI never redirects; the consent page
  * refuses to be framed.
  */
-describe('The OAuth consent page in a browser (Chromium)', function () {
-  this.timeout(120_000);
+describe('The OAuth consent page in a browser (Chromium)', () => {
   const { app, api } = useTestApp('consent_browser', { OPERATOR_EMAILS: OPERATOR });
   const web = useWebProcess(app);
   const chromium = useBrowser();

@@ -34,8 +34,7 @@ const EXTENSIONS = [
  * enable/disable delivered to the app as a signed lifecycle webhook, and the extensions worker
  * revoking every row of an uninstalled installation once, even when killed half-way.
  */
-describe('App extensions: the registry, merchant control and revocation by the extensions worker', function () {
-  this.timeout(120_000);
+describe('App extensions: the registry, merchant control and revocation by the extensions worker', () => {
   const { app, api, receiver, startWorker } = useWebhooksApp(
     'app_extensions',
     {

@@ -40,8 +40,7 @@ const lifted = (maxRunMs: number) => ({ maxInputBytes: 64 * 1024, maxOperations:
  * functions run): in the core's thread pool, each run's answer awaited within its time and a
  * grace, one store's checkouts on at most half the threads.
  */
-describe('Checkout Functions: the function threads', function () {
-  this.timeout(60_000);
+describe('Checkout Functions: the function threads', () => {
   const runners: FunctionRunner[] = [];
   const runner = () => {
     const made = createFunctionRunner({ threads: 2 });

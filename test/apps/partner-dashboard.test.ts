@@ -12,8 +12,7 @@ const SECRET = 'internal-secret-for-the-dashboard-tests-0123456789';
  * real installs, uninstalls, app API calls, webhook deliveries by a webhooks worker to a real
  * receiver (one endpoint answering 500 until its delivery fails), and a catalog review.
  */
-describe('The partner dashboard', function () {
-  this.timeout(90_000);
+describe('The partner dashboard', () => {
   const { api, receiver } = useWebhooksApp(
     'app_dashboard',
     {

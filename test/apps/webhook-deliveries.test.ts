@@ -16,8 +16,7 @@ type Partner = GivenApp & { path: string; as: { token: string } };
  * merchant's (a real web process, a webhooks worker, and a receiver verifying with the app's
  * secret, so every successful delivery below is a verified one).
  */
-describe('App webhooks: the partner’s subscriptions, deliveries log and redelivery', function () {
-  this.timeout(90_000);
+describe('App webhooks: the partner’s subscriptions, deliveries log and redelivery', () => {
   const { app, api, receiver } = useWebhooksApp(
     'app_webhook_deliveries',
     {

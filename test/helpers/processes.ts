@@ -8,7 +8,7 @@ import { freePort } from './waiting.js';
 export type RunningProcess = {
   child: ChildProcess;
   output: () => string;
-  /** Resolve when a line containing `text` has been printed (stdout or stderr). */
+  /** Resolve when a line containing `text` has been printed (stdout or stderr); a minute by default, a process's start beside other work. */
   waitFor(text: string, timeoutMs?: number): Promise<void>;
   /** Resolve with the exit code (or signal) once the process has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -31,7 +31,7 @@ export function runCommand(command: string, args: string[], env: NodeJS.ProcessE
     child,
     output: () => output,
     exited,
-    waitFor(text, timeoutMs = 20_000) {
+    waitFor(text, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (output.includes(text)) {

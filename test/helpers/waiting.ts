@@ -1,7 +1,10 @@
 import { createServer } from 'node:net';
 
-/** Poll `probe` until it returns something truthy, or fail naming what was awaited. */
-export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+/**
+ * Poll `probe` until it returns something truthy, or fail naming what was awaited. The timeout
+ * bounds a hang: what a test waits for here may take a busy machine tens of seconds.
+ */
+export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

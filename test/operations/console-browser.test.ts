@@ -21,8 +21,7 @@ const OPERATOR = 'console-browser-operator@example.com';
  * checked; the overview refreshes itself; a merchant, an app and a customer are refused; a page
  * of another site can neither frame the console nor post its forms.
  */
-describe('Operations: the operator console in a browser (Chromium)', function () {
-  this.timeout(120_000);
+describe('Operations: the operator console in a browser (Chromium)', () => {
   const { app, api, author, operator } = useThemeMarketplace('console_browser', OPERATOR);
   const web = useWebProcess(app, { OPERATOR_EMAILS: OPERATOR, JOBS_POLL_INTERVAL_MS: '100' });
   const chromium = useBrowser();
@@ -117,7 +116,7 @@ describe('Operations: the operator console in a browser (Chromium)', function ()
     await page.goto(`${web.url}/console`);
     const generated = async () => (await page.locator('main p.muted').first().textContent()) ?? '';
     const before = await generated();
-    await until('the overview to refresh', async () => (await generated()) !== before, 15_000);
+    await until('the overview to refresh', async () => (await generated()) !== before);
   });
 
   it('refuses a merchant, an app and a customer', async () => {

@@ -12,8 +12,7 @@ const OPERATOR = 'cookie-operator@example.com';
  * of the plain name is no one's: no session fixation, no login CSRF. The console and the consent
  * page read the same session cookie.
  */
-describe('Sign-in and console cookies outside development (APP_ENV=staging, behind a TLS proxy)', function () {
-  this.timeout(60_000);
+describe('Sign-in and console cookies outside development (APP_ENV=staging, behind a TLS proxy)', () => {
   const { app, api } = useTestApp('console_cookies', behindTlsProxy({ OPERATOR_EMAILS: OPERATOR }));
   let operator: GivenMerchant;
   before(async () => {

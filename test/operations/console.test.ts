@@ -19,8 +19,7 @@ type Got = { status: number; html: string; headers: Headers };
  * action a POST form with the session-bound CSRF token and a 303 back; lists paged with the API's
  * cursors; pages never framed.
  */
-describe('Operations: the operator console', function () {
-  this.timeout(60_000);
+describe('Operations: the operator console', () => {
   const { app, api, author, operator } = useThemeMarketplace('operations_console', OPERATOR);
   let shop: GivenShop;
   let merchantToken: string;

@@ -35,9 +35,7 @@ const activeWorkerGroupIncidents = async (api: Client, token: string) => {
  * over when the platform was not evaluating (stopped) for longer than three intervals. Real
  * maintenance workers on a fresh database, where only the maintenance group ever starts.
  */
-describe('Operations: incidents while a deployment starts', function () {
-  this.timeout(120_000);
-
+describe('Operations: incidents while a deployment starts', () => {
   describe('within the grace period (the default, 2 minutes)', () => {
     const { app, api } = useTestApp('incident_grace', FAST);
     const workers: RunningProcess[] = [];

@@ -15,8 +15,7 @@ const OPERATOR = 'op-incidents@example.com';
  * and clears both. Requests, job runs and webhook attempts are counted by the processes that do
  * them, and read back as time series and failure rates.
  */
-describe('Operations: incidents, counters and dashboards', function () {
-  this.timeout(90_000);
+describe('Operations: incidents, counters and dashboards', () => {
   const { app, api, receiver, startWorker } = useWebhooksApp('operations_incidents', {
     OPERATOR_EMAILS: OPERATOR,
     HEARTBEAT_INTERVAL_MS: '200',

@@ -13,8 +13,7 @@ const OPERATOR = 'op-jobs@example.com';
  * queued one canceled, a lock held by a dead process released (and one held by a live process
  * refused); operators only.
  */
-describe('Operations: queue diagnostics', function () {
-  this.timeout(60_000);
+describe('Operations: queue diagnostics', () => {
   const { app, api, startWorker } = useWebhooksApp('operations_jobs', {
     OPERATOR_EMAILS: OPERATOR,
     HEARTBEAT_INTERVAL_MS: '200',

@@ -10,8 +10,7 @@ const OPERATOR = 'op-outbox@example.com';
  * events, and a message whose delivery job was lost, shown to operators and re-driven at once:
  * each event recorded once however often it is re-driven, the message's delivery enqueued.
  */
-describe('Operations: the outbox and its re-drive', function () {
-  this.timeout(30_000);
+describe('Operations: the outbox and its re-drive', () => {
   const { app, api } = useTestApp('operations_outbox', () => ({ OPERATOR_EMAILS: OPERATOR }));
   let operator: { token: string };
   before(async () => {

@@ -16,8 +16,7 @@ const BEAT_MS = 200;
  * the queues by job name and state from Agenda's collection, the event outbox's backlog and each
  * module's work in flight; operators only. And the readiness probe.
  */
-describe('Operations: the runtime overview and the readiness probe', function () {
-  this.timeout(60_000);
+describe('Operations: the runtime overview and the readiness probe', () => {
   const { app, api, startWorker } = useWebhooksApp('operations_overview', {
     OPERATOR_EMAILS: OPERATOR,
     HEARTBEAT_INTERVAL_MS: String(BEAT_MS),

@@ -11,9 +11,7 @@ import type { Module } from '../../src/module.js';
 import { MODULES } from '../../src/modules.js';
 import { NoPayload, defineJob, defineSweep } from '../../src/queue.js';
 
-describe('Architecture (src/modules.ts, and what npm run lint refuses)', function () {
-  this.timeout(60_000);
-
+describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
   describe('the module list', () => {
     it('names each module once and mounts each path once', () => {
       const names = MODULES.map((m) => m.name);
@@ -63,7 +61,14 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
     });
   });
 
-  describe('npm run lint', () => {
+  /**
+   * Each rule refusing a violation in a probe. Running the linters over the whole tree is
+   * `npm run lint`'s (.ci/run runs it before the tests), not this test's: with the type checker
+   * that is a minute and a gigabyte on a busy 2-core machine. Linting the first probe loads the
+   * project's types too, which there can take minutes: hence the timeout, a bound on a hang.
+   */
+  describe('npm run lint', function () {
+    this.timeout(10 * 60_000);
     const eslint = new ESLint({ cwd: ROOT });
     /**
      * Lint `code` as if it were the file at `filePath`. src/ and jobs/ are linted with type
@@ -170,35 +175,15 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', functio
       }
     });
 
-    it('finds no open key lookup in src/ and jobs/ (with the type checker)', () => {
-      const lint = spawnSync(join(ROOT, 'node_modules/.bin/eslint'), ['src', 'jobs', '--format', 'json'], {
+    it('refuses an import cycle (dependency-cruiser)', () => {
+      const cycle = spawnSync(join(ROOT, 'node_modules/.bin/depcruise'), ['fixtures/lint/cycle', '--config', '.dependency-cruiser.cjs'], {
         cwd: ROOT,
         encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
       });
-      const results = JSON.parse(lint.stdout) as { filePath: string; messages: { ruleId: string | null; line: number; message: string }[] }[];
-      expect(results.length).to.be.greaterThan(200);
-      const found = results.flatMap((r) =>
-        r.messages.filter((m) => m.ruleId === 'emporium/no-open-key-lookup' || m.ruleId === null).map((m) => `${r.filePath}:${m.line} ${m.message}`),
-      );
-      expect(found).to.deep.equal([]);
-    });
-
-    it('refuses an import cycle (dependency-cruiser), and finds none in src/ and jobs/', () => {
-      const cruise = (...paths: string[]) =>
-        spawnSync(join(ROOT, 'node_modules/.bin/depcruise'), [...paths, '--config', '.dependency-cruiser.cjs'], {
-          cwd: ROOT,
-          encoding: 'utf8',
-          env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-        });
-      // CI runs with a colour-capable environment; compare the text without escape codes.
-      const plain = (text: string) => stripVTControlCharacters(text);
-      const cycle = cruise('fixtures/lint/cycle');
       expect(cycle.status).to.not.equal(0);
-      expect(plain(cycle.stdout)).to.match(/error no-cycle: fixtures\/lint\/cycle\/a\.ts/);
-      const platform = cruise('src', 'jobs');
-      expect(platform.status, platform.stdout).to.equal(0);
-      expect(plain(platform.stdout)).to.match(/no dependency violations found \((1\d\d|[2-9]\d\d) modules/);
+      // CI runs with a colour-capable environment; compare the text without escape codes.
+      expect(stripVTControlCharacters(cycle.stdout)).to.match(/error no-cycle: fixtures\/lint\/cycle\/a\.ts/);
     });
   });
 });

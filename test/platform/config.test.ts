@@ -55,8 +55,7 @@ describe('Configuration: the public development secrets outside development', ()
     expect(loadConfig({ APP_ENV: 'development' }).internalSecret).to.equal(DEV_INTERNAL_SECRET);
   });
 
-  it('the web process and a worker exit 1 before connecting, printing every problem', async function () {
-    this.timeout(30_000);
+  it('the web process and a worker exit 1 before connecting, printing every problem', async () => {
     const env = { PATH: process.env.PATH!, ...deployed('production', { SECRETS_KEYS: DEV_SECRETS_KEYS, INTERNAL_SECRET: DEV_INTERNAL_SECRET }) };
     for (const args of [['dist/src/web.js'], ['dist/src/worker.js', '--jobs', 'webhooks']]) {
       const p = runCommand('node', args, env);

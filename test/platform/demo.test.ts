@@ -16,19 +16,15 @@ const SF = '/v1/storefront/demo';
  * back through the test app: products with pictures that serve, stock, collections, the live
  * theme and the rendered home page. Run twice: the second run resets the catalogue.
  */
-describe('npm run demo', function () {
-  this.timeout(90_000);
+describe('npm run demo', () => {
   const dir = mkdtempSync(join(tmpdir(), 'emporium-demo-'));
   const { app, api } = useTestApp('demo', { STORAGE_LOCAL_DIR: dir });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   async function runDemo(): Promise<string> {
-    const started = Date.now();
     const demo = runCommand('node', ['dist/src/dev/demo.js'], app.childEnv({ STORAGE_LOCAL_DIR: dir, PORT: String(await freePort()) }));
     const { code } = await demo.exited;
     expect(code, demo.output()).to.equal(0);
-    // Well under a minute, even on a loaded machine.
-    expect(Date.now() - started, demo.output()).to.be.below(45_000);
     return demo.output();
   }
 

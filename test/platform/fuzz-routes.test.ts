@@ -40,8 +40,11 @@ const INTERNAL_SECRET = `fuzz-internal-secret-${'s'.repeat(24)}`;
 /** Hostile values tried per body (and per query) of a route, rotating over the points and values so the routes together try them all. */
 const MUTATIONS_PER_ROUTE = 16;
 const QUERY_MUTATIONS_PER_ROUTE = 12;
-/** An answer that takes longer than this counts as none. */
-const ANSWER_WITHIN_MS = 10_000;
+/**
+ * No answer within this is a hang, a failure like a 5xx. It bounds a hang, not a time: an answer
+ * that was slow on a busy machine is an answer (the slowest is printed; routes' times are the benches').
+ */
+const ANSWER_WITHIN_MS = 2 * 60_000;
 
 /**
  * Issue 21, part 9: every route of the module list (src/modules.ts, read from the routers'
@@ -63,7 +66,7 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
   let operator: GivenMerchant;
   let kinds: Map<string, Kind>;
   const failures: string[] = [];
-  const stats = { requests: 0, byStatus: new Map<number, number>(), started: 0 };
+  const stats = { requests: 0, byStatus: new Map<number, number>(), started: 0, slowest: { ms: 0, what: '' } };
   /** FUZZ_LOG=<file>: every request's route, caller, what was hostile, status and error code, one line each (tab-separated). */
   const log: string[] = [];
 
@@ -123,6 +126,7 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
     const base = route.internal ? internalUrl : app.url;
     let status: number;
     let text: string;
+    const sent = performance.now();
     try {
       const res = await fetch(base + path, {
         method: route.method,
@@ -138,6 +142,7 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
       status = 599;
       text = String(err);
     }
+    const ms = performance.now() - sent;
     stats.requests++;
     stats.byStatus.set(status, (stats.byStatus.get(status) ?? 0) + 1);
     if (process.env.FUZZ_LOG)
@@ -147,6 +152,7 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
         ),
       );
     const what = `${route.method} ${path.slice(0, 160)} as ${kind.name}${note ? ` [${note}]` : ''}${body ? ` body ${body.text.slice(0, 100)}` : ''}`;
+    if (ms > stats.slowest.ms) stats.slowest = { ms, what: what.slice(0, 200) };
     if (status >= 500) failures.push(`${status} ${what}: ${text.slice(0, 300)}`);
     if (status >= 200 && status < 300 && kind.tenant !== 'a') {
       const lower = text.toLowerCase();
@@ -345,7 +351,7 @@ describe('Every route under hostile input, from every kind of caller (fuzz)', fu
       `      fuzz: ${routes.length} routes, ${stats.requests} requests in ${seconds.toFixed(0)} s; statuses ${[...stats.byStatus]
         .sort(([x], [y]) => x - y)
         .map(([s, c]) => `${s}×${c}`)
-        .join(' ')}`,
+        .join(' ')}; slowest ${stats.slowest.ms.toFixed(0)} ms: ${stats.slowest.what}`,
     );
     expect(failures, failures.join('\n')).to.deep.equal([]);
   });

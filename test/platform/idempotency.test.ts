@@ -128,9 +128,10 @@ const LEASE_MS = 60_000;
 describe('Idempotency-Key claims (src/http/idempotency)', () => {
   describe('a request that outlives its lease keeps its claim alive', () => {
     let app: SlowApp;
-    // A short lease, so the claim's heartbeat (a third of it) beats several times within a test.
+    // A short lease, so the claim's heartbeat (a third of it: a second) beats within a test; its
+    // two seconds of slack keep the claim through a pause of the machine between beats.
     before(async () => {
-      app = await startSlowApp('idem_heartbeat', { IDEMPOTENCY_LOCK_MS: '600' });
+      app = await startSlowApp('idem_heartbeat', { IDEMPOTENCY_LOCK_MS: '3000' });
     });
     after(() => app.close());
 
@@ -140,10 +141,11 @@ describe('Idempotency-Key claims (src/http/idempotency)', () => {
       const first = app.api.post('/v1/test-slow', { note: 'first' }, { ...as, headers });
       const run1 = await app.runs.started(1);
 
-      // The first request is still running a minute and more later (a slow step), and then a
-      // few heartbeats go by.
+      // The first request is still running a minute and more later (a slow step), and then its
+      // heartbeat renews the claim from that time on.
       app.clock.advance(LEASE_MS + 1000);
-      await new Promise((r) => setTimeout(r, 900));
+      const records = app.opened.platform.db.collection<{ state: string; locked_until: Date }>('idempotency_records');
+      await until('a heartbeat after the jump', async () => ((await records.findOne({ state: 'in_progress' }))?.locked_until ?? 0) > app.clock.now());
 
       const retry = await replyOrNewRun(app.api.post('/v1/test-slow', { note: 'first' }, { ...as, headers }), app.runs, 2);
       expect('finish' in retry, 'the retry ran the request a second time').to.equal(false);
@@ -219,7 +221,7 @@ describe('Idempotency-Key claims (src/http/idempotency)', () => {
       expect('finish' in third, 'a third run started').to.equal(false);
       expect((third as Reply).status, JSON.stringify((third as Reply).body)).to.equal(409);
       expect((third as Reply).body.error.code).to.equal('idempotency_request_in_progress');
-      await until('the lost claim in the log', async () => app.logLines.some((l) => l.includes('idempotency.claim_lost') && l.includes(key)), 5000);
+      await until('the lost claim in the log', async () => app.logLines.some((l) => l.includes('idempotency.claim_lost') && l.includes(key)));
 
       t.currentRun.finish();
       const current = await t.current;

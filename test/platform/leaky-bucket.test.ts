@@ -152,17 +152,16 @@ describe('The leaky bucket engine', () => {
     expect(await tatOf(account, 'rest-s1')).to.equal(T0 + admitted * 500);
   });
 
-  it('never admits more than capacity + restoreRate × elapsed time to many concurrent spenders on the real clock', async function () {
-    this.timeout(30_000);
+  it('never admits more than capacity + restoreRate × elapsed time to many concurrent spenders on the real clock', async () => {
     const account = fresh();
     const spend = { account, scope: 'rest-s1', cost: 1, capacity: 10, restoreRate: 40 };
     let admitted = 0;
     let refused = 0;
     const start = Date.now();
-    const until = start + 2000;
+    // They spend until the bucket ran dry and gave a second's refill (a count, however long the machine takes to reach it).
     await Promise.all(
       Array.from({ length: 12 }, async () => {
-        while (Date.now() < until) {
+        while (admitted < spend.capacity + spend.restoreRate || refused === 0) {
           const state = await spendBucket(app.platform, spend);
           if (state.allowed) admitted++;
           else refused++;

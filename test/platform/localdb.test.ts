@@ -114,8 +114,7 @@ embedded('The embedded database (localdb)', () => {
     expect(await plan(db, 'products', { vendor: 'x' }), 'no index on the field').to.not.have.property('indexName');
   });
 
-  it('turns the SQLite indexes of a database written by upstream FerretDB into key tables at its next start, answering the same', async function () {
-    this.timeout(60_000);
+  it('turns the SQLite indexes of a database written by upstream FerretDB into key tables at its next start, answering the same', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'emporium-localdb-upgrade-'));
     const queries: [Document, Document][] = [
       [{ store_id: storeId }, { _id: 1 }],
@@ -168,8 +167,7 @@ embedded('The embedded database (localdb)', () => {
     }
   });
 
-  it("passes the Go tests of its FerretDB patches: key encoding, planning and counts from keys against FerretDB's own filter and sort, document decoding against upstream's", function () {
-    this.timeout(300_000);
+  it("passes the Go tests of its FerretDB patches: key encoding, planning and counts from keys against FerretDB's own filter and sort, document decoding against upstream's", () => {
     const dir = mkdtempSync(join(tmpdir(), 'emporium-localdb-gotest-'));
     try {
       preparePatchedFerretdb(dir);

@@ -101,8 +101,7 @@ describe('Logs: JSON for machines, readable lines for a developer at a terminal'
     });
   });
 
-  describe('a worker process', function () {
-    this.timeout(60_000);
+  describe('a worker process', () => {
     const { app, api } = useTestApp('logs');
     const running: RunningProcess[] = [];
     afterEach(() => stopAll(running));

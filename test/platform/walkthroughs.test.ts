@@ -79,15 +79,13 @@ describe('The docs list every walkthrough', () => {
   });
 });
 
-describe('Every walkthrough, pasted into a shell against npm start', function () {
-  this.timeout(300_000);
+describe('Every walkthrough, pasted into a shell against npm start', () => {
   const dirs: string[] = [];
   let platform: RunningProcess | null = null;
   let env: NodeJS.ProcessEnv = {};
   let readme: { TOKEN: string; STORE: string } | null = null;
 
-  before(async function () {
-    this.timeout(180_000);
+  before(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'emporium-walkthrough-'));
     // The media the walkthroughs upload go here, not into the repository's .localdb/storage.
     const storageDir = mkdtempSync(join(tmpdir(), 'emporium-walkthrough-storage-'));

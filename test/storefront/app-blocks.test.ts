@@ -15,8 +15,7 @@ const OPERATOR = 'op-app-blocks@example.com';
  * saved in an editor draft, validated in sections that accept them, rendered escaped with a
  * sandboxed iframe; and the editor's preview sessions over HTTP.
  */
-describe('Storefront app blocks and previews', function () {
-  this.timeout(60_000);
+describe('Storefront app blocks and previews', () => {
   const { app, api } = useTestApp('storefront-app-blocks', { OPERATOR_EMAILS: OPERATOR });
   /** The app whose `@app/reviews-app/star-rating` the fixtures place (docs/extensions.md, Storefront app blocks). */
   let reviewsApp: GivenApp;

@@ -14,8 +14,7 @@ import { bundleOf } from '../helpers/theme-uploads.js';
 const GOLDEN = new URL('../../../fixtures/rendering/', import.meta.url).pathname;
 const SF = '/v1/storefront';
 
-describe('Rendered pages of the fixture themes (the same bytes as before)', function () {
-  this.timeout(60_000);
+describe('Rendered pages of the fixture themes (the same bytes as before)', () => {
   const { app, api } = useTestApp('rendering-golden');
 
   async function shopWith(fixture: 'aurora' | 'ember-liquid'): Promise<{ shop: GivenShop; slug: string; cartToken: string }> {

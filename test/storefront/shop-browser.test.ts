@@ -38,8 +38,7 @@ import { bundleOf } from '../helpers/theme-uploads.js';
  * makes one order; and axe-core finds no serious, critical or contrast failures on either
  * fixture theme's pages.
  */
-describe('The shop in a browser (Chromium)', function () {
-  this.timeout(180_000);
+describe('The shop in a browser (Chromium)', () => {
   const { app, api } = useTestApp('shop_browser');
   const web = useWebProcess(app);
   const chromium = useBrowser();

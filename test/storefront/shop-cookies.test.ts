@@ -12,8 +12,7 @@ import { csrfIn, placeFields, ShopBrowser, type ShopResponse } from '../helpers/
  * Path=/, no Domain), which only the store's own host can set, and a cookie of the plain name is
  * no one's.
  */
-describe('Shop cookies outside development (APP_ENV=staging, behind a TLS proxy)', function () {
-  this.timeout(60_000);
+describe('Shop cookies outside development (APP_ENV=staging, behind a TLS proxy)', () => {
   const { app, api } = useTestApp('shop_cookies', behindTlsProxy());
   const ADDRESS = { email: 'shopper@example.com', last_name: 'Shopper', address1: '1 Main St', city: 'Toronto', country_code: 'CA' };
   let shop: GivenShop;

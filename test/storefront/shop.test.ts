@@ -9,8 +9,7 @@ import { csrfIn, placeFields, ShopBrowser } from '../helpers/shop.js';
 import { bundleOf, setAsset, syncLiquidFiles } from '../helpers/theme-uploads.js';
 
 /** The shop (docs/shop.md): a store's website on its own host, its forms, cookies, checkout and accounts, over HTTP. */
-describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', function () {
-  this.timeout(60_000);
+describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', () => {
   const { app, api } = useTestApp('shop');
 
   const ADDRESS = {

@@ -21,8 +21,7 @@ const SUBSCRIPTIONS = '/v1/operations/webhook-subscriptions';
 
 type Attempt = { status: number | null; error: string | null; retry_seconds: number | null; request_id: string };
 
-describe('Webhook targets in staging: private, loopback, link-local and metadata addresses refused at creation and at every send unless allow-listed', function () {
-  this.timeout(60_000);
+describe('Webhook targets in staging: private, loopback, link-local and metadata addresses refused at creation and at every send unless allow-listed', () => {
   let tls: TestCertificate;
   before(() => {
     tls = makeTestCertificate();
@@ -132,8 +131,7 @@ describe('Webhook targets in staging: private, loopback, link-local and metadata
   });
 });
 
-describe('A webhook signing secret that cannot be decrypted', function () {
-  this.timeout(60_000);
+describe('A webhook signing secret that cannot be decrypted', () => {
   // The web process seals secrets with the test key (id `dev`).
   const { app, api, receiver, workers, startWorker: start } = useWebhooksApp('webhooks_unreadable', { INTERNAL_SECRET: SECRET, ...FAST_RETRIES });
   const changeStore = (as: As) => renameStore(app, api, as);

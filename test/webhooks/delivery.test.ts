@@ -18,8 +18,7 @@ import { deliveryOf, renameStore, useWebhooksApp } from '../helpers/webhooks.js'
 
 const SECRET = 'internal-secret-for-the-webhooks-tests-0123456789';
 
-describe('Webhook delivery (webhooks worker, receiver, operations API)', function () {
-  this.timeout(60_000);
+describe('Webhook delivery (webhooks worker, receiver, operations API)', () => {
   const { app, api, receiver, internal, startWorker } = useWebhooksApp('webhooks', {
     INTERNAL_SECRET: SECRET,
     WEBHOOK_RETRY_BASE_SECONDS: '0.05',
@@ -490,8 +489,7 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', functio
   });
 });
 
-describe('Announcing events to the webhooks service (wake-up, or the fan-out job when it is not confirmed)', function () {
-  this.timeout(60_000);
+describe('Announcing events to the webhooks service (wake-up, or the fan-out job when it is not confirmed)', () => {
   const { app, api, receiver, workers, startWorker } = useWebhooksApp('webhooks_announce', {
     INTERNAL_SECRET: SECRET,
     JOBS_POLL_INTERVAL_MS: '100',
@@ -584,8 +582,7 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
   });
 });
 
-describe("Remembered subscriptions (a process trusts its read of a store's subscriptions for a while; the sweeper catches up)", function () {
-  this.timeout(60_000);
+describe("Remembered subscriptions (a process trusts its read of a store's subscriptions for a while; the sweeper catches up)", () => {
   let app: TestApp;
   let api: Client;
   let as: { token: string; storeId: string; merchantId: string };

@@ -13,8 +13,7 @@ const OPERATOR = 'op-subscription-health@example.com';
  * workers (real processes; the second one takes retries from the queue beside the first) and a
  * receiver answering 500 where told. Each test has its own store and endpoint path.
  */
-describe('Webhook subscription health: failing, disabled, and the notices to whoever owns the subscription', function () {
-  this.timeout(90_000);
+describe('Webhook subscription health: failing, disabled, and the notices to whoever owns the subscription', () => {
   const { app, api, receiver, startWorker } = useWebhooksApp('webhooks_health', {
     OPERATOR_EMAILS: OPERATOR,
     INTERNAL_SECRET: SECRET,
@@ -39,7 +38,7 @@ describe('Webhook subscription health: failing, disabled, and the notices to who
   const notices = async (email: string, kind?: string): Promise<OutboxEntry[]> =>
     (await readOutbox(app.platform, email)).filter((m) => m.kind.startsWith('webhook_subscription_') && (!kind || m.kind === kind));
   const waitForNotices = (email: string, kind: string, count: number) =>
-    until(`${count} × ${kind} to ${email}`, async () => ((await notices(email, kind)).length >= count ? notices(email, kind) : null), 30_000);
+    until(`${count} × ${kind} to ${email}`, async () => ((await notices(email, kind)).length >= count ? notices(email, kind) : null));
   /** Waits long enough for a duplicate to show, if one were coming (a few retries and sweeps). */
   const settle = () => new Promise((r) => setTimeout(r, 1500));
 
