@@ -67,6 +67,8 @@ export function forgetInForce(platform: Platform): void {
 const nothing = (): InForce => ({ suspendedApps: new Set(), suspendedAppIds: [], blocks: new BlockList(), blockCount: 0, ignoredBlocks: new Set(), readAt: 0 });
 
 async function read(platform: Platform): Promise<InForce> {
+  // Stamped when the read starts: what it answers is at most that old, however long the read took.
+  const readAt = performance.now();
   const docs = await enforcementEvents(platform.db)
     .find({ kind: { $in: [...OPERATOR_KINDS] }, undone_at: null }, { projection: { kind: 1, subject: 1, expires_at: 1 } })
     .limit(READ_MAX)
@@ -98,7 +100,7 @@ async function read(platform: Platform): Promise<InForce> {
     blocks,
     blockCount,
     ignoredBlocks: ignored,
-    readAt: performance.now(),
+    readAt,
   };
 }
 

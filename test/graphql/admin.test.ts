@@ -20,7 +20,6 @@ const OPERATOR = 'op-graphql@example.com';
  * what its REST twin answers, each field checks its scope, another store's ids resolve to null.
  */
 describe('Admin GraphQL (/v1/admin/graphql, /v1/graphql/admin)', function () {
-  this.timeout(60_000);
   const mediaDir = mkdtempSync(join(tmpdir(), 'emporium-graphql-media-'));
   after(() => rmSync(mediaDir, { recursive: true, force: true }));
   const { app, api } = useTestApp('graphql_admin', { OPERATOR_EMAILS: OPERATOR, STORAGE_LOCAL_DIR: mediaDir });

@@ -77,7 +77,6 @@ const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(
  * half-way, the finish webhook, expiry, and queries refused.
  */
 describe('Bulk operations: admin queries exported as JSONL by the bulk worker', function () {
-  this.timeout(180_000);
   const { app, api, receiver, startWorker } = useWebhooksApp(
     'graphql_bulk',
     {

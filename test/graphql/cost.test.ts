@@ -11,7 +11,6 @@ import { heavyMutation, nodesQuery } from '../helpers/graphql-hostile.js';
  * than the depth limit, with too many aliases or malformed are refused without running.
  */
 describe('GraphQL query cost and limits', function () {
-  this.timeout(60_000);
   const { app, api } = useTestApp('graphql_cost');
   let shop: GivenShop;
   let productId: string;

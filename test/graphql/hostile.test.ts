@@ -33,7 +33,6 @@ function countingFragmentReads(query: string): { document: DocumentNode; reads: 
  * (docs/graphql.md, Limits): hostile bodies, variables and arguments on both schemas.
  */
 describe('GraphQL under hostile input', function () {
-  this.timeout(60_000);
   const { app, api } = useTestApp('graphql_hostile');
   let shop: GivenShop;
   let productGid: string;

@@ -15,7 +15,6 @@ const OPERATOR = 'op-graphql-mutations@example.com';
  * an Idempotency-Key honoured as in REST.
  */
 describe('Admin GraphQL mutations', function () {
-  this.timeout(60_000);
   const { app, api } = useTestApp('graphql_mutations', { OPERATOR_EMAILS: OPERATOR });
   let shop: GivenShop;
   const url = () => `${app.url}/v1/admin/graphql`;

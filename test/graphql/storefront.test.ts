@@ -11,7 +11,6 @@ import { omittedDefault } from '../helpers/graphql-hostile.js';
  * the signed-in customer's own account.
  */
 describe('Storefront GraphQL (/v1/storefront/graphql, /v1/graphql/storefront)', function () {
-  this.timeout(60_000);
   const { app, api } = useTestApp('graphql_storefront');
   let shop: GivenShop;
   let mug: any;

@@ -13,7 +13,6 @@ import { withWebProcess } from '../helpers/processes.js';
  * does not fit is 429 THROTTLED with Retry-After and runs nothing.
  */
 describe('GraphQL throttling on the shared leaky bucket', function () {
-  this.timeout(120_000);
   // A small, slow bucket: 100 points restoring 10 a second.
   const env = {
     GRAPHQL_BUCKET_CAPACITY: '100',

@@ -26,7 +26,6 @@ function steppingClock(): Clock & { step(ms: number): void } {
  * and the request is charged what it requested.
  */
 describe('GraphQL: the work of one request is bounded', function () {
-  this.timeout(120_000);
   const mediaDir = mkdtempSync(join(tmpdir(), 'emporium-graphql-work-'));
   after(() => rmSync(mediaDir, { recursive: true, force: true }));
   const clock = steppingClock();
