@@ -1,5 +1,5 @@
 import { TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { ViewReads } from '../admin/resolvers.js';
+import type { ViewReads } from '../admin/context.js';
 
 /**
  * Which fields of its objects' documents a bulk export's query reads (docs/bulk.md, The export):
