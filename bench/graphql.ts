@@ -4,7 +4,7 @@ import { MongoClient } from 'mongodb';
 import { loadConfig } from '../src/config.js';
 import { openPlatform } from '../src/boot.js';
 import { adminSchema } from '../src/graphql/index.js';
-import { adminLoaders } from '../src/graphql/admin/resolvers.js';
+import { adminLoaders } from '../src/graphql/admin/context.js';
 import { requestedCost } from '../src/graphql/cost.js';
 import { benchDatabase, cpuMicros, freePort, jsonClient, printComparison, startServer, UNTHROTTLED, type LoadFigures } from './support.js';
 

@@ -46,6 +46,7 @@ function connectionOf<T>(items: { id: string; node: T }[], hasNextPage: boolean,
 /** The cursor of an item by its id (the REST pages' own `after` cursor, so a cursor works on either edge). */
 export const idCursor = (id: string) => encodeCursor(new ObjectId(id));
 
+/** The REST id a cursor names (a cursor that is not one of ours is the caller's error). */
 export function cursorId(cursor: string): string {
   try {
     const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { after?: unknown; id?: unknown };
@@ -56,6 +57,23 @@ export function cursorId(cursor: string): string {
   }
   throw new GraphQLError('The cursor is not one this API returned', { extensions: { code: 'BAD_USER_INPUT' } });
 }
+
+/** The ObjectId a page resumes from, for the services that page by `_id`. */
+export const cursorObjectId = (cursor: string | undefined) => (cursor ? new ObjectId(cursorId(cursor)) : undefined);
+
+/** The SDL of a type's connection (Relay's): its edge and connection types. */
+export const connectionTypeDefs = (type: string) => /* GraphQL */ `
+  type ${type}Edge {
+    cursor: String!
+    node: ${type}!
+  }
+
+  type ${type}Connection {
+    edges: [${type}Edge!]!
+    nodes: [${type}!]!
+    pageInfo: PageInfo!
+  }
+`;
 
 /** A connection over a list already in hand (a product's variants, an order's line items), in its order. */
 export function arrayConnection<T extends { id: string }, N>(items: readonly T[], args: ConnectionArgs, shape: (item: T) => N): Connection<N> {

@@ -66,8 +66,12 @@ function tally(work: Work, counted: Counted, value: unknown): unknown {
   return value;
 }
 
+/** The resolvers countWork made: what test/graphql/schema.test.ts checks every composite field has. */
+const COUNTING = new WeakSet<object>();
+export const countsWork = (resolve: unknown) => typeof resolve === 'function' && COUNTING.has(resolve);
+
 function counting(resolve: GraphQLFieldResolver<unknown, WorkContext>, counted: Counted): GraphQLFieldResolver<unknown, WorkContext> {
-  return (source, args, context, info) => {
+  const wrapped: GraphQLFieldResolver<unknown, WorkContext> = (source, args, context, info) => {
     const work = context?.work;
     if (!work) return resolve(source, args, context, info);
     mayRead(work);
@@ -76,6 +80,8 @@ function counting(resolve: GraphQLFieldResolver<unknown, WorkContext>, counted: 
     const result = resolve(source, args, context, info);
     return isPromise(result) ? result.then((value) => tally(work, counted, value)) : tally(work, counted, result);
   };
+  COUNTING.add(wrapped);
+  return wrapped;
 }
 
 /**

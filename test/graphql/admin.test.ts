@@ -6,7 +6,7 @@ import { png } from '../helpers/images.js';
 import { execute, parse } from 'graphql';
 import { MongoClient } from 'mongodb';
 import { adminSchema } from '../../src/graphql/index.js';
-import { adminLoaders } from '../../src/graphql/admin/resolvers.js';
+import { adminLoaders } from '../../src/graphql/admin/context.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';

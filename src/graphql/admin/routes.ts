@@ -5,13 +5,8 @@ import { idempotent } from '../../http/idempotency/index.js';
 import type { Platform } from '../../platform.js';
 import type { Meter } from '../transport.js';
 import { graphqlMiddleware } from '../transport.js';
-import { mergeResolvers, schemaOf } from '../schema.js';
-import { bulkResolvers } from '../bulk/resolvers.js';
-import { adminMutations } from './mutations.js';
-import { adminInterfaces, adminLoaders, adminResolvers, type AdminContext } from './resolvers.js';
-import { ADMIN_SDL } from './sdl.js';
-
-export const adminSchema = schemaOf<AdminContext>(ADMIN_SDL, mergeResolvers(adminResolvers, adminMutations, bulkResolvers), adminInterfaces);
+import { adminLoaders, type AdminContext } from './context.js';
+import { adminSchema } from './schema.js';
 
 /**
  * `GET|POST /v1/admin/graphql` and `/v1/graphql/admin` (docs/graphql.md): a merchant session with
@@ -21,7 +16,7 @@ export const adminSchema = schemaOf<AdminContext>(ADMIN_SDL, mergeResolvers(admi
 export function adminGraphqlRoutes(meter: (platform: Platform) => Meter) {
   return (platform: Platform): AppRouter => {
     const on = routes(platform);
-    const graphql = graphqlMiddleware<Omit<AdminContext, never>>(platform, {
+    const graphql = graphqlMiddleware<AdminContext>(platform, {
       schema: adminSchema,
       contextOf: (ctx) => ({
         platform,

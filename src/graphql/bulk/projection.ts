@@ -1,10 +1,10 @@
 import { TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { ViewReads } from '../admin/resolvers.js';
+import type { ViewReads } from '../admin/context.js';
 
 /**
  * Which fields of its objects' documents a bulk export's query reads (docs/bulk.md, The export):
  * what each admin field is resolved from, of the views of products, collections, customers and
- * orders (src/projection.ts). It mirrors the admin resolvers (src/graphql/admin/resolvers.ts); a
+ * orders (src/projection.ts). It mirrors the admin resolvers (src/graphql/admin/<domain>.ts); a
  * field missing here has its kind of object read whole, and test/graphql/bulk.test.ts exports
  * every field and compares it with the admin API's answer.
  */

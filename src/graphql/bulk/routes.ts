@@ -5,7 +5,7 @@ import { insufficientScope } from '../../http/auth.js';
 import { routes, storeScoped } from '../../http/endpoint.js';
 import { PageQuery } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
-import { adminSchema } from '../admin/routes.js';
+import { adminSchema } from '../admin/schema.js';
 import { cancelBulkOperation, currentBulkOperation, getBulkOperation, listBulkOperations, startBulkOperation } from './service.js';
 
 const StartBulkOperationBody = z.object({ query: z.string().min(1).max(20_000) }).strict();

@@ -6,11 +6,8 @@ import type { Platform } from '../../platform.js';
 import type { StoreView } from '../../stores/index.js';
 import { CART_TOKEN_HEADER, storefrontStore } from '../../storefront/index.js';
 import { graphqlMiddleware, type Meter } from '../transport.js';
-import { schemaOf } from '../schema.js';
-import { storefrontInterfaces, storefrontResolvers, type StorefrontContext } from './resolvers.js';
-import { STOREFRONT_SDL } from './sdl.js';
-
-export const storefrontSchema = schemaOf<StorefrontContext>(STOREFRONT_SDL, storefrontResolvers, storefrontInterfaces);
+import type { StorefrontContext } from './context.js';
+import { storefrontSchema } from './schema.js';
 
 /** The header that names the store a storefront query is for (docs/graphql.md, The storefront schema). */
 export const STORE_SUBDOMAIN_HEADER = 'X-Store-Subdomain';
