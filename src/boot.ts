@@ -110,7 +110,9 @@ export function accessOf(modules: readonly Module[] = MODULES): Access {
 
 /** The web application with every module's routes. */
 export function createWebApp(platform: Platform, modules: readonly Module[] = MODULES): Koa<AppState, AppCustom> {
-  const mounts = modules.flatMap((m) => (m.routes ?? []).map(({ path, router, probe }) => ({ path, router: router(platform), probe })));
+  const mounts = modules.flatMap((m) =>
+    [...(m.routes ?? []), ...(m.pages ?? [])].map(({ path, router, probe }) => ({ path, router: router(platform), probe })),
+  );
   const sites = modules.flatMap((m) => (m.site ? [m.site(platform)] : []));
   return createApp(platform, { mounts, access: accessOf(modules), sites });
 }

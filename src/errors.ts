@@ -19,6 +19,7 @@ export type ErrorKind =
 export const CORE_ERROR_CODES = [
   'bad_request',
   'body_too_deep',
+  'browser_session_required',
   'csrf_token_invalid',
   'database_unavailable',
   'idempotency_key_reused',

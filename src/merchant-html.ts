@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { merchantHtml, type Markup } from './html.js';
 
 /**
  * The one policy for merchant HTML shown on storefronts (product and collection descriptions,
@@ -17,3 +18,6 @@ const MERCHANT_HTML: sanitizeHtml.IOptions = {
 export function sanitizeMerchantHtml(html: string): string {
   return sanitizeHtml(html, MERCHANT_HTML);
 }
+
+/** Merchant HTML cleaned now, as markup (a theme's `richtext` setting, which is stored as the merchant typed it). */
+export const sanitizedMerchantHtml = (html: string): Markup => merchantHtml(sanitizeMerchantHtml(html));

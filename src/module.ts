@@ -17,6 +17,11 @@ export type Module = {
   /** Routers of the public API, each at its mount path (`/v1/coupons`). */
   routes?: readonly Mount[];
   /**
+   * Its server-rendered pages, each list (`pages()` in src/http/pages.ts: path, method, access,
+   * CSRF rule, handler) at its mount path (`/console`), mounted beside the API's routers.
+   */
+  pages?: readonly Mount[];
+  /**
    * Routes of the internal service (spec 4.9: one Koa app, on its own port, behind the
    * internal secret, served by the `webhooks` worker group), with what to close at shutdown.
    */
@@ -57,7 +62,7 @@ export type Module = {
   requestGuard?: RequestGuard;
   /** Hears of each store-scoped request refused for its spent request budget (security records it). */
   budgetRefusalObserver?: BudgetRefusalObserver;
-  /** A website on hosts of its own, served by the web process before the API's routes (the shop: docs/shop.md). */
+  /** A website on hosts of its own, served by the web process before the API's routes (the shop: docs/shop.md; its pages a `pages()` list). */
   site?: (platform: Platform) => HostSite;
 };
 

@@ -10,6 +10,7 @@ import { COMPLIANCE_REQUESTS, complianceIndexes } from './compliance/store.js';
 import { installationRoutes } from './installations/routes.js';
 import { INSTALLATIONS, installationIndexes } from './installations/store.js';
 import { listingReviewRoutes } from './listing-review/routes.js';
+import { consentPages } from './oauth/consent.js';
 import { oauthRoutes } from './oauth/routes.js';
 import { oauthIndexes } from './oauth/store.js';
 import { accessTokenAuthenticator } from './oauth/tokens.js';
@@ -83,6 +84,8 @@ export const appsModule: Module = {
     { path: '/v1/app', router: appApiRoutes },
     { path: '/.well-known', router: wellKnownRoutes },
   ],
+  // The OAuth consent page (docs/console.md), at the authorization endpoint: a browser without `Authorization` gets it, an API client the endpoint.
+  pages: [{ path: '/v1/app-store/oauth/authorize', router: consentPages }],
   authenticators: [accessTokenAuthenticator],
   storeRequestObserver: countAppCalls,
   jobs: appJobs,

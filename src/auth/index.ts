@@ -16,11 +16,9 @@ export const authModule: Module = {
   name: 'auth',
   errorCodes: AUTH_ERROR_CODES,
   indexes: authIndexes,
-  routes: [
-    { path: '/v1/auth', router: authRoutes },
-    // The sign-in pages (docs/console.md): GET /, /login, /login/code, /login/code/verify, /logout.
-    { path: '', router: signInPages },
-  ],
+  routes: [{ path: '/v1/auth', router: authRoutes }],
+  // The sign-in pages (docs/console.md): GET /, /login, /login/code, /login/code/verify, /logout.
+  pages: [{ path: '', router: signInPages }],
   authenticators: [sessionAuthenticator],
   jobs: authJobs,
 };

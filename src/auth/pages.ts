@@ -1,26 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import Router from '@koa/router';
 import { z } from 'zod';
 import { PlatformError } from '../errors.js';
-import { escapeHtml } from '../html.js';
-import {
-  SESSION_COOKIE,
-  browserPrincipal,
-  checkFormToken,
-  clearCookie,
-  csrfRefused,
-  formToken,
-  readCookie,
-  readForm,
-  refuseCrossOrigin,
-  sessionFormToken,
-  setCookie,
-} from '../http/browser.js';
+import { html, type Markup } from '../html.js';
+import { clearCookie, csrfRefused, formToken, readCookie, sessionFormToken, setCookie, SESSION_COOKIE } from '../http/browser.js';
 import { clientAddress } from '../http/client-address.js';
-import type { AppContext, AppCustom, AppRouter, AppState, MerchantPrincipal } from '../http/context.js';
-import { pageForm } from '../http/endpoint.js';
-import { pageHandler, postOnlyPage } from '../http/page-errors.js';
-import { csrfInput, markup, platformPage, sendPage } from '../http/page.js';
+import type { AppContext, AppRouter, MerchantPrincipal } from '../http/context.js';
+import { sessionForms, visitor, type Visitor } from '../http/page-access.js';
+import { platformErrorPage } from '../http/page-errors.js';
+import { pages, type CsrfRule, type Page } from '../http/pages.js';
+import { flashNotice } from '../http/ui/flash.js';
+import { blankForm, csrfInput, errorSummary, field, formWithIssues, formWithProblem, hiddenInput, type FormState } from '../http/ui/forms.js';
+import { platformPage } from '../http/ui/layout.js';
+import { zodIssues } from '../http/validate.js';
 import type { Platform } from '../platform.js';
 import { hashToken } from '../secrets/index.js';
 import { merchantEmail } from './contact.js';
@@ -49,8 +40,6 @@ export function safeReturnTo(value: string | null | undefined): string {
   return value;
 }
 
-const fieldOf = (fields: ReadonlyMap<string, string>, name: string) => fields.get(name) ?? '';
-
 /** The login cookie's value, set when absent or unreadable. */
 function loginBinding(platform: Platform, ctx: AppContext): string {
   const held = readCookie(platform, ctx, LOGIN_COOKIE);
@@ -62,59 +51,79 @@ function loginBinding(platform: Platform, ctx: AppContext): string {
 
 const loginToken = (platform: Platform, binding: string) => formToken(platform, `login|${hashToken(binding)}`);
 
-/** A signed-out form's checks: not cross-origin, and the token bound to this browser's login cookie (none: refused). */
-function checkLoginForm(platform: Platform, ctx: AppContext, fields: ReadonlyMap<string, string>): void {
-  refuseCrossOrigin(ctx);
+/** The sign-in forms' CSRF rule: the token bound to this browser's login cookie; without that cookie, refused (login CSRF). */
+const loginForms: CsrfRule<Visitor> = (platform, ctx) => {
   const held = readCookie(platform, ctx, LOGIN_COOKIE);
   if (!held) throw csrfRefused();
-  checkFormToken(ctx, loginToken(platform, held), fields.get('csrf_token'));
-}
+  return loginToken(platform, held);
+};
+
+type SignIn = Page<Visitor, unknown>;
 
 type LoginView = {
   returnTo: string;
-  email?: string;
-  problems?: readonly string[];
-  notice?: string;
+  form: FormState;
+  notice?: string | null;
   /** Show the code entry form (after a code was requested) instead of the password form. */
   codeSent?: boolean;
 };
 
-const returnField = (returnTo: string) => `<input type="hidden" name="return_to" value="${escapeHtml(returnTo)}">`;
-const errorBox = (problems: readonly string[]) =>
-  problems.length === 0
-    ? ''
-    : `<div class="errors" role="alert"><ul style="margin:0;padding-left:18px">${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul></div>`;
-const input = (name: string, label: string, type: string, value: string, extra = '') =>
-  `<div class="field"><label for="${name}">${escapeHtml(label)}</label><input id="${name}" name="${name}" type="${type}" value="${escapeHtml(value)}" required ${extra}></div>`;
-
-function loginPage(csrf: string, v: LoginView): string {
+function loginBody(csrf: string, v: LoginView): Markup {
   const installing = v.returnTo.startsWith('/v1/app-store/oauth/authorize');
-  const intro = installing
-    ? '<p class="notice">Sign in to review the app that asks to be installed in your store.</p>'
-    : '<p class="muted">Sign in with your merchant account.</p>';
-  const email = v.email ?? '';
-  const body = v.codeSent
-    ? `<form class="card" method="post" action="/login/code/verify">${csrfInput(csrf)}${returnField(v.returnTo)}<h1>Enter your code</h1>` +
-      (v.notice ? `<p class="notice" role="status">${escapeHtml(v.notice)}</p>` : '') +
-      errorBox(v.problems ?? []) +
-      input('email', 'Email', 'email', email, 'autocomplete="email"') +
-      input('code', 'Sign-in code (6 digits)', 'text', '', 'inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" autofocus') +
-      `<div class="actions"><button type="submit" class="button">Sign in</button><a href="/login?return_to=${encodeURIComponent(v.returnTo)}">Use your password instead</a></div></form>`
-    : `<form class="card" method="post" action="/login">${csrfInput(csrf)}${returnField(v.returnTo)}<h1>Sign in to Emporium</h1>${intro}` +
-      (v.notice ? `<p class="notice" role="status">${escapeHtml(v.notice)}</p>` : '') +
-      errorBox(v.problems ?? []) +
-      input('email', 'Email', 'email', email, 'autocomplete="email"') +
-      input('password', 'Password', 'password', '', 'autocomplete="current-password"') +
-      `<div class="actions"><button type="submit" class="button">Sign in</button></div></form>` +
-      `<form class="card" method="post" action="/login/code">${csrfInput(csrf)}${returnField(v.returnTo)}<h2 style="margin-top:0">Sign in with a one-time code</h2>` +
-      `<p class="muted">We email you a 6-digit code, good for 10 minutes.</p>` +
-      `<div class="field"><label for="code-email">Email</label><input id="code-email" name="email" type="email" value="${escapeHtml(email)}" required autocomplete="email"></div>` +
-      `<button type="submit" class="button button--secondary">Email me a code</button></form>`;
-  return platformPage({ title: v.codeSent ? 'Enter your code' : 'Sign in', body: markup(`<div class="narrow">${body}</div>`) });
+  const notice = v.notice ? flashNotice(v.notice) : null;
+  const top = html`${csrfInput(csrf)}${hiddenInput('return_to', v.returnTo)}`;
+  if (v.codeSent)
+    return html`<form class="card" method="post" action="/login/code/verify">
+      ${top}
+      <h1>Enter your code</h1>
+      ${notice}${errorSummary(v.form.problems)}${field(v.form, 'email', 'Email', {
+        type: 'email',
+        required: true,
+        autocomplete: 'email',
+      })}${field(v.form, 'code', 'Sign-in code (6 digits)', {
+        required: true,
+        autocomplete: 'one-time-code',
+        attrs: html`inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autofocus`,
+      })}
+      <div class="actions">
+        <button type="submit" class="button">Sign in</button><a href="/login?return_to=${encodeURIComponent(v.returnTo)}">Use your password instead</a>
+      </div>
+    </form>`;
+  return html`<form class="card" method="post" action="/login">
+      ${top}
+      <h1>Sign in to Emporium</h1>
+      ${
+        installing
+          ? html`<p class="notice">Sign in to review the app that asks to be installed in your store.</p>`
+          : html`<p class="muted">Sign in with your merchant account.</p>`
+      }${notice}${errorSummary(v.form.problems)}${field(v.form, 'email', 'Email', { type: 'email', required: true, autocomplete: 'email' })}${field(
+        v.form,
+        'password',
+        'Password',
+        {
+          type: 'password',
+          required: true,
+          autocomplete: 'current-password',
+        },
+      )}
+      <div class="actions"><button type="submit" class="button">Sign in</button></div>
+    </form>
+    <form class="card" method="post" action="/login/code">
+      ${top}
+      <h2 style="margin-top:0">Sign in with a one-time code</h2>
+      <p class="muted">We email you a 6-digit code, good for 10 minutes.</p>
+      ${field(blankForm(new Map([['email', v.form.values.get('email') ?? '']])), 'email', 'Email', {
+        type: 'email',
+        required: true,
+        autocomplete: 'email',
+        id: 'f-code-email',
+      })}<button type="submit" class="button button--secondary">Email me a code</button>
+    </form>`;
 }
 
-function showLogin(platform: Platform, ctx: AppContext, status: number, v: LoginView): void {
-  sendPage(ctx, status, loginPage(loginToken(platform, loginBinding(platform, ctx)), v));
+function showLogin(p: SignIn, status: number, v: LoginView): void {
+  const csrf = loginToken(p.platform, loginBinding(p.platform, p.ctx));
+  p.render(platformPage({ title: v.codeSent ? 'Enter your code' : 'Sign in', body: html`<div class="narrow">${loginBody(csrf, v)}</div>` }), status);
 }
 
 /** A refusal of the sign-in service shown on the form: 401 with one message for every wrong answer, 429 with Retry-After. */
@@ -127,18 +136,12 @@ function refusal(ctx: AppContext, err: unknown): { status: number; message: stri
   return { status: 401, message: err.code === 'invalid_code' ? 'That code is wrong, used up or expired.' : 'The email or password is wrong.' };
 }
 
-function signedIn(platform: Platform, ctx: AppContext, session: NewSession, returnTo: string): void {
-  const age = Math.max(0, new Date(session.session.expires_at).getTime() - platform.clock.now().getTime());
-  setCookie(platform, ctx, SESSION_COOKIE, session.session.token, age);
-  clearCookie(platform, ctx, LOGIN_COOKIE);
-  ctx.status = 303;
-  ctx.redirect(returnTo);
+function signedIn(p: SignIn, session: NewSession, returnTo: string): void {
+  const age = Math.max(0, new Date(session.session.expires_at).getTime() - p.platform.clock.now().getTime());
+  setCookie(p.platform, p.ctx, SESSION_COOKIE, session.session.token, age);
+  clearCookie(p.platform, p.ctx, LOGIN_COOKIE);
+  p.seeOther(returnTo);
 }
-
-const seeOther = (ctx: AppContext, to: string) => {
-  ctx.status = 303;
-  ctx.redirect(to);
-};
 
 const PasswordForm = z.object({ email: Email, password: z.string().min(1, 'is required').max(200) });
 const CodeRequestForm = z.object({ email: Email });
@@ -149,74 +152,71 @@ const CodeForm = z.object({
     .trim()
     .regex(/^\d{6}$/, 'must be the 6-digit code'),
 });
-const problemsOf = (error: z.ZodError) => error.issues.map((i) => `${String(i.path[0] ?? 'form')}: ${i.message}`);
 
-/** GET /login: the forms, or straight on to `return_to` for a browser already signed in. */
-async function loginForm(platform: Platform, ctx: AppContext): Promise<void> {
-  const returnTo = safeReturnTo(typeof ctx.query.return_to === 'string' ? ctx.query.return_to : null);
-  if (await browserPrincipal(platform, ctx)) return seeOther(ctx, returnTo);
-  showLogin(platform, ctx, 200, { returnTo });
+/** A sign-in form's fields through its schema (a field not sent as empty), or the form with each issue at its field. */
+function parseSignIn<S extends z.ZodType>(schema: S, fields: ReadonlyMap<string, string>, names: readonly string[]) {
+  const parsed = schema.safeParse(Object.fromEntries(names.map((n) => [n, fields.get(n) ?? ''])));
+  return parsed.success ? { data: parsed.data as z.output<S> } : { form: formWithIssues(fields, zodIssues(parsed.error)) };
+}
+
+/** GET /login: the forms (with the flash of a sign-out), or straight on to `return_to` for a browser already signed in. */
+function loginForm(p: SignIn & { viewer: Visitor }): void {
+  const returnTo = safeReturnTo(typeof p.ctx.query.return_to === 'string' ? p.ctx.query.return_to : null);
+  if (p.viewer.merchant) return p.seeOther(returnTo);
+  showLogin(p, 200, { returnTo, form: blankForm(), notice: p.takeFlash() });
 }
 
 /** POST /login: email and password through the API's sign-in (its lockout included). */
-async function passwordLogin(platform: Platform, ctx: AppContext): Promise<void> {
-  const fields = await readForm(ctx);
-  checkLoginForm(platform, ctx, fields);
-  const returnTo = safeReturnTo(fields.get('return_to'));
-  const parsed = PasswordForm.safeParse({ email: fieldOf(fields, 'email'), password: fieldOf(fields, 'password') });
-  if (!parsed.success) return showLogin(platform, ctx, 400, { returnTo, email: fieldOf(fields, 'email'), problems: problemsOf(parsed.error) });
+async function passwordLogin(p: SignIn): Promise<void> {
+  const returnTo = safeReturnTo(p.form.get('return_to'));
+  const parsed = parseSignIn(PasswordForm, p.form, ['email', 'password']);
+  if (!parsed.data) return showLogin(p, 400, { returnTo, form: parsed.form });
   try {
-    signedIn(platform, ctx, await signIn(platform, parsed.data, { ip: clientAddress(ctx) }), returnTo);
+    signedIn(p, await signIn(p.platform, parsed.data, { ip: clientAddress(p.ctx) }), returnTo);
   } catch (err) {
-    const { status, message } = refusal(ctx, err);
-    showLogin(platform, ctx, status, { returnTo, email: parsed.data.email, problems: [message] });
+    const { status, message } = refusal(p.ctx, err);
+    showLogin(p, status, { returnTo, form: formWithProblem(new Map([['email', parsed.data.email]]), message) });
   }
 }
 
 /** POST /login/code: a one-time code by email (the same answer whether or not the email has an account), then its form. */
-async function requestCode(platform: Platform, ctx: AppContext): Promise<void> {
-  const fields = await readForm(ctx);
-  checkLoginForm(platform, ctx, fields);
-  const returnTo = safeReturnTo(fields.get('return_to'));
-  const parsed = CodeRequestForm.safeParse({ email: fieldOf(fields, 'email') });
-  if (!parsed.success) return showLogin(platform, ctx, 400, { returnTo, email: fieldOf(fields, 'email'), problems: problemsOf(parsed.error) });
+async function requestCode(p: SignIn): Promise<void> {
+  const returnTo = safeReturnTo(p.form.get('return_to'));
+  const parsed = parseSignIn(CodeRequestForm, p.form, ['email']);
+  if (!parsed.data) return showLogin(p, 400, { returnTo, form: parsed.form });
+  const email = parsed.data.email;
   try {
-    await requestSigninCode(platform, parsed.data, { ip: clientAddress(ctx) });
+    await requestSigninCode(p.platform, parsed.data, { ip: clientAddress(p.ctx) });
   } catch (err) {
-    const { status, message } = refusal(ctx, err);
-    return showLogin(platform, ctx, status, { returnTo, email: parsed.data.email, problems: [message] });
+    const { status, message } = refusal(p.ctx, err);
+    return showLogin(p, status, { returnTo, form: formWithProblem(new Map([['email', email]]), message) });
   }
-  showLogin(platform, ctx, 200, {
+  showLogin(p, 200, {
     returnTo,
-    email: parsed.data.email,
+    form: blankForm(new Map([['email', email]])),
     codeSent: true,
-    notice: `If ${parsed.data.email} has an account, a 6-digit code is on its way to it. It works once, for 10 minutes.`,
+    notice: `If ${email} has an account, a 6-digit code is on its way to it. It works once, for 10 minutes.`,
   });
 }
 
 /** POST /login/code/verify: the code through the API's verification (its attempt limits and lockout included). */
-async function verifyCode(platform: Platform, ctx: AppContext): Promise<void> {
-  const fields = await readForm(ctx);
-  checkLoginForm(platform, ctx, fields);
-  const returnTo = safeReturnTo(fields.get('return_to'));
-  const parsed = CodeForm.safeParse({ email: fieldOf(fields, 'email'), code: fieldOf(fields, 'code') });
-  if (!parsed.success) return showLogin(platform, ctx, 400, { returnTo, email: fieldOf(fields, 'email'), codeSent: true, problems: problemsOf(parsed.error) });
+async function verifyCode(p: SignIn): Promise<void> {
+  const returnTo = safeReturnTo(p.form.get('return_to'));
+  const parsed = parseSignIn(CodeForm, p.form, ['email', 'code']);
+  if (!parsed.data) return showLogin(p, 400, { returnTo, form: parsed.form, codeSent: true });
   try {
-    signedIn(platform, ctx, await verifySigninCode(platform, parsed.data, { ip: clientAddress(ctx) }), returnTo);
+    signedIn(p, await verifySigninCode(p.platform, parsed.data, { ip: clientAddress(p.ctx) }), returnTo);
   } catch (err) {
-    const { status, message } = refusal(ctx, err);
-    showLogin(platform, ctx, status, { returnTo, email: parsed.data.email, codeSent: true, problems: [message] });
+    const { status, message } = refusal(p.ctx, err);
+    showLogin(p, status, { returnTo, form: formWithProblem(new Map([['email', parsed.data.email]]), message), codeSent: true });
   }
 }
 
-/** POST /logout: the session ends (the same sign-out as the API's) and the cookie goes. */
-async function logout(platform: Platform, ctx: AppContext): Promise<void> {
-  const fields = await readForm(ctx);
-  checkFormToken(ctx, sessionFormToken(platform, ctx), fields.get('csrf_token'));
-  const principal = await browserPrincipal(platform, ctx);
-  if (principal?.kind === 'merchant') await signOut(platform, principal.sessionId);
-  clearCookie(platform, ctx, SESSION_COOKIE);
-  seeOther(ctx, '/login');
+/** POST /logout: the session ends (the same sign-out as the API's), the cookie goes, and sign-in says so. */
+async function logout(p: SignIn & { viewer: Visitor }): Promise<void> {
+  if (p.viewer.merchant) await signOut(p.platform, p.viewer.merchant.sessionId);
+  clearCookie(p.platform, p.ctx, SESSION_COOKIE);
+  p.seeOther('/login', 'You are signed out.');
 }
 
 /** The signed-in merchant as the pages' top bar shows them: email and the log-out form's token. */
@@ -224,41 +224,41 @@ export async function pageUser(platform: Platform, ctx: AppContext, merchant: Me
   return { email: (await merchantEmail(platform, merchant.merchantId)) ?? '', csrf: sessionFormToken(platform, ctx) ?? '' };
 }
 
-/**
- * GET / on the platform's host, for a browser (it asks for text/html): where to go. Anything else
- * (an API client's `Accept: application/json` or `*\/*`) gets the API's 404 as before.
- */
-async function landing(platform: Platform, ctx: AppContext, next: () => Promise<unknown>): Promise<void> {
-  if (!ctx.get('Accept').includes('text/html')) {
-    await next();
-    return;
-  }
-  const principal = await browserPrincipal(platform, ctx);
-  const merchant = principal?.kind === 'merchant' ? principal : null;
-  const user = merchant ? await pageUser(platform, ctx, merchant) : undefined;
-  const links = merchant
-    ? `<p>You are signed in as <strong>${escapeHtml(user!.email)}</strong>.</p>` +
-      (merchant.operator
-        ? '<p><a class="button" href="/console">Open the operator console</a></p>'
-        : '<p class="muted">Apps you install from the App Store ask for your consent here.</p>')
-    : '<p class="muted">The commerce platform’s pages for merchants and operators.</p><p><a class="button" href="/login">Sign in</a></p>';
-  const body = markup(
-    `<div class="narrow"><div class="card"><h1>Emporium</h1>${links}<p class="muted" style="margin-bottom:0"><a href="/docs">API reference</a></p></div></div>`,
-  );
-  sendPage(ctx, 200, platformPage({ title: merchant ? 'Welcome' : 'Emporium', body, user }));
+/** GET / on the platform's host, for a browser: where to go (an API client gets the API's 404: `answers`). */
+async function landing(p: SignIn & { viewer: Visitor }): Promise<void> {
+  const merchant = p.viewer.merchant;
+  const user = merchant ? await pageUser(p.platform, p.ctx, merchant) : undefined;
+  const links = user
+    ? html`<p>You are signed in as <strong>${user.email}</strong>.</p>
+        ${
+          merchant!.operator
+            ? html`<p><a class="button" href="/console">Open the operator console</a></p>`
+            : html`<p class="muted">Apps you install from the App Store ask for your consent here.</p>`
+        }`
+    : html`<p class="muted">The commerce platform’s pages for merchants and operators.</p>
+        <p><a class="button" href="/login">Sign in</a></p>`;
+  const body = html`<div class="narrow">
+    <div class="card">
+      <h1>Emporium</h1>
+      ${links}
+      <p class="muted" style="margin-bottom:0"><a href="/docs">API reference</a></p>
+    </div>
+  </div>`;
+  p.render(platformPage({ title: merchant ? 'Welcome' : 'Emporium', body, ...(user ? { user } : {}) }));
 }
 
-/** The sign-in pages (mounted at the root, path `''`, by the auth module: koa-router matches nothing under a `/` prefix): GET /, GET and POST /login, POST /login/code, POST /login/code/verify, POST /logout. */
+/**
+ * The sign-in pages (mounted at the root, path `''`, by the auth module: koa-router matches
+ * nothing under a `/` prefix), any browser's: their forms bound to the login cookie, Log out to
+ * the session. GET of a form's address is a 405 page.
+ */
 export function signInPages(platform: Platform): AppRouter {
-  const router = new Router<AppState, AppCustom>();
-  const page = (run: (platform: Platform, ctx: AppContext) => Promise<void>) => pageHandler(platform, (ctx) => run(platform, ctx));
-  const form = (run: (platform: Platform, ctx: AppContext) => Promise<void>) => pageForm(page(run));
-  router.get('/', (ctx, next) => landing(platform, ctx, next));
-  router.get('/login', page(loginForm));
-  router.post('/login', form(passwordLogin));
-  router.post('/login/code', form(requestCode));
-  router.post('/login/code/verify', form(verifyCode));
-  router.post('/logout', form(logout));
-  for (const path of ['/login/code', '/login/code/verify', '/logout']) router.get(path, postOnlyPage(platform));
-  return router;
+  const on = pages(platform, { name: 'sign-in', access: visitor, csrf: loginForms, errorPage: platformErrorPage });
+  on.get('/', { answers: (ctx) => ctx.get('Accept').includes('text/html') }, landing);
+  on.get('/login', loginForm);
+  on.post('/login', passwordLogin);
+  on.post('/login/code', requestCode);
+  on.post('/login/code/verify', verifyCode);
+  on.post('/logout', { csrf: sessionForms }, logout);
+  return on.router;
 }

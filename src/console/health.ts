@@ -1,5 +1,7 @@
-import { escapeHtml } from '../html.js';
-import { join, markup } from '../http/page.js';
+import { html } from '../html.js';
+import { blankForm, csrfInput, field } from '../http/ui/forms.js';
+import { pager, withQuery } from '../http/ui/pager.js';
+import { facts, heading, link, table, when } from '../http/ui/parts.js';
 import {
   GATE_CHECKS,
   GateListQuery,
@@ -10,8 +12,8 @@ import {
   RunGateBody,
   type GateView,
 } from '../operations/index.js';
-import { badge, doneNotice, facts, heading, link, pager, table, when, withQuery } from './layout.js';
-import { doneOf, parseFields, parseQuery, postedForm, render, seeOther, type ConsoleRequest } from './request.js';
+import { doneNotice, render, stateBadge } from './layout.js';
+import { pagePosition, parseFields, parseQuery, type ConsoleRequest } from './request.js';
 
 /**
  * `/console/gates`: deployment health gates through the operations API's services (run one with
@@ -20,83 +22,90 @@ import { doneOf, parseFields, parseQuery, postedForm, render, seeOther, type Con
  */
 
 const checksTable = (g: GateView) =>
-  table(
-    ['Check', 'Status', 'Value', 'Threshold', 'Detail'],
-    g.checks.map((k) => [k.name.replace(/_/g, ' '), badge(k.status), k.value, k.threshold, k.detail]),
-  );
+  table({
+    label: 'Checks',
+    headings: ['Check', 'Status', 'Value', 'Threshold', 'Detail'],
+    rows: g.checks.map((k) => [k.name.replace(/_/g, ' '), stateBadge(k.status), k.value, k.threshold, k.detail]),
+    empty: 'No check ran.',
+  });
 
 export async function gatesPage(c: ConsoleRequest): Promise<void> {
   const q = parseQuery(c, GateListQuery);
   const page = await listDeploymentGates(c.platform, q);
-  const latest = !q.cursor ? page.items[0] : undefined;
+  const position = pagePosition(c);
+  const latest = !position.cursor ? page.items[0] : undefined;
   const boxes = GATE_CHECKS.map(
     (n) =>
-      `<label style="display:inline-flex;gap:6px;align-items:center;margin:0 14px 6px 0"><input type="checkbox" name="check_${n}" value="1"> ${escapeHtml(n.replace(/_/g, ' '))}</label>`,
-  ).join('');
-  const run = markup(
-    `<form class="card" method="post" action="/console/gates"><input type="hidden" name="csrf_token" value="${escapeHtml(c.viewer.csrf)}">` +
-      `<div class="field"><label for="gate-label">Label (e.g. the release it gates)</label><input type="text" id="gate-label" name="label" maxlength="200"></div>` +
-      `<fieldset style="border:0;padding:0;margin:0 0 12px"><legend style="font-weight:600;font-size:.9rem;margin-bottom:6px">Checks (all when none is ticked)</legend>${boxes}</fieldset>` +
-      `<button class="button" type="submit">Run a health gate</button></form>`,
+      html`<label style="display:inline-flex;gap:6px;align-items:center;margin:0 14px 6px 0"
+        ><input type="checkbox" name="check_${n}" value="1"> ${n.replace(/_/g, ' ')}</label
+      >`,
   );
+  const run = html`<form class="card" method="post" action="/console/gates">
+    ${csrfInput(c.viewer.csrf)}${field(blankForm(), 'label', 'Label (e.g. the release it gates)', {
+      attrs: html`maxlength="200"`,
+    })}
+    <fieldset style="border:0;padding:0;margin:0 0 12px">
+      <legend style="font-weight:600;font-size:.9rem;margin-bottom:6px">Checks (all when none is ticked)</legend>
+      ${boxes}
+    </fieldset>
+    <button class="button" type="submit">Run a health gate</button>
+  </form>`;
   const rows = page.items.map((g) => [
     link(`/console/gates/${g.id}`, g.label ?? 'unlabelled'),
-    badge(g.verdict),
+    stateBadge(g.verdict),
     g.checks
       .filter((k) => k.status === 'failed')
       .map((k) => k.name)
       .join(', ') || null,
     when(g.created_at),
   ]);
-  const body = join(
-    heading('Deployment health gates', 'A release step runs one and stops on anything but passed; each check against the default thresholds.'),
-    doneNotice(doneOf(c)),
-    run,
-    latest ? join(markup('<h2>Latest verdict: '), badge(latest.verdict), markup('</h2>'), checksTable(latest)) : '',
-    markup('<h2>Gates run</h2>'),
-    table(['Gate', 'Verdict', 'Failed checks', 'Run'], rows, 'No gate was run yet.'),
-    pager('/console/gates', {}, page.nextCursor, !q.cursor),
-  );
+  const body = html`${heading('Deployment health gates', 'A release step runs one and stops on anything but passed; each check against the default thresholds.')}${doneNotice(
+    c,
+  )}${run}${
+    latest
+      ? html`<h2>Latest verdict: ${stateBadge(latest.verdict)}</h2>
+            ${checksTable(latest)}`
+      : null
+  }
+    <h2>Gates run</h2>
+    ${table({
+      label: 'Gates run',
+      headings: ['Gate', 'Verdict', 'Failed checks', 'Run'],
+      rows,
+      empty: 'No gate was run yet.',
+    })}${pager({ path: '/console/gates', params: {}, nextCursor: page.nextCursor, ...position })}`;
   render(c, { title: 'Health gates', section: '/console/gates', body });
 }
 
 export async function gatePage(c: ConsoleRequest, id: string): Promise<void> {
   const g = await getDeploymentGate(c.platform, id);
-  const body = join(
-    markup('<p><a href="/console/gates">« Health gates</a></p>'),
-    heading(g.label ?? 'Health gate', `Gate ${g.id}`),
-    doneNotice(doneOf(c)),
-    facts([
-      ['Verdict', badge(g.verdict)],
+  const body = html`<p><a href="/console/gates">« Health gates</a></p>
+    ${heading(g.label ?? 'Health gate', `Gate ${g.id}`)}${doneNotice(c)}${facts([
+      ['Verdict', stateBadge(g.verdict)],
       ['Run', when(g.created_at)],
-      ['Run by', markup(`<code>${escapeHtml(g.run_by)}</code>`)],
-    ]),
-    checksTable(g),
-  );
+      ['Run by', html`<code>${g.run_by}</code>`],
+    ])}${checksTable(g)}`;
   render(c, { title: 'Health gate', section: '/console/gates', body });
 }
 
 export async function runGateAction(c: ConsoleRequest): Promise<void> {
-  const f = await postedForm(c);
-  const picked = GATE_CHECKS.filter((n) => f.get(`check_${n}`) === '1');
-  const label = f.get('label')?.trim();
+  const picked = GATE_CHECKS.filter((n) => c.form.get(`check_${n}`) === '1');
+  const label = c.form.get('label')?.trim();
   const body = parseFields(RunGateBody, { ...(label ? { label } : {}), ...(picked.length ? { checks: picked } : {}) });
-  const gate = await runDeploymentGate(c.platform, c.modules, c.operator.merchantId, body);
-  seeOther(c, withQuery(`/console/gates/${gate.id}`, { done: 'gate' }));
+  const gate = await runDeploymentGate(c.platform, c.modules, c.viewer.merchant.merchantId, body);
+  c.seeOther(withQuery(`/console/gates/${gate.id}`, { done: 'gate' }));
 }
 
 export async function readinessPage(c: ConsoleRequest): Promise<void> {
   const r = await readinessReport(c.platform, c.modules);
-  const body = join(
-    heading(
-      'Readiness report',
-      `What in this deployment (${r.environment}) is not yet fit for production; generated ${r.generated_at.replace('T', ' ').replace(/\.\d+Z$/, '')} UTC.`,
-    ),
-    join(markup('<p>Overall: '), badge(r.status), markup('</p>')),
-    table(
-      ['Item', 'Status', 'Detail'],
-      r.items.map((i) => [i.check.replace(/_/g, ' '), badge(i.status), i.detail]),
-    ),
-  );
+  const generated = r.generated_at.replace('T', ' ').replace(/\.\d+Z$/, '');
+  const body = html`${heading('Readiness report', `What in this deployment (${r.environment}) is not yet fit for production; generated ${generated} UTC.`)}
+    <p>Overall: ${stateBadge(r.status)}</p>
+    ${table({
+      label: 'Readiness',
+      headings: ['Item', 'Status', 'Detail'],
+      rows: r.items.map((i) => [i.check.replace(/_/g, ' '), stateBadge(i.status), i.detail]),
+      empty: 'Nothing to report.',
+    })}`;
   render(c, { title: 'Readiness', section: '/console/readiness', body });
 }

@@ -1,76 +1,62 @@
-import Router from '@koa/router';
-import type { AppContext, AppCustom, AppRouter, AppState } from '../http/context.js';
-import { pageForm } from '../http/endpoint.js';
+import type { AppRouter } from '../http/context.js';
+import { sessionForms } from '../http/page-access.js';
+import { pages, type Page } from '../http/pages.js';
 import type { Module } from '../module.js';
 import type { Platform } from '../platform.js';
 import { deliveriesPage, deliveryPage, redeliverAction } from './deliveries.js';
 import { gatePage, gatesPage, readinessPage, runGateAction } from './health.js';
 import { incidentAction, incidentPage, incidentsPage, openIncidentAction } from './incidents.js';
-import { jobAction, jobPage, jobsPage } from './jobs.js';
+import { confirmJobAction, jobAction, jobPage, jobsPage } from './jobs.js';
+import { consoleErrorPage } from './layout.js';
 import { overviewPage } from './overview.js';
-import { admit, errorPage, type ConsoleRequest } from './request.js';
+import { consoleAccess, type ConsoleRequest, type ConsoleViewer } from './request.js';
 import { appDecision, appReviewPage, reviewsPage, themeDecision, themeReviewPage } from './reviews.js';
 import { securityPage, undoAction } from './security.js';
-import { PlatformError } from '../errors.js';
 
 /**
  * The operator console (docs/console.md): server-rendered pages at `/console`, for operators
  * signed in in a browser (the `emporium_session` cookie; never a bearer token), reading and
  * acting through the same services as the operations API. Every action is a POST form with the
- * console's CSRF token, answered by a 303 back to its page; every error is a page with its status.
+ * session's CSRF token, answered by a 303 back to its page; a destructive one has a confirm step
+ * at a GET of its address; every error is a page with its status; any other path under /console
+ * is a 404 page (after the access check).
  */
-function consoleRoutes(modules: () => readonly Module[]) {
+function consolePages(modules: () => readonly Module[]) {
   return (platform: Platform): AppRouter => {
-    const router = new Router<AppState, AppCustom>();
-    type Page = (c: ConsoleRequest, params: Record<string, string>) => Promise<void>;
-    const page =
-      (handle: Page) =>
-      async (ctx: AppContext): Promise<void> => {
-        try {
-          const c = await admit(platform, modules(), ctx);
-          if (c) await handle(c, (ctx as unknown as { params: Record<string, string> }).params);
-        } catch (err) {
-          errorPage(platform, ctx, err);
-        }
-      };
-    const id = (params: Record<string, string>) => params.id ?? '';
-    const get = (path: string, handle: Page) => router.get(path, page(handle));
-    // Form posts: the page reads its own body (src/http/endpoint.ts, pageForm), so a bad one is a page too.
-    const post = (path: string, handle: Page) => router.post(path, pageForm(page(handle)));
+    const on = pages(platform, { name: 'console', access: consoleAccess, csrf: sessionForms, errorPage: consoleErrorPage, ownsMount: true });
+    const c = (page: Page<ConsoleViewer, unknown>): ConsoleRequest => ({ ...page, modules: modules() });
 
-    get('/', (c) => overviewPage(c));
-    get('/jobs', (c) => jobsPage(c));
-    get('/jobs/:id', (c, p) => jobPage(c, id(p)));
-    post('/jobs/:id/rerun', (c, p) => jobAction(c, id(p), 'rerun'));
-    post('/jobs/:id/cancel', (c, p) => jobAction(c, id(p), 'cancel'));
-    post('/jobs/:id/release', (c, p) => jobAction(c, id(p), 'release'));
-    get('/deliveries', (c) => deliveriesPage(c));
-    get('/deliveries/:id', (c, p) => deliveryPage(c, id(p)));
-    post('/deliveries/:id/redeliver', (c, p) => redeliverAction(c, id(p)));
-    get('/incidents', (c) => incidentsPage(c));
-    post('/incidents', (c) => openIncidentAction(c));
-    get('/incidents/:id', (c, p) => incidentPage(c, id(p)));
-    post('/incidents/:id/acknowledge', (c, p) => incidentAction(c, id(p), 'acknowledge'));
-    post('/incidents/:id/resolve', (c, p) => incidentAction(c, id(p), 'resolve'));
-    post('/incidents/:id/notes', (c, p) => incidentAction(c, id(p), 'note'));
-    get('/gates', (c) => gatesPage(c));
-    post('/gates', (c) => runGateAction(c));
-    get('/gates/:id', (c, p) => gatePage(c, id(p)));
-    get('/security', (c) => securityPage(c));
-    post('/security/:id/undo', (c, p) => undoAction(c, id(p)));
-    get('/readiness', (c) => readinessPage(c));
-    get('/reviews', (c) => reviewsPage(c));
-    get('/reviews/themes/:id', (c, p) => themeReviewPage(c, id(p)));
-    post('/reviews/themes/:id/approve', (c, p) => themeDecision(c, id(p), 'approve'));
-    post('/reviews/themes/:id/reject', (c, p) => themeDecision(c, id(p), 'reject'));
-    get('/reviews/apps/:id', (c, p) => appReviewPage(c, id(p)));
-    post('/reviews/apps/:id/approve', (c, p) => appDecision(c, id(p), 'approve'));
-    post('/reviews/apps/:id/reject', (c, p) => appDecision(c, id(p), 'reject'));
-    // Any other console path: a page too (after the same access check), not the API's JSON 404.
-    const missing = page(() => Promise.reject(new PlatformError('not_found', 'not_found', 'There is no such console page')));
-    router.get('/{*rest}', missing);
-    router.post('/{*rest}', pageForm(missing));
-    return router;
+    on.get('/', (p) => overviewPage(c(p)));
+    on.get('/jobs', (p) => jobsPage(c(p)));
+    on.get('/jobs/:id', (p) => jobPage(c(p), p.params.id));
+    on.post('/jobs/:id/rerun', (p) => jobAction(c(p), p.params.id, 'rerun'));
+    on.get('/jobs/:id/cancel', (p) => confirmJobAction(c(p), p.params.id, 'cancel'));
+    on.post('/jobs/:id/cancel', (p) => jobAction(c(p), p.params.id, 'cancel'));
+    on.get('/jobs/:id/release', (p) => confirmJobAction(c(p), p.params.id, 'release'));
+    on.post('/jobs/:id/release', (p) => jobAction(c(p), p.params.id, 'release'));
+    on.get('/deliveries', (p) => deliveriesPage(c(p)));
+    on.get('/deliveries/:id', (p) => deliveryPage(c(p), p.params.id));
+    on.post('/deliveries/:id/redeliver', (p) => redeliverAction(c(p), p.params.id));
+    on.get('/incidents', (p) => incidentsPage(c(p)));
+    on.post('/incidents', (p) => openIncidentAction(c(p)));
+    on.get('/incidents/:id', (p) => incidentPage(c(p), p.params.id));
+    on.post('/incidents/:id/acknowledge', (p) => incidentAction(c(p), p.params.id, 'acknowledge'));
+    on.post('/incidents/:id/resolve', (p) => incidentAction(c(p), p.params.id, 'resolve'));
+    on.post('/incidents/:id/notes', (p) => incidentAction(c(p), p.params.id, 'note'));
+    on.get('/gates', (p) => gatesPage(c(p)));
+    on.post('/gates', (p) => runGateAction(c(p)));
+    on.get('/gates/:id', (p) => gatePage(c(p), p.params.id));
+    on.get('/security', (p) => securityPage(c(p)));
+    on.post('/security/:id/undo', (p) => undoAction(c(p), p.params.id));
+    on.get('/readiness', (p) => readinessPage(c(p)));
+    on.get('/reviews', (p) => reviewsPage(c(p)));
+    on.get('/reviews/themes/:id', (p) => themeReviewPage(c(p), p.params.id));
+    on.post('/reviews/themes/:id/approve', (p) => themeDecision(c(p), p.params.id, 'approve'));
+    on.post('/reviews/themes/:id/reject', (p) => themeDecision(c(p), p.params.id, 'reject'));
+    on.get('/reviews/apps/:id', (p) => appReviewPage(c(p), p.params.id));
+    on.post('/reviews/apps/:id/approve', (p) => appDecision(c(p), p.params.id, 'approve'));
+    on.post('/reviews/apps/:id/reject', (p) => appDecision(c(p), p.params.id, 'reject'));
+    return on.router;
   };
 }
 
@@ -78,6 +64,6 @@ function consoleRoutes(modules: () => readonly Module[]) {
 export function consoleModule(modules: () => readonly Module[]): Module {
   return {
     name: 'console',
-    routes: [{ path: '/console', router: consoleRoutes(modules) }],
+    pages: [{ path: '/console', router: consolePages(modules) }],
   };
 }

@@ -1,10 +1,16 @@
-import { escapeHtml } from '../html.js';
-import { csrfInput, join, markup, platformPage, type Markup } from '../http/page.js';
+import { html, type Markup } from '../html.js';
+import type { Problem } from '../http/pages.js';
+import { problemCard } from '../http/page-errors.js';
+import { csrfInput } from '../http/ui/forms.js';
+import { platformPage } from '../http/ui/layout.js';
+import { badge, type Tone } from '../http/ui/parts.js';
+import type { ConsoleRequest } from './request.js';
 
 /**
- * The console's pieces of page (docs/console.md): its top bar, tables, badges, pagers and the
- * small POST forms of its actions. Every text goes through `escapeHtml` (`join`, `cell`), every
- * action form carries the console's CSRF token.
+ * The console's pieces of page (docs/console.md): the platform layout with the console's sections
+ * as its left navigation, its status badges, the small POST forms of its actions and their
+ * notices. Everything is built with the `html` tag (text escaped); every action form carries the
+ * console's CSRF token.
  */
 
 export const NAV = [
@@ -18,27 +24,28 @@ export const NAV = [
   { href: '/console/reviews', label: 'Reviews' },
 ] as const;
 
-/** Who is looking: the operator's email, the console's form token and the log-out form's. */
-export type Viewer = { email: string; csrf: string; logoutCsrf: string };
+export type ConsolePage = { title: string; section: (typeof NAV)[number]['href']; body: Markup; script?: Markup };
 
-export type ConsolePage = { title: string; section: (typeof NAV)[number]['href']; body: Markup; script?: string };
-
-/** A whole console page: the top bar with the console's sections (the current one marked) and the operator's log-out form. */
-export function consolePage(viewer: Viewer, page: ConsolePage): string {
+/** A whole console page: the console's sections in the left navigation (the current one marked), the operator and Log out in the top bar. */
+export function consolePage(c: ConsoleRequest, page: ConsolePage): Markup {
   return platformPage({
     title: `${page.title} · Console`,
     body: page.body,
-    nav: NAV.map((l) => ({ href: l.href, label: l.label, current: l.href === page.section })),
-    user: { email: viewer.email, csrf: viewer.logoutCsrf },
+    nav: { label: 'Console', items: NAV.map((l) => ({ href: l.href, label: l.label, current: l.href === page.section })) },
+    user: { email: c.viewer.email, csrf: c.viewer.csrf },
     ...(page.script ? { script: page.script } : {}),
   });
 }
 
-/** The heading of a page, with a line of muted text under it. */
-export const heading = (title: string, lead?: string) =>
-  join(markup('<h1>'), title, markup('</h1>'), lead ? join(markup('<p class="muted" style="margin-top:-10px">'), lead, markup('</p>')) : '');
+/** Answer a console page (200 unless told). */
+export function render(c: ConsoleRequest, page: ConsolePage, status = 200): void {
+  c.render(consolePage(c, page), status);
+}
 
-type Tone = 'ok' | 'warn' | 'bad' | 'plain';
+/** A refused or failed request: no console navigation (the reader may be no operator). */
+export const consoleErrorPage = (problem: Problem): Markup =>
+  platformPage({ title: problem.title, body: problemCard(problem, { href: '/console', label: 'Back to the console' }) });
+
 const TONES = new Map<string, Tone>([
   ['alive', 'ok'],
   ['passed', 'ok'],
@@ -57,8 +64,6 @@ const TONES = new Map<string, Tone>([
   ['running', 'warn'],
   ['inconclusive', 'warn'],
   ['warning', 'warn'],
-  ['stopped', 'plain'],
-  ['scheduled', 'plain'],
   ['failed', 'bad'],
   ['fail', 'bad'],
   ['gone', 'bad'],
@@ -69,86 +74,52 @@ const TONES = new Map<string, Tone>([
   ['in force', 'bad'],
 ]);
 
-/** A state as a coloured pill (its words, underscores as spaces). */
-export function badge(state: string): Markup {
-  const tone = TONES.get(state) ?? 'plain';
-  return join(
-    markup(`<span class="badge${tone === 'plain' ? '' : ` badge--${tone}`}" style="white-space:nowrap">`),
-    state.replace(/_/g, ' '),
-    markup('</span>'),
-  );
-}
+/** A state of the operations API as a badge: its words (underscores as spaces), its tone by what it means. */
+export const stateBadge = (state: string) => badge(state.replace(/_/g, ' '), TONES.get(state) ?? 'neutral');
 
-export type Cell = string | number | null | Markup;
-const cellHtml = (c: Cell) => (c === null ? '<span class="muted">–</span>' : typeof c === 'object' ? c.html : escapeHtml(c));
+type ButtonStyle = 'primary' | 'secondary' | 'danger';
+const buttonClass = (style: ButtonStyle | undefined) =>
+  style === 'secondary' ? 'button button--secondary' : style === 'danger' ? 'button button--danger' : 'button';
 
-/** A table: its headings and rows (text escaped, markup as is); a line saying so when empty. */
-export function table(headings: readonly string[], rows: readonly (readonly Cell[])[], empty = 'Nothing here.'): Markup {
-  if (rows.length === 0) return join(markup('<p class="card muted">'), empty, markup('</p>'));
-  const head = headings.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${cellHtml(c)}</td>`).join('')}</tr>`).join('');
-  return markup(`<div class="card" style="padding:0;overflow-x:auto"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`);
-}
-
-/** A link (its href built by the console, its text escaped). */
-export const link = (href: string, text: string) => join(markup(`<a href="${escapeHtml(href)}">`), text, markup('</a>'));
-
-/** A path with its query: only the given parameters, in order. */
-export function withQuery(path: string, params: Record<string, string | number | null | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
-  const s = q.toString();
-  return s ? `${path}?${s}` : path;
-}
-
-/** The pager under a list: back to the first page, and the next page's link when there is one (the API's keyset cursor). */
-export function pager(
-  path: string,
-  params: Record<string, string | number | null | undefined>,
-  nextCursor: string | null,
-  onFirst: boolean,
-  cursorParam = 'cursor',
-): Markup {
-  const first = onFirst ? '' : link(withQuery(path, params), '« First page').html;
-  const next = nextCursor
-    ? `<a class="button button--secondary" rel="next" href="${escapeHtml(withQuery(path, { ...params, [cursorParam]: nextCursor }))}">Next page »</a>`
-    : '';
-  return first || next ? markup(`<nav class="pager" aria-label="Pages">${first}${next}</nav>`) : markup('');
-}
-
-/** A time as `2026-05-04 13:05:09 UTC` (the page's readers are in many zones), with the ISO value kept for machines. */
-export function when(iso: string | null): Markup | null {
-  if (!iso) return null;
-  return markup(`<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''))} UTC</time>`);
-}
-
-/** A small POST form of one action: its button, hidden fields, and optionally a text field (a note, a reason). */
+/** A small POST form of one action: its button, and optionally a text field (a note, a reason). */
 export function actionForm(
-  viewer: Viewer,
+  c: ConsoleRequest,
   action: string,
   label: string,
   options: {
-    style?: 'primary' | 'secondary' | 'danger';
-    hidden?: Record<string, string>;
-    field?: { name: string; label: string; required?: boolean; multiline?: boolean; placeholder?: string };
+    style?: ButtonStyle;
+    field?: { name: string; label: string; required?: boolean; multiline?: boolean };
   } = {},
 ): Markup {
-  const hidden = Object.entries(options.hidden ?? {})
-    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
-    .join('');
   const f = options.field;
   const id = f ? `f-${action.replace(/[^a-z0-9]+/gi, '-')}-${f.name}` : '';
   const input = f
-    ? `<div class="field" style="margin-bottom:8px"><label for="${id}">${escapeHtml(f.label)}</label>${
-        f.multiline
-          ? `<textarea id="${id}" name="${escapeHtml(f.name)}" rows="3"${f.required ? ' required' : ''}${f.placeholder ? ` placeholder="${escapeHtml(f.placeholder)}"` : ''}></textarea>`
-          : `<input type="text" id="${id}" name="${escapeHtml(f.name)}"${f.required ? ' required' : ''}${f.placeholder ? ` placeholder="${escapeHtml(f.placeholder)}"` : ''}>`
-      }</div>`
-    : '';
-  const cls = options.style === 'secondary' ? 'button button--secondary' : options.style === 'danger' ? 'button button--danger' : 'button';
-  return markup(
-    `<form method="post" action="${escapeHtml(action)}"${f ? ' style="flex:1;min-width:260px"' : ''}>${csrfInput(viewer.csrf)}${hidden}${input}<button class="${cls}" type="submit">${escapeHtml(label)}</button></form>`,
-  );
+    ? html`<div class="field" style="margin-bottom:8px">
+        <label for="${id}">${f.label}</label>${
+          f.multiline
+            ? html`<textarea id="${id}" name="${f.name}" rows="3"${f.required ? html` required` : null}></textarea>`
+            : html`<input type="text" id="${id}" name="${f.name}"${f.required ? html` required` : null}>`
+        }
+      </div>`
+    : null;
+  return html`<form method="post" action="${action}"${f ? html` style="flex:1;min-width:min(260px,100%)"` : null}>
+    ${csrfInput(c.viewer.csrf)}${input}<button class="${buttonClass(options.style)}" type="submit">${label}</button>
+  </form>`;
+}
+
+/** A destructive action's button: a link to its confirm step (a GET of its own address), which works without JavaScript. */
+export const confirmLink = (action: string, label: string) => html`<a class="button button--danger" href="${action}">${label}</a>`;
+
+/** Tabs over a list's states: each a link keeping the other filters, the current one marked. */
+export function tabs(label: string, states: readonly string[], current: string, href: (state: string) => string): Markup {
+  return html`<nav class="actions" aria-label="${label}" style="margin-bottom:14px">
+    ${states.map((s) => {
+      const here = s === current;
+      return html`<a class="button${here ? '' : ' button--secondary'}"${here ? html` aria-current="page"` : null} href="${href(s)}"
+        >${s ? s.replace(/_/g, ' ') : 'all'}</a
+      >`;
+    })}
+  </nav>`;
 }
 
 /** What an action did, shown once on the page it redirected to (`?done=`): a fixed set of messages, so a link cannot put words in the console's mouth. */
@@ -166,22 +137,15 @@ const DONE = new Map([
   ['approved', 'Approved.'],
   ['rejected', 'Rejected, with the reasons given.'],
 ]);
-export function doneNotice(done: string | undefined): Markup {
-  const text = done ? DONE.get(done) : undefined;
-  return text ? join(markup('<p class="notice" role="status">'), text, markup('</p>')) : markup('');
-}
-
-/** A definition list of a record's fields. */
-export function facts(rows: readonly [string, Cell][]): Markup {
-  return markup(
-    `<dl class="card" style="display:grid;grid-template-columns:max-content 1fr;gap:6px 18px;margin-top:0">${rows
-      .map(([k, v]) => `<dt class="muted">${escapeHtml(k)}</dt><dd style="margin:0">${cellHtml(v)}</dd>`)
-      .join('')}</dl>`,
-  );
+export function doneNotice(c: ConsoleRequest): Markup | null {
+  const done = c.ctx.query.done;
+  const text = typeof done === 'string' ? DONE.get(done) : undefined;
+  return text ? html`<p class="notice" role="status">${text}</p>` : null;
 }
 
 /** A figure of the overview. */
 export const stat = (label: string, value: string | number, tone?: 'bad' | 'warn') =>
-  markup(
-    `<div class="stat"><div class="stat__label">${escapeHtml(label)}</div><div class="stat__value"${tone ? ` style="color:var(--${tone})"` : ''}>${escapeHtml(value)}</div></div>`,
-  );
+  html`<div class="stat">
+    <div class="stat__label">${label}</div>
+    <div class="stat__value"${tone ? html` style="color:var(--${tone})"` : null}>${value}</div>
+  </div>`;

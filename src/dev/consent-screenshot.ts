@@ -3,11 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
+import { shootAtWidths } from './screenshot-widths.js';
 
 /**
  * Part of `npm run screenshot` (docs/console.md, Screenshots): the merchant's sign-in and the
  * OAuth consent page, in a real browser, against a running platform (BASE_URL, default
- * http://localhost:3000). Saves docs/screenshots/console-sign-in.png always; with
+ * http://localhost:3000). Saves docs/screenshots/console-sign-in.png (and -390.png, a phone's width, as every shot here) always; with
  * SCREENSHOT_OPERATOR set to an address in the platform's OPERATOR_EMAILS, it also publishes an
  * app, signs a merchant in through the page and saves the consent for a first install
  * (oauth-consent.png) and for a re-authorization of the installed app that adds and removes
@@ -27,15 +28,12 @@ async function account(email: string, name: string): Promise<{ email: string; pa
   return { email, password, auth: { authorization: `Bearer ${token}` } };
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${OUT}${name}.png`, fullPage: true });
-  console.log(`saved docs/screenshots/${name}.png`);
-}
+const shot = (page: Page, name: string) => shootAtWidths(page, `${OUT}${name}`);
 
 mkdirSync(OUT, { recursive: true });
 const browser = await launchChromium();
 try {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 760 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 760 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   await page.goto(`${BASE}/login?return_to=${encodeURIComponent('/')}`);
   await shot(page, 'console-sign-in');
@@ -95,7 +93,7 @@ try {
       }).toString()}`;
 
     // Signed out, the install sends the merchant to sign in first.
-    const merchantPage = await (await browser.newContext({ viewport: { width: 1100, height: 760 }, deviceScaleFactor: 1 })).newPage();
+    const merchantPage = await (await browser.newContext({ viewport: { width: 1280, height: 760 }, deviceScaleFactor: 1 })).newPage();
     await merchantPage.goto(authorizeUrl('read_products read_orders write_app_metadata'));
     await merchantPage.getByLabel('Email', { exact: true }).first().fill(merchant.email);
     await merchantPage.getByLabel('Password').fill(merchant.password);

@@ -2,6 +2,7 @@ import { apiClient, type Json } from './api-client.js';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { launchChromium } from './chromium.js';
+import { shootAtWidths } from './screenshot-widths.js';
 
 /**
  * `npm run screenshot:console` (docs/console.md, Screenshots): each page of the operator console
@@ -102,14 +103,13 @@ for (let i = 0; i < 60; i++) {
 mkdirSync(OUT, { recursive: true });
 const browser = await launchChromium();
 try {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
   await context.addCookies([{ name: 'emporium_session', value: operator, url: BASE, httpOnly: true, sameSite: 'Lax' }]);
   const page = await context.newPage();
   const shot = async (name: string, path: string) => {
     const res = await page.goto(BASE + path);
     if (!res || res.status() !== 200) throw new Error(`${path}: ${res?.status()}`);
-    await page.screenshot({ path: `${OUT}console-${name}.png`, fullPage: true });
-    console.log(`saved docs/screenshots/console-${name}.png`);
+    await shootAtWidths(page, `${OUT}console-${name}`);
   };
   /** The first link of the page's table to a path under `prefix`, if any. */
   const first = async (prefix: string) => {

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { encodePng } from './png.js';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
+import { shootAtWidths } from './screenshot-widths.js';
 import {
   addToCart,
   checkOut,
@@ -142,6 +143,7 @@ await call('PUT', '/v1/payments/providers/sandbox', { enabled: true, credentials
 
 const shop = (path = '/') => shopUrl(store.subdomain, PORT, path, BASE_DOMAIN);
 
+/** A theme's page at 1280 px. */
 async function shot(page: Page, name: string): Promise<void> {
   const file = `${OUT}${name}.png`;
   await page.screenshot({ path: file, fullPage: true });
@@ -179,23 +181,23 @@ async function themePages(browser: Browser, name: string): Promise<void> {
       await open(page, shop('/cart'));
     }
     await checkOut(page);
-    if (builtIns) await shot(page, 'shop-checkout-information');
+    if (builtIns) await shootAtWidths(page, `${OUT}shop-checkout-information`);
     await fillInformation(page, SAMPLE_SHOPPER('ada@example.com'));
     await chooseShipping(page, { shipping_option: 'standard', payment_provider: 'sandbox' });
     await shot(page, `${name}-checkout`);
     await placeOrder(page);
-    if (builtIns) await shot(page, 'shop-payment');
+    if (builtIns) await shootAtWidths(page, `${OUT}shop-payment`);
     await payNow(page);
     await shot(page, `${name}-confirmation`);
     if (builtIns) {
       await open(page, shop('/account'));
-      await shot(page, 'shop-account');
+      await shootAtWidths(page, `${OUT}shop-account`);
       await page.goto(shop('/products/no-such-product'));
-      await shot(page, 'shop-not-found');
+      await shootAtWidths(page, `${OUT}shop-not-found`);
       const visitor = await context.browser()!.newContext({ viewport: { width: 1280, height: 900 } });
       const signedOut = await visitor.newPage();
       await open(signedOut, shop('/account/login'));
-      await shot(signedOut, 'shop-login');
+      await shootAtWidths(signedOut, `${OUT}shop-login`);
       await visitor.close();
     }
   } finally {

@@ -3,7 +3,7 @@ import { isLocalEnv } from '../config.js';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
 import { hashToken } from '../secrets/index.js';
-import type { AppContext, Principal } from './context.js';
+import type { AppContext, MerchantPrincipal } from './context.js';
 
 /**
  * What the platform's server-rendered pages share (the shop, docs/shop.md; the console and the
@@ -131,7 +131,7 @@ export const SESSION_COOKIE = 'emporium_session';
  * through the same authenticators, but only a merchant session (`emp_session_`) counts; an app
  * token or a customer's in that cookie is no one. Null without a live one.
  */
-export async function browserPrincipal(platform: Platform, ctx: AppContext): Promise<Principal | null> {
+export async function browserPrincipal(platform: Platform, ctx: AppContext): Promise<MerchantPrincipal | null> {
   const token = readCookie(platform, ctx, SESSION_COOKIE);
   if (!token || !token.startsWith('emp_session_')) return null;
   const authenticator = ctx.access.authenticators.find((a) => token.startsWith(a.prefix));

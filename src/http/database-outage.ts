@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { databaseDown, databaseUnavailable, DATABASE_RETRY_AFTER_SECONDS, probeDatabase } from '../db.js';
+import { databaseDown, databaseUnavailable, probeDatabase } from '../db.js';
 import type { Platform } from '../platform.js';
 import type { AppContext, AppCustom, AppState } from './context.js';
 import { sendErrorPage } from './page-errors.js';
@@ -21,7 +21,6 @@ export function refuseWhileDatabaseDown(
     probeDatabase(platform.db);
     const refusal = databaseUnavailable();
     if (!options.page(ctx) && ctx.accepts('json', 'html') !== 'html') throw refusal;
-    ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-    sendErrorPage(ctx, 503, 'Temporarily unavailable', refusal.message);
+    sendErrorPage(ctx, refusal);
   };
 }

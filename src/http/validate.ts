@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PlatformError } from '../errors.js';
+import { issueDetails, PlatformError, type InputIssue } from '../errors.js';
 
 export type InputSource = 'body' | 'query' | 'params' | 'headers';
 
@@ -10,12 +10,11 @@ export type InputSource = 'body' | 'query' | 'params' | 'headers';
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, source: InputSource): z.infer<S> {
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => {
-    const path = [source, ...issue.path.map(String)].join('.');
-    return `${path}: ${issue.message}`;
-  });
-  throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details });
+  throw new PlatformError('invalid_data', 'invalid_input', 'The request has invalid input', { details: issueDetails(zodIssues(result.error), source) });
 }
+
+/** A schema's issues as the platform's input issues, at dotted paths (`line_items.0.quantity`; the whole input: ''). */
+export const zodIssues = (error: z.ZodError): InputIssue[] => error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
 
 /**
  * The refinement of an update body whose fields are all optional: at least one must be given

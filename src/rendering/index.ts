@@ -5,8 +5,8 @@ import { renderedPageRoutes, themeAssetRoutes } from './routes.js';
 export { createPageRenderer, PAGE_LIMITS, pageRendererOf, renderPage, type PageLimits, type PageRenderer, type RenderedPage } from './liquid/render.js';
 export type { MenuLink, PageRequest } from './page.js';
 export { LOCALE_PATTERN } from './locale.js';
-export { escapeHtml, safeHref } from '../html.js';
 export { formatMoney } from './money.js';
+export { variantTitle } from './variant-title.js';
 export { checkAppBlockRendering } from './app-blocks.js';
 
 /**

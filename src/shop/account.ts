@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { getAccount, listAddresses, logInCustomer, logOutCustomer, signUpCustomer } from '../customers/index.js';
 import { PlatformError } from '../errors.js';
+import { html, type Markup } from '../html.js';
 import { clientAddress } from '../http/client-address.js';
-import type { AppContext } from '../http/context.js';
+import { blankForm, csrfInput, errorSummary, field, formWithProblem, parseForm, type FormState } from '../http/ui/forms.js';
 import { listCustomerOrders } from '../orders/index.js';
-import type { Platform } from '../platform.js';
-import { escapeHtml } from '../rendering/index.js';
 import { CheckoutBody } from '../storefront/index.js';
-import { formInput, postedForm, seeOther } from './cart.js';
-import type { Shop } from './context.js';
-import { csrfField, errorList, field, html, money, page } from './layout.js';
+import type { ShopPage } from './context.js';
+import { money, shopPage } from './layout.js';
 import { CUSTOMER_COOKIE, clearCookie, setCookie } from './session.js';
 
 /**
@@ -20,74 +18,100 @@ import { CUSTOMER_COOKIE, clearCookie, setCookie } from './session.js';
 const LoginForm = z.object({
   // The storefront's own rule for a shopper's email (trimmed, lowercased, an address).
   email: CheckoutBody.shape.email,
-  password: z.string().min(1, 'is required').max(200),
+  password: z.string({ message: 'is required' }).min(1, 'is required').max(200),
 });
 const RegisterForm = LoginForm.extend({
-  password: z.string().min(8, 'must be at least 8 characters').max(200),
+  password: z.string({ message: 'is required' }).min(8, 'must be at least 8 characters').max(200),
   first_name: z.string().trim().max(255).optional(),
   last_name: z.string().trim().max(255).optional(),
 });
 
-function sendHtml(ctx: AppContext, status: number, body: string): void {
-  ctx.status = status;
-  ctx.set('Cache-Control', 'private, no-store');
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.body = body;
-}
+const narrow = (p: ShopPage, title: string, form: Markup) =>
+  shopPage({
+    storeName: p.viewer.store.name,
+    title,
+    body: html`<div style="max-width:460px;margin:0 auto">${form}</div>`,
+    signedIn: false,
+    csrf: p.viewer.csrf,
+  });
 
-function loginPage(shop: Shop, email: string, problems: readonly string[], notice?: string): string {
-  const body = html(
-    `<div style="max-width:460px;margin:0 auto"><form class="card" method="post" action="/account/login">${csrfField(shop.csrf)}<h1>Log in</h1>` +
-      (notice ? `<p class="notice">${escapeHtml(notice)}</p>` : '') +
-      errorList(problems) +
-      field('email', 'Email', email, { type: 'email', required: true, autocomplete: 'email' }) +
-      field('password', 'Password', '', { type: 'password', required: true, autocomplete: 'current-password' }) +
-      `<p><button type="submit" class="button">Log in</button></p><p class="muted" style="margin-bottom:0">New here? <a href="/account/register">Create an account</a></p></form></div>`,
+function loginPage(p: ShopPage, form: FormState, notice?: string): Markup {
+  return narrow(
+    p,
+    'Log in',
+    html`<form class="card" method="post" action="/account/login">
+      ${csrfOf(p)}
+      <h1>Log in</h1>
+      ${notice ? html`<p class="notice">${notice}</p>` : null}${errorSummary(
+        form.problems,
+        'Please check the form.',
+      )}${field(form, 'email', 'Email', { type: 'email', required: true, autocomplete: 'email' })}${field(form, 'password', 'Password', {
+        type: 'password',
+        required: true,
+        autocomplete: 'current-password',
+      })}
+      <p><button type="submit" class="button">Log in</button></p>
+      <p class="muted" style="margin-bottom:0">New here? <a href="/account/register">Create an account</a></p>
+    </form>`,
   );
-  return page({ storeName: shop.store.name, title: 'Log in', body, signedIn: false, csrf: shop.csrf });
 }
 
-function registerPage(shop: Shop, values: ReadonlyMap<string, string>, problems: readonly string[]): string {
-  const v = (k: string) => values.get(k) ?? '';
-  const body = html(
-    `<div style="max-width:460px;margin:0 auto"><form class="card" method="post" action="/account/register">${csrfField(shop.csrf)}<h1>Create an account</h1>` +
-      errorList(problems) +
-      `<div class="row">${field('first_name', 'First name', v('first_name'), { autocomplete: 'given-name' })}${field('last_name', 'Last name', v('last_name'), { autocomplete: 'family-name' })}</div>` +
-      field('email', 'Email', v('email'), { type: 'email', required: true, autocomplete: 'email' }) +
-      field('password', 'Password (8 characters or more)', '', { type: 'password', required: true, autocomplete: 'new-password' }) +
-      `<p><button type="submit" class="button">Create account</button></p><p class="muted" style="margin-bottom:0">Have an account? <a href="/account/login">Log in</a></p></form></div>`,
+function registerPage(p: ShopPage, form: FormState): Markup {
+  return narrow(
+    p,
+    'Create an account',
+    html`<form class="card" method="post" action="/account/register">
+      ${csrfOf(p)}
+      <h1>Create an account</h1>
+      ${errorSummary(form.problems, 'Please check the form.')}
+      <div class="row">
+        ${field(form, 'first_name', 'First name', {
+          autocomplete: 'given-name',
+          markOptional: true,
+        })}${field(form, 'last_name', 'Last name', { autocomplete: 'family-name', markOptional: true })}
+      </div>
+      ${field(form, 'email', 'Email', {
+        type: 'email',
+        required: true,
+        autocomplete: 'email',
+      })}${field(form, 'password', 'Password (8 characters or more)', {
+        type: 'password',
+        required: true,
+        autocomplete: 'new-password',
+      })}
+      <p><button type="submit" class="button">Create account</button></p>
+      <p class="muted" style="margin-bottom:0">Have an account? <a href="/account/login">Log in</a></p>
+    </form>`,
   );
-  return page({ storeName: shop.store.name, title: 'Create an account', body, signedIn: false, csrf: shop.csrf });
 }
 
-const issues = (error: z.ZodError) => error.issues.map((i) => `${String(i.path[0] ?? 'form').replace(/_/g, ' ')}: ${i.message}`);
+const csrfOf = (p: ShopPage) => csrfInput(p.viewer.csrf);
 const sessionAge = (expiresAt: string, now: Date) => Math.max(0, new Date(expiresAt).getTime() - now.getTime());
 
-export async function loginForm(_platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
-  if (shop.customer) return seeOther(ctx, '/account');
-  sendHtml(ctx, 200, loginPage(shop, '', []));
+export function loginForm(p: ShopPage): void {
+  if (p.viewer.customer) return p.seeOther('/account');
+  p.render(loginPage(p, blankForm()));
 }
 
-export async function registerForm(_platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
-  if (shop.customer) return seeOther(ctx, '/account');
-  sendHtml(ctx, 200, registerPage(shop, new Map(), []));
+export function registerForm(p: ShopPage): void {
+  if (p.viewer.customer) return p.seeOther('/account');
+  p.render(registerPage(p, blankForm()));
 }
 
 /** POST /account/login: a wrong email or password shows the form again (401), a lockout says when to retry (429). */
-export async function logIn(platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
-  const fields = await postedForm(platform, ctx, shop);
-  const parsed = LoginForm.safeParse(formInput(fields));
-  if (!parsed.success) return sendHtml(ctx, 400, loginPage(shop, fields.get('email') ?? '', issues(parsed.error)));
+export async function logIn(p: ShopPage): Promise<void> {
+  const parsed = parseForm(LoginForm, p.form);
+  if (!parsed.data) return p.render(loginPage(p, parsed.form), 400);
   try {
-    const session = await logInCustomer(platform, { subdomain: shop.store.subdomain, ...parsed.data }, { ip: clientAddress(ctx) });
-    setCookie(platform, ctx, CUSTOMER_COOKIE, session.token, sessionAge(session.expires_at, platform.clock.now()));
-    seeOther(ctx, '/account');
+    const session = await logInCustomer(p.platform, { subdomain: p.viewer.store.subdomain, ...parsed.data }, { ip: clientAddress(p.ctx) });
+    setCookie(p.platform, p.ctx, CUSTOMER_COOKIE, session.token, sessionAge(session.expires_at, p.platform.clock.now()));
+    p.seeOther('/account');
   } catch (err) {
     if (!(err instanceof PlatformError) || (err.kind !== 'unauthenticated' && err.kind !== 'rate_limited')) throw err;
-    if (err.extra.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(err.extra.retryAfterSeconds));
+    if (err.extra.retryAfterSeconds !== undefined) p.ctx.set('Retry-After', String(err.extra.retryAfterSeconds));
     const message =
       err.kind === 'rate_limited' ? 'Too many attempts: wait a few minutes and try again.' : 'That email and password do not match an account of this store.';
-    sendHtml(ctx, err.kind === 'rate_limited' ? 429 : 401, loginPage(shop, parsed.data.email, [message]));
+    p.render(loginPage(p, formWithProblem(new Map([['email', parsed.data.email]]), message)), err.kind === 'rate_limited' ? 429 : 401);
   }
 }
 
@@ -96,26 +120,23 @@ export async function logIn(platform: Platform, ctx: AppContext, shop: Shop): Pr
  * of the email), then a log-in with the password: it works for a new account; for an email the
  * store already knew, the page says to look for the message the sign-up sent.
  */
-export async function register(platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
-  const fields = await postedForm(platform, ctx, shop);
-  const parsed = RegisterForm.safeParse(formInput(fields));
-  if (!parsed.success) return sendHtml(ctx, 400, registerPage(shop, fields, issues(parsed.error)));
-  const caller = { ip: clientAddress(ctx) };
+export async function register(p: ShopPage): Promise<void> {
+  const parsed = parseForm(RegisterForm, p.form);
+  if (!parsed.data) return p.render(registerPage(p, parsed.form), 400);
+  const caller = { ip: clientAddress(p.ctx) };
+  const subdomain = p.viewer.store.subdomain;
   try {
-    await signUpCustomer(platform, { subdomain: shop.store.subdomain, ...parsed.data }, caller);
-    const session = await logInCustomer(platform, { subdomain: shop.store.subdomain, email: parsed.data.email, password: parsed.data.password }, caller);
-    setCookie(platform, ctx, CUSTOMER_COOKIE, session.token, sessionAge(session.expires_at, platform.clock.now()));
-    seeOther(ctx, '/account');
+    await signUpCustomer(p.platform, { subdomain, ...parsed.data }, caller);
+    const session = await logInCustomer(p.platform, { subdomain, email: parsed.data.email, password: parsed.data.password }, caller);
+    setCookie(p.platform, p.ctx, CUSTOMER_COOKIE, session.token, sessionAge(session.expires_at, p.platform.clock.now()));
+    p.seeOther('/account', 'Welcome: your account is ready.');
   } catch (err) {
     if (!(err instanceof PlatformError) || (err.kind !== 'unauthenticated' && err.kind !== 'rate_limited')) throw err;
-    if (err.kind === 'rate_limited') return sendHtml(ctx, 429, registerPage(shop, fields, ['Too many attempts: wait a few minutes and try again.']));
-    sendHtml(
-      ctx,
-      200,
+    if (err.kind === 'rate_limited') return p.render(registerPage(p, formWithProblem(p.form, 'Too many attempts: wait a few minutes and try again.')), 429);
+    p.render(
       loginPage(
-        shop,
-        parsed.data.email,
-        [],
+        p,
+        blankForm(new Map([['email', parsed.data.email]])),
         'Thanks. If this email already had an account or an order with us, we sent it a message to prove it is yours: follow it, then log in.',
       ),
     );
@@ -123,50 +144,76 @@ export async function register(platform: Platform, ctx: AppContext, shop: Shop):
 }
 
 /** POST /account/logout: the session ends and the cookie goes. */
-export async function logOut(platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
-  await postedForm(platform, ctx, shop);
-  if (shop.customer) await logOutCustomer(platform, { customerId: shop.customer.id, storeId: shop.store.id, sessionId: shop.customer.sessionId });
-  clearCookie(platform, ctx, CUSTOMER_COOKIE);
-  seeOther(ctx, '/');
+export async function logOut(p: ShopPage): Promise<void> {
+  const customer = p.viewer.customer;
+  if (customer) await logOutCustomer(p.platform, { customerId: customer.id, storeId: p.viewer.store.id, sessionId: customer.sessionId });
+  clearCookie(p.platform, p.ctx, CUSTOMER_COOKIE);
+  p.seeOther('/');
 }
 
 /** GET /account: the customer's orders (latest first) and addresses; signed out, the login page. */
-export async function accountPage(platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
-  if (!shop.customer) return seeOther(ctx, '/account/login');
-  const storeId = shop.store.id;
+export async function accountPage(p: ShopPage): Promise<void> {
+  const { store, customer } = p.viewer;
+  if (!customer) return p.seeOther('/account/login');
   const [account, orders, addresses] = await Promise.all([
-    getAccount(platform, storeId, shop.customer.id),
-    listCustomerOrders(platform, storeId, shop.customer.id, { limit: 20, backwards: true }),
-    listAddresses(platform, storeId, shop.customer.id, { limit: 10 }),
+    getAccount(p.platform, store.id, customer.id),
+    listCustomerOrders(p.platform, store.id, customer.id, { limit: 20, backwards: true }),
+    listAddresses(p.platform, store.id, customer.id, { limit: 10 }),
   ]);
-  const orderRows = orders.items
-    .map(
-      (o) =>
-        `<tr><td><a href="/checkout/orders/${escapeHtml(o.id)}">#${o.number}</a></td><td>${escapeHtml(new Date(o.created_at).toISOString().slice(0, 10))}</td><td><span class="status">${escapeHtml(o.financial_status.replace(/_/g, ' '))}</span></td><td><span class="status">${escapeHtml((o.fulfillment_status ?? 'unfulfilled').replace(/_/g, ' '))}</span></td><td>${money(o.total, o.currency)}</td></tr>`,
-    )
-    .join('');
-  const addressList = addresses.items
-    .map(
-      (a) =>
-        `<li class="card" style="list-style:none;margin-bottom:10px">${[
-          a.first_name && a.last_name ? `${a.first_name} ${a.last_name}` : a.last_name,
-          a.address1,
-          a.address2,
-          a.city,
-          a.zip,
-          a.country_code,
-        ]
-          .filter(Boolean)
-          .map((x) => escapeHtml(x))
-          .join('<br>')}</li>`,
-    )
-    .join('');
-  const name = [account.first_name, account.last_name].filter(Boolean).join(' ') || account.email;
-  const body = html(
-    `<h1>Your account</h1><p class="muted">Signed in as ${escapeHtml(name)} (${escapeHtml(account.email)})</p>` +
-      `<h2>Orders</h2>${orderRows ? `<table class="orders"><thead><tr><th scope="col">Order</th><th scope="col">Date</th><th scope="col">Payment</th><th scope="col">Fulfillment</th><th scope="col">Total</th></tr></thead><tbody>${orderRows}</tbody></table>` : '<p class="card">You have not placed any orders yet. <a href="/collections/all">Start shopping</a>.</p>'}` +
-      `<h2>Addresses</h2>${addressList ? `<ul style="padding:0">${addressList}</ul>` : '<p class="muted">No saved addresses.</p>'}` +
-      `<form method="post" action="/account/logout">${csrfField(shop.csrf)}<button type="submit" class="button button--secondary">Log out</button></form>`,
+  const status = (s: string) => html`<span class="status">${s.replace(/_/g, ' ')}</span>`;
+  const orderRows = orders.items.map(
+    (o) =>
+      html`<tr>
+        <td><a href="/checkout/orders/${o.id}">#${o.number}</a></td>
+        <td>${new Date(o.created_at).toISOString().slice(0, 10)}</td>
+        <td>${status(o.financial_status)}</td>
+        <td>${status(o.fulfillment_status ?? 'unfulfilled')}</td>
+        <td>${money(o.total, o.currency)}</td>
+      </tr>`,
   );
-  sendHtml(ctx, 200, page({ storeName: shop.store.name, title: 'Your account', body, signedIn: true, csrf: shop.csrf }));
+  const addressList = addresses.items.map(
+    (a) =>
+      html`<li class="card" style="list-style:none;margin-bottom:10px">
+        ${[a.first_name && a.last_name ? `${a.first_name} ${a.last_name}` : a.last_name, a.address1, a.address2, a.city, a.zip, a.country_code]
+          .filter(Boolean)
+          .map((x, i) => html`${i ? html`<br>` : null}${x}`)}
+      </li>`,
+  );
+  const name = [account.first_name, account.last_name].filter(Boolean).join(' ') || account.email;
+  const body = html`<h1>Your account</h1>
+    <p class="muted">Signed in as ${name} (${account.email})</p>
+    <h2>Orders</h2>
+    ${
+      orderRows.length
+        ? html`<div class="table-wrap" role="region" aria-label="Your orders" tabindex="0">
+            <table class="orders">
+              <caption class="visually-hidden">
+                Your orders
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Order</th>
+                  <th scope="col">Date</th>
+                  <th scope="col">Payment</th>
+                  <th scope="col">Fulfillment</th>
+                  <th scope="col">Total</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${orderRows}
+              </tbody>
+            </table>
+          </div>`
+        : html`<p class="card">You have not placed any orders yet. <a href="/collections/all">Start shopping</a>.</p>`
+    }
+    <h2>Addresses</h2>
+    ${
+      addressList.length
+        ? html`<ul style="padding:0">
+            ${addressList}
+          </ul>`
+        : html`<p class="muted">No saved addresses.</p>`
+    }
+    <form method="post" action="/account/logout">${csrfOf(p)}<button type="submit" class="button button--secondary">Log out</button></form>`;
+  p.render(shopPage({ storeName: store.name, title: 'Your account', body, signedIn: true, csrf: p.viewer.csrf, flash: p.takeFlash() }));
 }

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { PlatformError } from '../errors.js';
-import type { AppContext } from '../http/context.js';
+import { invalidInput, PlatformError } from '../errors.js';
+import { formInput } from '../http/ui/forms.js';
+import { zodIssues } from '../http/validate.js';
 import { IdString } from '../ids.js';
 import type { Platform } from '../platform.js';
 import { createCart, loadPricedCart, MAX_LINE_QUANTITY, updateCart, type CartChanges as CartChangesInput } from '../storefront/index.js';
-import { bindingOf, type Shop } from './context.js';
-import { CART_COOKIE, checkForm, readForm, setCookie } from './session.js';
+import type { ShopPage } from './context.js';
+import { CART_COOKIE, setCookie } from './session.js';
 
 /** How long the cart cookie lives: as long as an untouched cart (CART_IDLE_DAYS), renewed by each change. */
 const cartCookieAge = (platform: Platform) => platform.config.storefront.cartIdleDays * 24 * 60 * 60 * 1000;
@@ -16,23 +17,11 @@ const AddForm = z.object({ id: IdString('variant'), quantity: Quantity(1).defaul
 const ChangeForm = z.object({ id: IdString('variant'), quantity: Quantity(0) });
 const CouponForm = z.object({ code: z.string().trim().max(100).default('') });
 
-/** A form's fields as a schema's input: the CSRF token left out, and a field left blank as absent. */
-export const formInput = (fields: ReadonlyMap<string, string>) => Object.fromEntries([...fields].filter(([k, v]) => k !== 'csrf_token' && v.trim() !== ''));
-
-/** A form's fields through a schema: a field that is not valid is a 400 page saying which and why. */
+/** A form's fields through a schema (blank fields as absent): a field that is not valid is a 400 page saying which and why. */
 export function parseFields<T extends z.ZodType>(schema: T, fields: ReadonlyMap<string, string>): z.infer<T> {
-  const input = formInput(fields);
-  const parsed = schema.safeParse(input);
+  const parsed = schema.safeParse(formInput(fields));
   if (parsed.success) return parsed.data;
-  const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'form'}: ${i.message}`).join('; ');
-  throw new PlatformError('invalid_data', 'invalid_input', message);
-}
-
-/** A posted form, checked (docs/shop.md, Forms and CSRF): its fields. */
-export async function postedForm(platform: Platform, ctx: AppContext, shop: Shop): Promise<Map<string, string>> {
-  const fields = await readForm(ctx);
-  checkForm(platform, ctx, shop.store.id, bindingOf(shop), fields.get('csrf_token'));
-  return fields;
+  throw invalidInput(zodIssues(parsed.error), 'invalid_input', 'The form has invalid input');
 }
 
 /**
@@ -41,12 +30,8 @@ export async function postedForm(platform: Platform, ctx: AppContext, shop: Shop
  * it is. A cart changed meanwhile (another tab) is read again and the change applied to it, up to
  * three times. Without a live cart, a new one is made when there is something to put in it.
  */
-async function changeCart(
-  platform: Platform,
-  ctx: AppContext,
-  shop: Shop,
-  change: (current: ReadonlyMap<string, number>) => CartChangesInput | null,
-): Promise<void> {
+async function changeCart(p: ShopPage, change: (current: ReadonlyMap<string, number>) => CartChangesInput | null): Promise<void> {
+  const { platform, ctx, viewer: shop } = p;
   const store = shop.store;
   let cart = shop.cartToken ? await loadPricedCart(platform, store, shop.cartToken).catch(notFoundAsNull) : null;
   if (!cart || !shop.cartToken) {
@@ -74,34 +59,25 @@ function notFoundAsNull(err: unknown): null {
   throw err;
 }
 
-const seeOther = (ctx: AppContext, to: string) => {
-  ctx.redirect(to);
-  ctx.status = 303;
-};
-
 /** POST /cart/add: `id`, `quantity` (added to what the cart has of the variant). */
-export async function addToCart(platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
-  const form = parseFields(AddForm, await postedForm(platform, ctx, shop));
-  await changeCart(platform, ctx, shop, (current) => ({
+export async function addToCart(p: ShopPage): Promise<void> {
+  const form = parseFields(AddForm, p.form);
+  await changeCart(p, (current) => ({
     lines: [{ variant_id: form.id, quantity: Math.min(MAX_LINE_QUANTITY, (current.get(form.id) ?? 0) + form.quantity) }],
   }));
-  seeOther(ctx, '/cart');
+  p.seeOther('/cart');
 }
 
 /** POST /cart/change: `id`, `quantity` (0 removes the line). */
-export async function changeCartLine(platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
-  const form = parseFields(ChangeForm, await postedForm(platform, ctx, shop));
-  await changeCart(platform, ctx, shop, (current) =>
-    form.quantity === 0 && !current.has(form.id) ? null : { lines: [{ variant_id: form.id, quantity: form.quantity }] },
-  );
-  seeOther(ctx, '/cart');
+export async function changeCartLine(p: ShopPage): Promise<void> {
+  const form = parseFields(ChangeForm, p.form);
+  await changeCart(p, (current) => (form.quantity === 0 && !current.has(form.id) ? null : { lines: [{ variant_id: form.id, quantity: form.quantity }] }));
+  p.seeOther('/cart');
 }
 
 /** POST /cart/coupon: `code` (empty removes the cart's code). */
-export async function applyCoupon(platform: Platform, ctx: AppContext, shop: Shop): Promise<void> {
-  const form = parseFields(CouponForm, await postedForm(platform, ctx, shop));
-  await changeCart(platform, ctx, shop, (current) => (current.size === 0 && !form.code ? null : { coupon_code: form.code || null }));
-  seeOther(ctx, '/cart');
+export async function applyCoupon(p: ShopPage): Promise<void> {
+  const form = parseFields(CouponForm, p.form);
+  await changeCart(p, (current) => (current.size === 0 && !form.code ? null : { coupon_code: form.code || null }));
+  p.seeOther('/cart');
 }
-
-export { seeOther };

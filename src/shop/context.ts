@@ -1,5 +1,6 @@
 import { authenticateCustomerSession } from '../customers/index.js';
 import type { AppContext } from '../http/context.js';
+import type { CsrfRule, Page, PageAccess } from '../http/pages.js';
 import type { Platform } from '../platform.js';
 import type { StoreView } from '../stores/index.js';
 import { CART_COOKIE, clearCookie, cookie, csrfToken, CUSTOMER_COOKIE, type Binding } from './session.js';
@@ -14,6 +15,9 @@ export type Shop = {
   /** This browser's forms' CSRF token, null when it has neither a cart nor a session. */
   csrf: string | null;
 };
+
+/** A page of the shop's list (src/shop/site.ts): its viewer is the shop visitor. */
+export type ShopPage<P = unknown> = Page<Shop, P>;
 
 export const bindingOf = (shop: Pick<Shop, 'cartToken' | 'customer'>): Binding => ({ cart: shop.cartToken, session: shop.customer?.token ?? null });
 
@@ -34,8 +38,13 @@ export async function shopOf(platform: Platform, ctx: AppContext, store: StoreVi
   return { ...shop, csrf: csrfToken(platform, store.id, bindingOf(shop)) };
 }
 
-/** A path parameter of the shop's route (its router sets `params`), '' when absent. */
-export function pathParam(ctx: AppContext, name: 'id' | 'handle'): string {
-  const params = (ctx as AppContext & { params?: Partial<Record<'id' | 'handle', string>> }).params;
-  return params?.[name] ?? '';
-}
+/** Who may see the shop's pages: any visitor of the store the host names (found before the list runs), with what its cookies hold. */
+export const shopVisitor =
+  (storeOf: (ctx: AppContext) => StoreView): PageAccess<Shop> =>
+  async (platform, ctx) => ({ viewer: await shopOf(platform, ctx, storeOf(ctx)) });
+
+/**
+ * Every state-changing form of the shop (docs/shop.md, Forms and CSRF): not cross-origin (the
+ * page list's check), and this browser's `csrf_token`, bound to its cart and session.
+ */
+export const shopForms: CsrfRule<Shop> = (_platform, _ctx, shop) => shop.csrf;

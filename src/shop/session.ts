@@ -1,9 +1,8 @@
-import type { AppContext } from '../http/context.js';
-import { checkFormToken, formToken } from '../http/browser.js';
+import { formToken } from '../http/browser.js';
 import type { Platform } from '../platform.js';
 import { hashToken } from '../secrets/index.js';
 
-export { clearCookie, readCookie as cookie, readForm, setCookie } from '../http/browser.js';
+export { clearCookie, readCookie as cookie, setCookie } from '../http/browser.js';
 
 /** The shop's cookies (docs/shop.md, Cookies): each HttpOnly, SameSite=Lax, and `__Host-` (so Secure) outside development. */
 export const CART_COOKIE = 'emporium_cart';
@@ -23,9 +22,4 @@ export type Binding = { cart: string | null; session: string | null };
 export function csrfToken(platform: Platform, storeId: string, binding: Binding): string | null {
   if (!binding.cart && !binding.session) return null;
   return formToken(platform, `${storeId}|${binding.cart ? hashToken(binding.cart) : ''}|${binding.session ? hashToken(binding.session) : ''}`);
-}
-
-/** Every state-changing form of the shop: not cross-origin, and this browser's `csrf_token` (src/http/browser.ts). */
-export function checkForm(platform: Platform, ctx: AppContext, storeId: string, binding: Binding, sent: string | undefined): void {
-  checkFormToken(ctx, csrfToken(platform, storeId, binding), sent);
 }

@@ -1,30 +1,24 @@
 import { sha256 } from '../digest.js';
+import { PlatformError } from '../errors.js';
 import { matchesNoneMatch, PUBLIC_MAX_AGE_SECONDS } from '../http/caching.js';
-import type { AppContext } from '../http/context.js';
-import type { Platform } from '../platform.js';
 import { LOCALE_PATTERN, renderPage, type PageRequest } from '../rendering/index.js';
 import { liveRenderableTheme } from '../themes/index.js';
-import type { Shop } from './context.js';
-import { errorPage } from './layout.js';
+import type { ShopPage } from './context.js';
 
 /**
  * A page of the store's live theme (docs/shop.md, Paths). A page for a browser with neither a cart
  * nor a session is the same for everyone: `Cache-Control: public, max-age=30`, a weak ETag over
  * its HTML and 304 on `If-None-Match`; with either, it is this browser's (`private, no-store`). A
  * page a section failed in is `no-store`. `Vary: Cookie` either way, so a shared cache never
- * gives one browser's page to another.
+ * gives one browser's page to another. These caching headers replace the page list's `no-store`;
+ * its others (never framed) stay. A store with no live theme answers 503, `Retry-After: 300`.
  */
-export async function themePage(platform: Platform, ctx: AppContext, shop: Shop, request: Omit<PageRequest, 'cartToken' | 'csrfToken'>): Promise<void> {
+export async function themePage(p: ShopPage, request: Omit<PageRequest, 'cartToken' | 'csrfToken'>): Promise<void> {
+  const { platform, ctx, viewer: shop } = p;
   const theme = await liveRenderableTheme(platform, shop.store.id, shop.store.live_theme_id);
-  ctx.type = 'text/html; charset=utf-8';
   ctx.set('Vary', 'Cookie');
-  if (!theme) {
-    ctx.status = 503;
-    ctx.set('Retry-After', '300');
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = errorPage(shop.store.name, 503, 'This store is getting ready and will open soon.');
-    return;
-  }
+  if (!theme) throw new PlatformError('unavailable', 'no_live_theme', 'This store is getting ready and will open soon.', { retryAfterSeconds: 300 });
+  ctx.type = 'text/html; charset=utf-8';
   const query = ctx.query.locale;
   const locale = typeof query === 'string' && query.length <= 35 && LOCALE_PATTERN.test(query) ? query : undefined;
   const rendered = await renderPage(platform, shop.store, theme, {

@@ -1,10 +1,14 @@
 import { ObjectId } from 'mongodb';
 import { pageUser } from '../../auth/index.js';
 import { accessibleStore } from '../../http/auth.js';
-import { browserPrincipal, checkFormToken, readForm, sessionFormToken } from '../../http/browser.js';
-import type { AppContext, MerchantPrincipal } from '../../http/context.js';
-import { pageHandler } from '../../http/page-errors.js';
-import { csrfInput, join, markup, platformPage, sendPage, type Markup } from '../../http/page.js';
+import { html, raw, safeHref, type Markup } from '../../html.js';
+import { sessionFormToken } from '../../http/browser.js';
+import type { AppContext, AppRouter, MerchantPrincipal } from '../../http/context.js';
+import { sessionForms, visitor, type Visitor } from '../../http/page-access.js';
+import { platformErrorPage } from '../../http/page-errors.js';
+import { pages, type Page } from '../../http/pages.js';
+import { blankForm, csrfInput, hiddenInput, select } from '../../http/ui/forms.js';
+import { platformPage } from '../../http/ui/layout.js';
 import type { Platform } from '../../platform.js';
 import { listStoresOwnedBy, type StoreView } from '../../stores/index.js';
 import { checkAuthorizeRequest, consentableApp } from '../installations/service.js';
@@ -83,42 +87,33 @@ type Scene = {
   granted: string[] | null;
 };
 
+type Consent = Page<Visitor, unknown>;
+
 /**
  * GET /v1/app-store/oauth/authorize from a browser (no `Authorization` header; with one, the API's
  * endpoint answers). Client and redirect URI first (an HTML error page, never a redirect); then a
  * browser not signed in goes to /login and back; every later error goes to the client.
  */
-export function consentPage(platform: Platform) {
-  const show = pageHandler(platform, async (ctx) => {
-    const { fields, repeated } = queryParameters(ctx);
-    const app = await authorizationClient(platform, fields.get('client_id'), fields.get('redirect_uri'));
-    const redirectUri = fields.get('redirect_uri')!;
-    await orRedirect(ctx, async () => {
-      if (repeated.length > 0) {
-        throw errorRedirect(redirectUri, new RedirectError('invalid_request', `${repeated.join(', ')}: given more than once`), fields.get('state'));
-      }
-      const query = parametersOf(redirectUri, fields);
-      const principal = await browserPrincipal(platform, ctx);
-      if (principal?.kind !== 'merchant') {
-        ctx.status = 303;
-        return ctx.redirect(`/login?return_to=${encodeURIComponent(ctx.url)}`);
-      }
-      const scene = await sceneOf(platform, ctx, principal, app, query);
-      sendPage(
-        ctx,
-        200,
-        platformPage({
-          title: `Install ${scene.app.published.name}`,
-          body: consentBody(scene, sessionFormToken(platform, ctx)),
-          user: await pageUser(platform, ctx, principal),
-        }),
-      );
-    });
+async function showConsent(p: Consent): Promise<void> {
+  const { fields, repeated } = queryParameters(p.ctx);
+  const app = await authorizationClient(p.platform, fields.get('client_id'), fields.get('redirect_uri'));
+  const redirectUri = fields.get('redirect_uri')!;
+  await orRedirect(p.ctx, async () => {
+    if (repeated.length > 0) {
+      throw errorRedirect(redirectUri, new RedirectError('invalid_request', `${repeated.join(', ')}: given more than once`), fields.get('state'));
+    }
+    const query = parametersOf(redirectUri, fields);
+    const merchant = p.viewer.merchant;
+    if (!merchant) return p.seeOther(`/login?return_to=${encodeURIComponent(p.ctx.url)}`);
+    const scene = await sceneOf(p.platform, p.ctx, merchant, app, query);
+    p.render(
+      platformPage({
+        title: `Install ${scene.app.published.name}`,
+        body: consentBody(scene, sessionFormToken(p.platform, p.ctx)),
+        user: await pageUser(p.platform, p.ctx, merchant),
+      }),
+    );
   });
-  return async (ctx: AppContext, next: () => Promise<unknown>) => {
-    if (ctx.get('Authorization')) return next();
-    await show(ctx);
-  };
 }
 
 /** What the page shows, every check the consent will meet done first (a failing one goes back to the client). */
@@ -140,7 +135,7 @@ async function sceneOf(platform: Platform, ctx: AppContext, merchant: MerchantPr
   }
 }
 
-const SCOPE_STYLE = `<style>
+const SCOPE_STYLE = raw(`<style>
 .consent{max-width:560px;margin:32px auto}.consent__app{display:flex;gap:16px;align-items:center;margin-bottom:6px}
 .consent__icon{width:56px;height:56px;border-radius:14px;background:linear-gradient(135deg,#2b4acb,#7c3aed);color:#fff;display:flex;align-items:center;justify-content:center;font-weight:700;font-size:1.35rem;flex:none}
 .consent h1{margin:0;font-size:1.4rem}.consent__by{margin:2px 0 0}.scopes{list-style:none;padding:0;margin:8px 0 0}
@@ -149,7 +144,7 @@ const SCOPE_STYLE = `<style>
 .scopes--removed .scopes__mark{background:#fee2e2;color:var(--bad)}.scopes code{font-size:.78rem;color:var(--muted)}
 .consent__store{display:flex;justify-content:space-between;gap:12px;align-items:center;background:#f8f9fb;border:1px solid var(--line);border-radius:8px;padding:10px 14px;margin:14px 0}
 .consent__fine{font-size:.85rem;margin:14px 0 0}
-</style>`;
+</style>`);
 
 const initials = (name: string) =>
   name
@@ -160,88 +155,90 @@ const initials = (name: string) =>
     .join('') || '?';
 
 function scopeList(scopes: readonly string[], kind: 'added' | 'removed'): Markup {
-  const items = scopes.map((s) =>
-    join(
-      markup(`<li><span class="scopes__mark" aria-hidden="true">${kind === 'removed' ? '−' : '✓'}</span><span>`),
-      consentSentence(s),
-      markup(' <code>'),
-      s,
-      markup('</code></span></li>'),
-    ),
-  );
-  return join(markup(`<ul class="scopes${kind === 'removed' ? ' scopes--removed' : ''}">`), ...items, markup('</ul>'));
+  return html`<ul class="scopes${kind === 'removed' ? ' scopes--removed' : ''}">
+    ${scopes.map(
+      (s) =>
+        html`<li>
+          <span class="scopes__mark" aria-hidden="true">${kind === 'removed' ? '−' : '✓'}</span><span>${consentSentence(s)} <code>${s}</code></span>
+        </li>`,
+    )}
+  </ul>`;
 }
 
 /** The requested scopes, or for an installed app only what changes: those added and those removed. */
 function scopesSection(scene: Scene): Markup {
-  if (scene.granted === null) return join(markup('<h2>It will be able to</h2>'), scopeList(scene.requested, 'added'));
+  if (scene.granted === null)
+    return html`<h2>It will be able to</h2>
+      ${scopeList(scene.requested, 'added')}`;
   const added = scene.requested.filter((s) => !scene.granted!.includes(s));
   const removed = scene.granted.filter((s) => !scene.requested.includes(s));
   const kept = scene.requested.length - added.length;
-  const parts: Markup[] = [markup('<p class="notice">This app is already installed in this store. Here is what changes.</p>')];
-  if (added.length > 0) parts.push(markup('<h2>It will also be able to</h2>'), scopeList(added, 'added'));
-  if (removed.length > 0) parts.push(markup('<h2>It will no longer be able to</h2>'), scopeList(removed, 'removed'));
-  if (added.length === 0 && removed.length === 0) parts.push(markup('<p>Nothing changes in what it may do.</p>'));
-  if (kept > 0)
-    parts.push(join(markup('<p class="muted">It keeps the '), String(kept), kept === 1 ? ' permission' : ' permissions', markup(' it already has.</p>')));
-  return join(...parts);
+  return html`<p class="notice">This app is already installed in this store. Here is what changes.</p>
+    ${
+      added.length > 0
+        ? html`<h2>It will also be able to</h2>
+            ${scopeList(added, 'added')}`
+        : null
+    }${
+      removed.length > 0
+        ? html`<h2>It will no longer be able to</h2>
+            ${scopeList(removed, 'removed')}`
+        : null
+    }${
+      added.length === 0 && removed.length === 0 ? html`<p>Nothing changes in what it may do.</p>` : null
+    }${kept > 0 ? html`<p class="muted">It keeps the ${kept} ${kept === 1 ? 'permission' : 'permissions'} it already has.</p>` : null}`;
 }
+
+/** The partner's privacy policy, in a new tab without a referrer; an address that is no http(s) URL is not linked. */
+function privacyLink(url: string): Markup {
+  const href = safeHref(url);
+  return href ? html`<a href="${href}" rel="noopener noreferrer" target="_blank">privacy policy</a>` : html`privacy policy`;
+}
+
+const storeCard = (store: StoreView) =>
+  html`<div class="consent__store">
+    <span><span class="muted">Store</span><br><strong>${store.name}</strong> <span class="muted">${store.subdomain}</span></span>
+  </div>`;
 
 function consentBody(scene: Scene, csrf: string | null): Markup {
   const m = scene.app.published;
-  const hidden = AUTHORIZE_PARAMETERS.filter((name) => name !== 'store_id' || scene.store)
-    .flatMap((name) => {
-      const value = scene.query[name];
-      return value === undefined ? [] : [[name, value] as const];
-    })
-    .map(([name, value]) => join(markup('<input type="hidden" name="'), name, markup('" value="'), value, markup('">')));
+  const hidden = AUTHORIZE_PARAMETERS.filter((name) => name !== 'store_id' || scene.store).flatMap((name) => {
+    const value = scene.query[name];
+    return value === undefined ? [] : [hiddenInput(name, value)];
+  });
+  const only = scene.stores.length === 1 ? scene.stores[0]! : null;
   const store = scene.store
-    ? join(
-        markup('<div class="consent__store"><span><span class="muted">Store</span><br><strong>'),
-        scene.store.name,
-        markup('</strong> <span class="muted">'),
-        `${scene.store.subdomain}`,
-        markup('</span></span></div>'),
-      )
-    : scene.stores.length === 1
-      ? join(
-          markup('<div class="consent__store"><span><span class="muted">Store</span><br><strong>'),
-          scene.stores[0]!.name,
-          markup('</strong> <span class="muted">'),
-          scene.stores[0]!.subdomain,
-          markup('</span></span></div><input type="hidden" name="store_id" value="'),
-          scene.stores[0]!.id,
-          markup('">'),
-        )
-      : join(
-          markup('<div class="field" style="margin-top:14px"><label for="store_id">Install in store</label><select id="store_id" name="store_id" required>'),
-          ...scene.stores.map((s) => join(markup('<option value="'), s.id, markup('">'), `${s.name} (${s.subdomain})`, markup('</option>'))),
-          markup('</select></div>'),
+    ? storeCard(scene.store)
+    : only
+      ? html`${storeCard(only)}${hiddenInput('store_id', only.id)}`
+      : select(
+          blankForm(),
+          'store_id',
+          'Install in store',
+          scene.stores.map((s) => ({ value: s.id, label: `${s.name} (${s.subdomain})` })),
+          { required: true, id: 'store_id' },
         );
-  return join(
-    markup(SCOPE_STYLE),
-    markup('<div class="consent"><form class="card" method="post" action="'),
-    CONSENT_PATH,
-    markup('">'),
-    markup(csrfInput(csrf)),
-    ...hidden,
-    markup('<div class="consent__app"><div class="consent__icon" aria-hidden="true">'),
-    initials(m.name),
-    markup('</div><div><h1>'),
-    scene.granted === null ? `Install ${m.name}?` : `Update ${m.name}?`,
-    markup('</h1><p class="consent__by muted">by '),
-    scene.partner || 'an App Store partner',
-    markup('</p></div></div>'),
-    store,
-    scopesSection(scene),
-    markup('<p class="consent__fine muted">The partner’s use of your store’s data is governed by its <a href="'),
-    m.privacy_policy_url,
-    markup('" rel="noopener noreferrer" target="_blank">privacy policy</a>. You can uninstall the app at any time.</p>'),
-    markup('<div class="actions" style="margin-top:18px"><button class="button" type="submit" name="decision" value="install">'),
-    scene.granted === null ? 'Install' : 'Update',
-    markup('</button><button class="button button--secondary" type="submit" name="decision" value="cancel" formnovalidate>Cancel</button></div>'),
-    markup('</form></div>'),
-  );
+  return html`${SCOPE_STYLE}
+    <div class="consent">
+      <form class="card" method="post" action="${CONSENT_PATH}">
+        ${csrfInput(csrf)}${hidden}
+        <div class="consent__app">
+          <div class="consent__icon" aria-hidden="true">${initials(m.name)}</div>
+          <div>
+            <h1>${scene.granted === null ? `Install ${m.name}?` : `Update ${m.name}?`}</h1>
+            <p class="consent__by muted">by ${scene.partner || 'an App Store partner'}</p>
+          </div>
+        </div>
+        ${store}${scopesSection(scene)}
+        <p class="consent__fine muted">
+          The partner’s use of your store’s data is governed by its ${privacyLink(m.privacy_policy_url)}. You can uninstall the app at any time.
+        </p>
+        <div class="actions" style="margin-top:18px">
+          <button class="button" type="submit" name="decision" value="install">${scene.granted === null ? 'Install' : 'Update'}</button
+          ><button class="button button--secondary" type="submit" name="decision" value="cancel" formnovalidate>Cancel</button>
+        </div>
+      </form>
+    </div>`;
 }
 
 /**
@@ -250,30 +247,38 @@ function consentBody(scene: Scene, csrf: string | null): Markup {
  * fields (a tampered one is an error page, never a redirect); Cancel goes back with
  * `access_denied`; Install gives the API's authorization and goes back with the code.
  */
-export function consentDecision(platform: Platform) {
-  return pageHandler(platform, async (ctx) => {
-    const fields = await readForm(ctx);
-    checkFormToken(ctx, sessionFormToken(platform, ctx), fields.get('csrf_token'));
-    const principal = await browserPrincipal(platform, ctx);
-    const app = await authorizationClient(platform, fields.get('client_id'), fields.get('redirect_uri'));
-    const redirectUri = fields.get('redirect_uri')!;
-    await orRedirect(ctx, async () => {
-      const decision = fields.get('decision');
-      fields.delete('csrf_token');
-      fields.delete('decision');
-      const query = parametersOf(redirectUri, fields);
-      if (principal?.kind !== 'merchant') {
-        // The session ended since the page was shown: sign in again, then see the page again.
-        fields.delete('store_id');
-        ctx.status = 303;
-        return ctx.redirect(`/login?return_to=${encodeURIComponent(`/v1/app-store/oauth/authorize?${new URLSearchParams([...fields]).toString()}`)}`);
-      }
-      if (decision === 'cancel')
-        return redirectTo(ctx, withState(redirectUri, { error: 'access_denied', error_description: 'The merchant declined to install the app' }, query.state));
-      if (decision !== 'install') throw errorRedirect(redirectUri, new RedirectError('invalid_request', 'decision must be install or cancel'), query.state);
-      if (!query.store_id) throw errorRedirect(redirectUri, new RedirectError('invalid_request', 'store_id: choose a store'), query.state);
-      const store = await accessibleStore(platform, ctx, principal, query.store_id);
-      redirectTo(ctx, await authorizationRedirect(platform, principal.merchantId, store.id, app, query));
-    });
+async function decideConsent(p: Consent): Promise<void> {
+  const fields = new Map(p.form);
+  const app = await authorizationClient(p.platform, fields.get('client_id'), fields.get('redirect_uri'));
+  const redirectUri = fields.get('redirect_uri')!;
+  await orRedirect(p.ctx, async () => {
+    const decision = fields.get('decision');
+    fields.delete('csrf_token');
+    fields.delete('decision');
+    const query = parametersOf(redirectUri, fields);
+    const merchant = p.viewer.merchant;
+    if (!merchant) {
+      // The session ended since the page was shown: sign in again, then see the page again.
+      fields.delete('store_id');
+      return p.seeOther(`/login?return_to=${encodeURIComponent(`/v1/app-store/oauth/authorize?${new URLSearchParams([...fields]).toString()}`)}`);
+    }
+    if (decision === 'cancel')
+      return redirectTo(p.ctx, withState(redirectUri, { error: 'access_denied', error_description: 'The merchant declined to install the app' }, query.state));
+    if (decision !== 'install') throw errorRedirect(redirectUri, new RedirectError('invalid_request', 'decision must be install or cancel'), query.state);
+    if (!query.store_id) throw errorRedirect(redirectUri, new RedirectError('invalid_request', 'store_id: choose a store'), query.state);
+    const store = await accessibleStore(p.platform, p.ctx, merchant, query.store_id);
+    redirectTo(p.ctx, await authorizationRedirect(p.platform, merchant.merchantId, store.id, app, query));
   });
+}
+
+/**
+ * The consent page's list (mounted by the apps module at the authorization endpoint, so it is
+ * tried before the API's route there): any browser's (a signed-out one is sent to sign in), its
+ * form bound to the session. GET of the form's address is a 405 page.
+ */
+export function consentPages(platform: Platform): AppRouter {
+  const on = pages(platform, { name: 'consent', access: visitor, csrf: sessionForms, errorPage: platformErrorPage });
+  on.get('/', { answers: (ctx) => !ctx.get('Authorization') }, showConsent);
+  on.post('/consent', decideConsent);
+  return on.router;
 }

@@ -1,10 +1,8 @@
 import { accessibleStore } from '../../http/auth.js';
 import type { AppContext, AppRouter } from '../../http/context.js';
-import { pageForm, routes, takesForm } from '../../http/endpoint.js';
-import { postOnlyPage } from '../../http/page-errors.js';
+import { routes, takesForm } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
 import { AuthorizeQuery, authorizationClient, authorizationRedirect } from './authorization.js';
-import { consentDecision, consentPage } from './consent.js';
 import {
   GRANT_AUTHORIZATION_CODE,
   GRANT_REFRESH_TOKEN,
@@ -41,8 +39,7 @@ export function oauthRoutes(platform: Platform): AppRouter {
   // RFC 6749 4.1.1 with the spec's consent rules (docs/oauth.md, "The authorization endpoint"): the
   // same authorization as POST /v1/app-store/apps/:id/oauth/authorize, addressed by client_id with
   // the RFC's parameter names, answered with a redirect to the client. A browser without
-  // `Authorization` gets the consent page instead (docs/console.md, The consent page).
-  on.router.get('/authorize', consentPage(platform));
+  // `Authorization` gets the consent page instead (docs/console.md, The consent page: consentPages).
   on.get('/authorize', { access: 'merchant', query: AuthorizeQuery, respond: 'raw' }, async ({ ctx, merchant, query }) => {
     // Until client and redirect URI are known good, errors are answered here, never redirected (4.1.2.1).
     const app = await authorizationClient(platform, query.client_id, query.redirect_uri);
@@ -52,8 +49,5 @@ export function oauthRoutes(platform: Platform): AppRouter {
     ctx.status = 302;
     ctx.redirect(back.toString());
   });
-  // The consent page's Install and Cancel (a form of the merchant's browser session).
-  on.router.post('/authorize/consent', pageForm(consentDecision(platform)));
-  on.router.get('/authorize/consent', postOnlyPage(platform));
   return on.router;
 }

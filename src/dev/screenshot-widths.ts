@@ -1,0 +1,22 @@
+import type { Page } from 'playwright-core';
+
+/** The widths the platform's own pages are shot at (docs/console.md, Screenshots): a laptop's, and a phone's (390 px). */
+export const SCREENSHOT_WIDTHS = [1280, 390] as const;
+
+/**
+ * The page as it is now, full length, at each width: `<path>.png` at 1280 px and `<path>-390.png`
+ * at 390. A page that scrolls sideways at a width is reported (nothing of the platform's pages may
+ * be wider than a phone: a table scrolls within its own box), so a refresh shows it at once.
+ */
+export async function shootAtWidths(page: Page, path: string): Promise<void> {
+  const height = page.viewportSize()?.height ?? 900;
+  for (const width of SCREENSHOT_WIDTHS) {
+    await page.setViewportSize({ width, height });
+    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
+    if (overflow > 0) console.warn(`${page.url()} scrolls sideways by ${overflow} px at ${width} px`);
+    const file = width === SCREENSHOT_WIDTHS[0] ? `${path}.png` : `${path}-${width}.png`;
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(`saved ${file.slice(file.indexOf('docs/'))}`);
+  }
+  await page.setViewportSize({ width: SCREENSHOT_WIDTHS[0], height });
+}

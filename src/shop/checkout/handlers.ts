@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { getAccount } from '../../customers/index.js';
+import { PlatformError } from '../../errors.js';
+import { blankForm } from '../../http/ui/forms.js';
+import { getShopperOrder, type OrderView, type ShopperProof } from '../../orders/index.js';
+import type { Platform } from '../../platform.js';
+import { getShippingSettings } from '../../shipping/index.js';
+import {
+  checkout,
+  checkoutDetails,
+  checkoutOffer,
+  createPaymentOrder,
+  loadPricedCart,
+  saveCheckoutDetails,
+  simulateSandboxPayment,
+  verifyPayment,
+} from '../../storefront/index.js';
+import { parseFields } from '../cart.js';
+import type { Shop, ShopPage } from '../context.js';
+import { CART_COOKIE, CHECKOUT_COOKIE, clearCookie, cookie, setCookie } from '../session.js';
+import { detailsValues, OrderParams, parseInformation, PayForm, PlaceForm, PROVIDER } from './forms.js';
+import { addressLines, confirmationView, informationView, paymentView, shippingView, type PricedCart } from './views.js';
+
+/**
+ * The shop's checkout (docs/shop.md, Checkout): contact and address, then shipping, payment and
+ * totals, then Place order (the storefront's checkout service: the same stock, coupon and
+ * idempotency rules as the API), then the payment step, then the confirmation.
+ */
+
+/** How long the checkout cookie (the placed order and its payment secret) lives: long enough to pay and come back to the confirmation. */
+const CHECKOUT_COOKIE_MS = 24 * 60 * 60 * 1000;
+
+/** The cart for a checkout page; without one with lines, the shopper goes back to the cart. */
+async function checkoutCart(platform: Platform, shop: Shop): Promise<PricedCart | null> {
+  if (!shop.cartToken) return null;
+  try {
+    const cart = await loadPricedCart(platform, shop.store, shop.cartToken);
+    return cart.lines.length > 0 ? cart : null;
+  } catch (err) {
+    if (err instanceof PlatformError && err.kind === 'not_found') return null;
+    throw err;
+  }
+}
+
+async function defaultCountry(platform: Platform, storeId: string): Promise<string | null> {
+  const settings = await getShippingSettings(platform, storeId);
+  return settings.rates.find((r) => r.country_code !== '*')?.country_code ?? null;
+}
+
+/** GET /checkout: contact and shipping address. */
+export async function checkoutInformation(p: ShopPage): Promise<void> {
+  const shop = p.viewer;
+  const cart = await checkoutCart(p.platform, shop);
+  if (!cart) return p.seeOther('/cart');
+  const details = await checkoutDetails(p.platform, shop.store.id, shop.cartToken!);
+  const values = detailsValues(details);
+  // A signed-in customer starts from their account's email and name.
+  if (!details && shop.customer) {
+    const account = await getAccount(p.platform, shop.store.id, shop.customer.id);
+    for (const [k, v] of [
+      ['email', account.email],
+      ['first_name', account.first_name],
+      ['last_name', account.last_name],
+    ] as const)
+      if (v) values.set(k, v);
+  }
+  p.render(informationView(shop, cart, blankForm(values), await defaultCountry(p.platform, shop.store.id)));
+}
+
+/** POST /checkout/information: kept with the cart, then the shipping step; a field that is not valid shows the form again (400). */
+export async function submitInformation(p: ShopPage): Promise<void> {
+  const shop = p.viewer;
+  const cart = await checkoutCart(p.platform, shop);
+  if (!cart) return p.seeOther('/cart');
+  const parsed = parseInformation(p.form);
+  if (!parsed.data) return p.render(informationView(shop, cart, parsed.form, null), 400);
+  await saveCheckoutDetails(p.platform, shop.store.id, shop.cartToken!, { email: parsed.data.email, shipping_address: parsed.data.address });
+  p.seeOther('/checkout/shipping');
+}
+
+/** GET /checkout/shipping: the store's shipping options for the address and its payment methods (as Checkout Functions advised), the totals, Place order. */
+export async function checkoutShipping(p: ShopPage): Promise<void> {
+  const shop = p.viewer;
+  const cart = await checkoutCart(p.platform, shop);
+  if (!cart) return p.seeOther('/cart');
+  const details = await checkoutDetails(p.platform, shop.store.id, shop.cartToken!);
+  if (!details?.shipping_address) return p.seeOther('/checkout');
+  const a = details.shipping_address;
+  const offer = await checkoutOffer(p.platform, shop.store, cart, { country_code: a.country_code, province_code: a.province_code }, shop.customer?.id ?? null);
+  const problems = [
+    ...(!cart.purchasable ? ['Some items in your cart cannot be bought right now: change them in your cart.'] : []),
+    ...(offer.shipping_required && offer.shipping_options.length === 0 ? ['The store does not ship to this address. Change the address to go on.'] : []),
+    ...offer.errors.filter((e) => e.blocking).map((e) => e.message),
+  ];
+  const checkoutKey = randomBytes(32).toString('base64url');
+  p.render(shippingView(shop, cart, { email: details.email, address: addressLines(a, true), offer, problems, checkoutKey }));
+}
+
+/**
+ * POST /checkout/place: the cart becomes an order through the storefront's checkout. Its
+ * idempotency key is the form's `checkout_key`, which only the browser shown the page holds (so a
+ * second click of Place order is answered with the order the first made, and its payment secret,
+ * while another browser holding the same cart gets neither); the order's payment secret goes into
+ * the checkout cookie, the cart cookie is cleared.
+ */
+export async function placeOrder(p: ShopPage): Promise<void> {
+  const shop = p.viewer;
+  const form = parseFields(PlaceForm, p.form);
+  if (!shop.cartToken) return p.seeOther('/cart');
+  const details = await checkoutDetails(p.platform, shop.store.id, shop.cartToken).catch((err: unknown) => {
+    if (err instanceof PlatformError && err.kind === 'not_found') return null;
+    throw err;
+  });
+  if (!details?.shipping_address) return p.seeOther('/checkout');
+  const body = { email: details.email, shipping_address: details.shipping_address, ...(form.shipping_option ? { shipping_option: form.shipping_option } : {}) };
+  const result = await untilSettled(() => checkout(p.platform, shop.store, shop.cartToken!, form.checkout_key, body, shop.customer?.id ?? null));
+  if (result.payment_secret) setCookie(p.platform, p.ctx, CHECKOUT_COOKIE, `${result.order.id}.${result.payment_secret}`, CHECKOUT_COOKIE_MS);
+  clearCookie(p.platform, p.ctx, CART_COOKIE);
+  const online = form.payment_provider && form.payment_provider !== 'manual';
+  p.seeOther(
+    online ? `/checkout/orders/${result.order.id}/payment?provider=${encodeURIComponent(form.payment_provider!)}` : `/checkout/orders/${result.order.id}`,
+  );
+}
+
+/**
+ * A checkout, waiting out another checkout of the same cart (a second click of Place order while
+ * the first runs): once that one has made its order, this one is answered with it (the same key).
+ */
+async function untilSettled<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof PlatformError && err.code === 'checkout_in_progress') || i >= 50) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** The proof that this browser placed the order (the checkout cookie's payment secret) or is its signed-in customer. */
+function shopperProof(p: ShopPage, orderId: string): ShopperProof {
+  const value = cookie(p.platform, p.ctx, CHECKOUT_COOKIE);
+  const dot = value?.indexOf('.') ?? -1;
+  const secret = value && dot > 0 && value.slice(0, dot) === orderId ? value.slice(dot + 1) : null;
+  return { secret, customerId: p.viewer.customer?.id ?? null };
+}
+
+/** The order of the path, for the browser that placed it or its signed-in customer; anyone else: 404. */
+async function shopperOrder(p: ShopPage, orderId: string): Promise<{ order: OrderView; proof: ShopperProof }> {
+  const { id } = parseFields(OrderParams, new Map([['id', orderId]]));
+  const proof = shopperProof(p, id);
+  if (proof.secret === null && proof.customerId === null) throw new PlatformError('not_found', 'not_found', 'Order not found');
+  return { order: await getShopperOrder(p.platform, p.viewer.store.id, id, proof), proof };
+}
+
+/** GET /checkout/orders/:id/payment: the order's totals as the orders domain computed them, and the provider's payment (the sandbox's Pay now). */
+export async function paymentPage(p: ShopPage, orderId: string): Promise<void> {
+  const { order, proof } = await shopperOrder(p, orderId);
+  if (order.financial_status !== 'pending') return p.seeOther(`/checkout/orders/${order.id}`);
+  const provider = PROVIDER.safeParse(p.ctx.query.provider).data ?? 'sandbox';
+  const payment = await createPaymentOrder(p.platform, p.viewer.store, provider, order.id, proof);
+  p.render(paymentView(p.viewer, order, payment));
+}
+
+/** POST /checkout/orders/:id/pay: the sandbox's hosted payment, simulated, then verified as a real provider's would be; then the confirmation. */
+export async function pay(p: ShopPage, orderId: string): Promise<void> {
+  const form = parseFields(PayForm, p.form);
+  const { order, proof } = await shopperOrder(p, orderId);
+  if (order.financial_status === 'pending') {
+    const paid = await simulateSandboxPayment(p.platform, p.viewer.store, form.provider_order_id, proof);
+    await verifyPayment(p.platform, p.viewer.store, 'sandbox', { order_id: order.id, ...paid }, proof);
+  }
+  p.seeOther(`/checkout/orders/${order.id}`);
+}
+
+/** GET /checkout/orders/:id: the confirmation. */
+export async function confirmationPage(p: ShopPage, orderId: string): Promise<void> {
+  const { order } = await shopperOrder(p, orderId);
+  p.render(confirmationView(p.viewer, order));
+}
