@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { useTestApp } from '../helpers/app.js';
-import { authorizeApp, givenDeveloper, givenPublishedApp, givenSubmittedApp, type GivenApp } from '../helpers/apps.js';
+import { authorizeApp, givenAppRating, givenDeveloper, givenPublishedApp, givenSubmittedApp, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, givenStore, type GivenShop } from '../helpers/factories.js';
 
 const CATALOG = '/v1/app-store/apps';
@@ -39,12 +39,10 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     return shop;
   }
 
-  /** A review of `a` by a new shop that installed it; the created review. */
-  async function givenReview(a: GivenApp = partner, over: Record<string, unknown> = {}): Promise<{ shop: GivenShop; review: Record<string, any> }> {
+  /** A rating of `a` by a new shop that installed it: the shop and the created review. */
+  async function givenRatingByNewShop(a: GivenApp = partner, over: Record<string, unknown> = {}): Promise<{ shop: GivenShop; review: Record<string, any> }> {
     const shop = await givenInstalledShop(a);
-    const res = await api.post(reviewsOf(a), review({ store_id: shop.store.id, ...over }), asMerchant(shop));
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return { shop, review: res.body.data };
+    return { shop, review: await givenAppRating(api, shop, a, review(over)) };
   }
 
   const catalogRating = async (a: GivenApp) => (await api.get(`${CATALOG}/${a.app.id}`)).body.data.rating;
@@ -118,7 +116,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('allows one review per store: a second is 409 review_exists naming the first, even from another merchant of the store', async () => {
-      const { shop, review: first } = await givenReview();
+      const { shop, review: first } = await givenRatingByNewShop();
       const again = await api.post(reviewsOf(), review({ store_id: shop.store.id, rating: 1 }), asMerchant(shop));
       expect(again.status).to.equal(409);
       expect(again.body.error.code).to.equal('review_exists');
@@ -181,7 +179,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
       expect(empty.status).to.equal(200);
       expect(empty.body).to.deep.equal({ data: [], page: { next_cursor: null } });
       const made = [];
-      for (const rating of [5, 3, 5]) made.push((await givenReview(a, { rating })).review);
+      for (const rating of [5, 3, 5]) made.push((await givenRatingByNewShop(a, { rating })).review);
       const replied = await api.post(`${partnerReviewsOf(a)}/${made[0]!.id}/reply`, { body: 'Thank you!' }, asPartner(a));
       expect(replied.status, JSON.stringify(replied.body)).to.equal(201);
 
@@ -209,7 +207,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
 
   describe('PATCH|DELETE /v1/app-store/apps/:id/reviews/:reviewId', () => {
     it('lets the author edit rating, title and body; another merchant is refused (403 store_forbidden)', async () => {
-      const { shop, review: created } = await givenReview();
+      const { shop, review: created } = await givenRatingByNewShop();
       const path = `${reviewsOf()}/${created.id}`;
       const edited = await api.patch(path, { rating: 2, title: null }, asMerchant(shop));
       expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
@@ -238,7 +236,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('refuses an empty or bad edit (400) and an unknown review (404), changing nothing', async () => {
-      const { shop, review: created } = await givenReview();
+      const { shop, review: created } = await givenRatingByNewShop();
       const path = `${reviewsOf()}/${created.id}`;
       const bad = async (body: unknown) => {
         const res = await api.patch(path, body, asMerchant(shop));
@@ -262,7 +260,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it("deletes the author's review (204); the store may then review again", async () => {
-      const { shop, review: created } = await givenReview();
+      const { shop, review: created } = await givenRatingByNewShop();
       const path = `${reviewsOf()}/${created.id}`;
       expect((await api.delete(path, asMerchant(shop))).status).to.equal(204);
       expect((await api.delete(path, asMerchant(shop))).status).to.equal(404);
@@ -275,9 +273,9 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     it('shows no ratings before the first review, then the count, average and distribution after creates, edits and deletes', async () => {
       const a = await givenPublishedApp(api, operatorToken);
       expect(await catalogRating(a)).to.deep.equal(NO_RATINGS);
-      const r5 = await givenReview(a, { rating: 5 });
-      const r4 = await givenReview(a, { rating: 4 });
-      await givenReview(a, { rating: 4 });
+      const r5 = await givenRatingByNewShop(a, { rating: 5 });
+      const r4 = await givenRatingByNewShop(a, { rating: 4 });
+      await givenRatingByNewShop(a, { rating: 4 });
       expect(await catalogRating(a)).to.deep.equal({ average: 4.3, count: 3, distribution: { '1': 0, '2': 0, '3': 0, '4': 2, '5': 1 } });
 
       // An edit moves the rating; an edit of the text alone changes no number.
@@ -297,7 +295,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
 
     it('stays equal to the reviews under concurrent edits of one review', async () => {
       const a = await givenPublishedApp(api, operatorToken);
-      const { shop, review: created } = await givenReview(a, { rating: 3 });
+      const { shop, review: created } = await givenRatingByNewShop(a, { rating: 3 });
       const results = await Promise.all([1, 2, 4, 5, 1, 2].map((rating) => api.patch(`${reviewsOf(a)}/${created.id}`, { rating }, asMerchant(shop))));
       for (const r of results) expect([200, 409], JSON.stringify(r.body)).to.include(r.status);
       const final = (await api.get(reviewsOf(a))).body.data[0];
@@ -309,7 +307,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
   describe('the partner: GET …/developers/apps/:id/reviews and the reply', () => {
     it("lists their app's reviews; another partner or a plain merchant cannot", async () => {
       const a = await givenPublishedApp(api, operatorToken);
-      const { review: created } = await givenReview(a);
+      const { review: created } = await givenRatingByNewShop(a);
       const own = await api.get(partnerReviewsOf(a), asPartner(a));
       expect(own.status).to.equal(200);
       expect(own.body.data.map((r: { id: string }) => r.id)).to.deep.equal([created.id]);
@@ -321,7 +319,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('replies once (201; a second is 409 reply_exists), then edits the reply with PATCH', async () => {
-      const { review: created } = await givenReview();
+      const { review: created } = await givenRatingByNewShop();
       const path = `${partnerReviewsOf()}/${created.id}/reply`;
       expect((await api.patch(path, { body: 'Edit before?' }, asPartner())).body.error.code).to.equal('reply_not_found');
       const replied = await api.post(path, { body: '  Thanks for the kind words.  ' }, asPartner());
@@ -340,7 +338,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('refuses another partner (404), a plain merchant (403), the reviewer, and bad bodies (400)', async () => {
-      const { shop, review: created } = await givenReview();
+      const { shop, review: created } = await givenRatingByNewShop();
       const path = `${partnerReviewsOf()}/${created.id}/reply`;
       const otherPartner = await givenDeveloper(api);
       expect((await api.post(path, { body: 'Hi' }, { token: otherPartner.merchant.token })).status).to.equal(404);

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { useTestApp } from '../helpers/app.js';
+import { givenCoupon } from '../helpers/coupons.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
@@ -244,8 +245,7 @@ describe('Checkout Functions at checkout (advice, failing securely, metrics and 
 
   it('refuses a coupon a function refuses, and shows validation errors, blocking checkout only where the merchant said so', async () => {
     const shop = await givenShippingShop();
-    const coupon = await api.post('/v1/coupons', { code: 'SPRING', type: 'percentage', value: 10 }, shop.as);
-    expect(coupon.status, JSON.stringify(coupon.body)).to.equal(201);
+    await givenCoupon(api, shop.as, { code: 'SPRING', type: 'percentage', value: 10 });
     const partner = await givenPublishedApp(api, operatorToken, { extensions: ADVISOR });
     const { installationId, functions } = await installFunctions(shop, partner);
 

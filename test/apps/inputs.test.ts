@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { useTestApp } from '../helpers/app.js';
-import { givenDeveloper, givenPublishedApp } from '../helpers/apps.js';
+import { givenAppRating, givenDeveloper, givenPublishedApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop } from '../helpers/factories.js';
 
 /**
@@ -51,9 +51,7 @@ describe('App platform routes under malformed input (never a 500)', () => {
       webhook_url: 'https://partner.example.com/webhooks',
     };
     expect((await api.post(`/v1/app-store/apps/${partner.app.id}/oauth/authorize`, consent, merchant)).status).to.equal(200);
-    const reviewed = await api.post(`/v1/app-store/apps/${partner.app.id}/reviews`, { store_id: shop.store.id, rating: 4, body: 'Good' }, merchant);
-    expect(reviewed.status).to.equal(201);
-    const reviewId = reviewed.body.data.id as string;
+    const reviewId = (await givenAppRating(api, shop, partner, { body: 'Good' })).id as string;
     const partnerToken = { token: partner.developer.merchant.token };
     const routes: [string, string, { token?: string; storeId?: string }][] = [
       ['POST', '/v1/app-store/developers/register', { token: dev.merchant.token }],

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { givenDeveloper, givenPublishedApp, installApp, validManifest, type GivenApp } from '../helpers/apps.js';
+import { givenAppRating, givenDeveloper, givenPublishedApp, installApp, validManifest, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
 import { until } from '../helpers/waiting.js';
 import { useWebhooksApp } from '../helpers/webhooks.js';
@@ -58,12 +58,7 @@ describe('The partner dashboard', () => {
     expect((await api.get('/v1/app/orders', { token: inGood.token })).status).to.equal(403);
     await until('app.installed delivered to /good', async () => receiver.to('/good').some((r) => r.headers['x-platform-event-type'] === 'app.installed'));
     expect((await api.delete(`/v1/app-store/installations/${inGood.installationId}`, good.as)).status).to.equal(200);
-    const review = await api.post(
-      `/v1/app-store/apps/${partner.app.id}/reviews`,
-      { store_id: good.store.id, rating: 4, body: 'Prints fine.' },
-      { token: good.merchant.token },
-    );
-    expect(review.status, JSON.stringify(review.body)).to.equal(201);
+    await givenAppRating(api, good, partner, { body: 'Prints fine.' });
   });
 
   it('shows each of the partner’s apps with installs, review, rating, webhook figures and API calls by scope', async () => {

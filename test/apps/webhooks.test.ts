@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { authorizeApp, givenPublishedApp, type GivenApp } from '../helpers/apps.js';
+import { givenCustomer } from '../helpers/customers.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
 import { verifyBySpec } from '../helpers/spec-verifier.js';
 import { until } from '../helpers/waiting.js';
-import { useWebhooksApp } from '../helpers/webhooks.js';
+import { givenSubscriptionTo, useWebhooksApp } from '../helpers/webhooks.js';
 
 const OPERATOR = 'op-app-webhooks@example.com';
 const SECRET = 'internal-secret-for-the-app-webhooks-tests-0123456789';
@@ -201,13 +202,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
       b = await givenAppAt('/compliance-b');
       await install(a, shop, ['read_orders']);
       await install(b, shop, ['read_orders']);
-      const customer = await api.post(
-        '/v1/customers',
-        { email: `c-${randomBytes(4).toString('hex')}@example.com`, first_name: 'Ada', phone: '+33123456789' },
-        shop.as,
-      );
-      expect(customer.status, JSON.stringify(customer.body)).to.equal(201);
-      customerId = customer.body.data.id;
+      customerId = (await givenCustomer(api, shop.as, { first_name: 'Ada', phone: '+33123456789' })).id;
     });
 
     const post = (path: string, body: unknown, key: string | null, token = shop.merchant.token) =>
@@ -267,15 +262,13 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
 
     it('compliance notices go to apps only: a merchant subscription to every event never receives them', async () => {
       receiver.expectSecret('/merchant-all', 'unknown-yet');
-      const sub = await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}/merchant-all`, event_types: ['*'] }, shop.as);
-      expect(sub.status).to.equal(201);
-      receiver.expectSecret('/merchant-all', sub.body.data.secret);
+      const sub = await givenSubscriptionTo(api, shop.as, receiver, '/merchant-all', ['*']);
       await new Promise((r) => setTimeout(r, 1200)); // past the subscription cache of other processes
       await post('/shop/redact', { store_id: shop.store.id }, `sr-${randomBytes(6).toString('hex')}`);
       await api.patch(`/v1/stores/${shop.store.id}`, { name: 'Renamed for the merchant' }, shop.as);
       await waitFor('/merchant-all', 'store.updated');
       expect(received('/merchant-all', 'shop.redact')).to.have.length(0);
-      await api.delete(`/v1/operations/webhook-subscriptions/${sub.body.data.id}`, shop.as);
+      await api.delete(`/v1/operations/webhook-subscriptions/${sub.id}`, shop.as);
     });
 
     it('refuses without an Idempotency-Key, for another merchant’s store, with bad input, and for another store’s customer; nothing is sent', async () => {
@@ -299,8 +292,8 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
         expect(res.status, JSON.stringify(bad)).to.equal(400);
         expect(res.body.error).to.have.property('code');
       }
-      const theirCustomer = await api.post('/v1/customers', { email: `t-${randomBytes(4).toString('hex')}@example.com` }, stranger.as);
-      const crossStore = await post('/customers/data-request', { store_id: shop.store.id, customer_id: theirCustomer.body.data.id }, 'k-cross');
+      const theirCustomer = await givenCustomer(api, stranger.as);
+      const crossStore = await post('/customers/data-request', { store_id: shop.store.id, customer_id: theirCustomer.id }, 'k-cross');
       expect(crossStore.status).to.equal(404);
       expect(await app.platform.db.collection('compliance_requests').countDocuments({ store_id: new ObjectId(shop.store.id) })).to.equal(before);
     });

@@ -9,6 +9,8 @@ import { useTestApp } from '../helpers/app.js';
 import { findPlaintext } from '../helpers/database.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
 import { givenProduct } from '../helpers/catalog.js';
+import { givenAddress, givenCustomer } from '../helpers/customers.js';
+import { givenOrder } from '../helpers/orders.js';
 
 const BASE = '/v1/storefront/customer';
 const SIGNUP_ANSWER = {
@@ -72,27 +74,25 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     return { id: product.id as string, variants: (product.variants as { id: string }[]).map((v) => v.id) };
   }
 
-  async function givenOrder(shop: GivenShop, customerId: string, variantId: string, financial_status = 'paid') {
-    const res = await api.post(
-      '/v1/orders',
-      { customer_id: customerId, line_items: [{ variant_id: variantId, quantity: 1 }], financial_status, shipping_address: paris },
-      shop.as,
-    );
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.data.id as string;
-  }
+  /** An order of one of `variantId` for the customer, shipped to Paris: its id. */
+  const givenOrderFor = async (shop: GivenShop, customerId: string, variantId: string, financial_status = 'paid') =>
+    (
+      await givenOrder(api, shop.as, {
+        customer_id: customerId,
+        line_items: [{ variant_id: variantId, quantity: 1 }],
+        financial_status,
+        shipping_address: paris,
+      })
+    ).id as string;
 
   /** A customer the merchant created (no account): a phone, an address, and a paid order shipped to it. */
   async function givenKnownCustomer(shop: GivenShop) {
     const email = `known-${unique()}@example.com`;
     const phone = `+33 1 ${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-    const created = await api.post('/v1/customers', { email, first_name: 'Known', phone, tags: ['vip'], note: 'internal' }, shop.as);
-    expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    const id = created.body.data.id as string;
-    const address = await api.post(`/v1/customers/${id}/addresses`, { ...paris, address1: '7 Rue Secrète' }, shop.as);
-    expect(address.status, JSON.stringify(address.body)).to.equal(201);
+    const { id } = await givenCustomer(api, shop.as, { email, first_name: 'Known', phone, tags: ['vip'], note: 'internal' });
+    await givenAddress(api, shop.as, id, { ...paris, address1: '7 Rue Secrète' });
     const product = await givenTeapot(shop);
-    const order = await givenOrder(shop, id, product.variants[0]!);
+    const order = await givenOrderFor(shop, id, product.variants[0]!);
     return { id, email, phone, product, order };
   }
 
@@ -567,8 +567,8 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       const alice = await givenShopper(shopA);
       const bob = await givenShopper(shopA);
       const product = await givenTeapot(shopA);
-      const mine = await givenOrder(shopA, alice.id, product.variants[0]!);
-      const theirs = await givenOrder(shopA, bob.id, product.variants[0]!);
+      const mine = await givenOrderFor(shopA, alice.id, product.variants[0]!);
+      const theirs = await givenOrderFor(shopA, bob.id, product.variants[0]!);
       const list = await api.get(`${BASE}/orders`, { token: alice.token });
       expect(list.status, JSON.stringify(list.body)).to.equal(200);
       expect(list.body.data.map((o: { id: string }) => o.id)).to.deep.equal([mine]);
@@ -583,8 +583,8 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       const browser = await givenShopper(shopA);
       const product = await givenTeapot(shopA);
       const unpaid = await givenTeapot(shopA);
-      await givenOrder(shopA, buyer.id, product.variants[0]!);
-      await givenOrder(shopA, buyer.id, unpaid.variants[0]!, 'pending');
+      await givenOrderFor(shopA, buyer.id, product.variants[0]!);
+      await givenOrderFor(shopA, buyer.id, unpaid.variants[0]!, 'pending');
       const review = { product_id: product.id, rating: 5, title: 'Lovely', body: 'Pours well.' };
       const refused = await api.post(`${BASE}/reviews`, review, { token: browser.token });
       expect(refused.status).to.equal(403);

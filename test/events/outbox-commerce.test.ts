@@ -3,9 +3,10 @@ import { ObjectId } from 'mongodb';
 import { DISABLE_AFTER_FAILED_DELIVERIES, LAST_ATTEMPT, sendClaimed } from '../../src/webhooks/deliveries/delivery.js';
 import { fanOutEvents } from '../../src/webhooks/deliveries/fan-out.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
+import { givenShop, type GivenShop } from '../helpers/factories.js';
 import type { Reply } from '../helpers/http.js';
 import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
+import { givenSubscription } from '../helpers/webhooks.js';
 
 /**
  * Every committed change records its event once (docs/events.md, "Every committed change,
@@ -29,7 +30,7 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
     db()
       .collection(collection)
       .findOne({ _id: typeof id === 'string' ? new ObjectId(id) : id });
-  const withoutSecret = ({ secret: _secret, ...view }: Record<string, unknown>) => view;
+  const withoutSecret = <T extends Record<string, unknown>>({ secret: _secret, ...view }: T) => view;
 
   /** A shop with a product of one variant (denying overselling) and an active location. */
   async function givenStockedShop(): Promise<GivenShop & { variant: string; location: string }> {
@@ -39,12 +40,6 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
     const location = await api.post('/v1/inventory/locations', { name: 'Warehouse' }, shop.as);
     expect(location.status, JSON.stringify(location.body)).to.equal(201);
     return { ...shop, variant: product.body.data.variants[0].id, location: location.body.data.id };
-  }
-
-  async function givenSubscription(as: As): Promise<Record<string, unknown> & { id: string }> {
-    const res = await api.post(SUBSCRIPTIONS, { target_url: TARGET, event_types: ['store.*'] }, as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return withoutSecret(res.body.data) as Record<string, unknown> & { id: string };
   }
 
   /**
@@ -258,7 +253,7 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       collection: 'webhook_subscriptions',
       async act() {
         const { as } = await givenShop(api);
-        const { id } = await givenSubscription(as);
+        const { id } = await givenSubscription(api, as, { event_types: ['store.*'] });
         const res = await api.patch(`${SUBSCRIPTIONS}/${id}`, { event_types: ['store.updated', 'order.*'], description: 'Changed' }, as);
         return {
           res,
@@ -274,7 +269,7 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       collection: 'webhook_subscriptions',
       async act() {
         const { as } = await givenShop(api);
-        const { id } = await givenSubscription(as);
+        const { id } = await givenSubscription(api, as, { event_types: ['store.*'] });
         const res = await api.post(`${SUBSCRIPTIONS}/${id}/rotate-secret`, { grace_period_seconds: 600 }, as);
         expect(res.body.data.previous_secret_expires_at).to.be.a('string');
         return {
@@ -321,7 +316,7 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
 
   it(`DELETE ${SUBSCRIPTIONS}/:id (webhook_subscription.deleted): a delete the process did not record is recorded once the subscription is gone`, async () => {
     const { as } = await givenShop(api);
-    const view = await givenSubscription(as);
+    const view = withoutSecret(await givenSubscription(api, as, { event_types: ['store.*'] }));
     stopped = stopAfterWrites(app.platform);
     const deleted = await api.delete(`${SUBSCRIPTIONS}/${view.id}`, as);
     expect(deleted.status).to.equal(500); // the process "stopped" after the delete
@@ -350,7 +345,7 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
 
   it('webhook_subscription.disabled: the auto-disable carries its event, recorded by the sweep when the process stopped', async () => {
     const { as } = await givenShop(api);
-    const { id } = await givenSubscription(as);
+    const { id } = await givenSubscription(api, as, { event_types: ['store.*'] });
     // One failed delivery short of the limit, with a secret that cannot be opened: the next send fails without the network.
     await db()
       .collection('webhook_subscriptions')

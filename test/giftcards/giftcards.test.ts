@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { debitGiftCard, findGiftCardByCode } from '../../src/giftcards/index.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenCustomer } from '../helpers/customers.js';
 import { counts, findPlaintext } from '../helpers/database.js';
 import { givenShop } from '../helpers/factories.js';
 
@@ -34,7 +35,7 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
   describe('POST /v1/products/gift-cards', () => {
     it('issues a card with a generated code shown once, in the store currency, and records gift_card.created', async () => {
       const { store, as } = await givenShop(api);
-      const customer = (await api.post('/v1/customers', { email: 'birthday@example.com' }, as)).body.data.id as string;
+      const customer = (await givenCustomer(api, as, { email: 'birthday@example.com' })).id as string;
       const res = await api.post(PATH, { initial_value: 5000, note: 'Birthday', customer_id: customer, expires_on: dayFromToday(30) }, as);
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       const card = res.body.data;
@@ -146,7 +147,7 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     it('refuses a customer_id that is not a customer of this store, changing nothing', async () => {
       const mine = await givenShop(api);
       const theirs = await givenShop(api);
-      const stranger = (await api.post('/v1/customers', { email: 'stranger@example.com' }, theirs.as)).body.data.id as string;
+      const stranger = (await givenCustomer(api, theirs.as, { email: 'stranger@example.com' })).id as string;
       expect(stranger).to.match(/^[0-9a-f]{24}$/);
       const before = await counts(platform.db);
       for (const customer_id of [stranger, '0'.repeat(24)]) {

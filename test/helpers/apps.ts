@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { givenMerchant, type GivenMerchant, type GivenShop } from './factories.js';
+import { expectCreated, givenMerchant, unique, type GivenMerchant, type GivenShop } from './factories.js';
 import type { Client } from './http.js';
-
-const unique = () => randomBytes(4).toString('hex');
 
 /** A valid app manifest (schema 2026-06-05.ws13) with a fresh handle; `overrides` replace top-level fields. */
 export function validManifest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -148,3 +146,17 @@ export function givenAppBlockApp(
 export async function installBlocks(api: Client, partner: GivenApp, shop: GivenShop): Promise<string> {
   return (await authorizeApp(api, partner, shop, { scopes: ['read_products'] })).installationId;
 }
+
+/**
+ * A merchant's rating of a published app in the App Store (a catalog review: stars, an optional
+ * title, a text) for `shop`'s store, which must have the app installed, or have had it: four
+ * stars unless `body` says otherwise. The review as its author sees it.
+ */
+export const givenAppRating = (api: Client, shop: GivenShop, partner: GivenApp, body: Record<string, unknown> = {}): Promise<any> =>
+  expectCreated(
+    api.post(
+      `/v1/app-store/apps/${partner.app.id}/reviews`,
+      { store_id: shop.store.id, rating: 4, body: 'Does the job.', ...body },
+      { token: shop.merchant.token },
+    ),
+  );

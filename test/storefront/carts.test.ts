@@ -3,6 +3,7 @@ import { sweep } from '../helpers/sweeps.js';
 import type { Platform } from '../../src/platform.js';
 import { loadPricedCart } from '../../src/storefront/index.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenCoupon } from '../helpers/coupons.js';
 import { findPlaintext } from '../helpers/database.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { givenProduct } from '../helpers/catalog.js';
@@ -188,8 +189,7 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
     });
 
     it('applies a coupon through the coupon rules, and reports a refusal with its reason', async () => {
-      const coupon = await api.post('/v1/coupons', { code: 'TENOFF', type: 'percentage', value: 10, minimum_subtotal: 1500 }, shop.as);
-      expect(coupon.status, JSON.stringify(coupon.body)).to.equal(201);
+      await givenCoupon(api, shop.as, { code: 'TENOFF', type: 'percentage', value: 10, minimum_subtotal: 1500 });
       const { token } = await givenCart(shop, { lines: [{ variant_id: mug.variants[0].id, quantity: 1 }], coupon_code: 'tenoff' });
       let read = await api.get(cartPath(shop), withToken(token));
       expect(read.body.data.coupon).to.deep.equal({ code: 'tenoff', applicable: false, discount: 0, reason: 'minimum_subtotal_not_met' });

@@ -4,6 +4,7 @@ import { ObjectId } from 'mongodb';
 import { sweep, sweepAll } from '../helpers/sweeps.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenCoupon } from '../helpers/coupons.js';
 import { givenShop, type GivenShop } from '../helpers/factories.js';
 import { faultAtEvent, withFault } from '../helpers/faults.js';
 import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
@@ -110,7 +111,7 @@ describe('Storefront checkout (cart to order)', () => {
   it('uses a 5-use coupon exactly 5 times across 20 concurrent checkouts', async () => {
     const { variant } = await givenVariant(100);
     const code = `FIVE${randomBytes(3).toString('hex').toUpperCase()}`;
-    expect((await api.post('/v1/coupons', { code, type: 'percentage', value: 10, usage_limit: 5 }, shop.as)).status).to.equal(201);
+    await givenCoupon(api, shop.as, { code, type: 'percentage', value: 10, usage_limit: 5 });
     const carts = await Promise.all(Array.from({ length: 20 }, () => cartWith([{ variant_id: variant, quantity: 1 }], code)));
     const results = await Promise.all(carts.map((c) => checkout(c)));
     const made = results.filter((r) => r.status === 201);

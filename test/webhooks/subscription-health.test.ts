@@ -3,7 +3,7 @@ import { readOutbox, type OutboxEntry } from '../../src/messages/index.js';
 import { authorizeApp, givenDeveloper, givenSubmittedApp, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
 import { freePort, until } from '../helpers/waiting.js';
-import { renameStore, useWebhooksApp } from '../helpers/webhooks.js';
+import { givenSubscriptionTo, renameStore, useWebhooksApp } from '../helpers/webhooks.js';
 
 const SECRET = 'internal-secret-for-the-subscription-health-tests-0123';
 const OPERATOR = 'op-subscription-health@example.com';
@@ -42,12 +42,7 @@ describe('Webhook subscription health: failing, disabled, and the notices to who
   /** Waits long enough for a duplicate to show, if one were coming (a few retries and sweeps). */
   const settle = () => new Promise((r) => setTimeout(r, 1500));
 
-  async function subscribe(path: string): Promise<string> {
-    const res = await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}${path}`, event_types: ['store.*'] }, shop.as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    receiver.expectSecret(path, res.body.data.secret);
-    return res.body.data.id;
-  }
+  const subscribe = async (path: string): Promise<string> => (await givenSubscriptionTo(api, shop.as, receiver, path)).id;
   const view = async (id: string) => (await api.get(`/v1/operations/webhook-subscriptions/${id}`, shop.as)).body.data;
   const waitForHealth = (id: string, health: string) =>
     until(`subscription ${id} to be ${health}`, async () => {

@@ -8,7 +8,8 @@ import { createSubscription, updateSubscription, MAX_SUBSCRIPTIONS_PER_STORE } f
 import type { Resolver } from '../../src/outbound/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { counts, findPlaintext, snapshot } from '../helpers/database.js';
-import { givenShop } from '../helpers/factories.js';
+import { givenShop, type As } from '../helpers/factories.js';
+import { givenSubscription } from '../helpers/webhooks.js';
 
 const PATH = '/v1/operations/webhook-subscriptions';
 const FIELDS = [
@@ -41,11 +42,11 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     platform = app.platform;
   });
 
-  async function givenSubscription(as: { token: string; storeId: string }, body: Record<string, unknown> = {}) {
-    const res = await api.post(PATH, { target_url: TARGET, event_types: ['order.created'], ...body }, as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    secretsSeen.push(res.body.data.secret);
-    return res.body.data;
+  /** A subscription (givenSubscription), its secret kept for the scan at the end. */
+  async function subscribe(as: As, body: Record<string, unknown> = {}) {
+    const subscription = await givenSubscription(api, as, body);
+    secretsSeen.push(subscription.secret);
+    return subscription;
   }
 
   const eventsOf = (id: string) => platform.db.collection('events').find({ 'payload.webhook_subscription.id': id }).sort({ _id: 1 }).toArray();
@@ -86,16 +87,16 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
     it('takes every documented wildcard, drops duplicates and may start inactive', async () => {
       const { as } = await givenShop(api);
-      const sub = await givenSubscription(as, { event_types: ['*', 'order.*', 'order.created', 'order.*'], active: false, description: '' });
+      const sub = await subscribe(as, { event_types: ['*', 'order.*', 'order.created', 'order.*'], active: false, description: '' });
       expect(sub).to.include({ active: false, description: null });
       expect(sub.event_types).to.deep.equal(['*', 'order.*', 'order.created']);
     });
 
     it('stores the URL as parsed and accepts plain http to loopback outside production', async () => {
       const { as } = await givenShop(api);
-      expect((await givenSubscription(as, { target_url: 'HTTPS://Hooks.Example.com:8443/a?b=1' })).target_url).to.equal('https://hooks.example.com:8443/a?b=1');
-      expect((await givenSubscription(as, { target_url: 'http://127.0.0.1:4567/hooks' })).target_url).to.equal('http://127.0.0.1:4567/hooks');
-      expect((await givenSubscription(as, { target_url: 'http://localhost:4567' })).target_url).to.equal('http://localhost:4567/');
+      expect((await subscribe(as, { target_url: 'HTTPS://Hooks.Example.com:8443/a?b=1' })).target_url).to.equal('https://hooks.example.com:8443/a?b=1');
+      expect((await subscribe(as, { target_url: 'http://127.0.0.1:4567/hooks' })).target_url).to.equal('http://127.0.0.1:4567/hooks');
+      expect((await subscribe(as, { target_url: 'http://localhost:4567' })).target_url).to.equal('http://localhost:4567/');
     });
 
     it('refuses bad input with path-prefixed details naming the bad event types, and changes nothing', async () => {
@@ -192,16 +193,16 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
         };
       });
       await subscriptions(platform.db).insertMany(docs);
-      await givenSubscription(as); // the 50th
+      await subscribe(as); // the 50th
       const before = await counts(platform.db);
       const res = await api.post(PATH, { target_url: TARGET, event_types: ['*'] }, as);
       expect(res.status).to.equal(409);
       expect(res.body.error.code).to.equal('subscription_limit_reached');
       expect(await counts(platform.db)).to.deep.equal(before);
-      await givenSubscription(other.as);
+      await subscribe(other.as);
       // Deleting one makes room again.
       expect((await api.delete(`${PATH}/${docs[0]!._id.toHexString()}`, as)).status).to.equal(204);
-      await givenSubscription(as);
+      await subscribe(as);
     });
 
     it('never goes over the limit when creations race', async () => {
@@ -250,7 +251,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       expect(forbidden.status).to.equal(403);
       expect(forbidden.body.error.code).to.equal('store_forbidden');
       expect((await api.get(PATH, { token: a.merchant.token, storeId: b.store.id })).status).to.equal(403);
-      const sub = await givenSubscription(b.as);
+      const sub = await subscribe(b.as);
       const after = await counts(platform.db);
       const asA = { token: a.merchant.token, storeId: b.store.id };
       expect((await api.get(`${PATH}/${sub.id}`, asA)).status).to.equal(403);
@@ -267,9 +268,9 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     it("lists only the store's subscriptions with cursor pagination", async () => {
       const { as } = await givenShop(api);
       const other = await givenShop(api);
-      await givenSubscription(other.as);
+      await subscribe(other.as);
       const subs = [];
-      for (let i = 0; i < 3; i++) subs.push(await givenSubscription(as, { description: `n${i}` }));
+      for (let i = 0; i < 3; i++) subs.push(await subscribe(as, { description: `n${i}` }));
       const first = await api.get(`${PATH}?limit=2`, as);
       expect(first.status).to.equal(200);
       expect(first.body.data.map((s: any) => s.id)).to.deep.equal([subs[0].id, subs[1].id]);
@@ -285,7 +286,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     it("answers 404 for an unknown id, a malformed id and another store's id", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
-      const theirs = await givenSubscription(b.as);
+      const theirs = await subscribe(b.as);
       for (const id of [theirs.id, new ObjectId().toHexString(), 'not-an-id', 'ABCDEF0123456789ABCDEF01']) {
         const res = await api.get(`${PATH}/${id}`, a.as);
         expect(res.status, id).to.equal(404);
@@ -297,7 +298,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
   describe('PATCH', () => {
     it('changes the given fields, checks a new target, and records webhook_subscription.updated with the changed fields', async () => {
       const { as } = await givenShop(api);
-      const sub = await givenSubscription(as, { description: 'first' });
+      const sub = await subscribe(as, { description: 'first' });
       const res = await api.patch(
         `${PATH}/${sub.id}`,
         { target_url: 'https://other.example.com/in', event_types: ['customer.*', 'customer.*'], description: null },
@@ -318,7 +319,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
     it('re-enabling a subscription the platform disabled clears the reason and the failure counts', async () => {
       const { as } = await givenShop(api);
-      const sub = await givenSubscription(as);
+      const sub = await subscribe(as);
       const disabledAt = new Date('2026-01-02T03:04:05.000Z');
       await subscriptions(platform.db).updateOne(
         { _id: new ObjectId(sub.id) },
@@ -338,7 +339,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
     it('refuses bad input and bad targets and changes nothing', async () => {
       const { as } = await givenShop(api);
-      const sub = await givenSubscription(as);
+      const sub = await subscribe(as);
       const before = await counts(platform.db);
       const stored = await subscriptions(platform.db).findOne({ _id: new ObjectId(sub.id) });
       const cases: [unknown, string, RegExp][] = [
@@ -366,7 +367,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     it("answers 404 for another store's id and changes nothing", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
-      const theirs = await givenSubscription(b.as);
+      const theirs = await subscribe(b.as);
       const stored = await subscriptions(platform.db).findOne({ _id: new ObjectId(theirs.id) });
       const before = await counts(platform.db);
       for (const body of [{ active: false }, { target_url: 'http://example.com/' }]) {
@@ -382,7 +383,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
   describe('DELETE', () => {
     it('deletes and records webhook_subscription.deleted with the subscription as it was', async () => {
       const { as } = await givenShop(api);
-      const sub = await givenSubscription(as);
+      const sub = await subscribe(as);
       const { secret: _secret, ...view } = sub;
       const res = await api.delete(`${PATH}/${sub.id}`, as);
       expect(res.status).to.equal(204);
@@ -396,7 +397,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     it("answers 404 for another store's id and keeps it", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
-      const theirs = await givenSubscription(b.as);
+      const theirs = await subscribe(b.as);
       const before = await counts(platform.db);
       expect((await api.delete(`${PATH}/${theirs.id}`, a.as)).status).to.equal(404);
       expect(await counts(platform.db)).to.deep.equal(before);
@@ -407,7 +408,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
   describe('POST /:id/rotate-secret', () => {
     it('returns a new secret once and keeps the previous one signing for the grace period (default one day)', async () => {
       const { as } = await givenShop(api);
-      const sub = await givenSubscription(as);
+      const sub = await subscribe(as);
       const oldSecret = sub.secret;
       const before = Date.now();
       const res = await api.post(`${PATH}/${sub.id}/rotate-secret`, {}, as);
@@ -433,7 +434,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
     it('takes a chosen grace period; 0 drops the previous secret at once; a second rotation replaces the previous one', async () => {
       const { as } = await givenShop(api);
-      const sub = await givenSubscription(as);
+      const sub = await subscribe(as);
       const first = await api.post(`${PATH}/${sub.id}/rotate-secret`, { grace_period_seconds: 604800 }, as);
       secretsSeen.push(first.body.data.secret);
       expect(Date.parse(first.body.data.previous_secret_expires_at) - Date.parse(first.body.data.secret_rotated_at)).to.equal(604_800_000);
@@ -453,8 +454,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     it("refuses bad input, another store's id and unknown ids, and changes nothing", async () => {
       const a = await givenShop(api);
       const b = await givenShop(api);
-      const sub = await givenSubscription(a.as);
-      const theirs = await givenSubscription(b.as);
+      const sub = await subscribe(a.as);
+      const theirs = await subscribe(b.as);
       const before = await counts(platform.db);
       const stored = await subscriptions(platform.db).findOne({ _id: new ObjectId(sub.id) });
       const cases: [unknown, RegExp][] = [
