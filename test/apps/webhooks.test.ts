@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { authorizeApp, givenPublishedApp, type GivenApp } from '../helpers/apps.js';
 import { givenCustomer } from '../helpers/customers.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { verifyBySpec } from '../helpers/spec-verifier.js';
 import { until } from '../helpers/waiting.js';
 import { givenSubscriptionTo, useWebhooksApp } from '../helpers/webhooks.js';
@@ -49,7 +49,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   }
 
   /** The merchant's consent (spec 2.1) with the receiver path as webhook_url; answers the installation. */
-  async function install(partner: GivenApp & { path: string }, shop: GivenShop, scopes: string[]) {
+  async function install(partner: GivenApp & { path: string }, shop: GivenMerchantWithStore, scopes: string[]) {
     return { id: (await authorizeApp(api, partner, shop, { scopes, webhookUrl: `${receiver.url}${partner.path}` })).installationId };
   }
 
@@ -59,7 +59,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
     until(`${count} × ${type} at ${path}`, async () => (received(path, type).length >= count ? received(path, type) : null));
 
   it('delivers app.installed to the installation’s webhook_url, signed with the app’s own secret, and no other app hears of it', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/installed-a');
     const b = await givenAppAt('/installed-b');
     const installationA = await install(a, shop, ['read_orders']);
@@ -106,7 +106,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   it('sends store topics the manifest lists only while the granted scopes allow them', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const reads = await givenAppAt('/topics-reads', { scopes: ['read_products'], webhooks: { topics: ['product.created'] } });
     const narrow = await givenAppAt('/topics-narrow', { scopes: ['read_orders', 'read_products'], webhooks: { topics: ['product.created'] } });
     await install(reads, shop, ['read_products']);
@@ -120,7 +120,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   it('on uninstall: app.uninstalled at once, shop.redact after the delay, then nothing', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/uninstall', { scopes: ['read_products'], webhooks: { topics: ['product.created'] } });
     const installation = await install(a, shop, ['read_products']);
     await waitFor('/uninstall', 'app.installed');
@@ -157,7 +157,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   it('after an uninstall, a store topic that failed before is neither retried nor redelivered; the lifecycle topics still are', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/topic-gone', { scopes: ['read_products'], webhooks: { topics: ['product.created'] } });
     let failing = false;
     receiver.on('/topic-gone', () => (failing ? { status: 500 } : {}));
@@ -180,7 +180,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   it('a re-install before the delay cancels the shop.redact of the uninstall', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/reinstall');
     const installation = await install(a, shop, ['read_orders']);
     expect((await api.delete(`/v1/app-store/installations/${installation.id}`, shop.as)).status).to.equal(200);
@@ -191,13 +191,13 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   describe('the compliance producer routes', () => {
-    let shop: GivenShop;
+    let shop: GivenMerchantWithStore;
     let a: GivenApp & { path: string };
     let b: GivenApp & { path: string };
     let customerId: string;
 
     before(async () => {
-      shop = await givenShop(api);
+      shop = await givenMerchantWithStore(api);
       a = await givenAppAt('/compliance-a');
       b = await givenAppAt('/compliance-b');
       await install(a, shop, ['read_orders']);
@@ -275,7 +275,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
       const before = await app.platform.db.collection('compliance_requests').countDocuments({ store_id: new ObjectId(shop.store.id) });
       const noKey = await post('/shop/redact', { store_id: shop.store.id }, null);
       expect([noKey.status, noKey.body.error.code]).to.deep.equal([400, 'idempotency_key_required']);
-      const stranger = await givenShop(api);
+      const stranger = await givenMerchantWithStore(api);
       const forbidden = await post('/shop/redact', { store_id: shop.store.id }, 'k-stranger', stranger.merchant.token);
       expect([forbidden.status, forbidden.body.error.code]).to.deep.equal([403, 'store_forbidden']);
       expect(
@@ -299,7 +299,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
     });
 
     it('refuses, naming the app, when an installed app has no webhook delivery configuration', async () => {
-      const legacyShop = await givenShop(api);
+      const legacyShop = await givenMerchantWithStore(api);
       const legacy = await givenAppAt('/legacy', { handle: `legacy-${randomBytes(3).toString('hex')}` });
       const installation = await install(legacy, legacyShop, ['read_orders']);
       // An installation from before app webhooks: no subscription.
@@ -323,7 +323,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   it('rotates the app’s secret: the new one signs, the previous one beside it for the grace period', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/rotate');
     const other = await givenAppAt('/rotate-other');
     const stranger = await api.post(`/v1/app-store/developers/apps/${a.app.id}/webhook-secret`, {}, { token: other.developer.merchant.token });

@@ -5,7 +5,7 @@ import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenCoupon } from '../helpers/coupons.js';
 import { counts } from '../helpers/database.js';
-import { givenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore } from '../helpers/factories.js';
 
 const PATH = '/v1/coupons';
 const FIELDS = [
@@ -47,7 +47,7 @@ describe('Coupons (/v1/coupons)', () => {
 
   describe('POST /v1/coupons', () => {
     it('creates a coupon with defaults in the store currency and records coupon.created', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const res = await api.post(PATH, { code: 'Summer-10', type: 'percentage', value: 10 }, as);
       expect(res.status).to.equal(201);
       expect(res.body.data).to.have.all.keys(...FIELDS);
@@ -72,7 +72,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('takes every field, and times with an offset come back in UTC', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const coupon = await givenCoupon(api, as, {
         code: 'BIG_SPENDER',
         type: 'fixed_amount',
@@ -92,8 +92,8 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('refuses a code already used in the store, in any case, with 409; another store may use it', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       await givenCoupon(api, a.as, { code: 'WELCOME', type: 'free_shipping' });
       const before = await counts(platform.db);
       for (const code of ['WELCOME', 'welcome', 'WelCome']) {
@@ -106,7 +106,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('replays a retried Idempotency-Key and creates one coupon', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const headers = { 'idempotency-key': 'coupon-1' };
       const body = { code: 'ONCE-ONLY', type: 'free_shipping' };
       const first = await api.post(PATH, body, { ...as, headers });
@@ -119,7 +119,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('refuses bad input, field by field and across fields, and changes nothing', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const before = await counts(platform.db);
       const cases: [unknown, RegExp][] = [
         [{ type: 'percentage', value: 10 }, /body\.code/],
@@ -156,8 +156,8 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('needs a session and a store the merchant owns (403 otherwise)', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       const before = await counts(platform.db);
       expect((await api.post(PATH, { code: 'X12', type: 'free_shipping' })).status).to.equal(401);
       const forbidden = await api.post(PATH, { code: 'X12', type: 'free_shipping' }, { token: a.merchant.token, storeId: b.store.id });
@@ -173,8 +173,8 @@ describe('Coupons (/v1/coupons)', () => {
 
   describe('GET /v1/coupons', () => {
     it("lists the store's coupons with cursor pagination, ?active and a case-insensitive ?query prefix", async () => {
-      const { as } = await givenShop(api);
-      const other = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
       await givenCoupon(api, other.as, { code: 'SUMMER-OTHER', type: 'free_shipping' });
       const summer = await givenCoupon(api, as, { code: 'summer-10', type: 'percentage', value: 10 });
       const summer2 = await givenCoupon(api, as, { code: 'SUMMER_20', type: 'percentage', value: 20, active: false });
@@ -197,7 +197,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('refuses bad filters', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       for (const query of ['active=yes', 'query=a%20b', 'query=', 'query=.*', 'limit=0', 'cursor=x', 'type=percentage']) {
         const res = await api.get(`${PATH}?${query}`, as);
         expect(res.status, query).to.equal(400);
@@ -208,7 +208,7 @@ describe('Coupons (/v1/coupons)', () => {
 
   describe('PATCH and DELETE /v1/coupons/:id', () => {
     it('updates fields, checks the rules on the result, and records coupon.updated per change', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const coupon = await givenCoupon(api, as, { code: 'FLEX', type: 'percentage', value: 10, starts_at: '2026-01-01T00:00:00Z' });
       const first = await api.patch(`${PATH}/${coupon.id}`, { value: 15, active: false }, as);
       expect(first.status).to.equal(200);
@@ -241,7 +241,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('refuses to rename to a code the store uses in another case (409), but allows re-casing its own', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       await givenCoupon(api, as, { code: 'TAKEN', type: 'free_shipping' });
       const mine = await givenCoupon(api, as, { code: 'MINE', type: 'free_shipping' });
       const res = await api.patch(`${PATH}/${mine.id}`, { code: 'taken' }, as);
@@ -252,7 +252,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('deletes a coupon for good, records coupon.deleted, and frees its code', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const coupon = await givenCoupon(api, as, { code: 'GONE', type: 'free_shipping' });
       const res = await api.delete(`${PATH}/${coupon.id}`, as);
       expect(res.status).to.equal(204);
@@ -265,8 +265,8 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it("answers 404 for another store's coupon on get, update and delete, changing nothing", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       const theirs = await givenCoupon(api, b.as, { code: 'THEIRS', type: 'percentage', value: 10 });
       const before = await counts(platform.db);
       for (const id of [theirs.id, '0'.repeat(24), 'nope']) {
@@ -293,8 +293,8 @@ describe('Coupons (/v1/coupons)', () => {
 
   describe('evaluateCoupon and POST /v1/coupons/evaluate', () => {
     it('answers the evaluation table', async () => {
-      const { store, as } = await givenShop(api);
-      const other = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
       await givenCoupon(api, other.as, { code: 'OTHERS', type: 'percentage', value: 50 });
       await givenCoupon(api, as, { code: 'PCT15', type: 'percentage', value: 15 });
       await givenCoupon(api, as, { code: 'PCT100', type: 'percentage', value: 100 });
@@ -361,7 +361,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('judges start and end against the clock, ends_at exclusive', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       await givenCoupon(api, as, { code: 'WINDOW', type: 'percentage', value: 10, starts_at: '2030-01-01T00:00:00Z', ends_at: '2030-02-01T00:00:00Z' });
       const at = (iso: string) => ({ ...platform, clock: { now: () => new Date(iso) } });
       const cart = { subtotal: 1000, shipping: 0, currency: 'USD' };
@@ -376,7 +376,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('changes nothing and refuses bad input', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const coupon = await givenCoupon(api, as, { code: 'LIMITED', type: 'percentage', value: 10, usage_limit: 1 });
       const before = await counts(platform.db);
       for (let i = 0; i < 3; i++)
@@ -412,7 +412,7 @@ describe('Coupons (/v1/coupons)', () => {
 
   describe('redemptions (claimCouponRedemption, for the orders domain)', () => {
     it('lets exactly 10 of 30 parallel claims through a usage limit of 10', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const coupon = await givenCoupon(api, as, { code: 'TEN', type: 'percentage', value: 10, usage_limit: 10 });
       const results = await Promise.allSettled(Array.from({ length: 30 }, () => redeem(store.id, coupon.id)));
       const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -423,7 +423,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('holds a per-customer limit under concurrency: 10 parallel claims of one customer against a limit of 2', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const coupon = await givenCoupon(api, as, { code: 'TWICE', type: 'percentage', value: 10, usage_limit_per_customer: 2 });
       const results = await Promise.allSettled(Array.from({ length: 10 }, () => redeem(store.id, coupon.id, 'customer:c1')));
       const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -436,7 +436,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('counts a claim repeated with the same key once; an undone claim counts nothing, and a voided one never can', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const coupon = await givenCoupon(api, as, { code: 'ONCE-ONLY', type: 'free_shipping', usage_limit: 5, usage_limit_per_customer: 1 });
       const r = await redeem(store.id, coupon.id, 'customer:c1');
       expect(await claimCouponRedemption(platform, store.id, r)).to.deep.equal({ outcome: 'applied' });
@@ -456,7 +456,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('counts unlimited coupons, and follows a changed usage limit', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const coupon = await givenCoupon(api, as, { code: 'MANY', type: 'free_shipping' });
       for (let i = 0; i < 3; i++) await redeem(store.id, coupon.id);
       expect(await usageCount(as, coupon.id)).to.equal(3);
@@ -477,8 +477,8 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it("refuses inactive, unstarted, expired and other stores' coupons, counting nothing", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       const off = await givenCoupon(api, a.as, { code: 'OFF', type: 'free_shipping', active: false });
       const soon = await givenCoupon(api, a.as, { code: 'SOON', type: 'free_shipping', starts_at: FUTURE });
       const over = await givenCoupon(api, a.as, { code: 'OVER', type: 'free_shipping', ends_at: PAST });

@@ -7,7 +7,7 @@ import { readOutbox } from '../../src/messages/index.js';
 import { givenPublishedApp, installApp } from '../helpers/apps.js';
 import { useTestApp } from '../helpers/app.js';
 import { findPlaintext } from '../helpers/database.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenAddress, givenCustomer } from '../helpers/customers.js';
 import { givenOrder } from '../helpers/orders.js';
@@ -38,11 +38,11 @@ const paris = { address1: '1 Rue de Rivoli', city: 'Paris', country_code: 'FR' }
 
 describe('Customer accounts (/v1/storefront/customer)', () => {
   const { app, api } = useTestApp('customer_accounts', { OPERATOR_EMAILS: OPERATOR });
-  let shopA: GivenShop;
-  let shopB: GivenShop;
+  let shopA: GivenMerchantWithStore;
+  let shopB: GivenMerchantWithStore;
   before(async () => {
-    shopA = await givenShop(api);
-    shopB = await givenShop(api);
+    shopA = await givenMerchantWithStore(api);
+    shopB = await givenMerchantWithStore(api);
   });
 
   const unique = () => randomBytes(4).toString('hex');
@@ -50,7 +50,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
   type Shopper = { email: string; password: string; token: string; id: string };
 
   /** A shopper signed up in `shop` and logged in. */
-  async function givenShopper(shop: GivenShop, overrides: { email?: string; first_name?: string; last_name?: string } = {}): Promise<Shopper> {
+  async function givenShopper(shop: GivenMerchantWithStore, overrides: { email?: string; first_name?: string; last_name?: string } = {}): Promise<Shopper> {
     const email = overrides.email ?? `shopper-${unique()}@example.com`;
     const password = `pw-${unique()}-${unique()}`;
     const signup = await api.post(`${BASE}/signup`, { subdomain: shop.store.subdomain, ...overrides, email, password });
@@ -61,7 +61,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
   }
 
   /** A product in two sizes (S at 15.00, M at 18.00): its id and its variants' ids. */
-  async function givenTeapot(shop: GivenShop, status = 'active') {
+  async function givenTeapot(shop: GivenMerchantWithStore, status = 'active') {
     const product = await givenProduct(api, shop.as, {
       title: `Teapot ${unique()}`,
       status,
@@ -75,7 +75,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
   }
 
   /** An order of one of `variantId` for the customer, shipped to Paris: its id. */
-  const givenOrderFor = async (shop: GivenShop, customerId: string, variantId: string, financial_status = 'paid') =>
+  const givenOrderFor = async (shop: GivenMerchantWithStore, customerId: string, variantId: string, financial_status = 'paid') =>
     (
       await givenOrder(api, shop.as, {
         customer_id: customerId,
@@ -86,7 +86,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     ).id as string;
 
   /** A customer the merchant created (no account): a phone, an address, and a paid order shipped to it. */
-  async function givenKnownCustomer(shop: GivenShop) {
+  async function givenKnownCustomer(shop: GivenMerchantWithStore) {
     const email = `known-${unique()}@example.com`;
     const phone = `+33 1 ${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
     const { id } = await givenCustomer(api, shop.as, { email, first_name: 'Known', phone, tags: ['vip'], note: 'internal' });

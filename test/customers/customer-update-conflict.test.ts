@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ObjectId, type Document, type WithId } from 'mongodb';
 import { useTestApp } from '../helpers/app.js';
 import { givenCustomer } from '../helpers/customers.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { withFault } from '../helpers/faults.js';
 import type { Reply } from '../helpers/http.js';
 
@@ -15,9 +15,9 @@ import type { Reply } from '../helpers/http.js';
  */
 describe('Customer updates under concurrent renames', () => {
   const { app, api } = useTestApp('customer_conflict');
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
   });
 
   /**

@@ -4,7 +4,7 @@ import { clearCustomerKey, recordCustomerOrder } from '../../src/customers/index
 import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { anAddress, givenAddress, givenCustomer } from '../helpers/customers.js';
-import { givenMerchant, givenShop, givenStore } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, givenStore } from '../helpers/factories.js';
 import type { Reply } from '../helpers/http.js';
 
 describe('Customers (/v1/customers)', () => {
@@ -14,7 +14,7 @@ describe('Customers (/v1/customers)', () => {
 
   describe('POST /v1/customers', () => {
     it('creates a customer with zero totals in the store currency and records customer.created', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const res = await api.post(
         '/v1/customers',
         {
@@ -63,14 +63,14 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('defaults the optional fields', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const c = await givenCustomer(api, s.as, { email: 'plain@example.com' });
       expect(c).to.deep.include({ first_name: null, last_name: null, phone: null, accepts_marketing: false, note: null, tags: [] });
     });
 
     it('refuses an email already used in the same store (any case) with 409, but allows it in another store', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       await givenCustomer(api, a.as, { email: 'dup@example.com' });
       const before = await counts(app.platform.db);
       const res = await api.post('/v1/customers', { email: 'DUP@example.com' }, a.as);
@@ -81,7 +81,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('refuses bad input, including the counters, and changes nothing', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const before = await counts(app.platform.db);
       for (const body of [
         {},
@@ -106,7 +106,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('replays a retried Idempotency-Key', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const headers = { 'idempotency-key': 'create-customer-1' };
       const first = await api.post('/v1/customers', { email: 'once@example.com' }, { ...s.as, headers });
       const second = await api.post('/v1/customers', { email: 'once@example.com' }, { ...s.as, headers });
@@ -118,8 +118,8 @@ describe('Customers (/v1/customers)', () => {
 
   describe('GET /v1/customers', () => {
     it("lists the store's customers only, with cursor pagination", async () => {
-      const s = await givenShop(api);
-      const other = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
       await givenCustomer(api, other.as);
       const created: string[] = [];
       for (let i = 0; i < 5; i++) created.push((await givenCustomer(api, s.as)).id);
@@ -138,11 +138,11 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('searches by email or name prefix, case-insensitively, treating the query literally', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const ada = await givenCustomer(api, s.as, { email: 'ada@math.example', first_name: 'Ada', last_name: 'Lovelace' });
       const alan = await givenCustomer(api, s.as, { email: 'turing@bletchley.example', first_name: 'Alan', last_name: 'Turing' });
       const dots = await givenCustomer(api, s.as, { email: 'a.b+c@dots.example' });
-      const other = await givenShop(api);
+      const other = await givenMerchantWithStore(api);
       await givenCustomer(api, other.as, { email: 'ada@elsewhere.example', first_name: 'Ada' });
       const search = async (q: string) => {
         const res = await api.get(`/v1/customers?query=${encodeURIComponent(q)}`, s.as);
@@ -162,7 +162,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('finds a customer under their new name after an update, and not the old one', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const c = await givenCustomer(api, s.as, { email: 'grace@navy.example', first_name: 'Grace', last_name: 'Brewster' });
       await api.patch(`/v1/customers/${c.id}`, { last_name: 'Hopper' }, s.as);
       expect((await api.get('/v1/customers?query=hopper', s.as)).body.data.map((x: any) => x.id)).to.deep.equal([c.id]);
@@ -171,7 +171,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('refuses bad query input', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       for (const q of ['limit=0', 'limit=251', 'cursor=nope', 'query=', `query=${'x'.repeat(101)}`, 'sort=email']) {
         const res = await api.get(`/v1/customers?${q}`, s.as);
         expect(res.status, q).to.equal(400);
@@ -182,7 +182,7 @@ describe('Customers (/v1/customers)', () => {
 
   describe('GET and PATCH /v1/customers/:id', () => {
     it('reads and updates a customer and records customer.updated per change', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const c = await givenCustomer(api, s.as, { first_name: 'Old' });
       expect((await api.get(`/v1/customers/${c.id}`, s.as)).body.data).to.deep.equal(c);
       const res = await api.patch(
@@ -201,7 +201,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('refuses changing the email to one another customer of the store has (409), and bad updates, changing nothing', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       await givenCustomer(api, s.as, { email: 'taken@example.com' });
       const c = await givenCustomer(api, s.as, { email: 'mine@example.com' });
       const before = await counts(app.platform.db);
@@ -219,7 +219,7 @@ describe('Customers (/v1/customers)', () => {
 
   describe('recordCustomerOrder (service, for the orders domain)', () => {
     it('adds orders and refunds atomically, shown through GET, with one customer.updated per call', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const c = await givenCustomer(api, s.as);
       await recordCustomerOrder(app.platform, s.store.id, c.id, { key: 'op-a.0', amount: 2599, countDelta: 1 });
       await Promise.all(
@@ -235,7 +235,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('counts a step repeated with the same key once (a retry after a crash), concurrent repeats included', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const c = await givenCustomer(api, s.as);
       await Promise.all(Array.from({ length: 5 }, () => recordCustomerOrder(app.platform, s.store.id, c.id, { key: 'op-x.0', amount: 700, countDelta: 1 })));
       const again = await recordCustomerOrder(app.platform, s.store.id, c.id, { key: 'op-x.0', amount: 700, countDelta: 1 });
@@ -247,8 +247,8 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it("answers not found for another store's customer and refuses non-integer amounts", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       const c = await givenCustomer(api, b.as);
       let error: any = null;
       await recordCustomerOrder(app.platform, a.store.id, c.id, { key: 'op-d.0', amount: 100, countDelta: 1 }).catch((e) => (error = e));
@@ -262,7 +262,7 @@ describe('Customers (/v1/customers)', () => {
 
   describe('addresses (/v1/customers/:id/addresses)', () => {
     it('creates addresses; the first becomes the default; records customer_address.created', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const c = await givenCustomer(api, s.as);
       const res = await api.post(
         `/v1/customers/${c.id}/addresses`,
@@ -312,7 +312,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('moves the default: one default at a time, kept on the customer', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const c = await givenCustomer(api, s.as);
       const a = await givenAddress(api, s.as, c.id);
       const b = await givenAddress(api, s.as, c.id);
@@ -331,7 +331,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('deleting the default promotes the oldest remaining address; deleting the last leaves none', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const c = await givenCustomer(api, s.as);
       const a = await givenAddress(api, s.as, c.id);
       const b = await givenAddress(api, s.as, c.id);
@@ -352,7 +352,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('updates an address and records customer_address.updated', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const c = await givenCustomer(api, s.as);
       const a = await givenAddress(api, s.as, c.id);
       const res = await api.patch(`/v1/customers/${c.id}/addresses/${a.id}`, { city: 'Capital City', zip: '12345', address2: null }, s.as);
@@ -364,7 +364,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('refuses bad addresses and bad updates, changing nothing', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const c = await givenCustomer(api, s.as);
       const a = await givenAddress(api, s.as, c.id);
       const before = await counts(app.platform.db);
@@ -394,7 +394,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('holds at most 100 addresses per customer, even under concurrent creates', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const c = await givenCustomer(api, s.as);
       const results = await Promise.all(
         Array.from({ length: 104 }, (_, i) => api.post(`/v1/customers/${c.id}/addresses`, anAddress({ zip: String(i) }), s.as)),
@@ -416,8 +416,8 @@ describe('Customers (/v1/customers)', () => {
 
   describe('store isolation', () => {
     it("answers 404 for another store's customers and addresses, and changes nothing", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       const theirs = await givenCustomer(api, b.as, { email: 'theirs@example.com' });
       const theirAddress = await givenAddress(api, b.as, theirs.id);
       // The same merchant's other store is no different: ids are scoped to X-Store-Id.
@@ -453,7 +453,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('answers 403 for an X-Store-Id the caller does not own, 401 without a session', async () => {
-      const b = await givenShop(api);
+      const b = await givenMerchantWithStore(api);
       const intruder = await givenMerchant(api);
       const theirs = await givenCustomer(api, b.as);
       for (const res of [

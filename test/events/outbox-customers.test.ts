@@ -3,7 +3,7 @@ import { ObjectId } from 'mongodb';
 import { debitGiftCard } from '../../src/giftcards/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { anAddress, givenAddress, givenCustomer } from '../helpers/customers.js';
-import { givenShop, type As } from '../helpers/factories.js';
+import { givenMerchantWithStore, type As } from '../helpers/factories.js';
 import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
 import { givenProductReview } from '../helpers/product-reviews.js';
 
@@ -20,7 +20,7 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
   let storeId: string;
   let stopped: { restore(): void } | null = null;
   before(async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     as = shop.as;
     storeId = shop.store.id;
   });

@@ -6,7 +6,7 @@ import { ROOT } from '../../src/localdb/index.js';
 import { MODULES } from '../../src/modules.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenCoupon } from '../helpers/coupons.js';
-import { givenShop, type As } from '../helpers/factories.js';
+import { givenMerchantWithStore, type As } from '../helpers/factories.js';
 import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
 import { runProcfileProcess } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
@@ -21,7 +21,7 @@ describe('Events carried by their writes (the outbox)', () => {
   let as: As;
   let stopped: { restore(): void } | null = null;
   before(async () => {
-    ({ as } = await givenShop(api));
+    ({ as } = await givenMerchantWithStore(api));
   });
   afterEach(() => {
     stopped?.restore();

@@ -40,17 +40,16 @@ export async function givenStore(api: Client, merchant: GivenMerchant, overrides
   return { id: res.body.data.id, subdomain };
 }
 
-export async function givenMerchantWithStore(api: Client) {
-  const merchant = await givenMerchant(api);
-  return { merchant, store: await givenStore(api, merchant) };
-}
-
 /** How a store-scoped request is made: the merchant's session token and the store's id (X-Store-Id). */
 export type As = { token: string; storeId: string };
-export type GivenShop = { merchant: GivenMerchant; store: GivenStore; as: As };
+export type GivenMerchantWithStore = { merchant: GivenMerchant; store: GivenStore; as: As };
 
-/** A new merchant with a new store, and the credentials to act on it. */
-export async function givenShop(api: Client): Promise<GivenShop> {
-  const { merchant, store } = await givenMerchantWithStore(api);
+/**
+ * A new merchant with a new store, and the credentials to act on it. ("Shop" in the tests is the
+ * storefront a shopper visits: ShopBrowser in shop.ts.)
+ */
+export async function givenMerchantWithStore(api: Client): Promise<GivenMerchantWithStore> {
+  const merchant = await givenMerchant(api);
+  const store = await givenStore(api, merchant);
   return { merchant, store, as: { token: merchant.token, storeId: store.id } };
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { sweepCounters } from '../../src/operations/index.js';
 import { givenAppAndCustomer } from '../helpers/callers.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import type { RunningProcess } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
 import { givenSubscriptionTo, renameStore, useWebhooksApp } from '../helpers/webhooks.js';
@@ -28,10 +28,10 @@ describe('Operations: incidents, counters and dashboards', () => {
     WEBHOOK_SWEEP_INTERVAL_MS: '300',
   });
   let operator: string;
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   before(async () => {
     operator = (await givenMerchant(api, { email: OPERATOR })).token;
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     await startWorker('maintenance');
   });
   const get = async (path: string) => {

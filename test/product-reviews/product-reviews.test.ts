@@ -5,7 +5,7 @@ import { productRatingSummary } from '../../src/product-reviews/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenCustomer } from '../helpers/customers.js';
 import { counts } from '../helpers/database.js';
-import { givenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore } from '../helpers/factories.js';
 import { givenProductReview } from '../helpers/product-reviews.js';
 
 const PATH = '/v1/reviews';
@@ -32,9 +32,9 @@ describe('Reviews (/v1/reviews)', () => {
     platform = app.platform;
   });
 
-  /** A shop with one product to review. */
-  async function givenShopWithProduct() {
-    const shop = await givenShop(api);
+  /** A merchant with a store that has one product to review. */
+  async function givenStoreWithProduct() {
+    const shop = await givenMerchantWithStore(api);
     const product = await api.post('/v1/products', { title: 'Teapot', variants: [{ price: 1500 }] }, shop.as);
     expect(product.status, JSON.stringify(product.body)).to.equal(201);
     return { ...shop, productId: product.body.data.id as string };
@@ -44,7 +44,7 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('POST /v1/reviews', () => {
     it('records a review with defaults (pending, no reply) and emits review.created', async () => {
-      const { store, as, productId } = await givenShopWithProduct();
+      const { store, as, productId } = await givenStoreWithProduct();
       const res = await api.post(PATH, { product_id: productId, author_name: '  Ada  ', rating: 5, body: '  Lovely <b>teapot</b> & cups\n' }, as);
       expect(res.status).to.equal(201);
       expect(res.body.data).to.have.all.keys(...FIELDS);
@@ -71,7 +71,7 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('takes every field: a customer of the store, a normalised email, a title and a status', async () => {
-      const { as, productId } = await givenShopWithProduct();
+      const { as, productId } = await givenStoreWithProduct();
       const customer = await givenCustomer(api, as, { email: 'grace@example.com' });
       const review = await givenProductReview(api, as, {
         product_id: productId,
@@ -97,7 +97,7 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('replays a retried Idempotency-Key and records one review', async () => {
-      const { as, productId } = await givenShopWithProduct();
+      const { as, productId } = await givenStoreWithProduct();
       const headers = { 'idempotency-key': 'review-import-1' };
       const body = { product_id: productId, author_name: 'Imported', rating: 4, body: 'Good' };
       const first = await api.post(PATH, body, { ...as, headers });
@@ -110,8 +110,8 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it("refuses bad input, including unknown and other stores' products and customers (400), and changes nothing", async () => {
-      const { as, productId } = await givenShopWithProduct();
-      const other = await givenShopWithProduct();
+      const { as, productId } = await givenStoreWithProduct();
+      const other = await givenStoreWithProduct();
       const otherCustomer = await givenCustomer(api, other.as, { email: 'someone@example.com' });
       const ok = { product_id: productId, author_name: 'Ada', rating: 4, body: 'Nice' };
       const before = await counts(platform.db);
@@ -156,7 +156,7 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('GET /v1/reviews', () => {
     it("lists the store's reviews in creation order, filtered by product, status and rating, page by page", async () => {
-      const { as, productId } = await givenShopWithProduct();
+      const { as, productId } = await givenStoreWithProduct();
       const second = await api.post('/v1/products', { title: 'Cup', variants: [{ price: 500 }] }, as);
       const cupId = second.body.data.id as string;
       const made = [];
@@ -196,7 +196,7 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('PATCH /v1/reviews/:id (moderation)', () => {
     it('moves between pending, published and hidden, with a version and a review.updated event per change', async () => {
-      const { as, productId } = await givenShopWithProduct();
+      const { as, productId } = await givenStoreWithProduct();
       const review = await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 4, body: 'ok' });
       let version = 1;
       for (const status of ['published', 'hidden', 'published', 'pending', 'hidden', 'pending']) {
@@ -215,7 +215,7 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('lets the merchant change only the status: author fields and bad input are 400 and change nothing', async () => {
-      const { as, productId } = await givenShopWithProduct();
+      const { as, productId } = await givenStoreWithProduct();
       const review = await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 4, body: 'ok' });
       const before = await counts(platform.db);
       const cases: [unknown, RegExp][] = [
@@ -238,7 +238,7 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('replies', () => {
     it('sets, replaces and deletes the merchant reply, with events', async () => {
-      const { as, productId } = await givenShopWithProduct();
+      const { as, productId } = await givenStoreWithProduct();
       const review = await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 2, body: 'Chipped' });
       const set = await api.post(`${PATH}/${review.id}/reply`, { body: 'Sorry! <script>x</script> We will replace it.' }, as);
       expect(set.status).to.equal(200);
@@ -275,7 +275,7 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('DELETE /v1/reviews/:id', () => {
     it('deletes the review and emits review.deleted with it as it was', async () => {
-      const { as, productId } = await givenShopWithProduct();
+      const { as, productId } = await givenStoreWithProduct();
       const review = await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 3, body: 'meh' });
       expect((await api.delete(`${PATH}/${review.id}`, as)).status).to.equal(204);
       expect((await eventsOf(`review.deleted:${review.id}`))[0]?.payload).to.deep.equal({ review });
@@ -286,7 +286,7 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('GET /v1/reviews/summary', () => {
     it('counts only published reviews, with a one-decimal average and the distribution', async () => {
-      const { as, store, productId } = await givenShopWithProduct();
+      const { as, store, productId } = await givenStoreWithProduct();
       const other = await api.post('/v1/products', { title: 'Cup', variants: [{ price: 500 }] }, as);
       const empty = await api.get(`${PATH}/summary?product_id=${productId}`, as);
       expect(empty.status).to.equal(200);
@@ -319,8 +319,8 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it("rounds halves up and refuses a missing, malformed or other store's product", async () => {
-      const a = await givenShopWithProduct();
-      const b = await givenShopWithProduct();
+      const a = await givenStoreWithProduct();
+      const b = await givenStoreWithProduct();
       for (const rating of [4, 5, 5, 5])
         await givenProductReview(api, a.as, { product_id: a.productId, author_name: 'A', rating, body: 'x', status: 'published' });
       expect((await productRatingSummary(platform, a.store.id, a.productId)).average).to.equal(4.8); // 19 / 4 = 4.75
@@ -338,8 +338,8 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('store isolation', () => {
     it("answers 404 for another store's review ids and changes nothing", async () => {
-      const a = await givenShopWithProduct();
-      const b = await givenShopWithProduct();
+      const a = await givenStoreWithProduct();
+      const b = await givenStoreWithProduct();
       const theirs = await givenProductReview(api, b.as, { product_id: b.productId, author_name: 'B', rating: 5, body: 'b' });
       await api.post(`${PATH}/${theirs.id}/reply`, { body: 'thanks' }, b.as);
       const before = await counts(platform.db);
@@ -365,8 +365,8 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('needs a session (401) and a store the merchant owns (403)', async () => {
-      const a = await givenShopWithProduct();
-      const b = await givenShopWithProduct();
+      const a = await givenStoreWithProduct();
+      const b = await givenStoreWithProduct();
       const review = await givenProductReview(api, b.as, { product_id: b.productId, author_name: 'B', rating: 5, body: 'b' });
       const foreign = { token: a.merchant.token, storeId: b.store.id };
       const before = await counts(platform.db);

@@ -5,7 +5,7 @@ import { loadPricedCart } from '../../src/storefront/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenCoupon } from '../helpers/coupons.js';
 import { findPlaintext } from '../helpers/database.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { givenProduct } from '../helpers/catalog.js';
 
 const SF = '/v1/storefront';
@@ -14,22 +14,22 @@ const DAY_MS = 24 * 3600 * 1000;
 describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
   const { app, api } = useTestApp('storefront-carts');
 
-  const cartPath = (shop: GivenShop) => `${SF}/${shop.store.subdomain}/cart`;
+  const cartPath = (shop: GivenMerchantWithStore) => `${SF}/${shop.store.subdomain}/cart`;
   const withToken = (token: string) => ({ headers: { 'x-cart-token': token } });
 
-  async function givenCart(shop: GivenShop, body: Record<string, unknown> = {}) {
+  async function givenCart(shop: GivenMerchantWithStore, body: Record<string, unknown> = {}) {
     const res = await api.post(cartPath(shop), body);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return { token: res.body.data.token as string, cart: res.body.data.cart };
   }
-  async function patch(shop: GivenShop, token: string, body: Record<string, unknown>) {
+  async function patch(shop: GivenMerchantWithStore, token: string, body: Record<string, unknown>) {
     return api.patch(cartPath(shop), body, withToken(token));
   }
 
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let mug: any;
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     mug = await givenProduct(api, shop.as, { title: 'Mug', handle: 'mug' });
   });
 
@@ -99,7 +99,7 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
 
     it('answers 404 without a token, with an unknown one, and for another store', async () => {
       const { token } = await givenCart(shop);
-      const other = await givenShop(api);
+      const other = await givenMerchantWithStore(api);
       expect((await api.get(cartPath(shop))).status).to.equal(404);
       expect((await api.get(cartPath(shop), withToken('emp_ct_nope'))).status).to.equal(404);
       expect((await api.get(cartPath(shop), withToken('garbage'))).status).to.equal(404);
@@ -254,7 +254,7 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
       const priced = await loadPricedCart(app.platform, { id: shop.store.id, currency: 'USD' }, token);
       expect(priced.lines[0]).to.include({ variant_id: mug.variants[0].id, product_id: mug.id, quantity: 3, unit_price: 1000 });
       expect(priced.total).to.equal(3000);
-      const other = await givenShop(api);
+      const other = await givenMerchantWithStore(api);
       let code: string | null = null;
       await loadPricedCart(app.platform, { id: other.store.id, currency: 'USD' }, token).catch((err: { code?: string }) => (code = err.code ?? null));
       expect(code).to.equal('not_found');

@@ -8,7 +8,7 @@ import { claimDelivery, retryDelaySeconds, sendClaimed, type ClaimedDelivery } f
 import { fanOutEvents } from '../../src/webhooks/deliveries/fan-out.js';
 import { createDispatcher } from '../../src/webhooks/deliveries/dispatcher.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { givenMerchantWithStore, givenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore } from '../helpers/factories.js';
 import { client, type Client } from '../helpers/http.js';
 import { runProcfileProcess, type RunningProcess } from '../helpers/processes.js';
 import { verifyBySpec } from '../helpers/spec-verifier.js';
@@ -36,7 +36,7 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', () => {
   // Each test acts on a store of its own: its subscriptions see only its own events, whatever
   // another test left active.
   beforeEach(async () => {
-    as = (await givenShop(api)).as;
+    as = (await givenMerchantWithStore(api)).as;
   });
 
   const subscribe = (path: string, eventTypes?: string[]) => givenSubscriptionTo(api, as, receiver, path, eventTypes);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readOutbox, type OutboxEntry } from '../../src/messages/index.js';
 import { authorizeApp, givenDeveloper, givenSubmittedApp, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { freePort, until } from '../helpers/waiting.js';
 import { givenSubscriptionTo, renameStore, useWebhooksApp } from '../helpers/webhooks.js';
 
@@ -30,9 +30,9 @@ describe('Webhook subscription health: failing, disabled, and the notices to who
     operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
   });
 
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   beforeEach(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
   });
 
   const notices = async (email: string, kind?: string): Promise<OutboxEntry[]> =>
@@ -139,7 +139,7 @@ describe('Webhook subscription health: failing, disabled, and the notices to who
     };
     receiver.expectSecret('/health-app', partner.webhookSecret).on('/health-app', () => ({ status: 500 }));
     const { installationId } = await authorizeApp(api, partner, shop, { scopes: ['read_products'], webhookUrl: `${receiver.url}/health-app` });
-    const other = await givenShop(api);
+    const other = await givenMerchantWithStore(api);
 
     const appView = async () => {
       const res = await api.get(`/v1/app-store/developers/apps/${partner.app.id}/webhook-subscriptions`, { token: developer.merchant.token });
