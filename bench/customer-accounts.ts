@@ -7,7 +7,7 @@ import { benchDatabase, freePort, jsonClient, percentile, startServer, UNTHROTTL
  * new email (the baseline: it hashes the password and creates the account), an email of a customer
  * the merchant made, an email with an account, and a store that does not exist; login answers a
  * wrong password (the account's hash) and an unknown email (the decoy hash) alike. Their times
- * should be too: test/commerce/customer-accounts.test.ts proves that every sign-up path hashes the
+ * should be too: test/customers/customer-accounts.test.ts proves that every sign-up path hashes the
  * password once, and this prints what that buys against a clock. BENCH_ROUNDS (default 40) rounds
  * on the real web process, each sending every case once, one request at a time, in an order that
  * turns each round so no case always follows another. Printed: each case's p50 and p99, and its

@@ -6,7 +6,7 @@ import { installations } from '../../src/apps/installations/store.js';
 import type { Config } from '../../src/config.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenDeveloper, givenPublishedApp, givenSubmittedApp, installApp, validManifest, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 
 const OPERATOR = 'op-embed@example.com';
 const ALL_ON_BUT_REDIRECT = { 'api.fetch': true, toast: true, resize: true, 'navigation.redirect': false };
@@ -15,13 +15,13 @@ const ALL_ON_BUT_REDIRECT = { 'api.fetch': true, toast: true, resize: true, 'nav
 describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
   const { app, api } = useTestApp('app_bridge_caps', { OPERATOR_EMAILS: OPERATOR });
   let operatorToken: string;
-  let shop: GivenShop;
-  let other: GivenShop;
+  let shop: GivenMerchantWithStore;
+  let other: GivenMerchantWithStore;
 
   type Installed = { partner: GivenApp; token: string; installationId: string };
 
   /** Install the app in a store with these scopes, through authorize and the token endpoint. */
-  const install = async (partner: GivenApp, into: GivenShop, scopes = ['read_products']): Promise<Installed> => ({
+  const install = async (partner: GivenApp, into: GivenMerchantWithStore, scopes = ['read_products']): Promise<Installed> => ({
     partner,
     ...(await installApp(api, partner, into, { scopes, webhookUrl: 'https://partner.example.com/h' })),
   });
@@ -54,8 +54,8 @@ describe('Embedded apps: bridge capabilities and the admin embed URL', () => {
 
   before(async () => {
     operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
-    shop = await givenShop(api);
-    other = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
+    other = await givenMerchantWithStore(api);
     plain = await install(await givenPublishedApp(api, operatorToken), shop);
     full = await install(await givenPublishedApp(api, operatorToken, FULL), shop);
     narrow = await install(await givenPublishedApp(api, operatorToken, { bridge: { capabilities: ['toast'] }, embedded: { enabled: false } }), shop);

@@ -2,25 +2,25 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 
 const OPERATOR = 'op-bridge@example.com';
 
 /** The read-only app bridge (spec 2.4, 7; docs/apps.md, The app bridge): POST /v1/app-store/bridge/fetch. */
 describe('The app bridge (read-only fetch for embedded apps)', () => {
   const { api } = useTestApp('app_bridge', { OPERATOR_EMAILS: OPERATOR });
-  let shop: GivenShop;
-  let other: GivenShop;
+  let shop: GivenMerchantWithStore;
+  let other: GivenMerchantWithStore;
   let token: string;
   let narrowToken: string;
 
   /** Install the app in a store with these scopes, through authorize and the token endpoint; its access token. */
-  const install = async (partner: GivenApp, into: GivenShop, scopes: string[]) => (await installApp(api, partner, into, { scopes })).token;
+  const install = async (partner: GivenApp, into: GivenMerchantWithStore, scopes: string[]) => (await installApp(api, partner, into, { scopes })).token;
 
   before(async () => {
     const operator = await givenMerchant(api, { email: OPERATOR });
-    shop = await givenShop(api);
-    other = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
+    other = await givenMerchantWithStore(api);
     await api.post('/v1/products', { title: 'Mine', status: 'active', variants: [{ price: 100 }] }, shop.as);
     await api.post('/v1/products', { title: 'Theirs', status: 'active', variants: [{ price: 100 }] }, other.as);
     const full = await givenPublishedApp(api, operator.token, { scopes: ['read_products', 'read_orders'] });

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { useTestApp } from '../helpers/app.js';
-import { authorizeApp, givenDeveloper, givenPublishedApp, givenSubmittedApp, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, givenStore, type GivenShop } from '../helpers/factories.js';
+import { authorizeApp, givenAppRating, givenDeveloper, givenPublishedApp, givenSubmittedApp, type GivenApp } from '../helpers/apps.js';
+import { givenMerchant, givenMerchantWithStore, givenStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 
 const CATALOG = '/v1/app-store/apps';
 const DEVELOPER_APPS = '/v1/app-store/developers/apps';
@@ -23,28 +23,29 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
 
   const reviewsOf = (a: GivenApp = partner) => `${CATALOG}/${a.app.id}/reviews`;
   const partnerReviewsOf = (a: GivenApp = partner) => `${DEVELOPER_APPS}/${a.app.id}/reviews`;
-  const asMerchant = (shop: GivenShop) => ({ token: shop.merchant.token });
+  const asMerchant = (shop: GivenMerchantWithStore) => ({ token: shop.merchant.token });
   const asPartner = (a: GivenApp = partner) => ({ token: a.developer.merchant.token });
   const review = (over: Record<string, unknown> = {}) => ({ rating: 4, title: 'Does the job', body: 'Prints every slip we need.', ...over });
 
   /** The merchant's consent in its store (the installation exists from then on); its id. */
-  async function install(shop: GivenShop, a: GivenApp = partner): Promise<string> {
+  async function install(shop: GivenMerchantWithStore, a: GivenApp = partner): Promise<string> {
     return (await authorizeApp(api, a, shop, { scopes: ['read_products'] })).installationId;
   }
 
   /** A new merchant and store with the app installed. */
-  async function givenInstalledShop(a: GivenApp = partner): Promise<GivenShop> {
-    const shop = await givenShop(api);
+  async function givenStoreWithApp(a: GivenApp = partner): Promise<GivenMerchantWithStore> {
+    const shop = await givenMerchantWithStore(api);
     await install(shop, a);
     return shop;
   }
 
-  /** A review of `a` by a new shop that installed it; the created review. */
-  async function givenReview(a: GivenApp = partner, over: Record<string, unknown> = {}): Promise<{ shop: GivenShop; review: Record<string, any> }> {
-    const shop = await givenInstalledShop(a);
-    const res = await api.post(reviewsOf(a), review({ store_id: shop.store.id, ...over }), asMerchant(shop));
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return { shop, review: res.body.data };
+  /** A rating of `a` by a new shop that installed it: the shop and the created review. */
+  async function givenRatingByNewStore(
+    a: GivenApp = partner,
+    over: Record<string, unknown> = {},
+  ): Promise<{ shop: GivenMerchantWithStore; review: Record<string, any> }> {
+    const shop = await givenStoreWithApp(a);
+    return { shop, review: await givenAppRating(api, shop, a, review(over)) };
   }
 
   const catalogRating = async (a: GivenApp) => (await api.get(`${CATALOG}/${a.app.id}`)).body.data.rating;
@@ -52,7 +53,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
 
   describe('POST /v1/app-store/apps/:id/reviews', () => {
     it('creates the review of a store that has the app installed (201), shown to its author with the store', async () => {
-      const shop = await givenInstalledShop();
+      const shop = await givenStoreWithApp();
       const res = await api.post(reviewsOf(), review({ store_id: shop.store.id, title: '  Does the job  ', body: '  Prints every slip.\n' }), asMerchant(shop));
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       expect(res.body.data).to.have.all.keys(...PUBLIC_FIELDS, 'store_id');
@@ -63,7 +64,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('accepts a store that had the app installed and uninstalled it ("has or had")', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const installationId = await install(shop);
       const removed = await api.delete(`/v1/app-store/installations/${installationId}`, shop.as);
       expect(removed.body.data.status).to.equal('uninstalled');
@@ -73,7 +74,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('refuses a store that never installed the app (403 review_not_eligible), and writes nothing', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const before = await reviewCount();
       const res = await api.post(reviewsOf(), review({ store_id: shop.store.id }), asMerchant(shop));
       expect(res.status).to.equal(403);
@@ -86,8 +87,8 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('refuses a store the merchant has no access to (403 store_forbidden), and anonymous callers (401)', async () => {
-      const owner = await givenInstalledShop();
-      const stranger = await givenShop(api);
+      const owner = await givenStoreWithApp();
+      const stranger = await givenMerchantWithStore(api);
       const before = await reviewCount();
       const res = await api.post(reviewsOf(), review({ store_id: owner.store.id }), asMerchant(stranger));
       expect(res.status).to.equal(403);
@@ -108,7 +109,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('answers 404 for an app that is not published, or no app at all', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const draft = await givenSubmittedApp(api);
       for (const id of [draft.app.id, new ObjectId().toHexString(), 'nope']) {
         const res = await api.post(`${CATALOG}/${id}/reviews`, review({ store_id: shop.store.id }), asMerchant(shop));
@@ -118,7 +119,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('allows one review per store: a second is 409 review_exists naming the first, even from another merchant of the store', async () => {
-      const { shop, review: first } = await givenReview();
+      const { shop, review: first } = await givenRatingByNewStore();
       const again = await api.post(reviewsOf(), review({ store_id: shop.store.id, rating: 1 }), asMerchant(shop));
       expect(again.status).to.equal(409);
       expect(again.body.error.code).to.equal('review_exists');
@@ -132,7 +133,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
 
     it('counts one review of concurrent first reviews for the same store: one 201, the others 409', async () => {
       const a = await givenPublishedApp(api, operatorToken);
-      const shop = await givenInstalledShop(a);
+      const shop = await givenStoreWithApp(a);
       const results = await Promise.all([1, 2, 3, 4, 5].map((rating) => api.post(reviewsOf(a), review({ store_id: shop.store.id, rating }), asMerchant(shop))));
       expect(results.map((r) => r.status).sort()).to.deep.equal([201, 409, 409, 409, 409]);
       const created = results.find((r) => r.status === 201)!.body.data;
@@ -140,7 +141,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('replays a create retried with the same Idempotency-Key', async () => {
-      const shop = await givenInstalledShop();
+      const shop = await givenStoreWithApp();
       const headers = { 'idempotency-key': `review-${randomBytes(4).toString('hex')}` };
       const first = await api.post(reviewsOf(), review({ store_id: shop.store.id }), { ...asMerchant(shop), headers });
       const second = await api.post(reviewsOf(), review({ store_id: shop.store.id }), { ...asMerchant(shop), headers });
@@ -150,7 +151,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('refuses bad input with 400 and the field, writing nothing', async () => {
-      const shop = await givenInstalledShop();
+      const shop = await givenStoreWithApp();
       const before = await reviewCount();
       const bad = async (body: Record<string, unknown>) => {
         const res = await api.post(reviewsOf(), body, asMerchant(shop));
@@ -181,7 +182,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
       expect(empty.status).to.equal(200);
       expect(empty.body).to.deep.equal({ data: [], page: { next_cursor: null } });
       const made = [];
-      for (const rating of [5, 3, 5]) made.push((await givenReview(a, { rating })).review);
+      for (const rating of [5, 3, 5]) made.push((await givenRatingByNewStore(a, { rating })).review);
       const replied = await api.post(`${partnerReviewsOf(a)}/${made[0]!.id}/reply`, { body: 'Thank you!' }, asPartner(a));
       expect(replied.status, JSON.stringify(replied.body)).to.equal(201);
 
@@ -209,7 +210,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
 
   describe('PATCH|DELETE /v1/app-store/apps/:id/reviews/:reviewId', () => {
     it('lets the author edit rating, title and body; another merchant is refused (403 store_forbidden)', async () => {
-      const { shop, review: created } = await givenReview();
+      const { shop, review: created } = await givenRatingByNewStore();
       const path = `${reviewsOf()}/${created.id}`;
       const edited = await api.patch(path, { rating: 2, title: null }, asMerchant(shop));
       expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
@@ -225,7 +226,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
       expect(again.body.data).to.include({ rating: 2, title: 'Update', body: 'Better now.' });
       expect((await app.platform.db.collection('app_catalog_reviews').findOne({ _id: new ObjectId(created.id as string) }))!.version).to.equal(3);
 
-      const stranger = await givenInstalledShop();
+      const stranger = await givenStoreWithApp();
       const refused = await api.patch(path, { rating: 5 }, asMerchant(stranger));
       expect(refused.status).to.equal(403);
       expect(refused.body.error.code).to.equal('store_forbidden');
@@ -238,7 +239,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('refuses an empty or bad edit (400) and an unknown review (404), changing nothing', async () => {
-      const { shop, review: created } = await givenReview();
+      const { shop, review: created } = await givenRatingByNewStore();
       const path = `${reviewsOf()}/${created.id}`;
       const bad = async (body: unknown) => {
         const res = await api.patch(path, body, asMerchant(shop));
@@ -262,7 +263,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it("deletes the author's review (204); the store may then review again", async () => {
-      const { shop, review: created } = await givenReview();
+      const { shop, review: created } = await givenRatingByNewStore();
       const path = `${reviewsOf()}/${created.id}`;
       expect((await api.delete(path, asMerchant(shop))).status).to.equal(204);
       expect((await api.delete(path, asMerchant(shop))).status).to.equal(404);
@@ -275,9 +276,9 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     it('shows no ratings before the first review, then the count, average and distribution after creates, edits and deletes', async () => {
       const a = await givenPublishedApp(api, operatorToken);
       expect(await catalogRating(a)).to.deep.equal(NO_RATINGS);
-      const r5 = await givenReview(a, { rating: 5 });
-      const r4 = await givenReview(a, { rating: 4 });
-      await givenReview(a, { rating: 4 });
+      const r5 = await givenRatingByNewStore(a, { rating: 5 });
+      const r4 = await givenRatingByNewStore(a, { rating: 4 });
+      await givenRatingByNewStore(a, { rating: 4 });
       expect(await catalogRating(a)).to.deep.equal({ average: 4.3, count: 3, distribution: { '1': 0, '2': 0, '3': 0, '4': 2, '5': 1 } });
 
       // An edit moves the rating; an edit of the text alone changes no number.
@@ -297,7 +298,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
 
     it('stays equal to the reviews under concurrent edits of one review', async () => {
       const a = await givenPublishedApp(api, operatorToken);
-      const { shop, review: created } = await givenReview(a, { rating: 3 });
+      const { shop, review: created } = await givenRatingByNewStore(a, { rating: 3 });
       const results = await Promise.all([1, 2, 4, 5, 1, 2].map((rating) => api.patch(`${reviewsOf(a)}/${created.id}`, { rating }, asMerchant(shop))));
       for (const r of results) expect([200, 409], JSON.stringify(r.body)).to.include(r.status);
       const final = (await api.get(reviewsOf(a))).body.data[0];
@@ -309,7 +310,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
   describe('the partner: GET …/developers/apps/:id/reviews and the reply', () => {
     it("lists their app's reviews; another partner or a plain merchant cannot", async () => {
       const a = await givenPublishedApp(api, operatorToken);
-      const { review: created } = await givenReview(a);
+      const { review: created } = await givenRatingByNewStore(a);
       const own = await api.get(partnerReviewsOf(a), asPartner(a));
       expect(own.status).to.equal(200);
       expect(own.body.data.map((r: { id: string }) => r.id)).to.deep.equal([created.id]);
@@ -321,7 +322,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('replies once (201; a second is 409 reply_exists), then edits the reply with PATCH', async () => {
-      const { review: created } = await givenReview();
+      const { review: created } = await givenRatingByNewStore();
       const path = `${partnerReviewsOf()}/${created.id}/reply`;
       expect((await api.patch(path, { body: 'Edit before?' }, asPartner())).body.error.code).to.equal('reply_not_found');
       const replied = await api.post(path, { body: '  Thanks for the kind words.  ' }, asPartner());
@@ -340,7 +341,7 @@ describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
     });
 
     it('refuses another partner (404), a plain merchant (403), the reviewer, and bad bodies (400)', async () => {
-      const { shop, review: created } = await givenReview();
+      const { shop, review: created } = await givenRatingByNewStore();
       const path = `${partnerReviewsOf()}/${created.id}/reply`;
       const otherPartner = await givenDeveloper(api);
       expect((await api.post(path, { body: 'Hi' }, { token: otherPartner.merchant.token })).status).to.equal(404);

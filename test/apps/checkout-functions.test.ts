@@ -2,9 +2,10 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { useTestApp } from '../helpers/app.js';
+import { givenCoupon } from '../helpers/coupons.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { DURATION_EDGES_MS } from '../../src/apps/function-runs/store.js';
 
 const OPERATOR = 'op-functions@example.com';
@@ -126,8 +127,8 @@ describe('Checkout Functions at checkout (advice, failing securely, metrics and 
   });
 
   /** A store that ships in CA and US (standard, express, pickup) and takes the sandbox and manual payment. */
-  async function givenShippingShop(): Promise<GivenShop> {
-    const shop = await givenShop(api);
+  async function givenShippingShop(): Promise<GivenMerchantWithStore> {
+    const shop = await givenMerchantWithStore(api);
     const rates = await api.put(
       '/v1/shipping',
       {
@@ -149,7 +150,7 @@ describe('Checkout Functions at checkout (advice, failing securely, metrics and 
     return shop;
   }
   /** The merchant enables each of the installation's functions (they start disabled): the rows as they become. */
-  async function enableFunctions(shop: GivenShop, installationId: string): Promise<any[]> {
+  async function enableFunctions(shop: GivenMerchantWithStore, installationId: string): Promise<any[]> {
     const listed = await api.get(`/v1/app-store/installations/${installationId}/extensions`, shop.as);
     expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
     const functions = [];
@@ -162,11 +163,15 @@ describe('Checkout Functions at checkout (advice, failing securely, metrics and 
     return functions;
   }
   /** The app installed in the store, each of its functions enabled. */
-  async function installFunctions(shop: GivenShop, partner: GivenApp): Promise<{ installationId: string; token: string; functions: any[] }> {
+  async function installFunctions(shop: GivenMerchantWithStore, partner: GivenApp): Promise<{ installationId: string; token: string; functions: any[] }> {
     const installed = await installApp(api, partner, shop, { scopes: ['read_orders'] });
     return { ...installed, functions: await enableFunctions(shop, installed.installationId) };
   }
-  async function cartOf(shop: GivenShop, lines: { price: number; quantity: number; sku: string; tags?: string[] }[], coupon_code?: string): Promise<string> {
+  async function cartOf(
+    shop: GivenMerchantWithStore,
+    lines: { price: number; quantity: number; sku: string; tags?: string[] }[],
+    coupon_code?: string,
+  ): Promise<string> {
     const variants = [];
     for (const l of lines) {
       const product = await givenProduct(api, shop.as, { tags: l.tags ?? [], variants: [{ price: l.price, sku: l.sku, inventory_tracked: false }] });
@@ -176,18 +181,18 @@ describe('Checkout Functions at checkout (advice, failing securely, metrics and 
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return res.body.data.token as string;
   }
-  const offer = async (shop: GivenShop, cart: string, country: string) => {
+  const offer = async (shop: GivenMerchantWithStore, cart: string, country: string) => {
     const res = await api.get(`/v1/storefront/${shop.store.subdomain}/cart/checkout-options?country_code=${country}`, { headers: { 'x-cart-token': cart } });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return res.body.data;
   };
-  const checkout = (shop: GivenShop, cart: string, country: string, option: string) =>
+  const checkout = (shop: GivenMerchantWithStore, cart: string, country: string, option: string) =>
     api.post(
       `/v1/storefront/${shop.store.subdomain}/orders`,
       { email: 'shopper@example.com', shipping_address: { address1: '1 Main St', city: 'Town', country_code: country }, shipping_option: option },
       { headers: { 'x-cart-token': cart, 'idempotency-key': randomBytes(8).toString('hex') } },
     );
-  const runLog = (shop: GivenShop, installationId: string, query = '') =>
+  const runLog = (shop: GivenMerchantWithStore, installationId: string, query = '') =>
     api.get(`/v1/app-store/installations/${installationId}/functions/runs${query}`, shop.as);
 
   it('offers everything while the functions are disabled; enabled, each target changes what checkout offers', async () => {
@@ -244,8 +249,7 @@ describe('Checkout Functions at checkout (advice, failing securely, metrics and 
 
   it('refuses a coupon a function refuses, and shows validation errors, blocking checkout only where the merchant said so', async () => {
     const shop = await givenShippingShop();
-    const coupon = await api.post('/v1/coupons', { code: 'SPRING', type: 'percentage', value: 10 }, shop.as);
-    expect(coupon.status, JSON.stringify(coupon.body)).to.equal(201);
+    await givenCoupon(api, shop.as, { code: 'SPRING', type: 'percentage', value: 10 });
     const partner = await givenPublishedApp(api, operatorToken, { extensions: ADVISOR });
     const { installationId, functions } = await installFunctions(shop, partner);
 
@@ -441,7 +445,7 @@ describe('Checkout Functions at checkout (advice, failing securely, metrics and 
     const partner = await givenPublishedApp(api, operatorToken, { extensions: ADVISOR });
     const { installationId, token, functions } = await installFunctions(shop, partner);
     const row = functions[0];
-    const other = await givenShop(api);
+    const other = await givenMerchantWithStore(api);
     const otherPartner = await givenPublishedApp(api, operatorToken, { extensions: ADVISOR });
     const otherApp = await installApp(api, otherPartner, other, { scopes: ['read_orders'] });
     const path = `/v1/app-store/installations/${installationId}/functions`;

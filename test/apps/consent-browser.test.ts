@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, type GivenApp } from '../helpers/apps.js';
 import { axeViolations, blockingViolations, describeViolations, useBrowser } from '../helpers/browser.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { useWebProcess } from '../helpers/processes.js';
 
 const OPERATOR = 'operator-consent-browser@example.com';
@@ -26,7 +26,7 @@ describe('The OAuth consent page in a browser (Chromium)', () => {
   const chromium = useBrowser();
 
   let partner: GivenApp;
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let server: Server;
   let partnerUrl = '';
   /** What the partner's app saw at its callback, latest last. */
@@ -110,7 +110,7 @@ describe('The OAuth consent page in a browser (Chromium)', () => {
       redirect_urls: [`${partnerUrl}/callback`],
       scopes: ['read_products', 'read_orders'],
     });
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
   });
   after(() => server?.close());
 
@@ -145,7 +145,7 @@ describe('The OAuth consent page in a browser (Chromium)', () => {
   });
 
   it('goes back with access_denied on Cancel', async () => {
-    const other = await givenShop(api);
+    const other = await givenMerchantWithStore(api);
     const page = await chromium.page();
     await page.goto(`${web.url}/login`);
     await signIn(page, other.merchant);

@@ -3,7 +3,7 @@ import * as oauth from 'oauth4webapi';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, type GivenApp } from '../helpers/apps.js';
 import { givenAppAndCustomer } from '../helpers/callers.js';
-import { givenMerchant, givenShop, givenStore, type GivenMerchant, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, givenStore, type GivenMerchant, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { readOutbox } from '../../src/messages/index.js';
 import { until } from '../helpers/waiting.js';
 
@@ -61,7 +61,7 @@ const consentFields = (html: string): Record<string, string> => {
 describe('Browser sign-in and the OAuth consent page', () => {
   const { app, api } = useTestApp('app_consent', { OPERATOR_EMAILS: OPERATOR });
   let partner: GivenApp;
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let redirectUri: string;
   let as: oauth.AuthorizationServer;
   let operator: GivenMerchant;
@@ -70,7 +70,7 @@ describe('Browser sign-in and the OAuth consent page', () => {
     operator = await givenMerchant(api, { email: OPERATOR });
     partner = await givenPublishedApp(api, operator.token, { name: 'Order Printer', scopes: ['read_products', 'read_orders', 'write_app_metadata'] });
     redirectUri = partner.app.published.redirect_urls[0];
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     const issuer = new URL(app.url);
     as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
   });
@@ -104,7 +104,7 @@ describe('Browser sign-in and the OAuth consent page', () => {
     return b;
   }
 
-  const installationScopes = async (s: GivenShop) =>
+  const installationScopes = async (s: GivenMerchantWithStore) =>
     ((await api.get('/v1/app-store/installations?status=active', s.as)).body.data as { app_id: string; scopes: string[] }[]).find(
       (i) => i.app_id === partner.app.id,
     )?.scopes ?? null;
@@ -206,7 +206,7 @@ describe('Browser sign-in and the OAuth consent page', () => {
   });
 
   it('Cancel goes back with access_denied and the state, and installs nothing', async () => {
-    const other = await givenShop(api);
+    const other = await givenMerchantWithStore(api);
     const b = await signedIn(other.merchant);
     const request = await authorizationRequest({ store_id: other.store.id });
     const page = await b.get(request.path);
@@ -221,7 +221,7 @@ describe('Browser sign-in and the OAuth consent page', () => {
   });
 
   it('lets a merchant with several stores choose one (and only their own)', async () => {
-    const owner = await givenShop(api);
+    const owner = await givenMerchantWithStore(api);
     const second = await givenStore(api, owner.merchant, { name: 'Second Store' });
     const b = await signedIn(owner.merchant);
     const request = await authorizationRequest({ store_id: null });
@@ -273,7 +273,7 @@ describe('Browser sign-in and the OAuth consent page', () => {
   });
 
   it('refuses a consent whose redirect URI was tampered with, a missing or forged CSRF token and a cross-site post', async () => {
-    const victim = await givenShop(api);
+    const victim = await givenMerchantWithStore(api);
     const b = await signedIn(victim.merchant);
     const page = await b.get((await authorizationRequest({ store_id: victim.store.id })).path);
     const fields = consentFields(page.html);

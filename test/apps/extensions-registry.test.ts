@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { authorizeApp, givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { runProcfileProcess } from '../helpers/processes.js';
 import { verifyBySpec } from '../helpers/spec-verifier.js';
 import { until } from '../helpers/waiting.js';
@@ -57,7 +57,7 @@ describe('App extensions: the registry, merchant control and revocation by the e
     receiver.expectSecret(path, partner.webhookSecret);
     return { ...partner, path };
   }
-  const listOf = (shop: GivenShop, installationId: string) => api.get(`/v1/app-store/installations/${installationId}/extensions`, shop.as);
+  const listOf = (shop: GivenMerchantWithStore, installationId: string) => api.get(`/v1/app-store/installations/${installationId}/extensions`, shop.as);
   const rowsIn = (installationId: string) =>
     app.platform.db
       .collection('app_extension_registrations')
@@ -65,7 +65,7 @@ describe('App extensions: the registry, merchant control and revocation by the e
       .toArray();
 
   it('makes one row per manifest extension at install, each in its kind’s initial state; the app reads its own with its token', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const partner = await givenAppWithExtensions('/rows');
     const { installationId, token } = await installApp(api, partner, shop, { scopes: ['read_orders'], webhookUrl: `${receiver.url}/rows` });
     const res = await listOf(shop, installationId);
@@ -107,7 +107,7 @@ describe('App extensions: the registry, merchant control and revocation by the e
   });
 
   it('reconciles on re-authorization after a new version: new rows added, dropped ones revoked, the merchant’s state kept', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const partner = await givenAppWithExtensions('/reconcile');
     const { installationId } = await installApp(api, partner, shop, { scopes: ['read_orders'], webhookUrl: `${receiver.url}/reconcile` });
     const before = (await listOf(shop, installationId)).body.data.extensions;
@@ -140,7 +140,7 @@ describe('App extensions: the registry, merchant control and revocation by the e
   });
 
   it('records and delivers a signed app_extension.lifecycle.status_changed for each enable/disable; a stale version is 409 with the row', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const partner = await givenAppWithExtensions('/status');
     const { installationId } = await installApp(api, partner, shop, { scopes: ['read_orders'], webhookUrl: `${receiver.url}/status` });
     const gift = (await listOf(shop, installationId)).body.data.extensions.find((e: any) => e.handle === 'gift-note');
@@ -178,7 +178,7 @@ describe('App extensions: the registry, merchant control and revocation by the e
   });
 
   it('refuses bad changes with 4xx and changes nothing: unknown or mistyped settings, blocking on a non-validation row, the wrong route for the kind', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const partner = await givenAppWithExtensions('/bad');
     const { installationId } = await installApp(api, partner, shop, { scopes: ['read_orders'], webhookUrl: `${receiver.url}/bad` });
     const gift = (await listOf(shop, installationId)).body.data.extensions.find((e: any) => e.handle === 'gift-note');
@@ -206,8 +206,8 @@ describe('App extensions: the registry, merchant control and revocation by the e
   });
 
   it('gives another merchant, another app, a customer and an uninstalled installation nothing', async () => {
-    const shop = await givenShop(api);
-    const other = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
+    const other = await givenMerchantWithStore(api);
     const partner = await givenAppWithExtensions('/walls');
     const stranger = await givenAppWithExtensions('/walls-other');
     const { installationId } = await installApp(api, partner, shop, { scopes: ['read_orders'], webhookUrl: `${receiver.url}/walls` });
@@ -235,7 +235,7 @@ describe('App extensions: the registry, merchant control and revocation by the e
   });
 
   it('on uninstall the extensions worker revokes every row once; a re-install gets fresh rows and the revoked ones stay as history', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const partner = await givenAppWithExtensions('/uninstall');
     const { installationId } = await installApp(api, partner, shop, { scopes: ['read_orders'], webhookUrl: `${receiver.url}/uninstall` });
     expect((await api.delete(`/v1/app-store/installations/${installationId}`, shop.as)).status).to.equal(200);
@@ -280,7 +280,7 @@ describe('App extensions: the registry, merchant control and revocation by the e
       target: 'admin.product.details',
       config: {},
     }));
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const partner = await givenAppWithExtensions('/killed', many);
     const { installationId } = await installApp(api, partner, shop, { scopes: ['read_orders'], webhookUrl: `${receiver.url}/killed` });
     expect((await api.delete(`/v1/app-store/installations/${installationId}`, shop.as)).status).to.equal(200);

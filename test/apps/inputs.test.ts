@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { useTestApp } from '../helpers/app.js';
-import { givenDeveloper, givenPublishedApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop } from '../helpers/factories.js';
+import { givenAppRating, givenDeveloper, givenPublishedApp } from '../helpers/apps.js';
+import { givenMerchant, givenMerchantWithStore } from '../helpers/factories.js';
 
 /**
  * No input a client can send to the app platform's routes is a 500: each route gets bodies,
@@ -37,7 +37,7 @@ describe('App platform routes under malformed input (never a 500)', () => {
     const operator = await givenMerchant(api, { email: 'op-inputs@example.com' });
     const dev = await givenDeveloper(api);
     const partner = await givenPublishedApp(api, operator.token, {});
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const merchant = { token: shop.merchant.token };
     const store = shop.as;
     // A catalog review of the partner's app by the shop, for the review routes to find.
@@ -51,9 +51,7 @@ describe('App platform routes under malformed input (never a 500)', () => {
       webhook_url: 'https://partner.example.com/webhooks',
     };
     expect((await api.post(`/v1/app-store/apps/${partner.app.id}/oauth/authorize`, consent, merchant)).status).to.equal(200);
-    const reviewed = await api.post(`/v1/app-store/apps/${partner.app.id}/reviews`, { store_id: shop.store.id, rating: 4, body: 'Good' }, merchant);
-    expect(reviewed.status).to.equal(201);
-    const reviewId = reviewed.body.data.id as string;
+    const reviewId = (await givenAppRating(api, shop, partner, { body: 'Good' })).id as string;
     const partnerToken = { token: partner.developer.merchant.token };
     const routes: [string, string, { token?: string; storeId?: string }][] = [
       ['POST', '/v1/app-store/developers/register', { token: dev.merchant.token }],

@@ -4,7 +4,7 @@ import * as oauth from 'oauth4webapi';
 import { sweep } from '../helpers/sweeps.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 
 const OPERATOR = 'operator-flow@example.com';
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -16,7 +16,7 @@ const insecure = { [oauth.allowInsecureRequests]: true } as const;
  */
 describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
   const { app, api } = useTestApp('app_oauth_client', { OPERATOR_EMAILS: OPERATOR });
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let partner: GivenApp;
   let as: oauth.AuthorizationServer;
   let oauthClient: oauth.Client;
@@ -28,7 +28,7 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
     operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
     partner = await givenPublishedApp(api, operatorToken, { scopes: ['read_products', 'read_orders', 'write_app_metadata'] });
     redirectUri = partner.app.published.redirect_urls[0];
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     await api.post('/v1/products', { title: 'Linen shirt', status: 'active', variants: [{ price: 4900 }] }, shop.as);
 
     // The partner's side: discovery (RFC 8414), then its client registration.
@@ -39,7 +39,7 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
   });
 
   /** The merchant of `into` authorizes the app (read_products): the installation's id. */
-  const authorizeInto = async (into: GivenShop): Promise<string> => {
+  const authorizeInto = async (into: GivenMerchantWithStore): Promise<string> => {
     const verifier = oauth.generateRandomCodeVerifier();
     const authorized = await api.post(
       `/v1/app-store/apps/${partner.app.id}/oauth/authorize`,
@@ -195,7 +195,7 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
   });
 
   it('exchanges a session token once: the same token again, even at once in parallel, is refused (RFC 8693 invalid_request)', async () => {
-    const own = await givenShop(api);
+    const own = await givenMerchantWithStore(api);
     const installationId = await authorizeInto(own);
     const sessionToken = async () =>
       (await api.post(`/v1/app-store/installations/${installationId}/session-token`, undefined, own.as)).body.data.session_token as string;
@@ -228,7 +228,7 @@ describe('A partner app through a generic OAuth client (oauth4webapi)', () => {
   });
 
   it('refuses session tokens that are not for this app, tampered or of an uninstalled app, with RFC 8693 errors', async () => {
-    const other = await givenShop(api);
+    const other = await givenMerchantWithStore(api);
     // An installation of this app in another store, and a session token for it.
     const installationId = await authorizeInto(other);
     const sessionToken = (await api.post(`/v1/app-store/installations/${installationId}/session-token`, undefined, other.as)).body.data.session_token as string;

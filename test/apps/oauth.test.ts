@@ -4,7 +4,7 @@ import { sweep } from '../helpers/sweeps.js';
 import { startTestApp, useTestApp } from '../helpers/app.js';
 import { givenPublishedApp as publish, givenSubmittedApp, type GivenApp } from '../helpers/apps.js';
 import { findPlaintext } from '../helpers/database.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { client, type Client, type Reply } from '../helpers/http.js';
 
 const pkce = () => {
@@ -17,8 +17,8 @@ const pkce = () => {
  * (authorization_code, refresh_token), the app API with RFC 6750 errors, uninstall.
  */
 describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () => {
-  let shop: GivenShop;
-  let other: GivenShop;
+  let shop: GivenMerchantWithStore;
+  let other: GivenMerchantWithStore;
   type Partner = GivenApp & { manifest: { redirect_urls: string[] } };
   let partner: Partner;
   const secretsSeen: string[] = [];
@@ -34,8 +34,8 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
   };
 
   before(async () => {
-    shop = await givenShop(api);
-    other = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
+    other = await givenMerchantWithStore(api);
     partner = await givenPublishedApp(api, { scopes: ['read_products', 'read_orders', 'write_app_metadata'] });
     secretsSeen.push(partner.credentials.client_secret, partner.credentials.api_key);
     // Something to read in each store.
@@ -60,7 +60,7 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       },
     };
   };
-  const authorize = (body: Record<string, unknown>, as: GivenShop = shop, appId = partner.app.id) =>
+  const authorize = (body: Record<string, unknown>, as: GivenMerchantWithStore = shop, appId = partner.app.id) =>
     api.post(`/v1/app-store/apps/${appId}/oauth/authorize`, body, { token: as.merchant.token });
 
   const form = (params: Record<string, string>) => new URLSearchParams(params).toString();
@@ -79,7 +79,7 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
     );
 
   /** A full install: consent, then the code exchanged for tokens. */
-  const install = async (over: Record<string, unknown> = {}, as: GivenShop = shop) => {
+  const install = async (over: Record<string, unknown> = {}, as: GivenMerchantWithStore = shop) => {
     const { p, body } = authorizeBody({ store_id: as.store.id, ...over });
     const granted = await authorize(body, as);
     expect(granted.status, JSON.stringify(granted.body)).to.equal(200);
@@ -96,7 +96,7 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       tokens: exchanged.body as { access_token: string; refresh_token: string; scope: string; expires_in: number; token_type: string },
     };
   };
-  const uninstallAll = async (as: GivenShop = shop) => {
+  const uninstallAll = async (as: GivenMerchantWithStore = shop) => {
     const list = await api.get('/v1/app-store/installations?status=active', as.as);
     for (const i of list.body.data) await api.delete(`/v1/app-store/installations/${i.id}`, as.as);
   };
@@ -489,7 +489,8 @@ describe('App install: authorize, tokens, the app API (OAuth 2.1 + PKCE)', () =>
       expect((await api.get(`/v1/app-store/installations/${id}`, other.as)).status).to.equal(404);
       expect((await api.delete(`/v1/app-store/installations/${id}`, other.as)).status).to.equal(404);
       expect((await api.get(`/v1/app-store/installations/${id}`, { token: other.merchant.token, storeId: shop.store.id })).status).to.equal(403);
-      const ids = async (as: GivenShop) => (await api.get('/v1/app-store/installations?status=active', as.as)).body.data.map((i: { id: string }) => i.id);
+      const ids = async (as: GivenMerchantWithStore) =>
+        (await api.get('/v1/app-store/installations?status=active', as.as)).body.data.map((i: { id: string }) => i.id);
       expect(await ids(other)).to.not.include(id);
       expect(await ids(shop)).to.deep.equal([id]);
     });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { givenDeveloper, givenPublishedApp, installApp, validManifest, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenAppRating, givenDeveloper, givenPublishedApp, installApp, validManifest, type GivenApp } from '../helpers/apps.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { until } from '../helpers/waiting.js';
 import { useWebhooksApp } from '../helpers/webhooks.js';
 
@@ -27,10 +27,11 @@ describe('The partner dashboard', () => {
   );
   let partner: GivenApp;
   let idle: Record<string, any>;
-  let good: GivenShop;
-  let bad: GivenShop;
+  let good: GivenMerchantWithStore;
+  let bad: GivenMerchantWithStore;
 
-  const install = (into: GivenShop, path: string, scopes: string[]) => installApp(api, partner, into, { scopes, webhookUrl: `${receiver.url}${path}` });
+  const install = (into: GivenMerchantWithStore, path: string, scopes: string[]) =>
+    installApp(api, partner, into, { scopes, webhookUrl: `${receiver.url}${path}` });
 
   const dashboard = (query = '', token = partner.developer.merchant.token) => api.get(`/v1/app-store/partners/dashboard${query}`, { token });
 
@@ -48,8 +49,8 @@ describe('The partner dashboard', () => {
     receiver.expectSecret('/good', partner.webhookSecret).expectSecret('/bad', partner.webhookSecret);
     receiver.on('/bad', () => ({ status: 500 }));
 
-    good = await givenShop(api);
-    bad = await givenShop(api);
+    good = await givenMerchantWithStore(api);
+    bad = await givenMerchantWithStore(api);
     const inGood = await install(good, '/good', ['read_products', 'write_app_metadata']);
     await install(bad, '/bad', ['read_orders']);
     for (let i = 0; i < 3; i++) expect((await api.get('/v1/app/products', { token: inGood.token })).status).to.equal(200);
@@ -58,12 +59,7 @@ describe('The partner dashboard', () => {
     expect((await api.get('/v1/app/orders', { token: inGood.token })).status).to.equal(403);
     await until('app.installed delivered to /good', async () => receiver.to('/good').some((r) => r.headers['x-platform-event-type'] === 'app.installed'));
     expect((await api.delete(`/v1/app-store/installations/${inGood.installationId}`, good.as)).status).to.equal(200);
-    const review = await api.post(
-      `/v1/app-store/apps/${partner.app.id}/reviews`,
-      { store_id: good.store.id, rating: 4, body: 'Prints fine.' },
-      { token: good.merchant.token },
-    );
-    expect(review.status, JSON.stringify(review.body)).to.equal(201);
+    await givenAppRating(api, good, partner, { body: 'Prints fine.' });
   });
 
   it('shows each of the partner’s apps with installs, review, rating, webhook figures and API calls by scope', async () => {
@@ -127,7 +123,7 @@ describe('The partner dashboard', () => {
     expect(none.status).to.be.oneOf([403, 404]);
     expect(none.body.error.code).to.match(/developer_profile/);
     expect((await api.get('/v1/app-store/partners/dashboard')).status).to.equal(401);
-    const appToken = (await install(await givenShop(api), '/good', ['read_products'])).token;
+    const appToken = (await install(await givenMerchantWithStore(api), '/good', ['read_products'])).token;
     expect((await dashboard('', appToken)).status).to.equal(401);
   });
 });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { DURATION_EDGES_MS, functionAppMetrics } from '../../src/apps/function-runs/store.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenMerchant, givenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore } from '../helpers/factories.js';
 import { makeTestCertificate, type TestCertificate } from '../helpers/tls.js';
 import { until } from '../helpers/waiting.js';
 import { useWebhooksApp } from '../helpers/webhooks.js';
@@ -139,7 +139,7 @@ describe('Quality gates: the app review checklist, measured by the extensions wo
       privacy_policy_url: `${pageBase}/privacy`,
       extensions: [fn('d', 'shipping', NO_ADVICE), fn('e', 'validation', { '*': [{ var: 'cart.currency' }, 2] }), fn('f', 'shipping', NO_ADVICE)],
     });
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     await api.put('/v1/shipping', { rates: [{ code: 'standard', name: 'Standard', price: 500, country_code: 'CA' }] }, shop.as);
     for (const partner of [good, flaky]) {
       const { installationId } = await installApp(api, partner, shop, { scopes: ['read_orders'] });

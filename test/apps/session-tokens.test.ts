@@ -31,7 +31,7 @@ import type { Platform } from '../../src/platform.js';
 import { decryptSecret } from '../../src/secrets/index.js';
 import { testEnv, useTestApp, type TestApp } from '../helpers/app.js';
 import { findPlaintext } from '../helpers/database.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 
 const JWKS_PATH = '/.well-known/jwks.json';
 const sessionTokenPath = (installationId: string) => `/v1/app-store/installations/${installationId}/session-token`;
@@ -47,7 +47,7 @@ const movedBy = (platform: Platform, seconds: number): Platform => {
  * TODO(install flow): once `POST /v1/app-store/apps/:id/oauth/authorize` exists, install through
  * it (submit, approve, authorize) instead of inserting these documents.
  */
-async function givenInstalledApp(platform: Platform, shop: GivenShop, status: InstallationDocument['status'] = 'active') {
+async function givenInstalledApp(platform: Platform, shop: GivenMerchantWithStore, status: InstallationDocument['status'] = 'active') {
   const now = new Date();
   const hashed = (): HashedSecret => ({ algorithm: 'sha256', hash: randomBytes(32).toString('hex'), prefix: 'emp_', created_at: now });
   const handle = `app-${randomBytes(4).toString('hex')}`;
@@ -158,7 +158,7 @@ describe('App session tokens, install links and the platform signing keys', () =
 
   describe('POST /v1/app-store/installations/:id/session-token', () => {
     it('issues a session token for the merchant in the installed app that an app verifies with the JWKS alone', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const { app: installed, installation } = await givenInstalledApp(platform, shop);
       const asked = Math.floor(Date.now() / 1000);
       const res = await api.post(sessionTokenPath(installation._id.toHexString()), undefined, shop.as);
@@ -193,7 +193,7 @@ describe('App session tokens, install links and the platform signing keys', () =
     });
 
     it('names the address the request came to as the issuer, never the Origin header the client sent', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const { installation } = await givenInstalledApp(platform, shop);
       const res = await api.post(sessionTokenPath(installation._id.toHexString()), undefined, { ...shop.as, headers: { origin: 'https://evil.example.com' } });
       expect(res.status).to.equal(200);
@@ -201,7 +201,7 @@ describe('App session tokens, install links and the platform signing keys', () =
     });
 
     it('gives every token its own jti', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const { installation } = await givenInstalledApp(platform, shop);
       const [a, b] = await Promise.all([1, 2].map(() => api.post(sessionTokenPath(installation._id.toHexString()), undefined, shop.as)));
       const jti = (r: typeof a) => JSON.parse(Buffer.from(r!.body.data.session_token.split('.')[1], 'base64url').toString()).jti;
@@ -209,7 +209,7 @@ describe('App session tokens, install links and the platform signing keys', () =
     });
 
     it('answers 401 without a merchant session', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const { installation } = await givenInstalledApp(platform, shop);
       const res = await api.post(sessionTokenPath(installation._id.toHexString()), undefined, { storeId: shop.store.id });
       expect(res.status).to.equal(401);
@@ -217,8 +217,8 @@ describe('App session tokens, install links and the platform signing keys', () =
     });
 
     it('answers 403 for a store the merchant does not own', async () => {
-      const owner = await givenShop(api);
-      const other = await givenShop(api);
+      const owner = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
       const { installation } = await givenInstalledApp(platform, owner);
       const res = await api.post(sessionTokenPath(installation._id.toHexString()), undefined, { token: other.merchant.token, storeId: owner.store.id });
       expect(res.status).to.equal(403);
@@ -226,8 +226,8 @@ describe('App session tokens, install links and the platform signing keys', () =
     });
 
     it('answers 404 for an installation in another store, an uninstalled one, or an id that is none', async () => {
-      const shop = await givenShop(api);
-      const other = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
       const { installation: elsewhere } = await givenInstalledApp(platform, other);
       const { installation: uninstalled } = await givenInstalledApp(platform, shop, 'uninstalled');
       for (const id of [elsewhere._id.toHexString(), uninstalled._id.toHexString(), new ObjectId().toHexString(), 'not-an-id']) {
@@ -238,7 +238,7 @@ describe('App session tokens, install links and the platform signing keys', () =
     });
 
     it('takes no body', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const { installation } = await givenInstalledApp(platform, shop);
       const res = await api.post(sessionTokenPath(installation._id.toHexString()), { audience: 'someone-else' }, shop.as);
       expect(res.status).to.equal(400);
@@ -246,12 +246,12 @@ describe('App session tokens, install links and the platform signing keys', () =
   });
 
   describe('verifySessionToken', () => {
-    let shop: GivenShop;
+    let shop: GivenMerchantWithStore;
     let installed: AppDocument;
     let installation: InstallationDocument;
     let token: string;
     before(async () => {
-      shop = await givenShop(api);
+      shop = await givenMerchantWithStore(api);
       ({ app: installed, installation } = await givenInstalledApp(platform, shop));
       ({ token } = await issueSessionToken(platform, {
         issuer,
@@ -340,7 +340,7 @@ describe('App session tokens, install links and the platform signing keys', () =
 
   describe('install links', () => {
     it('carry the store and the nonce to the app for five minutes', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const { app: installed } = await givenInstalledApp(platform, shop);
       const link = await signInstallLink(platform, { issuer, app: installed, store: shop.store, nonce: 'nonce-123' });
       expect(link.expiresIn).to.equal(INSTALL_LINK_TTL_SECONDS);
@@ -378,7 +378,7 @@ describe('App session tokens, install links and the platform signing keys', () =
     it('two processes on one database sign with the same key', async () => {
       const second = await openSecondPlatform(app);
       try {
-        const shop = await givenShop(api);
+        const shop = await givenMerchantWithStore(api);
         const { app: installed, installation } = await givenInstalledApp(platform, shop);
         const theirs = await currentSigningKey(second.platform);
         expect(theirs.kid).to.equal((await currentSigningKey(platform)).kid);
@@ -419,7 +419,7 @@ describe('App session tokens, install links and the platform signing keys', () =
     it('rotation: new tokens use the new key, old tokens keep verifying for the grace period, the JWKS lists both', async () => {
       const second = await openSecondPlatform(app);
       try {
-        const shop = await givenShop(api);
+        const shop = await givenMerchantWithStore(api);
         const { app: installed, installation } = await givenInstalledApp(platform, shop);
         const input = { issuer, installation, app: installed, merchant: { merchantId: shop.merchant.id, sessionId: new ObjectId().toHexString() } };
         const before = await issueSessionToken(platform, input);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { authorizeApp, givenDeveloper, givenPublishedApp, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { until } from '../helpers/waiting.js';
 import { useWebhooksApp } from '../helpers/webhooks.js';
 
@@ -44,7 +44,7 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
   }
 
   /** The merchant's consent with the receiver path as webhook_url; answers the installation. */
-  async function install(partner: Partner, shop: GivenShop, scopes: string[]): Promise<{ id: string }> {
+  async function install(partner: Partner, shop: GivenMerchantWithStore, scopes: string[]): Promise<{ id: string }> {
     return { id: (await authorizeApp(api, partner, shop, { scopes, webhookUrl: `${receiver.url}${partner.path}` })).installationId };
   }
 
@@ -62,7 +62,7 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
   }
 
   it('lists the app.installed delivery of an install, successful, with the store and every attempt', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/log');
     const installation = await install(a, shop, ['read_orders']);
     const delivery = await settledDelivery(a, shop.store.id, 'app.installed');
@@ -89,7 +89,7 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
   });
 
   it('lists the subscriptions of the app’s installations, never a secret', async () => {
-    const [shop1, shop2] = [await givenShop(api), await givenShop(api)];
+    const [shop1, shop2] = [await givenMerchantWithStore(api), await givenMerchantWithStore(api)];
     const a = await givenAppAt('/subs');
     const first = await install(a, shop1, ['read_orders']);
     const second = await install(a, shop2, ['read_orders']);
@@ -131,7 +131,7 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
   });
 
   it('filters by store, status, event type, event id and creation time, page by page', async () => {
-    const [shop1, shop2] = [await givenShop(api), await givenShop(api)];
+    const [shop1, shop2] = [await givenMerchantWithStore(api), await givenMerchantWithStore(api)];
     const a = await givenAppAt('/filters', { scopes: ['read_products'], webhooks: { topics: ['product.created'] } });
     await install(a, shop1, ['read_products']);
     await install(a, shop2, ['read_products']);
@@ -177,7 +177,7 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
   it('records a failing endpoint’s nine attempts, refuses redelivery while the subscription is disabled, and redelivers in a new series once fixed', async () => {
     let down = true;
     receiver.on('/down', () => ({ status: down ? 500 : 204 }));
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/down');
     const installation = await install(a, shop, ['read_orders']);
     const failed = await settledDelivery(a, shop.store.id, 'app.installed');
@@ -216,7 +216,7 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
   });
 
   it('answers 404 to another partner for the app and for its delivery ids, even under its own app', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/mine');
     const other = await givenAppAt('/theirs');
     await install(a, shop, ['read_orders']);
@@ -255,7 +255,7 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
   });
 
   it('leaves the merchant’s store-scoped log as it was: the store’s deliveries, the app’s among them, in the store’s view', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/merchant-view');
     await install(a, shop, ['read_orders']);
     const partnerView = await settledDelivery(a, shop.store.id, 'app.installed');
@@ -267,7 +267,7 @@ describe('App webhooks: the partner’s subscriptions, deliveries log and redeli
     const { store_id: _storeId, ...storeView } = partnerView;
     expect(one.body.data).to.deep.equal(storeView);
     // Another store's merchant sees none of it; the partner's filter cannot reach it either.
-    const stranger = await givenShop(api);
+    const stranger = await givenMerchantWithStore(api);
     expect((await api.get(`/v1/operations/webhook-deliveries/${partnerView.id}`, stranger.as)).status).to.equal(404);
     expect((await api.get(`/v1/operations/webhook-deliveries?store_id=${shop.store.id}`, stranger.as)).status).to.equal(400);
   });

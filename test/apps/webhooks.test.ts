@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { authorizeApp, givenPublishedApp, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenCustomer } from '../helpers/customers.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { verifyBySpec } from '../helpers/spec-verifier.js';
 import { until } from '../helpers/waiting.js';
-import { useWebhooksApp } from '../helpers/webhooks.js';
+import { givenSubscriptionTo, useWebhooksApp } from '../helpers/webhooks.js';
 
 const OPERATOR = 'op-app-webhooks@example.com';
 const SECRET = 'internal-secret-for-the-app-webhooks-tests-0123456789';
@@ -48,7 +49,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   }
 
   /** The merchant's consent (spec 2.1) with the receiver path as webhook_url; answers the installation. */
-  async function install(partner: GivenApp & { path: string }, shop: GivenShop, scopes: string[]) {
+  async function install(partner: GivenApp & { path: string }, shop: GivenMerchantWithStore, scopes: string[]) {
     return { id: (await authorizeApp(api, partner, shop, { scopes, webhookUrl: `${receiver.url}${partner.path}` })).installationId };
   }
 
@@ -58,7 +59,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
     until(`${count} × ${type} at ${path}`, async () => (received(path, type).length >= count ? received(path, type) : null));
 
   it('delivers app.installed to the installation’s webhook_url, signed with the app’s own secret, and no other app hears of it', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/installed-a');
     const b = await givenAppAt('/installed-b');
     const installationA = await install(a, shop, ['read_orders']);
@@ -105,7 +106,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   it('sends store topics the manifest lists only while the granted scopes allow them', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const reads = await givenAppAt('/topics-reads', { scopes: ['read_products'], webhooks: { topics: ['product.created'] } });
     const narrow = await givenAppAt('/topics-narrow', { scopes: ['read_orders', 'read_products'], webhooks: { topics: ['product.created'] } });
     await install(reads, shop, ['read_products']);
@@ -119,7 +120,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   it('on uninstall: app.uninstalled at once, shop.redact after the delay, then nothing', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/uninstall', { scopes: ['read_products'], webhooks: { topics: ['product.created'] } });
     const installation = await install(a, shop, ['read_products']);
     await waitFor('/uninstall', 'app.installed');
@@ -156,7 +157,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   it('after an uninstall, a store topic that failed before is neither retried nor redelivered; the lifecycle topics still are', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/topic-gone', { scopes: ['read_products'], webhooks: { topics: ['product.created'] } });
     let failing = false;
     receiver.on('/topic-gone', () => (failing ? { status: 500 } : {}));
@@ -179,7 +180,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   it('a re-install before the delay cancels the shop.redact of the uninstall', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/reinstall');
     const installation = await install(a, shop, ['read_orders']);
     expect((await api.delete(`/v1/app-store/installations/${installation.id}`, shop.as)).status).to.equal(200);
@@ -190,24 +191,18 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   describe('the compliance producer routes', () => {
-    let shop: GivenShop;
+    let shop: GivenMerchantWithStore;
     let a: GivenApp & { path: string };
     let b: GivenApp & { path: string };
     let customerId: string;
 
     before(async () => {
-      shop = await givenShop(api);
+      shop = await givenMerchantWithStore(api);
       a = await givenAppAt('/compliance-a');
       b = await givenAppAt('/compliance-b');
       await install(a, shop, ['read_orders']);
       await install(b, shop, ['read_orders']);
-      const customer = await api.post(
-        '/v1/customers',
-        { email: `c-${randomBytes(4).toString('hex')}@example.com`, first_name: 'Ada', phone: '+33123456789' },
-        shop.as,
-      );
-      expect(customer.status, JSON.stringify(customer.body)).to.equal(201);
-      customerId = customer.body.data.id;
+      customerId = (await givenCustomer(api, shop.as, { first_name: 'Ada', phone: '+33123456789' })).id;
     });
 
     const post = (path: string, body: unknown, key: string | null, token = shop.merchant.token) =>
@@ -267,22 +262,20 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
 
     it('compliance notices go to apps only: a merchant subscription to every event never receives them', async () => {
       receiver.expectSecret('/merchant-all', 'unknown-yet');
-      const sub = await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}/merchant-all`, event_types: ['*'] }, shop.as);
-      expect(sub.status).to.equal(201);
-      receiver.expectSecret('/merchant-all', sub.body.data.secret);
+      const sub = await givenSubscriptionTo(api, shop.as, receiver, '/merchant-all', ['*']);
       await new Promise((r) => setTimeout(r, 1200)); // past the subscription cache of other processes
       await post('/shop/redact', { store_id: shop.store.id }, `sr-${randomBytes(6).toString('hex')}`);
       await api.patch(`/v1/stores/${shop.store.id}`, { name: 'Renamed for the merchant' }, shop.as);
       await waitFor('/merchant-all', 'store.updated');
       expect(received('/merchant-all', 'shop.redact')).to.have.length(0);
-      await api.delete(`/v1/operations/webhook-subscriptions/${sub.body.data.id}`, shop.as);
+      await api.delete(`/v1/operations/webhook-subscriptions/${sub.id}`, shop.as);
     });
 
     it('refuses without an Idempotency-Key, for another merchant’s store, with bad input, and for another store’s customer; nothing is sent', async () => {
       const before = await app.platform.db.collection('compliance_requests').countDocuments({ store_id: new ObjectId(shop.store.id) });
       const noKey = await post('/shop/redact', { store_id: shop.store.id }, null);
       expect([noKey.status, noKey.body.error.code]).to.deep.equal([400, 'idempotency_key_required']);
-      const stranger = await givenShop(api);
+      const stranger = await givenMerchantWithStore(api);
       const forbidden = await post('/shop/redact', { store_id: shop.store.id }, 'k-stranger', stranger.merchant.token);
       expect([forbidden.status, forbidden.body.error.code]).to.deep.equal([403, 'store_forbidden']);
       expect(
@@ -299,14 +292,14 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
         expect(res.status, JSON.stringify(bad)).to.equal(400);
         expect(res.body.error).to.have.property('code');
       }
-      const theirCustomer = await api.post('/v1/customers', { email: `t-${randomBytes(4).toString('hex')}@example.com` }, stranger.as);
-      const crossStore = await post('/customers/data-request', { store_id: shop.store.id, customer_id: theirCustomer.body.data.id }, 'k-cross');
+      const theirCustomer = await givenCustomer(api, stranger.as);
+      const crossStore = await post('/customers/data-request', { store_id: shop.store.id, customer_id: theirCustomer.id }, 'k-cross');
       expect(crossStore.status).to.equal(404);
       expect(await app.platform.db.collection('compliance_requests').countDocuments({ store_id: new ObjectId(shop.store.id) })).to.equal(before);
     });
 
     it('refuses, naming the app, when an installed app has no webhook delivery configuration', async () => {
-      const legacyShop = await givenShop(api);
+      const legacyShop = await givenMerchantWithStore(api);
       const legacy = await givenAppAt('/legacy', { handle: `legacy-${randomBytes(3).toString('hex')}` });
       const installation = await install(legacy, legacyShop, ['read_orders']);
       // An installation from before app webhooks: no subscription.
@@ -330,7 +323,7 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
   });
 
   it('rotates the app’s secret: the new one signs, the previous one beside it for the grace period', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const a = await givenAppAt('/rotate');
     const other = await givenAppAt('/rotate-other');
     const stranger = await api.post(`/v1/app-store/developers/apps/${a.app.id}/webhook-secret`, {}, { token: other.developer.merchant.token });

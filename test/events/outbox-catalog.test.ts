@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ObjectId } from 'mongodb';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, givenStore, type As, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, givenStore, type As, type GivenMerchantWithStore } from '../helpers/factories.js';
 import type { Reply } from '../helpers/http.js';
 import { png } from '../helpers/images.js';
 import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
@@ -16,13 +16,13 @@ import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
  * exactly the event the write carried, once.
  */
 describe('Events carried by their writes: catalog, media, forms, taxes', () => {
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let as: As;
   let stopped: { restore(): void } | null = null;
   const storageDir = mkdtempSync(join(tmpdir(), 'emporium-outbox-catalog-'));
   const { app, api } = useTestApp('event_outbox_catalog', { STORAGE_LOCAL_DIR: storageDir, TRUST_PROXY: 'true' });
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     as = shop.as;
   });
   afterEach(() => {

@@ -3,9 +3,10 @@ import { ObjectId } from 'mongodb';
 import { DISABLE_AFTER_FAILED_DELIVERIES, LAST_ATTEMPT, sendClaimed } from '../../src/webhooks/deliveries/delivery.js';
 import { fanOutEvents } from '../../src/webhooks/deliveries/fan-out.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import type { Reply } from '../helpers/http.js';
 import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
+import { givenSubscription } from '../helpers/webhooks.js';
 
 /**
  * Every committed change records its event once (docs/events.md, "Every committed change,
@@ -29,22 +30,16 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
     db()
       .collection(collection)
       .findOne({ _id: typeof id === 'string' ? new ObjectId(id) : id });
-  const withoutSecret = ({ secret: _secret, ...view }: Record<string, unknown>) => view;
+  const withoutSecret = <T extends Record<string, unknown>>({ secret: _secret, ...view }: T) => view;
 
   /** A shop with a product of one variant (denying overselling) and an active location. */
-  async function givenStockedShop(): Promise<GivenShop & { variant: string; location: string }> {
-    const shop = await givenShop(api);
+  async function givenStockedShop(): Promise<GivenMerchantWithStore & { variant: string; location: string }> {
+    const shop = await givenMerchantWithStore(api);
     const product = await api.post('/v1/products', { title: 'Stocked', variants: [{ price: 100 }] }, shop.as);
     expect(product.status, JSON.stringify(product.body)).to.equal(201);
     const location = await api.post('/v1/inventory/locations', { name: 'Warehouse' }, shop.as);
     expect(location.status, JSON.stringify(location.body)).to.equal(201);
     return { ...shop, variant: product.body.data.variants[0].id, location: location.body.data.id };
-  }
-
-  async function givenSubscription(as: As): Promise<Record<string, unknown> & { id: string }> {
-    const res = await api.post(SUBSCRIPTIONS, { target_url: TARGET, event_types: ['store.*'] }, as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return withoutSecret(res.body.data) as Record<string, unknown> & { id: string };
   }
 
   /**
@@ -62,7 +57,7 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       name: 'POST /v1/stores (store.created)',
       collection: 'stores',
       async act() {
-        const { merchant } = await givenShop(api);
+        const { merchant } = await givenMerchantWithStore(api);
         const res = await api.post('/v1/stores', { name: 'Second shop', subdomain: `second-${new ObjectId().toHexString()}` }, { token: merchant.token });
         const id = res.body.data.id;
         return {
@@ -79,7 +74,7 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       name: 'PATCH /v1/stores/:id (store.updated)',
       collection: 'stores',
       async act() {
-        const { as } = await givenShop(api);
+        const { as } = await givenMerchantWithStore(api);
         const res = await api.patch(`/v1/stores/${as.storeId}`, { name: 'Renamed', currency: 'EUR' }, as);
         return {
           res,
@@ -95,7 +90,7 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       name: 'POST /v1/inventory/locations (inventory_location.created)',
       collection: 'inventory_locations',
       async act() {
-        const { as } = await givenShop(api);
+        const { as } = await givenMerchantWithStore(api);
         const res = await api.post('/v1/inventory/locations', { name: 'Back room', city: 'Lyon' }, as);
         const id = res.body.data.id;
         return {
@@ -199,7 +194,7 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       name: 'PUT /v1/payments/providers/:provider, first save (payment_provider.updated)',
       collection: 'payment_providers',
       async act() {
-        const { as } = await givenShop(api);
+        const { as } = await givenMerchantWithStore(api);
         const res = await api.put('/v1/payments/providers/manual', { enabled: true, instructions: 'Pay at the counter' }, as);
         const doc = await db()
           .collection('payment_providers')
@@ -219,7 +214,7 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       name: 'PUT /v1/payments/providers/:provider, an update (payment_provider.updated)',
       collection: 'payment_providers',
       async act() {
-        const { as } = await givenShop(api);
+        const { as } = await givenMerchantWithStore(api);
         expect((await api.put('/v1/payments/providers/manual', { enabled: true }, as)).status).to.equal(200);
         const res = await api.put('/v1/payments/providers/manual', { instructions: 'Cash only', test_mode: false }, as);
         expect(res.body.data).to.include({ enabled: true, test_mode: false, instructions: 'Cash only' });
@@ -240,7 +235,7 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       name: `POST ${SUBSCRIPTIONS} (webhook_subscription.created)`,
       collection: 'webhook_subscriptions',
       async act() {
-        const { as } = await givenShop(api);
+        const { as } = await givenMerchantWithStore(api);
         const res = await api.post(SUBSCRIPTIONS, { target_url: TARGET, event_types: ['order.created', 'product.*'], description: 'Sync' }, as);
         const id = res.body.data.id;
         return {
@@ -257,8 +252,8 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       name: `PATCH ${SUBSCRIPTIONS}/:id (webhook_subscription.updated)`,
       collection: 'webhook_subscriptions',
       async act() {
-        const { as } = await givenShop(api);
-        const { id } = await givenSubscription(as);
+        const { as } = await givenMerchantWithStore(api);
+        const { id } = await givenSubscription(api, as, { event_types: ['store.*'] });
         const res = await api.patch(`${SUBSCRIPTIONS}/${id}`, { event_types: ['store.updated', 'order.*'], description: 'Changed' }, as);
         return {
           res,
@@ -273,8 +268,8 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
       name: `POST ${SUBSCRIPTIONS}/:id/rotate-secret (webhook_subscription.updated)`,
       collection: 'webhook_subscriptions',
       async act() {
-        const { as } = await givenShop(api);
-        const { id } = await givenSubscription(as);
+        const { as } = await givenMerchantWithStore(api);
+        const { id } = await givenSubscription(api, as, { event_types: ['store.*'] });
         const res = await api.post(`${SUBSCRIPTIONS}/${id}/rotate-secret`, { grace_period_seconds: 600 }, as);
         expect(res.body.data.previous_secret_expires_at).to.be.a('string');
         return {
@@ -320,8 +315,8 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
   }
 
   it(`DELETE ${SUBSCRIPTIONS}/:id (webhook_subscription.deleted): a delete the process did not record is recorded once the subscription is gone`, async () => {
-    const { as } = await givenShop(api);
-    const view = await givenSubscription(as);
+    const { as } = await givenMerchantWithStore(api);
+    const view = withoutSecret(await givenSubscription(api, as, { event_types: ['store.*'] }));
     stopped = stopAfterWrites(app.platform);
     const deleted = await api.delete(`${SUBSCRIPTIONS}/${view.id}`, as);
     expect(deleted.status).to.equal(500); // the process "stopped" after the delete
@@ -349,8 +344,8 @@ describe('Events carried by their writes: inventory, payment providers, stores, 
   });
 
   it('webhook_subscription.disabled: the auto-disable carries its event, recorded by the sweep when the process stopped', async () => {
-    const { as } = await givenShop(api);
-    const { id } = await givenSubscription(as);
+    const { as } = await givenMerchantWithStore(api);
+    const { id } = await givenSubscription(api, as, { event_types: ['store.*'] });
     // One failed delivery short of the limit, with a secret that cannot be opened: the next send fails without the network.
     await db()
       .collection('webhook_subscriptions')

@@ -2,8 +2,10 @@ import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { debitGiftCard } from '../../src/giftcards/index.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, type As } from '../helpers/factories.js';
+import { anAddress, givenAddress, givenCustomer } from '../helpers/customers.js';
+import { givenMerchantWithStore, type As } from '../helpers/factories.js';
 import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
+import { givenProductReview } from '../helpers/product-reviews.js';
 
 /**
  * Customers, addresses, gift cards and reviews record every committed change once
@@ -18,7 +20,7 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
   let storeId: string;
   let stopped: { restore(): void } | null = null;
   before(async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     as = shop.as;
     storeId = shop.store.id;
   });
@@ -47,17 +49,10 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
     expect(reply.status, JSON.stringify(reply.body)).to.equal(status);
     return reply.body?.data;
   };
-  const givenCustomer = (extra: Record<string, unknown> = {}) =>
-    ok(api.post('/v1/customers', { email: `c-${new ObjectId().toHexString()}@example.com`, ...extra }, as), 201);
-  const address = (extra: Record<string, unknown> = {}) => ({ address1: '1 Main St', city: 'Springfield', country_code: 'US', ...extra });
-  const givenAddress = (customerId: string, extra: Record<string, unknown> = {}) =>
-    ok(api.post(`/v1/customers/${customerId}/addresses`, address(extra), as), 201);
   const getCustomer = (id: string) => ok(api.get(`/v1/customers/${id}`, as));
   const givenGiftCard = () => ok(api.post('/v1/products/gift-cards', { initial_value: 1000 }, as), 201);
-  const givenReview = async () => {
-    const product = await ok(api.post('/v1/products', { title: 'Teapot', variants: [{ price: 1500 }] }, as), 201);
-    return ok(api.post('/v1/reviews', { product_id: product.id, author_name: 'Ann', rating: 4, body: 'Pours well' }, as), 201);
-  };
+  /** A product of its own to review: its id. */
+  const givenTeapot = async () => (await ok(api.post('/v1/products', { title: 'Teapot', variants: [{ price: 1500 }] }, as), 201)).id as string;
 
   /** What a case did while stopped: its answer, the events it must have left behind (key and expected payload), the documents that carried them. */
   type Acted = { status: number; body?: any; left: [key: string, payload: () => unknown][]; carriers: [collection: string, id: string][] };
@@ -78,7 +73,7 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
       title: 'PATCH /v1/customers/:id without a rename (customer.updated)',
       status: 200,
       async act() {
-        const c = await givenCustomer();
+        const c = await givenCustomer(api, as);
         stop();
         const res = await api.patch(`/v1/customers/${c.id}`, { note: 'prefers mornings' }, as);
         return { ...res, left: [[`customer.updated:${c.id}:v2`, () => ({ customer: res.body.data, changed: ['note'] })]], carriers: [['customers', c.id]] };
@@ -88,7 +83,7 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
       title: 'PATCH /v1/customers/:id with a rename (customer.updated)',
       status: 200,
       async act() {
-        const c = await givenCustomer({ first_name: 'Ada', last_name: 'Lovelace' });
+        const c = await givenCustomer(api, as, { first_name: 'Ada', last_name: 'Lovelace' });
         stop();
         const res = await api.patch(`/v1/customers/${c.id}`, { last_name: 'King' }, as);
         return {
@@ -102,9 +97,9 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
       title: 'POST /v1/customers/:id/addresses, the first: the default (customer_address.created, customer.updated)',
       status: 201,
       async act() {
-        const c = await givenCustomer();
+        const c = await givenCustomer(api, as);
         stop();
-        const res = await api.post(`/v1/customers/${c.id}/addresses`, address(), as);
+        const res = await api.post(`/v1/customers/${c.id}/addresses`, anAddress(), as);
         const id = res.body.data?.id;
         expect(res.body.data?.default).to.equal(true);
         const customer = await getCustomer(c.id);
@@ -126,10 +121,10 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
       title: 'POST /v1/customers/:id/addresses, another (customer_address.created)',
       status: 201,
       async act() {
-        const c = await givenCustomer();
-        await givenAddress(c.id);
+        const c = await givenCustomer(api, as);
+        await givenAddress(api, as, c.id);
         stop();
-        const res = await api.post(`/v1/customers/${c.id}/addresses`, address({ city: 'Shelbyville' }), as);
+        const res = await api.post(`/v1/customers/${c.id}/addresses`, anAddress({ city: 'Shelbyville' }), as);
         const id = res.body.data?.id;
         expect(res.body.data?.default).to.equal(false);
         return { ...res, left: [[`customer_address.created:${id}`, () => ({ customer_address: res.body.data })]], carriers: [['customer_addresses', id]] };
@@ -139,8 +134,8 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
       title: 'PATCH /v1/customers/:id/addresses/:addressId (customer_address.updated)',
       status: 200,
       async act() {
-        const c = await givenCustomer();
-        const a = await givenAddress(c.id);
+        const c = await givenCustomer(api, as);
+        const a = await givenAddress(api, as, c.id);
         stop();
         const res = await api.patch(`/v1/customers/${c.id}/addresses/${a.id}`, { city: 'Capital City' }, as);
         return {
@@ -154,9 +149,9 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
       title: 'DELETE /v1/customers/:id/addresses/:addressId (customer_address.deleted)',
       status: 500,
       async act() {
-        const c = await givenCustomer();
-        await givenAddress(c.id);
-        const a = await givenAddress(c.id, { city: 'Shelbyville' });
+        const c = await givenCustomer(api, as);
+        await givenAddress(api, as, c.id);
+        const a = await givenAddress(api, as, c.id, { city: 'Shelbyville' });
         stop();
         const res = await api.delete(`/v1/customers/${c.id}/addresses/${a.id}`, as);
         expect(await stored('customer_addresses', a.id)).to.equal(null);
@@ -167,9 +162,9 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
       title: 'POST /v1/customers/:id/addresses/:addressId/default (customer.updated)',
       status: 200,
       async act() {
-        const c = await givenCustomer();
-        await givenAddress(c.id);
-        const b = await givenAddress(c.id, { city: 'Shelbyville' });
+        const c = await givenCustomer(api, as);
+        await givenAddress(api, as, c.id);
+        const b = await givenAddress(api, as, c.id, { city: 'Shelbyville' });
         stop();
         const res = await api.post(`/v1/customers/${c.id}/addresses/${b.id}/default`, undefined, as);
         expect(res.body.data).to.deep.equal({ ...b, default: true });
@@ -182,9 +177,9 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
       title: 'DELETE of the default address: the oldest remaining one promoted (customer.updated)',
       status: 204,
       async act() {
-        const c = await givenCustomer();
-        const a = await givenAddress(c.id);
-        const b = await givenAddress(c.id, { city: 'Shelbyville' });
+        const c = await givenCustomer(api, as);
+        const a = await givenAddress(api, as, c.id);
+        const b = await givenAddress(api, as, c.id, { city: 'Shelbyville' });
         stop(true);
         const res = await api.delete(`/v1/customers/${c.id}/addresses/${a.id}`, as);
         const customer = await getCustomer(c.id);
@@ -240,7 +235,7 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
       title: 'PATCH /v1/reviews/:id (review.updated, changed status)',
       status: 200,
       async act() {
-        const r = await givenReview();
+        const r = await givenProductReview(api, as, { product_id: await givenTeapot() });
         stop();
         const res = await api.patch(`/v1/reviews/${r.id}`, { status: 'hidden' }, as);
         return { ...res, left: [[`review.updated:${r.id}:v2`, () => ({ review: res.body.data, changed: ['status'] })]], carriers: [['reviews', r.id]] };
@@ -250,7 +245,7 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
       title: 'POST /v1/reviews/:id/reply (review.replied)',
       status: 200,
       async act() {
-        const r = await givenReview();
+        const r = await givenProductReview(api, as, { product_id: await givenTeapot() });
         stop();
         const res = await api.post(`/v1/reviews/${r.id}/reply`, { body: 'Thank you!' }, as);
         return { ...res, left: [[`review.replied:${r.id}:v2`, () => ({ review: res.body.data })]], carriers: [['reviews', r.id]] };
@@ -260,7 +255,7 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
       title: 'DELETE /v1/reviews/:id/reply (review.updated, changed reply)',
       status: 204,
       async act() {
-        const r = await givenReview();
+        const r = await givenProductReview(api, as, { product_id: await givenTeapot() });
         await ok(api.post(`/v1/reviews/${r.id}/reply`, { body: 'Thank you!' }, as));
         stop();
         const res = await api.delete(`/v1/reviews/${r.id}/reply`, as);
@@ -273,7 +268,7 @@ describe('Events carried by their writes: customers, addresses, gift cards, revi
       title: 'DELETE /v1/reviews/:id (review.deleted)',
       status: 500,
       async act() {
-        const r = await givenReview();
+        const r = await givenProductReview(api, as, { product_id: await givenTeapot() });
         stop();
         const res = await api.delete(`/v1/reviews/${r.id}`, as);
         expect(await stored('reviews', r.id)).to.equal(null);

@@ -5,7 +5,8 @@ import { ObjectId } from 'mongodb';
 import { ROOT } from '../../src/localdb/index.js';
 import { MODULES } from '../../src/modules.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, type As } from '../helpers/factories.js';
+import { givenCoupon } from '../helpers/coupons.js';
+import { givenMerchantWithStore, type As } from '../helpers/factories.js';
 import { settleLeftBehind, stopAfterWrites } from '../helpers/outbox.js';
 import { runProcfileProcess } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
@@ -20,7 +21,7 @@ describe('Events carried by their writes (the outbox)', () => {
   let as: As;
   let stopped: { restore(): void } | null = null;
   before(async () => {
-    ({ as } = await givenShop(api));
+    ({ as } = await givenMerchantWithStore(api));
   });
   afterEach(() => {
     stopped?.restore();
@@ -61,7 +62,7 @@ describe('Events carried by their writes (the outbox)', () => {
   });
 
   it('records an update the process did not with the coupon as that update made it; a later write of the document records it too', async () => {
-    const id = (await api.post('/v1/coupons', { code: code(), type: 'percentage', value: 10 }, as)).body.data.id as string;
+    const id = (await givenCoupon(api, as)).id as string;
     stopped = stopAfterWrites(app.platform);
     const first = await api.patch(`/v1/coupons/${id}`, { value: 20 }, as);
     expect(first.status).to.equal(200);
@@ -93,7 +94,7 @@ describe('Events carried by their writes (the outbox)', () => {
   });
 
   it('records a delete that the process did not, once the coupon is gone; a delete that never happened records nothing', async () => {
-    const gone = (await api.post('/v1/coupons', { code: code(), type: 'percentage', value: 10 }, as)).body.data;
+    const gone = await givenCoupon(api, as);
     stopped = stopAfterWrites(app.platform);
     const deleted = await api.delete(`/v1/coupons/${gone.id}`, as);
     expect(deleted.status).to.equal(500); // the process "stopped" after the delete
@@ -103,7 +104,7 @@ describe('Events carried by their writes (the outbox)', () => {
     expect(await events(`coupon.deleted:${gone.id}`)).to.have.length(0);
 
     // An intent whose delete did not happen: the document is still there.
-    const kept = (await api.post('/v1/coupons', { code: code(), type: 'percentage', value: 10 }, as)).body.data;
+    const kept = await givenCoupon(api, as);
     const deleting = app.platform.events.deleting;
     app.platform.events.deleting = (collection, id, pending) =>
       deleting.call(app.platform.events, collection, id, pending, async () => {
@@ -127,7 +128,7 @@ describe('Events carried by their writes (the outbox)', () => {
 
   it('records what a deleted document still carried (its writer stopped before settling) along with the delete', async () => {
     stopped = stopAfterWrites(app.platform);
-    const created = (await api.post('/v1/coupons', { code: code(), type: 'percentage', value: 10 }, as)).body.data;
+    const created = await givenCoupon(api, as);
     stopped.restore();
     stopped = null;
     expect((await api.delete(`/v1/coupons/${created.id}`, as)).status).to.equal(204);
@@ -138,7 +139,7 @@ describe('Events carried by their writes (the outbox)', () => {
   it('records each event once when the writing process and the sweep settle the same document at once', async () => {
     const ids: string[] = [];
     stopped = stopAfterWrites(app.platform);
-    for (let i = 0; i < 5; i++) ids.push((await api.post('/v1/coupons', { code: code(), type: 'percentage', value: 10 }, as)).body.data.id);
+    for (let i = 0; i < 5; i++) ids.push((await givenCoupon(api, as)).id);
     stopped.restore();
     stopped = null;
     const docs = await app.platform.db
@@ -158,7 +159,7 @@ describe('Events carried by their writes (the outbox)', () => {
 
   it('the maintenance worker records what a stopped process left (maintenance.settle-events)', async () => {
     stopped = stopAfterWrites(app.platform);
-    const id = (await api.post('/v1/coupons', { code: code(), type: 'percentage', value: 10 }, as)).body.data.id as string;
+    const id = (await givenCoupon(api, as)).id as string;
     stopped.restore();
     stopped = null;
     const worker = runProcfileProcess('maintenance', app.childEnv({ EVENT_SETTLE_AFTER_MS: '0', MAINTENANCE_SWEEP_INTERVAL_MS: '500' }));

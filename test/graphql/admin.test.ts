@@ -10,7 +10,7 @@ import { adminLoaders } from '../../src/graphql/admin/context.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { asApp, asMerchant, graphqlClient } from '../helpers/graphql.js';
 
 const OPERATOR = 'op-graphql@example.com';
@@ -23,16 +23,16 @@ describe('Admin GraphQL (/v1/admin/graphql, /v1/graphql/admin)', function () {
   const mediaDir = mkdtempSync(join(tmpdir(), 'emporium-graphql-media-'));
   after(() => rmSync(mediaDir, { recursive: true, force: true }));
   const { app, api } = useTestApp('graphql_admin', { OPERATOR_EMAILS: OPERATOR, STORAGE_LOCAL_DIR: mediaDir });
-  let shop: GivenShop;
-  let other: GivenShop;
+  let shop: GivenMerchantWithStore;
+  let other: GivenMerchantWithStore;
   let products: any[];
   let customer: any;
   let order: any;
   const gql = (as = shop.as, path = '/v1/admin/graphql') => graphqlClient(`${app.url}${path}`, asMerchant(as)).run;
 
   before(async () => {
-    shop = await givenShop(api);
-    other = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
+    other = await givenMerchantWithStore(api);
     products = [];
     for (const [i, title] of ['Linen Throw', 'Pour-Over Set', 'Candle Trio'].entries())
       products.push(

@@ -7,7 +7,7 @@ import { CreateCollectionBody, CreateProductBody } from '../../src/catalog/schem
 import { findStoreById } from '../../src/stores/index.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenMerchant, givenShop, type As, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type As, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { asApp, asMerchant, graphqlClient, graphqlPost } from '../helpers/graphql.js';
 import { stopAll, type RunningProcess } from '../helpers/processes.js';
 import { s3Env, startS3Proxy, testS3Storage, type S3Proxy } from '../helpers/s3.js';
@@ -102,15 +102,15 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
     return worker;
   };
 
-  let shop: GivenShop;
-  let other: GivenShop;
+  let shop: GivenMerchantWithStore;
+  let other: GivenMerchantWithStore;
   let operatorToken: string;
   let products: any[];
   let orders: any[];
   const gql = (as: As | string) => graphqlClient(`${app.url}/v1/admin/graphql`, typeof as === 'string' ? asApp(as) : asMerchant(as)).run;
   const operations = () => app.platform.db.collection('bulk_operations');
   /** A product of the store with a description of `length` characters, made through the catalog service (hundreds of them, faster than through the API): its id. */
-  const givenLongProduct = async (store: GivenShop, title: string, length: number, price: number): Promise<string> =>
+  const givenLongProduct = async (store: GivenMerchantWithStore, title: string, length: number, price: number): Promise<string> =>
     (
       await createProduct(
         app.platform,
@@ -126,8 +126,8 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
 
   before(async () => {
     operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
-    shop = await givenShop(api);
-    other = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
+    other = await givenMerchantWithStore(api);
     products = [];
     for (let i = 0; i < 20; i++)
       products.push(
@@ -439,7 +439,7 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
   });
 
   describe('a large export: parts, cancel, a worker killed half-way, the finish webhook, expiry', () => {
-    let big: GivenShop;
+    let big: GivenMerchantWithStore;
     let partner: GivenApp;
     let appToken: string;
     let installationId: string;
@@ -450,7 +450,7 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
     before(async () => {
       await stopAll(bulkWorkers);
       proxy = await startS3Proxy();
-      big = await givenShop(api);
+      big = await givenMerchantWithStore(api);
       // 300 products with a 40 KB description each: a file of about 12 MB, three parts of 5 MiB.
       for (let i = 0; i < ROOTS; i++) await givenLongProduct(big, `Plate ${i}`, 40_000, 2000 + i);
       partner = await givenPublishedApp(api, operatorToken, { scopes: ['read_products'] });
@@ -671,7 +671,7 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
   });
 
   describe('a hostile export: the shared bulk worker stays up', () => {
-    let heavy: GivenShop;
+    let heavy: GivenMerchantWithStore;
     const COLLECTIONS = 20;
     const PRODUCTS = 250;
     let productIds: string[];
@@ -679,7 +679,7 @@ describe('Bulk operations: admin queries exported as JSONL by the bulk worker', 
 
     before(async () => {
       await stopAll(bulkWorkers);
-      heavy = await givenShop(api);
+      heavy = await givenMerchantWithStore(api);
       // 250 products of a 60 KB description each, and 20 collections that each hold all of them:
       // a collection's products are 15 MB of documents, the store's 300 MB.
       productIds = [];

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { asMerchant, graphqlClient, graphqlPost } from '../helpers/graphql.js';
 import { heavyMutation, nodesQuery } from '../helpers/graphql-hostile.js';
 
@@ -12,7 +12,7 @@ import { heavyMutation, nodesQuery } from '../helpers/graphql-hostile.js';
  */
 describe('GraphQL query cost and limits', function () {
   const { app, api } = useTestApp('graphql_cost');
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let productId: string;
   const url = () => `${app.url}/v1/admin/graphql`;
   const cost = async (query: string, variables?: Record<string, unknown>) => {
@@ -23,7 +23,7 @@ describe('GraphQL query cost and limits', function () {
   const refused = (query: string, variables?: Record<string, unknown>) => graphqlPost(url(), asMerchant(shop.as), query, variables);
 
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     for (const title of ['A', 'B', 'C']) {
       const p = await givenProduct(api, shop.as, {
         title,

@@ -6,7 +6,7 @@ import { adminSchema, storefrontSchema } from '../../src/graphql/index.js';
 import { MaxDepthRule } from '../../src/graphql/limits.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { asMerchant, graphqlPost } from '../helpers/graphql.js';
 import { checkCost } from '../../src/graphql/transport.js';
 import { fragmentDag, hostileGraphqlBodies } from '../helpers/graphql-hostile.js';
@@ -34,10 +34,10 @@ function countingFragmentReads(query: string): { document: DocumentNode; reads: 
  */
 describe('GraphQL under hostile input', function () {
   const { app, api } = useTestApp('graphql_hostile');
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let productGid: string;
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     productGid = `gid://emporium/Product/${(await givenProduct(api, shop.as)).id}`;
   });
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp } from '../helpers/apps.js';
 import { givenLocation } from '../helpers/catalog.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { asApp, asMerchant, graphqlClient, graphqlPost } from '../helpers/graphql.js';
 import { omittedDefault } from '../helpers/graphql-hostile.js';
 
@@ -16,13 +16,13 @@ const OPERATOR = 'op-graphql-mutations@example.com';
  */
 describe('Admin GraphQL mutations', function () {
   const { app, api } = useTestApp('graphql_mutations', { OPERATOR_EMAILS: OPERATOR });
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   const url = () => `${app.url}/v1/admin/graphql`;
   const gql = (query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) =>
     graphqlClient(url(), { ...asMerchant(shop.as), ...headers }).run(query, variables);
 
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
   });
 
   const CREATE = `mutation($input: ProductCreateInput!) { productCreate(input: $input) { product { id legacyResourceId title handle status variants(first: 5) { nodes { id sku price { minorUnits } } } } userErrors { field message code } } }`;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { graphqlClient, graphqlPost } from '../helpers/graphql.js';
 import { omittedDefault } from '../helpers/graphql-hostile.js';
 
@@ -12,13 +12,13 @@ import { omittedDefault } from '../helpers/graphql-hostile.js';
  */
 describe('Storefront GraphQL (/v1/storefront/graphql, /v1/graphql/storefront)', function () {
   const { app, api } = useTestApp('graphql_storefront');
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let mug: any;
   const gql = (headers: Record<string, string> = {}, path = '/v1/storefront/graphql') =>
     graphqlClient(`${app.url}${path}`, { 'x-store-subdomain': shop.store.subdomain, ...headers }).run;
 
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     mug = await givenProduct(api, shop.as, {
       title: 'Mug',
       handle: 'mug',
@@ -103,7 +103,7 @@ describe('Storefront GraphQL (/v1/storefront/graphql, /v1/graphql/storefront)', 
     });
     expect((await gql()(query, { t: 'emp_ct_unknown' })).data).to.deep.equal({ cart: null });
     // Another store's cart token is not this store's cart.
-    const other = await givenShop(api);
+    const other = await givenMerchantWithStore(api);
     const otherGql = graphqlClient(`${app.url}/v1/storefront/graphql`, { 'x-store-subdomain': other.store.subdomain }).run;
     expect((await otherGql(query, { t: token })).data).to.deep.equal({ cart: null });
   });
@@ -118,7 +118,7 @@ describe('Storefront GraphQL (/v1/storefront/graphql, /v1/graphql/storefront)', 
     expect(r.errors, JSON.stringify(r.errors)).to.equal(undefined);
     expect(r.data.customer).to.deep.equal({ email: 'grace@example.com', firstName: null, orders: { nodes: [] }, addresses: { nodes: [] } });
     expect((await gql()('{ customer { email } }')).data).to.deep.equal({ customer: null });
-    const other = await givenShop(api);
+    const other = await givenMerchantWithStore(api);
     const res = await fetch(`${app.url}/v1/storefront/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-store-subdomain': other.store.subdomain, authorization: `Bearer ${token}` },

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { asMerchant, graphqlPost } from '../helpers/graphql.js';
 import { checkCost } from '../../src/graphql/transport.js';
 import { introspectionFlood } from '../helpers/graphql-hostile.js';
@@ -21,11 +21,11 @@ describe('GraphQL throttling on the shared leaky bucket', function () {
     STOREFRONT_GRAPHQL_CLIENT_RESTORE_RATE: '1',
   };
   const { app, api } = useTestApp('graphql_throttling', env);
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   const post = (base: string, query: string, as = shop.as) => graphqlPost(`${base}/v1/admin/graphql`, asMerchant(as), query);
 
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     await givenProduct(api, shop.as);
   });
 
@@ -50,12 +50,12 @@ describe('GraphQL throttling on the shared leaky bucket', function () {
     expect(cheapAfter.body.data).to.equal(undefined);
     expect(cheapAfter.body.extensions.cost).to.deep.include({ requestedQueryCost: 100, actualQueryCost: null });
     // Another caller of the store has a bucket of its own.
-    const other = await givenShop(api);
+    const other = await givenMerchantWithStore(api);
     expect((await post(app.url, big, other.as)).status).to.equal(200);
   });
 
   it('shares one bucket between two web processes: the admitted cost never passes capacity + restore × time', async () => {
-    const fresh = await givenShop(api);
+    const fresh = await givenMerchantWithStore(api);
     await givenProduct(api, fresh.as);
     await withWebProcess(app, env, async (second) => {
       const urls = [app.url, second.baseUrl];
@@ -95,7 +95,7 @@ describe('GraphQL throttling on the shared leaky bucket', function () {
   });
 
   it('charges what the resolvers read when an error wipes the data (a bad cursor on a nested connection), on both schemas', async () => {
-    const fresh = await givenShop(api);
+    const fresh = await givenMerchantWithStore(api);
     for (const title of ['A', 'B', 'C']) await givenProduct(api, fresh.as, { title });
     // Requests 2 + 10 × (1 + 2 + 1) = 42; each variants fails on its cursor, after the page of 3 products was read: 2 + 3.
     const query = '{ products(first: 10) { nodes { title variants(first: 1, after: "garbage") { nodes { id } } } } }';
@@ -110,7 +110,7 @@ describe('GraphQL throttling on the shared leaky bucket', function () {
   });
 
   it('meters every request at 1 point at least, a document refused before it runs included: a throttled caller is 429 THROTTLED whatever it sends', async () => {
-    const fresh = await givenShop(api);
+    const fresh = await givenMerchantWithStore(api);
     const url = `${app.url}/v1/storefront/graphql`;
     const headers = { 'x-store-subdomain': fresh.store.subdomain };
     const typename = await graphqlPost(url, headers, '{ __typename }');
@@ -135,7 +135,7 @@ describe('GraphQL throttling on the shared leaky bucket', function () {
   });
 
   it('charges a document new to the process a point per 200 bytes before it is parsed and validated, and a known one only its cost', async () => {
-    const fresh = await givenShop(api);
+    const fresh = await givenMerchantWithStore(api);
     // 400 sibling `__typename` fields (cost 1): 4 KB whose validation costs many times its parsing (graphql-js compares sibling fields pairwise).
     const wide = `{ ${Array.from({ length: 400 }, () => '__typename').join(' ')} }`;
     const first = await post(app.url, wide, fresh.as);
@@ -152,7 +152,7 @@ describe('GraphQL throttling on the shared leaky bucket', function () {
   });
 
   it('refuses a document that asks for the schema more than once, and meters the one that asks once', async () => {
-    const fresh = await givenShop(api);
+    const fresh = await givenMerchantWithStore(api);
     const flood = await post(app.url, introspectionFlood(30), fresh.as);
     expect(flood.status).to.equal(400);
     expect(flood.body.errors[0].extensions).to.deep.include({ code: 'MAX_INTROSPECTION_EXCEEDED', maxSchemaIntrospections: 1 });

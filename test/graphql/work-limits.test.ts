@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Clock } from '../../src/clock.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { asMerchant, graphqlPost } from '../helpers/graphql.js';
 import { nodesQuery } from '../helpers/graphql-hostile.js';
 import { png } from '../helpers/images.js';
@@ -30,11 +30,11 @@ describe('GraphQL: the work of one request is bounded', function () {
   after(() => rmSync(mediaDir, { recursive: true, force: true }));
   const clock = steppingClock();
   const { app, api } = useTestApp('graphql_work_limits', { STORAGE_LOCAL_DIR: mediaDir }, { clock });
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   const url = () => `${app.url}/v1/admin/graphql`;
 
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
   });
 
   it('stops at 10,000 objects: a list that is no connection (a product’s 250 media, costed as one object) cannot read past it', async () => {

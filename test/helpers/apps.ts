@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { givenMerchant, type GivenMerchant, type GivenShop } from './factories.js';
+import { expectCreated, givenMerchant, unique, type GivenMerchant, type GivenMerchantWithStore } from './factories.js';
 import type { Client } from './http.js';
-
-const unique = () => randomBytes(4).toString('hex');
 
 /** A valid app manifest (schema 2026-06-05.ws13) with a fresh handle; `overrides` replace top-level fields. */
 export function validManifest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -79,7 +77,7 @@ export type Authorized = { installationId: string; code: string; verifier: strin
 export async function authorizeApp(
   api: Client,
   partner: GivenApp,
-  shop: GivenShop,
+  shop: GivenMerchantWithStore,
   { scopes, webhookUrl = 'https://partner.example.com/webhooks' }: InstallOptions,
 ): Promise<Authorized> {
   const verifier = randomBytes(32).toString('base64url');
@@ -119,7 +117,12 @@ export async function exchangeCode(api: Client, partner: GivenApp, granted: Auth
 }
 
 /** authorizeApp, then its code exchanged at the token endpoint: the installation and its access token. */
-export async function installApp(api: Client, partner: GivenApp, shop: GivenShop, options: InstallOptions): Promise<{ installationId: string; token: string }> {
+export async function installApp(
+  api: Client,
+  partner: GivenApp,
+  shop: GivenMerchantWithStore,
+  options: InstallOptions,
+): Promise<{ installationId: string; token: string }> {
   const granted = await authorizeApp(api, partner, shop, options);
   return { installationId: granted.installationId, token: (await exchangeCode(api, partner, granted)).access_token };
 }
@@ -145,6 +148,20 @@ export function givenAppBlockApp(
 }
 
 /** The merchant's consent to `partner` in `shop`: its theme app blocks start enabled there. Answers the installation id. */
-export async function installBlocks(api: Client, partner: GivenApp, shop: GivenShop): Promise<string> {
+export async function installBlocks(api: Client, partner: GivenApp, shop: GivenMerchantWithStore): Promise<string> {
   return (await authorizeApp(api, partner, shop, { scopes: ['read_products'] })).installationId;
 }
+
+/**
+ * A merchant's rating of a published app in the App Store (a catalog review: stars, an optional
+ * title, a text) for `shop`'s store, which must have the app installed, or have had it: four
+ * stars unless `body` says otherwise. The review as its author sees it.
+ */
+export const givenAppRating = (api: Client, shop: GivenMerchantWithStore, partner: GivenApp, body: Record<string, unknown> = {}): Promise<any> =>
+  expectCreated(
+    api.post(
+      `/v1/app-store/apps/${partner.app.id}/reviews`,
+      { store_id: shop.store.id, rating: 4, body: 'Does the job.', ...body },
+      { token: shop.merchant.token },
+    ),
+  );

@@ -1,5 +1,5 @@
 import { useTestApp, type TestApp } from './app.js';
-import { givenMerchant, givenShop, type GivenMerchant, type GivenShop } from './factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchant, type GivenMerchantWithStore } from './factories.js';
 import type { Client } from './http.js';
 import { startWorker, stopAll, type RunningProcess } from './processes.js';
 
@@ -17,15 +17,15 @@ export function useThemeMarketplace(
   name: string,
   operatorEmail: string,
   extra: () => Record<string, string> = () => ({}),
-): { app: TestApp; api: Client; author: GivenShop; operator: GivenMerchant; worker: RunningProcess } {
+): { app: TestApp; api: Client; author: GivenMerchantWithStore; operator: GivenMerchant; worker: RunningProcess } {
   const running: RunningProcess[] = [];
   after(() => stopAll(running, 'SIGTERM'));
   const { app, api } = useTestApp(name, () => ({ OPERATOR_EMAILS: operatorEmail, ...THEMES_WORKER_ENV, ...extra() }));
-  const author = {} as GivenShop;
+  const author = {} as GivenMerchantWithStore;
   const operator = {} as GivenMerchant;
   const worker = {} as RunningProcess;
   before(async () => {
-    Object.assign(author, await givenShop(api));
+    Object.assign(author, await givenMerchantWithStore(api));
     Object.assign(operator, await givenMerchant(api, { email: operatorEmail }));
     Object.assign(worker, await startWorker(app, 'themes', running, THEMES_WORKER_ENV, 'worker.started'));
   });

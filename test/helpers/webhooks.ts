@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { useTestApp, type TestApp } from './app.js';
-import type { As } from './factories.js';
+import { expectCreated, type As } from './factories.js';
 import type { Client } from './http.js';
 import { startWorker, stopAll, WORKER_STARTED, type RunningProcess } from './processes.js';
 import { freePort, until } from './waiting.js';
@@ -78,4 +78,20 @@ export function deliveryOf(api: Client, as: As, subscriptionId: string, eventId:
     if (!d || (settled && d.status === 'queued')) return null;
     return (await api.get(`/v1/operations/webhook-deliveries/${d.id}`, as)).body.data;
   });
+}
+
+/**
+ * A webhook subscription of the store, to `order.created` at a placeholder partner URL unless
+ * `body` says otherwise: the subscription as answered, with its signing secret (shown once).
+ */
+export const givenSubscription = (api: Client, as: As, body: Record<string, unknown> = {}): Promise<any> =>
+  expectCreated(
+    api.post('/v1/operations/webhook-subscriptions', { target_url: 'https://hooks.example.com/emporium', event_types: ['order.created'], ...body }, as),
+  );
+
+/** A subscription to `eventTypes` delivered to `receiver`'s `path`, which checks every request's signature with its secret. */
+export async function givenSubscriptionTo(api: Client, as: As, receiver: WebhookReceiver, path: string, eventTypes = ['store.*']): Promise<any> {
+  const subscription = await givenSubscription(api, as, { target_url: `${receiver.url}${path}`, event_types: eventTypes });
+  receiver.expectSecret(path, subscription.secret);
+  return subscription;
 }

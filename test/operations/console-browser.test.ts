@@ -5,7 +5,7 @@ import { ObjectId } from 'mongodb';
 import type { BrowserContext } from 'playwright-core';
 import { axeViolations, blockingViolations, describeViolations, useBrowser } from '../helpers/browser.js';
 import { givenAppAndCustomer } from '../helpers/callers.js';
-import { givenMerchant, givenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore } from '../helpers/factories.js';
 import { startWorker, stopAll, useWebProcess, type RunningProcess } from '../helpers/processes.js';
 import { useThemeMarketplace } from '../helpers/theme-marketplace.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
@@ -120,7 +120,7 @@ describe('Operations: the operator console in a browser (Chromium)', () => {
   });
 
   it('refuses a merchant, an app and a customer', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const merchant = await givenMerchant(api);
     const { appToken, customerToken } = await givenAppAndCustomer(api, operator.token, shop);
     for (const [who, token] of [

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { givenSubmittedApp } from '../helpers/apps.js';
 import { givenAppAndCustomer } from '../helpers/callers.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { useThemeMarketplace } from '../helpers/theme-marketplace.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
 import { until } from '../helpers/waiting.js';
@@ -21,7 +21,7 @@ type Got = { status: number; html: string; headers: Headers };
  */
 describe('Operations: the operator console', () => {
   const { app, api, author, operator } = useThemeMarketplace('operations_console', OPERATOR);
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let merchantToken: string;
   let callers: { appToken: string; customerToken: string };
 
@@ -58,7 +58,7 @@ describe('Operations: the operator console', () => {
     ).insertedId.toHexString();
 
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     merchantToken = (await givenMerchant(api)).token;
     callers = await givenAppAndCustomer(api, operator.token, shop);
   });

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { sweepCounters } from '../../src/operations/index.js';
 import { givenAppAndCustomer } from '../helpers/callers.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import type { RunningProcess } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
-import { renameStore, useWebhooksApp } from '../helpers/webhooks.js';
+import { givenSubscriptionTo, renameStore, useWebhooksApp } from '../helpers/webhooks.js';
 
 const OPERATOR = 'op-incidents@example.com';
 
@@ -28,10 +28,10 @@ describe('Operations: incidents, counters and dashboards', () => {
     WEBHOOK_SWEEP_INTERVAL_MS: '300',
   });
   let operator: string;
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   before(async () => {
     operator = (await givenMerchant(api, { email: OPERATOR })).token;
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     await startWorker('maintenance');
   });
   const get = async (path: string) => {
@@ -159,9 +159,7 @@ describe('Operations: incidents, counters and dashboards', () => {
   it('counts requests, job runs and webhook attempts as they happen, and draws them as time series', async () => {
     await startWorker('webhooks');
     receiver.on('/down', () => ({ status: 500 }));
-    const sub = await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}/down`, event_types: ['store.updated'] }, shop.as);
-    expect(sub.status, JSON.stringify(sub.body)).to.equal(201);
-    receiver.expectSecret('/down', sub.body.data.secret);
+    const sub = await givenSubscriptionTo(api, shop.as, receiver, '/down', ['store.updated']);
     for (let i = 0; i < 3; i++) expect((await api.get('/v1/no-such-route')).status).to.equal(404);
     await renameStore(app, api, shop.as);
 
@@ -194,7 +192,7 @@ describe('Operations: incidents, counters and dashboards', () => {
     const tooFew = await post('/deployment-health-gates', { checks: ['webhook_failure_rate'], thresholds: { webhook_min_attempts: 100_000 } });
     expect(tooFew.body.data.checks[0].status).to.equal('passed');
     expect(tooFew.body.data.checks[0].detail).to.match(/too few to judge/);
-    await api.patch(`/v1/operations/webhook-subscriptions/${sub.body.data.id}`, { active: false }, shop.as);
+    await api.patch(`/v1/operations/webhook-subscriptions/${sub.id}`, { active: false }, shop.as);
 
     for (const bad of ['?window=2h', '?series=nope', '?series=', '?other=1'])
       expect((await api.get(`/v1/operations/runtime/dashboards${bad}`, { token: operator })).status, bad).to.equal(400);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { ExportBulkOperation } from '../../src/graphql/index.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { until } from '../helpers/waiting.js';
 import { useWebhooksApp } from '../helpers/webhooks.js';
 
@@ -20,14 +20,14 @@ describe('Operations: queue diagnostics', () => {
     JOBS_POLL_INTERVAL_MS: '100',
   });
   let operator: { token: string };
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let failedId: string;
   const jobs = () => app.platform.db.collection('agendaJobs');
   const job = async (id: string) => (await api.get(`/v1/operations/runtime/jobs/${id}`, operator)).body.data;
 
   before(async () => {
     operator = { token: (await givenMerchant(api, { email: OPERATOR })).token };
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     // A job whose payload no longer matches its contract (an older release wrote it): it fails when run.
     const inserted = await jobs().insertOne({
       name: 'bulk.export',

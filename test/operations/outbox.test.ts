@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { givenMerchant, givenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore } from '../helpers/factories.js';
 import { useTestApp } from '../helpers/app.js';
 
 const OPERATOR = 'op-outbox@example.com';
@@ -18,7 +18,7 @@ describe('Operations: the outbox and its re-drive', () => {
   });
 
   it('shows documents still carrying events past the settle delay and undelivered messages, and re-drives them: each event recorded once', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const carrier = new ObjectId();
     const key = `bulk_operation.finished:${carrier.toHexString()}`;
     const pending = app.platform.events.pending('bulk_operation.finished', shop.store.id, { bulk_operation: { id: carrier.toHexString() } }, key);
@@ -69,7 +69,7 @@ describe('Operations: the outbox and its re-drive', () => {
   });
 
   it('is for operators only', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     for (const [method, path] of [
       ['get', '/v1/operations/runtime/outbox'],
       ['post', '/v1/operations/runtime/outbox/redrive'],

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { sweepProcesses } from '../../src/operations/index.js';
 import { givenAppAndCustomer } from '../helpers/callers.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { stopAll, type RunningProcess } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
 import { useWebhooksApp } from '../helpers/webhooks.js';
@@ -26,10 +26,10 @@ describe('Operations: the runtime overview and the readiness probe', () => {
   after(() => stopAll(workers));
 
   let operator: string;
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   before(async () => {
     operator = (await givenMerchant(api, { email: OPERATOR })).token;
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
   });
   const overview = async () => {
     const res = await api.get('/v1/operations/runtime/overview', { token: operator });

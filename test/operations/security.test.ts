@@ -6,7 +6,7 @@ import { createSubscription } from '../../src/webhooks/subscriptions/service.js'
 import { authorizeApp, codeExchange, exchangeCode, givenPublishedApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenAppAndCustomer } from '../helpers/callers.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { withWebProcess } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
 import { useWebhooksApp } from '../helpers/webhooks.js';
@@ -58,14 +58,14 @@ describe('Operations: security enforcement', () => {
 
   describe('suspend_app', () => {
     let partner: GivenApp;
-    let shop: GivenShop;
+    let shop: GivenMerchantWithStore;
     let tokens: { access_token: string; refresh_token: string };
     const hookPath = '/suspended-app';
 
     before(async () => {
       partner = await givenPublishedApp(api, operator, { scopes: ['read_products'], webhooks: { topics: ['product.created'] } });
       receiver.expectSecret(hookPath, partner.webhookSecret);
-      shop = await givenShop(api);
+      shop = await givenMerchantWithStore(api);
       const granted = await authorizeApp(api, partner, shop, { scopes: ['read_products'], webhookUrl: `${receiver.url}${hookPath}` });
       tokens = await exchangeCode(api, partner, granted);
     });
@@ -110,7 +110,7 @@ describe('Operations: security enforcement', () => {
       expect(refresh.status).to.equal(400);
       expect(refresh.body).to.include({ error: 'unauthorized_client' });
       expect(refresh.body.error_description).to.match(/^app_suspended/);
-      const other = await givenShop(api);
+      const other = await givenMerchantWithStore(api);
       const install = await api.post(
         `/v1/app-store/apps/${partner.app.id}/oauth/authorize`,
         {
@@ -374,7 +374,7 @@ describe('Operations: security enforcement', () => {
     });
 
     it('records a spent request budget at most once a minute per caller and store, however many requests it refuses', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const minute = () => Math.floor(Date.now() / 60_000);
       const first = minute();
       const statuses: number[] = [];
@@ -394,7 +394,7 @@ describe('Operations: security enforcement', () => {
     });
 
     it('records a webhook target refused by the address rules (SSRF), not one refused for its shape', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const staging = loadConfig({
         APP_ENV: 'staging',
         SECRETS_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64url')}`,
@@ -419,7 +419,7 @@ describe('Operations: security enforcement', () => {
 
     it('records an authorization code presented twice, which revoked what it issued', async () => {
       const partner = await givenPublishedApp(api, operator, { scopes: ['read_products'] });
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const granted = await authorizeApp(api, partner, shop, { scopes: ['read_products'] });
       await exchangeCode(api, partner, granted);
       const again = await api.post('/v1/app-store/oauth/token', codeExchange(partner, granted));
@@ -435,7 +435,7 @@ describe('Operations: security enforcement', () => {
 
     it('records a refresh token replay that revoked its family', async () => {
       const partner = await givenPublishedApp(api, operator, { scopes: ['read_products'] });
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const granted = await authorizeApp(api, partner, shop, { scopes: ['read_products'] });
       const client = { client_id: partner.credentials.oauth_client_id, client_secret: partner.credentials.client_secret };
       const first = { body: await exchangeCode(api, partner, granted) };
@@ -477,7 +477,7 @@ describe('Operations: security enforcement', () => {
   });
 
   it('is for operators only: 401 without credentials, 403 for a merchant, an app and a customer, on every route', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const { appToken, customerToken } = await givenAppAndCustomer(api, operator, shop);
     const id = new ObjectId().toHexString();
     const before = await count();

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'chai';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, ConfigSchema, loadConfig } from '../../src/config.js';
+import { ROOT } from '../../src/localdb/index.js';
 import { runCommand } from '../helpers/processes.js';
 
 /** The public development values, as anyone can read them in src/config.ts. */
@@ -99,5 +102,31 @@ describe('Configuration: the leaky buckets of the admin APIs', () => {
     expect(problems).to.have.length(2);
     for (const p of problems)
       expect(p).to.match(/^ADMIN_API_RATE_(LIMIT|WINDOW_SECONDS): was replaced by ADMIN_API_BUCKET_CAPACITY and ADMIN_API_RESTORE_RATE/);
+  });
+});
+
+describe('Configuration: the parsed object', () => {
+  it('is frozen all the way down, so no process changes what another part of it read', () => {
+    const config = loadConfig({ APP_ENV: 'test', OPERATOR_EMAILS: 'Ada@Example.com, bob@example.com' });
+    expect(config.apps.operatorEmails).to.deep.equal(['ada@example.com', 'bob@example.com']);
+    for (const part of [config, config.http, config.http.storefrontGraphql.store, config.apps.operatorEmails, config.secretsKeys, config.secretsKeys[0]])
+      expect(Object.isFrozen(part)).to.equal(true);
+  });
+});
+
+describe("Configuration: README.md's table", () => {
+  /** Variables the table lists that src/config.ts does not read, with who does. */
+  const READ_ELSEWHERE = ['LOCALDB_INDEX_ENGINE' /* the embedded database's Go program (tools/localdb) */];
+
+  it('lists every variable of ConfigSchema, and no other', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf('\n## Configuration\n');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    // The names of a row are those in its first cell.
+    const listed = section
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => [...line.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!));
+    expect([...listed].sort()).to.deep.equal([...Object.keys(ConfigSchema.in.shape), ...READ_ELSEWHERE].sort());
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { startLocaldb, type RunningLocaldb } from '../../src/localdb/index.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import type { Reply } from '../helpers/http.js';
 import { ShopBrowser } from '../helpers/shop.js';
 import { freePort, until } from '../helpers/waiting.js';
@@ -32,9 +32,9 @@ embedded('The web process while its database is down', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
   });
 
   const expectDatabaseUnavailable = (res: Reply, what: string) => {

@@ -10,7 +10,7 @@ import { serveInternal } from '../../src/http/internal.js';
 import { MODULES } from '../../src/modules.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type GivenMerchant, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchant, type GivenMerchantWithStore } from '../helpers/factories.js';
 import {
   HOSTILE_BODIES,
   HOSTILE_HEADERS,
@@ -406,7 +406,7 @@ type Kind = { name: string; tenant: 'a' | 'b' | null; headers(): Record<string, 
 
 /** A store with one of everything, and store-private text (canaries) in the fields its owner alone may read. */
 type Seed = {
-  shop: GivenShop;
+  shop: GivenMerchantWithStore;
   canaries: string[];
   /** The values that fit a path parameter (by its name, or the segment before it), best first; else all the store's ids. */
   candidates(param: { name: string; after: string; within: string }): string[];
@@ -435,7 +435,7 @@ async function seedStore(api: Client, url: string, label: string, apps: { full: 
     canaries.push(c);
     return c;
   };
-  const shop = await givenShop(api);
+  const shop = await givenMerchantWithStore(api);
   const as = shop.as;
   const values = new Map<string, string[]>();
   const ids: string[] = [];

@@ -13,7 +13,7 @@ import { createLog } from '../../src/log.js';
 import type { Module } from '../../src/module.js';
 import { MODULES } from '../../src/modules.js';
 import { testEnv } from '../helpers/app.js';
-import { givenShop, type As } from '../helpers/factories.js';
+import { givenMerchantWithStore, type As } from '../helpers/factories.js';
 import { client, type Client, type Reply } from '../helpers/http.js';
 import { until } from '../helpers/waiting.js';
 
@@ -136,7 +136,7 @@ describe('Idempotency-Key claims (src/http/idempotency)', () => {
     after(() => app.close());
 
     it('answers a retry made after the lease would have run out 409 in progress, and runs the request once', async () => {
-      const { as } = await givenShop(app.api);
+      const { as } = await givenMerchantWithStore(app.api);
       const headers = { 'idempotency-key': `slow-${randomBytes(4).toString('hex')}` };
       const first = app.api.post('/v1/test-slow', { note: 'first' }, { ...as, headers });
       const run1 = await app.runs.started(1);
@@ -171,7 +171,7 @@ describe('Idempotency-Key claims (src/http/idempotency)', () => {
     // holder whose clock jumps past the lease is a holder that stalled that long.
     before(async () => {
       app = await startSlowApp('idem_takeover');
-      as = (await givenShop(app.api)).as;
+      as = (await givenMerchantWithStore(app.api)).as;
     });
     after(() => app.close());
 

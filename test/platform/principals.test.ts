@@ -4,7 +4,7 @@ import type { Principal } from '../../src/http/context.js';
 import type { Module } from '../../src/module.js';
 import { MODULES } from '../../src/modules.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 
 /**
  * The caller can be a merchant, an app installation or a customer (src/http/context.ts). Apps
@@ -14,8 +14,8 @@ import { givenShop, type GivenShop } from '../helpers/factories.js';
  * scopes and idempotency are exercised for each kind through the real app and database.
  */
 describe('Principals: merchants, apps and customers on store-scoped endpoints', () => {
-  let shop: GivenShop;
-  let other: GivenShop;
+  let shop: GivenMerchantWithStore;
+  let other: GivenMerchantWithStore;
   const principals = new Map<string, Principal>();
   const testPrincipals: Module = {
     name: 'test-principals',
@@ -38,8 +38,8 @@ describe('Principals: merchants, apps and customers on store-scoped endpoints', 
   };
 
   before(async () => {
-    shop = await givenShop(api);
-    other = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
+    other = await givenMerchantWithStore(api);
     expect((await api.post('/v1/products', { title: 'Teapot', variants: [{ price: 1500 }] }, shop.as)).status).to.equal(201);
     expect((await api.post('/v1/products', { title: 'Not theirs', variants: [{ price: 10 }] }, other.as)).status).to.equal(201);
   });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
 import { inlineAsset } from '../helpers/themes.js';
 
@@ -26,13 +26,13 @@ const PROTOTYPE_NAMES = [
  */
 describe('Client-chosen names that are Object.prototype members', () => {
   const { api } = useTestApp('prototype_keys', { OPERATOR_EMAILS: OPERATOR });
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let partner: GivenApp;
   let appToken: string;
 
   before(async () => {
     const operator = await givenMerchant(api, { email: OPERATOR });
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     partner = await givenPublishedApp(api, operator.token, { scopes: ['read_products'] });
     appToken = (await installApp(api, partner, shop, { scopes: ['read_products'] })).token;
   });

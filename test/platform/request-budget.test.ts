@@ -5,7 +5,7 @@ import type { Module } from '../../src/module.js';
 import { MODULES } from '../../src/modules.js';
 import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
-import { givenShop, givenStore } from '../helpers/factories.js';
+import { givenMerchantWithStore, givenStore } from '../helpers/factories.js';
 import type { Reply } from '../helpers/http.js';
 import { withWebProcess } from '../helpers/processes.js';
 
@@ -37,7 +37,7 @@ describe('Request budget of the store-scoped admin API', () => {
   });
 
   it('gives a caller 5 requests on a store, with RateLimit headers, then 429 rate_limited with Retry-After', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const remaining: (string | null)[] = [];
     const resets: number[] = [];
     // Whole seconds since just before the first request, rounded up: at most what the bucket restored (1 s a second) since.
@@ -68,7 +68,7 @@ describe('Request budget of the store-scoped admin API', () => {
   });
 
   it('refuses a write over budget without changing anything, and a refused request spends nothing', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     for (let i = 0; i < CAPACITY; i++) expect((await api.get('/v1/products', shop.as)).status).to.equal(200);
     const products = app.platform.db.collection('products');
     const accounts = app.platform.db.collection<{ _id: string; buckets: Record<string, number> }>('rate_limits');
@@ -88,7 +88,7 @@ describe('Request budget of the store-scoped admin API', () => {
   });
 
   it('adds no document for store-scoped requests once the caller has signed in, whatever they answer', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const before = await counts(app.platform.db);
     const statuses = [
       (await api.get('/v1/products', shop.as)).status,
@@ -105,14 +105,14 @@ describe('Request budget of the store-scoped admin API', () => {
   });
 
   it('lets exactly 5 of 20 simultaneous requests through, the first of the bucket among them', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const statuses = (await Promise.all(Array.from({ length: 20 }, () => api.get('/v1/products', shop.as)))).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).to.have.length(CAPACITY);
     expect(statuses.filter((s) => s === 429)).to.have.length(20 - CAPACITY);
   });
 
   it('keeps one budget per (store, caller): another store of the merchant and an app on the same store have their own', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     for (let i = 0; i < CAPACITY; i++) expect((await api.get('/v1/products', shop.as)).status).to.equal(200);
     expect((await api.get('/v1/products', shop.as)).status).to.equal(429);
 
@@ -139,8 +139,8 @@ describe('Request budget of the store-scoped admin API', () => {
   });
 
   it('does not count requests refused before the store is known, nor routes outside the store-scoped API', async () => {
-    const shop = await givenShop(api);
-    const intruder = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
+    const intruder = await givenMerchantWithStore(api);
     for (let i = 0; i < CAPACITY + 2; i++) {
       const anonymous = await api.get('/v1/products', { storeId: shop.store.id });
       expect(anonymous.status).to.equal(401);
@@ -157,7 +157,7 @@ describe('Request budget of the store-scoped admin API', () => {
   });
 
   it('holds across web processes: the buckets are in the database', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     await withWebProcess(app, BUCKET, async (other) => {
       const statuses: number[] = [];
       for (let i = 0; i < CAPACITY + 1; i++) statuses.push((await (i % 2 === 0 ? api : other).get('/v1/products', shop.as)).status);
@@ -179,7 +179,7 @@ describe('Request budget of the store-scoped admin API: one bucket for two web p
   const { app, api } = useTestApp('bucket-shared', bucket);
 
   it('admits at most capacity + restoreRate × elapsed time across both, and refills while they spend', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     await withWebProcess(app, bucket, async (other) => {
       const admitted = [0, 0];
       const refused: Reply[] = [];

@@ -3,6 +3,7 @@ import { readOutbox } from '../../src/messages/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { findPlaintext, snapshot } from '../helpers/database.js';
 import { authorizeApp, givenPublishedApp } from '../helpers/apps.js';
+import { givenCustomer } from '../helpers/customers.js';
 import { givenMerchant } from '../helpers/factories.js';
 
 describe('Secrets at rest and in logs', () => {
@@ -55,7 +56,7 @@ describe('Secrets at rest and in logs', () => {
     const activationToken = async (email: string, kind: string) =>
       /(emp_csact_[A-Za-z0-9_-]+)/.exec((await readOutbox(app.platform, email)).find((x) => x.kind === kind)!.text!)![1]!;
     for (const email of ['canary-known@example.com', 'canary-invited@example.com', 'canary-pending@example.com']) {
-      expect((await api.post('/v1/customers', { email }, as)).status).to.equal(201);
+      await givenCustomer(api, as, { email });
     }
     expect(
       (await api.post(`${storefront}/signup`, { subdomain: 'canary-store', email: 'canary-known@example.com', password: 'plaintext-password-canary-4' }))

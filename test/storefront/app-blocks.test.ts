@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { useTestApp } from '../helpers/app.js';
 import { givenAppBlockApp, installBlocks, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { appBlock, bundleOf, bundleWithAppBlocks } from '../helpers/theme-uploads.js';
 
 const SF = '/v1/storefront';
@@ -25,11 +25,11 @@ describe('Storefront app blocks and previews', () => {
     reviewsApp = await givenAppBlockApp(api, operatorToken, 'reviews-app', ['star-rating']);
   });
 
-  const upload = (shop: GivenShop, bundle: Record<string, any>) =>
+  const upload = (shop: GivenMerchantWithStore, bundle: Record<string, any>) =>
     api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token });
 
   /** `bundle` uploaded privately and installed in the shop (its first theme is live), with the reviews app installed too. */
-  async function givenInstalled(shop: GivenShop, bundle: Record<string, any>, publish?: boolean) {
+  async function givenInstalled(shop: GivenMerchantWithStore, bundle: Record<string, any>, publish?: boolean) {
     await installBlocks(api, reviewsApp, shop);
     const up = await upload(shop, bundle);
     expect(up.status, JSON.stringify(up.body)).to.equal(201);
@@ -42,14 +42,14 @@ describe('Storefront app blocks and previews', () => {
     return installed.body.data;
   }
 
-  async function page(shop: GivenShop, path: string) {
+  async function page(shop: GivenMerchantWithStore, path: string) {
     const res = await fetch(`${app.url}${SF}/${shop.store.subdomain}/pages/${path}`);
     return { status: res.status, html: await res.text(), headers: res.headers };
   }
 
   /** The upload's issues: it must be refused as invalid. */
   async function uploadIssues(bundle: Record<string, any>): Promise<string[]> {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const res = await upload(shop, bundle);
     expect([res.status, res.body.error?.code], JSON.stringify(res.body)).to.deep.equal([400, 'invalid_bundle']);
     return res.body.error.details as string[];
@@ -72,7 +72,7 @@ describe('Storefront app blocks and previews', () => {
 
   describe('POST /v1/themes/packages/upload with app blocks', () => {
     it('uploads, installs and renders an app block of a json-contract theme (aurora), escaped, with a sandboxed https iframe', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       await givenInstalled(shop, bundleWithAppBlocks('aurora'));
       const res = await page(shop, 'home');
       expect(res.status).to.equal(200);
@@ -85,7 +85,7 @@ describe('Storefront app blocks and previews', () => {
     });
 
     it('uploads, installs and renders an app block of a Liquid theme (ember-liquid) after its section', async () => {
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       await givenInstalled(shop, bundleWithAppBlocks('ember-liquid'));
       const res = await page(shop, 'home');
       expect(res.status).to.equal(200);
@@ -104,8 +104,8 @@ describe('Storefront app blocks and previews', () => {
       bundle.sections.hero.accepts_app_blocks = true;
       bundle.templates.home.sections.hero.blocks.banner = { type: '@app/widgets-app/banner', settings: { body: 'Theme body <i>wins</i>' } };
       bundle.templates.home.sections.hero.block_order.push('banner');
-      const shop = await givenShop(api);
-      const other = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
       await givenInstalled(shop, bundle);
       const unavailable = '<!-- app block unavailable: @app/widgets-app/banner -->';
       // Not installed in this store (installed in another): a comment only.
@@ -189,11 +189,11 @@ describe('Storefront app blocks and previews', () => {
   });
 
   describe('previews over HTTP (GET /v1/storefront/:subdomain/pages/:template?preview_token=)', () => {
-    let shop: GivenShop;
+    let shop: GivenMerchantWithStore;
     let slug: string;
     let token: string;
     before(async () => {
-      shop = await givenShop(api);
+      shop = await givenMerchantWithStore(api);
       const bundle = bundleWithAppBlocks('aurora');
       slug = bundle.package.slug;
       await givenInstalled(shop, bundle);
@@ -218,7 +218,7 @@ describe('Storefront app blocks and previews', () => {
       expect(live.headers.get('cache-control')).to.equal('public, max-age=30');
       expect(live.html).to.not.include('Draft headline');
       expect(live.html).to.not.include('Draft app block');
-      const other = await givenShop(api);
+      const other = await givenMerchantWithStore(api);
       await givenInstalled(other, bundleOf('aurora'));
       const elsewhere = await api.get(`${SF}/${other.store.subdomain}/pages/home?preview_token=${token}`);
       expect([elsewhere.status, elsewhere.body.error.code]).to.deep.equal([404, 'preview_not_found']);
@@ -264,7 +264,7 @@ describe('Storefront app blocks and previews', () => {
       expect(css.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
       expect((await fetch(`${app.url}${href.replace('base.css', 'nope.css')}`)).status).to.equal(404);
       // That version through another store's subdomain: not installed there.
-      const other = await givenShop(api);
+      const other = await givenMerchantWithStore(api);
       await givenInstalled(other, bundleOf('aurora'));
       expect((await fetch(`${app.url}${href.replace(`/${shop.store.subdomain}/`, `/${other.store.subdomain}/`)}`)).status).to.equal(404);
     });

@@ -3,8 +3,9 @@ import { sweep } from '../helpers/sweeps.js';
 import type { Platform } from '../../src/platform.js';
 import { loadPricedCart } from '../../src/storefront/index.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenCoupon } from '../helpers/coupons.js';
 import { findPlaintext } from '../helpers/database.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { givenProduct } from '../helpers/catalog.js';
 
 const SF = '/v1/storefront';
@@ -13,22 +14,22 @@ const DAY_MS = 24 * 3600 * 1000;
 describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
   const { app, api } = useTestApp('storefront-carts');
 
-  const cartPath = (shop: GivenShop) => `${SF}/${shop.store.subdomain}/cart`;
+  const cartPath = (shop: GivenMerchantWithStore) => `${SF}/${shop.store.subdomain}/cart`;
   const withToken = (token: string) => ({ headers: { 'x-cart-token': token } });
 
-  async function givenCart(shop: GivenShop, body: Record<string, unknown> = {}) {
+  async function givenCart(shop: GivenMerchantWithStore, body: Record<string, unknown> = {}) {
     const res = await api.post(cartPath(shop), body);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return { token: res.body.data.token as string, cart: res.body.data.cart };
   }
-  async function patch(shop: GivenShop, token: string, body: Record<string, unknown>) {
+  async function patch(shop: GivenMerchantWithStore, token: string, body: Record<string, unknown>) {
     return api.patch(cartPath(shop), body, withToken(token));
   }
 
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let mug: any;
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     mug = await givenProduct(api, shop.as, { title: 'Mug', handle: 'mug' });
   });
 
@@ -98,7 +99,7 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
 
     it('answers 404 without a token, with an unknown one, and for another store', async () => {
       const { token } = await givenCart(shop);
-      const other = await givenShop(api);
+      const other = await givenMerchantWithStore(api);
       expect((await api.get(cartPath(shop))).status).to.equal(404);
       expect((await api.get(cartPath(shop), withToken('emp_ct_nope'))).status).to.equal(404);
       expect((await api.get(cartPath(shop), withToken('garbage'))).status).to.equal(404);
@@ -188,8 +189,7 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
     });
 
     it('applies a coupon through the coupon rules, and reports a refusal with its reason', async () => {
-      const coupon = await api.post('/v1/coupons', { code: 'TENOFF', type: 'percentage', value: 10, minimum_subtotal: 1500 }, shop.as);
-      expect(coupon.status, JSON.stringify(coupon.body)).to.equal(201);
+      await givenCoupon(api, shop.as, { code: 'TENOFF', type: 'percentage', value: 10, minimum_subtotal: 1500 });
       const { token } = await givenCart(shop, { lines: [{ variant_id: mug.variants[0].id, quantity: 1 }], coupon_code: 'tenoff' });
       let read = await api.get(cartPath(shop), withToken(token));
       expect(read.body.data.coupon).to.deep.equal({ code: 'tenoff', applicable: false, discount: 0, reason: 'minimum_subtotal_not_met' });
@@ -254,7 +254,7 @@ describe('Storefront carts (/v1/storefront/:subdomain/cart)', () => {
       const priced = await loadPricedCart(app.platform, { id: shop.store.id, currency: 'USD' }, token);
       expect(priced.lines[0]).to.include({ variant_id: mug.variants[0].id, product_id: mug.id, quantity: 3, unit_price: 1000 });
       expect(priced.total).to.equal(3000);
-      const other = await givenShop(api);
+      const other = await givenMerchantWithStore(api);
       let code: string | null = null;
       await loadPricedCart(app.platform, { id: other.store.id, currency: 'USD' }, token).catch((err: { code?: string }) => (code = err.code ?? null));
       expect(code).to.equal('not_found');

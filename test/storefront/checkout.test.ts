@@ -4,7 +4,8 @@ import { ObjectId } from 'mongodb';
 import { sweep, sweepAll } from '../helpers/sweeps.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenCoupon } from '../helpers/coupons.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { faultAtEvent, withFault } from '../helpers/faults.js';
 import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
 
@@ -15,11 +16,11 @@ import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
  */
 describe('Storefront checkout (cart to order)', () => {
   const { app, api } = useTestApp('storefront_checkout');
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let warehouse: string;
 
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     warehouse = await givenLocation(api, shop.as);
     await api.put('/v1/taxes', { shipping_taxable: false, rates: [{ country_code: 'FR', name: 'TVA', rate_bps: 2000 }] }, shop.as);
   });
@@ -110,7 +111,7 @@ describe('Storefront checkout (cart to order)', () => {
   it('uses a 5-use coupon exactly 5 times across 20 concurrent checkouts', async () => {
     const { variant } = await givenVariant(100);
     const code = `FIVE${randomBytes(3).toString('hex').toUpperCase()}`;
-    expect((await api.post('/v1/coupons', { code, type: 'percentage', value: 10, usage_limit: 5 }, shop.as)).status).to.equal(201);
+    await givenCoupon(api, shop.as, { code, type: 'percentage', value: 10, usage_limit: 5 });
     const carts = await Promise.all(Array.from({ length: 20 }, () => cartWith([{ variant_id: variant, quantity: 1 }], code)));
     const results = await Promise.all(carts.map((c) => checkout(c)));
     const made = results.filter((r) => r.status === 201);
@@ -159,7 +160,7 @@ describe('Storefront checkout (cart to order)', () => {
     const unpublished = await checkout(cart);
     expect([unpublished.status, unpublished.body.error.code]).to.deep.equal([409, 'cart_not_purchasable']);
     expect(unpublished.body.error.details[0]).to.match(/unpublished/);
-    const other = await givenShop(api);
+    const other = await givenMerchantWithStore(api);
     const { variant: v2 } = await givenVariant(2);
     const mine = await cartWith([{ variant_id: v2, quantity: 1 }]);
     const elsewhere = await api.post(

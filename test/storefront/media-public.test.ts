@@ -6,7 +6,7 @@ import { MongoClient } from 'mongodb';
 import { listPublicProducts } from '../../src/storefront/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { client, type Client } from '../helpers/http.js';
 import { jpeg, png } from '../helpers/images.js';
 import { s3Env } from '../helpers/s3.js';
@@ -25,7 +25,7 @@ function mediaPublicSuite(name: string, env: () => Record<string, string>, clean
     await ctx.app.close();
     cleanup();
   });
-  async function upload(shop: GivenShop, bytes: Buffer, filename: string, alt?: string): Promise<any> {
+  async function upload(shop: GivenMerchantWithStore, bytes: Buffer, filename: string, alt?: string): Promise<any> {
     const form = new FormData();
     form.append('file', new Blob([bytes], { type: 'application/octet-stream' }), filename);
     if (alt !== undefined) form.append('alt', alt);
@@ -58,16 +58,16 @@ describe('Storefront product images (public media URLs)', () => {
     () => ({ STORAGE_LOCAL_DIR: dir }),
     () => rmSync(dir, { recursive: true, force: true }),
   );
-  let shop: GivenShop;
-  let other: GivenShop;
+  let shop: GivenMerchantWithStore;
+  let other: GivenMerchantWithStore;
   const front = png(40, 30);
   const back = jpeg(640, 480);
   let media: { front: any; back: any; draft: any; loose: any; others: any };
   let product: any;
 
   before(async () => {
-    shop = await givenShop(ctx.api);
-    other = await givenShop(ctx.api);
+    shop = await givenMerchantWithStore(ctx.api);
+    other = await givenMerchantWithStore(ctx.api);
     media = {
       front: await upload(shop, front, 'Front view (1).PNG', 'A blue mug, from the front'),
       back: await upload(shop, back, 'Zürich mug back.jpeg'),
@@ -200,7 +200,7 @@ describe('Storefront product images on the s3 driver', () => {
   const { ctx, upload } = mediaPublicSuite('media_public_s3', s3Env);
 
   it('serves a published product image from the bucket with its caching headers, 304, and 404 for a draft', async () => {
-    const shop = await givenShop(ctx.api);
+    const shop = await givenMerchantWithStore(ctx.api);
     const bytes = jpeg(320, 240);
     const published = await upload(shop, bytes, 'photo.jpeg', 'A photo');
     const hidden = await upload(shop, png(2, 2), 'hidden.png');

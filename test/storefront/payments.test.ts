@@ -4,7 +4,7 @@ import { ObjectId } from 'mongodb';
 import { useTestApp } from '../helpers/app.js';
 import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
 import { findPlaintext } from '../helpers/database.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { GATEWAYS } from '../../src/payments/index.js';
 import type { Reply } from '../helpers/http.js';
 
@@ -17,11 +17,11 @@ const KEY_SECRET = 'sandbox_secret_0123456789abcdef';
  */
 describe('Storefront payments (the sandbox provider)', () => {
   const { app, api } = useTestApp('storefront_payments');
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let warehouse: string;
 
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     const enabled = await api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: KEY_SECRET } }, shop.as);
     expect(enabled.status, JSON.stringify(enabled.body)).to.equal(200);
     warehouse = await givenLocation(api, shop.as);
@@ -145,7 +145,7 @@ describe('Storefront payments (the sandbox provider)', () => {
     });
     expect([crossed.status, crossed.body.error.code]).to.deep.equal([400, 'invalid_signature']);
 
-    const elsewhere = await givenShop(api);
+    const elsewhere = await givenMerchantWithStore(api);
     const foreign = await api.post(path('/payments/sandbox/verify', elsewhere.store.subdomain), {
       order_id: other.id,
       payment_secret: other.payment_secret,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 
 const SF = '/v1/storefront';
 /** Keys that must never appear anywhere in storefront JSON. */
@@ -11,11 +11,11 @@ const HIDDEN =
 describe('Storefront public reads (/v1/storefront)', () => {
   const { api } = useTestApp('storefront-reads', { STOREFRONT_BASE_DOMAIN: 'shops.example.test' });
 
-  let shop: GivenShop;
-  let other: GivenShop;
+  let shop: GivenMerchantWithStore;
+  let other: GivenMerchantWithStore;
   before(async () => {
-    shop = await givenShop(api);
-    other = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
+    other = await givenMerchantWithStore(api);
     await givenProduct(api, shop.as, { title: 'Blue Mug', handle: 'blue-mug', tags: ['kitchen'] });
     await givenProduct(api, shop.as, { title: 'Draft Mug', handle: 'draft-mug', status: 'draft' });
     await givenProduct(api, shop.as, { title: 'Old Mug', handle: 'old-mug', status: 'archived' });

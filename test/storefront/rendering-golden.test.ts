@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, type As, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type As, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
 
 /**
@@ -17,8 +17,8 @@ const SF = '/v1/storefront';
 describe('Rendered pages of the fixture themes (the same bytes as before)', () => {
   const { app, api } = useTestApp('rendering-golden');
 
-  async function shopWith(fixture: 'aurora' | 'ember-liquid'): Promise<{ shop: GivenShop; slug: string; cartToken: string }> {
-    const shop = await givenShop(api);
+  async function shopWith(fixture: 'aurora' | 'ember-liquid'): Promise<{ shop: GivenMerchantWithStore; slug: string; cartToken: string }> {
+    const shop = await givenMerchantWithStore(api);
     const bundle = bundleOf(fixture);
     const up = await api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token });
     expect(up.status, JSON.stringify(up.body)).to.equal(201);

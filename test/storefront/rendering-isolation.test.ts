@@ -3,7 +3,7 @@ import { scanLiquid } from '../../src/liquid-bounds.js';
 import { pageRendererOf } from '../../src/rendering/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { compiledImports } from '../helpers/imports.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { bundleOf, setAsset, syncLiquidFiles } from '../helpers/theme-uploads.js';
 
 const SF = '/v1/storefront';
@@ -23,11 +23,11 @@ const outputs = (count: number) => '{{ b }}'.repeat(count);
 describe('Liquid never blocks the web process (rendering in worker threads)', () => {
   const { app, api } = useTestApp('rendering-isolation');
 
-  async function upload(shop: GivenShop, bundle: Record<string, any>) {
+  async function upload(shop: GivenMerchantWithStore, bundle: Record<string, any>) {
     return api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token });
   }
 
-  async function install(shop: GivenShop, bundle: Record<string, any>) {
+  async function install(shop: GivenMerchantWithStore, bundle: Record<string, any>) {
     const up = await upload(shop, bundle);
     expect(up.status, JSON.stringify(up.body)).to.equal(201);
     const installed = await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: shop.store.id }, { token: shop.merchant.token });
@@ -48,7 +48,7 @@ describe('Liquid never blocks the web process (rendering in worker threads)', ()
   }
 
   /** A draft of the home template (the hero's heading changed) and a preview session showing it: its token. */
-  async function previewOfDraft(shop: GivenShop, slug: string): Promise<string> {
+  async function previewOfDraft(shop: GivenMerchantWithStore, slug: string): Promise<string> {
     const state = await api.get(`/v1/themes/${slug}/editor`, shop.as);
     expect(state.status, JSON.stringify(state.body)).to.equal(200);
     const home = structuredClone(state.body.data.templates.home.live);
@@ -64,7 +64,7 @@ describe('Liquid never blocks the web process (rendering in worker threads)', ()
     return session.body.data.token;
   }
 
-  async function page(shop: GivenShop, query = '') {
+  async function page(shop: GivenMerchantWithStore, query = '') {
     const res = await fetch(`${app.url}${SF}/${shop.store.subdomain}/pages/home${query}`);
     return { status: res.status, html: await res.text() };
   }
@@ -94,7 +94,7 @@ describe('Liquid never blocks the web process (rendering in worker threads)', ()
   });
 
   it('refuses, at upload and before parsing, a theme whose Liquid files are past the bounds', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const huge = emberWith(Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`huge${i}`, outputs(Math.floor(500_000 / 7))])));
     const refused = await upload(shop, huge);
     expect([refused.status, refused.body.error?.code]).to.deep.equal([400, 'invalid_bundle']);
@@ -106,16 +106,16 @@ describe('Liquid never blocks the web process (rendering in worker threads)', ()
   });
 
   it('keeps another store answering while hostile pages and previews of their drafts render: each page whole, or its hostile sections failed', async () => {
-    const reader = await givenShop(api);
+    const reader = await givenMerchantWithStore(api);
     const product = await api.post('/v1/products', { title: 'Quiet Mug', status: 'active', variants: [{ price: 900, inventory_tracked: false }] }, reader.as);
     expect(product.status).to.equal(201);
 
     // The largest theme the bounds let through: seven sections of 5,000 outputs each, padded to the file size limit (with a comment: the page stays small).
-    const big = await givenShop(api);
+    const big = await givenMerchantWithStore(api);
     const padded = (source: string) => `${source}{% comment %}${'x'.repeat(262_144 - source.length - 30)}{% endcomment %}`;
     const bigBundle = emberWith(Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`big${i}`, padded(outputs(4_990))])));
     await install(big, bigBundle);
-    const hostile = await givenShop(api);
+    const hostile = await givenMerchantWithStore(api);
     const hostileBundle = emberWith(HOSTILE);
     await install(hostile, hostileBundle);
 
@@ -127,7 +127,7 @@ describe('Liquid never blocks the web process (rendering in worker threads)', ()
     const pages: { status: number; html: string; which: 'big' | 'hostile' }[] = [];
     const of = (which: 'big' | 'hostile') => pages.filter((p) => p.which === which);
     const enough = () => of('big').length >= 4 && of('hostile').length >= 10;
-    const hammer = async (shop: GivenShop, which: 'big' | 'hostile', queries: string[]) => {
+    const hammer = async (shop: GivenMerchantWithStore, which: 'big' | 'hostile', queries: string[]) => {
       for (let i = 0; !enough(); i++) pages.push({ ...(await page(shop, queries[i % queries.length])), which });
     };
     let loading = true;
@@ -182,7 +182,7 @@ describe('Liquid never blocks the web process (rendering in worker threads)', ()
   });
 
   it('compiles a theme version once per thread: a draft preview parses nothing more', async () => {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const bundle = emberWith({ extra: '<p>{{ section.id }}</p>' });
     await install(shop, bundle);
     expect((await page(shop)).status).to.equal(200);

@@ -6,7 +6,7 @@ import { liveRenderableTheme, type RenderableTheme } from '../../src/themes/inde
 import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenAppBlockApp, installBlocks } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type As, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type As, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { bundleOf, setAsset, syncLiquidFiles } from '../helpers/theme-uploads.js';
 
 const SF = '/v1/storefront';
@@ -21,8 +21,8 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
   const { app, api } = useTestApp('storefront-rendering', { OPERATOR_EMAILS: 'op-rendering@example.com' });
 
   /** A new shop whose live theme is `bundle` (a private install: no review). */
-  async function shopWithTheme(bundle: Record<string, any>): Promise<GivenShop> {
-    const shop = await givenShop(api);
+  async function shopWithTheme(bundle: Record<string, any>): Promise<GivenMerchantWithStore> {
+    const shop = await givenMerchantWithStore(api);
     const up = await api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token });
     expect(up.status, JSON.stringify(up.body)).to.equal(201);
     const installed = await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: shop.store.id }, { token: shop.merchant.token });
@@ -38,13 +38,13 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
   }
 
-  async function page(shop: GivenShop, path: string, headers: Record<string, string> = {}) {
+  async function page(shop: GivenMerchantWithStore, path: string, headers: Record<string, string> = {}) {
     const res = await fetch(`${app.url}${SF}/${shop.store.subdomain}/pages/${path}`, { headers });
     return { status: res.status, html: await res.text(), headers: res.headers };
   }
 
   describe('json-contract (aurora)', () => {
-    let shop: GivenShop;
+    let shop: GivenMerchantWithStore;
     before(async () => {
       const bundle = bundleOf('aurora');
       const home = bundle.templates.home;
@@ -138,7 +138,7 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       expect((await page(shop, 'product')).status).to.equal(404);
       expect((await page(shop, 'collection/none')).status).to.equal(404);
       expect((await api.get(`${SF}/no-such-store/pages/home`)).status).to.equal(404);
-      const bare = await givenShop(api);
+      const bare = await givenMerchantWithStore(api);
       const none = await api.get(`${SF}/${bare.store.subdomain}/pages/home`);
       expect([none.status, none.body.error.code]).to.deep.equal([404, 'no_live_theme']);
       expect((await page(shop, 'home?preview_token=nope')).status).to.equal(404);
@@ -156,7 +156,7 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
   });
 
   describe('liquid (ember-liquid)', () => {
-    let shop: GivenShop;
+    let shop: GivenMerchantWithStore;
     let cartToken: string;
     before(async () => {
       const bundle = bundleOf('ember-liquid');
@@ -339,7 +339,7 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       section: "{% render 'sections/hero-banner' %}",
       broken: '{% if %}',
     };
-    let shop: GivenShop;
+    let shop: GivenMerchantWithStore;
     before(async () => {
       const bundle = bundleOf('ember-liquid');
       for (const [key, source] of Object.entries(HOSTILE)) {

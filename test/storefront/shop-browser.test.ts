@@ -25,7 +25,7 @@ import {
 import { useTestApp } from '../helpers/app.js';
 import { axeViolations, blockingViolations, describeViolations, useBrowser } from '../helpers/browser.js';
 import { givenLocation } from '../helpers/catalog.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { useWebProcess } from '../helpers/processes.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
 
@@ -43,7 +43,7 @@ describe('The shop in a browser (Chromium)', () => {
   const web = useWebProcess(app);
   const chromium = useBrowser();
 
-  type Shop = GivenShop & { location: string; products: { id: string; variant: string; handle: string; title: string; price: number }[] };
+  type Shop = GivenMerchantWithStore & { location: string; products: { id: string; variant: string; handle: string; title: string; price: number }[] };
   const CATALOG = [
     { title: 'Linen Throw Blanket', handle: 'linen-throw', price: 8900, stock: 40 },
     { title: 'Ceramic Pour-Over Set', handle: 'pour-over-set', price: 5400, stock: 40 },
@@ -53,7 +53,7 @@ describe('The shop in a browser (Chromium)', () => {
 
   /** A store with the catalog in stock, its collections, US shipping rates, the sandbox provider and `fixture` live. */
   async function givenShopWithTheme(fixture: 'aurora' | 'ember-liquid'): Promise<Shop> {
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const location = await givenLocation(api, shop.as);
     const products: Shop['products'] = [];
     for (const p of CATALOG) {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { useTestApp } from '../helpers/app.js';
 import { behindTlsProxy, expectHostCookie } from '../helpers/cookies.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { csrfIn, placeFields, ShopBrowser, type ShopResponse } from '../helpers/shop.js';
 
 /**
@@ -15,10 +15,10 @@ import { csrfIn, placeFields, ShopBrowser, type ShopResponse } from '../helpers/
 describe('Shop cookies outside development (APP_ENV=staging, behind a TLS proxy)', () => {
   const { app, api } = useTestApp('shop_cookies', behindTlsProxy());
   const ADDRESS = { email: 'shopper@example.com', last_name: 'Shopper', address1: '1 Main St', city: 'Toronto', country_code: 'CA' };
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let variant: string;
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     variant = (await givenProduct(api, shop.as, { title: 'Linen Throw', handle: 'linen-throw', variants: [{ price: 4500, inventory_tracked: false }] }))
       .variants[0].id;
   });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { useTestApp } from '../helpers/app.js';
 import { givenLocation, givenProduct, givenStockedVariant } from '../helpers/catalog.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { png } from '../helpers/images.js';
 import { sha256 } from '../../src/digest.js';
 import { csrfIn, placeFields, ShopBrowser } from '../helpers/shop.js';
@@ -22,8 +22,8 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', () => {
     zip: 'M5V 2T6',
   };
 
-  async function openShop(): Promise<GivenShop> {
-    const shop = await givenShop(api);
+  async function openShop(): Promise<GivenMerchantWithStore> {
+    const shop = await givenMerchantWithStore(api);
     const bundle = bundleOf('aurora');
     bundle.package.slug = `aurora-${randomBytes(3).toString('hex')}`;
     const up = await api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token });
@@ -34,9 +34,9 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', () => {
     await api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: `shop_${randomBytes(12).toString('hex')}` } }, shop.as);
     return shop;
   }
-  const browser = (shop: GivenShop) => new ShopBrowser(app.url, `${shop.store.subdomain}.localhost`);
+  const browser = (shop: GivenMerchantWithStore) => new ShopBrowser(app.url, `${shop.store.subdomain}.localhost`);
 
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let variant: string;
   before(async () => {
     shop = await openShop();
@@ -161,7 +161,7 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', () => {
     bundle.templates.home.order = [...bundle.templates.home.order, 'broken'];
     setAsset(bundle, 'sections/broken.liquid', '{% if %}');
     syncLiquidFiles(bundle);
-    const broken = await givenShop(api);
+    const broken = await givenMerchantWithStore(api);
     const up = await api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: broken.merchant.token });
     expect(up.status, JSON.stringify(up.body)).to.equal(201);
     const installed = await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: broken.store.id }, { token: broken.merchant.token });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore } from '../helpers/factories.js';
 import { client } from '../helpers/http.js';
 
 /** docs/storefront.md's walkthrough, step by step through the real server: a shopper from lookup to a paid order. */
@@ -10,7 +10,7 @@ describe('Storefront walkthrough (lookup, products, cart, checkout, sandbox paym
 
   it('takes a shopper from the store lookup to a paid order the merchant sees', async () => {
     const api = client(app.url);
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const location = (await api.post('/v1/inventory/locations', { name: 'Shop floor' }, shop.as)).body.data.id;
     const product = (await api.post('/v1/products', { title: 'Linen shirt', status: 'active', variants: [{ price: 4900 }] }, shop.as)).body.data;
     await api.post('/v1/inventory/levels/set', { variant_id: product.variants[0].id, location_id: location, available: 3 }, shop.as);

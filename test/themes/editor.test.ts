@@ -5,7 +5,7 @@ import { issueTokens } from '../../src/apps/oauth/tokens.js';
 import { sweepExpiredPreviewSessions, previewRenderableTheme, liveRenderableTheme } from '../../src/themes/index.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
 
 /**
@@ -15,14 +15,14 @@ import { bundleOf } from '../helpers/theme-uploads.js';
  */
 describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
   const { app, api } = useTestApp('theme_editor');
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   let slug: string;
   let bundle: Record<string, any>;
   /** The templates as installed (the bundle's, normalised). */
   let installed: Record<string, any>;
 
   /** A private theme of the shop's merchant (no review), installed into the shop. */
-  const givenInstalled = async (owner: GivenShop, fixture: 'aurora' | 'ember-liquid' = 'aurora', publish = false) => {
+  const givenInstalled = async (owner: GivenMerchantWithStore, fixture: 'aurora' | 'ember-liquid' = 'aurora', publish = false) => {
     const b = bundleOf(fixture);
     const up = await api.post('/v1/themes/packages/upload', { bundle: b, submission_mode: 'private_install' }, { token: owner.merchant.token });
     expect(up.status, JSON.stringify(up.body)).to.equal(201);
@@ -54,7 +54,7 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
   });
 
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
     ({ bundle, slug } = await givenInstalled(shop));
     installed = Object.fromEntries(Object.entries((await editor()).templates).map(([k, t]: [string, any]) => [k, t.live]));
   });
@@ -380,7 +380,7 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
       expect(live!.templates.home!.sections.hero!.blocks.heading!.settings.heading).to.not.equal('Preview me');
 
       // Another store, an expired token, a garbage token: nothing.
-      const other = await givenShop(api);
+      const other = await givenMerchantWithStore(api);
       expect(await previewRenderableTheme(app.platform, other.store.id, session.token)).to.equal(null);
       const later: Platform = { ...app.platform, clock: { now: () => new Date(Date.now() + 31 * 60_000) } };
       expect(await previewRenderableTheme(later, shop.store.id, session.token)).to.equal(null);
@@ -425,7 +425,7 @@ describe('Theme editor: drafts, releases, rollback, preview sessions', () => {
   describe('ownership', () => {
     it('refuses another merchant on this store (403), finds nothing of this store from theirs (404), and asks for a session (401); an app reads with read_themes but never writes (401)', async () => {
       const before = await counts();
-      const other = await givenShop(api);
+      const other = await givenMerchantWithStore(api);
       const onMine = { token: other.merchant.token, storeId: shop.store.id };
       const calls: [string, string, unknown?][] = [
         ['GET', `/v1/themes/${slug}/editor`],

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { counts } from '../helpers/database.js';
 import { png } from '../helpers/images.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { bundleOf, bundleWithAppBlocks, setAsset } from '../helpers/theme-uploads.js';
 import { useThemeMarketplace } from '../helpers/theme-marketplace.js';
 import { until } from '../helpers/waiting.js';
@@ -121,7 +121,7 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
       expect(again.body.data.version.id).to.equal(first.body.data.version.id);
       expect(again.body.data.review_record.id).to.equal(first.body.data.review_record.id);
 
-      const stranger = await givenShop(api);
+      const stranger = await givenMerchantWithStore(api);
       const taken = await upload(bundle, { token: stranger.merchant.token });
       expect([taken.status, taken.body.error.code]).to.deep.equal([403, 'theme_slug_taken']);
 
@@ -147,7 +147,7 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
     });
     it('takes binary assets as media files of the author’s own stores, and checks them in storage', async () => {
       const image = png(4, 4);
-      const mediaUpload = async (who: GivenShop) => {
+      const mediaUpload = async (who: GivenMerchantWithStore) => {
         const form = new FormData();
         form.append('file', new Blob([image], { type: 'image/png' }), 'logo.png');
         const res = await fetch(`${app.url}/v1/media`, {
@@ -164,7 +164,7 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
         sha256: createHash('sha256').update(image).digest('hex'),
         media_id: mediaId,
       });
-      const theirs = await mediaUpload(await givenShop(api));
+      const theirs = await mediaUpload(await givenMerchantWithStore(api));
       const foreign = bundleOf('aurora');
       foreign.renderer.assets.push(asset(theirs));
       const refused = await upload(foreign);
@@ -330,7 +330,7 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
     it('installs a published theme into a store the merchant owns: the first is live, another goes live atomically', async () => {
       const a = await published(bundleOf('aurora'));
       const b = await published(bundleOf('aurora'));
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const first = await api.post(`/v1/themes/${a.package.slug}/install`, { store_id: shop.store.id }, { token: shop.merchant.token });
       expect(first.status, JSON.stringify(first.body)).to.equal(201);
       expect(first.body.data).to.include({ role: 'live', slug: a.package.slug, version: bundleOf('aurora').package.version });
@@ -347,7 +347,7 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
 
     it('refuses a store the merchant does not own, an unpublished theme, and a paid one the store has not purchased (theme-purchases.test.ts)', async () => {
       const a = await published(bundleOf('aurora'));
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       const notMine = await api.post(`/v1/themes/${a.package.slug}/install`, { store_id: author.store.id }, { token: shop.merchant.token });
       expect([notMine.status, notMine.body.error.code]).to.deep.equal([403, 'store_forbidden']);
       const draft = (await upload(bundleOf('aurora'))).body.data;
@@ -369,7 +369,7 @@ describe('Theme packages: upload, review by the themes worker, catalog, install'
       expect(res.body.data.installable).to.equal(true);
       const mine = await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: author.store.id }, { token: author.merchant.token });
       expect(mine.status).to.equal(201);
-      const shop = await givenShop(api);
+      const shop = await givenMerchantWithStore(api);
       expect((await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: shop.store.id }, { token: shop.merchant.token })).status).to.equal(404);
       expect((await api.get('/v1/themes?limit=250')).body.data.map((t: { slug: string }) => t.slug)).to.not.include(bundle.package.slug);
       const asMarketplace = await upload({ ...bundle, package: { ...bundle.package, version_number: 2 } });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { startTestApp } from '../helpers/app.js';
-import { givenShop, givenStore, type GivenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, givenStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { client } from '../helpers/http.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
 import { useThemeMarketplace } from '../helpers/theme-marketplace.js';
@@ -32,13 +32,13 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
     expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
     return bundle.package.slug as string;
   };
-  const purchase = (slug: string, shop: GivenShop, storeId = shop.store.id, headers?: Record<string, string>) =>
+  const purchase = (slug: string, shop: GivenMerchantWithStore, storeId = shop.store.id, headers?: Record<string, string>) =>
     api.post(`/v1/themes/${slug}/purchase`, { store_id: storeId }, { token: shop.merchant.token, ...(headers ? { headers } : {}) });
-  const simulate = (slug: string, shop: GivenShop, purchaseId: string) =>
+  const simulate = (slug: string, shop: GivenMerchantWithStore, purchaseId: string) =>
     api.post(`/v1/themes/${slug}/purchase/simulate`, { store_id: shop.store.id, purchase_id: purchaseId }, { token: shop.merchant.token });
-  const verify = (slug: string, shop: GivenShop, body: Record<string, unknown>) =>
+  const verify = (slug: string, shop: GivenMerchantWithStore, body: Record<string, unknown>) =>
     api.post(`/v1/themes/${slug}/purchase/verify`, { store_id: shop.store.id, ...body }, { token: shop.merchant.token });
-  const install = (slug: string, shop: GivenShop, storeId = shop.store.id) =>
+  const install = (slug: string, shop: GivenMerchantWithStore, storeId = shop.store.id) =>
     api.post(`/v1/themes/${slug}/install`, { store_id: storeId }, { token: shop.merchant.token });
   const purchasesOf = (slug: string) =>
     app.platform.db
@@ -49,7 +49,7 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
 
   it('refuses to sell a free theme (409 theme_is_free), and an unknown one (404)', async () => {
     const free = await published(null);
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const res = await purchase(free, shop);
     expect([res.status, res.body.error.code]).to.deep.equal([409, 'theme_is_free']);
     expect((await purchase('no-such-theme', shop)).status).to.equal(404);
@@ -59,7 +59,7 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
 
   it('a paid theme: install 402 → purchase pending → wrong signature refused → verified paid → replay changes nothing → install 201', async () => {
     const slug = await published(49.99);
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
 
     const refused = await install(slug, shop);
     expect([refused.status, refused.body.error.code]).to.deep.equal([402, 'purchase_required']);
@@ -143,10 +143,10 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
 
   it('another merchant can neither purchase for, simulate for nor verify for a store it does not own', async () => {
     const slug = await published(19);
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const p = (await purchase(slug, shop)).body.data.purchase;
     const pay = (await simulate(slug, shop, p.id)).body.data;
-    const intruder = await givenShop(api);
+    const intruder = await givenMerchantWithStore(api);
 
     const forPurchase = await purchase(slug, intruder, shop.store.id);
     expect([forPurchase.status, forPurchase.body.error.code]).to.deep.equal([403, 'store_forbidden']);
@@ -175,7 +175,7 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
 
   it('a purchase unlocks only the store that paid: another store of the same merchant still gets 402', async () => {
     const slug = await published(25);
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const other = await givenStore(api, shop.merchant);
     const p = (await purchase(slug, shop)).body.data.purchase;
     const pay = (await simulate(slug, shop, p.id)).body.data;
@@ -195,7 +195,7 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
 
   it('has no sandbox in production: it would unlock paid themes without money changing hands', async () => {
     const slug = await published(10);
-    const shop = await givenShop(api);
+    const shop = await givenMerchantWithStore(api);
     const { createPurchase } = await import('../../src/themes/purchases/service.js');
     const production = { ...app.platform, config: { ...app.platform.config, env: 'production' as const } };
     const store = (await api.get('/v1/stores/current', shop.as)).body.data;
@@ -228,7 +228,7 @@ describe('Theme purchases: the simulated checkout exists only in development and
       const deployed = await startTestApp(`theme_simulate_${env}`, { APP_ENV: env, ...deployedEnv });
       try {
         const api = client(deployed.url);
-        const shop = await givenShop(api);
+        const shop = await givenMerchantWithStore(api);
         const body = { store_id: shop.store.id, purchase_id: '6650c0ffee00000000000001' };
         const absent = await api.post('/v1/themes/aurora/purchase/no-such-route', body, { token: shop.merchant.token });
         expect([absent.status, absent.body.error.code]).to.deep.equal([404, 'route_not_found']);

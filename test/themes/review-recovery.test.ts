@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { givenMerchant, givenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore } from '../helpers/factories.js';
 import { client } from '../helpers/http.js';
 import { runProcfileProcess } from '../helpers/processes.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
@@ -34,7 +34,7 @@ describe('Theme review when the themes worker dies mid-review', () => {
 
   it('completes the review once, in another worker, after the first was killed holding it', async () => {
     const api = client(app.url);
-    const author = await givenShop(api);
+    const author = await givenMerchantWithStore(api);
     const operator = await givenMerchant(api, { email: 'op-recovery@example.com' });
     const up = await api.post('/v1/themes/packages/upload', { bundle: bundleOf('aurora') }, { token: author.merchant.token });
     expect(up.status, JSON.stringify(up.body)).to.equal(201);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { givenShop, type As } from '../helpers/factories.js';
+import { givenMerchantWithStore, type As } from '../helpers/factories.js';
 import { stopAll } from '../helpers/processes.js';
 import { makeTestCertificate, type TestCertificate } from '../helpers/tls.js';
 import { deliveryOf, renameStore, useWebhooksApp } from '../helpers/webhooks.js';
@@ -48,7 +48,7 @@ describe('Webhook targets in staging: private, loopback, link-local and metadata
     start('webhooks', { WEBHOOK_TARGET_ALLOWLIST: allowlist, NODE_EXTRA_CA_CERTS: tls.certFile }, '"event":"webhooks.internal_listening"');
 
   it('refuses them at creation and update with 400 invalid_target_url and changes nothing; allow-listed hosts pass', async () => {
-    const { as } = await givenShop(api);
+    const { as } = await givenMerchantWithStore(api);
     const cases: [string, RegExp][] = [
       ['https://10.0.0.1/hooks', /the address 10\.0\.0\.1 is a private address; staging webhooks must reach a public address/],
       ['https://192.168.1.20:8443/', /private address/],
@@ -87,7 +87,7 @@ describe('Webhook targets in staging: private, loopback, link-local and metadata
   });
 
   it('refuses at send time a target its worker does not allow-list (IP literal and host name), and delivers once it does', async () => {
-    const { as } = await givenShop(api);
+    const { as } = await givenMerchantWithStore(api);
     const targets = { '/by-ip': `https://127.0.0.1:${receiver.port}/by-ip`, '/by-name': `https://localhost:${receiver.port}/by-name` };
     const subs: Record<string, string> = {};
     for (const [path, target_url] of Object.entries(targets)) {
@@ -149,7 +149,7 @@ describe('A webhook signing secret that cannot be decrypted', () => {
   const attemptsOf = (delivery: { attempts: Attempt[] }) => delivery.attempts;
 
   it('fails each try as a recorded attempt naming the cause (its key is no longer in SECRETS_KEYS), retried, then failed, and counted', async () => {
-    const { as } = await givenShop(api);
+    const { as } = await givenMerchantWithStore(api);
     const sub = await subscribe(as, '/key-gone');
     // The worker's SECRETS_KEYS no longer holds the key (`dev`) the secret was sealed with.
     const worker = await startWorker(`k2:${Buffer.alloc(32, 5).toString('base64url')}`);
@@ -180,7 +180,7 @@ describe('A webhook signing secret that cannot be decrypted', () => {
   });
 
   it('does the same for a key of the same id that does not open it, and for a previous secret that does not open during a grace period', async () => {
-    const { as } = await givenShop(api);
+    const { as } = await givenMerchantWithStore(api);
     const sub = await subscribe(as, '/key-changed');
     // `dev` is there, but it is another key.
     await startWorker(`dev:${Buffer.alloc(32, 6).toString('base64url')}`);

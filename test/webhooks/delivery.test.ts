@@ -8,13 +8,13 @@ import { claimDelivery, retryDelaySeconds, sendClaimed, type ClaimedDelivery } f
 import { fanOutEvents } from '../../src/webhooks/deliveries/fan-out.js';
 import { createDispatcher } from '../../src/webhooks/deliveries/dispatcher.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
-import { givenMerchantWithStore, givenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore } from '../helpers/factories.js';
 import { client, type Client } from '../helpers/http.js';
 import { runProcfileProcess, type RunningProcess } from '../helpers/processes.js';
 import { verifyBySpec } from '../helpers/spec-verifier.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { freePort, until } from '../helpers/waiting.js';
-import { deliveryOf, renameStore, useWebhooksApp } from '../helpers/webhooks.js';
+import { deliveryOf, givenSubscription, givenSubscriptionTo, renameStore, useWebhooksApp } from '../helpers/webhooks.js';
 
 const SECRET = 'internal-secret-for-the-webhooks-tests-0123456789';
 
@@ -36,15 +36,10 @@ describe('Webhook delivery (webhooks worker, receiver, operations API)', () => {
   // Each test acts on a store of its own: its subscriptions see only its own events, whatever
   // another test left active.
   beforeEach(async () => {
-    as = (await givenShop(api)).as;
+    as = (await givenMerchantWithStore(api)).as;
   });
 
-  async function subscribe(path: string, eventTypes = ['store.*']): Promise<{ id: string; secret: string }> {
-    const res = await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}${path}`, event_types: eventTypes }, as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    receiver.expectSecret(path, res.body.data.secret);
-    return { id: res.body.data.id, secret: res.body.data.secret };
-  }
+  const subscribe = (path: string, eventTypes?: string[]) => givenSubscriptionTo(api, as, receiver, path, eventTypes);
   const unsubscribe = (id: string) => api.patch(`/v1/operations/webhook-subscriptions/${id}`, { active: false }, as);
   const changeStore = () => renameStore(app, api, as);
   const deliveryFor = (subscriptionId: string, eventId: string, done = true) => deliveryOf(api, as, subscriptionId, eventId, done);
@@ -518,9 +513,7 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
     expect((await api.patch(`/v1/stores/${as.storeId}`, { name: 'Before any subscription' }, as)).status).to.equal(200);
     const unsubscribed = await latestEventId();
     // A subscription to another family: an event of this type is still nobody's.
-    expect(
-      (await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}/customers`, event_types: ['customer.*'] }, as)).status,
-    ).to.equal(201);
+    await givenSubscription(api, as, { target_url: `${receiver.url}/customers`, event_types: ['customer.*'] });
     expect((await api.patch(`/v1/stores/${as.storeId}`, { name: 'Subscribed to customers only' }, as)).status).to.equal(200);
     const otherFamily = await latestEventId();
     expect(otherFamily).not.to.equal(unsubscribed);
@@ -536,9 +529,7 @@ describe('Announcing events to the webhooks service (wake-up, or the fan-out job
   });
 
   it('enqueues the fan-out job when the webhooks service cannot be woken, and a worker started later delivers the event', async () => {
-    const res = await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}/later`, event_types: ['store.updated'] }, as);
-    expect(res.status).to.equal(201);
-    receiver.expectSecret('/later', res.body.data.secret);
+    await givenSubscriptionTo(api, as, receiver, '/later', ['store.updated']);
     // Nothing listens on the internal port yet: the wake-up is refused.
     expect((await api.patch(`/v1/stores/${as.storeId}`, { name: 'While the webhooks worker is down' }, as)).status).to.equal(200);
     const eventId = await latestEventId();

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { readOutbox, type OutboxEntry } from '../../src/messages/index.js';
 import { authorizeApp, givenDeveloper, givenSubmittedApp, type GivenApp } from '../helpers/apps.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { freePort, until } from '../helpers/waiting.js';
-import { renameStore, useWebhooksApp } from '../helpers/webhooks.js';
+import { givenSubscriptionTo, renameStore, useWebhooksApp } from '../helpers/webhooks.js';
 
 const SECRET = 'internal-secret-for-the-subscription-health-tests-0123';
 const OPERATOR = 'op-subscription-health@example.com';
@@ -30,9 +30,9 @@ describe('Webhook subscription health: failing, disabled, and the notices to who
     operatorToken = (await givenMerchant(api, { email: OPERATOR })).token;
   });
 
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   beforeEach(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
   });
 
   const notices = async (email: string, kind?: string): Promise<OutboxEntry[]> =>
@@ -42,12 +42,7 @@ describe('Webhook subscription health: failing, disabled, and the notices to who
   /** Waits long enough for a duplicate to show, if one were coming (a few retries and sweeps). */
   const settle = () => new Promise((r) => setTimeout(r, 1500));
 
-  async function subscribe(path: string): Promise<string> {
-    const res = await api.post('/v1/operations/webhook-subscriptions', { target_url: `${receiver.url}${path}`, event_types: ['store.*'] }, shop.as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    receiver.expectSecret(path, res.body.data.secret);
-    return res.body.data.id;
-  }
+  const subscribe = async (path: string): Promise<string> => (await givenSubscriptionTo(api, shop.as, receiver, path)).id;
   const view = async (id: string) => (await api.get(`/v1/operations/webhook-subscriptions/${id}`, shop.as)).body.data;
   const waitForHealth = (id: string, health: string) =>
     until(`subscription ${id} to be ${health}`, async () => {
@@ -144,7 +139,7 @@ describe('Webhook subscription health: failing, disabled, and the notices to who
     };
     receiver.expectSecret('/health-app', partner.webhookSecret).on('/health-app', () => ({ status: 500 }));
     const { installationId } = await authorizeApp(api, partner, shop, { scopes: ['read_products'], webhookUrl: `${receiver.url}/health-app` });
-    const other = await givenShop(api);
+    const other = await givenMerchantWithStore(api);
 
     const appView = async () => {
       const res = await api.get(`/v1/app-store/developers/apps/${partner.app.id}/webhook-subscriptions`, { token: developer.merchant.token });

@@ -8,7 +8,8 @@ import { createSubscription, updateSubscription, MAX_SUBSCRIPTIONS_PER_STORE } f
 import type { Resolver } from '../../src/outbound/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { counts, findPlaintext, snapshot } from '../helpers/database.js';
-import { givenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore, type As } from '../helpers/factories.js';
+import { givenSubscription } from '../helpers/webhooks.js';
 
 const PATH = '/v1/operations/webhook-subscriptions';
 const FIELDS = [
@@ -41,18 +42,18 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     platform = app.platform;
   });
 
-  async function givenSubscription(as: { token: string; storeId: string }, body: Record<string, unknown> = {}) {
-    const res = await api.post(PATH, { target_url: TARGET, event_types: ['order.created'], ...body }, as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    secretsSeen.push(res.body.data.secret);
-    return res.body.data;
+  /** A subscription (givenSubscription), its secret kept for the scan at the end. */
+  async function subscribe(as: As, body: Record<string, unknown> = {}) {
+    const subscription = await givenSubscription(api, as, body);
+    secretsSeen.push(subscription.secret);
+    return subscription;
   }
 
   const eventsOf = (id: string) => platform.db.collection('events').find({ 'payload.webhook_subscription.id': id }).sort({ _id: 1 }).toArray();
 
   describe('POST', () => {
     it('creates a subscription owned by the merchant, shows its secret once and records webhook_subscription.created', async () => {
-      const { merchant, store, as } = await givenShop(api);
+      const { merchant, store, as } = await givenMerchantWithStore(api);
       const res = await api.post(PATH, { target_url: TARGET, event_types: ['order.created', 'product.*'], description: ' Fulfilment sync ' }, as);
       expect(res.status).to.equal(201);
       const { secret, ...view } = res.body.data;
@@ -85,21 +86,21 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('takes every documented wildcard, drops duplicates and may start inactive', async () => {
-      const { as } = await givenShop(api);
-      const sub = await givenSubscription(as, { event_types: ['*', 'order.*', 'order.created', 'order.*'], active: false, description: '' });
+      const { as } = await givenMerchantWithStore(api);
+      const sub = await subscribe(as, { event_types: ['*', 'order.*', 'order.created', 'order.*'], active: false, description: '' });
       expect(sub).to.include({ active: false, description: null });
       expect(sub.event_types).to.deep.equal(['*', 'order.*', 'order.created']);
     });
 
     it('stores the URL as parsed and accepts plain http to loopback outside production', async () => {
-      const { as } = await givenShop(api);
-      expect((await givenSubscription(as, { target_url: 'HTTPS://Hooks.Example.com:8443/a?b=1' })).target_url).to.equal('https://hooks.example.com:8443/a?b=1');
-      expect((await givenSubscription(as, { target_url: 'http://127.0.0.1:4567/hooks' })).target_url).to.equal('http://127.0.0.1:4567/hooks');
-      expect((await givenSubscription(as, { target_url: 'http://localhost:4567' })).target_url).to.equal('http://localhost:4567/');
+      const { as } = await givenMerchantWithStore(api);
+      expect((await subscribe(as, { target_url: 'HTTPS://Hooks.Example.com:8443/a?b=1' })).target_url).to.equal('https://hooks.example.com:8443/a?b=1');
+      expect((await subscribe(as, { target_url: 'http://127.0.0.1:4567/hooks' })).target_url).to.equal('http://127.0.0.1:4567/hooks');
+      expect((await subscribe(as, { target_url: 'http://localhost:4567' })).target_url).to.equal('http://localhost:4567/');
     });
 
     it('refuses bad input with path-prefixed details naming the bad event types, and changes nothing', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const before = await counts(platform.db);
       const cases: [unknown, RegExp][] = [
         [{ event_types: ['order.created'] }, /body\.target_url/],
@@ -133,7 +134,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('refuses targets that break the target rules with 400 invalid_target_url, and changes nothing', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const before = await counts(platform.db);
       const cases: [string, RegExp][] = [
         ['http://hooks.example.com/', /must use https; plain http is allowed only to localhost/],
@@ -155,7 +156,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('replays a retried Idempotency-Key with the same secret and creates one subscription', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const headers = { 'idempotency-key': 'sub-1' };
       const body = { target_url: TARGET, event_types: ['order.*'] };
       const first = await api.post(PATH, body, { ...as, headers });
@@ -169,8 +170,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it(`allows at most ${MAX_SUBSCRIPTIONS_PER_STORE} subscriptions per store (409), and another store is not affected`, async () => {
-      const { store, as } = await givenShop(api);
-      const other = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
       const docs = Array.from({ length: MAX_SUBSCRIPTIONS_PER_STORE - 1 }, () => {
         const now = new Date();
         return {
@@ -192,20 +193,20 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
         };
       });
       await subscriptions(platform.db).insertMany(docs);
-      await givenSubscription(as); // the 50th
+      await subscribe(as); // the 50th
       const before = await counts(platform.db);
       const res = await api.post(PATH, { target_url: TARGET, event_types: ['*'] }, as);
       expect(res.status).to.equal(409);
       expect(res.body.error.code).to.equal('subscription_limit_reached');
       expect(await counts(platform.db)).to.deep.equal(before);
-      await givenSubscription(other.as);
+      await subscribe(other.as);
       // Deleting one makes room again.
       expect((await api.delete(`${PATH}/${docs[0]!._id.toHexString()}`, as)).status).to.equal(204);
-      await givenSubscription(as);
+      await subscribe(as);
     });
 
     it('never goes over the limit when creations race', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const now = new Date();
       await subscriptions(platform.db).insertMany(
         Array.from({ length: MAX_SUBSCRIPTIONS_PER_STORE - 3 }, () => ({
@@ -240,8 +241,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('needs a session and a store the merchant owns (403 otherwise)', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       const before = await counts(platform.db);
       const body = { target_url: TARGET, event_types: ['*'] };
       expect((await api.post(PATH, body)).status).to.equal(401);
@@ -250,7 +251,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
       expect(forbidden.status).to.equal(403);
       expect(forbidden.body.error.code).to.equal('store_forbidden');
       expect((await api.get(PATH, { token: a.merchant.token, storeId: b.store.id })).status).to.equal(403);
-      const sub = await givenSubscription(b.as);
+      const sub = await subscribe(b.as);
       const after = await counts(platform.db);
       const asA = { token: a.merchant.token, storeId: b.store.id };
       expect((await api.get(`${PATH}/${sub.id}`, asA)).status).to.equal(403);
@@ -265,11 +266,11 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
   describe('GET', () => {
     it("lists only the store's subscriptions with cursor pagination", async () => {
-      const { as } = await givenShop(api);
-      const other = await givenShop(api);
-      await givenSubscription(other.as);
+      const { as } = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
+      await subscribe(other.as);
       const subs = [];
-      for (let i = 0; i < 3; i++) subs.push(await givenSubscription(as, { description: `n${i}` }));
+      for (let i = 0; i < 3; i++) subs.push(await subscribe(as, { description: `n${i}` }));
       const first = await api.get(`${PATH}?limit=2`, as);
       expect(first.status).to.equal(200);
       expect(first.body.data.map((s: any) => s.id)).to.deep.equal([subs[0].id, subs[1].id]);
@@ -283,9 +284,9 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it("answers 404 for an unknown id, a malformed id and another store's id", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
-      const theirs = await givenSubscription(b.as);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
+      const theirs = await subscribe(b.as);
       for (const id of [theirs.id, new ObjectId().toHexString(), 'not-an-id', 'ABCDEF0123456789ABCDEF01']) {
         const res = await api.get(`${PATH}/${id}`, a.as);
         expect(res.status, id).to.equal(404);
@@ -296,8 +297,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
   describe('PATCH', () => {
     it('changes the given fields, checks a new target, and records webhook_subscription.updated with the changed fields', async () => {
-      const { as } = await givenShop(api);
-      const sub = await givenSubscription(as, { description: 'first' });
+      const { as } = await givenMerchantWithStore(api);
+      const sub = await subscribe(as, { description: 'first' });
       const res = await api.patch(
         `${PATH}/${sub.id}`,
         { target_url: 'https://other.example.com/in', event_types: ['customer.*', 'customer.*'], description: null },
@@ -317,8 +318,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('re-enabling a subscription the platform disabled clears the reason and the failure counts', async () => {
-      const { as } = await givenShop(api);
-      const sub = await givenSubscription(as);
+      const { as } = await givenMerchantWithStore(api);
+      const sub = await subscribe(as);
       const disabledAt = new Date('2026-01-02T03:04:05.000Z');
       await subscriptions(platform.db).updateOne(
         { _id: new ObjectId(sub.id) },
@@ -337,8 +338,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('refuses bad input and bad targets and changes nothing', async () => {
-      const { as } = await givenShop(api);
-      const sub = await givenSubscription(as);
+      const { as } = await givenMerchantWithStore(api);
+      const sub = await subscribe(as);
       const before = await counts(platform.db);
       const stored = await subscriptions(platform.db).findOne({ _id: new ObjectId(sub.id) });
       const cases: [unknown, string, RegExp][] = [
@@ -364,9 +365,9 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it("answers 404 for another store's id and changes nothing", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
-      const theirs = await givenSubscription(b.as);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
+      const theirs = await subscribe(b.as);
       const stored = await subscriptions(platform.db).findOne({ _id: new ObjectId(theirs.id) });
       const before = await counts(platform.db);
       for (const body of [{ active: false }, { target_url: 'http://example.com/' }]) {
@@ -381,8 +382,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
   describe('DELETE', () => {
     it('deletes and records webhook_subscription.deleted with the subscription as it was', async () => {
-      const { as } = await givenShop(api);
-      const sub = await givenSubscription(as);
+      const { as } = await givenMerchantWithStore(api);
+      const sub = await subscribe(as);
       const { secret: _secret, ...view } = sub;
       const res = await api.delete(`${PATH}/${sub.id}`, as);
       expect(res.status).to.equal(204);
@@ -394,9 +395,9 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it("answers 404 for another store's id and keeps it", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
-      const theirs = await givenSubscription(b.as);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
+      const theirs = await subscribe(b.as);
       const before = await counts(platform.db);
       expect((await api.delete(`${PATH}/${theirs.id}`, a.as)).status).to.equal(404);
       expect(await counts(platform.db)).to.deep.equal(before);
@@ -406,8 +407,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
 
   describe('POST /:id/rotate-secret', () => {
     it('returns a new secret once and keeps the previous one signing for the grace period (default one day)', async () => {
-      const { as } = await givenShop(api);
-      const sub = await givenSubscription(as);
+      const { as } = await givenMerchantWithStore(api);
+      const sub = await subscribe(as);
       const oldSecret = sub.secret;
       const before = Date.now();
       const res = await api.post(`${PATH}/${sub.id}/rotate-secret`, {}, as);
@@ -432,8 +433,8 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it('takes a chosen grace period; 0 drops the previous secret at once; a second rotation replaces the previous one', async () => {
-      const { as } = await givenShop(api);
-      const sub = await givenSubscription(as);
+      const { as } = await givenMerchantWithStore(api);
+      const sub = await subscribe(as);
       const first = await api.post(`${PATH}/${sub.id}/rotate-secret`, { grace_period_seconds: 604800 }, as);
       secretsSeen.push(first.body.data.secret);
       expect(Date.parse(first.body.data.previous_secret_expires_at) - Date.parse(first.body.data.secret_rotated_at)).to.equal(604_800_000);
@@ -451,10 +452,10 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     });
 
     it("refuses bad input, another store's id and unknown ids, and changes nothing", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
-      const sub = await givenSubscription(a.as);
-      const theirs = await givenSubscription(b.as);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
+      const sub = await subscribe(a.as);
+      const theirs = await subscribe(b.as);
       const before = await counts(platform.db);
       const stored = await subscriptions(platform.db).findOne({ _id: new ObjectId(sub.id) });
       const cases: [unknown, RegExp][] = [
@@ -493,7 +494,7 @@ describe('Webhook subscriptions (/v1/operations/webhook-subscriptions)', () => {
     };
 
     it('refuses private targets at creation and update unless allow-listed', async () => {
-      const { merchant, store } = await givenShop(api);
+      const { merchant, store } = await givenMerchantWithStore(api);
       const prodPlatform = { ...platform, config: prod };
       const owner = { type: 'merchant' as const, id: merchant.id };
       const input = (target_url: string) => ({ target_url, event_types: ['*'], active: true, description: null });

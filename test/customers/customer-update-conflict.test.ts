@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { ObjectId, type Document, type WithId } from 'mongodb';
 import { useTestApp } from '../helpers/app.js';
-import { givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenCustomer } from '../helpers/customers.js';
+import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { withFault } from '../helpers/faults.js';
 import type { Reply } from '../helpers/http.js';
 
@@ -14,16 +15,10 @@ import type { Reply } from '../helpers/http.js';
  */
 describe('Customer updates under concurrent renames', () => {
   const { app, api } = useTestApp('customer_conflict');
-  let shop: GivenShop;
+  let shop: GivenMerchantWithStore;
   before(async () => {
-    shop = await givenShop(api);
+    shop = await givenMerchantWithStore(api);
   });
-
-  async function givenCustomer() {
-    const res = await api.post('/v1/customers', { email: `c-${new ObjectId().toHexString()}@example.com`, first_name: 'Ada', last_name: 'Lovelace' }, shop.as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.data as { id: string; email: string };
-  }
 
   /**
    * After each read of this customer, another writer renames it (as a concurrent PATCH would),
@@ -42,7 +37,7 @@ describe('Customer updates under concurrent renames', () => {
     };
 
   it('gives up with 409 edit_conflict after 5 tries when the customer keeps being renamed, changing nothing', async () => {
-    const customer = await givenCustomer();
+    const customer = await givenCustomer(api, shop.as, { first_name: 'Ada', last_name: 'Lovelace' });
     const reads = { n: 0 };
     const res: Reply = await withFault(app.platform, 'customers', 'findOne', renamedAfterEveryRead(customer.id, reads), () =>
       api.patch(`/v1/customers/${customer.id}`, { last_name: 'King', note: 'from the PATCH' }, shop.as),
@@ -57,7 +52,7 @@ describe('Customer updates under concurrent renames', () => {
   });
 
   it('absorbs a rename that lands between its read and its write, and applies both', async () => {
-    const customer = await givenCustomer();
+    const customer = await givenCustomer(api, shop.as, { first_name: 'Ada', last_name: 'Lovelace' });
     const reads = { n: 0 };
     const res: Reply = await withFault(app.platform, 'customers', 'findOne', renamedAfterEveryRead(customer.id, reads, 1), () =>
       api.patch(`/v1/customers/${customer.id}`, { last_name: 'King' }, shop.as),

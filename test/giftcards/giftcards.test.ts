@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import { debitGiftCard, findGiftCardByCode } from '../../src/giftcards/index.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenCustomer } from '../helpers/customers.js';
 import { counts, findPlaintext } from '../helpers/database.js';
-import { givenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore } from '../helpers/factories.js';
 
 const PATH = '/v1/products/gift-cards';
 const FIELDS = [
@@ -33,8 +34,8 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
 
   describe('POST /v1/products/gift-cards', () => {
     it('issues a card with a generated code shown once, in the store currency, and records gift_card.created', async () => {
-      const { store, as } = await givenShop(api);
-      const customer = (await api.post('/v1/customers', { email: 'birthday@example.com' }, as)).body.data.id as string;
+      const { store, as } = await givenMerchantWithStore(api);
+      const customer = (await givenCustomer(api, as, { email: 'birthday@example.com' })).id as string;
       const res = await api.post(PATH, { initial_value: 5000, note: 'Birthday', customer_id: customer, expires_on: dayFromToday(30) }, as);
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       const card = res.body.data;
@@ -64,7 +65,7 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     });
 
     it('never stores or logs the code: only a keyed hash and the last four characters', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const generated = await api.post(PATH, { initial_value: 1000 }, as);
       const given = await api.post(PATH, { initial_value: 1000, code: 'gift-ab12-cd34-ef56' }, as);
       expect(given.status).to.equal(201);
@@ -83,7 +84,7 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     });
 
     it('replays the create response, code included, for a retried Idempotency-Key, issuing one card', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const headers = { 'idempotency-key': 'gift-card-1' };
       const first = await api.post(PATH, { initial_value: 2500 }, { ...as, headers });
       const second = await api.post(PATH, { initial_value: 2500 }, { ...as, headers });
@@ -97,8 +98,8 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     });
 
     it('refuses a code already used in the store with 409, but another store may use it', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       expect((await api.post(PATH, { initial_value: 100, code: 'SAMECODE1' }, a.as)).status).to.equal(201);
       const before = await counts(platform.db);
       const again = await api.post(PATH, { initial_value: 100, code: 'same-code 1' }, a.as);
@@ -109,7 +110,7 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     });
 
     it('refuses bad input with path-prefixed details and changes nothing', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const before = await counts(platform.db);
       const cases: [unknown, RegExp][] = [
         [{}, /body\.initial_value/],
@@ -144,9 +145,9 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     });
 
     it('refuses a customer_id that is not a customer of this store, changing nothing', async () => {
-      const mine = await givenShop(api);
-      const theirs = await givenShop(api);
-      const stranger = (await api.post('/v1/customers', { email: 'stranger@example.com' }, theirs.as)).body.data.id as string;
+      const mine = await givenMerchantWithStore(api);
+      const theirs = await givenMerchantWithStore(api);
+      const stranger = (await givenCustomer(api, theirs.as, { email: 'stranger@example.com' })).id as string;
       expect(stranger).to.match(/^[0-9a-f]{24}$/);
       const before = await counts(platform.db);
       for (const customer_id of [stranger, '0'.repeat(24)]) {
@@ -163,8 +164,8 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     });
 
     it('needs a session and a store the merchant owns', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       expect((await api.post(PATH, { initial_value: 100 })).status).to.equal(401);
       expect((await api.post(PATH, { initial_value: 100 }, { token: a.merchant.token })).body.error.code).to.equal('store_required');
       const before = await counts(platform.db);
@@ -178,8 +179,8 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
 
   describe('GET /v1/products/gift-cards', () => {
     it("lists the store's cards in creation order with cursor pagination and a status filter", async () => {
-      const { as } = await givenShop(api);
-      const other = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
       await api.post(PATH, { initial_value: 999 }, other.as);
       const ids: string[] = [];
       for (const value of [100, 200, 300]) ids.push((await api.post(PATH, { initial_value: value }, as)).body.data.id);
@@ -198,7 +199,7 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     });
 
     it('refuses bad filters and paging input', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       for (const query of ['status=expired', 'limit=0', 'limit=251', 'cursor=nope', 'code=ABCD']) {
         const res = await api.get(`${PATH}?${query}`, as);
         expect(res.status, query).to.equal(400);
@@ -209,7 +210,7 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
 
   describe('GET /v1/products/gift-cards/:id and POST .../:id/disable', () => {
     it('disables a card once (idempotently) and records gift_card.disabled once', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const card = (await api.post(PATH, { initial_value: 100 }, as)).body.data;
       const first = await api.post(`${PATH}/${card.id}/disable`, undefined, as);
       expect(first.status).to.equal(200);
@@ -224,8 +225,8 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     });
 
     it("answers 404 for another store's card and for ids that do not exist, changing nothing", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       const theirs = (await api.post(PATH, { initial_value: 100 }, b.as)).body.data;
       const before = await counts(platform.db);
       for (const id of [theirs.id, '0'.repeat(24), 'not-an-id']) {
@@ -240,7 +241,7 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     });
 
     it('refuses a body or query on disable', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const card = (await api.post(PATH, { initial_value: 100 }, as)).body.data;
       expect((await api.post(`${PATH}/${card.id}/disable`, { reason: 'x' }, as)).status).to.equal(400);
       expect((await api.get(`${PATH}/${card.id}?x=1`, as)).status).to.equal(400);
@@ -250,8 +251,8 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
 
   describe('findGiftCardByCode and debitGiftCard (for the checkout)', () => {
     it('finds a card by its code in any spacing or case, only in its own store', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       const created = (await api.post(PATH, { initial_value: 700 }, a.as)).body.data;
       const { code, ...view } = created;
       expect(await findGiftCardByCode(platform, a.store.id, code)).to.deep.equal(view);
@@ -263,7 +264,7 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     });
 
     it('debits the balance, records gift_card.debited, and refuses more than the balance', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const card = (await api.post(PATH, { initial_value: 1000 }, as)).body.data;
       expect(await debitGiftCard(platform, store.id, card.id, 300)).to.equal(700);
       expect(await debitGiftCard(platform, store.id, card.id, 700)).to.equal(0);
@@ -277,8 +278,8 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     });
 
     it('refuses disabled, expired, foreign and bad debits', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       const card = (await api.post(PATH, { initial_value: 1000, expires_on: dayFromToday(1) }, a.as)).body.data;
       await expectError(debitGiftCard(platform, b.store.id, card.id, 1), 'not_found');
       await expectError(debitGiftCard(platform, a.store.id, '0'.repeat(24), 1), 'not_found');
@@ -295,7 +296,7 @@ describe('Gift cards (/v1/products/gift-cards)', () => {
     });
 
     it('never takes the balance below zero under 20 parallel debits', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const card = (await api.post(PATH, { initial_value: 1000 }, as)).body.data;
       const results = await Promise.allSettled(Array.from({ length: 20 }, () => debitGiftCard(platform, store.id, card.id, 150)));
       const ok = results.filter((r) => r.status === 'fulfilled');

@@ -3,8 +3,10 @@ import { ObjectId } from 'mongodb';
 import type { Platform } from '../../src/platform.js';
 import { productRatingSummary } from '../../src/product-reviews/index.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenCustomer } from '../helpers/customers.js';
 import { counts } from '../helpers/database.js';
-import { givenShop, type As } from '../helpers/factories.js';
+import { givenMerchantWithStore } from '../helpers/factories.js';
+import { givenProductReview } from '../helpers/product-reviews.js';
 
 const PATH = '/v1/reviews';
 const FIELDS = [
@@ -30,25 +32,19 @@ describe('Reviews (/v1/reviews)', () => {
     platform = app.platform;
   });
 
-  /** A shop with one product to review. */
-  async function givenShopWithProduct() {
-    const shop = await givenShop(api);
+  /** A merchant with a store that has one product to review. */
+  async function givenStoreWithProduct() {
+    const shop = await givenMerchantWithStore(api);
     const product = await api.post('/v1/products', { title: 'Teapot', variants: [{ price: 1500 }] }, shop.as);
     expect(product.status, JSON.stringify(product.body)).to.equal(201);
     return { ...shop, productId: product.body.data.id as string };
-  }
-
-  async function givenReview(as: As, body: Record<string, unknown>) {
-    const res = await api.post(PATH, body, as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.data;
   }
 
   const eventsOf = (key: string) => platform.db.collection('events').find({ idempotency_key: key }).toArray();
 
   describe('POST /v1/reviews', () => {
     it('records a review with defaults (pending, no reply) and emits review.created', async () => {
-      const { store, as, productId } = await givenShopWithProduct();
+      const { store, as, productId } = await givenStoreWithProduct();
       const res = await api.post(PATH, { product_id: productId, author_name: '  Ada  ', rating: 5, body: '  Lovely <b>teapot</b> & cups\n' }, as);
       expect(res.status).to.equal(201);
       expect(res.body.data).to.have.all.keys(...FIELDS);
@@ -75,12 +71,11 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('takes every field: a customer of the store, a normalised email, a title and a status', async () => {
-      const { as, productId } = await givenShopWithProduct();
-      const customer = await api.post('/v1/customers', { email: 'grace@example.com' }, as);
-      expect(customer.status, JSON.stringify(customer.body)).to.equal(201);
-      const review = await givenReview(as, {
+      const { as, productId } = await givenStoreWithProduct();
+      const customer = await givenCustomer(api, as, { email: 'grace@example.com' });
+      const review = await givenProductReview(api, as, {
         product_id: productId,
-        customer_id: customer.body.data.id,
+        customer_id: customer.id,
         author_name: 'Grace',
         author_email: '  Grace@Example.COM ',
         rating: 3,
@@ -88,13 +83,21 @@ describe('Reviews (/v1/reviews)', () => {
         body: 'Does the job.',
         status: 'published',
       });
-      expect(review).to.include({ customer_id: customer.body.data.id, author_email: 'grace@example.com', rating: 3, title: 'Fine', status: 'published' });
-      const empty = await givenReview(as, { product_id: productId, author_name: 'X', rating: 1, body: 'b', title: '', author_email: null, customer_id: null });
+      expect(review).to.include({ customer_id: customer.id, author_email: 'grace@example.com', rating: 3, title: 'Fine', status: 'published' });
+      const empty = await givenProductReview(api, as, {
+        product_id: productId,
+        author_name: 'X',
+        rating: 1,
+        body: 'b',
+        title: '',
+        author_email: null,
+        customer_id: null,
+      });
       expect(empty).to.include({ title: null, author_email: null, customer_id: null });
     });
 
     it('replays a retried Idempotency-Key and records one review', async () => {
-      const { as, productId } = await givenShopWithProduct();
+      const { as, productId } = await givenStoreWithProduct();
       const headers = { 'idempotency-key': 'review-import-1' };
       const body = { product_id: productId, author_name: 'Imported', rating: 4, body: 'Good' };
       const first = await api.post(PATH, body, { ...as, headers });
@@ -107,10 +110,9 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it("refuses bad input, including unknown and other stores' products and customers (400), and changes nothing", async () => {
-      const { as, productId } = await givenShopWithProduct();
-      const other = await givenShopWithProduct();
-      const otherCustomer = await api.post('/v1/customers', { email: 'someone@example.com' }, other.as);
-      expect(otherCustomer.status).to.equal(201);
+      const { as, productId } = await givenStoreWithProduct();
+      const other = await givenStoreWithProduct();
+      const otherCustomer = await givenCustomer(api, other.as, { email: 'someone@example.com' });
       const ok = { product_id: productId, author_name: 'Ada', rating: 4, body: 'Nice' };
       const before = await counts(platform.db);
       const cases: [unknown, RegExp][] = [
@@ -123,7 +125,7 @@ describe('Reviews (/v1/reviews)', () => {
         [{ ...ok, product_id: '0123456789abcdef01234567' }, /body\.product_id: is not a product of this store/],
         [{ ...ok, product_id: other.productId }, /body\.product_id: is not a product of this store/],
         [{ ...ok, customer_id: '0123456789abcdef01234567' }, /body\.customer_id: is not a customer of this store/],
-        [{ ...ok, customer_id: otherCustomer.body.data.id }, /body\.customer_id: is not a customer of this store/],
+        [{ ...ok, customer_id: otherCustomer.id }, /body\.customer_id: is not a customer of this store/],
         [{ ...ok, author_name: '   ' }, /body\.author_name: must not be empty/],
         [{ ...ok, author_name: 'a'.repeat(101) }, /body\.author_name: must be at most 100/],
         [{ ...ok, author_email: 'not-an-email' }, /body\.author_email: must be an email address/],
@@ -142,19 +144,19 @@ describe('Reviews (/v1/reviews)', () => {
         expect(res.body.error.code).to.equal('invalid_input');
         expect(res.body.error.details.join('\n'), JSON.stringify(body)).to.match(detail);
       }
-      const both = await api.post(PATH, { ...ok, product_id: other.productId, customer_id: otherCustomer.body.data.id }, as);
+      const both = await api.post(PATH, { ...ok, product_id: other.productId, customer_id: otherCustomer.id }, as);
       expect(both.body.error.details).to.have.length(2);
       expect((await api.send('POST', PATH, '{"product_id":', as)).status).to.equal(400);
       expect(await counts(platform.db)).to.deep.equal(before);
       // The limits themselves are accepted.
-      await givenReview(as, { ...ok, author_name: 'a'.repeat(100), title: 't'.repeat(200), body: 'b'.repeat(5000), rating: 1 });
-      await givenReview(as, { ...ok, body: 'emoji 🍵 fine' });
+      await givenProductReview(api, as, { ...ok, author_name: 'a'.repeat(100), title: 't'.repeat(200), body: 'b'.repeat(5000), rating: 1 });
+      await givenProductReview(api, as, { ...ok, body: 'emoji 🍵 fine' });
     });
   });
 
   describe('GET /v1/reviews', () => {
     it("lists the store's reviews in creation order, filtered by product, status and rating, page by page", async () => {
-      const { as, productId } = await givenShopWithProduct();
+      const { as, productId } = await givenStoreWithProduct();
       const second = await api.post('/v1/products', { title: 'Cup', variants: [{ price: 500 }] }, as);
       const cupId = second.body.data.id as string;
       const made = [];
@@ -165,7 +167,7 @@ describe('Reviews (/v1/reviews)', () => {
         [productId, 1, 'published'],
         [cupId, 5, 'published'],
       ] as const) {
-        made.push(await givenReview(as, { product_id: product, author_name: 'A', rating, body: 'text', status }));
+        made.push(await givenProductReview(api, as, { product_id: product, author_name: 'A', rating, body: 'text', status }));
       }
       const ids = (res: { body: any }) => (res.body.data as { id: string }[]).map((r) => r.id);
       expect(ids(await api.get(PATH, as))).to.deep.equal(made.map((r) => r.id));
@@ -194,8 +196,8 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('PATCH /v1/reviews/:id (moderation)', () => {
     it('moves between pending, published and hidden, with a version and a review.updated event per change', async () => {
-      const { as, productId } = await givenShopWithProduct();
-      const review = await givenReview(as, { product_id: productId, author_name: 'A', rating: 4, body: 'ok' });
+      const { as, productId } = await givenStoreWithProduct();
+      const review = await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 4, body: 'ok' });
       let version = 1;
       for (const status of ['published', 'hidden', 'published', 'pending', 'hidden', 'pending']) {
         const res = await api.patch(`${PATH}/${review.id}`, { status }, as);
@@ -213,8 +215,8 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('lets the merchant change only the status: author fields and bad input are 400 and change nothing', async () => {
-      const { as, productId } = await givenShopWithProduct();
-      const review = await givenReview(as, { product_id: productId, author_name: 'A', rating: 4, body: 'ok' });
+      const { as, productId } = await givenStoreWithProduct();
+      const review = await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 4, body: 'ok' });
       const before = await counts(platform.db);
       const cases: [unknown, RegExp][] = [
         [{ rating: 5 }, /body: Unrecognized key: "rating"/],
@@ -236,8 +238,8 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('replies', () => {
     it('sets, replaces and deletes the merchant reply, with events', async () => {
-      const { as, productId } = await givenShopWithProduct();
-      const review = await givenReview(as, { product_id: productId, author_name: 'A', rating: 2, body: 'Chipped' });
+      const { as, productId } = await givenStoreWithProduct();
+      const review = await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 2, body: 'Chipped' });
       const set = await api.post(`${PATH}/${review.id}/reply`, { body: 'Sorry! <script>x</script> We will replace it.' }, as);
       expect(set.status).to.equal(200);
       expect(set.body.data.reply.body).to.equal('Sorry! <script>x</script> We will replace it.');
@@ -273,8 +275,8 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('DELETE /v1/reviews/:id', () => {
     it('deletes the review and emits review.deleted with it as it was', async () => {
-      const { as, productId } = await givenShopWithProduct();
-      const review = await givenReview(as, { product_id: productId, author_name: 'A', rating: 3, body: 'meh' });
+      const { as, productId } = await givenStoreWithProduct();
+      const review = await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 3, body: 'meh' });
       expect((await api.delete(`${PATH}/${review.id}`, as)).status).to.equal(204);
       expect((await eventsOf(`review.deleted:${review.id}`))[0]?.payload).to.deep.equal({ review });
       expect((await api.get(`${PATH}/${review.id}`, as)).status).to.equal(404);
@@ -284,17 +286,17 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('GET /v1/reviews/summary', () => {
     it('counts only published reviews, with a one-decimal average and the distribution', async () => {
-      const { as, store, productId } = await givenShopWithProduct();
+      const { as, store, productId } = await givenStoreWithProduct();
       const other = await api.post('/v1/products', { title: 'Cup', variants: [{ price: 500 }] }, as);
       const empty = await api.get(`${PATH}/summary?product_id=${productId}`, as);
       expect(empty.status).to.equal(200);
       expect(empty.body.data).to.deep.equal({ product_id: productId, count: 0, average: null, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } });
 
-      for (const rating of [5, 5, 4, 2]) await givenReview(as, { product_id: productId, author_name: 'A', rating, body: 'x', status: 'published' });
-      await givenReview(as, { product_id: productId, author_name: 'A', rating: 1, body: 'x' }); // pending
-      await givenReview(as, { product_id: productId, author_name: 'A', rating: 1, body: 'x', status: 'hidden' });
-      await givenReview(as, { product_id: other.body.data.id, author_name: 'A', rating: 1, body: 'x', status: 'published' });
-      const later = await givenReview(as, { product_id: productId, author_name: 'A', rating: 3, body: 'x' });
+      for (const rating of [5, 5, 4, 2]) await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating, body: 'x', status: 'published' });
+      await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 1, body: 'x' }); // pending
+      await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 1, body: 'x', status: 'hidden' });
+      await givenProductReview(api, as, { product_id: other.body.data.id, author_name: 'A', rating: 1, body: 'x', status: 'published' });
+      const later = await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 3, body: 'x' });
 
       const summary = await api.get(`${PATH}/summary?product_id=${productId}`, as);
       // 16 / 4 = 4.0
@@ -308,18 +310,19 @@ describe('Reviews (/v1/reviews)', () => {
         average: 3.8,
         distribution: { 1: 0, 2: 1, 3: 1, 4: 1, 5: 2 },
       });
-      await givenReview(as, { product_id: productId, author_name: 'A', rating: 5, body: 'x', status: 'published' });
+      await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 5, body: 'x', status: 'published' });
       expect((await productRatingSummary(platform, store.id, productId)).average).to.equal(4); // 24 / 6
-      await givenReview(as, { product_id: productId, author_name: 'A', rating: 5, body: 'x', status: 'published' });
+      await givenProductReview(api, as, { product_id: productId, author_name: 'A', rating: 5, body: 'x', status: 'published' });
       expect((await productRatingSummary(platform, store.id, productId)).average).to.equal(4.1); // 29 / 7 = 4.142...
       await api.patch(`${PATH}/${later.id}`, { status: 'hidden' }, as);
       expect(await productRatingSummary(platform, store.id, productId)).to.include({ count: 6, average: 4.3 }); // 26 / 6 = 4.333
     });
 
     it("rounds halves up and refuses a missing, malformed or other store's product", async () => {
-      const a = await givenShopWithProduct();
-      const b = await givenShopWithProduct();
-      for (const rating of [4, 5, 5, 5]) await givenReview(a.as, { product_id: a.productId, author_name: 'A', rating, body: 'x', status: 'published' });
+      const a = await givenStoreWithProduct();
+      const b = await givenStoreWithProduct();
+      for (const rating of [4, 5, 5, 5])
+        await givenProductReview(api, a.as, { product_id: a.productId, author_name: 'A', rating, body: 'x', status: 'published' });
       expect((await productRatingSummary(platform, a.store.id, a.productId)).average).to.equal(4.8); // 19 / 4 = 4.75
       expect((await productRatingSummary(platform, b.store.id, a.productId)).count).to.equal(0);
 
@@ -335,9 +338,9 @@ describe('Reviews (/v1/reviews)', () => {
 
   describe('store isolation', () => {
     it("answers 404 for another store's review ids and changes nothing", async () => {
-      const a = await givenShopWithProduct();
-      const b = await givenShopWithProduct();
-      const theirs = await givenReview(b.as, { product_id: b.productId, author_name: 'B', rating: 5, body: 'b' });
+      const a = await givenStoreWithProduct();
+      const b = await givenStoreWithProduct();
+      const theirs = await givenProductReview(api, b.as, { product_id: b.productId, author_name: 'B', rating: 5, body: 'b' });
       await api.post(`${PATH}/${theirs.id}/reply`, { body: 'thanks' }, b.as);
       const before = await counts(platform.db);
       const snapshot = await platform.db.collection('reviews').findOne({});
@@ -362,9 +365,9 @@ describe('Reviews (/v1/reviews)', () => {
     });
 
     it('needs a session (401) and a store the merchant owns (403)', async () => {
-      const a = await givenShopWithProduct();
-      const b = await givenShopWithProduct();
-      const review = await givenReview(b.as, { product_id: b.productId, author_name: 'B', rating: 5, body: 'b' });
+      const a = await givenStoreWithProduct();
+      const b = await givenStoreWithProduct();
+      const review = await givenProductReview(api, b.as, { product_id: b.productId, author_name: 'B', rating: 5, body: 'b' });
       const foreign = { token: a.merchant.token, storeId: b.store.id };
       const before = await counts(platform.db);
       expect((await api.get(PATH)).status).to.equal(401);

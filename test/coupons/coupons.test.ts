@@ -3,8 +3,9 @@ import { ObjectId } from 'mongodb';
 import { claimCouponRedemption, evaluateCoupon, undoCouponRedemption, type CouponRedemption } from '../../src/coupons/index.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenCoupon } from '../helpers/coupons.js';
 import { counts } from '../helpers/database.js';
-import { givenShop } from '../helpers/factories.js';
+import { givenMerchantWithStore } from '../helpers/factories.js';
 
 const PATH = '/v1/coupons';
 const FIELDS = [
@@ -44,15 +45,9 @@ describe('Coupons (/v1/coupons)', () => {
   }
   const usageCount = async (as: { token: string; storeId: string }, id: string) => (await api.get(`${PATH}/${id}`, as)).body.data.usage_count;
 
-  async function givenCoupon(as: { token: string; storeId: string }, body: Record<string, unknown>) {
-    const res = await api.post(PATH, body, as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.data;
-  }
-
   describe('POST /v1/coupons', () => {
     it('creates a coupon with defaults in the store currency and records coupon.created', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const res = await api.post(PATH, { code: 'Summer-10', type: 'percentage', value: 10 }, as);
       expect(res.status).to.equal(201);
       expect(res.body.data).to.have.all.keys(...FIELDS);
@@ -77,8 +72,8 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('takes every field, and times with an offset come back in UTC', async () => {
-      const { as } = await givenShop(api);
-      const coupon = await givenCoupon(as, {
+      const { as } = await givenMerchantWithStore(api);
+      const coupon = await givenCoupon(api, as, {
         code: 'BIG_SPENDER',
         type: 'fixed_amount',
         value: 1500,
@@ -92,14 +87,14 @@ describe('Coupons (/v1/coupons)', () => {
       expect(coupon).to.include({ type: 'fixed_amount', value: 1500, minimum_subtotal: 10000, usage_limit: 100, usage_limit_per_customer: 1, active: false });
       expect(coupon.starts_at).to.equal('2026-01-01T00:00:00.000Z');
       expect(coupon.ends_at).to.equal('2099-12-31T23:59:59.000Z');
-      const free = await givenCoupon(as, { code: 'ship', type: 'free_shipping' });
+      const free = await givenCoupon(api, as, { code: 'ship', type: 'free_shipping' });
       expect(free.value).to.equal(null);
     });
 
     it('refuses a code already used in the store, in any case, with 409; another store may use it', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
-      await givenCoupon(a.as, { code: 'WELCOME', type: 'free_shipping' });
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
+      await givenCoupon(api, a.as, { code: 'WELCOME', type: 'free_shipping' });
       const before = await counts(platform.db);
       for (const code of ['WELCOME', 'welcome', 'WelCome']) {
         const res = await api.post(PATH, { code, type: 'percentage', value: 5 }, a.as);
@@ -107,11 +102,11 @@ describe('Coupons (/v1/coupons)', () => {
         expect(res.body.error.code).to.equal('coupon_code_taken');
       }
       expect(await counts(platform.db)).to.deep.equal(before);
-      await givenCoupon(b.as, { code: 'welcome', type: 'free_shipping' });
+      await givenCoupon(api, b.as, { code: 'welcome', type: 'free_shipping' });
     });
 
     it('replays a retried Idempotency-Key and creates one coupon', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const headers = { 'idempotency-key': 'coupon-1' };
       const body = { code: 'ONCE-ONLY', type: 'free_shipping' };
       const first = await api.post(PATH, body, { ...as, headers });
@@ -124,7 +119,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('refuses bad input, field by field and across fields, and changes nothing', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const before = await counts(platform.db);
       const cases: [unknown, RegExp][] = [
         [{ type: 'percentage', value: 10 }, /body\.code/],
@@ -161,8 +156,8 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('needs a session and a store the merchant owns (403 otherwise)', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       const before = await counts(platform.db);
       expect((await api.post(PATH, { code: 'X12', type: 'free_shipping' })).status).to.equal(401);
       const forbidden = await api.post(PATH, { code: 'X12', type: 'free_shipping' }, { token: a.merchant.token, storeId: b.store.id });
@@ -178,13 +173,13 @@ describe('Coupons (/v1/coupons)', () => {
 
   describe('GET /v1/coupons', () => {
     it("lists the store's coupons with cursor pagination, ?active and a case-insensitive ?query prefix", async () => {
-      const { as } = await givenShop(api);
-      const other = await givenShop(api);
-      await givenCoupon(other.as, { code: 'SUMMER-OTHER', type: 'free_shipping' });
-      const summer = await givenCoupon(as, { code: 'summer-10', type: 'percentage', value: 10 });
-      const summer2 = await givenCoupon(as, { code: 'SUMMER_20', type: 'percentage', value: 20, active: false });
-      const winter = await givenCoupon(as, { code: 'Winter', type: 'free_shipping' });
-      const sum = await givenCoupon(as, { code: 'SUM', type: 'free_shipping' });
+      const { as } = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
+      await givenCoupon(api, other.as, { code: 'SUMMER-OTHER', type: 'free_shipping' });
+      const summer = await givenCoupon(api, as, { code: 'summer-10', type: 'percentage', value: 10 });
+      const summer2 = await givenCoupon(api, as, { code: 'SUMMER_20', type: 'percentage', value: 20, active: false });
+      const winter = await givenCoupon(api, as, { code: 'Winter', type: 'free_shipping' });
+      const sum = await givenCoupon(api, as, { code: 'SUM', type: 'free_shipping' });
 
       const first = await api.get(`${PATH}?limit=3`, as);
       expect(first.body.data.map((c: any) => c.id)).to.deep.equal([summer.id, summer2.id, winter.id]);
@@ -202,7 +197,7 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('refuses bad filters', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       for (const query of ['active=yes', 'query=a%20b', 'query=', 'query=.*', 'limit=0', 'cursor=x', 'type=percentage']) {
         const res = await api.get(`${PATH}?${query}`, as);
         expect(res.status, query).to.equal(400);
@@ -213,8 +208,8 @@ describe('Coupons (/v1/coupons)', () => {
 
   describe('PATCH and DELETE /v1/coupons/:id', () => {
     it('updates fields, checks the rules on the result, and records coupon.updated per change', async () => {
-      const { as } = await givenShop(api);
-      const coupon = await givenCoupon(as, { code: 'FLEX', type: 'percentage', value: 10, starts_at: '2026-01-01T00:00:00Z' });
+      const { as } = await givenMerchantWithStore(api);
+      const coupon = await givenCoupon(api, as, { code: 'FLEX', type: 'percentage', value: 10, starts_at: '2026-01-01T00:00:00Z' });
       const first = await api.patch(`${PATH}/${coupon.id}`, { value: 15, active: false }, as);
       expect(first.status).to.equal(200);
       expect(first.body.data).to.include({ value: 15, active: false, code: 'FLEX' });
@@ -246,9 +241,9 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('refuses to rename to a code the store uses in another case (409), but allows re-casing its own', async () => {
-      const { as } = await givenShop(api);
-      await givenCoupon(as, { code: 'TAKEN', type: 'free_shipping' });
-      const mine = await givenCoupon(as, { code: 'MINE', type: 'free_shipping' });
+      const { as } = await givenMerchantWithStore(api);
+      await givenCoupon(api, as, { code: 'TAKEN', type: 'free_shipping' });
+      const mine = await givenCoupon(api, as, { code: 'MINE', type: 'free_shipping' });
       const res = await api.patch(`${PATH}/${mine.id}`, { code: 'taken' }, as);
       expect(res.status).to.equal(409);
       expect(res.body.error.code).to.equal('coupon_code_taken');
@@ -257,8 +252,8 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('deletes a coupon for good, records coupon.deleted, and frees its code', async () => {
-      const { store, as } = await givenShop(api);
-      const coupon = await givenCoupon(as, { code: 'GONE', type: 'free_shipping' });
+      const { store, as } = await givenMerchantWithStore(api);
+      const coupon = await givenCoupon(api, as, { code: 'GONE', type: 'free_shipping' });
       const res = await api.delete(`${PATH}/${coupon.id}`, as);
       expect(res.status).to.equal(204);
       expect((await api.get(`${PATH}/${coupon.id}`, as)).status).to.equal(404);
@@ -266,13 +261,13 @@ describe('Coupons (/v1/coupons)', () => {
       const event = await platform.db.collection('events').findOne({ idempotency_key: `coupon.deleted:${coupon.id}` });
       expect(event?.store_id.toHexString()).to.equal(store.id);
       expect(event?.payload).to.deep.equal({ coupon });
-      await givenCoupon(as, { code: 'gone', type: 'free_shipping' });
+      await givenCoupon(api, as, { code: 'gone', type: 'free_shipping' });
     });
 
     it("answers 404 for another store's coupon on get, update and delete, changing nothing", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
-      const theirs = await givenCoupon(b.as, { code: 'THEIRS', type: 'percentage', value: 10 });
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
+      const theirs = await givenCoupon(api, b.as, { code: 'THEIRS', type: 'percentage', value: 10 });
       const before = await counts(platform.db);
       for (const id of [theirs.id, '0'.repeat(24), 'nope']) {
         for (const res of [
@@ -298,22 +293,22 @@ describe('Coupons (/v1/coupons)', () => {
 
   describe('evaluateCoupon and POST /v1/coupons/evaluate', () => {
     it('answers the evaluation table', async () => {
-      const { store, as } = await givenShop(api);
-      const other = await givenShop(api);
-      await givenCoupon(other.as, { code: 'OTHERS', type: 'percentage', value: 50 });
-      await givenCoupon(as, { code: 'PCT15', type: 'percentage', value: 15 });
-      await givenCoupon(as, { code: 'PCT100', type: 'percentage', value: 100 });
-      await givenCoupon(as, { code: 'FIX1000', type: 'fixed_amount', value: 1000 });
-      await givenCoupon(as, { code: 'SHIPFREE', type: 'free_shipping' });
-      await givenCoupon(as, { code: 'OFF', type: 'percentage', value: 10, active: false });
-      await givenCoupon(as, { code: 'SOON', type: 'percentage', value: 10, starts_at: FUTURE });
-      await givenCoupon(as, { code: 'OVER', type: 'percentage', value: 10, ends_at: PAST });
-      const used = await givenCoupon(as, { code: 'ONCE', type: 'percentage', value: 10, usage_limit: 1 });
+      const { store, as } = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
+      await givenCoupon(api, other.as, { code: 'OTHERS', type: 'percentage', value: 50 });
+      await givenCoupon(api, as, { code: 'PCT15', type: 'percentage', value: 15 });
+      await givenCoupon(api, as, { code: 'PCT100', type: 'percentage', value: 100 });
+      await givenCoupon(api, as, { code: 'FIX1000', type: 'fixed_amount', value: 1000 });
+      await givenCoupon(api, as, { code: 'SHIPFREE', type: 'free_shipping' });
+      await givenCoupon(api, as, { code: 'OFF', type: 'percentage', value: 10, active: false });
+      await givenCoupon(api, as, { code: 'SOON', type: 'percentage', value: 10, starts_at: FUTURE });
+      await givenCoupon(api, as, { code: 'OVER', type: 'percentage', value: 10, ends_at: PAST });
+      const used = await givenCoupon(api, as, { code: 'ONCE', type: 'percentage', value: 10, usage_limit: 1 });
       await redeem(store.id, used.id);
-      const perCustomer = await givenCoupon(as, { code: 'PERCUST', type: 'percentage', value: 10, usage_limit_per_customer: 2 });
+      const perCustomer = await givenCoupon(api, as, { code: 'PERCUST', type: 'percentage', value: 10, usage_limit_per_customer: 2 });
       for (let i = 0; i < 2; i++) await redeem(store.id, perCustomer.id, 'email:twice@example.com');
-      await givenCoupon(as, { code: 'MIN50', type: 'fixed_amount', value: 500, minimum_subtotal: 5000 });
-      await givenCoupon(as, { code: 'PCTMIN', type: 'percentage', value: 10, minimum_subtotal: 100 });
+      await givenCoupon(api, as, { code: 'MIN50', type: 'fixed_amount', value: 500, minimum_subtotal: 5000 });
+      await givenCoupon(api, as, { code: 'PCTMIN', type: 'percentage', value: 10, minimum_subtotal: 100 });
 
       const usd = { subtotal: 999, shipping: 499, currency: 'USD' };
       const table: [string, Record<string, unknown>, unknown][] = [
@@ -366,8 +361,8 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('judges start and end against the clock, ends_at exclusive', async () => {
-      const { store, as } = await givenShop(api);
-      await givenCoupon(as, { code: 'WINDOW', type: 'percentage', value: 10, starts_at: '2030-01-01T00:00:00Z', ends_at: '2030-02-01T00:00:00Z' });
+      const { store, as } = await givenMerchantWithStore(api);
+      await givenCoupon(api, as, { code: 'WINDOW', type: 'percentage', value: 10, starts_at: '2030-01-01T00:00:00Z', ends_at: '2030-02-01T00:00:00Z' });
       const at = (iso: string) => ({ ...platform, clock: { now: () => new Date(iso) } });
       const cart = { subtotal: 1000, shipping: 0, currency: 'USD' };
       const reason = async (iso: string) => {
@@ -381,8 +376,8 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('changes nothing and refuses bad input', async () => {
-      const { store, as } = await givenShop(api);
-      const coupon = await givenCoupon(as, { code: 'LIMITED', type: 'percentage', value: 10, usage_limit: 1 });
+      const { store, as } = await givenMerchantWithStore(api);
+      const coupon = await givenCoupon(api, as, { code: 'LIMITED', type: 'percentage', value: 10, usage_limit: 1 });
       const before = await counts(platform.db);
       for (let i = 0; i < 3; i++)
         expect((await api.post(`${PATH}/evaluate`, { code: 'LIMITED', subtotal: 100, shipping: 0 }, as)).body.data.applicable).to.equal(true);
@@ -417,8 +412,8 @@ describe('Coupons (/v1/coupons)', () => {
 
   describe('redemptions (claimCouponRedemption, for the orders domain)', () => {
     it('lets exactly 10 of 30 parallel claims through a usage limit of 10', async () => {
-      const { store, as } = await givenShop(api);
-      const coupon = await givenCoupon(as, { code: 'TEN', type: 'percentage', value: 10, usage_limit: 10 });
+      const { store, as } = await givenMerchantWithStore(api);
+      const coupon = await givenCoupon(api, as, { code: 'TEN', type: 'percentage', value: 10, usage_limit: 10 });
       const results = await Promise.allSettled(Array.from({ length: 30 }, () => redeem(store.id, coupon.id)));
       const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(10);
@@ -428,8 +423,8 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('holds a per-customer limit under concurrency: 10 parallel claims of one customer against a limit of 2', async () => {
-      const { store, as } = await givenShop(api);
-      const coupon = await givenCoupon(as, { code: 'TWICE', type: 'percentage', value: 10, usage_limit_per_customer: 2 });
+      const { store, as } = await givenMerchantWithStore(api);
+      const coupon = await givenCoupon(api, as, { code: 'TWICE', type: 'percentage', value: 10, usage_limit_per_customer: 2 });
       const results = await Promise.allSettled(Array.from({ length: 10 }, () => redeem(store.id, coupon.id, 'customer:c1')));
       const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(2);
@@ -441,8 +436,8 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('counts a claim repeated with the same key once; an undone claim counts nothing, and a voided one never can', async () => {
-      const { store, as } = await givenShop(api);
-      const coupon = await givenCoupon(as, { code: 'ONCE-ONLY', type: 'free_shipping', usage_limit: 5, usage_limit_per_customer: 1 });
+      const { store, as } = await givenMerchantWithStore(api);
+      const coupon = await givenCoupon(api, as, { code: 'ONCE-ONLY', type: 'free_shipping', usage_limit: 5, usage_limit_per_customer: 1 });
       const r = await redeem(store.id, coupon.id, 'customer:c1');
       expect(await claimCouponRedemption(platform, store.id, r)).to.deep.equal({ outcome: 'applied' });
       expect(await usageCount(as, coupon.id)).to.equal(1);
@@ -461,8 +456,8 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it('counts unlimited coupons, and follows a changed usage limit', async () => {
-      const { store, as } = await givenShop(api);
-      const coupon = await givenCoupon(as, { code: 'MANY', type: 'free_shipping' });
+      const { store, as } = await givenMerchantWithStore(api);
+      const coupon = await givenCoupon(api, as, { code: 'MANY', type: 'free_shipping' });
       for (let i = 0; i < 3; i++) await redeem(store.id, coupon.id);
       expect(await usageCount(as, coupon.id)).to.equal(3);
 
@@ -482,11 +477,11 @@ describe('Coupons (/v1/coupons)', () => {
     });
 
     it("refuses inactive, unstarted, expired and other stores' coupons, counting nothing", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
-      const off = await givenCoupon(a.as, { code: 'OFF', type: 'free_shipping', active: false });
-      const soon = await givenCoupon(a.as, { code: 'SOON', type: 'free_shipping', starts_at: FUTURE });
-      const over = await givenCoupon(a.as, { code: 'OVER', type: 'free_shipping', ends_at: PAST });
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
+      const off = await givenCoupon(api, a.as, { code: 'OFF', type: 'free_shipping', active: false });
+      const soon = await givenCoupon(api, a.as, { code: 'SOON', type: 'free_shipping', starts_at: FUTURE });
+      const over = await givenCoupon(api, a.as, { code: 'OVER', type: 'free_shipping', ends_at: PAST });
       await expectCode(redeem(a.store.id, off.id), 'coupon_inactive');
       await expectCode(redeem(a.store.id, soon.id), 'coupon_not_started');
       await expectCode(redeem(a.store.id, over.id), 'coupon_expired');

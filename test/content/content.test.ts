@@ -7,7 +7,7 @@ import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp } from '../helpers/apps.js';
 import { givenAppAndCustomer } from '../helpers/callers.js';
-import { givenMerchant, givenShop, type As, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type As, type GivenMerchantWithStore } from '../helpers/factories.js';
 
 const OPERATOR = 'content-operator@example.com';
 const PAGE_FIELDS = ['id', 'title', 'handle', 'body_html', 'published', 'created_at', 'updated_at'];
@@ -50,7 +50,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
 
   describe('pages', () => {
     it('creates a page with defaults, handle from the title, and records page.created; reads it back', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const res = await api.post('/v1/pages', { title: 'About Us', body_html: '<p>We make <strong>things</strong>.</p>' }, as);
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       expect(res.body.data).to.have.all.keys(...PAGE_FIELDS);
@@ -66,7 +66,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
     });
 
     it('makes unique handles from titles (accents folded, -2, -3, a fallback for titles without latin letters or digits)', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       expect((await givenPage(as, { title: 'About Us!' })).handle).to.equal('about-us');
       expect((await givenPage(as, { title: 'about   us' })).handle).to.equal('about-us-2');
       expect((await givenPage(as, { title: 'About us?' })).handle).to.equal('about-us-3');
@@ -79,8 +79,8 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
     });
 
     it('refuses a handle the store already uses with 409 handle_taken, on create and on update, and changes nothing; another store may use it', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       await givenPage(a.as, { title: 'About', handle: 'about' });
       const other = await givenPage(a.as, { title: 'Contact', handle: 'contact' });
       const before = await contentOf(a.store.id);
@@ -96,7 +96,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
     });
 
     it('sanitises body_html on create and on update: scripts, event handlers and javascript: links are dropped', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const page = await givenPage(as, { title: 'Hostile', body_html: HOSTILE_HTML });
       for (const html of [page.body_html, (await api.get(`/v1/pages/${page.id}`, as)).body.data.body_html]) {
         expect(html).to.not.match(/<script|onclick|onerror|javascript:/i);
@@ -114,7 +114,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
     });
 
     it('updates the given fields (PATCH), records page.updated, and deletes (page.deleted, then 404)', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const page = await givenPage(as, { title: 'Shipping', body_html: '<p>Fast</p>' });
       await new Promise((r) => setTimeout(r, 5));
       const res = await api.patch(`/v1/pages/${page.id}`, { title: 'Shipping policy', published: false }, as);
@@ -139,7 +139,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
     });
 
     it('refuses bad input with 400 invalid_input and changes nothing; never a 500', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const page = await givenPage(as, { title: 'Kept', body_html: '<p>kept</p>' });
       const before = await contentOf(store.id);
       const creates: [unknown, RegExp][] = [
@@ -197,7 +197,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
     });
 
     it('lists a page at a time in creation order, optionally only the published or the unpublished ones', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const made = [];
       for (let i = 1; i <= 5; i++) made.push(await givenPage(as, { title: `Page ${i}`, published: i % 2 === 1 }));
       const seen: string[] = [];
@@ -220,7 +220,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
     });
 
     it('replays a retried Idempotency-Key and makes one page', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const headers = { 'idempotency-key': 'page-once' };
       const first = await api.post('/v1/pages', { title: 'Once' }, { ...as, headers });
       const second = await api.post('/v1/pages', { title: 'Once' }, { ...as, headers });
@@ -232,7 +232,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
 
   describe('articles', () => {
     it('creates an article of the news blog with defaults; published ones get published_at; records article.created', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const before = Date.now();
       const res = await api.post('/v1/articles', { title: 'Hello, world', body_html: '<p>First post</p><script>x()</script>', author: 'Ada' }, as);
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -256,7 +256,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
     });
 
     it('publishing a draft dates it; updates, handle conflicts and deletes as pages', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const draft = await givenArticle(as, { title: 'Soon', published: false });
       const other = await givenArticle(as, { title: 'Other' });
       const published = await api.patch(`/v1/articles/${draft.id}`, { published: true, author: 'Grace', body_html: '<a href="javascript:x()">x</a>y' }, as);
@@ -297,7 +297,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
 
   describe('menus', () => {
     it('PUT creates and replaces a menu by handle (menu.created, menu.updated); GET, the list and DELETE (menu.deleted)', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const items = [
         { title: 'Home', url: '/' },
         { title: 'Shop', url: '/collections/all' },
@@ -343,7 +343,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
     });
 
     it('refuses links that are not a path on the store or an http(s) URL, more than 50 links and bad handles, with 400, changing nothing', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       await api.put('/v1/menus/main-menu', { title: 'Main', items: [{ title: 'Home', url: '/' }] }, as);
       const before = await contentOf(store.id);
       const badUrls = [
@@ -401,13 +401,13 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
   });
 
   describe('ownership', () => {
-    let a: GivenShop;
-    let b: GivenShop;
+    let a: GivenMerchantWithStore;
+    let b: GivenMerchantWithStore;
     let page: { id: string };
     let article: { id: string };
     before(async () => {
-      a = await givenShop(api);
-      b = await givenShop(api);
+      a = await givenMerchantWithStore(api);
+      b = await givenMerchantWithStore(api);
       page = await givenPage(a.as, { title: 'About' });
       article = await givenArticle(a.as, { title: 'News' });
       await api.put('/v1/menus/main-menu', { title: 'Main', items: [{ title: 'Home', url: '/' }] }, a.as);
@@ -490,8 +490,8 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
 
   describe("the shop's reads (findPublishedPage, listPublishedArticles, findPublishedArticle, storeMenu)", () => {
     it('answer only the store’s published content, from its indexes', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       await givenPage(a.as, { title: 'About', body_html: '<p>About <script>x</script>us</p>' });
       const hidden = await givenPage(a.as, { title: 'Secret', published: false });
       await givenPage(b.as, { title: 'Only B' });
@@ -564,7 +564,7 @@ describe('Content: pages, articles and menus (/v1/pages, /v1/articles, /v1/menus
 
   describe('docs/content.md', () => {
     it('its curl examples work when pasted after the README walkthrough (TOKEN and STORE set), in order', async () => {
-      const { merchant, store } = await givenShop(api);
+      const { merchant, store } = await givenMerchantWithStore(api);
       const markdown = readFileSync('docs/content.md', 'utf8');
       const blocks = [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
       expect(blocks.length).to.be.at.least(10);

@@ -3,9 +3,12 @@ import { ObjectId } from 'mongodb';
 import { sweepAll } from '../helpers/sweeps.js';
 import type { Platform } from '../../src/platform.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenCoupon } from '../helpers/coupons.js';
+import { givenCustomer } from '../helpers/customers.js';
 import { givenMerchantWithStore } from '../helpers/factories.js';
 import { faultAtEvent, type EventFault } from '../helpers/faults.js';
 import { client } from '../helpers/http.js';
+import { givenOrder } from '../helpers/orders.js';
 import { runProcfileProcess } from '../helpers/processes.js';
 import { freePort, until } from '../helpers/waiting.js';
 import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
@@ -32,10 +35,7 @@ describe('Orders interrupted between two writes', () => {
     fault = null;
   });
 
-  let seq = 0;
-  const unique = () => `${Date.now().toString(36)}${++seq}`;
   const givenVariant = async (available: number, price = 1000) => (await givenStockedVariant(api, as, warehouse, available, price)).variant;
-  const givenCustomer = async () => (await api.post('/v1/customers', { email: `buyer-${unique()}@example.com` }, as)).body.data.id as string;
   const paris = { address1: '1 rue de Rivoli', city: 'Paris', country_code: 'FR' };
   const stock = async (variant: string) => {
     const l = (await api.get(`/v1/inventory/levels?variant_id=${variant}&location_id=${warehouse}`, as)).body.data[0];
@@ -57,14 +57,13 @@ describe('Orders interrupted between two writes', () => {
   describe('refunds', () => {
     it('completes a refund whose later step failed when it is retried with the same Idempotency-Key, refunding once', async () => {
       const v = await givenVariant(5);
-      const buyer = await givenCustomer();
-      const o = (
-        await api.post(
-          '/v1/orders',
-          { customer_id: buyer, line_items: [{ variant_id: v, quantity: 3 }], financial_status: 'paid', shipping_address: paris },
-          as,
-        )
-      ).body.data;
+      const buyer = (await givenCustomer(api, as)).id;
+      const o = await givenOrder(api, as, {
+        customer_id: buyer,
+        line_items: [{ variant_id: v, quantity: 3 }],
+        financial_status: 'paid',
+        shipping_address: paris,
+      });
       const line = o.line_items[0].id;
       expect((await api.post(`/v1/orders/${o.id}/fulfill`, { location_id: warehouse, line_items: [{ line_item_id: line, quantity: 2 }] }, as)).status).to.equal(
         200,
@@ -100,14 +99,13 @@ describe('Orders interrupted between two writes', () => {
 
     it('finishes a refund left half-done by a stopped process; the process, when it goes on, changes nothing more', async () => {
       const v = await givenVariant(4);
-      const buyer = await givenCustomer();
-      const o = (
-        await api.post(
-          '/v1/orders',
-          { customer_id: buyer, line_items: [{ variant_id: v, quantity: 2 }], financial_status: 'paid', shipping_address: paris },
-          as,
-        )
-      ).body.data;
+      const buyer = (await givenCustomer(api, as)).id;
+      const o = await givenOrder(api, as, {
+        customer_id: buyer,
+        line_items: [{ variant_id: v, quantity: 2 }],
+        financial_status: 'paid',
+        shipping_address: paris,
+      });
       fault = faultAtEvent(app.platform, 'payment_transaction.created', 'stall');
       const stalled = api.post(`/v1/orders/${o.id}/refund`, { line_items: [{ line_item_id: o.line_items[0].id, quantity: 2 }] }, as);
       await fault.reached;
@@ -141,18 +139,12 @@ describe('Orders interrupted between two writes', () => {
     it("finishes a fulfilment whose process stopped after taking the first line's stock", async () => {
       const a = await givenVariant(3);
       const b = await givenVariant(3);
-      const o = (
-        await api.post(
-          '/v1/orders',
-          {
-            line_items: [
-              { variant_id: a, quantity: 2 },
-              { variant_id: b, quantity: 2 },
-            ],
-          },
-          as,
-        )
-      ).body.data;
+      const o = await givenOrder(api, as, {
+        line_items: [
+          { variant_id: a, quantity: 2 },
+          { variant_id: b, quantity: 2 },
+        ],
+      });
       fault = faultAtEvent(app.platform, 'inventory_level.updated', 'stall', (p) => p.reason === 'fulfillment');
       const stalled = api.post(
         `/v1/orders/${o.id}/fulfill`,
@@ -180,18 +172,12 @@ describe('Orders interrupted between two writes', () => {
     it('completes a fulfilment retried with the same Idempotency-Key after a step failed, taking the stock once', async () => {
       const a = await givenVariant(3);
       const b = await givenVariant(3);
-      const o = (
-        await api.post(
-          '/v1/orders',
-          {
-            line_items: [
-              { variant_id: a, quantity: 1 },
-              { variant_id: b, quantity: 1 },
-            ],
-          },
-          as,
-        )
-      ).body.data;
+      const o = await givenOrder(api, as, {
+        line_items: [
+          { variant_id: a, quantity: 1 },
+          { variant_id: b, quantity: 1 },
+        ],
+      });
       fault = faultAtEvent(app.platform, 'inventory_level.updated', 'throw', (p) => p.reason === 'fulfillment');
       const body = { location_id: warehouse, line_items: o.line_items.map((l: { id: string }) => ({ line_item_id: l.id, quantity: 1 })) };
       expect((await api.post(`/v1/orders/${o.id}/fulfill`, body, withKey(`ship-${o.id}`))).status).to.equal(500);
@@ -208,7 +194,7 @@ describe('Orders interrupted between two writes', () => {
   describe('creation', () => {
     it('returns the order made by a first attempt whose last step failed when retried with the same Idempotency-Key', async () => {
       const v = await givenVariant(5);
-      const buyer = await givenCustomer();
+      const buyer = (await givenCustomer(api, as)).id;
       const body = { customer_id: buyer, line_items: [{ variant_id: v, quantity: 2 }], financial_status: 'paid' };
       fault = faultAtEvent(app.platform, 'order.created', 'throw');
       expect((await api.post('/v1/orders', body, withKey(`create-${buyer}`))).status).to.equal(500);
@@ -227,7 +213,7 @@ describe('Orders interrupted between two writes', () => {
 
     it('finishes an order whose process stopped after it was decided, before the customer and the payment were written', async () => {
       const v = await givenVariant(5);
-      const buyer = await givenCustomer();
+      const buyer = (await givenCustomer(api, as)).id;
       fault = faultAtEvent(app.platform, 'inventory_level.updated', 'stall', (p) => p.reason === 'order_reserved');
       const stalled = api.post('/v1/orders', { customer_id: buyer, line_items: [{ variant_id: v, quantity: 1 }], financial_status: 'paid' }, as);
       await fault.reached;
@@ -258,8 +244,8 @@ describe('Orders interrupted between two writes', () => {
   describe('a web process killed while orders are made', () => {
     it('leaves, after the sweeps, stock, coupon uses, customer totals, payments and events that agree with the orders that exist', async () => {
       const v = await givenVariant(1000, 500);
-      const buyer = await givenCustomer();
-      const coupon = (await api.post('/v1/coupons', { code: `KILL-${unique()}`, type: 'fixed_amount', value: 100 }, as)).body.data;
+      const buyer = (await givenCustomer(api, as)).id;
+      const coupon = await givenCoupon(api, as, { type: 'fixed_amount', value: 100 });
       const interrupted = () => app.platform.db.collection('orders').countDocuments({ customer_id: new ObjectId(buyer), pending_op: { $ne: null } });
       // Until the kill catches at least one order change half-made (almost always the first time).
       for (let attempt = 0; attempt < 3 && (await interrupted()) === 0; attempt++) {

@@ -7,8 +7,10 @@ import { readOutbox } from '../../src/messages/index.js';
 import { givenPublishedApp, installApp } from '../helpers/apps.js';
 import { useTestApp } from '../helpers/app.js';
 import { findPlaintext } from '../helpers/database.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { givenProduct } from '../helpers/catalog.js';
+import { givenAddress, givenCustomer } from '../helpers/customers.js';
+import { givenOrder } from '../helpers/orders.js';
 
 const BASE = '/v1/storefront/customer';
 const SIGNUP_ANSWER = {
@@ -36,11 +38,11 @@ const paris = { address1: '1 Rue de Rivoli', city: 'Paris', country_code: 'FR' }
 
 describe('Customer accounts (/v1/storefront/customer)', () => {
   const { app, api } = useTestApp('customer_accounts', { OPERATOR_EMAILS: OPERATOR });
-  let shopA: GivenShop;
-  let shopB: GivenShop;
+  let shopA: GivenMerchantWithStore;
+  let shopB: GivenMerchantWithStore;
   before(async () => {
-    shopA = await givenShop(api);
-    shopB = await givenShop(api);
+    shopA = await givenMerchantWithStore(api);
+    shopB = await givenMerchantWithStore(api);
   });
 
   const unique = () => randomBytes(4).toString('hex');
@@ -48,7 +50,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
   type Shopper = { email: string; password: string; token: string; id: string };
 
   /** A shopper signed up in `shop` and logged in. */
-  async function givenShopper(shop: GivenShop, overrides: { email?: string; first_name?: string; last_name?: string } = {}): Promise<Shopper> {
+  async function givenShopper(shop: GivenMerchantWithStore, overrides: { email?: string; first_name?: string; last_name?: string } = {}): Promise<Shopper> {
     const email = overrides.email ?? `shopper-${unique()}@example.com`;
     const password = `pw-${unique()}-${unique()}`;
     const signup = await api.post(`${BASE}/signup`, { subdomain: shop.store.subdomain, ...overrides, email, password });
@@ -59,7 +61,7 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
   }
 
   /** A product in two sizes (S at 15.00, M at 18.00): its id and its variants' ids. */
-  async function givenTeapot(shop: GivenShop, status = 'active') {
+  async function givenTeapot(shop: GivenMerchantWithStore, status = 'active') {
     const product = await givenProduct(api, shop.as, {
       title: `Teapot ${unique()}`,
       status,
@@ -72,27 +74,25 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
     return { id: product.id as string, variants: (product.variants as { id: string }[]).map((v) => v.id) };
   }
 
-  async function givenOrder(shop: GivenShop, customerId: string, variantId: string, financial_status = 'paid') {
-    const res = await api.post(
-      '/v1/orders',
-      { customer_id: customerId, line_items: [{ variant_id: variantId, quantity: 1 }], financial_status, shipping_address: paris },
-      shop.as,
-    );
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.data.id as string;
-  }
+  /** An order of one of `variantId` for the customer, shipped to Paris: its id. */
+  const givenOrderFor = async (shop: GivenMerchantWithStore, customerId: string, variantId: string, financial_status = 'paid') =>
+    (
+      await givenOrder(api, shop.as, {
+        customer_id: customerId,
+        line_items: [{ variant_id: variantId, quantity: 1 }],
+        financial_status,
+        shipping_address: paris,
+      })
+    ).id as string;
 
   /** A customer the merchant created (no account): a phone, an address, and a paid order shipped to it. */
-  async function givenKnownCustomer(shop: GivenShop) {
+  async function givenKnownCustomer(shop: GivenMerchantWithStore) {
     const email = `known-${unique()}@example.com`;
     const phone = `+33 1 ${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-    const created = await api.post('/v1/customers', { email, first_name: 'Known', phone, tags: ['vip'], note: 'internal' }, shop.as);
-    expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    const id = created.body.data.id as string;
-    const address = await api.post(`/v1/customers/${id}/addresses`, { ...paris, address1: '7 Rue Secrète' }, shop.as);
-    expect(address.status, JSON.stringify(address.body)).to.equal(201);
+    const { id } = await givenCustomer(api, shop.as, { email, first_name: 'Known', phone, tags: ['vip'], note: 'internal' });
+    await givenAddress(api, shop.as, id, { ...paris, address1: '7 Rue Secrète' });
     const product = await givenTeapot(shop);
-    const order = await givenOrder(shop, id, product.variants[0]!);
+    const order = await givenOrderFor(shop, id, product.variants[0]!);
     return { id, email, phone, product, order };
   }
 
@@ -567,8 +567,8 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       const alice = await givenShopper(shopA);
       const bob = await givenShopper(shopA);
       const product = await givenTeapot(shopA);
-      const mine = await givenOrder(shopA, alice.id, product.variants[0]!);
-      const theirs = await givenOrder(shopA, bob.id, product.variants[0]!);
+      const mine = await givenOrderFor(shopA, alice.id, product.variants[0]!);
+      const theirs = await givenOrderFor(shopA, bob.id, product.variants[0]!);
       const list = await api.get(`${BASE}/orders`, { token: alice.token });
       expect(list.status, JSON.stringify(list.body)).to.equal(200);
       expect(list.body.data.map((o: { id: string }) => o.id)).to.deep.equal([mine]);
@@ -583,8 +583,8 @@ describe('Customer accounts (/v1/storefront/customer)', () => {
       const browser = await givenShopper(shopA);
       const product = await givenTeapot(shopA);
       const unpaid = await givenTeapot(shopA);
-      await givenOrder(shopA, buyer.id, product.variants[0]!);
-      await givenOrder(shopA, buyer.id, unpaid.variants[0]!, 'pending');
+      await givenOrderFor(shopA, buyer.id, product.variants[0]!);
+      await givenOrderFor(shopA, buyer.id, unpaid.variants[0]!, 'pending');
       const review = { product_id: product.id, rating: 5, title: 'Lovely', body: 'Pours well.' };
       const refused = await api.post(`${BASE}/reviews`, review, { token: browser.token });
       expect(refused.status).to.equal(403);

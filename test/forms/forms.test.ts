@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { counts, findPlaintext } from '../helpers/database.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { client, type Client, type Reply } from '../helpers/http.js';
 
 describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', () => {
@@ -21,7 +21,7 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
 
   describe('POST /v1/storefront/:subdomain/forms/:form', () => {
     it('accepts a contact form, stores it with a hashed IP and a truncated user agent, and records form_submission.created', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const ip = '198.51.100.77';
       const res = await submit(s.store.subdomain, 'contact', { fields: { name: 'Ada', email: 'ada@example.com', message: 'Hello there', website: '' } }, ip, {
         'user-agent': `Bot/1.0 ${'x'.repeat(500)}`,
@@ -50,14 +50,14 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('accepts custom kebab-case form names', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       for (const form of ['wholesale-enquiry', 'a', 'x'.repeat(50), 'form-2']) {
         expect((await submit(s.store.subdomain, form, { fields: { note: 'hi' } })).status, form).to.equal(202);
       }
     });
 
     it('answers a filled-in honeypot exactly like success and stores nothing', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const real = await submit(s.store.subdomain, 'contact', { fields: { message: 'real' } });
       const before = await counts(app.platform.db);
       const bot = await submit(s.store.subdomain, 'contact', { fields: { message: 'buy now', website: 'http://spam.example' } });
@@ -70,7 +70,7 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('requires a valid email for newsletter sign-ups and stores it normalised', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const before = await counts(app.platform.db);
       for (const fields of [{}, { email: '' }, { email: 'not-an-email' }, { name: 'No Email' }]) {
         const res = await submit(s.store.subdomain, 'newsletter', { fields });
@@ -84,7 +84,7 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('refuses bodies that are not a bounded flat string map, and bad form names, storing nothing', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const before = await counts(app.platform.db);
       const many = Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`f${i}`, 'v']));
       const big = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`f${i}`, 'v'.repeat(4500)]));
@@ -124,7 +124,7 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('refuses the field name __proto__ (the body parser does) and keeps other names that collide with Object members as plain data', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const proto = await submit(s.store.subdomain, 'contact', JSON.parse('{"fields":{"__proto__":"x","ok":"z"}}'));
       expect(proto.status).to.equal(400);
       expect(proto.body.error.code).to.equal('invalid_json');
@@ -144,8 +144,8 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('limits each IP to 10 submissions per store per 10 minutes (429 with Retry-After), per store', async () => {
-      const s = await givenShop(api);
-      const other = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
       const ip = nextIp();
       for (let i = 0; i < 10; i++)
         expect((await submit(s.store.subdomain, i % 2 ? 'contact' : 'newsletter', { fields: { email: `n${i}@example.com` } }, ip)).status).to.equal(202);
@@ -166,15 +166,15 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
   });
 
   describe('GET /v1/form-submissions', () => {
-    async function givenSubmissions(s: GivenShop, forms: string[]): Promise<void> {
+    async function givenSubmissions(s: GivenMerchantWithStore, forms: string[]): Promise<void> {
       for (const [i, form] of forms.entries()) {
         expect((await submit(s.store.subdomain, form, { fields: { email: `s${i}@example.com`, n: String(i) } })).status).to.equal(202);
       }
     }
 
     it("lists the store's submissions newest first, with cursor pagination and a form filter", async () => {
-      const s = await givenShop(api);
-      const other = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
       await givenSubmissions(other, ['contact']);
       await givenSubmissions(s, ['contact', 'newsletter', 'contact', 'quote-request', 'contact']);
       const seen: string[] = [];
@@ -200,7 +200,7 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('filters by a created_at range (both ends exclusive)', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       await givenSubmissions(s, ['contact', 'contact', 'contact']);
       const docs = await app.platform.db
         .collection('form_submissions')
@@ -219,7 +219,7 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('refuses bad query input', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       for (const q of [
         'form=Bad_Name',
         'created_after=yesterday',
@@ -236,8 +236,8 @@ describe('Forms (/v1/storefront/:subdomain/forms/:form, /v1/form-submissions)', 
     });
 
     it('shows a store only its own submissions; 403 for an X-Store-Id the caller does not own', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
       await givenSubmissions(b, ['contact']);
       expect((await api.get('/v1/form-submissions', a.as)).body.data).to.deep.equal([]);
       const intruder = await givenMerchant(api);

@@ -3,28 +3,18 @@ import { ObjectId } from 'mongodb';
 import { clearCustomerKey, recordCustomerOrder } from '../../src/customers/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
-import { givenMerchant, givenShop, givenStore, type GivenShop } from '../helpers/factories.js';
+import { anAddress, givenAddress, givenCustomer } from '../helpers/customers.js';
+import { givenMerchant, givenMerchantWithStore, givenStore } from '../helpers/factories.js';
 import type { Reply } from '../helpers/http.js';
 
 describe('Customers (/v1/customers)', () => {
   const { app, api } = useTestApp('customers');
 
-  async function givenCustomer(s: GivenShop, body: Record<string, unknown> = {}): Promise<any> {
-    const res = await api.post('/v1/customers', { email: `c-${Math.random().toString(36).slice(2)}@example.com`, ...body }, s.as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.data;
-  }
-  const address = (extra: Record<string, unknown> = {}) => ({ address1: '1 Main St', city: 'Springfield', country_code: 'US', ...extra });
-  async function givenAddress(s: GivenShop, customerId: string, extra: Record<string, unknown> = {}): Promise<any> {
-    const res = await api.post(`/v1/customers/${customerId}/addresses`, address(extra), s.as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.data;
-  }
   const eventsOf = (type: string, key: string) => app.platform.db.collection('events').find({ type, idempotency_key: key }).toArray();
 
   describe('POST /v1/customers', () => {
     it('creates a customer with zero totals in the store currency and records customer.created', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const res = await api.post(
         '/v1/customers',
         {
@@ -73,25 +63,25 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('defaults the optional fields', async () => {
-      const s = await givenShop(api);
-      const c = await givenCustomer(s, { email: 'plain@example.com' });
+      const s = await givenMerchantWithStore(api);
+      const c = await givenCustomer(api, s.as, { email: 'plain@example.com' });
       expect(c).to.deep.include({ first_name: null, last_name: null, phone: null, accepts_marketing: false, note: null, tags: [] });
     });
 
     it('refuses an email already used in the same store (any case) with 409, but allows it in another store', async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
-      await givenCustomer(a, { email: 'dup@example.com' });
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
+      await givenCustomer(api, a.as, { email: 'dup@example.com' });
       const before = await counts(app.platform.db);
       const res = await api.post('/v1/customers', { email: 'DUP@example.com' }, a.as);
       expect(res.status).to.equal(409);
       expect(res.body.error.code).to.equal('email_taken');
       expect(await counts(app.platform.db)).to.deep.equal(before);
-      await givenCustomer(b, { email: 'dup@example.com' });
+      await givenCustomer(api, b.as, { email: 'dup@example.com' });
     });
 
     it('refuses bad input, including the counters, and changes nothing', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const before = await counts(app.platform.db);
       for (const body of [
         {},
@@ -116,7 +106,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('replays a retried Idempotency-Key', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       const headers = { 'idempotency-key': 'create-customer-1' };
       const first = await api.post('/v1/customers', { email: 'once@example.com' }, { ...s.as, headers });
       const second = await api.post('/v1/customers', { email: 'once@example.com' }, { ...s.as, headers });
@@ -128,11 +118,11 @@ describe('Customers (/v1/customers)', () => {
 
   describe('GET /v1/customers', () => {
     it("lists the store's customers only, with cursor pagination", async () => {
-      const s = await givenShop(api);
-      const other = await givenShop(api);
-      await givenCustomer(other);
+      const s = await givenMerchantWithStore(api);
+      const other = await givenMerchantWithStore(api);
+      await givenCustomer(api, other.as);
       const created: string[] = [];
-      for (let i = 0; i < 5; i++) created.push((await givenCustomer(s)).id);
+      for (let i = 0; i < 5; i++) created.push((await givenCustomer(api, s.as)).id);
       const seen: string[] = [];
       let cursor: string | null = null;
       let pages = 0;
@@ -148,12 +138,12 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('searches by email or name prefix, case-insensitively, treating the query literally', async () => {
-      const s = await givenShop(api);
-      const ada = await givenCustomer(s, { email: 'ada@math.example', first_name: 'Ada', last_name: 'Lovelace' });
-      const alan = await givenCustomer(s, { email: 'turing@bletchley.example', first_name: 'Alan', last_name: 'Turing' });
-      const dots = await givenCustomer(s, { email: 'a.b+c@dots.example' });
-      const other = await givenShop(api);
-      await givenCustomer(other, { email: 'ada@elsewhere.example', first_name: 'Ada' });
+      const s = await givenMerchantWithStore(api);
+      const ada = await givenCustomer(api, s.as, { email: 'ada@math.example', first_name: 'Ada', last_name: 'Lovelace' });
+      const alan = await givenCustomer(api, s.as, { email: 'turing@bletchley.example', first_name: 'Alan', last_name: 'Turing' });
+      const dots = await givenCustomer(api, s.as, { email: 'a.b+c@dots.example' });
+      const other = await givenMerchantWithStore(api);
+      await givenCustomer(api, other.as, { email: 'ada@elsewhere.example', first_name: 'Ada' });
       const search = async (q: string) => {
         const res = await api.get(`/v1/customers?query=${encodeURIComponent(q)}`, s.as);
         expect(res.status, q).to.equal(200);
@@ -172,8 +162,8 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('finds a customer under their new name after an update, and not the old one', async () => {
-      const s = await givenShop(api);
-      const c = await givenCustomer(s, { email: 'grace@navy.example', first_name: 'Grace', last_name: 'Brewster' });
+      const s = await givenMerchantWithStore(api);
+      const c = await givenCustomer(api, s.as, { email: 'grace@navy.example', first_name: 'Grace', last_name: 'Brewster' });
       await api.patch(`/v1/customers/${c.id}`, { last_name: 'Hopper' }, s.as);
       expect((await api.get('/v1/customers?query=hopper', s.as)).body.data.map((x: any) => x.id)).to.deep.equal([c.id]);
       expect((await api.get('/v1/customers?query=grace hopper', s.as)).body.data.map((x: any) => x.id)).to.deep.equal([c.id]);
@@ -181,7 +171,7 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('refuses bad query input', async () => {
-      const s = await givenShop(api);
+      const s = await givenMerchantWithStore(api);
       for (const q of ['limit=0', 'limit=251', 'cursor=nope', 'query=', `query=${'x'.repeat(101)}`, 'sort=email']) {
         const res = await api.get(`/v1/customers?${q}`, s.as);
         expect(res.status, q).to.equal(400);
@@ -192,8 +182,8 @@ describe('Customers (/v1/customers)', () => {
 
   describe('GET and PATCH /v1/customers/:id', () => {
     it('reads and updates a customer and records customer.updated per change', async () => {
-      const s = await givenShop(api);
-      const c = await givenCustomer(s, { first_name: 'Old' });
+      const s = await givenMerchantWithStore(api);
+      const c = await givenCustomer(api, s.as, { first_name: 'Old' });
       expect((await api.get(`/v1/customers/${c.id}`, s.as)).body.data).to.deep.equal(c);
       const res = await api.patch(
         `/v1/customers/${c.id}`,
@@ -211,9 +201,9 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('refuses changing the email to one another customer of the store has (409), and bad updates, changing nothing', async () => {
-      const s = await givenShop(api);
-      await givenCustomer(s, { email: 'taken@example.com' });
-      const c = await givenCustomer(s, { email: 'mine@example.com' });
+      const s = await givenMerchantWithStore(api);
+      await givenCustomer(api, s.as, { email: 'taken@example.com' });
+      const c = await givenCustomer(api, s.as, { email: 'mine@example.com' });
       const before = await counts(app.platform.db);
       const conflict = await api.patch(`/v1/customers/${c.id}`, { email: 'Taken@example.com' }, s.as);
       expect(conflict.status).to.equal(409);
@@ -229,8 +219,8 @@ describe('Customers (/v1/customers)', () => {
 
   describe('recordCustomerOrder (service, for the orders domain)', () => {
     it('adds orders and refunds atomically, shown through GET, with one customer.updated per call', async () => {
-      const s = await givenShop(api);
-      const c = await givenCustomer(s);
+      const s = await givenMerchantWithStore(api);
+      const c = await givenCustomer(api, s.as);
       await recordCustomerOrder(app.platform, s.store.id, c.id, { key: 'op-a.0', amount: 2599, countDelta: 1 });
       await Promise.all(
         Array.from({ length: 10 }, (_, i) => recordCustomerOrder(app.platform, s.store.id, c.id, { key: `op-b${i}.0`, amount: 1000, countDelta: 1 })),
@@ -245,8 +235,8 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('counts a step repeated with the same key once (a retry after a crash), concurrent repeats included', async () => {
-      const s = await givenShop(api);
-      const c = await givenCustomer(s);
+      const s = await givenMerchantWithStore(api);
+      const c = await givenCustomer(api, s.as);
       await Promise.all(Array.from({ length: 5 }, () => recordCustomerOrder(app.platform, s.store.id, c.id, { key: 'op-x.0', amount: 700, countDelta: 1 })));
       const again = await recordCustomerOrder(app.platform, s.store.id, c.id, { key: 'op-x.0', amount: 700, countDelta: 1 });
       expect(again).to.deep.include({ orders_count: 1, total_spent: 700 });
@@ -257,9 +247,9 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it("answers not found for another store's customer and refuses non-integer amounts", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
-      const c = await givenCustomer(b);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
+      const c = await givenCustomer(api, b.as);
       let error: any = null;
       await recordCustomerOrder(app.platform, a.store.id, c.id, { key: 'op-d.0', amount: 100, countDelta: 1 }).catch((e) => (error = e));
       expect(error?.kind).to.equal('not_found');
@@ -272,11 +262,11 @@ describe('Customers (/v1/customers)', () => {
 
   describe('addresses (/v1/customers/:id/addresses)', () => {
     it('creates addresses; the first becomes the default; records customer_address.created', async () => {
-      const s = await givenShop(api);
-      const c = await givenCustomer(s);
+      const s = await givenMerchantWithStore(api);
+      const c = await givenCustomer(api, s.as);
       const res = await api.post(
         `/v1/customers/${c.id}/addresses`,
-        address({
+        anAddress({
           first_name: 'Ada',
           last_name: 'Lovelace',
           company: '',
@@ -309,7 +299,7 @@ describe('Customers (/v1/customers)', () => {
         'updated_at',
       );
       expect(first).to.deep.include({ customer_id: c.id, company: null, address2: 'Flat 2', country_code: 'US', default: true });
-      const second = await givenAddress(s, c.id, { city: 'Shelbyville' });
+      const second = await givenAddress(api, s.as, c.id, { city: 'Shelbyville' });
       expect(second.default).to.equal(false);
       expect((await api.get(`/v1/customers/${c.id}`, s.as)).body.data.default_address_id).to.equal(first.id);
       const [event] = await eventsOf('customer_address.created', `customer_address.created:${first.id}`);
@@ -322,10 +312,10 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('moves the default: one default at a time, kept on the customer', async () => {
-      const s = await givenShop(api);
-      const c = await givenCustomer(s);
-      const a = await givenAddress(s, c.id);
-      const b = await givenAddress(s, c.id);
+      const s = await givenMerchantWithStore(api);
+      const c = await givenCustomer(api, s.as);
+      const a = await givenAddress(api, s.as, c.id);
+      const b = await givenAddress(api, s.as, c.id);
       const res = await api.post(`/v1/customers/${c.id}/addresses/${b.id}/default`, undefined, s.as);
       expect(res.status).to.equal(200);
       expect(res.body.data).to.deep.include({ id: b.id, default: true });
@@ -341,11 +331,11 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('deleting the default promotes the oldest remaining address; deleting the last leaves none', async () => {
-      const s = await givenShop(api);
-      const c = await givenCustomer(s);
-      const a = await givenAddress(s, c.id);
-      const b = await givenAddress(s, c.id);
-      const d = await givenAddress(s, c.id);
+      const s = await givenMerchantWithStore(api);
+      const c = await givenCustomer(api, s.as);
+      const a = await givenAddress(api, s.as, c.id);
+      const b = await givenAddress(api, s.as, c.id);
+      const d = await givenAddress(api, s.as, c.id);
       await api.post(`/v1/customers/${c.id}/addresses/${d.id}/default`, undefined, s.as);
       const del = await api.delete(`/v1/customers/${c.id}/addresses/${d.id}`, s.as);
       expect(del.status).to.equal(204);
@@ -357,14 +347,14 @@ describe('Customers (/v1/customers)', () => {
       expect((await api.get(`/v1/customers/${c.id}`, s.as)).body.data.default_address_id).to.equal(null);
       expect((await api.get(`/v1/customers/${c.id}/addresses`, s.as)).body.data).to.deep.equal([]);
       expect((await api.delete(`/v1/customers/${c.id}/addresses/${a.id}`, s.as)).status).to.equal(404);
-      const again = await givenAddress(s, c.id);
+      const again = await givenAddress(api, s.as, c.id);
       expect(again.default).to.equal(true);
     });
 
     it('updates an address and records customer_address.updated', async () => {
-      const s = await givenShop(api);
-      const c = await givenCustomer(s);
-      const a = await givenAddress(s, c.id);
+      const s = await givenMerchantWithStore(api);
+      const c = await givenCustomer(api, s.as);
+      const a = await givenAddress(api, s.as, c.id);
       const res = await api.patch(`/v1/customers/${c.id}/addresses/${a.id}`, { city: 'Capital City', zip: '12345', address2: null }, s.as);
       expect(res.status).to.equal(200);
       expect(res.body.data).to.deep.include({ city: 'Capital City', zip: '12345', address2: null, default: true });
@@ -374,21 +364,21 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('refuses bad addresses and bad updates, changing nothing', async () => {
-      const s = await givenShop(api);
-      const c = await givenCustomer(s);
-      const a = await givenAddress(s, c.id);
+      const s = await givenMerchantWithStore(api);
+      const c = await givenCustomer(api, s.as);
+      const a = await givenAddress(api, s.as, c.id);
       const before = await counts(app.platform.db);
       for (const body of [
         {},
         { city: 'X', country_code: 'US' },
-        address({ country_code: 'us' }),
-        address({ country_code: 'XX' }),
-        address({ country_code: 'UK' }),
-        address({ country_code: 'USA' }),
-        address({ address1: '' }),
-        address({ zip: 'x'.repeat(21) }),
-        address({ default: true }),
-        address({ customer_id: c.id }),
+        anAddress({ country_code: 'us' }),
+        anAddress({ country_code: 'XX' }),
+        anAddress({ country_code: 'UK' }),
+        anAddress({ country_code: 'USA' }),
+        anAddress({ address1: '' }),
+        anAddress({ zip: 'x'.repeat(21) }),
+        anAddress({ default: true }),
+        anAddress({ customer_id: c.id }),
       ]) {
         const res = await api.post(`/v1/customers/${c.id}/addresses`, body, s.as);
         expect(res.status, JSON.stringify(body)).to.equal(400);
@@ -404,9 +394,11 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('holds at most 100 addresses per customer, even under concurrent creates', async () => {
-      const s = await givenShop(api);
-      const c = await givenCustomer(s);
-      const results = await Promise.all(Array.from({ length: 104 }, (_, i) => api.post(`/v1/customers/${c.id}/addresses`, address({ zip: String(i) }), s.as)));
+      const s = await givenMerchantWithStore(api);
+      const c = await givenCustomer(api, s.as);
+      const results = await Promise.all(
+        Array.from({ length: 104 }, (_, i) => api.post(`/v1/customers/${c.id}/addresses`, anAddress({ zip: String(i) }), s.as)),
+      );
       const statuses = results.map((r) => r.status);
       expect(statuses.filter((x) => x === 201)).to.have.length(100);
       expect(statuses.filter((x) => x === 409)).to.have.length(4);
@@ -418,19 +410,19 @@ describe('Customers (/v1/customers)', () => {
       expect(defaults).to.have.length(1);
       // Deleting one frees a slot.
       await api.delete(`/v1/customers/${c.id}/addresses/${defaults[0].id}`, s.as);
-      expect((await api.post(`/v1/customers/${c.id}/addresses`, address(), s.as)).status).to.equal(201);
+      expect((await api.post(`/v1/customers/${c.id}/addresses`, anAddress(), s.as)).status).to.equal(201);
     });
   });
 
   describe('store isolation', () => {
     it("answers 404 for another store's customers and addresses, and changes nothing", async () => {
-      const a = await givenShop(api);
-      const b = await givenShop(api);
-      const theirs = await givenCustomer(b, { email: 'theirs@example.com' });
-      const theirAddress = await givenAddress(b, theirs.id);
+      const a = await givenMerchantWithStore(api);
+      const b = await givenMerchantWithStore(api);
+      const theirs = await givenCustomer(api, b.as, { email: 'theirs@example.com' });
+      const theirAddress = await givenAddress(api, b.as, theirs.id);
       // The same merchant's other store is no different: ids are scoped to X-Store-Id.
       const sibling = await givenStore(api, b.merchant);
-      const mine = await givenCustomer(a);
+      const mine = await givenCustomer(api, a.as);
       const before = await counts(app.platform.db);
       const theirsBefore = (await api.get(`/v1/customers/${theirs.id}`, b.as)).body.data;
       for (const as of [a.as, { token: b.merchant.token, storeId: sibling.id }]) {
@@ -438,7 +430,7 @@ describe('Customers (/v1/customers)', () => {
           await api.get(`/v1/customers/${theirs.id}`, as),
           await api.patch(`/v1/customers/${theirs.id}`, { first_name: 'Hijack' }, as),
           await api.get(`/v1/customers/${theirs.id}/addresses`, as),
-          await api.post(`/v1/customers/${theirs.id}/addresses`, address(), as),
+          await api.post(`/v1/customers/${theirs.id}/addresses`, anAddress(), as),
           await api.get(`/v1/customers/${theirs.id}/addresses/${theirAddress.id}`, as),
           await api.patch(`/v1/customers/${theirs.id}/addresses/${theirAddress.id}`, { city: 'Hijack' }, as),
           await api.delete(`/v1/customers/${theirs.id}/addresses/${theirAddress.id}`, as),
@@ -461,9 +453,9 @@ describe('Customers (/v1/customers)', () => {
     });
 
     it('answers 403 for an X-Store-Id the caller does not own, 401 without a session', async () => {
-      const b = await givenShop(api);
+      const b = await givenMerchantWithStore(api);
       const intruder = await givenMerchant(api);
-      const theirs = await givenCustomer(b);
+      const theirs = await givenCustomer(api, b.as);
       for (const res of [
         await api.get('/v1/customers', { token: intruder.token, storeId: b.store.id }),
         await api.post('/v1/customers', { email: 'x@example.com' }, { token: intruder.token, storeId: b.store.id }),

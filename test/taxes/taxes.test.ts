@@ -3,7 +3,7 @@ import { ObjectId } from 'mongodb';
 import { taxOn } from '../../src/taxes/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
-import { givenShop, type As } from '../helpers/factories.js';
+import { givenMerchantWithStore, type As } from '../helpers/factories.js';
 import type { Reply } from '../helpers/http.js';
 
 /**
@@ -33,7 +33,7 @@ describe('Taxes (/v1/taxes, and order totals)', () => {
 
   /** A new shop with TABLE (or `table`) as its tax table. */
   async function shopWithTable(table: unknown = TABLE): Promise<As> {
-    const { as } = await givenShop(api);
+    const { as } = await givenMerchantWithStore(api);
     const res = await api.put('/v1/taxes', table, as);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return as;
@@ -44,14 +44,14 @@ describe('Taxes (/v1/taxes, and order totals)', () => {
 
   describe('GET and PUT /v1/taxes', () => {
     it('reads an empty table (no tax anywhere) for a store that never saved one', async () => {
-      const { as } = await givenShop(api);
+      const { as } = await givenMerchantWithStore(api);
       const res = await api.get('/v1/taxes', as);
       expect(res.status).to.equal(200);
       expect(res.body.data).to.deep.equal({ shipping_taxable: true, rates: [], updated_at: null });
     });
 
     it('replaces the whole table, province_code defaulting to null, and records tax_settings.updated each time', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const first = await api.put('/v1/taxes', TABLE, as);
       expect(first.status).to.equal(200);
       expect(first.body.data.rates).to.have.length(5);
@@ -124,7 +124,7 @@ describe('Taxes (/v1/taxes, and order totals)', () => {
 
     it('acts only on the store named by X-Store-Id, and only for its owner', async () => {
       const mine = await shopWithTable();
-      const theirs = await givenShop(api);
+      const theirs = await givenMerchantWithStore(api);
       const intruder = { token: mine.token, storeId: theirs.store.id };
       expect((await api.get('/v1/taxes', intruder)).status).to.equal(403);
       const put = await api.put('/v1/taxes', { rates: [{ country_code: 'FR', name: 'Stolen', rate_bps: 10_000 }] }, intruder);
@@ -142,7 +142,7 @@ describe('Taxes (/v1/taxes, and order totals)', () => {
     });
 
     it('keeps one table when two first PUTs race', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       const results = await Promise.all([
         api.put('/v1/taxes', { rates: [{ country_code: 'FR', name: 'A', rate_bps: 100 }] }, as),
         api.put('/v1/taxes', { rates: [{ country_code: 'FR', name: 'B', rate_bps: 200 }] }, as),

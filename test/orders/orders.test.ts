@@ -1,9 +1,13 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { useTestApp } from '../helpers/app.js';
+import { givenLocation } from '../helpers/catalog.js';
+import { givenCoupon } from '../helpers/coupons.js';
+import { givenCustomer } from '../helpers/customers.js';
 import { counts } from '../helpers/database.js';
 import { givenMerchantWithStore } from '../helpers/factories.js';
 import type { Reply } from '../helpers/http.js';
+import { givenOrder } from '../helpers/orders.js';
 
 type Stock = { available: number; committed: number; on_hand: number };
 
@@ -14,7 +18,7 @@ describe('Orders (/v1/orders)', () => {
   before(async () => {
     const { merchant, store } = await givenMerchantWithStore(api);
     as = { token: merchant.token, storeId: store.id };
-    warehouse = (await api.post('/v1/inventory/locations', { name: 'Warehouse' }, as)).body.data.id;
+    warehouse = await givenLocation(api, as);
     await api.put(
       '/v1/taxes',
       {
@@ -53,26 +57,14 @@ describe('Orders (/v1/orders)', () => {
     const res = await api.post('/v1/inventory/levels/set', { variant_id: variant, location_id: location, available }, as);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
   };
-  const givenLocation = async () => (await api.post('/v1/inventory/locations', { name: `Location ${unique()}` }, as)).body.data.id as string;
-  const givenCustomer = async () => (await api.post('/v1/customers', { email: `buyer-${unique()}@example.com` }, as)).body.data.id as string;
-  const givenCoupon = async (body: Record<string, unknown>) => {
-    const res = await api.post('/v1/coupons', { code: `C-${unique()}`, ...body }, as);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.data as { id: string; code: string };
-  };
   const stock = async (variant: string, location = warehouse): Promise<Stock | undefined> => {
     const l = (await api.get(`/v1/inventory/levels?variant_id=${variant}&location_id=${location}`, as)).body.data[0];
     return l && { available: l.available, committed: l.committed, on_hand: l.on_hand };
   };
   const paris = { address1: '1 rue de Rivoli', city: 'Paris', country_code: 'FR' };
   const order = (body: Record<string, unknown>): Promise<Reply> => api.post('/v1/orders', body, as);
-  const created = async (body: Record<string, unknown>) => {
-    const res = await order(body);
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    return res.body.data;
-  };
   const paidOrder = (lines: unknown[], extra: Record<string, unknown> = {}) =>
-    created({ line_items: lines, financial_status: 'paid', shipping_address: paris, ...extra });
+    givenOrder(api, as, { line_items: lines, financial_status: 'paid', shipping_address: paris, ...extra });
   const fulfil = (id: string, body: Record<string, unknown>) => api.post(`/v1/orders/${id}/fulfill`, body, as);
   const refund = (id: string, body: Record<string, unknown>) => api.post(`/v1/orders/${id}/refund`, body, as);
   const events = (filter: Record<string, unknown>) => app.platform.db.collection('events').find(filter).sort({ _id: 1 }).toArray();
@@ -82,8 +74,8 @@ describe('Orders (/v1/orders)', () => {
     it('prices the order on the server: catalog prices, coupon, taxes by address, shipping', async () => {
       const shirt = await givenVariant({ price: 4500, available: 10 });
       const mug = await givenVariant({ price: 1000, available: 5 });
-      const coupon = await givenCoupon({ type: 'percentage', value: 10 });
-      const buyer = await givenCustomer();
+      const coupon = await givenCoupon(api, as, { type: 'percentage', value: 10 });
+      const buyer = (await givenCustomer(api, as)).id;
       const res = await order({
         customer_id: buyer,
         line_items: [
@@ -134,12 +126,12 @@ describe('Orders (/v1/orders)', () => {
 
     it('uses the province rate when there is one, and numbers orders in sequence', async () => {
       const mug = await givenVariant({ price: 1000, available: 10 });
-      const a = await created({
+      const a = await givenOrder(api, as, {
         line_items: [{ variant_id: mug, quantity: 3 }],
         shipping_address: { address1: '1 Main St', city: 'LA', country_code: 'US', province_code: 'CA' },
       });
       expect(a).to.include({ subtotal: 3000, tax_total: 218, total: 3218 });
-      const b = await created({
+      const b = await givenOrder(api, as, {
         line_items: [{ variant_id: mug, quantity: 1 }],
         shipping_address: { address1: '1 Main St', city: 'Austin', country_code: 'US', province_code: 'TX' },
       });
@@ -175,7 +167,7 @@ describe('Orders (/v1/orders)', () => {
 
     it('lists and reads orders with filters', async () => {
       const mug = await givenVariant({ available: 5 });
-      const buyer = await givenCustomer();
+      const buyer = (await givenCustomer(api, as)).id;
       const o = await paidOrder([{ variant_id: mug, quantity: 1 }], { customer_id: buyer });
       expect((await api.get(`/v1/orders/${o.id}`, as)).body.data).to.deep.equal(o);
       const paid = (await api.get('/v1/orders?financial_status=paid&limit=250', as)).body.data.map((x: { id: string }) => x.id);
@@ -188,8 +180,8 @@ describe('Orders (/v1/orders)', () => {
 
   describe('amounts', () => {
     it('refuses an order whose amounts pass the safe maximum, before anything is written, with or without a customer', async () => {
-      const buyer = await givenCustomer();
-      const coupon = await givenCoupon({ type: 'fixed_amount', value: 100 });
+      const buyer = (await givenCustomer(api, as)).id;
+      const coupon = await givenCoupon(api, as, { type: 'fixed_amount', value: 100 });
       const before = await counts(app.platform.db);
       const cases: [Record<string, unknown>, RegExp][] = [
         // 10^11 × 10^5 = 10^16, past 2^53: never computed in floating point, never stored.
@@ -229,7 +221,11 @@ describe('Orders (/v1/orders)', () => {
       expect(await customer(buyer)).to.include({ orders_count: 0, total_spent: 0 });
       expect((await api.get(`/v1/coupons/${coupon.id}`, as)).body.data.usage_count).to.equal(0);
 
-      const biggest = await created({ line_items: [{ title: 'Yacht', price: 100_000_000_000, quantity: 1 }], customer_id: buyer, financial_status: 'paid' });
+      const biggest = await givenOrder(api, as, {
+        line_items: [{ title: 'Yacht', price: 100_000_000_000, quantity: 1 }],
+        customer_id: buyer,
+        financial_status: 'paid',
+      });
       expect(biggest.total).to.equal(100_000_000_000);
       expect(await customer(buyer)).to.include({ orders_count: 1, total_spent: 100_000_000_000 });
     });
@@ -260,8 +256,8 @@ describe('Orders (/v1/orders)', () => {
     it('refuses an order for more than is available with 409 insufficient_stock, leaving nothing behind', async () => {
       const scarce = await givenVariant({ available: 2 });
       const plenty = await givenVariant({ available: 5 });
-      const coupon = await givenCoupon({ type: 'percentage', value: 5 });
-      const buyer = await givenCustomer();
+      const coupon = await givenCoupon(api, as, { type: 'percentage', value: 5 });
+      const buyer = (await givenCustomer(api, as)).id;
       const before = await counts(app.platform.db);
       const one = await order({ line_items: [{ variant_id: scarce, quantity: 3 }] });
       expect(one.status).to.equal(409);
@@ -316,7 +312,7 @@ describe('Orders (/v1/orders)', () => {
     it('lets a variant that allows backorders be ordered beyond its stock, and reserves nothing for custom lines and untracked variants', async () => {
       const backorder = await givenVariant({ available: 1, policy: 'continue' });
       const untracked = await givenVariant({ available: 0, tracked: false });
-      const o = await created({
+      const o = await givenOrder(api, as, {
         line_items: [
           { variant_id: backorder, quantity: 3 },
           { variant_id: untracked, quantity: 4 },
@@ -329,15 +325,15 @@ describe('Orders (/v1/orders)', () => {
     });
 
     it('commits at the location given, else at the first active location (oldest first) with enough available', async () => {
-      const first = await givenLocation();
-      const second = await givenLocation();
+      const first = await givenLocation(api, as, `Location ${unique()}`);
+      const second = await givenLocation(api, as, `Location ${unique()}`);
       const v = await givenVariant({ available: 1, location: first });
       await setStock(v, 5, second);
       // The warehouse has no stock of it and the first location too little: the second is chosen.
-      const a = await created({ line_items: [{ variant_id: v, quantity: 3 }] });
+      const a = await givenOrder(api, as, { line_items: [{ variant_id: v, quantity: 3 }] });
       expect(a.line_items[0].location_id).to.equal(second);
       expect(await stock(v, second)).to.deep.equal({ available: 2, committed: 3, on_hand: 5 });
-      const b = await created({ line_items: [{ variant_id: v, quantity: 1 }], location_id: first });
+      const b = await givenOrder(api, as, { line_items: [{ variant_id: v, quantity: 1 }], location_id: first });
       expect(b.line_items[0].location_id).to.equal(first);
       expect(await stock(v, first)).to.deep.equal({ available: 0, committed: 1, on_hand: 1 });
       const c = await order({ line_items: [{ variant_id: v, quantity: 1 }], location_id: first });
@@ -406,7 +402,7 @@ describe('Orders (/v1/orders)', () => {
     });
 
     it('fulfils from another location by moving the commitment there', async () => {
-      const store2 = await givenLocation();
+      const store2 = await givenLocation(api, as, `Location ${unique()}`);
       const v = await givenVariant({ available: 4 });
       await setStock(v, 5, store2);
       const o = await paidOrder([{ variant_id: v, quantity: 2 }], { location_id: warehouse });
@@ -417,7 +413,7 @@ describe('Orders (/v1/orders)', () => {
     });
 
     it('refuses to fulfil beyond the stock of another location, leaving the order and the stock as they were', async () => {
-      const empty = await givenLocation();
+      const empty = await givenLocation(api, as, `Location ${unique()}`);
       const mug = await givenVariant({ available: 50 });
       const shirt = await givenVariant({ available: 1 });
       await setStock(mug, 5, empty);
@@ -509,7 +505,7 @@ describe('Orders (/v1/orders)', () => {
     });
 
     it('refuses to refund an order that was not paid, and bad refunds', async () => {
-      const pending = await created({ line_items: [{ title: 'Service', price: 300, quantity: 1 }] });
+      const pending = await givenOrder(api, as, { line_items: [{ title: 'Service', price: 300, quantity: 1 }] });
       expect((await refund(pending.id, { amount: 1 })).body.error.code).to.equal('over_refund');
       for (const body of [{}, { amount: 0 }, { amount: -5 }, { amount: 1.5 }, { restock: true, amount: 1 }, { amount: 1, extra: true }]) {
         expect((await refund(pending.id, body)).status, JSON.stringify(body)).to.equal(400);
@@ -521,7 +517,7 @@ describe('Orders (/v1/orders)', () => {
   describe('POST /v1/orders/:id/cancel', () => {
     it("cancels a paid order: gives its stock back, refunds what was paid, and lowers the customer's total", async () => {
       const v = await givenVariant({ price: 2000, available: 4 });
-      const buyer = await givenCustomer();
+      const buyer = (await givenCustomer(api, as)).id;
       const o = await paidOrder([{ variant_id: v, quantity: 3 }], { customer_id: buyer });
       expect(await stock(v)).to.deep.equal({ available: 1, committed: 3, on_hand: 4 });
       expect(await customer(buyer)).to.include({ orders_count: 1, total_spent: o.total });
@@ -556,7 +552,7 @@ describe('Orders (/v1/orders)', () => {
 
     it('cancels an unpaid order as voided, and refuses an order with shipped units and bad bodies', async () => {
       const v = await givenVariant({ available: 2 });
-      const pending = await created({ line_items: [{ variant_id: v, quantity: 2 }] });
+      const pending = await givenOrder(api, as, { line_items: [{ variant_id: v, quantity: 2 }] });
       const res = await api.post(`/v1/orders/${pending.id}/cancel`, {}, as);
       expect(res.status).to.equal(200);
       expect(res.body.data).to.include({ financial_status: 'voided', cancel_reason: 'other', refunded_amount: 0 });
@@ -577,8 +573,8 @@ describe('Orders (/v1/orders)', () => {
 
   describe('POST /v1/orders/:id/mark-paid', () => {
     it("marks a pending order paid; a customer's total spent counts only paid orders", async () => {
-      const buyer = await givenCustomer();
-      const o = await created({ customer_id: buyer, line_items: [{ title: 'Consulting', price: 2500, quantity: 2 }] });
+      const buyer = (await givenCustomer(api, as)).id;
+      const o = await givenOrder(api, as, { customer_id: buyer, line_items: [{ title: 'Consulting', price: 2500, quantity: 2 }] });
       expect(o).to.include({ financial_status: 'pending', paid_amount: 0 });
       expect(await customer(buyer)).to.include({ orders_count: 1, total_spent: 0 });
 
@@ -604,8 +600,8 @@ describe('Orders (/v1/orders)', () => {
   describe('coupons on orders', () => {
     it('redeems a one-use-per-customer coupon exactly once from 10 concurrent orders of one customer', async () => {
       const v = await givenVariant({ available: 20 });
-      const coupon = await givenCoupon({ type: 'percentage', value: 50, usage_limit_per_customer: 1 });
-      const buyer = await givenCustomer();
+      const coupon = await givenCoupon(api, as, { type: 'percentage', value: 50, usage_limit_per_customer: 1 });
+      const buyer = (await givenCustomer(api, as)).id;
       const results = await Promise.all(
         Array.from({ length: 10 }, () => order({ customer_id: buyer, coupon_code: coupon.code, line_items: [{ variant_id: v, quantity: 1 }] })),
       );
@@ -626,16 +622,16 @@ describe('Orders (/v1/orders)', () => {
     });
 
     it('holds the per-customer limit across orders; other customers may still use the coupon', async () => {
-      const coupon = await givenCoupon({ type: 'fixed_amount', value: 100, usage_limit_per_customer: 2 });
-      const [ann, bob] = [await givenCustomer(), await givenCustomer()];
+      const coupon = await givenCoupon(api, as, { type: 'fixed_amount', value: 100, usage_limit_per_customer: 2 });
+      const [ann, bob] = [(await givenCustomer(api, as)).id, (await givenCustomer(api, as)).id];
       const line = [{ title: 'Box', price: 1000, quantity: 1 }];
-      for (let i = 0; i < 2; i++) await created({ customer_id: ann, coupon_code: coupon.code, line_items: line });
+      for (let i = 0; i < 2; i++) await givenOrder(api, as, { customer_id: ann, coupon_code: coupon.code, line_items: line });
       const third = await order({ customer_id: ann, coupon_code: coupon.code, line_items: line });
       expect(third.status).to.equal(400);
       expect(third.body.error).to.deep.include({ code: 'coupon_not_applicable', details: ['body.coupon_code: customer_usage_limit_reached'] });
-      await created({ customer_id: bob, coupon_code: coupon.code, line_items: line });
+      await givenOrder(api, as, { customer_id: bob, coupon_code: coupon.code, line_items: line });
       // The limit is counted by email when there is no customer, and needs one or the other.
-      await created({ email: 'walk-in@example.com', coupon_code: coupon.code, line_items: line });
+      await givenOrder(api, as, { email: 'walk-in@example.com', coupon_code: coupon.code, line_items: line });
       const anonymous = await order({ coupon_code: coupon.code, line_items: line });
       expect(anonymous.body.error).to.deep.include({ code: 'coupon_not_applicable', details: ['body.coupon_code: customer_required'] });
       expect((await api.get(`/v1/coupons/${coupon.id}`, as)).body.data.usage_count).to.equal(4);
@@ -643,8 +639,8 @@ describe('Orders (/v1/orders)', () => {
 
     it('counts a coupon use only for an order that is made', async () => {
       const scarce = await givenVariant({ available: 0 });
-      const coupon = await givenCoupon({ type: 'percentage', value: 10, usage_limit: 5 });
-      const buyer = await givenCustomer();
+      const coupon = await givenCoupon(api, as, { type: 'percentage', value: 10, usage_limit: 5 });
+      const buyer = (await givenCustomer(api, as)).id;
       const refused = await order({ customer_id: buyer, coupon_code: coupon.code, line_items: [{ variant_id: scarce, quantity: 1 }] });
       expect(refused.status).to.equal(409);
       const huge = await order({ customer_id: buyer, coupon_code: coupon.code, line_items: [{ title: 'Yacht', price: 100_000_000_000, quantity: 100_000 }] });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { useTestApp } from '../helpers/app.js';
 import { counts } from '../helpers/database.js';
 import { givenProduct } from '../helpers/catalog.js';
-import { givenMerchant, givenShop, type GivenShop } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 
 /**
  * The store's shipping rates (/v1/shipping, docs/shipping.md) and what storefront checkout does
@@ -30,21 +30,21 @@ describe('Shipping rates (/v1/shipping) and the shipping a checkout charges', ()
     ...(province_code ? { province_code } : {}),
   });
 
-  async function shopWithRates(table: unknown = TABLE): Promise<GivenShop> {
-    const shop = await givenShop(api);
+  async function shopWithRates(table: unknown = TABLE): Promise<GivenMerchantWithStore> {
+    const shop = await givenMerchantWithStore(api);
     const res = await api.put('/v1/shipping', table, shop.as);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return shop;
   }
-  async function cartOf(shop: GivenShop, price: number, quantity = 1): Promise<string> {
+  async function cartOf(shop: GivenMerchantWithStore, price: number, quantity = 1): Promise<string> {
     const product = await givenProduct(api, shop.as, { variants: [{ price, inventory_tracked: false }] });
     const res = await api.post(`/v1/storefront/${shop.store.subdomain}/cart`, { lines: [{ variant_id: product.variants[0].id, quantity }] });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return res.body.data.token as string;
   }
-  const options = (shop: GivenShop, cart: string, query = '') =>
+  const options = (shop: GivenMerchantWithStore, cart: string, query = '') =>
     api.get(`/v1/storefront/${shop.store.subdomain}/cart/checkout-options${query}`, { headers: { 'x-cart-token': cart } });
-  const checkout = (shop: GivenShop, cart: string, body: Record<string, unknown>) =>
+  const checkout = (shop: GivenMerchantWithStore, cart: string, body: Record<string, unknown>) =>
     api.post(
       `/v1/storefront/${shop.store.subdomain}/orders`,
       { email: 'shopper@example.com', ...body },
@@ -53,7 +53,7 @@ describe('Shipping rates (/v1/shipping) and the shipping a checkout charges', ()
 
   describe('GET and PUT /v1/shipping', () => {
     it('reads an empty table for a store that never saved one, replaces the whole table, and records shipping_settings.updated', async () => {
-      const { store, as } = await givenShop(api);
+      const { store, as } = await givenMerchantWithStore(api);
       expect((await api.get('/v1/shipping', as)).body.data).to.deep.equal({ rates: [], updated_at: null });
       const res = await api.put('/v1/shipping', TABLE, as);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -192,7 +192,7 @@ describe('Shipping rates (/v1/shipping) and the shipping a checkout charges', ()
       expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
       expect(ok.body.data.shipping_total).to.equal(2500);
 
-      const plain = await givenShop(api);
+      const plain = await givenMerchantWithStore(api);
       const plainCart = await cartOf(plain, 2000);
       const refused = await checkout(plain, plainCart, { shipping_address: address('CA'), shipping_option: 'standard' });
       expect(refused.status).to.equal(409);
