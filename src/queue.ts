@@ -1,16 +1,18 @@
 import { Agenda, type Job } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Db } from 'mongodb';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Config } from './config.js';
 
 /**
  * The job queue facade: the one file that knows Agenda (lint refuses an `agenda` import or an
- * `.agenda` use anywhere else). Domains declare their jobs as typed contracts (`defineJob`) and
- * enqueue by contract object with a payload of its type; the worker process runs contracts
- * bound to handlers (jobs/) through `work`. Agenda 6 runs over our own MongoClient's Db
- * (connected and checked first, so a bad URL fails with one clear line instead of an
- * unhandled rejection inside Agenda). The web process only enqueues: it never calls `work`.
+ * `.agenda` use anywhere else), its calls and its documents. Domains declare their jobs
+ * (`defineJob`, src/job.ts) and enqueue by the job object with a payload of its type; a worker
+ * process runs its group's jobs through `work`; the operators' queue diagnostics read and act
+ * on queued jobs through the methods below, which answer `QueuedJob`s, never Agenda's
+ * documents. Agenda 6 runs over our own MongoClient's Db (connected and checked first, so a bad
+ * URL fails with one clear line instead of an unhandled rejection inside Agenda). The web
+ * process only enqueues and reads: it never calls `work`.
  */
 
 /** The Procfile's worker groups: each runs only its own jobs, so each kind of work scales on its own. */
@@ -19,10 +21,9 @@ export type WorkerGroup = (typeof WORKER_GROUPS)[number];
 export const isWorkerGroup = (name: string): name is WorkerGroup => (WORKER_GROUPS as readonly string[]).includes(name);
 
 /**
- * A job's contract, exported by the domain that owns the work: its name (public, never
- * renamed), the worker group that runs it, how many one worker runs at once (and locks ahead),
- * the schema of its payload (checked when enqueued and again when run), and for a recurring job
- * its interval.
+ * What the queue knows of a job (src/job.ts adds its run): its name (public, never renamed), the
+ * worker group that runs it, how many one worker runs at once (and locks ahead), the schema of
+ * its payload (checked when enqueued and again when run), and for a recurring job its interval.
  */
 export type JobContract<S extends z.ZodType = z.ZodType> = Readonly<{
   name: string;
@@ -31,30 +32,6 @@ export type JobContract<S extends z.ZodType = z.ZodType> = Readonly<{
   payload: S;
   every?: (config: Config) => number;
 }>;
-
-/** A job's contract; `concurrency` defaults to 5. */
-export function defineJob<S extends z.ZodType>(contract: Omit<JobContract<S>, 'concurrency'> & { concurrency?: number }): JobContract<S> {
-  return Object.freeze({ concurrency: 5, ...contract });
-}
-
-/** No payload: what a sweep takes. */
-export const NoPayload = z.object({}).strict();
-
-/**
- * A housekeeping sweep of the domain that owns its records: recurring, one at a time, run by the
- * maintenance group every MAINTENANCE_SWEEP_INTERVAL_MS; its handler returns how many records it
- * removed or repaired (`{ affected }`).
- */
-export const defineSweep = (name: `maintenance.${string}`) =>
-  defineJob({ name, group: 'maintenance', concurrency: 1, payload: NoPayload, every: (config) => config.jobs.sweepIntervalMs });
-
-/**
- * A worker group's backstop: recurring, one at a time, no payload, run by the group itself every
- * `every` of the config. It finds the group's work whose job was lost or whose worker died (its
- * lease ran out) and does it (`webhooks.sweep`, `themes.sweep`, `extensions.sweep`).
- */
-export const defineBackstop = (name: string, group: WorkerGroup, every: (config: Config) => number) =>
-  defineJob({ name, group, concurrency: 1, payload: NoPayload, every });
 
 /** A stored payload that does not match its contract: the job is recorded as failed and not retried. */
 export class InvalidJobPayload extends Error {

@@ -1,5 +1,7 @@
 import { ObjectId } from 'mongodb';
-import { parseObjectId } from '../../ids.js';
+import { z } from 'zod';
+import { IdString, parseObjectId } from '../../ids.js';
+import { defineJob } from '../../job.js';
 import type { Platform } from '../../platform.js';
 import { installations, type ExtensionRevocation, type InstallationDocument } from '../installations/store.js';
 import { registrations, type RegistrationState } from './store.js';
@@ -93,6 +95,15 @@ export async function runRevocation(platform: Platform, installationId: string):
   platform.log.info({ event: 'extensions.revoke_completed', installation_id: installationId, revoked });
   return 'revoked';
 }
+
+/** Runs the revocation (`runRevocation`); declared beside it, enqueued by an uninstall (docs/extensions.md, Revocation). */
+export const RevokeExtensions = defineJob({
+  name: 'extensions.revoke',
+  group: 'extensions',
+  concurrency: 2,
+  payload: z.object({ installation_id: IdString('installation') }),
+  run: async (platform, { installation_id }) => ({ installation_id, outcome: await runRevocation(platform, installation_id) }),
+});
 
 /** The rows a revocation revokes: live rows of every grant but the active one (all of them once uninstalled). */
 function liveRowsOf(installation: InstallationDocument) {

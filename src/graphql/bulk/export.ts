@@ -1,6 +1,9 @@
-import { execute, type DocumentNode } from 'graphql';
+import { execute, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { ObjectId, type Filter } from 'mongodb';
+import { z } from 'zod';
 import { getInstallation } from '../../apps/index.js';
+import { IdString } from '../../ids.js';
+import { defineJob } from '../../job.js';
 import { ownValue } from '../../own-keys.js';
 import { carrying } from '../../events/index.js';
 import type { AppPrincipal, MerchantPrincipal } from '../../http/context.js';
@@ -9,12 +12,11 @@ import { objectStorage, type ObjectStorage } from '../../storage/index.js';
 import { findStoreById } from '../../stores/index.js';
 import { claimLease, extendLease, heldBy, NO_LEASE, type Lease } from '../../work/lease.js';
 import { adminLoaders, type AdminContext } from '../admin/resolvers.js';
-import { adminSchema } from '../admin/routes.js';
 import { idCursor } from '../connections.js';
 import { fromGlobalId } from '../ids.js';
 import { isCarried, readsOf } from './projection.js';
 import { childPageQuery, nestedPagesQuery, planBulkQuery, rootPageQuery, type BulkPlan, type ChildPages, type PlannedConnection } from './query.js';
-import { bulkOperationFacts, scopeOfType, URL_LIFETIME_SECONDS } from './service.js';
+import { bulkOperationFacts, scopeOfType, URL_LIFETIME_SECONDS } from './facts.js';
 import { bulkOperations, type BulkCheckpoint, type BulkOperationDocument, type BulkStatus } from './store.js';
 
 /**
@@ -54,11 +56,14 @@ class ExportError extends Error {
   }
 }
 
-/** The caller as it is now: the merchant, or the app's installation with its current scopes (an uninstalled app's export fails). */
-type Caller = Omit<AdminContext, 'loaders'>;
+/**
+ * The caller as it is now: the merchant, or the app's installation with its current scopes (an
+ * uninstalled app's export fails); and the admin schema its queries run on.
+ */
+type Caller = Omit<AdminContext, 'loaders'> & { schema: GraphQLSchema };
 
 /** The caller's context as it is now (each query gets its own loaders: `run`). */
-async function contextOf(platform: Platform, op: BulkOperationDocument): Promise<Caller> {
+async function contextOf(platform: Platform, op: BulkOperationDocument, schema: GraphQLSchema): Promise<Caller> {
   const storeId = op.store_id.toHexString();
   const store = await findStoreById(platform, storeId);
   if (!store) throw new ExportError('STORE_GONE', 'The store no longer exists');
@@ -78,7 +83,7 @@ async function contextOf(platform: Platform, op: BulkOperationDocument): Promise
   } else {
     principal = { kind: 'merchant', merchantId: op.caller.id.toHexString(), sessionId: 'bulk' } as MerchantPrincipal;
   }
-  return { platform, store, principal };
+  return { platform, store, principal, schema };
 }
 
 /**
@@ -86,9 +91,9 @@ async function contextOf(platform: Platform, op: BulkOperationDocument): Promise
  * reading of each object only the fields the query selects: its data, or the first error as the
  * operation's error code.
  */
-async function run(ctx: Caller, document: DocumentNode): Promise<Json> {
-  const reads = readsOf(adminSchema, document);
-  const result = await execute({ schema: adminSchema, document, contextValue: { ...ctx, reads, loaders: adminLoaders(ctx.platform, ctx.store.id, reads) } });
+async function run({ schema, ...ctx }: Caller, document: DocumentNode): Promise<Json> {
+  const reads = readsOf(schema, document);
+  const result = await execute({ schema, document, contextValue: { ...ctx, reads, loaders: adminLoaders(ctx.platform, ctx.store.id, reads) } });
   if (result.errors?.length) {
     const first = result.errors[0]!;
     throw new ExportError(String(first.extensions?.code ?? 'QUERY_FAILED'), first.message);
@@ -356,11 +361,12 @@ function readAhead(first: string | null, read: (cursorId: string | null) => Prom
 }
 
 /**
- * Run (or resume) the export of an operation. Takes its lease (`busy` when another worker holds
- * it, `gone` when it is finished or does not exist), then pages through the query until it is
- * done, canceled (checked at every page) or failed, and finishes the file and the operation.
+ * Run (or resume) the export of an operation on the admin schema. Takes its lease (`busy` when
+ * another worker holds it, `gone` when it is finished or does not exist), then pages through the
+ * query until it is done, canceled (checked at every page) or failed, and finishes the file and
+ * the operation.
  */
-export async function runExport(platform: Platform, operationId: string): Promise<ExportOutcome> {
+export async function runExport(platform: Platform, operationId: string, schema: GraphQLSchema): Promise<ExportOutcome> {
   const coll = bulkOperations(platform.db);
   const lease: Lease = { owner: platform.process.id, ms: platform.config.bulk.leaseMs };
   const found = await coll.findOne({ _id: new ObjectId(operationId) });
@@ -421,7 +427,7 @@ export async function runExport(platform: Platform, operationId: string): Promis
         checkpoint = { ...checkpoint, upload_id: uploadId };
         await save(checkpoint);
       }
-      const planned = planBulkQuery(adminSchema, op.query, scopeOfType);
+      const planned = planBulkQuery(schema, op.query, scopeOfType);
       if ('problems' in planned) throw new ExportError('INVALID_QUERY', planned.problems[0]!.message);
       const plan: BulkPlan = planned.plan;
       writer = new PartWriter(storage, key, platform.config.bulk.partBytes, checkpoint);
@@ -444,7 +450,7 @@ export async function runExport(platform: Platform, operationId: string): Promis
       const goOn = async (): Promise<Caller | null> => {
         if (current && Date.now() - checked < CHECK_EVERY_MS) return current;
         checked = Date.now();
-        const [status, ctx] = await Promise.all([coll.findOne({ _id: op!._id }, { projection: { status: 1 } }), contextOf(platform, op!)]);
+        const [status, ctx] = await Promise.all([coll.findOne({ _id: op!._id }, { projection: { status: 1 } }), contextOf(platform, op!, schema)]);
         current = status?.status === 'canceling' ? null : ctx;
         return current;
       };
@@ -509,6 +515,20 @@ export async function runExport(platform: Platform, operationId: string): Promis
   await finish(platform, op, storage, key, checkpoint, outcome, error, lease);
   return outcome;
 }
+
+/**
+ * Exports one bulk operation, under its lease, from its checkpoint (docs/bulk.md, The export).
+ * Declared beside the export it runs; enqueued when an operation starts and by the sweep. Its run
+ * is given the admin schema by the graphql module: the schema's bulk mutation starts exports
+ * (service.ts imports this file), so this file may not import the schema.
+ */
+export const ExportBulkOperation = defineJob({
+  name: 'bulk.export',
+  group: 'bulk',
+  concurrency: 2,
+  payload: z.object({ operation_id: IdString('bulk operation') }),
+  run: async (platform, { operation_id }, schema: GraphQLSchema) => ({ operation_id, outcome: await runExport(platform, operation_id, schema) }),
+});
 
 /**
  * Finish the file (what was written, whole, or the partial file of a failure or a cancel) and
