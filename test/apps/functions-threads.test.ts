@@ -24,9 +24,20 @@ const MAX_QUANTITY = {
     },
   },
 };
-/** 300 × 300 × 300 callbacks of nothing: as long as its limits let it run, one small operation at a time. */
+/**
+ * 300⁴ callbacks of nothing: as long as its limits let it run, one small operation at a time, in
+ * constant memory (`all` keeps no list), so what stops it is its clock or its thread's deadline,
+ * never its heap, however slow or fast the machine.
+ */
 const LOOPS = {
-  eachKey: { errors: { map: [{ var: 'cart.lines' }, { map: [{ var: '../../cart.lines' }, { map: [{ var: '../../../../cart.lines' }, 1] }] }] } },
+  eachKey: {
+    errors: {
+      map: [
+        { var: 'cart.lines' },
+        { all: [{ var: '../../cart.lines' }, { all: [{ var: '../../../../cart.lines' }, { all: [{ var: '../../../../../../cart.lines' }, true] }] }] },
+      ],
+    },
+  },
 };
 /** A list doubled at each of 300 lines: 2^300 items if it could be held, past any thread's heap long before. */
 const DOUBLING = { eachKey: { errors: { reduce: [{ var: 'cart.lines' }, { merge: [{ var: 'accumulator' }, { var: 'accumulator' }] }, { preserve: [1] }] } } };
