@@ -135,7 +135,7 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
       }
     });
 
-    it('refuses Agenda outside the queue facade and a job named by a string (src/queue.ts is the one door)', async () => {
+    it("refuses Agenda, and Agenda's collection, outside the queue facade and a job named by a string (src/queue.ts is the one door)", async () => {
       const cases: [string, string, string][] = [
         ['src/messages/service.ts', "import { Agenda } from 'agenda';\nexport const x = Agenda;\n", 'no-restricted-imports'],
         ['jobs/index.ts', "import { MongoBackend } from '@agendajs/mongo-backend';\nexport const x = MongoBackend;\n", 'no-restricted-imports'],
@@ -152,6 +152,16 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
         [
           'jobs/index.ts',
           "import type { Platform } from '../src/platform.js';\nexport const x = (p: Platform, n: string) => p.jobs.cancel(`${n}` as never);\n",
+          'no-restricted-syntax',
+        ],
+        [
+          'src/operations/queue-diagnostics.ts',
+          "import type { Platform } from '../platform.js';\nexport const x = (p: Platform) => p.db.collection('agendaJobs').countDocuments({});\n",
+          'no-restricted-syntax',
+        ],
+        [
+          'src/operations/store.ts',
+          "import type { Db } from 'mongodb';\nexport const jobs = (db: Db) => db.collection('agendaJobs');\n",
           'no-restricted-syntax',
         ],
       ];
