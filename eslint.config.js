@@ -71,6 +71,12 @@ const QUEUE_SYNTAX = [
     message: "A job is named by its contract object (defineJob in the owning domain's jobs.ts), never by a string (cast or not).",
   },
 ];
+/** Agenda's documents are the facade's too: the operators read and change queued jobs through platform.jobs. */
+const AGENDA_COLLECTION = {
+  selector: "Literal[value='agendaJobs']",
+  message:
+    "Agenda's collection is read and written only by the queue facade (src/queue.ts): use platform.jobs (list, find, rerun, removeQueued, unlock, countByState).",
+};
 /** What a folder stores is declared in its store.ts, so its persistence is read in one place. */
 const COLLECTION_OUTSIDE_STORE = {
   selector: "CallExpression[callee.property.name='collection'][typeArguments]",
@@ -106,7 +112,8 @@ export default tseslint.config(
   // The queue facade is the only door to Agenda (src/queue.ts).
   { files: ['src/**/*.ts', 'jobs/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'], ignores: [QUEUE_FACADE], rules: { ...agendaImports, ...syntax(QUEUE_SYNTAX) } },
   // A collection is declared (a typed db.collection<Doc>(NAME)) only in its owner's store.ts.
-  { files: ['src/**/*.ts'], ignores: [QUEUE_FACADE, 'src/**/store.ts'], rules: { ...syntax([...QUEUE_SYNTAX, COLLECTION_OUTSIDE_STORE]) } },
+  { files: ['src/**/*.ts'], ignores: [QUEUE_FACADE, 'src/**/store.ts'], rules: { ...syntax([...QUEUE_SYNTAX, COLLECTION_OUTSIDE_STORE, AGENDA_COLLECTION]) } },
+  { files: ['src/**/store.ts', 'jobs/**/*.ts'], rules: { ...syntax([...QUEUE_SYNTAX, AGENDA_COLLECTION]) } },
   {
     // With the type checker (issue 21, part 6): no open string indexes a plain object (tools/eslint/no-open-key-lookup.js).
     files: ['src/**/*.ts', 'jobs/**/*.ts'],

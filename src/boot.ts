@@ -14,15 +14,15 @@ import { chooseLogFormat, createLog, type Log } from './log.js';
 import type { EventHookDeps, Module } from './module.js';
 import { MODULES } from './modules.js';
 import type { Platform } from './platform.js';
-import { createQueue } from './queue.js';
+import { createQueue, queueIndexes } from './queue.js';
 
 /**
  * The composition root: builds the platform from the module list. Every process (web, each
  * worker group) and the tests start here; the core and the http toolkit know no domain.
  */
 
-/** The core's own collections (events; the Idempotency-Key records of the http toolkit; the runtime counters). */
-const CORE_INDEXES: readonly IndexDeclaration[] = [...eventIndexes, ...intentIndexes, ...idempotencyIndexes, ...counterIndexes];
+/** The core's own collections (events; the Idempotency-Key records of the http toolkit; the runtime counters; the job queue's). */
+const CORE_INDEXES: readonly IndexDeclaration[] = [...eventIndexes, ...intentIndexes, ...idempotencyIndexes, ...counterIndexes, ...queueIndexes];
 
 export type OpenPlatform = { platform: Platform; client: MongoClient; close(): Promise<void> };
 
@@ -50,7 +50,7 @@ export async function openPlatform(
   const id = processId(processName);
   // The queue is named by the process's id: Agenda records it as a locked job's `lastModifiedBy`,
   // so the operators' queue diagnostics know which process holds a lock (docs/operations.md).
-  const jobs = await createQueue(db, { name: id, pollIntervalMs: config.jobs.pollIntervalMs });
+  const jobs = await createQueue(db, { name: id, pollIntervalMs: config.jobs.pollIntervalMs, clock });
   const deps: EventHookDeps = { config, db, jobs, clock, log, process: { name: processName, id } };
   const hooks = modules.flatMap((m) => (m.eventHooks ? [m.eventHooks(deps)] : []));
   const events = createEvents(

@@ -3,7 +3,8 @@ import type { EventHooks } from './events/index.js';
 import type { HostSite } from './http/app.js';
 import type { AppRouter, Authenticator, BudgetRefusalObserver, RequestBudget, RequestGuard, StoreAccess, StoreRequestObserver } from './http/context.js';
 import type { Platform } from './platform.js';
-import type { JobContract, WorkerGroup } from './queue.js';
+import type { Job } from './job.js';
+import type { WorkerGroup } from './queue.js';
 
 /**
  * What a domain brings to the platform, exported by its `index.ts` and listed once in
@@ -27,11 +28,11 @@ export type Module = {
    */
   internal?: (platform: Platform) => InternalRoutes;
   /**
-   * Its jobs' contracts (`defineJob`, `defineSweep` in src/queue.ts), its sweeps included: each is
-   * bound to its handler in the top-level `jobs/` folder, and a worker refuses to start when a
-   * contract has no handler or a handler no contract.
+   * Its jobs, its sweeps included, each with its run (`defineJob`, `defineSweep` in src/job.ts):
+   * the workers' registry is these lists (jobs/index.ts), and a worker refuses to start when two
+   * jobs share a name or one has no worker group.
    */
-  jobs?: readonly JobContract[];
+  jobs?: readonly Job[];
   /** The event types it records (`src/<domain>/events.ts`, docs/events.md); webhook subscriptions may name these. */
   eventTypes?: readonly string[];
   /** The public error codes it answers with, beside the core's (`src/<domain>/errors.ts`; each is documented in docs/). */
@@ -74,7 +75,7 @@ export type InternalRoutes = { router: AppRouter; close(): Promise<void> };
 /** What event hooks are built from: the platform before its events exist. */
 export type EventHookDeps = Omit<Platform, 'events'>;
 
-export { WORKER_GROUPS, isWorkerGroup, type JobContract, type WorkerGroup } from './queue.js';
+export { WORKER_GROUPS, isWorkerGroup, type WorkerGroup } from './queue.js';
 
 /** The group whose processes serve the internal service. */
 export const INTERNAL_SERVICE_GROUP: WorkerGroup = 'webhooks';

@@ -19,7 +19,7 @@ import type { Module } from './module.js';
 import { ordersModule } from './orders/index.js';
 import { paymentsModule } from './payments/index.js';
 import { rateLimitModule } from './ratelimit/index.js';
-import { renderingModule } from './rendering/index.js';
+import { checkAppBlockRendering, renderingModule } from './rendering/index.js';
 import { shopModule } from './shop/index.js';
 import { securityModule } from './security/index.js';
 import { productReviewsModule } from './product-reviews/index.js';
@@ -32,8 +32,9 @@ import { webhooksModule } from './webhooks/index.js';
 
 /**
  * The platform's modules: the table of contents. The composition root (src/boot.ts), the web
- * and internal apps and the workers read only this list. Adding a domain is its folder and one
- * line here (and, if it has jobs, their handlers in jobs/).
+ * and internal apps and the workers (jobs/index.ts) read only this list. Adding a domain is its
+ * folder and one line here. A module that needs what its domain may not import (a domain above
+ * it, this list) is a factory given it here: the one place where such bindings are made.
  */
 export const MODULES: readonly Module[] = [
   healthModule,
@@ -54,7 +55,7 @@ export const MODULES: readonly Module[] = [
   paymentsModule,
   mediaModule,
   productReviewsModule,
-  appsModule,
+  appsModule({ checkAppBlock: checkAppBlockRendering }),
   themesModule,
   renderingModule,
   shopModule,

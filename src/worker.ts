@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { jobsOfGroup } from '../jobs/index.js';
-import { foundNothing, type BoundJob } from '../jobs/types.js';
 import { startInternalService } from './boot.js';
 import { loadConfigOrExit } from './config.js';
 import { countEvent } from './counters/index.js';
+import { foundNothing, type Job } from './job.js';
 import { INTERNAL_SERVICE_GROUP, WORKER_GROUPS, isWorkerGroup } from './module.js';
 import type { Platform } from './platform.js';
 import { startHeartbeat } from './operations/index.js';
@@ -12,8 +12,9 @@ import { onShutdownSignal, openPlatformOrExit } from './process.js';
 
 /**
  * A worker process: `node dist/src/worker.js --jobs <group>`. It defines and runs only its
- * group's jobs (jobs/index.ts; the webhooks group also serves the internal service), and on SIGTERM stops taking work, drains running jobs within
- * the grace period and exits 0.
+ * group's jobs (the modules' jobs of that group: jobs/index.ts; the webhooks group also serves
+ * the internal service), and on SIGTERM stops taking work, drains running jobs within the grace
+ * period and exits 0.
  */
 const config = loadConfigOrExit();
 const { values } = parseArgs({ options: { jobs: { type: 'string' } }, strict: true });
@@ -24,9 +25,9 @@ if (!isWorkerGroup(group)) {
 }
 
 const { platform, close } = await openPlatformOrExit(config, `worker:${group}`);
-let bound: BoundJob[];
+let jobs: Job[];
 try {
-  bound = jobsOfGroup(group);
+  jobs = jobsOfGroup(group);
 } catch (err) {
   console.error(`emporium worker:${group}: ${(err as Error).message}`);
   process.exit(1);
@@ -40,7 +41,7 @@ try {
   process.exit(1);
 }
 const working = await platform.jobs.work(
-  bound.map((job) => ({ contract: job.contract, run: (data, jobId) => runLogged(platform, job, jobId, data) })),
+  jobs.map((job) => ({ contract: job, run: (data, jobId) => runLogged(platform, job, jobId, data) })),
   config,
   (err) => platform.log.error({ event: 'worker.queue_error', err: err.message }),
 );
@@ -62,7 +63,7 @@ onShutdownSignal(async (signal) => {
   });
   return 0;
 });
-platform.log.info({ event: 'worker.started', group, jobs: bound.map((h) => h.contract.name) });
+platform.log.info({ event: 'worker.started', group, jobs: jobs.map((job) => job.name) });
 
 /**
  * Run one job, logged with its start, end, duration and outcome. The payload is checked against
@@ -73,14 +74,14 @@ platform.log.info({ event: 'worker.started', group, jobs: bound.map((h) => h.con
  * mostly finds nothing: its start is logged at debug, and its end at info only when it did
  * something (`foundNothing`); a failure is an error whatever the job.
  */
-async function runLogged(platform: Platform, job: BoundJob, jobId: string, data: unknown): Promise<void> {
+async function runLogged(platform: Platform, job: Job, jobId: string, data: unknown): Promise<void> {
   const started = Date.now();
   const ids = idsOf(data);
-  const name = job.contract.name;
-  const recurring = job.contract.every !== undefined;
+  const name = job.name;
+  const recurring = job.every !== undefined;
   platform.log[recurring ? 'debug' : 'info']({ event: 'job.started', job: name, job_id: jobId, ...ids });
   try {
-    const result = await job.handle(platform, parsePayload(job.contract, data));
+    const result = await job.run(platform, parsePayload(job, data));
     const level = recurring && foundNothing(result) ? 'debug' : 'info';
     platform.log[level]({ event: 'job.finished', job: name, job_id: jobId, ...ids, outcome: 'succeeded', duration_ms: Date.now() - started, result });
     countEvent(platform, 'jobs.runs', { name, outcome: 'succeeded' });

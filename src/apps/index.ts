@@ -1,3 +1,4 @@
+import { given } from '../job.js';
 import type { Module } from '../module.js';
 import { APPS_ERROR_CODES } from './errors.js';
 import { APPS_EVENT_TYPES } from './events.js';
@@ -27,15 +28,11 @@ import { REGISTRATIONS, registrationIndexes } from './extensions/store.js';
 import { flushFunctionRuns } from './function-runs/record.js';
 import { closeFunctionRunner } from './functions/threads.js';
 import { functionRunIndexes } from './function-runs/store.js';
+import { CheckAppQuality, type AppBlockCheck } from './quality/checks.js';
 import { qualityIndexes } from './quality/store.js';
-export { sweepExpiredOAuth } from './oauth/tokens.js';
-export { sendDueShopRedactions } from './compliance/service.js';
 export { SCOPES, SCOPE_NAMES, isScope, normaliseScopes, type Scope } from './oauth/scopes.js';
 export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest/types.js';
-export { CheckAppQuality, RevokeExtensions, SendShopRedactions, SweepAppQuality, SweepExtensionRevocations, SweepFunctionRuns, SweepOAuth } from './jobs.js';
-export { runQualityChecks, sweepQualityChecks, type AppBlockCheck } from './quality/checks.js';
-export { trimFunctionRuns } from './function-runs/runs.js';
-export { runRevocation, sweepRevocations } from './extensions/revocation.js';
+export type { AppBlockCheck } from './quality/checks.js';
 export { liveRows, resolveAppBlocks, type ResolvedAppBlock } from './extensions/resolution.js';
 // The operator console (src/console) decides app listing reviews through the same services as /v1/operations/app-reviews.
 export {
@@ -54,9 +51,10 @@ export type { FunctionCart } from './functions/targets.js';
 /**
  * The app platform (docs/apps.md, docs/oauth.md): partners and their apps, review by operators,
  * the catalog, installs through OAuth 2.1 with PKCE, app tokens and token exchange, and the
- * app API.
+ * app API. Its quality checks render an app's theme app blocks with `checkAppBlock`, the rendering
+ * domain's (which uses apps, so apps may not import it: src/modules.ts hands it over).
  */
-export const appsModule: Module = {
+export const appsModule = (deps: { checkAppBlock: AppBlockCheck }): Module => ({
   name: 'apps',
   errorCodes: APPS_ERROR_CODES,
   indexes: [
@@ -88,11 +86,11 @@ export const appsModule: Module = {
   pages: [{ path: '/v1/app-store/oauth/authorize', router: consentPages }],
   authenticators: [accessTokenAuthenticator],
   storeRequestObserver: countAppCalls,
-  jobs: appJobs,
+  jobs: [...appJobs, given(CheckAppQuality, deps.checkAppBlock)],
   eventCarriers: [INSTALLATIONS, COMPLIANCE_REQUESTS, REGISTRATIONS],
   eventTypes: APPS_EVENT_TYPES,
   eventHooks: partnerNoticeHooks,
   close: async (platform) => {
     await Promise.all([closeAppUsage(platform), flushFunctionRuns(platform), closeFunctionRunner(platform)]);
   },
-};
+});

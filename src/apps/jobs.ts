@@ -1,32 +1,35 @@
-import { z } from 'zod';
-import { IdString } from '../ids.js';
-import { defineBackstop, defineJob, defineSweep } from '../queue.js';
+import { defineBackstop, defineSweep } from '../job.js';
+import { sendDueShopRedactions } from './compliance/service.js';
+import { RevokeExtensions, sweepRevocations } from './extensions/revocation.js';
+import { trimFunctionRuns } from './function-runs/runs.js';
+import { sweepExpiredOAuth } from './oauth/tokens.js';
+import { sweepQualityChecks } from './quality/checks.js';
 
-/** The app platform's jobs (handlers: jobs/sweeps.ts, jobs/extensions.ts). Job names are a public contract: never rename them. */
 /** Expired authorization codes and tokens, refresh-token retry answers past their window, and spent session-token records. */
-export const SweepOAuth = defineSweep('maintenance.sweep-oauth');
+export const SweepOAuth = defineSweep('maintenance.sweep-oauth', sweepExpiredOAuth);
 /** Sends an uninstalled app `shop.redact` once APP_SHOP_REDACT_DELAY_SECONDS have passed (docs/apps.md). */
-export const SendShopRedactions = defineSweep('maintenance.app-shop-redact');
+export const SendShopRedactions = defineSweep('maintenance.app-shop-redact', sendDueShopRedactions);
 /** Keeps each Checkout Function's newest runs in the run log (docs/extensions.md, The run log). */
-export const SweepFunctionRuns = defineSweep('maintenance.sweep-function-runs');
-/** Revokes an uninstalled installation's extension and function rows (docs/extensions.md, Revocation). */
-export const RevokeExtensions = defineJob({
-  name: 'extensions.revoke',
-  group: 'extensions',
-  concurrency: 2,
-  payload: z.object({ installation_id: IdString('installation') }),
-});
+export const SweepFunctionRuns = defineSweep('maintenance.sweep-function-runs', trimFunctionRuns);
 /** The backstop: revocations whose job was lost or whose worker died (their lease ran out). */
-export const SweepExtensionRevocations = defineBackstop('extensions.sweep', 'extensions', (config) => config.extensions.sweepIntervalMs);
-
-/** Renders an app's declared theme app blocks and fetches its privacy policy URL: the quality gates the worker measures (docs/extensions.md, Quality gates). */
-export const CheckAppQuality = defineJob({
-  name: 'extensions.check-app-quality',
+export const SweepExtensionRevocations = defineBackstop({
+  name: 'extensions.sweep',
   group: 'extensions',
-  concurrency: 4,
-  payload: z.object({ app_id: IdString('app') }),
+  every: (config) => config.extensions.sweepIntervalMs,
+  run: async (platform) => ({ revocations_completed: await sweepRevocations(platform) }),
 });
 /** Asks for the checks of published apps whose checks are missing, ran on another version, or are old. */
-export const SweepAppQuality = defineBackstop('extensions.quality-sweep', 'extensions', (config) => config.extensions.qualitySweepIntervalMs);
+export const SweepAppQuality = defineBackstop({
+  name: 'extensions.quality-sweep',
+  group: 'extensions',
+  every: (config) => config.extensions.qualitySweepIntervalMs,
+  run: async (platform) => ({ checks_requested: await sweepQualityChecks(platform) }),
+});
 
-export const appJobs = [SweepOAuth, SendShopRedactions, SweepFunctionRuns, RevokeExtensions, SweepExtensionRevocations, CheckAppQuality, SweepAppQuality];
+/**
+ * The app platform's jobs but one: its recurring ones here, `extensions.revoke` beside the
+ * revocation it runs (extensions/revocation.ts). `extensions.check-app-quality` (quality/checks.ts)
+ * needs the rendering domain's check: the module lists it given that (index.ts). Job names are a
+ * public contract: never rename them.
+ */
+export const appJobs = [SweepOAuth, SendShopRedactions, SweepFunctionRuns, RevokeExtensions, SweepExtensionRevocations, SweepAppQuality];

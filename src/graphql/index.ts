@@ -1,6 +1,9 @@
+import { given } from '../job.js';
 import type { Module } from '../module.js';
 import { adminGraphqlRoutes } from './admin/routes.js';
-import { bulkJobs } from './bulk/jobs.js';
+import { adminSchema } from './admin/schema.js';
+import { ExportBulkOperation } from './bulk/export.js';
+import { SweepBulkOperations } from './bulk/jobs.js';
 import { bulkRoutes } from './bulk/routes.js';
 import { BULK_OPERATIONS, bulkIndexes, bulkOverview } from './bulk/store.js';
 import { GRAPHQL_ERROR_CODES } from './errors.js';
@@ -9,9 +12,7 @@ import { adminMeter, flushRefunds, storefrontMeter } from './metering.js';
 import { storefrontGraphqlRoutes } from './storefront/routes.js';
 export { adminSchema } from './admin/schema.js';
 export { storefrontSchema } from './storefront/schema.js';
-export { ExportBulkOperation, SweepBulkOperations } from './bulk/jobs.js';
-export { runExport } from './bulk/export.js';
-export { sweepBulkOperations } from './bulk/sweep.js';
+export { ExportBulkOperation } from './bulk/export.js';
 
 const admin = adminGraphqlRoutes(adminMeter);
 const storefront = storefrontGraphqlRoutes(storefrontMeter);
@@ -19,14 +20,14 @@ const storefront = storefrontGraphqlRoutes(storefrontMeter);
 /**
  * GraphQL (docs/graphql.md): the admin and storefront schemas, each on its two paths (spec 4.5),
  * metered by query cost; and bulk operations (docs/bulk.md), admin queries exported as JSONL by
- * the bulk worker, with their REST twin.
+ * the bulk worker (its export job given the admin schema it runs), with their REST twin.
  */
 export const graphqlModule: Module = {
   name: 'graphql',
   errorCodes: GRAPHQL_ERROR_CODES,
   eventTypes: GRAPHQL_EVENT_TYPES,
   indexes: bulkIndexes,
-  jobs: bulkJobs,
+  jobs: [given(ExportBulkOperation, adminSchema), SweepBulkOperations],
   eventCarriers: [BULK_OPERATIONS],
   routes: [
     { path: '/v1/bulk-operations', router: bulkRoutes },

@@ -1,7 +1,6 @@
 import type { AppRouter } from '../http/context.js';
 import { routes } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
-import { JOBS_COLLECTION } from '../queue.js';
 import { VERSION } from '../version.js';
 
 const PING_TIMEOUT_MS = 2000;
@@ -35,10 +34,7 @@ export function healthRoutes(platform: Platform): AppRouter {
 export function readinessRoutes(platform: Platform): AppRouter {
   const on = routes(platform);
   on.get('/', { access: 'public', respond: 'raw' }, async ({ ctx }) => {
-    const [database, queue] = await Promise.all([
-      ping(platform),
-      probe(platform, 'queue', () => platform.db.collection(JOBS_COLLECTION).findOne({}, { projection: { _id: 1 }, maxTimeMS: PING_TIMEOUT_MS })),
-    ]);
+    const [database, queue] = await Promise.all([ping(platform), probe(platform, 'queue', () => platform.jobs.probe(PING_TIMEOUT_MS))]);
     const ready = database === 'ok' && queue === 'ok';
     ctx.status = ready ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');

@@ -1,10 +1,12 @@
 import { ObjectId, type MatchKeysAndValues } from 'mongodb';
+import { z } from 'zod';
 import { isLocalEnv } from '../config.js';
+import { IdString } from '../ids.js';
+import { defineJob } from '../job.js';
 import { post, type FailureTexts } from '../outbound/index.js';
 import type { Platform } from '../platform.js';
 import { decryptSecret, encryptSecret } from '../secrets/index.js';
 import { backoff, claimLease, findStranded, settleLease, type Lease } from '../work/lease.js';
-import { enqueueMessageDelivery } from './jobs.js';
 import { messages, type MessageDocument, type MessageKind } from './store.js';
 
 const PURPOSE = 'messages.body';
@@ -111,6 +113,22 @@ export async function deliverMessage(platform: Platform, messageId: string): Pro
   if ((await settle({ last_error: error, next_attempt_at: next }, 'retry_scheduled')) === 'skipped') return 'skipped';
   await enqueueMessageDelivery(platform, messageId, next);
   return 'retry_scheduled';
+}
+
+/**
+ * Delivers one message (`deliverMessage`). It goes out from the webhooks group, the process that
+ * talks to the outside world. Declared beside its work, which schedules it again for a retry.
+ */
+export const DeliverMessage = defineJob({
+  name: 'messages.deliver',
+  group: 'webhooks',
+  concurrency: 10,
+  payload: z.object({ message_id: IdString('message') }),
+  run: async (platform, { message_id }) => ({ delivery: await deliverMessage(platform, message_id) }),
+});
+
+function enqueueMessageDelivery(platform: Pick<Platform, 'jobs'>, messageId: string, at?: Date): Promise<string> {
+  return platform.jobs.enqueue(DeliverMessage, { message_id: messageId }, at ? { at } : {});
 }
 
 /** Re-enqueue queued messages whose job was lost (a crash between the write and the enqueue). */

@@ -9,7 +9,7 @@ import { objectStorage } from '../storage/index.js';
 import { webhookFailureRate } from './dashboards.js';
 import { outboxOverview, processesOverview, queuesOverview } from './overview.js';
 import { missingIndexes } from './readiness.js';
-import { agendaJobs, deploymentGates, processes, type DeploymentGateDocument, type GateCheck, type GateCheckStatus } from './store.js';
+import { deploymentGates, processes, type DeploymentGateDocument, type GateCheck, type GateCheckStatus } from './store.js';
 
 export const GATE_CHECKS = [
   'database_read',
@@ -110,7 +110,7 @@ async function runCheck(platform: Platform, modules: readonly Module[], name: Ga
     }
     case 'failed_jobs': {
       const since = new Date(now.getTime() - t.window_minutes * 60_000);
-      const failed = await agendaJobs(platform.db).countDocuments({ failedAt: { $gte: since } }, { limit: 100_000 });
+      const failed = await platform.jobs.countFailedSince(since, 100_000);
       return atMost(name, failed, t.failed_jobs, `${failed} jobs failed in the last ${t.window_minutes} min`);
     }
     case 'webhook_failure_rate': {

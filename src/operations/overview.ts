@@ -1,11 +1,10 @@
-import type { Document, Filter } from 'mongodb';
 import { WORKER_GROUPS } from '../queue.js';
 import type { Module } from '../module.js';
 import type { Platform } from '../platform.js';
 import { VERSION } from '../version.js';
 import { webhookFailureRate } from './dashboards.js';
 import { MISSED_BEATS } from './heartbeat.js';
-import { agendaJobs, incidents, processes, type ProcessDocument } from './store.js';
+import { incidents, processes, type ProcessDocument } from './store.js';
 
 /** Processes shown: those that beat in the last day (older rows are history). */
 const SHOWN_FOR_MS = 24 * 3600_000;
@@ -53,54 +52,31 @@ export async function processesOverview(platform: Platform, now: Date) {
   return { groups, groups_without_a_process: groups.filter((g) => g.group !== 'web' && g.alive === 0).map((g) => g.group) };
 }
 
-/** Before any time Agenda writes: "a date" as a range an index walks (where `$ne: null` would walk every null first). */
-const EPOCH = new Date(0);
-
 /**
- * Agenda's job states (docs/operations.md, Queues), as filters on its documents: each names only
- * fields of the `operations_state_counts` index, as points and ranges, so counting one is read
- * from the index alone. (Agenda's `disabled` flag is not read: the platform never disables a job.)
- */
-export function jobStateFilters(now: Date): Record<'due' | 'scheduled' | 'running' | 'failed', Filter<Document>> {
-  return {
-    due: { lockedAt: null, nextRunAt: { $lte: now } },
-    scheduled: { lockedAt: null, nextRunAt: { $gt: now } },
-    running: { lockedAt: { $gte: EPOCH } },
-    failed: { lockedAt: null, nextRunAt: null, failedAt: { $gte: EPOCH } },
-  };
-}
-
-/**
- * Each job name's count in each state, its group (from the modules' contracts), and how late its
- * oldest due job is: for each name that has a job, a count per state on the
- * `operations_state_counts` index (read from the index alone) and one read of its oldest due job
- * on the same index, all at once. Names no contract declares (an older release's) are not counted.
+ * Each job name's count in each state, its group (from the modules' jobs), and how late its oldest
+ * due job is: for each name that has a job, its counts read from an index alone and one read of
+ * its oldest due job (the queue's `countByState`), all at once. Names no module declares (an older
+ * release's) are not counted.
  */
 export async function queuesOverview(platform: Platform, modules: readonly Module[], now: Date) {
-  const jobs = agendaJobs(platform.db);
-  const contracts = modules.flatMap((m) => m.jobs ?? []);
-  const filters = jobStateFilters(now);
-  const states = Object.keys(filters) as (keyof typeof filters)[];
   const rows = await Promise.all(
-    contracts.map(async (c) => {
-      // Most names have no job at a given moment: one read says so, and spares the rest.
-      if (!(await jobs.findOne({ name: c.name }, { projection: { _id: 1 } }))) return null;
-      const [[due, scheduled, running, failed], oldestDue] = await Promise.all([
-        Promise.all(states.map((state) => jobs.countDocuments({ name: c.name, ...filters[state] }))),
-        jobs.findOne({ name: c.name, ...filters.due }, { sort: { nextRunAt: 1 }, projection: { nextRunAt: 1 } }),
-      ]);
-      const at = oldestDue?.nextRunAt instanceof Date ? oldestDue.nextRunAt : null;
-      return {
-        name: c.name,
-        group: c.group as string | null,
-        due: due!,
-        scheduled: scheduled!,
-        running: running!,
-        failed: failed!,
-        oldest_due_at: at?.toISOString() ?? null,
-        lag_seconds: at ? Math.max(0, Math.round((now.getTime() - at.getTime()) / 1000)) : 0,
-      };
-    }),
+    modules
+      .flatMap((m) => m.jobs ?? [])
+      .map(async (job) => {
+        const counts = await platform.jobs.countByState(job.name);
+        if (!counts) return null;
+        const at = counts.oldestDueAt;
+        return {
+          name: job.name,
+          group: job.group as string | null,
+          due: counts.due,
+          scheduled: counts.scheduled,
+          running: counts.running,
+          failed: counts.failed,
+          oldest_due_at: at?.toISOString() ?? null,
+          lag_seconds: at ? Math.max(0, Math.round((now.getTime() - at.getTime()) / 1000)) : 0,
+        };
+      }),
   );
   const queues = rows
     .filter((r): r is NonNullable<typeof r> => r !== null && r.due + r.scheduled + r.running + r.failed > 0)

@@ -1,5 +1,4 @@
 import type { Db, ObjectId } from 'mongodb';
-import { JOBS_COLLECTION } from '../queue.js';
 import type { IndexDeclaration } from '../db.js';
 
 export const PROCESSES = 'processes';
@@ -95,22 +94,6 @@ export const operationsIndexes: IndexDeclaration[] = [
     indexes: [{ key: { last_beat_at: -1 }, name: 'last_beat_at' }],
   },
   {
-    // Agenda's own collection: the operators' counts and lists (docs/operations.md, Jobs). The
-    // counts' index holds every field a state filter names, so a count is read from the index
-    // alone (covered) on MongoDB and on the embedded database; each list walks the index of its
-    // state's order, a page at a time.
-    collection: JOBS_COLLECTION,
-    indexes: [
-      { key: { name: 1, lockedAt: 1, nextRunAt: 1, failedAt: 1 }, name: 'operations_state_counts' },
-      { key: { nextRunAt: 1, _id: 1 }, name: 'operations_by_next_run' },
-      { key: { name: 1, nextRunAt: 1, _id: 1 }, name: 'operations_by_name_next_run' },
-      { key: { failedAt: -1, _id: -1 }, name: 'operations_by_failure' },
-      { key: { name: 1, failedAt: -1, _id: -1 }, name: 'operations_by_name_failure' },
-      { key: { lockedAt: 1, _id: 1 }, name: 'operations_by_lock' },
-      { key: { name: 1, _id: 1 }, name: 'operations_by_name' },
-    ],
-  },
-  {
     collection: INCIDENTS,
     indexes: [
       { key: { dedup: 1 }, name: 'dedup', unique: true },
@@ -120,30 +103,6 @@ export const operationsIndexes: IndexDeclaration[] = [
 ];
 
 export const processes = (db: Db) => db.collection<ProcessDocument>(PROCESSES);
-
-/**
- * Agenda's job document (the queue's own collection, src/queue.ts), as far as the operators'
- * queue diagnostics read and change it (docs/operations.md, Jobs).
- */
-export type AgendaJob = {
-  _id: ObjectId;
-  name: string;
-  data?: unknown;
-  /** `single` for a recurring job (Agenda's `every`), `normal` for a one-off. */
-  type?: string;
-  nextRunAt?: Date | null;
-  lockedAt?: Date | null;
-  /** The queue name of the process that last locked or saved it: its process id (src/boot.ts). */
-  lastModifiedBy?: string | null;
-  lastRunAt?: Date | null;
-  lastFinishedAt?: Date | null;
-  failedAt?: Date | null;
-  failCount?: number | null;
-  failReason?: string | null;
-  disabled?: boolean;
-};
-
-export const agendaJobs = (db: Db) => db.collection<AgendaJob>(JOBS_COLLECTION);
 
 export const deploymentGates = (db: Db) => db.collection<DeploymentGateDocument>(DEPLOYMENT_GATES);
 

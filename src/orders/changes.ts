@@ -1,11 +1,25 @@
 import { ObjectId, type Filter, type UpdateFilter } from 'mongodb';
+import { systemClock } from '../clock.js';
 import { undoCouponRedemption } from '../coupons/index.js';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
 import { parseObjectId } from '../ids.js';
 import { announceStockChange, readStockLevel, undoStockChange, type LevelView } from '../inventory/index.js';
 import type { Platform } from '../platform.js';
-import { claimLease, heldBy, leaseFields, NO_LEASE, releaseLeases, settlement, type Lease } from '../work/lease.js';
+import {
+  claimLease,
+  heldBy,
+  jitter,
+  leaseFields,
+  leaseHeld,
+  NO_LEASE,
+  releaseLeases,
+  settlement,
+  waitForHolder,
+  type HolderWait,
+  type Lease,
+  type Look,
+} from '../work/lease.js';
 import { announceChange, applyStep, clearKeys, redemption, stockChange, type Failure } from './change-steps.js';
 import { orderCounters, orders, type Effect, type OperationKind, type OrderDocument, type PendingOperation, type RequestRef } from './store.js';
 
@@ -37,6 +51,8 @@ export type Outcome = { kind: 'committed'; order: OrderDocument } | { kind: 'und
 
 const orderLease = (platform: Platform): Lease => ({ owner: platform.process.id, ms: ORDER_LEASE_MS });
 const orderBusy = () => new PlatformError('conflict', 'order_busy', 'Another change of this order is being made; retry shortly');
+/** A request's wait for another change of the order, by the wall clock (the platform's may be a test's, moved or standing still). */
+const waitForOrder = (): HolderWait => ({ clock: systemClock, deadline: new Date(Date.now() + WAIT_FOR_ORDER_MS), pauseMs: jitter(10, 40), busy: orderBusy });
 const failureError = (f: Failure | null) => (f ? new PlatformError('conflict', f.code, f.message, { details: f.details }) : orderBusy());
 
 /** What a change plans on the order as read: its own fields, its holds and effects, and what it adds. */
@@ -77,16 +93,13 @@ export async function changeOrder(
   request: RequestRef | null,
   plan: (order: OrderDocument, keys: Keys) => Promise<Plan>,
 ): Promise<OrderDocument> {
-  const deadline = Date.now() + WAIT_FOR_ORDER_MS;
-  for (;;) {
+  const wait = waitForOrder();
+  return waitForHolder(async () => {
     const order = await loadOrder(platform, storeId, orderId);
     const seen = request ? (order.requests ?? []).find((r) => r.id === request.id) : undefined;
     if (seen && seen.hash !== request!.hash) throw keyReused();
-    if (order.pending_op) {
-      await finishOther(platform, order, deadline);
-      continue;
-    }
-    if (seen) return order;
+    if (order.pending_op) return finishOther(platform, order);
+    if (seen) return { done: order };
     const id = new ObjectId().toHexString();
     const planned = await plan(order, keysFor(id));
     const now = platform.clock.now();
@@ -102,14 +115,14 @@ export async function changeOrder(
       },
     );
     if (!held) {
-      if (Date.now() > deadline) throw new PlatformError('conflict', 'edit_conflict', 'The order kept changing; retry');
-      continue; // changed since it was read: plan again on the new version
+      if (wait.clock.now() > wait.deadline) throw new PlatformError('conflict', 'edit_conflict', 'The order kept changing; retry');
+      return 'again'; // changed since it was read: plan again on the new version
     }
     const outcome = await runOperation(platform, held, 'own');
-    if (outcome.kind === 'committed') return outcome.order;
+    if (outcome.kind === 'committed') return { done: outcome.order };
     if (outcome.kind === 'undone') throw failureError(outcome.failure);
-    return awaitOutcome(platform, storeId, held._id, op, deadline);
-  }
+    return { done: await awaitOutcome(platform, storeId, held._id, op, wait) };
+  }, wait);
 }
 
 /**
@@ -148,7 +161,7 @@ export async function createAndRun(
   const outcome = await runOperation(platform, order, 'own');
   if (outcome.kind === 'committed') return outcome.order;
   if (outcome.kind === 'undone') throw failureError(outcome.failure);
-  return awaitOutcome(platform, doc.store_id.toHexString(), order._id, op, Date.now() + WAIT_FOR_ORDER_MS);
+  return awaitOutcome(platform, doc.store_id.toHexString(), order._id, op, waitForOrder());
 }
 
 /**
@@ -175,12 +188,10 @@ export async function findCreation(
  * null when there is none, or its creation was undone.
  */
 export async function findMade(platform: Platform, storeId: string, requestId: string): Promise<OrderDocument | null> {
-  const deadline = Date.now() + WAIT_FOR_ORDER_MS;
-  for (;;) {
+  return waitForHolder<OrderDocument | null>(async () => {
     const order = await orders(platform.db).findOne({ store_id: new ObjectId(storeId), request_key: requestId });
-    if (!order?.pending_op) return order;
-    await finishOther(platform, order, deadline);
-  }
+    return order?.pending_op ? finishOther(platform, order) : { done: order };
+  }, waitForOrder());
 }
 
 /** Whether this request (its id and body hash) is the one that made the order. */
@@ -196,32 +207,26 @@ export async function loadOrder(platform: Platform, storeId: string, orderId: st
   return doc;
 }
 
-/** Another change is under way: wait while its lease runs (up to the deadline), or finish it if its process stopped. */
-export async function finishOther(platform: Platform, order: OrderDocument, deadline: number): Promise<void> {
+/** Another change is under way: wait while its lease runs (`held`), or finish it if its process stopped, then look again. */
+async function finishOther(platform: Platform, order: OrderDocument): Promise<Look<never>> {
   const now = platform.clock.now();
-  if (order.lease_until && order.lease_until > now) {
-    if (Date.now() > deadline) throw orderBusy();
-    await new Promise((r) => setTimeout(r, 10 + Math.random() * 30));
-    return;
-  }
+  if (leaseHeld(order, now)) return 'held';
   const taken = await claimLease(orders(platform.db), orderLease(platform), now, { _id: order._id, 'pending_op.id': order.pending_op!.id });
   if (taken) await runOperation(platform, taken, 'takeover');
+  return 'again';
 }
 
 /**
  * This request lost its lease to another process (it stopped too long between two steps),
  * which finishes the change: wait for it, then answer with the order if the change landed.
  */
-async function awaitOutcome(platform: Platform, storeId: string, orderId: ObjectId, op: PendingOperation, deadline: number): Promise<OrderDocument> {
-  for (;;) {
+async function awaitOutcome(platform: Platform, storeId: string, orderId: ObjectId, op: PendingOperation, wait: HolderWait): Promise<OrderDocument> {
+  return waitForHolder(async () => {
     const order = await orders(platform.db).findOne({ _id: orderId, store_id: new ObjectId(storeId) });
-    if (order?.pending_op?.id === op.id) {
-      await finishOther(platform, order, deadline);
-      continue;
-    }
-    if (order && !order.creating && landed(order, op)) return order;
+    if (order?.pending_op?.id === op.id) return finishOther(platform, order);
+    if (order && !order.creating && landed(order, op)) return { done: order };
     throw orderBusy();
-  }
+  }, wait);
 }
 
 function landed(order: OrderDocument, op: PendingOperation): boolean {

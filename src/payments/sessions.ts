@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { ObjectId, type Collection, type Db, type Filter, type OptionalUnlessRequiredId, type UpdateFilter } from 'mongodb';
+import { systemClock } from '../clock.js';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError } from '../errors.js';
 import { carrying, type PendingEvent } from '../events/index.js';
 import type { Platform } from '../platform.js';
 import { recordEnforcement, type PlatformEnforcement } from '../security/index.js';
-import { claimLease, leaseFields, releaseLeases, settlement, type Lease } from '../work/lease.js';
+import { claimLease, jitter, leaseFields, releaseLeases, settlement, waitForHolder, type Lease } from '../work/lease.js';
 import { paymentSignature, type Gateway } from './gateways.js';
 
 /**
@@ -74,19 +75,22 @@ export async function openPaymentSession<D extends PaymentSessionDocument>(
   kind: PaymentSessionKind<D>,
   input: OpenSessionInput<D>,
 ): Promise<{ doc: D; created: boolean }> {
-  const deadline = Date.now() + WAIT_FOR_PROVIDER_MS;
-  for (;;) {
-    const claim = await claimSession(platform, kind, input);
-    if (claim.kind === 'made') return { doc: claim.doc, created: false };
-    if (claim.kind === 'claimed') {
+  return waitForHolder<{ doc: D; created: boolean }>(
+    async () => {
+      const claim = await claimSession(platform, kind, input);
+      if (claim.kind === 'made') return { done: { doc: claim.doc, created: false } };
+      if (claim.kind === 'busy') return 'held';
       const made = await askProvider(platform, kind, input, claim.doc);
-      if (made) return { doc: made, created: true };
-    } else if (Date.now() > deadline) {
-      throw new PlatformError('conflict', 'payment_order_in_progress', 'Another request is getting this payment order from the provider; retry shortly');
-    } else {
-      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
-    }
-  }
+      return made ? { done: { doc: made, created: true } } : 'again';
+    },
+    // By the wall clock: the platform's may be a test's, moved or standing still.
+    {
+      clock: systemClock,
+      deadline: new Date(Date.now() + WAIT_FOR_PROVIDER_MS),
+      pauseMs: jitter(20, 50),
+      busy: () => new PlatformError('conflict', 'payment_order_in_progress', 'Another request is getting this payment order from the provider; retry shortly'),
+    },
+  );
 }
 
 type SessionClaim<D> = { kind: 'made' | 'claimed'; doc: D } | { kind: 'busy' };

@@ -6,8 +6,6 @@ import { themeJobs } from './jobs.js';
 import { closeLiquidSyntaxThreads } from './review/liquid-syntax.js';
 import { themeReviewRoutes } from './review/routes.js';
 import { themeRoutes } from './routes.js';
-export { ReviewThemeVersion, SweepThemePreviews, SweepThemeReviews } from './jobs.js';
-export { runReview, sweepReviews } from './review/service.js';
 // The operator console (src/console) decides theme reviews through the same services as /v1/operations/theme-reviews.
 export {
   approveReview as approveThemeReview,

@@ -29,9 +29,6 @@ export { healthNoticeAudience, healthNoticeMessage, readHealthNotice, type Healt
 export { createSubscription, getSubscription, listSubscriptions } from './subscriptions/service.js';
 export { subscriptionSchemas } from './subscriptions/schemas.js';
 export { deliveries as webhookDeliveries, type DeliveryDocument } from './deliveries/store.js';
-export { dispatchDue } from './deliveries/delivery.js';
-export { catchUpSubscriptions, fanOutEvents, fanOutPendingEvents } from './deliveries/fan-out.js';
-export { DispatchDelivery, FanOutEvent, SweepWebhooks } from './jobs.js';
 
 /**
  * Partner webhooks: subscriptions and deliveries (/v1/operations/…), the internal dispatch

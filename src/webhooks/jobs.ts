@@ -1,30 +1,32 @@
-import { z } from 'zod';
-import { IdString } from '../ids.js';
-import type { Platform } from '../platform.js';
-import { defineBackstop, defineJob } from '../queue.js';
+import { defineBackstop } from '../job.js';
+import { dispatchDue, DispatchDelivery } from './deliveries/delivery.js';
+import { catchUpSubscriptions, FanOutEvent, fanOutPendingEvents } from './deliveries/fan-out.js';
 
-/** The webhooks domain's jobs (handlers: jobs/webhooks.ts). Job names are a public contract: never rename them. */
-export const FanOutEvent = defineJob({
-  name: 'webhooks.fan-out-event',
+/**
+ * The backstop: events not fanned out, due catch-up windows, and due deliveries whose job or
+ * wake-up was lost (or whose claim expired); deliveries are claimed by this process
+ * (`platform.process.id`).
+ */
+export const SweepWebhooks = defineBackstop({
+  name: 'webhooks.sweep',
   group: 'webhooks',
-  concurrency: 10,
-  payload: z.object({ event_id: IdString('event') }),
+  every: (config) => config.webhooks.sweepIntervalMs,
+  run: async (platform) => {
+    const owner = platform.process.id;
+    const fannedOut = await fanOutPendingEvents(platform, owner);
+    const caughtUp = await catchUpSubscriptions(platform, owner);
+    const claimed = [...fannedOut.claimed, ...caughtUp.claimed];
+    return {
+      fanned_out_events: fannedOut.events,
+      caught_up_subscriptions: caughtUp.subscriptions,
+      ...(await dispatchDue(platform, owner, { claimed, limit: 500 })),
+    };
+  },
 });
-export const DispatchDelivery = defineJob({
-  name: 'webhooks.dispatch-delivery',
-  group: 'webhooks',
-  concurrency: 20,
-  payload: z.object({ delivery_id: IdString('delivery') }),
-});
-/** The backstop: events not fanned out, catch-up windows, deliveries whose job or wake-up was lost. */
-export const SweepWebhooks = defineBackstop('webhooks.sweep', 'webhooks', (config) => config.webhooks.sweepIntervalMs);
 
+/**
+ * The webhooks domain's jobs: the backstop here; each job the domain enqueues beside the work it
+ * runs (`webhooks.fan-out-event` in deliveries/fan-out.ts, `webhooks.dispatch-delivery` in
+ * deliveries/delivery.ts).
+ */
 export const webhookJobs = [FanOutEvent, DispatchDelivery, SweepWebhooks];
-
-export async function enqueueFanOut(platform: Pick<Platform, 'jobs'>, eventId: string): Promise<void> {
-  await platform.jobs.enqueue(FanOutEvent, { event_id: eventId });
-}
-
-export async function scheduleDispatch(platform: Pick<Platform, 'jobs'>, deliveryId: string, at: Date): Promise<void> {
-  await platform.jobs.enqueue(DispatchDelivery, { delivery_id: deliveryId }, { at });
-}

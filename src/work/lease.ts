@@ -1,4 +1,5 @@
-import type { Collection, Filter, ObjectId, Sort, UpdateFilter, WithId } from 'mongodb';
+import type { Collection, Document, Filter, ObjectId, Sort, UpdateFilter, WithId } from 'mongodb';
+import type { Clock } from '../clock.js';
 
 /**
  * The lease engine: durable work is a document, and a worker takes it for a while (a lease)
@@ -10,7 +11,10 @@ import type { Collection, Filter, ObjectId, Sort, UpdateFilter, WithId } from 'm
  * and was taken again, even by the same owner, changes nothing.
  *
  * The owner is `platform.process.id` (`webhooks:host:pid`). Used by outbound messages
- * (src/messages) and webhook deliveries (src/webhooks); docs/architecture.md, "Leases".
+ * (src/messages), webhook deliveries (src/webhooks), order changes (src/orders), payment
+ * sessions (src/payments) and extension revocations (src/apps/extensions, a lease kept under a
+ * prefix); a request that finds work held waits for its holder with `waitForHolder`.
+ * docs/architecture.md, "Leases".
  */
 
 /** What a leased document carries: who holds it and until when (both null: nobody). */
@@ -35,6 +39,25 @@ export function heldBy(doc: Held, owner: string): { _id: ObjectId; lease_owner: 
   return { _id: doc._id, lease_owner: owner, lease_until: doc.lease_until };
 }
 
+/** Whether someone holds the lease at `now` (wait for them); otherwise the work is free to claim. */
+export const leaseHeld = (doc: Pick<Leased, 'lease_until'>, now: Date): boolean => doc.lease_until !== null && doc.lease_until > now;
+
+/**
+ * Where a document keeps a lease: its own `lease_until` and `lease_owner` (prefix `''`), or those
+ * of a record inside it (`'extension_revocation'`: an installation carries the lease of its
+ * revocation beside its other fields, so the lease names that work and no other).
+ */
+const keysAt = (prefix: string) => ({
+  until: prefix ? `${prefix}.lease_until` : 'lease_until',
+  owner: prefix ? `${prefix}.lease_owner` : 'lease_owner',
+});
+
+/** Matches while nobody holds the lease under `prefix` at `now`: never leased, given back, or run out (a dead worker's). Its one `$or` is the filter's. */
+export function leaseFreeAt(prefix: string, now: Date): Filter<Document> {
+  const { until } = keysAt(prefix);
+  return { $or: [{ [until]: null }, { [until]: { $lte: now } }] };
+}
+
 /**
  * Take the lease on one document matching `filter` that nobody holds (never leased, given
  * back, or run out: a dead worker's work is taken again), the first by `sort` when several
@@ -49,9 +72,29 @@ export function claimLease<T extends Leased>(
   filter: Filter<T>,
   options: { sort?: Sort; set?: Partial<T>; inc?: Partial<Record<keyof T, number>> } = {},
 ): Promise<WithId<T> | null> {
+  return claimLeaseAt(collection, '', lease, now, filter, options as { sort?: Sort; set?: Document; inc?: Record<string, number> });
+}
+
+/**
+ * `claimLease` for a lease kept under `prefix` (`<prefix>.lease_until`, `<prefix>.lease_owner`);
+ * `set` and `inc` name the document's fields in full (`'extension_revocation.runs'`).
+ */
+export function claimLeaseAt<T extends Document>(
+  collection: Collection<T>,
+  prefix: string,
+  lease: Lease,
+  now: Date,
+  filter: Filter<T>,
+  options: { sort?: Sort; set?: Document; inc?: Record<string, number> } = {},
+): Promise<WithId<T> | null> {
+  const keys = keysAt(prefix);
+  const taken = leaseFields(lease, now);
   return collection.findOneAndUpdate(
-    { ...filter, $or: [{ lease_until: null }, { lease_until: { $lte: now } }] } as Filter<T>,
-    { $set: { ...leaseFields(lease, now), ...options.set }, ...(options.inc ? { $inc: options.inc } : {}) } as UpdateFilter<T>,
+    { ...filter, ...leaseFreeAt(prefix, now) } as Filter<T>,
+    {
+      $set: { [keys.until]: taken.lease_until, [keys.owner]: taken.lease_owner, ...options.set },
+      ...(options.inc ? { $inc: options.inc } : {}),
+    } as UpdateFilter<T>,
     { ...(options.sort ? { sort: options.sort } : {}), returnDocument: 'after' },
   );
 }
@@ -127,6 +170,63 @@ export async function settleLease<T extends Leased>(
   const op = settlement(held, owner, update, filter);
   return (await collection.updateOne(op.filter, op.update)).matchedCount === 1;
 }
+
+/**
+ * `settleLease` for a lease kept under `prefix`: `held` is the lease as its holder read it there
+ * (the fencing token), `update` names the document's fields in full.
+ */
+export async function settleLeaseAt<T extends Document>(
+  collection: Collection<T>,
+  prefix: string,
+  held: Held,
+  owner: string,
+  update: UpdateFilter<T>,
+  filter?: Filter<T>,
+): Promise<boolean> {
+  const keys = keysAt(prefix);
+  const written = await collection.updateOne(
+    { ...filter, _id: held._id, [keys.owner]: owner, [keys.until]: held.lease_until } as Filter<T>,
+    {
+      ...update,
+      $set: { ...update.$set, [keys.until]: null, [keys.owner]: null },
+    } as UpdateFilter<T>,
+  );
+  return written.matchedCount === 1;
+}
+
+/**
+ * What a look at work another process may hold found: the caller's answer (`done`), its holder
+ * still at it (`held`: look again after a pause), or a step made (`again`: the lease taken over
+ * and the work finished here, or the document changed since read: look again at once).
+ */
+export type Look<R> = { done: R } | 'held' | 'again';
+
+/**
+ * How long to wait for a holder: until `deadline` by `clock`, pausing `pauseMs(n)` after the
+ * n-th `held` (from 0; `backoff` or `jitter` below); past the deadline `busy()` is thrown (the
+ * caller's 409, "retry shortly").
+ */
+export type HolderWait = { clock: Clock; deadline: Date; pauseMs: (n: number) => number; busy: () => Error };
+
+/**
+ * Wait, bounded, for work another process holds: `look` reads it (the document, or an attempt
+ * that reports it held) until it answers `done`; while its holder is at it, pause and look again,
+ * until the deadline. When the holder's lease is given back or runs out, `look` claims the work
+ * (`claimLease`) and finishes it itself (then answers `again`, or `done`): a holder that died is
+ * taken over, and its late writes are fenced off by the lease.
+ */
+export async function waitForHolder<R>(look: () => Promise<Look<R>>, wait: HolderWait): Promise<R> {
+  for (let n = 0; ;) {
+    const seen = await look();
+    if (seen === 'again') continue;
+    if (seen !== 'held') return seen.done;
+    if (wait.clock.now() > wait.deadline) throw wait.busy();
+    await new Promise((resolve) => setTimeout(resolve, wait.pauseMs(n++)));
+  }
+}
+
+/** Pauses between `minMs` and `maxMs` at random: the waiters of one holder do not all look again at once. */
+export const jitter = (minMs: number, maxMs: number) => (): number => minMs + Math.random() * (maxMs - minMs);
 
 /**
  * Work whose job or wake-up was lost (a crash between its write and its enqueue): matching

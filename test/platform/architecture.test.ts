@@ -4,12 +4,15 @@ import { stripVTControlCharacters } from 'node:util';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
-import { HANDLERS, jobsOfGroup, registryProblems } from '../../jobs/index.js';
+import { z } from 'zod';
+import { jobsOf, jobsOfGroup, registryProblems } from '../../jobs/index.js';
+import { LISTING_PATH, renderListing } from '../../jobs/listing.js';
+import { CheckAppQuality } from '../../src/apps/quality/checks.js';
 import { ROOT } from '../../src/localdb/index.js';
 import { CORE_ERROR_CODES } from '../../src/errors.js';
+import { NoPayload, defineJob, defineSweep, type Job } from '../../src/job.js';
 import type { Module } from '../../src/module.js';
 import { MODULES } from '../../src/modules.js';
-import { NoPayload, defineJob, defineSweep } from '../../src/queue.js';
 
 describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
   describe('the module list', () => {
@@ -43,21 +46,39 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
       ).to.deep.equal([]);
     });
 
-    it('has a handler in jobs/ for every job a module declares, and no other', () => {
+    it('runs every job the modules declare, each under one name and in a worker group', () => {
       expect(registryProblems()).to.deep.equal([]);
+      expect(jobsOf().length).to.be.greaterThan(25);
     });
-    it('refuses to hand a worker its jobs while a contract lacks a handler, a handler lacks a contract, or a name is used twice', () => {
-      const [first, ...others] = HANDLERS;
-      const orphan = { contract: defineSweep('maintenance.orphan'), handle: first!.handle };
-      const twin = defineJob({ name: first!.contract.name, group: 'bulk', payload: NoPayload });
-      const modules: Module[] = [...MODULES, { name: 'probe', jobs: [twin] }];
-      expect(registryProblems(MODULES, others)).to.deep.equal([`${first!.contract.name}: no handler in jobs/`]);
-      expect(registryProblems(MODULES, [...HANDLERS, orphan])).to.deep.equal(['maintenance.orphan: no module declares this contract']);
-      expect(registryProblems(modules, [...HANDLERS, { contract: twin, handle: first!.handle }])).to.deep.equal([
-        `${first!.contract.name}: the name of 2 contracts`,
-      ]);
-      expect(() => jobsOfGroup('maintenance', MODULES, others)).to.throw(/the job registry does not match the modules: .*no handler in jobs/);
-      expect(jobsOfGroup('maintenance').map((j) => j.contract.name)).to.include.members(['maintenance.sweep-carts', 'maintenance.settle-events']);
+    it('refuses to hand a worker its jobs while a name is used twice, a job has no worker group or no run, or a recurring one refuses an empty payload', () => {
+      const [first] = jobsOf();
+      const withProbe = (jobs: Job[]): Module[] => [...MODULES, { name: 'probe', jobs }];
+      const twin = defineJob({ name: first!.name, group: 'bulk', payload: NoPayload, run: async () => ({}) });
+      expect(registryProblems(withProbe([twin]))).to.deep.equal([`${first!.name}: the name of 2 jobs`]);
+      expect(registryProblems(withProbe([first!])), 'one job listed by two modules').to.deep.equal([`${first!.name}: the name of 2 jobs`]);
+      const stray = { ...defineSweep('maintenance.stray', async () => 0), group: 'payments' } as unknown as Job;
+      expect(registryProblems(withProbe([stray]))).to.deep.equal(['maintenance.stray: no worker group runs it (group "payments")']);
+      const runless = { ...defineSweep('maintenance.runless', async () => 0), run: undefined } as unknown as Job;
+      expect(registryProblems(withProbe([runless]))).to.deep.equal(['maintenance.runless: no run']);
+      const needy = defineJob({
+        name: 'maintenance.needy',
+        group: 'maintenance',
+        payload: z.object({ id: z.string() }),
+        every: () => 1000,
+        run: async () => ({}),
+      });
+      expect(registryProblems(withProbe([needy]))).to.deep.equal(['maintenance.needy: recurring, but its payload refuses the empty one it is scheduled with']);
+      expect(() => jobsOfGroup('maintenance', withProbe([twin]))).to.throw(/the job registry has problems: .*the name of 2 jobs/);
+      expect(jobsOfGroup('maintenance').map((j) => j.name)).to.include.members(['maintenance.sweep-carts', 'maintenance.settle-events']);
+      // A job whose run takes dependencies is listed only given them (the apps module is given the rendering domain's check).
+      // @ts-expect-error: CheckAppQuality's run needs the app block check
+      const ungiven: Module = { name: 'probe', jobs: [CheckAppQuality] };
+      expect(ungiven.jobs).to.have.length(1);
+    });
+    it('lists the jobs in jobs/README.md by worker group, each with the one file that declares it (npm run jobs:listing)', () => {
+      expect(readFileSync(LISTING_PATH, 'utf8'), 'jobs/README.md is stale: npm run jobs:listing').to.equal(renderListing());
+      const unwritten = defineSweep('maintenance.nowhere', async () => 0);
+      expect(() => renderListing([...MODULES, { name: 'probe', jobs: [unwritten] }])).to.throw(/maintenance.nowhere: written in 0 files of src\//);
     });
   });
 
@@ -82,7 +103,7 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
       const cases: [string, string][] = [
         ['src/coupons/service.ts', "import { createOrder } from '../orders/service.js';\nexport const x = createOrder;\n"],
         ['src/coupons/service.ts', "import type { OrderView } from '../orders/present.js';\nexport type X = OrderView;\n"],
-        ['jobs/messages.ts', "import { deliverMessage } from '../src/messages/service.js';\nexport const x = deliverMessage;\n"],
+        ['jobs/index.ts', "import { deliverMessage } from '../src/messages/service.js';\nexport const x = deliverMessage;\n"],
         // A feature folder of a domain is inside it too, from either side.
         ['src/coupons/service.ts', "import { listCatalog } from '../apps/catalog/service.js';\nexport const x = listCatalog;\n"],
         ['src/apps/catalog/service.ts', "import { createOrder } from '../../orders/service.js';\nexport const x = createOrder;\n"],
@@ -114,10 +135,10 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
       }
     });
 
-    it('refuses Agenda outside the queue facade and a job named by a string (src/queue.ts is the one door)', async () => {
+    it("refuses Agenda, and Agenda's collection, outside the queue facade and a job named by a string (src/queue.ts is the one door)", async () => {
       const cases: [string, string, string][] = [
         ['src/messages/service.ts', "import { Agenda } from 'agenda';\nexport const x = Agenda;\n", 'no-restricted-imports'],
-        ['jobs/messages.ts', "import { MongoBackend } from '@agendajs/mongo-backend';\nexport const x = MongoBackend;\n", 'no-restricted-imports'],
+        ['jobs/index.ts', "import { MongoBackend } from '@agendajs/mongo-backend';\nexport const x = MongoBackend;\n", 'no-restricted-imports'],
         [
           'src/webhooks/jobs.ts',
           "import type { Platform } from '../platform.js';\nexport const x = (p: Platform & { jobs: { agenda: unknown } }) => p.jobs.agenda;\n",
@@ -129,8 +150,18 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
           'no-restricted-syntax',
         ],
         [
-          'jobs/messages.ts',
+          'jobs/index.ts',
           "import type { Platform } from '../src/platform.js';\nexport const x = (p: Platform, n: string) => p.jobs.cancel(`${n}` as never);\n",
+          'no-restricted-syntax',
+        ],
+        [
+          'src/operations/queue-diagnostics.ts',
+          "import type { Platform } from '../platform.js';\nexport const x = (p: Platform) => p.db.collection('agendaJobs').countDocuments({});\n",
+          'no-restricted-syntax',
+        ],
+        [
+          'src/operations/store.ts',
+          "import type { Db } from 'mongodb';\nexport const jobs = (db: Db) => db.collection('agendaJobs');\n",
           'no-restricted-syntax',
         ],
       ];
@@ -144,7 +175,7 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
       expect(facade, 'the facade itself may use Agenda').to.deep.equal([]);
       const byContract = await lintAs(
         'src/themes/jobs.ts',
-        "import type { Platform } from '../platform.js';\nimport { ReviewThemeVersion } from './jobs.js';\nexport const x = (p: Platform) => p.jobs.enqueue(ReviewThemeVersion, { review_id: 'a' });\n",
+        "import type { Platform } from '../platform.js';\nimport { ReviewThemeVersion } from './review/service.js';\nexport const x = (p: Platform) => p.jobs.enqueue(ReviewThemeVersion, { review_id: 'a' });\n",
       );
       expect(byContract).to.deep.equal([]);
     });
@@ -162,7 +193,7 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
       const marked = fixture.split('\n').flatMap((line, i) => (line.endsWith('// flagged') ? [i + 1] : []));
       expect(marked.length).to.be.greaterThan(8);
       // In a domain, in the core, and in jobs/: the rule holds everywhere the platform's code is.
-      for (const filePath of ['src/coupons/service.ts', 'src/http/validate.ts', 'jobs/messages.ts']) {
+      for (const filePath of ['src/coupons/service.ts', 'src/http/validate.ts', 'jobs/index.ts']) {
         const messages = await lintAs(filePath, fixture);
         expect(
           messages.filter((m) => m.ruleId !== 'emporium/no-open-key-lookup'),

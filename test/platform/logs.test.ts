@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Writable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { ObjectId } from 'mongodb';
-import { foundNothing } from '../../jobs/types.js';
+import { foundNothing } from '../../src/job.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { chooseLogFormat, createLog, type LogFormat } from '../../src/log.js';
 import { useTestApp } from '../helpers/app.js';

@@ -1,6 +1,9 @@
 import { ObjectId } from 'mongodb';
-import { parseObjectId } from '../../ids.js';
+import { z } from 'zod';
+import { IdString, parseObjectId } from '../../ids.js';
+import { defineJob } from '../../job.js';
 import type { Platform } from '../../platform.js';
+import { claimLeaseAt, leaseFreeAt, settleLeaseAt } from '../../work/lease.js';
 import { installations, type ExtensionRevocation, type InstallationDocument } from '../installations/store.js';
 import { registrations, type RegistrationState } from './store.js';
 
@@ -14,6 +17,9 @@ export const pendingRevocation = (now: Date): ExtensionRevocation => ({
   rows_revoked: 0,
   done_at: null,
 });
+
+/** Where an installation keeps its revocation's lease (src/work/lease.ts, a lease under a prefix). */
+const REVOCATION = 'extension_revocation';
 
 /** Revocations the sweep takes up in one run. */
 const SWEEP_BATCH = 100;
@@ -32,21 +38,16 @@ export async function runRevocation(platform: Platform, installationId: string):
   if (!id) return 'not_due';
   const owner = platform.process.id;
   const { revokeLeaseMs, revokeBatchSize, revokePauseMs } = platform.config.extensions;
-  const now = platform.clock.now();
-  const held = await installations(platform.db).findOneAndUpdate(
-    {
-      _id: id,
-      'extension_revocation.status': 'pending',
-      $or: [{ 'extension_revocation.lease_until': null }, { 'extension_revocation.lease_until': { $lte: now } }],
-    },
-    {
-      $set: { 'extension_revocation.lease_until': new Date(now.getTime() + revokeLeaseMs), 'extension_revocation.lease_owner': owner },
-      $inc: { 'extension_revocation.runs': 1 },
-    },
-    { returnDocument: 'after' },
+  const held = await claimLeaseAt(
+    installations(platform.db),
+    REVOCATION,
+    { owner, ms: revokeLeaseMs },
+    platform.clock.now(),
+    { _id: id, 'extension_revocation.status': 'pending' },
+    { inc: { 'extension_revocation.runs': 1 } },
   );
   if (!held?.extension_revocation) return 'not_due';
-  const leaseUntil = held.extension_revocation.lease_until;
+  const lease = { _id: id, lease_until: held.extension_revocation.lease_until };
   platform.log.info({ event: 'extensions.revoke_started', installation_id: installationId, run: held.extension_revocation.runs });
   let revoked = 0;
   for (;;) {
@@ -77,22 +78,30 @@ export async function runRevocation(platform: Platform, installationId: string):
     if (revokePauseMs > 0) await new Promise((resolve) => setTimeout(resolve, revokePauseMs));
   }
   // Done, if the lease is still the one taken (a run that lost it leaves the marker to its taker).
-  const settled = await installations(platform.db).updateOne(
-    { _id: id, 'extension_revocation.status': 'pending', 'extension_revocation.lease_owner': owner, 'extension_revocation.lease_until': leaseUntil },
+  const settled = await settleLeaseAt(
+    installations(platform.db),
+    REVOCATION,
+    lease,
+    owner,
     {
-      $set: {
-        'extension_revocation.status': 'done',
-        'extension_revocation.done_at': platform.clock.now(),
-        'extension_revocation.lease_until': null,
-        'extension_revocation.lease_owner': null,
-      },
+      $set: { 'extension_revocation.status': 'done', 'extension_revocation.done_at': platform.clock.now() },
       $inc: { 'extension_revocation.rows_revoked': revoked },
     },
+    { 'extension_revocation.status': 'pending' },
   );
-  if (settled.matchedCount === 0) return 'not_due';
+  if (!settled) return 'not_due';
   platform.log.info({ event: 'extensions.revoke_completed', installation_id: installationId, revoked });
   return 'revoked';
 }
+
+/** Runs the revocation (`runRevocation`); declared beside it, enqueued by an uninstall (docs/extensions.md, Revocation). */
+export const RevokeExtensions = defineJob({
+  name: 'extensions.revoke',
+  group: 'extensions',
+  concurrency: 2,
+  payload: z.object({ installation_id: IdString('installation') }),
+  run: async (platform, { installation_id }) => ({ installation_id, outcome: await runRevocation(platform, installation_id) }),
+});
 
 /** The rows a revocation revokes: live rows of every grant but the active one (all of them once uninstalled). */
 function liveRowsOf(installation: InstallationDocument) {
@@ -107,13 +116,7 @@ function liveRowsOf(installation: InstallationDocument) {
 export async function sweepRevocations(platform: Platform): Promise<number> {
   const now = platform.clock.now();
   const due = await installations(platform.db)
-    .find(
-      {
-        'extension_revocation.status': 'pending',
-        $or: [{ 'extension_revocation.lease_until': null }, { 'extension_revocation.lease_until': { $lte: now } }],
-      },
-      { projection: { _id: 1 } },
-    )
+    .find({ 'extension_revocation.status': 'pending', ...leaseFreeAt(REVOCATION, now) }, { projection: { _id: 1 } })
     .limit(SWEEP_BATCH)
     .toArray();
   let completed = 0;

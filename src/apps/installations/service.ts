@@ -24,7 +24,7 @@ import { revokeTokens } from '../oauth/tokens.js';
 import { countInstallChange } from '../stats/installs.js';
 import { reconcileRegistry } from '../extensions/registry.js';
 import { pendingRevocation } from '../extensions/revocation.js';
-import { RevokeExtensions } from '../jobs.js';
+import { RevokeExtensions } from '../extensions/revocation.js';
 
 export const CODE_PREFIX = 'emp_ac';
 

@@ -4,7 +4,7 @@ import type { MerchantPrincipal } from '../../http/context.js';
 import { parseObjectId } from '../../ids.js';
 import { afterCursor, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
-import { CheckAppQuality } from '../jobs.js';
+import { CheckAppQuality } from '../quality/checks.js';
 import { presentReview, type ReviewView } from './present.js';
 import type { ReviewListQuery } from './schemas.js';
 import { appVersions, apps, developers, type AppDocument, type AppVersionDocument, type DeveloperDocument } from '../partners/store.js';

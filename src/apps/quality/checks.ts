@@ -1,11 +1,13 @@
 import { ObjectId } from 'mongodb';
+import { z } from 'zod';
+import { IdString } from '../../ids.js';
+import { defineJob } from '../../job.js';
 import { get } from '../../outbound/index.js';
 import type { Platform } from '../../platform.js';
-import { CheckAppQuality } from '../jobs.js';
 import { apps } from '../partners/store.js';
 import { qualityChecks, type QualityCheckDocument } from './store.js';
 
-/** How a theme app block is rendered for its check: the rendering domain's (handed in by the job's handler: apps cannot import rendering). */
+/** How a theme app block is rendered for its check: the rendering domain's (given to the apps module in src/modules.ts: apps cannot import rendering). */
 export type AppBlockCheck = (appHandle: string, blockHandle: string, config: Record<string, unknown>) => { ok: boolean; problems: string[] };
 
 /** The privacy policy page's fetch: reaching it, and its whole answer. */
@@ -57,6 +59,20 @@ export async function runQualityChecks(platform: Platform, appId: string, checkB
   platform.log.info({ event: 'apps.quality_checked', app_id: appId, app_blocks_failing: blocks.filter((b) => !b.ok).length, privacy_ok: privacy.ok });
   return 'checked';
 }
+
+/**
+ * Renders an app's declared theme app blocks and fetches its privacy policy URL: the quality gates
+ * the worker measures (docs/extensions.md, Quality gates). Declared beside the checks; enqueued
+ * when a version is approved and by the sweep below. Its run is given the rendering domain's
+ * check by the apps module (`given`).
+ */
+export const CheckAppQuality = defineJob({
+  name: 'extensions.check-app-quality',
+  group: 'extensions',
+  concurrency: 4,
+  payload: z.object({ app_id: IdString('app') }),
+  run: async (platform, { app_id }, checkBlock: AppBlockCheck) => ({ app_id, outcome: await runQualityChecks(platform, app_id, checkBlock) }),
+});
 
 /**
  * The recurring backstop (`extensions.quality-sweep`): a check job for the published apps whose

@@ -1,10 +1,13 @@
+import type { GraphQLSchema } from 'graphql';
 import { ObjectId, type Filter } from 'mongodb';
+import { z } from 'zod';
 import { carrying } from '../../events/index.js';
+import { IdString } from '../../ids.js';
+import { defineJob } from '../../job.js';
 import { ownValue } from '../../own-keys.js';
 import type { Platform } from '../../platform.js';
 import { objectStorage, type ObjectStorage } from '../../storage/index.js';
 import { claimLease, extendLease, heldBy, NO_LEASE, type Lease } from '../../work/lease.js';
-import { adminSchema } from '../admin/schema.js';
 import { idCursor } from '../connections.js';
 import { fromGlobalId } from '../ids.js';
 import { isCarried } from './projection.js';
@@ -25,7 +28,7 @@ import {
   type ReadObject,
   type ReadSizes,
 } from './read.js';
-import { bulkOperationFacts, scopeOfType, URL_LIFETIME_SECONDS } from './service.js';
+import { bulkOperationFacts, scopeOfType, URL_LIFETIME_SECONDS } from './facts.js';
 import { bulkOperations, type BulkCheckpoint, type BulkOperationDocument, type BulkStatus } from './store.js';
 
 /**
@@ -165,7 +168,7 @@ class PartWriter {
  * it, `gone` when it is finished or does not exist), then pages through the query until it is
  * done, canceled (checked at every page) or failed, and finishes the file and the operation.
  */
-export async function runExport(platform: Platform, operationId: string): Promise<ExportOutcome> {
+export async function runExport(platform: Platform, operationId: string, schema: GraphQLSchema): Promise<ExportOutcome> {
   const coll = bulkOperations(platform.db);
   const lease: Lease = { owner: platform.process.id, ms: platform.config.bulk.leaseMs };
   const found = await coll.findOne({ _id: new ObjectId(operationId) });
@@ -226,7 +229,7 @@ export async function runExport(platform: Platform, operationId: string): Promis
         checkpoint = { ...checkpoint, upload_id: uploadId };
         await save(checkpoint);
       }
-      const planned = planBulkQuery(adminSchema, op.query, scopeOfType);
+      const planned = planBulkQuery(schema, op.query, scopeOfType);
       if ('problems' in planned) throw new ExportError('INVALID_QUERY', planned.problems[0]!.message);
       const plan: BulkPlan = planned.plan;
       writer = new PartWriter(storage, key, platform.config.bulk.partBytes, checkpoint);
@@ -249,7 +252,7 @@ export async function runExport(platform: Platform, operationId: string): Promis
       const goOn = async (): Promise<Caller | null> => {
         if (current && Date.now() - checked < CHECK_EVERY_MS) return current;
         checked = Date.now();
-        const [status, ctx] = await Promise.all([coll.findOne({ _id: op!._id }, { projection: { status: 1 } }), contextOf(platform, op!)]);
+        const [status, ctx] = await Promise.all([coll.findOne({ _id: op!._id }, { projection: { status: 1 } }), contextOf(platform, op!, schema)]);
         current = status?.status === 'canceling' ? null : ctx;
         return current;
       };
@@ -314,6 +317,18 @@ export async function runExport(platform: Platform, operationId: string): Promis
   await finish(platform, op, storage, key, checkpoint, outcome, error, lease);
   return outcome;
 }
+
+/**
+ * Exports one bulk operation, under its lease, from its checkpoint (the bulk worker's job). It is
+ * given the admin schema by the module (`given`): the schema's bulk fields start exports.
+ */
+export const ExportBulkOperation = defineJob({
+  name: 'bulk.export',
+  group: 'bulk',
+  concurrency: 2,
+  payload: z.object({ operation_id: IdString('bulk operation') }),
+  run: async (platform, { operation_id }, schema: GraphQLSchema) => ({ operation_id, outcome: await runExport(platform, operation_id, schema) }),
+});
 
 /**
  * Finish the file (what was written, whole, or the partial file of a failure or a cancel) and

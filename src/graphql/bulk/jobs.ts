@@ -1,16 +1,14 @@
-import { z } from 'zod';
-import { IdString } from '../../ids.js';
-import { defineBackstop, defineJob } from '../../queue.js';
+import { defineBackstop } from '../../job.js';
+import { sweepBulkOperations } from './sweep.js';
 
-/** The bulk worker's jobs (handlers: jobs/bulk.ts). Job names are a public contract: never rename them. */
-/** Exports one bulk operation, under its lease, from its checkpoint (docs/bulk.md, The export). */
-export const ExportBulkOperation = defineJob({
-  name: 'bulk.export',
+/**
+ * The bulk worker's backstop: operations whose job was lost or whose worker died, and files whose
+ * URL lapsed. (`bulk.export` is declared beside the export it runs: export.ts.) Job names are a
+ * public contract: never rename them.
+ */
+export const SweepBulkOperations = defineBackstop({
+  name: 'bulk.sweep',
   group: 'bulk',
-  concurrency: 2,
-  payload: z.object({ operation_id: IdString('bulk operation') }),
+  every: (config) => config.bulk.sweepIntervalMs,
+  run: (platform) => sweepBulkOperations(platform),
 });
-/** The backstop: operations whose job was lost or whose worker died, and files whose URL lapsed. */
-export const SweepBulkOperations = defineBackstop('bulk.sweep', 'bulk', (config) => config.bulk.sweepIntervalMs);
-
-export const bulkJobs = [ExportBulkOperation, SweepBulkOperations];

@@ -1,11 +1,10 @@
-import { execute, type DocumentNode } from 'graphql';
+import { execute, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { getInstallation } from '../../apps/index.js';
 import type { AppPrincipal, MerchantPrincipal } from '../../http/context.js';
 import { ownValue } from '../../own-keys.js';
 import type { Platform } from '../../platform.js';
 import { findStoreById } from '../../stores/index.js';
 import { adminLoaders, type AdminContext } from '../admin/context.js';
-import { adminSchema } from '../admin/schema.js';
 import { fromGlobalId } from '../ids.js';
 import { readsOf } from './projection.js';
 import { nestedPagesQuery, rootPageQuery, type BulkPlan, type ChildPages, type PlannedConnection } from './query.js';
@@ -29,11 +28,15 @@ export class ExportError extends Error {
   }
 }
 
-/** The caller as it is now: the merchant, or the app's installation with its current scopes (an uninstalled app's export fails). */
-export type Caller = Omit<AdminContext, 'loaders'>;
+/**
+ * The caller as it is now: the merchant, or the app's installation with its current scopes (an
+ * uninstalled app's export fails); and the admin schema its queries run on (the export job is
+ * given it: the schema's bulk fields start exports, so the export may not import the schema).
+ */
+export type Caller = Omit<AdminContext, 'loaders'> & { schema: GraphQLSchema };
 
 /** The caller's context as it is now (each query gets its own loaders: `run`). */
-export async function contextOf(platform: Platform, op: BulkOperationDocument): Promise<Caller> {
+export async function contextOf(platform: Platform, op: BulkOperationDocument, schema: GraphQLSchema): Promise<Caller> {
   const storeId = op.store_id.toHexString();
   const store = await findStoreById(platform, storeId);
   if (!store) throw new ExportError('STORE_GONE', 'The store no longer exists');
@@ -53,7 +56,7 @@ export async function contextOf(platform: Platform, op: BulkOperationDocument): 
   } else {
     principal = { kind: 'merchant', merchantId: op.caller.id.toHexString(), sessionId: 'bulk' } as MerchantPrincipal;
   }
-  return { platform, store, principal };
+  return { platform, store, principal, schema };
 }
 
 /**
@@ -61,9 +64,9 @@ export async function contextOf(platform: Platform, op: BulkOperationDocument): 
  * reading of each object only the fields the query selects: its data, or the first error as the
  * operation's error code.
  */
-export async function run(ctx: Caller, document: DocumentNode): Promise<Json> {
-  const reads = readsOf(adminSchema, document);
-  const result = await execute({ schema: adminSchema, document, contextValue: { ...ctx, reads, loaders: adminLoaders(ctx.platform, ctx.store.id, reads) } });
+export async function run({ schema, ...ctx }: Caller, document: DocumentNode): Promise<Json> {
+  const reads = readsOf(schema, document);
+  const result = await execute({ schema, document, contextValue: { ...ctx, reads, loaders: adminLoaders(ctx.platform, ctx.store.id, reads) } });
   if (result.errors?.length) {
     const first = result.errors[0]!;
     throw new ExportError(String(first.extensions?.code ?? 'QUERY_FAILED'), first.message);

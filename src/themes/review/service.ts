@@ -1,11 +1,12 @@
 import { ObjectId } from 'mongodb';
+import { z } from 'zod';
 import { PlatformError, notFound } from '../../errors.js';
 import { carrying } from '../../events/index.js';
-import { parseObjectId } from '../../ids.js';
+import { IdString, parseObjectId } from '../../ids.js';
+import { defineJob } from '../../job.js';
 import { afterCursor, type Page, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { claimLease, settleLease } from '../../work/lease.js';
-import { ReviewThemeVersion } from '../jobs.js';
 import { presentReview, type ReviewView } from '../present.js';
 import { listingFields, themePackages, themeVersions, type CatalogMeta, type ThemeVersionDocument } from '../packages/store.js';
 import { runCheck } from './checks/index.js';
@@ -65,6 +66,15 @@ export async function runReview(platform: Platform, reviewId: string): Promise<'
   platform.log.info({ event: 'themes.review_completed', review_id: reviewId, status });
   return 'completed';
 }
+
+/** Runs a review's automated checks (`runReview`); declared beside them, enqueued when a version is uploaded. */
+export const ReviewThemeVersion = defineJob({
+  name: 'themes.review',
+  group: 'themes',
+  concurrency: 2,
+  payload: z.object({ review_id: IdString('review') }),
+  run: async (platform, { review_id }) => ({ review_id, outcome: await runReview(platform, review_id) }),
+});
 
 /** Reviews whose checks are due but nobody holds (a lost job, a dead worker): the sweep runs them. */
 export async function sweepReviews(platform: Platform): Promise<number> {

@@ -1,14 +1,16 @@
 import { countEvent } from '../../counters/index.js';
 import { randomBytes } from 'node:crypto';
 import { ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb';
+import { z } from 'zod';
 import { carrying, matchesEventPatterns, loadEvent, type DomainEvent } from '../../events/index.js';
 import { groupCommit } from '../../group-commit.js';
+import { IdString } from '../../ids.js';
+import { defineJob } from '../../job.js';
 import { post, type FailureTexts, type SendResult } from '../../outbound/index.js';
 import type { Platform } from '../../platform.js';
 import { VERSION } from '../../version.js';
 import { isAppSuspended, suspendedAppIds } from '../../security/index.js';
 import { backoff, claimLease, extendLease, releaseLeases, settleLease, settlement, type Lease } from '../../work/lease.js';
-import { scheduleDispatch } from '../jobs.js';
 import { signatureHeaders, tryOpenSecret, unreadableSecretError, type UnreadableSecret } from '../subscriptions/signing.js';
 import { signingSecretsOf } from '../subscriptions/app-subscriptions.js';
 import { countAppAttempt, type AttemptEnd } from './app-stats.js';
@@ -396,4 +398,20 @@ export async function dispatchDue(
     }),
   );
   return counts;
+}
+
+/**
+ * Sends one delivery (claimed by this process: `platform.process.id`). Declared beside the
+ * sending, which schedules it again for a retry (and a redelivery schedules it: log.ts).
+ */
+export const DispatchDelivery = defineJob({
+  name: 'webhooks.dispatch-delivery',
+  group: 'webhooks',
+  concurrency: 20,
+  payload: z.object({ delivery_id: IdString('delivery') }),
+  run: (platform, { delivery_id }) => dispatchDue(platform, platform.process.id, { deliveryIds: [delivery_id] }),
+});
+
+export async function scheduleDispatch(platform: Pick<Platform, 'jobs'>, deliveryId: string, at: Date): Promise<void> {
+  await platform.jobs.enqueue(DispatchDelivery, { delivery_id: deliveryId }, { at });
 }

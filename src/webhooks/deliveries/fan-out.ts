@@ -1,13 +1,15 @@
 import { ObjectId } from 'mongodb';
+import { z } from 'zod';
 import { findEventsNotFannedOut, findStoreEventsSince, loadEventsNotFannedOut, markFannedOut, type DomainEvent } from '../../events/index.js';
 import { insertEach } from '../../db.js';
+import { IdString } from '../../ids.js';
+import { defineJob } from '../../job.js';
 import type { Platform } from '../../platform.js';
 import { leaseFields } from '../../work/lease.js';
 import { activeSubscriptions, wants } from '../subscriptions/interest.js';
 import { subscriptions, type SubscriptionDocument } from '../subscriptions/store.js';
 import { deliveries, type DeliveryDocument } from './store.js';
-
-import { leaseOf, type ClaimedDelivery } from './delivery.js';
+import { dispatchDue, leaseOf, type ClaimedDelivery } from './delivery.js';
 
 /** Fan-out: an event's deliveries, one per subscription that wants it, created already claimed (docs/webhooks.md). */
 /**
@@ -121,3 +123,20 @@ export async function fanOutPendingEvents(platform: Platform, owner: string, lim
   const ids = await findEventsNotFannedOut(platform.db, platform.clock.now(), limit);
   return { events: ids.length, claimed: await fanOutEvents(platform, ids, owner) };
 }
+
+/**
+ * Fans out one event and sends its deliveries at once (claimed by this process:
+ * `platform.process.id`): the fallback of the wake-up (wake.ts), which enqueues it.
+ */
+export const FanOutEvent = defineJob({
+  name: 'webhooks.fan-out-event',
+  group: 'webhooks',
+  concurrency: 10,
+  payload: z.object({ event_id: IdString('event') }),
+  run: async (platform, { event_id }) => {
+    const owner = platform.process.id;
+    const created = await fanOutEvents(platform, [event_id], owner);
+    const sent = await dispatchDue(platform, owner, { claimed: created, deliveryIds: [] });
+    return { deliveries: created.length, ...sent };
+  },
+});

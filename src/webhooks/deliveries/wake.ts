@@ -1,5 +1,5 @@
 import type { Platform } from '../../platform.js';
-import { enqueueFanOut } from '../jobs.js';
+import { FanOutEvent } from './fan-out.js';
 
 type WakeDeps = Pick<Platform, 'config' | 'log'>;
 
@@ -71,9 +71,9 @@ export function announceEvents(deps: Pick<Platform, 'config' | 'log' | 'jobs'>) 
         const work: Promise<void> = (async () => {
           if (await wakeWebhooks(deps, batch, [], shutdown.signal, route)) return;
           for (const eventId of batch) {
-            await enqueueFanOut(deps, eventId).catch((err: Error) =>
-              deps.log.error({ event: 'webhooks.announce_failed', event_id: eventId, err: err.message }),
-            );
+            await deps.jobs
+              .enqueue(FanOutEvent, { event_id: eventId })
+              .catch((err: Error) => deps.log.error({ event: 'webhooks.announce_failed', event_id: eventId, err: err.message }));
           }
         })().finally(() => {
           inFlight.delete(work);
