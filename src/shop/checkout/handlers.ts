@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { systemClock } from '../../clock.js';
 import { getAccount } from '../../customers/index.js';
 import { PlatformError } from '../../errors.js';
 import { blankForm } from '../../http/ui/forms.js';
 import { getShopperOrder, type OrderView, type ShopperProof } from '../../orders/index.js';
 import type { Platform } from '../../platform.js';
 import { getShippingSettings } from '../../shipping/index.js';
+import { waitForHolder } from '../../work/lease.js';
 import {
   checkout,
   checkoutDetails,
@@ -124,18 +126,27 @@ export async function placeOrder(p: ShopPage): Promise<void> {
 
 /**
  * A checkout, waiting out another checkout of the same cart (a second click of Place order while
- * the first runs): once that one has made its order, this one is answered with it (the same key).
+ * the first runs), for up to five seconds: once that one has made its order, this one is answered
+ * with it (the same key); past the deadline, the last 409 `checkout_in_progress`.
  */
 async function untilSettled<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (!(err instanceof PlatformError && err.code === 'checkout_in_progress') || i >= 50) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  let held: PlatformError | null = null;
+  return waitForHolder(
+    async () => {
+      try {
+        return { done: await attempt() };
+      } catch (err) {
+        if (!(err instanceof PlatformError && err.code === 'checkout_in_progress')) throw err;
+        held = err;
+        return 'held';
+      }
+    },
+    { clock: systemClock, deadline: new Date(systemClock.now().getTime() + CHECKOUT_WAIT_MS), pauseMs: () => 100, busy: () => held! },
+  );
 }
+
+/** How long a second Place order waits for the first (the wall clock's, as the order changes' waits: tests move the platform's). */
+const CHECKOUT_WAIT_MS = 5_000;
 
 /** The proof that this browser placed the order (the checkout cookie's payment secret) or is its signed-in customer. */
 function shopperProof(p: ShopPage, orderId: string): ShopperProof {
