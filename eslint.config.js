@@ -77,10 +77,10 @@ const AGENDA_COLLECTION = {
   message:
     "Agenda's collection is read and written only by the queue facade (src/queue.ts): use platform.jobs (list, find, rerun, removeQueued, unlock, countByState).",
 };
-/** What a folder stores is declared in its store.ts, so its persistence is read in one place. */
-const COLLECTION_OUTSIDE_STORE = {
+/** What a folder stores is declared in its models.ts, so its persistence is read in one place. */
+const COLLECTION_OUTSIDE_MODELS = {
   selector: "CallExpression[callee.property.name='collection'][typeArguments]",
-  message: "A collection is declared (db.collection<Document>(NAME)) only in its owner's store.ts; import the accessor from there.",
+  message: "A collection is declared (db.collection<Document>(NAME)) only in its owner's models.ts; import the accessor from there.",
 };
 const syntax = (selectors) => ({ 'no-restricted-syntax': ['error', ...selectors] });
 
@@ -111,9 +111,9 @@ export default tseslint.config(
   { files: ['jobs/*.ts'], rules: restricted([onlyIndex('\\.\\./src/')]) },
   // The queue facade is the only door to Agenda (src/queue.ts).
   { files: ['src/**/*.ts', 'jobs/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'], ignores: [QUEUE_FACADE], rules: { ...agendaImports, ...syntax(QUEUE_SYNTAX) } },
-  // A collection is declared (a typed db.collection<Doc>(NAME)) only in its owner's store.ts.
-  { files: ['src/**/*.ts'], ignores: [QUEUE_FACADE, 'src/**/store.ts'], rules: { ...syntax([...QUEUE_SYNTAX, COLLECTION_OUTSIDE_STORE, AGENDA_COLLECTION]) } },
-  { files: ['src/**/store.ts', 'jobs/**/*.ts'], rules: { ...syntax([...QUEUE_SYNTAX, AGENDA_COLLECTION]) } },
+  // A collection is declared (a typed db.collection<Doc>(NAME)) only in its owner's models.ts.
+  { files: ['src/**/*.ts'], ignores: [QUEUE_FACADE, 'src/**/models.ts'], rules: { ...syntax([...QUEUE_SYNTAX, COLLECTION_OUTSIDE_MODELS, AGENDA_COLLECTION]) } },
+  { files: ['src/**/models.ts', 'jobs/**/*.ts'], rules: { ...syntax([...QUEUE_SYNTAX, AGENDA_COLLECTION]) } },
   {
     // With the type checker (issue 21, part 6): no open string indexes a plain object (tools/eslint/no-open-key-lookup.js).
     files: ['src/**/*.ts', 'jobs/**/*.ts'],

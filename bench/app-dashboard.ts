@@ -5,7 +5,7 @@ import { registerDeveloper } from '../src/apps/partners/developers.js';
 import { approveVersion } from '../src/apps/listing-review/service.js';
 import { submitApp } from '../src/apps/partners/submissions.js';
 import { authorize, uninstall } from '../src/apps/installations/service.js';
-import { installations } from '../src/apps/installations/store.js';
+import { installations } from '../src/apps/installations/models.js';
 import { openPlatform } from '../src/boot.js';
 import { loadConfig } from '../src/config.js';
 import { createLog } from '../src/log.js';

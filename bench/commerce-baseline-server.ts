@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import Koa from 'koa';
 import { MongoClient, ObjectId } from 'mongodb';
 import { presentProduct } from '../src/catalog/present.js';
-import type { ProductDocument } from '../src/catalog/store.js';
+import type { ProductDocument } from '../src/catalog/models.js';
 import { presentOrder } from '../src/orders/present.js';
 import { priceOrder } from '../src/orders/pricing.js';
-import type { LevelDocument } from '../src/inventory/store.js';
-import type { OrderDocument } from '../src/orders/store.js';
+import type { LevelDocument } from '../src/inventory/models.js';
+import type { OrderDocument } from '../src/orders/models.js';
 import { rateFor, type TaxSettingsView } from '../src/taxes/index.js';
 
 /**

@@ -1,8 +1,8 @@
 import { MongoClient, ObjectId, type Db } from 'mongodb';
-import { catalogIndexes, type ProductDocument } from '../src/catalog/store.js';
+import { catalogIndexes, type ProductDocument } from '../src/catalog/models.js';
 import { ensureIndexes } from '../src/db.js';
-import { deliveryIndexes, type DeliveryDocument } from '../src/webhooks/deliveries/store.js';
-import { subscriptionIndexes } from '../src/webhooks/subscriptions/store.js';
+import { deliveryIndexes, type DeliveryDocument } from '../src/webhooks/deliveries/models.js';
+import { subscriptionIndexes } from '../src/webhooks/subscriptions/models.js';
 import { benchDatabase, cpuMicros } from './support.js';
 
 /**

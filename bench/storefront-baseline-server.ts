@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import Koa from 'koa';
 import { MongoClient, ObjectId } from 'mongodb';
 import { presentProduct } from '../src/catalog/present.js';
-import type { ProductDocument } from '../src/catalog/store.js';
-import type { LevelDocument } from '../src/inventory/store.js';
+import type { ProductDocument } from '../src/catalog/models.js';
+import type { LevelDocument } from '../src/inventory/models.js';
 import { presentOrder } from '../src/orders/present.js';
-import type { OrderDocument } from '../src/orders/store.js';
+import type { OrderDocument } from '../src/orders/models.js';
 import { encodeKeysetCursor } from '../src/pagination.js';
 import { hashToken } from '../src/secrets/index.js';
 import { presentPublicProduct } from '../src/storefront/present.js';
-import type { CartDocument } from '../src/storefront/store.js';
+import type { CartDocument } from '../src/storefront/models.js';
 
 /**
  * The baseline for bench/storefront: a bare Koa app with no middleware, no validation, no

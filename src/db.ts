@@ -20,7 +20,7 @@ import { parseObjectId } from './ids.js';
 import type { Log } from './log.js';
 
 /**
- * Collections declare their indexes beside their owner (each domain's store.ts) and register
+ * Collections declare their indexes beside their owner (each domain's models.ts) and register
  * them here; every process creates them at start-up. createIndexes is idempotent for an
  * identical definition, so concurrent starts are safe.
  */

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { Platform } from '../platform.js';
-import { merchants } from './store.js';
+import { merchants } from './models.js';
 
 /** Where a merchant account is written to (its sign-in email), or null for an id of no account. */
 export async function merchantEmail(platform: Pick<Platform, 'db'>, merchantId: string): Promise<string | null> {

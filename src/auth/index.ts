@@ -4,7 +4,7 @@ import { sessionAuthenticator } from './access.js';
 import { authJobs } from './jobs.js';
 import { signInPages } from './pages.js';
 import { authRoutes } from './routes.js';
-import { authIndexes } from './store.js';
+import { authIndexes } from './models.js';
 export { SweepExpiredCredentials } from './jobs.js';
 export { isSessionLive, sweepExpiredCredentials } from './service.js';
 export { merchantEmail } from './contact.js';

@@ -1,4 +1,4 @@
-import type { MerchantDocument, SessionDocument } from './store.js';
+import type { MerchantDocument, SessionDocument } from './models.js';
 
 export type MerchantView = { id: string; email: string; name: string; created_at: string };
 

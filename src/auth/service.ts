@@ -9,7 +9,7 @@ import { consumeRateLimit, openBudgetAccount } from '../ratelimit/index.js';
 import { recordEnforcement } from '../security/index.js';
 import { decoyPasswordHash, generateToken, hashPassword, hashToken, keyedHash, verifyKeyedHash, verifyPassword } from '../secrets/index.js';
 import { presentMerchant, presentNewSession, presentSession, type MerchantView, type SessionView } from './present.js';
-import { merchants, passwordResets, sessions, signinCodes, type MerchantDocument, type SessionDocument } from './store.js';
+import { merchants, passwordResets, sessions, signinCodes, type MerchantDocument, type SessionDocument } from './models.js';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const CODE_TTL_MS = 10 * 60 * 1000;

@@ -8,7 +8,7 @@ import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { presenting, projectionOf, type ViewFields } from '../projection.js';
 import { COLLECTION_SOURCES, presentCollection, UNREAD_COLLECTION, type CollectionView } from './present.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
-import { COLLECTIONS, collections, products, type CollectionDocument, type ProductDocument, type RuleCondition } from './store.js';
+import { COLLECTIONS, collections, products, type CollectionDocument, type ProductDocument, type RuleCondition } from './models.js';
 import { parseObjectId } from '../ids.js';
 import { carried, carrying } from '../events/index.js';
 

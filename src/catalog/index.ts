@@ -2,7 +2,7 @@ import type { Module } from '../module.js';
 import { CATALOG_ERROR_CODES } from './errors.js';
 import { CATALOG_EVENT_TYPES } from './events.js';
 import { collectionRoutes, productRoutes } from './routes.js';
-import { COLLECTIONS, PRODUCTS, catalogIndexes } from './store.js';
+import { COLLECTIONS, PRODUCTS, catalogIndexes } from './models.js';
 export {
   countProducts,
   createProduct,

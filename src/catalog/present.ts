@@ -1,5 +1,5 @@
 import { NEVER, type Sources } from '../projection.js';
-import type { CollectionDocument, ProductDocument, VariantDocument } from './store.js';
+import type { CollectionDocument, ProductDocument, VariantDocument } from './models.js';
 
 export const presentVariant = (v: VariantDocument, currency: string) => ({
   id: v._id.toHexString(),

@@ -11,7 +11,7 @@ import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { presenting, projectionOf, type ViewFields } from '../projection.js';
 import { presentProduct, PRODUCT_SOURCES, UNREAD_PRODUCT, type ProductView } from './present.js';
 import type { CreateProductBody, ListProductsQuery, UpdateProductBody, VariantInput } from './schemas.js';
-import { PRODUCTS, collections, products, type ProductDocument, type VariantDocument } from './store.js';
+import { PRODUCTS, collections, products, type ProductDocument, type VariantDocument } from './models.js';
 import { parseObjectId, escapeRegex } from '../ids.js';
 import { carried, carrying } from '../events/index.js';
 

@@ -2,7 +2,7 @@ import type { Module } from '../module.js';
 import { CONTENT_ERROR_CODES } from './errors.js';
 import { CONTENT_EVENT_TYPES } from './events.js';
 import { articleRoutes, menuRoutes, pageRoutes } from './routes.js';
-import { ARTICLES, MENUS, PAGES, contentIndexes } from './store.js';
+import { ARTICLES, MENUS, PAGES, contentIndexes } from './models.js';
 export { findPublishedArticle, findPublishedPage, listPublishedArticles, storeMenu } from './service.js';
 export { BLOG_HANDLE, type ArticleView, type MenuView, type PageView, type PublishedArticle, type PublishedPage } from './present.js';
 

@@ -1,4 +1,4 @@
-import type { ArticleDocument, MenuDocument, PageDocument } from './store.js';
+import type { ArticleDocument, MenuDocument, PageDocument } from './models.js';
 
 /** The store's one blog: its handle is its URL (`/blogs/news`). */
 export const BLOG_HANDLE = 'news';

@@ -29,7 +29,7 @@ import {
   type UpdateArticleBody,
   type UpdatePageBody,
 } from './schemas.js';
-import { ARTICLES, MENUS, PAGES, articles, menus, pages, type ArticleDocument, type MenuDocument, type MenuItem, type PageDocument } from './store.js';
+import { ARTICLES, MENUS, PAGES, articles, menus, pages, type ArticleDocument, type MenuDocument, type MenuItem, type PageDocument } from './models.js';
 
 /** How many times an update, a delete or a menu's replacement re-reads what changed under it before answering 409 `edit_conflict`. */
 const WRITE_ATTEMPTS = 5;

@@ -1,8 +1,8 @@
 import type { Db, Filter } from 'mongodb';
 import { upsertCounters } from '../db.js';
 import type { Platform } from '../platform.js';
-import { runtimeCounters, type CounterDocument, type Resolution } from './store.js';
-export { counterIndexes, RUNTIME_COUNTERS, type CounterDocument, type Resolution } from './store.js';
+import { runtimeCounters, type CounterDocument, type Resolution } from './models.js';
+export { counterIndexes, RUNTIME_COUNTERS, type CounterDocument, type Resolution } from './models.js';
 
 /**
  * Runtime counters (docs/operations.md, Counters and dashboards): how many requests, job runs,

@@ -2,7 +2,7 @@ import type { Module } from '../module.js';
 import { COUPONS_ERROR_CODES } from './errors.js';
 import { COUPONS_EVENT_TYPES } from './events.js';
 import { couponRoutes } from './routes.js';
-import { COUPONS, couponIndexes } from './store.js';
+import { COUPONS, couponIndexes } from './models.js';
 export { evaluateCoupon, getCoupon, listCoupons, type CouponEvaluation, type CouponRefusal } from './service.js';
 export {
   announceCouponRedemption,

@@ -1,4 +1,4 @@
-import type { CouponDocument } from './store.js';
+import type { CouponDocument } from './models.js';
 
 export const presentCoupon = (c: CouponDocument) => ({
   id: c._id.toHexString(),

@@ -3,7 +3,7 @@ import { isDuplicateKeyError } from '../db.js';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
 import { presentCoupon } from './present.js';
-import { couponRedemptions, coupons, type CouponDocument } from './store.js';
+import { couponRedemptions, coupons, type CouponDocument } from './models.js';
 
 /**
  * A coupon's use by an order (docs/coupons.md, "Redemptions"). Counting it is two single-document

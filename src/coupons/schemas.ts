@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { InputIssue } from '../errors.js';
 import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
-import type { CouponType } from './store.js';
+import type { CouponType } from './models.js';
 import { updateBody } from '../http/validate.js';
 
 /** Highest fixed discount and minimum subtotal, in minor units (10 000 000.00 in a two-decimal currency). */

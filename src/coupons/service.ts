@@ -12,7 +12,7 @@ import {
   type ListCouponsQuery,
   type UpdateCouponBody,
 } from './schemas.js';
-import { COUPONS, coupons, type CouponDocument } from './store.js';
+import { COUPONS, coupons, type CouponDocument } from './models.js';
 import { carrying } from '../events/index.js';
 import { onDuplicateKey } from '../db.js';
 import { parseObjectId } from '../ids.js';

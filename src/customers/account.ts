@@ -9,7 +9,7 @@ import { findStoreBySubdomain } from '../stores/index.js';
 import { dropActivations, sendActivation, takeActivation } from './activation.js';
 import { presentAccount, type AccountView } from './present.js';
 import { createCustomer } from './service.js';
-import { customerActivations, customerPasswordResets, customers, customerSessions, type CustomerAccount, type CustomerDocument } from './store.js';
+import { customerActivations, customerPasswordResets, customers, customerSessions, type CustomerAccount, type CustomerDocument } from './models.js';
 
 /** Customer session tokens: `emp_cs_` + 256 random bits; only the SHA-256 is stored. */
 export const CUSTOMER_SESSION_PREFIX = 'emp_cs';

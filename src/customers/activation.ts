@@ -7,7 +7,7 @@ import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
 import { generateToken, hashToken } from '../secrets/index.js';
 import { loadCustomer } from './service.js';
-import { customerActivations, type CustomerActivationDocument, type CustomerDocument } from './store.js';
+import { customerActivations, type CustomerActivationDocument, type CustomerDocument } from './models.js';
 
 /**
  * Activation of a customer record that has no account (docs/customer-accounts.md, "Emails the

@@ -5,7 +5,7 @@ import type { Platform } from '../platform.js';
 import { presentAddress, presentCustomer, type CustomerAddressView } from './present.js';
 import type { CreateAddressBody, OwnAddressChangeBody, UpdateAddressBody } from './schemas.js';
 import { editConflict, loadCustomer, UPDATE_TRIES } from './service.js';
-import { CUSTOMER_ADDRESSES, customerAddresses, customers, type CustomerAddressDocument, type CustomerDocument } from './store.js';
+import { CUSTOMER_ADDRESSES, customerAddresses, customers, type CustomerAddressDocument, type CustomerDocument } from './models.js';
 import { carried, carrying } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
 import { findManyInStore } from '../db.js';

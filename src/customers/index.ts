@@ -5,7 +5,7 @@ import { customerSessionAuthenticator } from './access.js';
 import { customerAccountRoutes } from './account-routes.js';
 import { customersJobs } from './jobs.js';
 import { customerRoutes } from './routes.js';
-import { CUSTOMERS, CUSTOMER_ADDRESSES, customerIndexes } from './store.js';
+import { CUSTOMERS, CUSTOMER_ADDRESSES, customerIndexes } from './models.js';
 export { clearCustomerKey, countCustomers, createCustomer, customersByIds, getCustomer, listCustomers, updateCustomer } from './service.js';
 export { addressesOfCustomers, listAddresses } from './addresses.js';
 export { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from './schemas.js';

@@ -4,7 +4,7 @@ import { parseObjectId } from '../ids.js';
 import type { Platform } from '../platform.js';
 import { presentCustomer, type CustomerView } from './present.js';
 import { CustomerOrderRecord } from './schemas.js';
-import { customers } from './store.js';
+import { customers } from './models.js';
 
 /**
  * For the orders domain: count an order against its customer and add an amount (integer minor

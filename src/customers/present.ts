@@ -1,7 +1,7 @@
 import { pick } from '../allow-list.js';
 import { NEVER, type Sources } from '../projection.js';
 import type { ObjectId } from 'mongodb';
-import type { AddressFields, CustomerAddressDocument, CustomerDocument, WishlistItemDocument } from './store.js';
+import type { AddressFields, CustomerAddressDocument, CustomerDocument, WishlistItemDocument } from './models.js';
 
 export const presentCustomer = (c: CustomerDocument) => ({
   id: c._id.toHexString(),

@@ -5,7 +5,7 @@ import type { Platform } from '../platform.js';
 import { presenting, projectionOf, type ViewFields } from '../projection.js';
 import { CUSTOMER_SOURCES, presentCustomer, UNREAD_CUSTOMER, type CustomerView } from './present.js';
 import type { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from './schemas.js';
-import { customers, type CustomerAccount, type CustomerDocument } from './store.js';
+import { customers, type CustomerAccount, type CustomerDocument } from './models.js';
 import { carrying } from '../events/index.js';
 import { findInStore, findManyInStore, onDuplicateKey } from '../db.js';
 import { parseObjectId, escapeRegex } from '../ids.js';

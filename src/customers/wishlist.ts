@@ -7,7 +7,7 @@ import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentWishlistItem, type WishlistItemView } from './present.js';
 import type { AddWishlistItemBody } from './schemas.js';
-import { wishlistItems } from './store.js';
+import { wishlistItems } from './models.js';
 
 export const MAX_WISHLIST_ITEMS = 500;
 

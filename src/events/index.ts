@@ -12,7 +12,7 @@ export {
   type EventHooks,
   type Wanted,
 } from './service.js';
-export { eventIndexes } from './store.js';
+export { eventIndexes } from './models.js';
 export { matchesEventPatterns, type EventType } from './types.js';
-export { intentIndexes } from './store.js';
+export { intentIndexes } from './models.js';
 export { carried, carrying, carrierIndexes, type CarriesEvents, type PendingEvent } from './outbox.js';

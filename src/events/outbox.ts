@@ -1,6 +1,6 @@
 import type { Document, UpdateFilter } from 'mongodb';
 import type { IndexDeclaration } from '../db.js';
-import type { EventDocument } from './store.js';
+import type { EventDocument } from './models.js';
 
 /**
  * Every committed change, once (docs/events.md): an event travels in the same single-document

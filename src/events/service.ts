@@ -5,7 +5,7 @@ import { groupCommit } from '../group-commit.js';
 import type { Log } from '../log.js';
 import type { EventType } from './types.js';
 import { carried, PENDING_EVENTS, PENDING_SINCE, type CarriesEvents, type PendingEvent } from './outbox.js';
-import { EVENT_INTENTS, eventIntents, events, type EventDocument, type EventRecipient } from './store.js';
+import { EVENT_INTENTS, eventIntents, events, type EventDocument, type EventRecipient } from './models.js';
 
 export type DomainEvent = {
   id: string;

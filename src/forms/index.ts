@@ -1,7 +1,7 @@
 import type { Module } from '../module.js';
 import { FORMS_EVENT_TYPES } from './events.js';
 import { formSubmissionRoutes } from './routes.js';
-import { FORM_SUBMISSIONS, formSubmissionIndexes } from './store.js';
+import { FORM_SUBMISSIONS, formSubmissionIndexes } from './models.js';
 export { submitForm, type Submission } from './service.js';
 export { SubmitFormBody, SubmitFormParams } from './schemas.js';
 export type { FormSubmissionView } from './present.js';

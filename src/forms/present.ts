@@ -1,4 +1,4 @@
-import type { FormSubmissionDocument } from './store.js';
+import type { FormSubmissionDocument } from './models.js';
 
 export type FormSubmissionView = { id: string; form: string; fields: Record<string, string>; user_agent: string | null; created_at: string };
 

@@ -7,7 +7,7 @@ import { keyedHash } from '../secrets/index.js';
 import { findStoreBySubdomain } from '../stores/index.js';
 import { presentFormSubmission, type FormSubmissionView } from './present.js';
 import { HONEYPOT_FIELD, NewsletterEmail, type ListSubmissionsQuery } from './schemas.js';
-import { formSubmissions, type FormSubmissionDocument } from './store.js';
+import { formSubmissions, type FormSubmissionDocument } from './models.js';
 
 export const SUBMISSIONS_PER_WINDOW = 10;
 export const SUBMISSION_WINDOW_SECONDS = 600;

@@ -2,7 +2,7 @@ import type { Module } from '../module.js';
 import { GIFTCARDS_ERROR_CODES } from './errors.js';
 import { GIFTCARDS_EVENT_TYPES } from './events.js';
 import { giftCardRoutes } from './routes.js';
-import { GIFT_CARDS, giftCardIndexes } from './store.js';
+import { GIFT_CARDS, giftCardIndexes } from './models.js';
 export { findGiftCardByCode, debitGiftCard, getGiftCard, listGiftCards } from './service.js';
 export { ListGiftCardsQuery } from './schemas.js';
 export type { GiftCardView } from './present.js';

@@ -1,4 +1,4 @@
-import type { GiftCardDocument } from './store.js';
+import type { GiftCardDocument } from './models.js';
 
 /** The card as the API shows it: never the code or its hash. */
 export const presentGiftCard = (g: GiftCardDocument) => ({

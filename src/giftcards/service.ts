@@ -10,7 +10,7 @@ import { lockStoreCurrency } from '../stores/index.js';
 import { MERCHANT_CODE, generateCode, groupCode, normalizeCode } from './code.js';
 import { presentGiftCard, type GiftCardView } from './present.js';
 import type { CreateGiftCardBody, ListGiftCardsQuery } from './schemas.js';
-import { giftCards, type GiftCardDocument } from './store.js';
+import { giftCards, type GiftCardDocument } from './models.js';
 import { carried, carrying } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
 

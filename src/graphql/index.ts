@@ -5,7 +5,7 @@ import { adminSchema } from './admin/schema.js';
 import { ExportBulkOperation } from './bulk/export.js';
 import { SweepBulkOperations } from './bulk/jobs.js';
 import { bulkRoutes } from './bulk/routes.js';
-import { BULK_OPERATIONS, bulkIndexes, bulkOverview } from './bulk/store.js';
+import { BULK_OPERATIONS, bulkIndexes, bulkOverview } from './bulk/models.js';
 import { GRAPHQL_ERROR_CODES } from './errors.js';
 import { GRAPHQL_EVENT_TYPES } from './events.js';
 import { adminMeter, flushRefunds, storefrontMeter } from './metering.js';

@@ -2,7 +2,7 @@ import { ObjectId, type Filter, type UpdateFilter } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
 import type { Platform } from '../platform.js';
 import { presentLevel, type LevelView } from './present.js';
-import { levels, locations, type LevelDocument } from './store.js';
+import { levels, locations, type LevelDocument } from './models.js';
 
 /**
  * Stock changes made by orders (docs/inventory.md, "Stock and orders"): each one single-document

@@ -1,4 +1,4 @@
-import type { LevelDocument, LocationDocument } from './store.js';
+import type { LevelDocument, LocationDocument } from './models.js';
 
 export const presentLocation = (l: LocationDocument) => ({
   id: l._id.toHexString(),

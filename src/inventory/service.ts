@@ -7,7 +7,7 @@ import { afterCursor, type Page, findPage, pageDirection } from '../pagination.j
 import type { Platform } from '../platform.js';
 import { presentLevel, presentLocation, type LevelView, type LocationView } from './present.js';
 import type { CreateLocationBody, UpdateLocationBody } from './schemas.js';
-import { levels, locations, type LevelDocument, type LocationDocument } from './store.js';
+import { levels, locations, type LevelDocument, type LocationDocument } from './models.js';
 import { parseObjectId } from '../ids.js';
 
 /** A location update retries this often when a concurrent change got there first. */

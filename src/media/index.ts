@@ -3,7 +3,7 @@ import { MEDIA_ERROR_CODES } from './errors.js';
 import { STORAGE_ERROR_CODES } from '../storage/index.js';
 import { MEDIA_EVENT_TYPES } from './events.js';
 import { mediaRoutes } from './routes.js';
-import { MEDIA, mediaIndexes } from './store.js';
+import { MEDIA, mediaIndexes } from './models.js';
 export { findMedia, findMediaFiles, mediaByIds } from './service.js';
 export type { MediaView } from './present.js';
 export { findMediaFile, mediaRecordsByIds, urlFilename, type MediaRecord } from './public.js';

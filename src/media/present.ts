@@ -1,4 +1,4 @@
-import type { MediaDocument } from './store.js';
+import type { MediaDocument } from './models.js';
 
 export type MediaView = {
   id: string;

@@ -4,7 +4,7 @@ import { parseObjectId } from '../ids.js';
 import type { Platform } from '../platform.js';
 import { objectStorage } from '../storage/index.js';
 import { EXTENSIONS, type ImageType } from './image.js';
-import { media, type MediaDocument } from './store.js';
+import { media, type MediaDocument } from './models.js';
 
 /**
  * Media as other domains show them to the public (the storefront's product images): what an

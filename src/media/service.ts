@@ -8,7 +8,7 @@ import { sanitizeFilename } from './filename.js';
 import { inspectImage } from './image.js';
 import { presentMedia, type MediaView } from './present.js';
 import type { UploadFields } from './schemas.js';
-import { MEDIA, media, type MediaDocument } from './store.js';
+import { MEDIA, media, type MediaDocument } from './models.js';
 import { carried } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
 

@@ -1,7 +1,7 @@
 import type { Module } from '../module.js';
 import { messageJobs } from './jobs.js';
-import { messageIndexes, messagesOverview } from './store.js';
-export { messagesOverview } from './store.js';
+import { messageIndexes, messagesOverview } from './models.js';
+export { messagesOverview } from './models.js';
 export { sendMessage, DeliverMessage, redispatchStrandedMessages, readOutbox, type OutboxEntry, type OutgoingMessage } from './service.js';
 
 /** Email to merchants, partners and storefront customers (sign-in codes, reset and activation tokens, sign-up notices, webhook health notices): an encrypted outbox delivered by a job. */

@@ -7,7 +7,7 @@ import { post, type FailureTexts } from '../outbound/index.js';
 import type { Platform } from '../platform.js';
 import { decryptSecret, encryptSecret } from '../secrets/index.js';
 import { backoff, claimLease, findStranded, settleLease, type Lease } from '../work/lease.js';
-import { messages, type MessageDocument, type MessageKind } from './store.js';
+import { messages, type MessageDocument, type MessageKind } from './models.js';
 
 const PURPOSE = 'messages.body';
 /** Messages (and their encrypted bodies) are kept this long, then swept. */

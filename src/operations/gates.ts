@@ -9,7 +9,7 @@ import { objectStorage } from '../storage/index.js';
 import { webhookFailureRate } from './dashboards.js';
 import { outboxOverview, processesOverview, queuesOverview } from './overview.js';
 import { missingIndexes } from './readiness.js';
-import { deploymentGates, processes, type DeploymentGateDocument, type GateCheck, type GateCheckStatus } from './store.js';
+import { deploymentGates, processes, type DeploymentGateDocument, type GateCheck, type GateCheckStatus } from './models.js';
 
 export const GATE_CHECKS = [
   'database_read',

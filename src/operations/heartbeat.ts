@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Platform } from '../platform.js';
 import { VERSION } from '../version.js';
-import { processes } from './store.js';
+import { processes } from './models.js';
 
 /** Beats a process may miss before it is shown gone. */
 export const MISSED_BEATS = 3;

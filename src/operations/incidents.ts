@@ -8,7 +8,7 @@ import { findPage, PageQuery, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { webhookFailureRate } from './dashboards.js';
 import { outboxOverview, processesOverview, queuesOverview } from './overview.js';
-import { incidentRuleStates, incidents, type IncidentActor, type IncidentDocument, type IncidentStatus, type TimelineEntry } from './store.js';
+import { incidentRuleStates, incidents, type IncidentActor, type IncidentDocument, type IncidentStatus, type TimelineEntry } from './models.js';
 
 /** The most entries an incident's timeline holds; a note past it is refused (open a new incident). */
 export const MAX_TIMELINE = 500;

@@ -3,7 +3,7 @@ import { OPERATIONS_ERROR_CODES } from './errors.js';
 import { given } from '../job.js';
 import { EvaluateIncidents, SweepCounters, SweepProcesses } from './jobs.js';
 import { runtimeRoutes } from './routes.js';
-import { operationsIndexes } from './store.js';
+import { operationsIndexes } from './models.js';
 export { startHeartbeat, sweepProcesses, type Heartbeat } from './heartbeat.js';
 export { sweepCounters } from '../counters/index.js';
 // What the operator console (src/console, docs/console.md) reads and acts through: the operations API's own services.

@@ -4,7 +4,7 @@ import type { Platform } from '../platform.js';
 import { VERSION } from '../version.js';
 import { webhookFailureRate } from './dashboards.js';
 import { MISSED_BEATS } from './heartbeat.js';
-import { incidents, processes, type ProcessDocument } from './store.js';
+import { incidents, processes, type ProcessDocument } from './models.js';
 
 /** Processes shown: those that beat in the last day (older rows are history). */
 const SHOWN_FOR_MS = 24 * 3600_000;

@@ -5,7 +5,7 @@ import { KeysetCursorParam, PageQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { QUEUED_JOB_STATES, type QueuedJob } from '../queue.js';
 import { processState } from './overview.js';
-import { processes } from './store.js';
+import { processes } from './models.js';
 
 /** The states a job list is filtered by (the queue's: src/queue.ts). */
 export const JOB_STATES = QUEUED_JOB_STATES;

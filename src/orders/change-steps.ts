@@ -5,7 +5,7 @@ import { applyStockChange, clearStockKeys, type LevelView, type StockChange } fr
 import { recordPaymentTransaction } from '../payments/index.js';
 import type { Platform } from '../platform.js';
 import { presentOrder } from './present.js';
-import type { CouponEffect, Effect, OrderDocument, PendingOperation, StockEffect } from './store.js';
+import type { CouponEffect, Effect, OrderDocument, PendingOperation, StockEffect } from './models.js';
 
 /**
  * The steps of an order change on other documents (changes.ts runs them): each a

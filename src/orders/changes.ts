@@ -21,7 +21,7 @@ import {
   type Look,
 } from '../work/lease.js';
 import { announceChange, applyStep, clearKeys, redemption, stockChange, type Failure } from './change-steps.js';
-import { orderCounters, orders, type Effect, type OperationKind, type OrderDocument, type PendingOperation, type RequestRef } from './store.js';
+import { orderCounters, orders, type Effect, type OperationKind, type OrderDocument, type PendingOperation, type RequestRef } from './models.js';
 
 /**
  * Order changes that span documents (docs/orders.md, "Changes that span documents"). Without

@@ -11,7 +11,7 @@ import { createAndRun, findCreation, keysFor, type Keys } from './changes.js';
 import { presentOrder, type OrderView } from './present.js';
 import { orderAmountIssues, priceOrder, totalIssues } from './pricing.js';
 import type { CreateOrderBody } from './schemas.js';
-import { type Effect, type LineItemDocument, type OrderDocument, type RequestRef, type StockEffect } from './store.js';
+import { type Effect, type LineItemDocument, type OrderDocument, type RequestRef, type StockEffect } from './models.js';
 
 /**
  * A manual order: the service prices every line from the catalog (custom lines carry the

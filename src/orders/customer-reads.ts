@@ -5,7 +5,7 @@ import { afterCursor, type Page, findPage, pageDirection } from '../pagination.j
 import type { Platform } from '../platform.js';
 import { hashToken, sameSecret } from '../secrets/index.js';
 import { presentCustomerOrder, presentOrder, type CustomerOrderView, type OrderView } from './present.js';
-import { orders } from './store.js';
+import { orders } from './models.js';
 
 /** A storefront customer's own orders (their customer id, in their store), newest last, as the customer sees them. */
 export async function listCustomerOrders(

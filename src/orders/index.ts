@@ -3,13 +3,13 @@ import { ORDERS_ERROR_CODES } from './errors.js';
 import { ORDERS_EVENT_TYPES } from './events.js';
 import { customerOrderRoutes, orderRoutes } from './routes.js';
 import { ordersJobs } from './jobs.js';
-import { orderIndexes } from './store.js';
+import { orderIndexes } from './models.js';
 export { repairOrders } from './changes.js';
 export { RepairOrders } from './jobs.js';
 export { createOrder } from './create.js';
 export { countOrders, findOrderByRequest, fulfillOrder, getOrder, listOrders, markOrderPaid, ordersByIds, refundOrder } from './service.js';
 export { customerBoughtProduct, getShopperOrder, listCustomerOrders, type ShopperProof } from './customer-reads.js';
-export type { RequestRef } from './store.js';
+export type { RequestRef } from './models.js';
 export { CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
 export type { CustomerOrderView, OrderView } from './present.js';
 

@@ -1,5 +1,5 @@
 import { NEVER, type Sources } from '../projection.js';
-import type { LineItemDocument, OrderDocument } from './store.js';
+import type { LineItemDocument, OrderDocument } from './models.js';
 
 const id = (v: { toHexString(): string } | null) => (v ? v.toHexString() : null);
 

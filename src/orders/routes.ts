@@ -5,7 +5,7 @@ import type { Platform } from '../platform.js';
 import { CancelBody, CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
 import { createOrder } from './create.js';
 import { cancelOrder, fulfillOrder, getOrder, listOrders, markOrderPaid, refundOrder } from './service.js';
-import type { RequestRef } from './store.js';
+import type { RequestRef } from './models.js';
 import { getCustomerOrder, listCustomerOrders } from './customer-reads.js';
 import { PageQuery } from '../pagination.js';
 

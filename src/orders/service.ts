@@ -11,7 +11,7 @@ import { presenting, projectionOf, type ViewFields } from '../projection.js';
 import { ORDER_SOURCES, presentOrder, UNREAD_ORDER, type OrderView } from './present.js';
 import { lineRefundAmount } from './pricing.js';
 import type { CancelBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
-import { orders, type Effect, type LineItemDocument, type OrderDocument, type RequestRef, type StockEffect } from './store.js';
+import { orders, type Effect, type LineItemDocument, type OrderDocument, type RequestRef, type StockEffect } from './models.js';
 
 import { activeLocation } from './create.js';
 

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import type { Platform } from '../platform.js';
 import { decryptSecret, equalBytes } from '../secrets/index.js';
-import { providerSettings, type Provider } from './store.js';
+import { providerSettings, type Provider } from './models.js';
 
 /**
  * The payment gateways the storefront checkout pays through (docs/storefront.md, Payments): one

@@ -2,7 +2,7 @@ import type { Module } from '../module.js';
 import { PAYMENTS_ERROR_CODES } from './errors.js';
 import { PAYMENTS_EVENT_TYPES } from './events.js';
 import { paymentRoutes } from './routes.js';
-import { PAYMENT_PROVIDERS, paymentIndexes } from './store.js';
+import { PAYMENT_PROVIDERS, paymentIndexes } from './models.js';
 export { recordPaymentTransaction } from './transactions.js';
 export { enabledPaymentMethods, transactionsOfOrders } from './service.js';
 export { GATEWAYS, providerConfig, type Gateway } from './gateways.js';
@@ -15,7 +15,7 @@ export {
   type PaymentSessionDocument,
   type PaymentSessionKind,
 } from './sessions.js';
-export { PROVIDERS, type Provider } from './store.js';
+export { PROVIDERS, type Provider } from './models.js';
 export type { PaymentTransactionView, ProviderSettingsView } from './present.js';
 export type { RecordTransactionInput } from './schemas.js';
 

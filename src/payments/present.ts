@@ -1,4 +1,4 @@
-import type { PaymentTransactionDocument, Provider, ProviderSettingsDocument } from './store.js';
+import type { PaymentTransactionDocument, Provider, ProviderSettingsDocument } from './models.js';
 
 export type ProviderSettingsView = {
   provider: Provider;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
-import { PROVIDERS, TRANSACTION_KINDS, TRANSACTION_STATUSES, type Provider } from './store.js';
+import { PROVIDERS, TRANSACTION_KINDS, TRANSACTION_STATUSES, type Provider } from './models.js';
 import { givesSomething } from '../http/validate.js';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));

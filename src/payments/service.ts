@@ -7,7 +7,7 @@ import type { Platform } from '../platform.js';
 import { decryptSecret, encryptSecret } from '../secrets/index.js';
 import { presentProviderSettings, presentTransaction, type PaymentTransactionView, type ProviderSettingsView } from './present.js';
 import { ProviderName, REQUIRED_CREDENTIALS, UpdateProviderBody, type TransactionsQuery, type UpdateProviderInput } from './schemas.js';
-import { PROVIDERS, paymentTransactions, providerSettings, type Provider, type ProviderSettingsDocument } from './store.js';
+import { PROVIDERS, paymentTransactions, providerSettings, type Provider, type ProviderSettingsDocument } from './models.js';
 
 const CREDENTIALS_PURPOSE = 'payments.credentials';
 const UPDATE_ATTEMPTS = 3;

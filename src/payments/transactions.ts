@@ -4,7 +4,7 @@ import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
 import { presentTransaction, type PaymentTransactionView } from './present.js';
 import { RecordTransactionInput } from './schemas.js';
-import { paymentTransactions, type PaymentTransactionDocument } from './store.js';
+import { paymentTransactions, type PaymentTransactionDocument } from './models.js';
 
 /**
  * Record a payment transaction of an order (for the orders domain). Input is validated here

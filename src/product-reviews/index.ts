@@ -2,7 +2,7 @@ import type { Module } from '../module.js';
 import { PRODUCT_REVIEWS_ERROR_CODES } from './errors.js';
 import { PRODUCT_REVIEWS_EVENT_TYPES } from './events.js';
 import { customerReviewRoutes, reviewRoutes } from './routes.js';
-import { REVIEWS, reviewIndexes } from './store.js';
+import { REVIEWS, reviewIndexes } from './models.js';
 export { productRatingSummary } from './service.js';
 export type { ReviewView, RatingSummary } from './present.js';
 

@@ -1,4 +1,4 @@
-import type { ReviewDocument } from './store.js';
+import type { ReviewDocument } from './models.js';
 
 export type RatingSummary = {
   product_id: string;

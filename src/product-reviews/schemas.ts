@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IdString } from '../ids.js';
 import { PageQuery } from '../pagination.js';
-import { REVIEW_STATUSES } from './store.js';
+import { REVIEW_STATUSES } from './models.js';
 
 /** Lone surrogates would be silently replaced when stored: refuse them rather than store something else. */
 const wellFormed = (s: string) => !/\p{Cs}/u.test(s);

@@ -7,7 +7,7 @@ import { afterCursor, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentReview, type RatingSummary, type ReviewView } from './present.js';
 import type { CreateReviewBody, CustomerReviewBody, ListReviewsQuery, ReplyBody, UpdateReviewBody } from './schemas.js';
-import { REVIEWS, reviews, type ReviewDocument } from './store.js';
+import { REVIEWS, reviews, type ReviewDocument } from './models.js';
 import { carrying, type PendingEvent } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
 

@@ -3,7 +3,7 @@ import { isDuplicateKeyError } from '../db.js';
 import type { BudgetSpend, BudgetState } from '../http/context.js';
 import type { Platform } from '../platform.js';
 import { ownValue } from '../own-keys.js';
-import { budgetAccounts, type BudgetAccountDocument } from './store.js';
+import { budgetAccounts, type BudgetAccountDocument } from './models.js';
 
 /**
  * The leaky bucket shared by every web process: the store-scoped REST admin API's request

@@ -1,7 +1,7 @@
 import type { Module } from '../module.js';
 import { spendBucket } from './bucket.js';
 import { ratelimitJobs } from './jobs.js';
-import { rateLimitIndexes } from './store.js';
+import { rateLimitIndexes } from './models.js';
 export { SweepRateLimits } from './jobs.js';
 export { consumeRateLimit, openBudgetAccount, sweepExpiredRateLimits, type RateRule } from './service.js';
 export { refundBucket, spendBucket, type BucketRefund } from './bucket.js';

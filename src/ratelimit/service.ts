@@ -1,7 +1,7 @@
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
-import { budgetAccounts, rateLimits } from './store.js';
+import { budgetAccounts, rateLimits } from './models.js';
 
 export type RateRule = { bucket: string; limit: number; windowSeconds: number };
 

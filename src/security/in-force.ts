@@ -4,7 +4,7 @@ import { databaseDown } from '../db.js';
 import { PlatformError } from '../errors.js';
 import type { Platform } from '../platform.js';
 import { addressOf, blockRefusal, parseRange } from './addresses.js';
-import { enforcementEvents, OPERATOR_KINDS } from './store.js';
+import { enforcementEvents, OPERATOR_KINDS } from './models.js';
 
 /**
  * What operators have in force, as each process knows it: the suspended apps and the blocked

@@ -4,13 +4,13 @@ import { refuseBlockedAddress } from './in-force.js';
 import { drainRecords, recordEnforcement } from './record.js';
 import { securityRoutes } from './routes.js';
 import type { SecurityDeps } from './service.js';
-import { securityIndexes } from './store.js';
+import { securityIndexes } from './models.js';
 export { appSuspendedError, isAppSuspended, suspendedAppIds } from './in-force.js';
 export { recordEnforcement, type PlatformEnforcement } from './record.js';
 // What the operator console (src/console) reads and acts through: the operations API's own services.
 export { EnforcementListQuery, getEnforcement, listEnforcements, undoEnforcement, UndoBody } from './service.js';
 export type { EnforcementView } from './present.js';
-export { ENFORCEMENT_KINDS } from './store.js';
+export { ENFORCEMENT_KINDS } from './models.js';
 
 /**
  * Security enforcement (docs/operations.md, Security enforcement): what the platform enforced by

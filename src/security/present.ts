@@ -1,4 +1,4 @@
-import { OPERATOR_KINDS, SUBJECT_FIELDS, type EnforcementEventDocument, type EnforcementSubject } from './store.js';
+import { OPERATOR_KINDS, SUBJECT_FIELDS, type EnforcementEventDocument, type EnforcementSubject } from './models.js';
 
 const isOperatorKind = (kind: string) => (OPERATOR_KINDS as readonly string[]).includes(kind);
 

@@ -1,6 +1,6 @@
 import { ObjectId, type Db } from 'mongodb';
 import type { Platform } from '../platform.js';
-import { enforcementEvents, SUBJECT_FIELDS, type EnforcementEventDocument, type EnforcementSubject, type PlatformKind } from './store.js';
+import { enforcementEvents, SUBJECT_FIELDS, type EnforcementEventDocument, type EnforcementSubject, type PlatformKind } from './models.js';
 
 /** An enforcement the platform did by itself (a lockout, a revoked token family, a refused target …). */
 export type PlatformEnforcement = {

@@ -7,7 +7,7 @@ import type { Platform } from '../platform.js';
 import { blockRefusal, parseRange, rangeIncludes } from './addresses.js';
 import { forgetInForce } from './in-force.js';
 import { presentEnforcement, type EnforcementView } from './present.js';
-import { ENFORCEMENT_KINDS, enforcementEvents, OPERATOR_KINDS, PLATFORM_KINDS, type EnforcementEventDocument } from './store.js';
+import { ENFORCEMENT_KINDS, enforcementEvents, OPERATOR_KINDS, PLATFORM_KINDS, type EnforcementEventDocument } from './models.js';
 
 /** What the security domain asks of others (wired in src/modules.ts): whether an app exists, for a suspension to name one. */
 export type SecurityDeps = { appExists(platform: Platform, appId: string): Promise<boolean> };

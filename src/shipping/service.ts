@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { CountryCode, SubdivisionCode } from '../postal-address.js';
 import { replaceStoreSettings } from '../store-settings.js';
-import { shippingSettings, type ShippingRate, type ShippingSettingsDocument } from './store.js';
+import { shippingSettings, type ShippingRate, type ShippingSettingsDocument } from './models.js';
 
 /** The most a rate or a subtotal bound may be, in minor units (the orders domain's order amount bound). */
 const MAX_AMOUNT = 100_000_000_000;

@@ -8,7 +8,7 @@ import type { Platform } from '../platform.js';
 import { generateToken, hashToken } from '../secrets/index.js';
 import { claimLease, NO_LEASE, releaseLeases, type Held, type Lease } from '../work/lease.js';
 import { CART_TOKEN_PREFIX, MAX_CART_LINES, type CartChanges } from './schemas.js';
-import { carts, type CartDocument, type CartLineDocument, type CheckoutDetails } from './store.js';
+import { carts, type CartDocument, type CartLineDocument, type CheckoutDetails } from './models.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 

@@ -3,7 +3,7 @@ import { STOREFRONT_ERROR_CODES } from './errors.js';
 import { STOREFRONT_EVENT_TYPES } from './events.js';
 import { storefrontJobs } from './jobs.js';
 import { storefrontRoutes } from './routes.js';
-import { CARTS, cartIndexes, paymentIndexes } from './store.js';
+import { CARTS, cartIndexes, paymentIndexes } from './models.js';
 export {
   checkoutDetails,
   createCart,
@@ -31,7 +31,7 @@ export {
   type PublicCollectionWithProducts,
 } from './reads.js';
 export { presentCart, type PublicImage, type PublicProductView } from './present.js';
-export type { CheckoutDetails } from './store.js';
+export type { CheckoutDetails } from './models.js';
 export { CART_TOKEN_HEADER, CheckoutBody, MAX_LINE_QUANTITY, type CartChanges } from './schemas.js';
 export type { CartView } from './present.js';
 

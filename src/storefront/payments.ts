@@ -16,7 +16,7 @@ import {
 import type { Platform } from '../platform.js';
 import type { StoreView } from '../stores/index.js';
 import { presentOrderPayment, type OrderPaymentView } from './present.js';
-import { storefrontPayments, type PaymentDocument } from './store.js';
+import { storefrontPayments, type PaymentDocument } from './models.js';
 
 /**
  * Storefront payments (docs/storefront.md, Payments): a storefront order paid by its shopper

@@ -3,7 +3,7 @@ import { STORES_ERROR_CODES } from './errors.js';
 import { STORES_EVENT_TYPES } from './events.js';
 import { storeAccess } from './access.js';
 import { storeRoutes } from './routes.js';
-import { STORES, storeIndexes } from './store.js';
+import { STORES, storeIndexes } from './models.js';
 export { findStoreById, findStoreBySubdomain, listStoresOwnedBy, lockStoreCurrency, setLiveTheme } from './service.js';
 export type { StoreView } from './present.js';
 

@@ -1,5 +1,5 @@
 import type { ScopedStore } from '../http/context.js';
-import type { StoreDocument } from './store.js';
+import type { StoreDocument } from './models.js';
 
 /** The locale of a store that never set one. */
 export const DEFAULT_STORE_LOCALE = 'en';

@@ -6,7 +6,7 @@ import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentStore, type StoreView } from './present.js';
 import type { CreateStoreBody, UpdateStoreBody } from './schemas.js';
-import { stores, type StoreDocument } from './store.js';
+import { stores, type StoreDocument } from './models.js';
 import { parseObjectId } from '../ids.js';
 
 const MAX_LISTED_IN_SESSION = 250;

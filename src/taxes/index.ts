@@ -2,7 +2,7 @@ import type { Module } from '../module.js';
 import { TAXES_ERROR_CODES } from './errors.js';
 import { TAXES_EVENT_TYPES } from './events.js';
 import { taxRoutes } from './routes.js';
-import { TAX_SETTINGS, taxIndexes } from './store.js';
+import { TAX_SETTINGS, taxIndexes } from './models.js';
 export { getTaxSettings, rateFor, taxOn, type TaxSettingsView } from './service.js';
 
 /** The store's tax rates: /v1/taxes. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Platform } from '../platform.js';
 import { CountryCode, SubdivisionCode } from '../postal-address.js';
 import { replaceStoreSettings } from '../store-settings.js';
-import { taxSettings, type TaxSettingsDocument } from './store.js';
+import { taxSettings, type TaxSettingsDocument } from './models.js';
 
 const Rate = z.strictObject({
   country_code: CountryCode,

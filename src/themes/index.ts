@@ -19,17 +19,17 @@ export { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, type
 export type { SectionDef, SettingField, ThemeBundle, Template, TemplateKey } from './bundle/types.js';
 export { TEMPLATE_KEYS } from './bundle/types.js';
 export { isAppBlockType } from './bundle/schema.js';
-import { editorIndexes } from './editor/store.js';
-import { STORE_THEMES, installIndexes } from './installs/store.js';
-import { THEME_PACKAGES, THEME_VERSIONS, packageIndexes } from './packages/store.js';
-import { previewIndexes } from './previews/store.js';
-import { THEME_PURCHASES, purchaseIndexes } from './purchases/store.js';
-import { THEME_REVIEWS, reviewIndexes, reviewsOverview } from './review/store.js';
+import { editorIndexes } from './editor/models.js';
+import { STORE_THEMES, installIndexes } from './installs/models.js';
+import { THEME_PACKAGES, THEME_VERSIONS, packageIndexes } from './packages/models.js';
+import { previewIndexes } from './previews/models.js';
+import { THEME_PURCHASES, purchaseIndexes } from './purchases/models.js';
+import { THEME_REVIEWS, reviewIndexes, reviewsOverview } from './review/models.js';
 
 /**
  * Themes (docs/themes.md): the JSON-contract bundle, upload, review by the themes worker and
  * operators, the catalog, install into a store, the editor (drafts, releases, preview sessions).
- * Feature folders, each with its collections in its own store.ts: bundle/ (types, JSON Schema,
+ * Feature folders, each with its collections in its own models.ts: bundle/ (types, JSON Schema,
  * rules), packages/ (upload, versions), review/ (checks, operator decisions), installs/ (store
  * themes, what renders), editor/ (drafts, releases), previews/, purchases/. This file is the
  * one door: other domains import only what it exports.

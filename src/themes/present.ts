@@ -1,9 +1,9 @@
 import { BUNDLE_SCHEMA_VERSION, RENDERER_VERSION } from './bundle/types.js';
-import type { CatalogMeta, ThemePackageDocument, ThemeVersionDocument } from './packages/store.js';
-import type { DraftKey, ReleaseRecord, ThemeDraftDocument, ThemeReleaseDocument } from './editor/store.js';
-import type { StoreThemeDocument } from './installs/store.js';
-import type { ThemePreviewSessionDocument } from './previews/store.js';
-import type { ThemeReviewDocument } from './review/store.js';
+import type { CatalogMeta, ThemePackageDocument, ThemeVersionDocument } from './packages/models.js';
+import type { DraftKey, ReleaseRecord, ThemeDraftDocument, ThemeReleaseDocument } from './editor/models.js';
+import type { StoreThemeDocument } from './installs/models.js';
+import type { ThemePreviewSessionDocument } from './previews/models.js';
+import type { ThemeReviewDocument } from './review/models.js';
 
 export type ReviewView = {
   id: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PageQuery } from '../pagination.js';
 import { TEMPLATE_KEYS } from './bundle/types.js';
-import { SETTINGS_DATA_KEY } from './editor/store.js';
+import { SETTINGS_DATA_KEY } from './editor/models.js';
 
 /** spec 4.6: the upload body, strict (unknown keys and a bad submission_mode are refused). */
 export const UploadBody = z.strictObject({

@@ -3,11 +3,11 @@ import { WEBHOOKS_ERROR_CODES } from './errors.js';
 import { WEBHOOKS_EVENT_TYPES } from './events.js';
 import { webhookDeliveryRoutes } from './deliveries/routes.js';
 import { webhooksOverview } from './deliveries/overview.js';
-import { appWebhookStatsIndexes, deliveryIndexes } from './deliveries/store.js';
+import { appWebhookStatsIndexes, deliveryIndexes } from './deliveries/models.js';
 import { subscribedEvents } from './subscriptions/interest.js';
 import { webhookInternalRoutes } from './deliveries/internal.js';
 import { webhookJobs } from './jobs.js';
-import { SUBSCRIPTIONS, subscriptionIndexes } from './subscriptions/store.js';
+import { SUBSCRIPTIONS, subscriptionIndexes } from './subscriptions/models.js';
 import { webhookSubscriptionRoutes } from './subscriptions/routes.js';
 import { announceEvents } from './deliveries/wake.js';
 import { healthNoticeAudience, noticeMerchant } from './subscriptions/health-notices.js';
@@ -28,7 +28,7 @@ export type { AppSubscriptionView, SubscriptionView } from './subscriptions/pres
 export { healthNoticeAudience, healthNoticeMessage, readHealthNotice, type HealthNotice } from './subscriptions/health-notices.js';
 export { createSubscription, getSubscription, listSubscriptions } from './subscriptions/service.js';
 export { subscriptionSchemas } from './subscriptions/schemas.js';
-export { deliveries as webhookDeliveries, type DeliveryDocument } from './deliveries/store.js';
+export { deliveries as webhookDeliveries, type DeliveryDocument } from './deliveries/models.js';
 
 /**
  * Partner webhooks: subscriptions and deliveries (/v1/operations/…), the internal dispatch

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { ObjectId } from 'mongodb';
 import { checkEmbedUrl, resolveCapabilities, resolveEmbedUrl } from '../../src/apps/bridge/embedding.js';
-import { installations } from '../../src/apps/installations/store.js';
+import { installations } from '../../src/apps/installations/models.js';
 import type { Config } from '../../src/config.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenDeveloper, givenPublishedApp, givenSubmittedApp, installApp, validManifest, type GivenApp } from '../helpers/apps.js';

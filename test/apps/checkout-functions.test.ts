@@ -6,7 +6,7 @@ import { givenCoupon } from '../helpers/coupons.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
-import { DURATION_EDGES_MS } from '../../src/apps/function-runs/store.js';
+import { DURATION_EDGES_MS } from '../../src/apps/function-runs/models.js';
 
 const OPERATOR = 'op-functions@example.com';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { DURATION_EDGES_MS, functionAppMetrics } from '../../src/apps/function-runs/store.js';
+import { DURATION_EDGES_MS, functionAppMetrics } from '../../src/apps/function-runs/models.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenMerchant, givenMerchantWithStore } from '../helpers/factories.js';

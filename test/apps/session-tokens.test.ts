@@ -20,9 +20,9 @@ import {
   verifyInstallLink,
   verifySessionToken,
 } from '../../src/apps/session-tokens/service.js';
-import { apps, type AppDocument, type HashedSecret } from '../../src/apps/partners/store.js';
-import { installations, type InstallationDocument } from '../../src/apps/installations/store.js';
-import { signingKeys } from '../../src/apps/session-tokens/store.js';
+import { apps, type AppDocument, type HashedSecret } from '../../src/apps/partners/models.js';
+import { installations, type InstallationDocument } from '../../src/apps/installations/models.js';
+import { signingKeys } from '../../src/apps/session-tokens/models.js';
 import { openPlatform, type OpenPlatform } from '../../src/boot.js';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';

@@ -117,7 +117,7 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
       const allowed = await lintAs('src/coupons/service.ts', "import { findVariants } from '../catalog/index.js';\nexport const x = findVariants;\n");
       expect(allowed).to.deep.equal([]);
       // Inside a domain, its feature folders use each other directly.
-      const sibling = await lintAs('src/apps/catalog/service.ts', "import { apps } from '../partners/store.js';\nexport const x = apps;\n");
+      const sibling = await lintAs('src/apps/catalog/service.ts', "import { apps } from '../partners/models.js';\nexport const x = apps;\n");
       expect(sibling).to.deep.equal([]);
     });
 
@@ -160,7 +160,7 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
           'no-restricted-syntax',
         ],
         [
-          'src/operations/store.ts',
+          'src/operations/models.ts',
           "import type { Db } from 'mongodb';\nexport const jobs = (db: Db) => db.collection('agendaJobs');\n",
           'no-restricted-syntax',
         ],
@@ -180,12 +180,12 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
       expect(byContract).to.deep.equal([]);
     });
 
-    it("refuses a collection declared outside its owner's store.ts", async () => {
+    it("refuses a collection declared outside its owner's models.ts", async () => {
       const declare = "import type { Db } from 'mongodb';\nexport const things = (db: Db) => db.collection<{ _id: string }>('things');\n";
       expect((await lintAs('src/coupons/service.ts', declare)).map((m) => m.ruleId)).to.deep.equal(['no-restricted-syntax']);
       expect((await lintAs('src/apps/oauth/grants.ts', declare)).map((m) => m.ruleId)).to.deep.equal(['no-restricted-syntax']);
-      expect(await lintAs('src/coupons/store.ts', declare)).to.deep.equal([]);
-      expect(await lintAs('src/apps/oauth/store.ts', declare)).to.deep.equal([]);
+      expect(await lintAs('src/coupons/models.ts', declare)).to.deep.equal([]);
+      expect(await lintAs('src/apps/oauth/models.ts', declare)).to.deep.equal([]);
     });
 
     it('refuses an open string key on a plain object (emporium/no-open-key-lookup), exactly where fixtures/lint/open-key-lookup.ts marks it', async () => {

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { MongoClient, ObjectId, type Db, type Document } from 'mongodb';
-import { catalogIndexes } from '../../src/catalog/store.js';
+import { catalogIndexes } from '../../src/catalog/models.js';
 import { ensureIndexes } from '../../src/db.js';
 import { preparePatchedFerretdb, startLocaldb } from '../../src/localdb/index.js';
-import { deliveryIndexes } from '../../src/webhooks/deliveries/store.js';
-import { subscriptionIndexes } from '../../src/webhooks/subscriptions/store.js';
+import { deliveryIndexes } from '../../src/webhooks/deliveries/models.js';
+import { subscriptionIndexes } from '../../src/webhooks/subscriptions/models.js';
 import { useTestApp } from '../helpers/app.js';
 
 /**

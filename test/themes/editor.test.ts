@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ObjectId } from 'mongodb';
-import { installations } from '../../src/apps/installations/store.js';
+import { installations } from '../../src/apps/installations/models.js';
 import { issueTokens } from '../../src/apps/oauth/tokens.js';
 import { sweepExpiredPreviewSessions, previewRenderableTheme, liveRenderableTheme } from '../../src/themes/index.js';
 import type { Platform } from '../../src/platform.js';

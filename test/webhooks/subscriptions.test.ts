@@ -3,7 +3,7 @@ import { ObjectId } from 'mongodb';
 import { loadConfig } from '../../src/config.js';
 import type { Platform } from '../../src/platform.js';
 import { openSecret } from '../../src/webhooks/subscriptions/signing.js';
-import { subscriptions } from '../../src/webhooks/subscriptions/store.js';
+import { subscriptions } from '../../src/webhooks/subscriptions/models.js';
 import { createSubscription, updateSubscription, MAX_SUBSCRIPTIONS_PER_STORE } from '../../src/webhooks/subscriptions/service.js';
 import type { Resolver } from '../../src/outbound/index.js';
 import { useTestApp } from '../helpers/app.js';

@@ -8,8 +8,8 @@ import { addressRulesApply, checkUrlShape, isLoopbackHost, normalizeHost } from 
 import type { Platform } from '../../platform.js';
 import { BRIDGE_CAPABILITIES, type AppManifest, type BridgeCapability, type ManifestExtension } from '../manifest/types.js';
 import { SESSION_TOKEN_TYPE_URN, issueSessionToken } from '../session-tokens/service.js';
-import { apps, type AppDocument } from '../partners/store.js';
-import { installations, type BridgeCapabilitySetting, type InstallationDocument } from '../installations/store.js';
+import { apps, type AppDocument } from '../partners/models.js';
+import { installations, type BridgeCapabilitySetting, type InstallationDocument } from '../installations/models.js';
 
 /**
  * Embedding an app in the admin (spec 2.4; docs/apps.md, Embedded apps): which bridge capabilities an

@@ -1,6 +1,6 @@
 import type { AppManifest } from '../manifest/types.js';
 import { SCOPES, isScope } from '../oauth/scopes.js';
-import type { AppDocument, DeveloperDocument } from '../partners/store.js';
+import type { AppDocument, DeveloperDocument } from '../partners/models.js';
 import { presentRating, type RatingView } from '../ratings/present.js';
 
 /** The scopes an app asks for, with what each lets it do (the registry's words). */

@@ -6,7 +6,7 @@ import type { Platform } from '../../platform.js';
 import type { AppManifest } from '../manifest/types.js';
 import { presentCatalogApp, type CatalogAppView } from './present.js';
 import type { CatalogQuery } from './schemas.js';
-import { apps, developers, type AppDocument } from '../partners/store.js';
+import { apps, developers, type AppDocument } from '../partners/models.js';
 
 /** The public catalog (docs/apps.md, The catalog): published apps, each as its published version. */
 

@@ -11,9 +11,9 @@ import { afterCursor, PageQuery, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { appDeliveryReadiness, webhookDeliveries } from '../../webhooks/index.js';
 import { LIFECYCLE_CONTRACT_VERSION, type ComplianceTopic } from '../manifest/types.js';
-import { complianceRequests, type ComplianceRequestDocument, type ComplianceSource } from './store.js';
-import { apps } from '../partners/store.js';
-import { installations, type InstallationDocument } from '../installations/store.js';
+import { complianceRequests, type ComplianceRequestDocument, type ComplianceSource } from './models.js';
+import { apps } from '../partners/models.js';
+import { installations, type InstallationDocument } from '../installations/models.js';
 
 /**
  * The compliance producer (spec 4.7, 5, 6.2; docs/apps.md, Compliance webhooks): a merchant's

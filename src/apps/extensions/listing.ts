@@ -1,11 +1,11 @@
 import type { ScopedStore } from '../../http/context.js';
 import type { Platform } from '../../platform.js';
 import { LIFECYCLE_CONTRACT_VERSION, MANIFEST_SCHEMA_VERSION } from '../manifest/types.js';
-import { apps } from '../partners/store.js';
+import { apps } from '../partners/models.js';
 import { reviewChecklists, type ReviewChecklist } from '../quality/checklist.js';
 import { presentRegistration, presentTransition, type RegistrationView, type TransitionView } from './present.js';
 import { installationRows, visibleInstallation, type RegistryCaller } from './registry.js';
-import type { RegistrationDocument, RegistrationState } from './store.js';
+import type { RegistrationDocument, RegistrationState } from './models.js';
 
 /** The theme bundle schema and renderer versions a theme app block is rendered by (spec 9). */
 const THEME_CONTRACT = { theme_bundle_schema: '2026-05-json-contract', renderer: '1.0.0' } as const;

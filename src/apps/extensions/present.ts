@@ -1,4 +1,4 @@
-import type { RegistrationDocument, Transition } from './store.js';
+import type { RegistrationDocument, Transition } from './models.js';
 
 export type TransitionView = {
   from: Transition['from'];

@@ -5,12 +5,12 @@ import { carrying } from '../../events/index.js';
 import { parseObjectId } from '../../ids.js';
 import type { Platform } from '../../platform.js';
 import type { PublishedApp } from '../catalog/service.js';
-import { installations, type InstallationDocument } from '../installations/store.js';
+import { installations, type InstallationDocument } from '../installations/models.js';
 import { LIFECYCLE_CONTRACT_VERSION, MANIFEST_SCHEMA_VERSION, type ExtensionKind, type ManifestExtension } from '../manifest/types.js';
-import { apps } from '../partners/store.js';
+import { apps } from '../partners/models.js';
 import { presentRegistration, type RegistrationView } from './present.js';
 import type { UpdateRegistrationBody } from './schemas.js';
-import { registrations, type RegistrationDocument, type RegistrationState, type Transition } from './store.js';
+import { registrations, type RegistrationDocument, type RegistrationState, type Transition } from './models.js';
 
 /**
  * The state a row starts in (docs/extensions.md, Initial state): what changes only the

@@ -1,8 +1,8 @@
 import { ObjectId } from 'mongodb';
 import type { Platform } from '../../platform.js';
-import { installations } from '../installations/store.js';
+import { installations } from '../installations/models.js';
 import type { ExtensionKind } from '../manifest/types.js';
-import { registrations, type RegistrationDocument } from './store.js';
+import { registrations, type RegistrationDocument } from './models.js';
 
 /**
  * Runtime resolution (docs/extensions.md, Resolution): the rows of a store that count now are the

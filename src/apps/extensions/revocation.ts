@@ -4,8 +4,8 @@ import { IdString, parseObjectId } from '../../ids.js';
 import { defineJob } from '../../job.js';
 import type { Platform } from '../../platform.js';
 import { claimLeaseAt, leaseFreeAt, settleLeaseAt } from '../../work/lease.js';
-import { installations, type ExtensionRevocation, type InstallationDocument } from '../installations/store.js';
-import { registrations, type RegistrationState } from './store.js';
+import { installations, type ExtensionRevocation, type InstallationDocument } from '../installations/models.js';
+import { registrations, type RegistrationState } from './models.js';
 
 /** The marker an uninstall's write sets: the extensions worker has a revocation to do. */
 export const pendingRevocation = (now: Date): ExtensionRevocation => ({

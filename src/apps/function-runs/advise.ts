@@ -1,6 +1,6 @@
 import type { Platform } from '../../platform.js';
 import { liveRows } from '../extensions/resolution.js';
-import type { RegistrationDocument } from '../extensions/store.js';
+import type { RegistrationDocument } from '../extensions/models.js';
 import {
   applyPaymentAdvice,
   applyShippingAdvice,

@@ -1,4 +1,4 @@
-import { DURATION_EDGES_MS, type ExecutionFigures } from './store.js';
+import { DURATION_EDGES_MS, type ExecutionFigures } from './models.js';
 
 /** Figures over a window of days, as the run log, the review checklist and the partner dashboard show them. */
 export type ExecutionSummary = {

@@ -5,7 +5,7 @@ import { upsertCounters } from '../../db.js';
 import type { Platform } from '../../platform.js';
 import type { FunctionRun } from '../functions/engine.js';
 import type { CheckoutFunctionTarget } from '../functions/targets.js';
-import type { RegistrationDocument } from '../extensions/store.js';
+import type { RegistrationDocument } from '../extensions/models.js';
 import {
   DURATION_EDGES_MS,
   functionAppMetrics,
@@ -14,7 +14,7 @@ import {
   type FunctionAppMetricsDocument,
   type FunctionMetricsDocument,
   type FunctionRunDocument,
-} from './store.js';
+} from './models.js';
 
 /** A run of one function at one checkout, as the runtime hands it over to be recorded. */
 export type RunRecord = {

@@ -1,11 +1,11 @@
 import { ObjectId } from 'mongodb';
 import { dayOf } from '../../clock.js';
 import type { Platform } from '../../platform.js';
-import { registrations } from '../extensions/store.js';
+import { registrations } from '../extensions/models.js';
 import { visibleInstallation, type RegistryCaller } from '../extensions/registry.js';
 import { summarise, type ExecutionSummary } from './figures.js';
 import { flushFunctionRuns } from './record.js';
-import { DURATION_EDGES_MS, functionMetrics, functionRuns, type FunctionRunDocument } from './store.js';
+import { DURATION_EDGES_MS, functionMetrics, functionRuns, type FunctionRunDocument } from './models.js';
 
 /** The newest runs of each function kept in the run log (the sweep deletes older ones). */
 export const MAX_KEPT_RUNS = 100;

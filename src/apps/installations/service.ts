@@ -17,9 +17,9 @@ import { narrowAppSubscription, openAppSubscription } from '../../webhooks/index
 import { normaliseScopes, topicScope } from '../oauth/scopes.js';
 import { signInstallLink } from '../session-tokens/service.js';
 import type { AuthorizeBody } from './schemas.js';
-import { apps, type AppDocument } from '../partners/store.js';
-import { installations, type InstallationDocument } from './store.js';
-import { oauthCodes } from '../oauth/store.js';
+import { apps, type AppDocument } from '../partners/models.js';
+import { installations, type InstallationDocument } from './models.js';
+import { oauthCodes } from '../oauth/models.js';
 import { revokeTokens } from '../oauth/tokens.js';
 import { countInstallChange } from '../stats/installs.js';
 import { reconcileRegistry } from '../extensions/registry.js';

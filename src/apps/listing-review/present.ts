@@ -1,6 +1,6 @@
 import type { AppManifest } from '../manifest/types.js';
 import { iso, presentDeveloper, presentVersion, type DeveloperView, type VersionView } from '../partners/present.js';
-import type { AppDocument, AppStatus, AppVersionDocument, DeveloperDocument } from '../partners/store.js';
+import type { AppDocument, AppStatus, AppVersionDocument, DeveloperDocument } from '../partners/models.js';
 
 /** A version in the operators' review queue, with its app and partner (`manifest` on a single review). */
 export type ReviewView = Omit<VersionView, 'manifest'> & {

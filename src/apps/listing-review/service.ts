@@ -7,7 +7,7 @@ import type { Platform } from '../../platform.js';
 import { CheckAppQuality } from '../quality/checks.js';
 import { presentReview, type ReviewView } from './present.js';
 import type { ReviewListQuery } from './schemas.js';
-import { appVersions, apps, developers, type AppDocument, type AppVersionDocument, type DeveloperDocument } from '../partners/store.js';
+import { appVersions, apps, developers, type AppDocument, type AppVersionDocument, type DeveloperDocument } from '../partners/models.js';
 
 /**
  * Operators review app versions (docs/apps.md, Review): a `submitted` version is approved (it

@@ -3,7 +3,7 @@ import { PlatformError } from '../../errors.js';
 import type { Platform } from '../../platform.js';
 import { authorize } from '../installations/service.js';
 import { AuthorizeBody } from '../installations/schemas.js';
-import { apps, type AppDocument } from '../partners/store.js';
+import { apps, type AppDocument } from '../partners/models.js';
 
 /**
  * The authorization endpoint's steps (RFC 6749 4.1.1, docs/oauth.md), shared by its two callers:

@@ -12,8 +12,8 @@ import { platformPage } from '../../http/ui/layout.js';
 import type { Platform } from '../../platform.js';
 import { listStoresOwnedBy, type StoreView } from '../../stores/index.js';
 import { checkAuthorizeRequest, consentableApp } from '../installations/service.js';
-import { installations } from '../installations/store.js';
-import { developers, type AppDocument } from '../partners/store.js';
+import { installations } from '../installations/models.js';
+import { developers, type AppDocument } from '../partners/models.js';
 import {
   AUTHORIZE_PARAMETERS,
   BrowserAuthorizeQuery,

@@ -12,9 +12,9 @@ import { isAppSuspended, recordEnforcement } from '../../security/index.js';
 import { CODE_PREFIX } from '../installations/service.js';
 import { requestIssuer } from './issuer.js';
 import { SESSION_TOKEN_TYPE_URN, recordSessionTokenExchange, verifySessionToken } from '../session-tokens/service.js';
-import { installations } from '../installations/store.js';
-import { oauthCodes, oauthTokens, type TokenDocument } from './store.js';
-import type { AppDocument } from '../partners/store.js';
+import { installations } from '../installations/models.js';
+import { oauthCodes, oauthTokens, type TokenDocument } from './models.js';
+import type { AppDocument } from '../partners/models.js';
 import { findToken, issueTokens, liveInstallation, revokeTokens, type IssuedTokens } from './tokens.js';
 
 /**

@@ -4,9 +4,9 @@ import type { AppPrincipal, Authenticator } from '../../http/context.js';
 import type { Platform } from '../../platform.js';
 import { generateToken, hashToken } from '../../secrets/index.js';
 import { appSuspendedError, isAppSuspended } from '../../security/index.js';
-import { installations, type InstallationDocument } from '../installations/store.js';
-import { oauthCodes, oauthTokens, type AccessMode, type TokenDocument } from './store.js';
-import { sessionTokenUses } from '../session-tokens/store.js';
+import { installations, type InstallationDocument } from '../installations/models.js';
+import { oauthCodes, oauthTokens, type AccessMode, type TokenDocument } from './models.js';
+import { sessionTokenUses } from '../session-tokens/models.js';
 
 export const ACCESS_TOKEN_PREFIX = 'emp_at';
 export const REFRESH_TOKEN_PREFIX = 'emp_rt';

@@ -2,7 +2,7 @@ import type { Page } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { getDelivery, listAppSubscriptions, listDeliveries, redeliver, type AppDeliveriesQuery, type DeliveryScope } from '../../webhooks/index.js';
 import { requireDeveloper } from './developers.js';
-import type { AppDocument } from './store.js';
+import type { AppDocument } from './models.js';
 import { findOwnApp } from './submissions.js';
 
 /**

@@ -4,7 +4,7 @@ import { notFound } from '../../errors.js';
 import { parseObjectId } from '../../ids.js';
 import type { Platform } from '../../platform.js';
 import { equalBytes, generateToken, hashToken } from '../../secrets/index.js';
-import { apps, type AppDocument, type HashedSecret } from './store.js';
+import { apps, type AppDocument, type HashedSecret } from './models.js';
 
 /**
  * A partner's app credentials (spec 2.2, 5): the public OAuth client id, and two show-once

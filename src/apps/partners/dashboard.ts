@@ -4,10 +4,10 @@ import { appCallsByScope } from '../stats/api-calls.js';
 import type { Platform } from '../../platform.js';
 import { appDeliveryFigures } from '../../webhooks/index.js';
 import { requireDeveloper } from './developers.js';
-import { installDays } from '../stats/store.js';
+import { installDays } from '../stats/models.js';
 import { presentRating } from '../ratings/present.js';
 import { reviewChecklists } from '../quality/checklist.js';
-import { appVersions, apps } from './store.js';
+import { appVersions, apps } from './models.js';
 
 /**
  * The partner dashboard (spec 4.7; docs/apps.md, Partner dashboard): for each of the signed-in

@@ -5,7 +5,7 @@ import type { Platform } from '../../platform.js';
 import { urlProblem } from '../manifest/validate.js';
 import { presentDeveloper, type DeveloperView } from './present.js';
 import type { RegisterDeveloperBody } from './schemas.js';
-import { developers, type DeveloperDocument } from './store.js';
+import { developers, type DeveloperDocument } from './models.js';
 
 /** Partners (docs/apps.md, Partners): one developer profile per merchant account. */
 

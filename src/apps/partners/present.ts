@@ -1,5 +1,5 @@
 import type { AppManifest } from '../manifest/types.js';
-import type { AppDocument, AppStatus, AppVersionDocument, AppVersionStatus, DeveloperDocument, HashedSecret } from './store.js';
+import type { AppDocument, AppStatus, AppVersionDocument, AppVersionStatus, DeveloperDocument, HashedSecret } from './models.js';
 
 /**
  * Documents → API shapes, by allow-list: a credential's hash and the owner's merchant id are in

@@ -11,7 +11,7 @@ import { validateManifest, type ManifestValidation } from '../manifest/validate.
 import type { AppManifest } from '../manifest/types.js';
 import { presentDeveloperApp, type DeveloperAppView, type SubmissionView } from './present.js';
 import type { DeveloperAppsQuery } from './schemas.js';
-import { appVersions, apps, type AppDocument, type AppVersionDocument } from './store.js';
+import { appVersions, apps, type AppDocument, type AppVersionDocument } from './models.js';
 
 /** App submission (docs/apps.md, Submission and credentials): apps, their versions, a partner's view of them. */
 

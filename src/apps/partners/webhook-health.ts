@@ -4,8 +4,8 @@ import { sendMessage } from '../../messages/index.js';
 import type { EventHookDeps } from '../../module.js';
 import { findStoreById } from '../../stores/index.js';
 import { healthNoticeAudience, healthNoticeMessage, readHealthNotice } from '../../webhooks/index.js';
-import { installations } from '../installations/store.js';
-import { apps, developers } from './store.js';
+import { installations } from '../installations/models.js';
+import { apps, developers } from './models.js';
 
 /**
  * The apps domain's event hooks: an app installation's webhook subscription that starts failing

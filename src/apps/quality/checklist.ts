@@ -2,10 +2,10 @@ import type { Platform } from '../../platform.js';
 import { summarise } from '../function-runs/figures.js';
 import { flushFunctionRuns } from '../function-runs/record.js';
 import { METRICS_WINDOW_DAYS, windowStart } from '../function-runs/runs.js';
-import { functionAppMetrics } from '../function-runs/store.js';
-import type { AppDocument } from '../partners/store.js';
+import { functionAppMetrics } from '../function-runs/models.js';
+import type { AppDocument } from '../partners/models.js';
 import { presentRating } from '../ratings/present.js';
-import { qualityChecks, type QualityCheckDocument } from './store.js';
+import { qualityChecks, type QualityCheckDocument } from './models.js';
 
 /**
  * The quality gates' thresholds (docs/extensions.md, Quality gates), from Shopify's "Built for

@@ -4,8 +4,8 @@ import { IdString } from '../../ids.js';
 import { defineJob } from '../../job.js';
 import { get } from '../../outbound/index.js';
 import type { Platform } from '../../platform.js';
-import { apps } from '../partners/store.js';
-import { qualityChecks, type QualityCheckDocument } from './store.js';
+import { apps } from '../partners/models.js';
+import { qualityChecks, type QualityCheckDocument } from './models.js';
 
 /** How a theme app block is rendered for its check: the rendering domain's (given to the apps module in src/modules.ts: apps cannot import rendering). */
 export type AppBlockCheck = (appHandle: string, blockHandle: string, config: Record<string, unknown>) => { ok: boolean; problems: string[] };

@@ -1,4 +1,4 @@
-import type { CatalogReviewDocument, RatingKey, RatingSummary } from './store.js';
+import type { CatalogReviewDocument, RatingKey, RatingSummary } from './models.js';
 
 /** An app's catalog reviews at a glance: the average to one decimal (null without reviews), how many, how many of each rating. */
 export type RatingView = { average: number | null; count: number; distribution: Record<RatingKey, number> };

@@ -8,9 +8,9 @@ import { findPublishedApp } from '../catalog/service.js';
 import { requireDeveloper } from '../partners/developers.js';
 import { presentCatalogReview, presentOwnCatalogReview, type CatalogReviewView, type OwnCatalogReviewView } from './present.js';
 import type { CatalogReviewReplyBody, CatalogReviewsQuery, CreateCatalogReviewBody, UpdateCatalogReviewBody } from './schemas.js';
-import { apps, type AppDocument } from '../partners/store.js';
-import { catalogReviews, type CatalogReviewDocument } from './store.js';
-import { installations } from '../installations/store.js';
+import { apps, type AppDocument } from '../partners/models.js';
+import { catalogReviews, type CatalogReviewDocument } from './models.js';
+import { installations } from '../installations/models.js';
 import { findOwnApp } from '../partners/submissions.js';
 
 /**

@@ -7,9 +7,9 @@ import type { MerchantPrincipal } from '../../http/context.js';
 import { parseObjectId } from '../../ids.js';
 import type { Platform } from '../../platform.js';
 import { SIGNING_ALG, currentSigningKey, verificationKey } from './signing-keys.js';
-import { apps, type AppDocument } from '../partners/store.js';
-import { installations, type InstallationDocument } from '../installations/store.js';
-import { sessionTokenUses } from './store.js';
+import { apps, type AppDocument } from '../partners/models.js';
+import { installations, type InstallationDocument } from '../installations/models.js';
+import { sessionTokenUses } from './models.js';
 
 /**
  * Session tokens and install links (docs/oauth.md, Session tokens): JWTs the platform signs with

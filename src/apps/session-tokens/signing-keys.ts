@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import { isDuplicateKeyError } from '../../db.js';
 import type { Platform } from '../../platform.js';
 import { decryptSecret, encryptSecret } from '../../secrets/index.js';
-import { signingKeys, type SigningKeyDocument } from './store.js';
+import { signingKeys, type SigningKeyDocument } from './models.js';
 
 /**
  * The platform's signing keys (docs/oauth.md, Signing keys): ES256 key pairs that sign session

@@ -4,7 +4,7 @@ import { upsertCounters } from '../../db.js';
 import { dayOf } from '../../clock.js';
 import type { StoreRequestObserver } from '../../http/context.js';
 import type { Platform } from '../../platform.js';
-import { appUsage } from './store.js';
+import { appUsage } from './models.js';
 
 /**
  * Installed apps' API calls, counted by app, day (UTC) and the scope the endpoint required

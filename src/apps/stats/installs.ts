@@ -1,9 +1,9 @@
 import type { ObjectId } from 'mongodb';
 import { dayOf } from '../../clock.js';
 import type { Platform } from '../../platform.js';
-import { installations } from '../installations/store.js';
-import { apps } from '../partners/store.js';
-import { installDays } from './store.js';
+import { installations } from '../installations/models.js';
+import { apps } from '../partners/models.js';
+import { installDays } from './models.js';
 
 /**
  * Install figures kept as counters, so the partner dashboard reads a few small documents

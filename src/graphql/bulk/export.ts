@@ -29,7 +29,7 @@ import {
   type ReadSizes,
 } from './read.js';
 import { bulkOperationFacts, scopeOfType, URL_LIFETIME_SECONDS } from './facts.js';
-import { bulkOperations, type BulkCheckpoint, type BulkOperationDocument, type BulkStatus } from './store.js';
+import { bulkOperations, type BulkCheckpoint, type BulkOperationDocument, type BulkStatus } from './models.js';
 
 /**
  * The export (docs/bulk.md, The export), the `bulk.export` job of the bulk worker: under the

@@ -1,6 +1,6 @@
 import { TYPE_SCOPES } from '../admin/scopes.js';
 import { toGlobalId } from '../ids.js';
-import type { BulkOperationDocument } from './store.js';
+import type { BulkOperationDocument } from './models.js';
 
 /*
  * What the bulk service and the export both read of an operation (the export must not import

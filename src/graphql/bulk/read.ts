@@ -8,7 +8,7 @@ import { adminLoaders, type AdminContext } from '../admin/context.js';
 import { fromGlobalId } from '../ids.js';
 import { readsOf } from './projection.js';
 import { nestedPagesQuery, rootPageQuery, type BulkPlan, type ChildPages, type PlannedConnection } from './query.js';
-import type { BulkOperationDocument } from './store.js';
+import type { BulkOperationDocument } from './models.js';
 
 /**
  * How the export (export.ts) reads (docs/bulk.md, The export): the caller as it is now, its

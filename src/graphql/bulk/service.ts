@@ -14,7 +14,7 @@ import { toGlobalId } from '../ids.js';
 import { ExportBulkOperation } from './export.js';
 import { bulkOperationFacts, scopeOfType } from './facts.js';
 import { planBulkQuery, type BulkRoot } from './query.js';
-import { bulkOperations, FINISHED, type BulkOperationDocument } from './store.js';
+import { bulkOperations, FINISHED, type BulkOperationDocument } from './models.js';
 
 /** The operations a list shows at most (the newest first). */
 export const MAX_LISTED = 250;

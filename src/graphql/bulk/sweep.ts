@@ -2,7 +2,7 @@ import type { Filter } from 'mongodb';
 import type { Platform } from '../../platform.js';
 import { objectStorage } from '../../storage/index.js';
 import { ExportBulkOperation } from './export.js';
-import { bulkOperations, FINISHED, type BulkOperationDocument } from './store.js';
+import { bulkOperations, FINISHED, type BulkOperationDocument } from './models.js';
 
 /** The operations one sweep takes up or expires at most (the next sweep takes the rest). */
 const SWEEP_BATCH = 100;

@@ -1,3 +1,3 @@
 export { sweepExpiredIdempotencyRecords } from './service.js';
-export { idempotencyIndexes } from './store.js';
+export { idempotencyIndexes } from './models.js';
 export { idempotent } from './middleware.js';

@@ -4,7 +4,7 @@ import { sha256 } from '../../digest.js';
 import { PlatformError } from '../../errors.js';
 import type { Platform } from '../../platform.js';
 import { decryptSecret, encryptSecret } from '../../secrets/index.js';
-import { idempotencyRecords, type IdempotencyDocument } from './store.js';
+import { idempotencyRecords, type IdempotencyDocument } from './models.js';
 import type { Filter } from 'mongodb';
 
 /** Keys are kept for 24 hours, as Stripe does; a replay after that runs the request again. */

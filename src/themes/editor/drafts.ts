@@ -6,9 +6,9 @@ import { parseObjectId } from '../../ids.js';
 import type { Platform } from '../../platform.js';
 import { TEMPLATE_KEYS, type Template, type TemplateKey, type ThemeBundle } from '../bundle/types.js';
 import { presentDraft, presentStoreTheme, type DraftView } from '../present.js';
-import { SETTINGS_DATA_KEY, themeDrafts, type DraftKey, type SettingsData, type ThemeDraftDocument, type Templates } from './store.js';
-import { storeThemes, type StoreThemeDocument } from '../installs/store.js';
-import { themeVersions } from '../packages/store.js';
+import { SETTINGS_DATA_KEY, themeDrafts, type DraftKey, type SettingsData, type ThemeDraftDocument, type Templates } from './models.js';
+import { storeThemes, type StoreThemeDocument } from '../installs/models.js';
+import { themeVersions } from '../packages/models.js';
 import { validateDraft } from '../bundle/validate.js';
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;

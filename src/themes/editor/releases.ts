@@ -16,8 +16,8 @@ import {
   type SettingsData,
   type Templates,
   type ThemeReleaseDocument,
-} from './store.js';
-import { storeThemes, type StoreThemeDocument } from '../installs/store.js';
+} from './models.js';
+import { storeThemes, type StoreThemeDocument } from '../installs/models.js';
 
 const DRAFT_KEY_ORDER: readonly DraftKey[] = [...TEMPLATE_KEYS, SETTINGS_DATA_KEY];
 const RELEASE_NUMBER = /^\d{1,9}$/;

@@ -4,9 +4,9 @@ import type { Platform } from '../../platform.js';
 import type { Template, TemplateKey, ThemeBundle } from '../bundle/types.js';
 import { releaseNumber, withDrafts } from '../editor/drafts.js';
 import { findPreviewSession } from '../previews/sessions.js';
-import { storeThemes, type StoreThemeDocument } from './store.js';
-import { themeDrafts } from '../editor/store.js';
-import { themeVersions } from '../packages/store.js';
+import { storeThemes, type StoreThemeDocument } from './models.js';
+import { themeDrafts } from '../editor/models.js';
+import { themeVersions } from '../packages/models.js';
 
 /**
  * What the storefront renderer needs of a store's theme (docs/rendering.md): the bundle of the

@@ -9,8 +9,8 @@ import { setLiveTheme } from '../../stores/index.js';
 import { presentCatalogTheme, presentStoreTheme, type CatalogThemeView, type StoreThemeView } from '../present.js';
 import { hasPaidPurchase } from '../purchases/service.js';
 import type { CatalogQuery } from '../schemas.js';
-import { storeThemes, type StoreThemeDocument } from './store.js';
-import { themePackages, themeVersions, type CatalogMeta, type ThemePackageDocument } from '../packages/store.js';
+import { storeThemes, type StoreThemeDocument } from './models.js';
+import { themePackages, themeVersions, type CatalogMeta, type ThemePackageDocument } from '../packages/models.js';
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 

@@ -13,8 +13,8 @@ import { initialChecks } from '../review/checks/index.js';
 import { catalogMeta, enqueueReview } from '../review/service.js';
 import { presentUpload, type UploadResult } from '../present.js';
 import type { UploadBody } from '../schemas.js';
-import { listingFields, themePackages, themeVersions, type ThemePackageDocument, type ThemeVersionDocument } from './store.js';
-import { themeReviews, type ThemeReviewDocument } from '../review/store.js';
+import { listingFields, themePackages, themeVersions, type ThemePackageDocument, type ThemeVersionDocument } from './models.js';
+import { themeReviews, type ThemeReviewDocument } from '../review/models.js';
 import { validateBundle } from '../bundle/validate.js';
 
 /** The store `theme.submitted` is recorded in: the one named by X-Store-Id (owned), else the uploader's first store, else none. */

@@ -4,8 +4,8 @@ import type { Platform } from '../../platform.js';
 import { generateToken, hashToken } from '../../secrets/index.js';
 import type { EditableTheme } from '../editor/drafts.js';
 import { presentPreviewSession } from '../present.js';
-import { themePreviewSessions, type ThemePreviewSessionDocument } from './store.js';
-import { type DraftKey } from '../editor/store.js';
+import { themePreviewSessions, type ThemePreviewSessionDocument } from './models.js';
+import { type DraftKey } from '../editor/models.js';
 
 /** Preview tokens: `emp_pv_` then 256 random bits; only the SHA-256 is stored. */
 export const PREVIEW_TOKEN_PREFIX = 'emp_pv';

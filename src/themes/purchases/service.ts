@@ -6,8 +6,8 @@ import type { MerchantPrincipal, ScopedStore } from '../../http/context.js';
 import { IdString } from '../../ids.js';
 import { GATEWAYS, madeSessions, openPaymentSession, recordSessionPayment, requireSignedPayment, sandboxPayment } from '../../payments/index.js';
 import type { Platform } from '../../platform.js';
-import { themePackages, themeVersions } from '../packages/store.js';
-import { themePurchases, themePurchaseSessions, type ThemePurchaseDocument } from './store.js';
+import { themePackages, themeVersions } from '../packages/models.js';
+import { themePurchases, themePurchaseSessions, type ThemePurchaseDocument } from './models.js';
 
 /**
  * Purchases of paid marketplace themes (docs/themes.md, Purchases). The money goes to the

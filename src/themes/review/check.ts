@@ -1,6 +1,6 @@
 import type { Platform } from '../../platform.js';
 import type { ThemeBundle } from '../bundle/types.js';
-import type { ThemeVersionDocument } from '../packages/store.js';
+import type { ThemeVersionDocument } from '../packages/models.js';
 
 /**
  * One automated check of a theme review (docs/themes.md, Review), in the shape of the bundle

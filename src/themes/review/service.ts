@@ -8,9 +8,9 @@ import { afterCursor, type Page, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { claimLease, settleLease } from '../../work/lease.js';
 import { presentReview, type ReviewView } from '../present.js';
-import { listingFields, themePackages, themeVersions, type CatalogMeta, type ThemeVersionDocument } from '../packages/store.js';
+import { listingFields, themePackages, themeVersions, type CatalogMeta, type ThemeVersionDocument } from '../packages/models.js';
 import { runCheck } from './checks/index.js';
-import { themeReviews, type ReviewCheck, type ThemeReviewDocument } from './store.js';
+import { themeReviews, type ReviewCheck, type ThemeReviewDocument } from './models.js';
 
 /**
  * Review of an uploaded version (docs/themes.md, "Review"): the automated checks (checks/, one

@@ -1,8 +1,8 @@
 import type { ObjectId } from 'mongodb';
 import { dayOf } from '../../clock.js';
 import type { Platform } from '../../platform.js';
-import { subscriptions } from '../subscriptions/store.js';
-import { appWebhookDays as days } from './store.js';
+import { subscriptions } from '../subscriptions/models.js';
+import { appWebhookDays as days } from './models.js';
 
 /**
  * Delivery figures of app webhooks for the partner dashboard (docs/apps.md, Partner dashboard),

@@ -14,10 +14,10 @@ import { backoff, claimLease, extendLease, releaseLeases, settleLease, settlemen
 import { signatureHeaders, tryOpenSecret, unreadableSecretError, type UnreadableSecret } from '../subscriptions/signing.js';
 import { signingSecretsOf } from '../subscriptions/app-subscriptions.js';
 import { countAppAttempt, type AttemptEnd } from './app-stats.js';
-import { subscriptions, type SubscriptionDocument } from '../subscriptions/store.js';
+import { subscriptions, type SubscriptionDocument } from '../subscriptions/models.js';
 import { recordFailedAttempt, recordSuccessfulAttempt } from '../subscriptions/health.js';
 import { presentHealthEvent } from '../subscriptions/present.js';
-import { deliveries, type AttemptDocument, type DeliveryDocument } from './store.js';
+import { deliveries, type AttemptDocument, type DeliveryDocument } from './models.js';
 
 /** Attempts are numbered 0 to 8: nine sends at most (spec 6.1 rule 6). */
 export const LAST_ATTEMPT = 8;

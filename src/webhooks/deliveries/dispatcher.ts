@@ -1,6 +1,6 @@
 import type { Platform } from '../../platform.js';
 import { releaseLeases } from '../../work/lease.js';
-import { deliveries } from './store.js';
+import { deliveries } from './models.js';
 import { claimDelivery, sendClaimed, type ClaimedDelivery } from './delivery.js';
 
 /**

@@ -7,8 +7,8 @@ import { defineJob } from '../../job.js';
 import type { Platform } from '../../platform.js';
 import { leaseFields } from '../../work/lease.js';
 import { activeSubscriptions, wants } from '../subscriptions/interest.js';
-import { subscriptions, type SubscriptionDocument } from '../subscriptions/store.js';
-import { deliveries, type DeliveryDocument } from './store.js';
+import { subscriptions, type SubscriptionDocument } from '../subscriptions/models.js';
+import { deliveries, type DeliveryDocument } from './models.js';
 import { dispatchDue, leaseOf, type ClaimedDelivery } from './delivery.js';
 
 /** Fan-out: an event's deliveries, one per subscription that wants it, created already claimed (docs/webhooks.md). */

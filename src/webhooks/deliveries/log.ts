@@ -6,8 +6,8 @@ import { afterCursor, PageQuery, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { presentAppDelivery, presentDelivery } from './present.js';
 import { scheduleDispatch, stillSubscribed } from './delivery.js';
-import { subscriptions } from '../subscriptions/store.js';
-import { deliveries, type DeliveryDocument } from './store.js';
+import { subscriptions } from '../subscriptions/models.js';
+import { deliveries, type DeliveryDocument } from './models.js';
 import { wakeWebhooks } from './wake.js';
 
 /**

@@ -1,6 +1,6 @@
 import { countsBy } from '../../db.js';
 import type { Platform } from '../../platform.js';
-import { deliveries } from './store.js';
+import { deliveries } from './models.js';
 
 /**
  * The webhooks part of the operators' overview (docs/operations.md): deliveries waiting to be

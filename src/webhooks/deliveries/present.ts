@@ -1,4 +1,4 @@
-import type { DeliveryDocument } from './store.js';
+import type { DeliveryDocument } from './models.js';
 
 /** A delivery as the operations API shows it; with its attempts on the single read. */
 export function presentDelivery(d: DeliveryDocument, withAttempts: boolean) {

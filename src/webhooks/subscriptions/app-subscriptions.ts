@@ -8,7 +8,7 @@ import { catchUpWindow, forgetStoreInterest } from './interest.js';
 import { presentAppSubscription, type AppSubscriptionView } from './present.js';
 import { generateSigningSecret, sealSecret } from './signing.js';
 import { rotatedOut } from './service.js';
-import { appSecrets, subscriptions, type AppSecretDocument, type RotatedSecret, type StoredSecret, type SubscriptionDocument } from './store.js';
+import { appSecrets, subscriptions, type AppSecretDocument, type RotatedSecret, type StoredSecret, type SubscriptionDocument } from './models.js';
 
 /**
  * App webhooks (docs/apps.md, App webhooks): the webhook side of the app platform.

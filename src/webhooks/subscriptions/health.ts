@@ -3,7 +3,7 @@ import { carrying } from '../../events/index.js';
 import { groupCommit } from '../../group-commit.js';
 import type { Platform } from '../../platform.js';
 import { presentHealthEvent } from './present.js';
-import { subscriptions, type SubscriptionDocument } from './store.js';
+import { subscriptions, type SubscriptionDocument } from './models.js';
 
 /**
  * A subscription's health (docs/webhooks.md, Subscription health), kept as deliveries finish

@@ -1,7 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import { matchesEventPatterns } from '../../events/index.js';
 import type { Platform } from '../../platform.js';
-import { subscriptions, type SubscriptionDocument } from './store.js';
+import { subscriptions, type SubscriptionDocument } from './models.js';
 
 /**
  * Which events a webhook subscription wants, decided when each event is recorded, and how a

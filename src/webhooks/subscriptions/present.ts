@@ -1,4 +1,4 @@
-import type { SubscriptionDocument, SubscriptionHealth } from './store.js';
+import type { SubscriptionDocument, SubscriptionHealth } from './models.js';
 
 /** A subscription's health (docs/webhooks.md, Subscription health), as every view of it shows it. */
 export type HealthView = {

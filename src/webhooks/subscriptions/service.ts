@@ -9,7 +9,7 @@ import { healthOf, presentSubscription, type SubscriptionView, type Subscription
 import type { CreateSubscriptionBody, RotateSecretBody, UpdateSubscriptionBody } from './schemas.js';
 import { generateSigningSecret, sealSecret } from './signing.js';
 import { catchUpWindow, forgetStoreInterest } from './interest.js';
-import { SUBSCRIPTIONS, subscriptions, type RotatedSecret, type StoredSecret, type SubscriptionDocument } from './store.js';
+import { SUBSCRIPTIONS, subscriptions, type RotatedSecret, type StoredSecret, type SubscriptionDocument } from './models.js';
 import { checkTargetUrl, checkUrlShape, type Resolver } from '../../outbound/index.js';
 import { recordEnforcement } from '../../security/index.js';
 

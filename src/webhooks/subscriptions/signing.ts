@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { SecretsKey } from '../../secrets/index.js';
 import { decryptSecret, encryptSecret } from '../../secrets/index.js';
-import type { StoredSecret } from './store.js';
+import type { StoredSecret } from './models.js';
 
 /**
  * Webhook signing (spec 6.1): HMAC-SHA256, hex, over `<timestamp>.<raw body>`, sent as

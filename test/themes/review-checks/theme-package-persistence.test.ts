@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { objectStorage } from '../../../src/storage/index.js';
 import { assetKey, bundleHash } from '../../../src/themes/bundle/hashing.js';
-import { themeVersions } from '../../../src/themes/packages/store.js';
+import { themeVersions } from '../../../src/themes/packages/models.js';
 import { themePackagePersistence } from '../../../src/themes/review/checks/theme-package-persistence.js';
 import { useTestApp } from '../../helpers/app.js';
 import { versionOf } from './version.js';

@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { validateBundle } from '../../../src/themes/bundle/validate.js';
 import type { ThemeBundle } from '../../../src/themes/index.js';
-import type { ThemeVersionDocument } from '../../../src/themes/packages/store.js';
+import type { ThemeVersionDocument } from '../../../src/themes/packages/models.js';
 import { loadFixture } from '../../helpers/themes.js';
 
 /** A theme version document of a fixture (normalised as an upload stores it), changed by `change`; not stored anywhere. */

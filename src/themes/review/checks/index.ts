@@ -1,7 +1,7 @@
 import type { Platform } from '../../../platform.js';
 import type { ThemeBundle } from '../../bundle/types.js';
-import type { ThemeVersionDocument } from '../../packages/store.js';
-import type { CheckStatus, ReviewCheck } from '../store.js';
+import type { ThemeVersionDocument } from '../../packages/models.js';
+import type { CheckStatus, ReviewCheck } from '../models.js';
 import type { ThemeReviewCheck } from '../check.js';
 import { bundleSchemaValidation } from './bundle-schema-validation.js';
 import { liquidSyntax } from './liquid-syntax.js';

@@ -3,7 +3,7 @@ import { findMediaFiles } from '../../../media/index.js';
 import { objectStorage } from '../../../storage/index.js';
 import { listStoresOwnedBy } from '../../../stores/index.js';
 import { assetKey, bundleHash } from '../../bundle/hashing.js';
-import { themeVersions } from '../../packages/store.js';
+import { themeVersions } from '../../packages/models.js';
 import type { ThemeReviewCheck } from '../check.js';
 
 export const themePackagePersistence: ThemeReviewCheck = {

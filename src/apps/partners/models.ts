@@ -1,7 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../../db.js';
 import type { AppManifest } from '../manifest/types.js';
-import type { RatingSummary } from '../ratings/store.js';
+import type { RatingSummary } from '../ratings/models.js';
 
 /** The partners' collections: developer profiles, their apps and each app's submitted versions. */
 export const DEVELOPERS = 'developers';

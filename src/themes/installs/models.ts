@@ -1,7 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../../db.js';
 import type { CarriesEvents } from '../../events/index.js';
-import type { ReleaseRecord, SettingsData, Templates } from '../editor/store.js';
+import type { ReleaseRecord, SettingsData, Templates } from '../editor/models.js';
 
 export const STORE_THEMES = 'store_themes';
 

@@ -1,6 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import type { IndexDeclaration } from '../../db.js';
-import type { DraftKey } from '../editor/store.js';
+import type { DraftKey } from '../editor/models.js';
 
 export const THEME_PREVIEW_SESSIONS = 'theme_preview_sessions';
 
