@@ -5,7 +5,7 @@ import { APPS_EVENT_TYPES } from './events.js';
 import { appJobs } from './jobs.js';
 import { appApiRoutes } from './app-api/routes.js';
 import { bridgeRoutes } from './bridge/routes.js';
-import { catalogRoutes } from './catalog/routes.js';
+import { catalogRoutes } from './app-store/routes.js';
 import { complianceOperationsRoutes, complianceRoutes } from './compliance/routes.js';
 import { COMPLIANCE_REQUESTS, complianceIndexes } from './compliance/models.js';
 import { installationRoutes } from './installations/routes.js';

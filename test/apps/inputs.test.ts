@@ -40,7 +40,7 @@ describe('App platform routes under malformed input (never a 500)', () => {
     const shop = await givenMerchantWithStore(api);
     const merchant = { token: shop.merchant.token };
     const store = shop.as;
-    // A catalog review of the partner's app by the shop, for the review routes to find.
+    // A app rating of the partner's app by the shop, for the review routes to find.
     const consent = {
       store_id: shop.store.id,
       redirect_uri: partner.app.published.redirect_urls[0],

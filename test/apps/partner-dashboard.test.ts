@@ -10,7 +10,7 @@ const SECRET = 'internal-secret-for-the-dashboard-tests-0123456789';
 /**
  * GET /v1/app-store/partners/dashboard (docs/apps.md, Partner dashboard): the figures come from
  * real installs, uninstalls, app API calls, webhook deliveries by a webhooks worker to a real
- * receiver (one endpoint answering 500 until its delivery fails), and a catalog review.
+ * receiver (one endpoint answering 500 until its delivery fails), and a app rating.
  */
 describe('The partner dashboard', () => {
   const { api, receiver } = useWebhooksApp(

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { authenticateClient } from '../../src/apps/partners/credentials.js';
-import { findPublishedApp } from '../../src/apps/catalog/service.js';
+import { findPublishedApp } from '../../src/apps/app-store/service.js';
 import { hashToken } from '../../src/secrets/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { DEVELOPER_PROFILE, givenDeveloper, givenPublishedApp, givenSubmittedApp, validManifest } from '../helpers/apps.js';

@@ -153,7 +153,7 @@ export async function installBlocks(api: Client, partner: GivenApp, shop: GivenM
 }
 
 /**
- * A merchant's rating of a published app in the App Store (a catalog review: stars, an optional
+ * A merchant's rating of a published app in the App Store (a app rating: stars, an optional
  * title, a text) for `shop`'s store, which must have the app installed, or have had it: four
  * stars unless `body` says otherwise. The review as its author sees it.
  */

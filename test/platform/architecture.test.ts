@@ -105,8 +105,8 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
         ['src/coupons/service.ts', "import type { OrderView } from '../orders/present.js';\nexport type X = OrderView;\n"],
         ['jobs/index.ts', "import { deliverMessage } from '../src/messages/service.js';\nexport const x = deliverMessage;\n"],
         // A feature folder of a domain is inside it too, from either side.
-        ['src/coupons/service.ts', "import { listCatalog } from '../apps/catalog/service.js';\nexport const x = listCatalog;\n"],
-        ['src/apps/catalog/service.ts', "import { createOrder } from '../../orders/service.js';\nexport const x = createOrder;\n"],
+        ['src/coupons/service.ts', "import { listCatalog } from '../apps/app-store/service.js';\nexport const x = listCatalog;\n"],
+        ['src/apps/app-store/service.ts', "import { createOrder } from '../../orders/service.js';\nexport const x = createOrder;\n"],
       ];
       for (const [filePath, code] of cases) {
         expect(
@@ -117,7 +117,7 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
       const allowed = await lintAs('src/coupons/service.ts', "import { findVariants } from '../catalog/index.js';\nexport const x = findVariants;\n");
       expect(allowed).to.deep.equal([]);
       // Inside a domain, its feature folders use each other directly.
-      const sibling = await lintAs('src/apps/catalog/service.ts', "import { apps } from '../partners/models.js';\nexport const x = apps;\n");
+      const sibling = await lintAs('src/apps/app-store/service.ts', "import { apps } from '../partners/models.js';\nexport const x = apps;\n");
       expect(sibling).to.deep.equal([]);
     });
 

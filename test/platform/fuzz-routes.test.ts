@@ -424,7 +424,7 @@ type Seed = {
  * a location and stock, a customer with an address and an order, a review, a webhook
  * subscription, a media file, a form submission, a storefront account with an address, a cart
  * and an order, a theme (private, installed) and one under review, and the two apps installed
- * (one with every scope, one with read_orders alone) with a catalog review. Each value is filed
+ * (one with every scope, one with read_orders alone) with a app rating. Each value is filed
  * under the names a path parameter or a body field may call it by (`products`, `product_id`).
  */
 async function seedStore(api: Client, url: string, label: string, apps: { full: GivenApp; narrow: GivenApp }): Promise<Seed> {

@@ -4,7 +4,7 @@ import { PlatformError, notFound } from '../../errors.js';
 import { carrying } from '../../events/index.js';
 import { parseObjectId } from '../../ids.js';
 import type { Platform } from '../../platform.js';
-import type { PublishedApp } from '../catalog/service.js';
+import type { PublishedApp } from '../app-store/service.js';
 import { installations, type InstallationDocument } from '../installations/models.js';
 import { LIFECYCLE_CONTRACT_VERSION, MANIFEST_SCHEMA_VERSION, type ExtensionKind, type ManifestExtension } from '../manifest/types.js';
 import { apps } from '../partners/models.js';

@@ -10,7 +10,7 @@ import type { Platform } from '../../platform.js';
 import { consumeRateLimit } from '../../ratelimit/index.js';
 import { generateToken } from '../../secrets/index.js';
 import { appSuspendedError, isAppSuspended } from '../../security/index.js';
-import { findPublishedApp, type PublishedApp } from '../catalog/service.js';
+import { findPublishedApp, type PublishedApp } from '../app-store/service.js';
 import { LIFECYCLE_CONTRACT_VERSION, type AppManifest } from '../manifest/types.js';
 import { APP_WEBHOOK_TOPICS } from '../manifest/validate.js';
 import { narrowAppSubscription, openAppSubscription } from '../../webhooks/index.js';

@@ -1,12 +1,12 @@
 import type { AppRouter } from '../../http/context.js';
 import { routes } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
-import { listDeveloperAppReviews, replyToCatalogReview, updateCatalogReviewReply } from '../ratings/service.js';
+import { listDeveloperAppReviews, replyToAppRating, updateAppRatingReply } from '../ratings/service.js';
 import { rotateApiKey } from './credentials.js';
 import { getDeveloperProfile, registerDeveloper, requireDeveloper } from './developers.js';
 import { getAppDelivery, listAppDeliveries, listAppWebhookSubscriptions, redeliverAppDelivery } from './app-webhooks.js';
 import { AppWebhookSubscriptionsQuery, DeveloperAppsQuery, ManifestBody, RegisterDeveloperBody } from './schemas.js';
-import { CatalogReviewReplyBody, CatalogReviewsQuery } from '../ratings/schemas.js';
+import { AppRatingReplyBody, AppRatingsQuery } from '../ratings/schemas.js';
 import { AppDeliveriesQuery, RotateSecretBody } from '../../webhooks/index.js';
 import { getDeveloperApp, listDeveloperApps, rotateWebhookSecret, submitApp, submitVersion, validateManifestFor } from './submissions.js';
 
@@ -53,18 +53,16 @@ export function developerRoutes(platform: Platform): AppRouter {
   );
 
   // Catalog reviews of the partner's app, and the partner's one reply to each (docs/apps.md, Catalog reviews of apps).
-  on.get('/apps/:id/reviews', { access: 'merchant', query: CatalogReviewsQuery, respond: 'page' }, ({ merchant, params, query }) =>
+  on.get('/apps/:id/reviews', { access: 'merchant', query: AppRatingsQuery, respond: 'page' }, ({ merchant, params, query }) =>
     listDeveloperAppReviews(platform, merchant.merchantId, params.id, query),
   );
 
-  on.post(
-    '/apps/:id/reviews/:reviewId/reply',
-    { access: 'merchant', body: CatalogReviewReplyBody, idempotent: true, status: 201 },
-    ({ merchant, params, body }) => replyToCatalogReview(platform, merchant.merchantId, params.id, params.reviewId, body),
+  on.post('/apps/:id/reviews/:reviewId/reply', { access: 'merchant', body: AppRatingReplyBody, idempotent: true, status: 201 }, ({ merchant, params, body }) =>
+    replyToAppRating(platform, merchant.merchantId, params.id, params.reviewId, body),
   );
 
-  on.patch('/apps/:id/reviews/:reviewId/reply', { access: 'merchant', body: CatalogReviewReplyBody }, ({ merchant, params, body }) =>
-    updateCatalogReviewReply(platform, merchant.merchantId, params.id, params.reviewId, body),
+  on.patch('/apps/:id/reviews/:reviewId/reply', { access: 'merchant', body: AppRatingReplyBody }, ({ merchant, params, body }) =>
+    updateAppRatingReply(platform, merchant.merchantId, params.id, params.reviewId, body),
   );
 
   // The app's webhooks: its installations' subscriptions, and their deliveries log and redelivery.

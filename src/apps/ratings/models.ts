@@ -5,18 +5,18 @@ export const APP_CATALOG_REVIEWS = 'app_catalog_reviews';
 
 export type RatingKey = '1' | '2' | '3' | '4' | '5';
 
-/** How many catalog reviews an app has, the sum of their ratings and how many of each rating. */
+/** How many app ratings an app has, the sum of their ratings and how many of each rating. */
 export type RatingSummary = { count: number; sum: number; distribution: Partial<Record<RatingKey, number>> };
 
-/** A partner's answer to a catalog review: one per review, editable. */
-export type CatalogReviewReply = { body: string; developer_id: ObjectId; created_at: Date; updated_at: Date };
+/** A partner's answer to a app rating: one per review, editable. */
+export type AppRatingReply = { body: string; developer_id: ObjectId; created_at: Date; updated_at: Date };
 
 /**
  * A merchant's review of an app in the catalog, for one store (unique per app and store): the
  * store has or had the app installed. `merchant_id` is the author (any merchant with access to
  * the store may edit it).
  */
-export type CatalogReviewDocument = {
+export type AppRatingDocument = {
   _id: ObjectId;
   app_id: ObjectId;
   store_id: ObjectId;
@@ -24,7 +24,7 @@ export type CatalogReviewDocument = {
   rating: number;
   title: string | null;
   body: string;
-  reply: CatalogReviewReply | null;
+  reply: AppRatingReply | null;
   version: number;
   created_at: Date;
   updated_at: Date;
@@ -41,4 +41,4 @@ export const ratingIndexes: IndexDeclaration[] = [
   },
 ];
 
-export const catalogReviews = (db: Db) => db.collection<CatalogReviewDocument>(APP_CATALOG_REVIEWS);
+export const appRatings = (db: Db) => db.collection<AppRatingDocument>(APP_CATALOG_REVIEWS);

@@ -1,6 +1,6 @@
-import type { CatalogReviewDocument, RatingKey, RatingSummary } from './models.js';
+import type { AppRatingDocument, RatingKey, RatingSummary } from './models.js';
 
-/** An app's catalog reviews at a glance: the average to one decimal (null without reviews), how many, how many of each rating. */
+/** An app's app ratings at a glance: the average to one decimal (null without reviews), how many, how many of each rating. */
 export type RatingView = { average: number | null; count: number; distribution: Record<RatingKey, number> };
 
 const RATING_KEYS: readonly RatingKey[] = ['1', '2', '3', '4', '5'];
@@ -14,10 +14,10 @@ export function presentRating(summary: RatingSummary | undefined): RatingView {
 }
 
 /**
- * A catalog review as anyone sees it: never its author or store (the author's own answers add
+ * A app rating as anyone sees it: never its author or store (the author's own answers add
  * `store_id`, which they gave), nor who at the partner wrote the reply.
  */
-export type CatalogReviewView = {
+export type AppRatingView = {
   id: string;
   rating: number;
   title: string | null;
@@ -27,7 +27,7 @@ export type CatalogReviewView = {
   updated_at: string;
 };
 
-export const presentCatalogReview = (r: CatalogReviewDocument): CatalogReviewView => ({
+export const presentAppRating = (r: AppRatingDocument): AppRatingView => ({
   id: r._id.toHexString(),
   rating: r.rating,
   title: r.title,
@@ -38,6 +38,6 @@ export const presentCatalogReview = (r: CatalogReviewDocument): CatalogReviewVie
 });
 
 /** The author's view of their review (create, edit): the public view and the store it is for. */
-export type OwnCatalogReviewView = CatalogReviewView & { store_id: string };
+export type OwnAppRatingView = AppRatingView & { store_id: string };
 
-export const presentOwnCatalogReview = (r: CatalogReviewDocument): OwnCatalogReviewView => ({ ...presentCatalogReview(r), store_id: r.store_id.toHexString() });
+export const presentOwnAppRating = (r: AppRatingDocument): OwnAppRatingView => ({ ...presentAppRating(r), store_id: r.store_id.toHexString() });

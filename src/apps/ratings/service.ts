@@ -4,12 +4,12 @@ import { PlatformError, notFound } from '../../errors.js';
 import { parseObjectId } from '../../ids.js';
 import { findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
-import { findPublishedApp } from '../catalog/service.js';
+import { findPublishedApp } from '../app-store/service.js';
 import { requireDeveloper } from '../partners/developers.js';
-import { presentCatalogReview, presentOwnCatalogReview, type CatalogReviewView, type OwnCatalogReviewView } from './present.js';
-import type { CatalogReviewReplyBody, CatalogReviewsQuery, CreateCatalogReviewBody, UpdateCatalogReviewBody } from './schemas.js';
+import { presentAppRating, presentOwnAppRating, type AppRatingView, type OwnAppRatingView } from './present.js';
+import type { AppRatingReplyBody, AppRatingsQuery, CreateAppRatingBody, UpdateAppRatingBody } from './schemas.js';
 import { apps, type AppDocument } from '../partners/models.js';
-import { catalogReviews, type CatalogReviewDocument } from './models.js';
+import { appRatings, type AppRatingDocument } from './models.js';
 import { installations } from '../installations/models.js';
 import { findOwnApp } from '../partners/submissions.js';
 
@@ -40,26 +40,22 @@ async function requirePublishedApp(platform: Platform, appId: string): Promise<A
 }
 
 /** Newest first (`_id` descending), optionally one rating; the (app_id, _id) or (app_id, rating, _id) index serves it. */
-async function pageOfReviews(
-  platform: Platform,
-  appId: ObjectId,
-  query: CatalogReviewsQuery,
-): Promise<{ items: CatalogReviewView[]; nextCursor: string | null }> {
-  const filter: Filter<CatalogReviewDocument> = { app_id: appId };
+async function pageOfReviews(platform: Platform, appId: ObjectId, query: AppRatingsQuery): Promise<{ items: AppRatingView[]; nextCursor: string | null }> {
+  const filter: Filter<AppRatingDocument> = { app_id: appId };
   if (query.rating !== undefined) filter.rating = query.rating;
   if (query.cursor) filter._id = { $lt: query.cursor };
-  const { items, nextCursor } = await findPage(catalogReviews(platform.db), filter, query.limit, -1);
-  return { items: items.map(presentCatalogReview), nextCursor };
+  const { items, nextCursor } = await findPage(appRatings(platform.db), filter, query.limit, -1);
+  return { items: items.map(presentAppRating), nextCursor };
 }
 
 /** GET /v1/app-store/apps/:id/reviews: a published app's reviews, for anyone. */
-export async function listCatalogReviews(platform: Platform, appId: string, query: CatalogReviewsQuery) {
+export async function listAppRatings(platform: Platform, appId: string, query: AppRatingsQuery) {
   const app = await requirePublishedApp(platform, appId);
   return pageOfReviews(platform, app._id, query);
 }
 
 /** GET /v1/app-store/developers/apps/:id/reviews: the partner's own app's reviews. */
-export async function listDeveloperAppReviews(platform: Platform, merchantId: string, appId: string, query: CatalogReviewsQuery) {
+export async function listDeveloperAppReviews(platform: Platform, merchantId: string, appId: string, query: AppRatingsQuery) {
   await requireDeveloper(platform, merchantId);
   const app = await findOwnApp(platform, merchantId, appId);
   return pageOfReviews(platform, app._id, query);
@@ -96,13 +92,13 @@ async function countRatings(platform: Platform, appId: ObjectId, removed: number
  * had) the app installed, and the app must not be the merchant's own. Once per store: a second
  * review is 409 `review_exists`, naming the first.
  */
-export async function createCatalogReview(
+export async function createAppRating(
   platform: Platform,
   merchantId: string,
   mayActOn: StoreCheck,
   appId: string,
-  input: CreateCatalogReviewBody,
-): Promise<OwnCatalogReviewView> {
+  input: CreateAppRatingBody,
+): Promise<OwnAppRatingView> {
   const app = await requirePublishedApp(platform, appId);
   if (app.merchant_id.equals(merchantId)) throw new PlatformError('not_allowed', 'review_own_app', 'A partner cannot review their own app');
   if (!(await mayActOn(input.store_id))) throw storeForbidden();
@@ -111,7 +107,7 @@ export async function createCatalogReview(
     throw new PlatformError('not_allowed', 'review_not_eligible', 'Only a store that has or had this app installed can review it');
   }
   const now = platform.clock.now();
-  const doc: CatalogReviewDocument = {
+  const doc: AppRatingDocument = {
     _id: new ObjectId(),
     app_id: app._id,
     store_id: storeId,
@@ -125,10 +121,10 @@ export async function createCatalogReview(
     updated_at: now,
   };
   try {
-    await catalogReviews(platform.db).insertOne(doc);
+    await appRatings(platform.db).insertOne(doc);
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
-    const existing = await catalogReviews(platform.db).findOne({ app_id: app._id, store_id: storeId }, { projection: { _id: 1 } });
+    const existing = await appRatings(platform.db).findOne({ app_id: app._id, store_id: storeId }, { projection: { _id: 1 } });
     const id = existing?._id.toHexString() ?? 'unknown';
     throw new PlatformError('conflict', 'review_exists', `This store has already reviewed this app (review ${id}): edit that review instead`, {
       details: [`review_id: ${id}`],
@@ -136,12 +132,12 @@ export async function createCatalogReview(
   }
   await countRatings(platform, app._id, null, doc.rating);
   platform.log.info({ event: 'apps.catalog_review_created', app_id: app._id.toHexString(), review_id: doc._id.toHexString(), store_id: input.store_id });
-  return presentOwnCatalogReview(doc);
+  return presentOwnAppRating(doc);
 }
 
-async function loadReview(platform: Platform, appId: ObjectId, reviewId: string): Promise<CatalogReviewDocument> {
+async function loadReview(platform: Platform, appId: ObjectId, reviewId: string): Promise<AppRatingDocument> {
   const id = parseObjectId(reviewId);
-  const doc = id ? await catalogReviews(platform.db).findOne({ _id: id, app_id: appId }) : null;
+  const doc = id ? await appRatings(platform.db).findOne({ _id: id, app_id: appId }) : null;
   if (!doc) throw notFound('Review');
   return doc;
 }
@@ -155,28 +151,25 @@ async function changeReview(
   platform: Platform,
   appId: ObjectId,
   reviewId: string,
-  change: (current: CatalogReviewDocument) => Promise<Partial<CatalogReviewDocument>>,
-): Promise<{ before: CatalogReviewDocument; after: CatalogReviewDocument }> {
+  change: (current: AppRatingDocument) => Promise<Partial<AppRatingDocument>>,
+): Promise<{ before: AppRatingDocument; after: AppRatingDocument }> {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const before = await loadReview(platform, appId, reviewId);
     const set = await change(before);
-    const result = await catalogReviews(platform.db).updateOne(
-      { _id: before._id, app_id: appId, version: before.version },
-      { $set: set, $inc: { version: 1 } },
-    );
+    const result = await appRatings(platform.db).updateOne({ _id: before._id, app_id: appId, version: before.version }, { $set: set, $inc: { version: 1 } });
     if (result.matchedCount === 1) return { before, after: { ...before, ...set, version: before.version + 1 } };
   }
   throw reviewBusy();
 }
 
 /** The author edits rating, title or body: any merchant with access to the review's store. */
-export async function updateCatalogReview(
+export async function updateAppRating(
   platform: Platform,
   mayActOn: StoreCheck,
   appId: string,
   reviewId: string,
-  input: UpdateCatalogReviewBody,
-): Promise<OwnCatalogReviewView> {
+  input: UpdateAppRatingBody,
+): Promise<OwnAppRatingView> {
   const app = await requirePublishedApp(platform, appId);
   const { before, after } = await changeReview(platform, app._id, reviewId, async (current) => {
     if (!(await mayActOn(current.store_id.toHexString()))) throw storeForbidden();
@@ -188,17 +181,17 @@ export async function updateCatalogReview(
     };
   });
   await countRatings(platform, app._id, before.rating, after.rating);
-  return presentOwnCatalogReview(after);
+  return presentOwnAppRating(after);
 }
 
 /** The author withdraws the review (and its reply); the store may then review the app again. */
-export async function deleteCatalogReview(platform: Platform, mayActOn: StoreCheck, appId: string, reviewId: string): Promise<void> {
+export async function deleteAppRating(platform: Platform, mayActOn: StoreCheck, appId: string, reviewId: string): Promise<void> {
   const app = await requirePublishedApp(platform, appId);
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     // 404 once it is gone (also when a concurrent delete took it between attempts).
     const current = await loadReview(platform, app._id, reviewId);
     if (!(await mayActOn(current.store_id.toHexString()))) throw storeForbidden();
-    const result = await catalogReviews(platform.db).deleteOne({ _id: current._id, app_id: app._id, version: current.version });
+    const result = await appRatings(platform.db).deleteOne({ _id: current._id, app_id: app._id, version: current.version });
     if (result.deletedCount === 1) {
       await countRatings(platform, app._id, current.rating, null);
       platform.log.info({ event: 'apps.catalog_review_deleted', app_id: app._id.toHexString(), review_id: current._id.toHexString() });
@@ -209,13 +202,13 @@ export async function deleteCatalogReview(platform: Platform, mayActOn: StoreChe
 }
 
 /** The partner's one reply to a review of their app: 409 `reply_exists` when it has one (edit it with PATCH). */
-export async function replyToCatalogReview(
+export async function replyToAppRating(
   platform: Platform,
   merchantId: string,
   appId: string,
   reviewId: string,
-  input: CatalogReviewReplyBody,
-): Promise<CatalogReviewView> {
+  input: AppRatingReplyBody,
+): Promise<AppRatingView> {
   const developer = await requireDeveloper(platform, merchantId);
   const app = await findOwnApp(platform, merchantId, appId);
   const { after } = await changeReview(platform, app._id, reviewId, async (current) => {
@@ -223,22 +216,22 @@ export async function replyToCatalogReview(
     const now = platform.clock.now();
     return { reply: { body: input.body, developer_id: developer._id, created_at: now, updated_at: now } };
   });
-  return presentCatalogReview(after);
+  return presentAppRating(after);
 }
 
 /** The partner edits their reply: 404 `reply_not_found` when there is none yet. */
-export async function updateCatalogReviewReply(
+export async function updateAppRatingReply(
   platform: Platform,
   merchantId: string,
   appId: string,
   reviewId: string,
-  input: CatalogReviewReplyBody,
-): Promise<CatalogReviewView> {
+  input: AppRatingReplyBody,
+): Promise<AppRatingView> {
   await requireDeveloper(platform, merchantId);
   const app = await findOwnApp(platform, merchantId, appId);
   const { after } = await changeReview(platform, app._id, reviewId, async (current) => {
     if (!current.reply) throw new PlatformError('not_found', 'reply_not_found', 'This review has no reply yet: reply with POST');
     return { reply: { ...current.reply, body: input.body, updated_at: platform.clock.now() } };
   });
-  return presentCatalogReview(after);
+  return presentAppRating(after);
 }

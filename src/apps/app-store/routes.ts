@@ -3,14 +3,14 @@ import type { AppCustom, AppRouter, AppState, MerchantPrincipal } from '../../ht
 import { routes } from '../../http/endpoint.js';
 import type { Platform } from '../../platform.js';
 import { getCatalogApp, listCatalog } from './service.js';
-import { createCatalogReview, deleteCatalogReview, listCatalogReviews, updateCatalogReview, type StoreCheck } from '../ratings/service.js';
+import { createAppRating, deleteAppRating, listAppRatings, updateAppRating, type StoreCheck } from '../ratings/service.js';
 import { CatalogQuery } from './schemas.js';
-import { CatalogReviewsQuery, CreateCatalogReviewBody, UpdateCatalogReviewBody } from '../ratings/schemas.js';
+import { AppRatingsQuery, CreateAppRatingBody, UpdateAppRatingBody } from '../ratings/schemas.js';
 import { authorize, startInstall } from '../installations/service.js';
 import { requestIssuer } from '../oauth/issuer.js';
 import { AuthorizeBody, InstallBody } from '../installations/schemas.js';
 
-/** The stores the merchant may act for (owns), as the catalog reviews ask it. */
+/** The stores the merchant may act for (owns), as the app ratings ask it. */
 const storeCheck =
   (platform: Platform, ctx: RouterContext<AppState, AppCustom>, merchant: MerchantPrincipal): StoreCheck =>
   async (storeId) =>
@@ -28,20 +28,18 @@ export function catalogRoutes(platform: Platform): AppRouter {
 
   // --- Catalog reviews (docs/apps.md, Catalog reviews of apps) ---
 
-  on.get('/:id/reviews', { access: 'public', query: CatalogReviewsQuery, respond: 'page' }, ({ params, query }) =>
-    listCatalogReviews(platform, params.id, query),
+  on.get('/:id/reviews', { access: 'public', query: AppRatingsQuery, respond: 'page' }, ({ params, query }) => listAppRatings(platform, params.id, query));
+
+  on.post('/:id/reviews', { access: 'merchant', body: CreateAppRatingBody, idempotent: true, status: 201 }, ({ ctx, merchant, params, body }) =>
+    createAppRating(platform, merchant.merchantId, storeCheck(platform, ctx, merchant), params.id, body),
   );
 
-  on.post('/:id/reviews', { access: 'merchant', body: CreateCatalogReviewBody, idempotent: true, status: 201 }, ({ ctx, merchant, params, body }) =>
-    createCatalogReview(platform, merchant.merchantId, storeCheck(platform, ctx, merchant), params.id, body),
-  );
-
-  on.patch('/:id/reviews/:reviewId', { access: 'merchant', body: UpdateCatalogReviewBody }, ({ ctx, merchant, params, body }) =>
-    updateCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id, params.reviewId, body),
+  on.patch('/:id/reviews/:reviewId', { access: 'merchant', body: UpdateAppRatingBody }, ({ ctx, merchant, params, body }) =>
+    updateAppRating(platform, storeCheck(platform, ctx, merchant), params.id, params.reviewId, body),
   );
 
   on.delete('/:id/reviews/:reviewId', { access: 'merchant', respond: 'empty' }, ({ ctx, merchant, params }) =>
-    deleteCatalogReview(platform, storeCheck(platform, ctx, merchant), params.id, params.reviewId),
+    deleteAppRating(platform, storeCheck(platform, ctx, merchant), params.id, params.reviewId),
   );
 
   // --- Install and authorize (docs/oauth.md) ---

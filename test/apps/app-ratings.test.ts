@@ -7,12 +7,12 @@ import { givenMerchant, givenMerchantWithStore, givenStore, type GivenMerchantWi
 
 const CATALOG = '/v1/app-store/apps';
 const DEVELOPER_APPS = '/v1/app-store/developers/apps';
-const OPERATOR_EMAIL = 'operator-catalog-reviews@example.com';
+const OPERATOR_EMAIL = 'operator-app-ratings@example.com';
 const PUBLIC_FIELDS = ['id', 'rating', 'title', 'body', 'reply', 'created_at', 'updated_at'];
 const NO_RATINGS = { average: null, count: 0, distribution: { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 } };
 
 /** Catalog reviews (docs/apps.md, Catalog reviews of apps): merchants review apps their stores have or had installed; partners reply. */
-describe('App catalog reviews (/v1/app-store/apps/:id/reviews)', () => {
+describe('App app ratings (/v1/app-store/apps/:id/reviews)', () => {
   const { app, api } = useTestApp('app_catalog_reviews', { OPERATOR_EMAILS: OPERATOR_EMAIL });
   let operatorToken: string;
   let partner: GivenApp;
