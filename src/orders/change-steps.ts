@@ -5,14 +5,14 @@ import { applyStockChange, clearStockKeys, type LevelView, type StockChange } fr
 import { recordPaymentTransaction } from '../payments/index.js';
 import type { Platform } from '../platform.js';
 import { presentOrder } from './present.js';
-import type { CouponEffect, Effect, OrderDocument, PendingOperation, StockEffect } from './models.js';
+import type { CouponEffect, Effect, OrderDocument, PendingChange, StockEffect } from './models.js';
 
 /**
  * The steps of an order change on other documents (changes.ts runs them): each a
  * single-document conditional update in its owning domain, named by a key that makes it safe to
  * repeat; then the change's events, and the clearing of its keys once it is settled.
  */
-export type Failure = NonNullable<PendingOperation['failure']>;
+export type Failure = NonNullable<PendingChange['failure']>;
 
 export type StepResult = { outcome: 'applied'; level: LevelView | null } | { outcome: 'voided' } | { outcome: 'refused'; failure: Failure };
 
@@ -83,7 +83,7 @@ export const redemption = (order: OrderDocument, c: CouponEffect): CouponRedempt
 });
 
 /** The change's events, each idempotent on its key. */
-export async function announceChange(platform: Platform, order: OrderDocument, op: PendingOperation): Promise<void> {
+export async function announceChange(platform: Platform, order: OrderDocument, op: PendingChange): Promise<void> {
   const view = presentOrder(order);
   const subject = op.subject_id?.toHexString();
   const refund = view.refunds.find((r) => r.id === subject) ?? null;
@@ -119,7 +119,7 @@ export async function announceChange(platform: Platform, order: OrderDocument, o
   }
 }
 
-export async function clearKeys(platform: Platform, order: OrderDocument, op: PendingOperation): Promise<void> {
+export async function clearKeys(platform: Platform, order: OrderDocument, op: PendingChange): Promise<void> {
   const storeId = order.store_id.toHexString();
   const steps = [...op.holds, ...op.effects];
   await clearStockKeys(

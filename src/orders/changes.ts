@@ -21,7 +21,7 @@ import {
   type Look,
 } from '../work/lease.js';
 import { announceChange, applyStep, clearKeys, redemption, stockChange, type Failure } from './change-steps.js';
-import { orderCounters, orders, type Effect, type OperationKind, type OrderDocument, type PendingOperation, type RequestRef } from './models.js';
+import { orderCounters, orders, type Effect, type ChangeKind, type OrderDocument, type PendingChange, type RequestRef } from './models.js';
 
 /**
  * Order changes that span documents (docs/orders.md, "Changes that span documents"). Without
@@ -56,11 +56,11 @@ const waitForOrder = (): HolderWait => ({ clock: systemClock, deadline: new Date
 const failureError = (f: Failure | null) => (f ? new PlatformError('conflict', f.code, f.message, { details: f.details }) : orderBusy());
 
 /** What a change plans on the order as read: its own fields, its holds and effects, and what it adds. */
-export type Plan = { kind: OperationKind; set: Partial<OrderDocument>; holds: Effect[]; effects: Effect[]; subject_id: ObjectId | null };
-/** Keys for a change's steps: `<operation id>.<n>`. */
+export type Plan = { kind: ChangeKind; set: Partial<OrderDocument>; holds: Effect[]; effects: Effect[]; subject_id: ObjectId | null };
+/** Keys for a change's steps: `<change id>.<n>`. */
 export type Keys = () => string;
 
-export function newOperation(plan: Plan, id: string, request: RequestRef | null, now: Date): PendingOperation {
+export function newChange(plan: Plan, id: string, request: RequestRef | null, now: Date): PendingChange {
   // A creation is always decided (it takes its number then); other changes with no holds are decided as they are recorded.
   return {
     id,
@@ -75,9 +75,9 @@ export function newOperation(plan: Plan, id: string, request: RequestRef | null,
   };
 }
 
-export function keysFor(operationId: string): Keys {
+export function keysFor(changeId: string): Keys {
   let n = 0;
-  return () => `${operationId}.${n++}`;
+  return () => `${changeId}.${n++}`;
 }
 
 /**
@@ -103,7 +103,7 @@ export async function changeOrder(
     const id = new ObjectId().toHexString();
     const planned = await plan(order, keysFor(id));
     const now = platform.clock.now();
-    const op = newOperation(planned, id, request, now);
+    const op = newChange(planned, id, request, now);
     const held = await claimLease(
       orders(platform.db),
       orderLease(platform),
@@ -118,7 +118,7 @@ export async function changeOrder(
       if (wait.clock.now() > wait.deadline) throw new PlatformError('conflict', 'edit_conflict', 'The order kept changing; retry');
       return 'again'; // changed since it was read: plan again on the new version
     }
-    const outcome = await runOperation(platform, held, 'own');
+    const outcome = await runChange(platform, held, 'own');
     if (outcome.kind === 'committed') return { done: outcome.order };
     if (outcome.kind === 'undone') throw failureError(outcome.failure);
     return { done: await awaitOutcome(platform, storeId, held._id, op, wait) };
@@ -140,12 +140,12 @@ export async function createAndRun(
   platform: Platform,
   doc: Omit<OrderDocument, 'pending_op' | 'pending_since' | 'lease_until' | 'lease_owner'>,
   plan: Plan,
-  operationId: string,
+  changeId: string,
   request: RequestRef | null,
   taken: () => PlatformError = keyReused,
 ): Promise<OrderDocument> {
   const now = platform.clock.now();
-  const op = newOperation(plan, operationId, request, now);
+  const op = newChange(plan, changeId, request, now);
   const order: OrderDocument = { ...doc, pending_op: op, pending_since: now, ...leaseFields(orderLease(platform), now) };
   for (let attempt = 1; ; attempt++) {
     try {
@@ -158,7 +158,7 @@ export async function createAndRun(
     if (other) return other;
     if (attempt === 3) throw orderBusy();
   }
-  const outcome = await runOperation(platform, order, 'own');
+  const outcome = await runChange(platform, order, 'own');
   if (outcome.kind === 'committed') return outcome.order;
   if (outcome.kind === 'undone') throw failureError(outcome.failure);
   return awaitOutcome(platform, doc.store_id.toHexString(), order._id, op, waitForOrder());
@@ -212,7 +212,7 @@ async function finishOther(platform: Platform, order: OrderDocument): Promise<Lo
   const now = platform.clock.now();
   if (leaseHeld(order, now)) return 'held';
   const taken = await claimLease(orders(platform.db), orderLease(platform), now, { _id: order._id, 'pending_op.id': order.pending_op!.id });
-  if (taken) await runOperation(platform, taken, 'takeover');
+  if (taken) await runChange(platform, taken, 'takeover');
   return 'again';
 }
 
@@ -220,7 +220,7 @@ async function finishOther(platform: Platform, order: OrderDocument): Promise<Lo
  * This request lost its lease to another process (it stopped too long between two steps),
  * which finishes the change: wait for it, then answer with the order if the change landed.
  */
-async function awaitOutcome(platform: Platform, storeId: string, orderId: ObjectId, op: PendingOperation, wait: HolderWait): Promise<OrderDocument> {
+async function awaitOutcome(platform: Platform, storeId: string, orderId: ObjectId, op: PendingChange, wait: HolderWait): Promise<OrderDocument> {
   return waitForHolder(async () => {
     const order = await orders(platform.db).findOne({ _id: orderId, store_id: new ObjectId(storeId) });
     if (order?.pending_op?.id === op.id) return finishOther(platform, order);
@@ -229,7 +229,7 @@ async function awaitOutcome(platform: Platform, storeId: string, orderId: Object
   }, wait);
 }
 
-function landed(order: OrderDocument, op: PendingOperation): boolean {
+function landed(order: OrderDocument, op: PendingChange): boolean {
   switch (op.kind) {
     case 'create':
       return true;
@@ -249,7 +249,7 @@ function landed(order: OrderDocument, op: PendingOperation): boolean {
  * is conditional on the lease held, so a process that lost it changes nothing more there; its
  * steps elsewhere are safe to repeat, or voided by the process that undid them.
  */
-export async function runOperation(platform: Platform, held: OrderDocument, mode: Mode): Promise<Outcome> {
+export async function runChange(platform: Platform, held: OrderDocument, mode: Mode): Promise<Outcome> {
   const owner = platform.process.id;
   const fence: Filter<OrderDocument> = { ...heldBy({ _id: held._id, lease_until: held.lease_until }, owner), 'pending_op.id': held.pending_op!.id };
   const fenced = (update: UpdateFilter<OrderDocument>) => orders(platform.db).findOneAndUpdate(fence, update, { returnDocument: 'after' });
@@ -438,7 +438,7 @@ export async function repairOrders(platform: Platform): Promise<number> {
       { sort: { pending_since: 1 } },
     );
     if (!held) break;
-    const outcome = await runOperation(platform, held, 'takeover').catch(() => null);
+    const outcome = await runChange(platform, held, 'takeover').catch(() => null);
     platform.log.info({ event: 'orders.change_repaired', order_id: held._id.toHexString(), kind: held.pending_op!.kind, outcome: outcome?.kind ?? 'failed' });
   }
   return taken;

@@ -133,8 +133,8 @@ export async function createOrder(
   pricing.lines.forEach((p, i) => Object.assign(lines[i]!, p));
 
   const id = new ObjectId();
-  const operationId = new ObjectId().toHexString();
-  const keys = keysFor(operationId);
+  const changeId = new ObjectId().toHexString();
+  const keys = keysFor(changeId);
   const holds: Effect[] = coupon
     ? [{ type: 'coupon', key: keys(), coupon_id: new ObjectId(coupon.id), customer_key: couponCustomerKey({ customer_id: customer?.id, email }) }]
     : [];
@@ -185,7 +185,7 @@ export async function createOrder(
     created_at: now,
     updated_at: now,
   };
-  return presentOrder(await createAndRun(platform, doc, { kind: 'create', set: {}, holds, effects, subject_id: null }, operationId, request, options.taken));
+  return presentOrder(await createAndRun(platform, doc, { kind: 'create', set: {}, holds, effects, subject_id: null }, changeId, request, options.taken));
 }
 
 export async function activeLocation(platform: Platform, storeId: string, locationId: string): Promise<LocationView> {

@@ -97,7 +97,7 @@ export type OrderDocument = {
   /** True until the order is made (its stock and coupon held): such an order is not shown, and is undone if its maker stops. */
   creating?: boolean;
   /** The change under way that spans other documents (changes.ts); null when none. */
-  pending_op?: PendingOperation | null;
+  pending_op?: PendingChange | null;
   /** When pending_op began: what the maintenance sweep looks for once the lease is free. */
   pending_since?: Date | null;
   /** The lease of the process making pending_op (null, or absent on older orders: nobody's). */
@@ -150,16 +150,16 @@ export type PaymentEffect = {
 };
 export type Effect = StockEffect | CouponEffect | CustomerEffect | PaymentEffect;
 
-export type OperationKind = 'create' | 'fulfil' | 'refund' | 'cancel' | 'pay';
+export type ChangeKind = 'create' | 'fulfil' | 'refund' | 'cancel' | 'pay';
 
 /**
  * An order change that spans documents, recorded on the order (under its lease) before any
  * other document is written. `holds` may fail (stock below the floor, a coupon used up) and are
  * undone if one does; `effects` follow the decision and are only ever completed.
  */
-export type PendingOperation = {
+export type PendingChange = {
   id: string;
-  kind: OperationKind;
+  kind: ChangeKind;
   /** `applying` the holds (may still fail and be undone), `committed` (decided: only completed), `undoing` the holds. */
   state: 'applying' | 'committed' | 'undoing';
   holds: Effect[];
