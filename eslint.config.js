@@ -6,7 +6,7 @@ import prettier from 'eslint-config-prettier';
 import emporium from './tools/eslint/no-open-key-lookup.js';
 
 /*
- * The floors of src/ (docs/architecture.md, "Modules"), bottom to top:
+ * The floors of src/ (docs/architecture.md, "Floors"), bottom to top:
  * - the core: the toolkit folders below and the top-level files that are not entry points;
  * - the domains: every other folder, each used by others only through its index.ts;
  * - the top: the module list, the composition root and the process entries (and the dev tools).

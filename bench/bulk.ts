@@ -15,7 +15,7 @@ import type { StoreView } from '../src/stores/index.js';
 import { benchDatabase, freePort, jsonClient, startServer, UNTHROTTLED, type Json } from './support.js';
 
 /**
- * `npm run bench:bulk` (docs/bulk.md, docs/architecture.md): a bulk export of a store of
+ * `npm run bench:bulk` (docs/bulk.md, docs/benchmarks.md): a bulk export of a store of
  * BENCH_PRODUCTS products with 3 variants each (100,000: 400,000 lines) by a real bulk worker,
  * against a baseline in the same run: the same lines written by a raw cursor over the products
  * collection into the same storage, in parts of the same size. It prints the times and their

@@ -46,7 +46,7 @@ export function renderListing(modules: readonly Module[] = MODULES): string {
     '# Jobs: which worker runs what',
     '',
     'Generated from the module list by `npm run jobs:listing` (jobs/listing.ts): do not edit. Each job is',
-    'declared once, with its run, by the domain that owns the work (docs/architecture.md, "Jobs"); a worker',
+    'declared once, with its run, by the domain that owns the work (docs/architecture.md, "Add a job"); a worker',
     'runs the jobs of its group (jobs/index.ts). "At once": how many one worker runs at a time.',
     '',
     ...sections.flatMap((s) => [s, '']),

@@ -4,7 +4,7 @@ import type { Platform } from './platform.js';
 import type { JobContract, WorkerGroup } from './queue.js';
 
 /**
- * A job, declared once by the domain that owns the work (docs/architecture.md, "Jobs"): its
+ * A job, declared once by the domain that owns the work (docs/processes.md, "Jobs"): its
  * contract (name, public and never renamed; the worker group that runs it; how many one worker
  * runs at once; the payload's schema; for a recurring job its interval) and its `run`, the
  * handler. A handler is thin: it takes the payload its schema checked, loads by id, calls the

@@ -7,7 +7,7 @@ export const MAX_JSON_DEPTH = 20;
  * Problems that make a client's free-form JSON object unstorable as a document value (app
  * metadata, an extension's config, theme setting values and locales): a key that starts with
  * `$`, contains `.` or a NUL (MongoDB refuses or misreads such field names in updates), nesting
- * deeper than MAX_JSON_DEPTH, and what FerretDB 1.24 cannot store (docs/architecture.md,
+ * deeper than MAX_JSON_DEPTH, and what FerretDB 1.24 cannot store (docs/database.md,
  * Database): a number that is not finite (JSON's `1e999` parses as Infinity) and a list directly
  * inside a list. Paths are under `path`; each key's problem is reported once.
  */

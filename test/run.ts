@@ -59,7 +59,7 @@ if (failedToStart.length > 0) {
 const grep = process.argv[2];
 const only = process.env.TEST_FILES?.split(',').filter(Boolean) ?? [];
 // A test's timeout bounds a hang, not its time: beside other work a 2-core machine takes several
-// times as long over the same processes, hashes and requests (docs/architecture.md, Tests).
+// times as long over the same processes, hashes and requests (docs/testing.md).
 const mocha = new Mocha({ timeout: 5 * 60_000, reporter: 'spec', ...(grep ? { grep } : {}) });
 const testFiles = readdirSync(testDir, { recursive: true, encoding: 'utf8' })
   .map((f) => f.split(sep).join('/'))

@@ -15,7 +15,7 @@ import { setFlash, takeFlash } from './ui/flash.js';
  * The platform's server-rendered pages, declared as its API is (`routes()` in endpoint.ts): one
  * `pages()` list per face (the console, sign-in, the consent page, the shop), each page a path, a
  * method and a handler, under the list's access rule (who may see it) and CSRF rule (what every
- * form post must carry). docs/architecture.md, Pages, says how to add one.
+ * form post must carry). docs/architecture.md, "Add a page", says how to add one.
  *
  * - Access first, for every path, even one that does not exist: a rule admits a viewer, sends the
  *   browser elsewhere (to sign in), or refuses with an error.

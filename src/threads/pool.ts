@@ -2,7 +2,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort, type Re
 
 /**
  * A pool of worker threads for work whose cost grows with untrusted input (theme Liquid), so it
- * never runs on the event loop that answers requests (docs/architecture.md, Threads).
+ * never runs on the event loop that answers requests (docs/processes.md, Threads).
  *
  * - A task borrows one thread for a conversation (`Lease`): it sends messages and waits for each
  *   answer with a deadline. A thread that misses a deadline is terminated (`Worker.terminate`,

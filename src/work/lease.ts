@@ -14,7 +14,7 @@ import type { Clock } from '../clock.js';
  * (src/messages), webhook deliveries (src/webhooks), order changes (src/orders), payment
  * sessions (src/payments) and extension revocations (src/apps/extensions, a lease kept under a
  * prefix); a request that finds work held waits for its holder with `waitForHolder`.
- * docs/architecture.md, "Leases".
+ * docs/processes.md, "Leases".
  */
 
 /** What a leased document carries: who holds it and until when (both null: nobody). */

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { html, joinMarkup, raw, safeHref } from '../../src/html.js';
 import { useTestApp } from '../helpers/app.js';
 
-/** The page toolkit (docs/architecture.md, Pages): the `html` tag, and a page of a `pages()` list over HTTP. */
+/** The page toolkit (docs/pages.md): the `html` tag, and a page of a `pages()` list over HTTP. */
 describe('Pages: the html tag and a declared page list', () => {
   const { app } = useTestApp('pages_toolkit');
 
