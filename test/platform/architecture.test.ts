@@ -80,6 +80,18 @@ describe('Architecture (src/modules.ts, and what npm run lint refuses)', () => {
       const unwritten = defineSweep('maintenance.nowhere', async () => 0);
       expect(() => renderListing([...MODULES, { name: 'probe', jobs: [unwritten] }])).to.throw(/maintenance.nowhere: written in 0 files of src\//);
     });
+
+    it('keeps every hand-written file of src/ and jobs/ at 450 lines or fewer (the map promises it; generated files excepted)', () => {
+      const tooLong = (dir: string): string[] =>
+        readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+          const path = `${dir}/${entry.name}`;
+          if (entry.isDirectory()) return tooLong(path);
+          if (!entry.name.endsWith('.ts') || entry.name.endsWith('.generated.ts')) return [];
+          const lines = readFileSync(join(ROOT, path), 'utf8').split('\n').length - 1;
+          return lines > 450 ? [`${path}: ${lines} lines`] : [];
+        });
+      expect([...tooLong('src'), ...tooLong('jobs')]).to.deep.equal([]);
+    });
   });
 
   /**
