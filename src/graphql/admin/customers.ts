@@ -2,12 +2,24 @@ import { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody, createCusto
 import { arrayConnection, connectionTypeDefs, pagedConnection } from '../connections.js';
 import { idOf } from '../ids.js';
 import { restQuery } from '../resolving.js';
+import { optionalFields } from '../sdl.js';
 import { mailingAddress, money } from '../shared.js';
 import { need, resourceFields } from './context.js';
 import { mutation } from './mutation.js';
 import { tagged, type NodeLoaders } from './nodes.js';
 import { orderConnection } from './orders.js';
 import type { MutationResolvers, Resolvers } from './types.generated.js';
+
+/** What a customer is created with; an update takes the same fields, none required. */
+const customerInputFields = `
+    email: String!
+    firstName: String
+    lastName: String
+    phone: String
+    acceptsMarketing: Boolean
+    tags: [String!]
+    note: String
+`;
 
 /** Customers and their addresses (read_customers); a customer's orders need read_orders too. */
 export const typeDefs = /* GraphQL */ `
@@ -36,25 +48,9 @@ export const typeDefs = /* GraphQL */ `
     customers(first: Int, after: String, last: Int, before: String, query: String): CustomerConnection
   }
 
-  input CustomerCreateInput {
-    email: String!
-    firstName: String
-    lastName: String
-    phone: String
-    acceptsMarketing: Boolean
-    tags: [String!]
-    note: String
-  }
+  input CustomerCreateInput {${customerInputFields}}
 
-  input CustomerUpdateInput {
-    email: String
-    firstName: String
-    lastName: String
-    phone: String
-    acceptsMarketing: Boolean
-    tags: [String!]
-    note: String
-  }
+  input CustomerUpdateInput {${optionalFields(customerInputFields)}}
 
   type CustomerPayload {
     customer: Customer

@@ -2,7 +2,8 @@ import { CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody, createOrder,
 import { arrayConnection, connectionTypeDefs, pagedConnection, type ConnectionArgs } from '../connections.js';
 import { idOf, toGlobalId } from '../ids.js';
 import { restQuery } from '../resolving.js';
-import { enumValue, mailingAddress, money, orderName } from '../shared.js';
+import { enumValue, mailingAddress, mailingAddressFields, money, orderName } from '../shared.js';
+import { withoutFields } from '../sdl.js';
 import { need, resourceFields, type AdminContext } from './context.js';
 import { mutation, requestOf } from './mutation.js';
 import { tagged, type NodeLoaders } from './nodes.js';
@@ -128,18 +129,7 @@ export const typeDefs = /* GraphQL */ `
     orders(first: Int, after: String, last: Int, before: String): OrderConnection
   }
 
-  input MailingAddressInput {
-    firstName: String
-    lastName: String
-    company: String
-    address1: String!
-    address2: String
-    city: String!
-    provinceCode: String
-    countryCode: String!
-    zip: String
-    phone: String
-  }
+  input MailingAddressInput {${withoutFields(mailingAddressFields, ['id', 'province'])}}
 
   """
   A line of the catalog (variantId and quantity) or a custom one (title, price in minor units, quantity).

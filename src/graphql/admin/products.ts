@@ -17,12 +17,26 @@ import { encodeKeysetCursor } from '../../pagination.js';
 import { arrayConnection, connectionTypeDefs, cursorId, pagedConnection, type ConnectionArgs } from '../connections.js';
 import { idOf, toGlobalId } from '../ids.js';
 import { restQuery } from '../resolving.js';
-import { enumValue, money, moneyOrNull, priceRange, selectedOptions } from '../shared.js';
+import { optionalFields } from '../sdl.js';
+import { enumValue, money, moneyOrNull, priceRange, productDescriptionFields, selectedOptions } from '../shared.js';
 import { need, resourceFields, resourceIds, type AdminContext } from './context.js';
 import { mutation } from './mutation.js';
 import { tagged, type NodeLoaders } from './nodes.js';
 import type { VariantNode } from './parents.js';
 import type { MutationResolvers, Resolvers } from './types.generated.js';
+
+/** What a product is created with; an update takes the same fields, none required. */
+const productInputFields = `
+    title: String!
+    handle: String
+    descriptionHtml: String
+    vendor: String
+    productType: String
+    tags: [String!]
+    status: ProductStatus
+    options: [ProductOptionInput!]
+    variants: [ProductVariantInput!]!
+`;
 
 /** Products, their variants and their images (read_products; images read_files). */
 export const typeDefs = /* GraphQL */ `
@@ -40,12 +54,7 @@ export const typeDefs = /* GraphQL */ `
   type Product implements Node {
     id: ID!
     legacyResourceId: String!
-    title: String!
-    handle: String!
-    descriptionHtml: String!
-    vendor: String
-    productType: String
-    tags: [String!]!
+    ${productDescriptionFields}
     status: ProductStatus!
     options: [ProductOption!]!
     variants(first: Int, after: String, last: Int, before: String): ProductVariantConnection!
@@ -112,29 +121,9 @@ export const typeDefs = /* GraphQL */ `
     inventoryPolicy: InventoryPolicy
   }
 
-  input ProductCreateInput {
-    title: String!
-    handle: String
-    descriptionHtml: String
-    vendor: String
-    productType: String
-    tags: [String!]
-    status: ProductStatus
-    options: [ProductOptionInput!]
-    variants: [ProductVariantInput!]!
-  }
+  input ProductCreateInput {${productInputFields}}
 
-  input ProductUpdateInput {
-    title: String
-    handle: String
-    descriptionHtml: String
-    vendor: String
-    productType: String
-    tags: [String!]
-    status: ProductStatus
-    options: [ProductOptionInput!]
-    variants: [ProductVariantInput!]
-  }
+  input ProductUpdateInput {${optionalFields(productInputFields)}}
 
   type ProductPayload {
     product: Product
