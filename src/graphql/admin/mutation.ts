@@ -8,6 +8,14 @@ import { ownValue } from '../../own-keys.js';
 import { fromGlobalId, idOf } from '../ids.js';
 import { need, type AdminContext } from './context.js';
 
+/** The SDL of the payload a mutation of `type` answers (Shopify's): what it made or changed, under the type's name in camelCase, and its user errors. */
+export const payloadTypeDefs = (type: string) => /* GraphQL */ `
+  type ${type}Payload {
+    ${type.charAt(0).toLowerCase()}${type.slice(1)}: ${type}
+    userErrors: [UserError!]!
+  }
+`;
+
 /** One problem of a mutation, Shopify's shape: the input path in GraphQL's names, the message, a code. */
 export type UserError = { field: string[] | null; message: string; code: string | null };
 

@@ -19,8 +19,8 @@ import { idOf, toGlobalId } from '../ids.js';
 import { restQuery } from '../resolving.js';
 import { optionalFields } from '../sdl.js';
 import { enumValue, money, moneyOrNull, priceRange, productDescriptionFields, selectedOptions } from '../shared.js';
-import { need, resourceFields, resourceIds, type AdminContext } from './context.js';
-import { mutation } from './mutation.js';
+import { loadedById, need, resourceFields, resourceIds, type AdminContext } from './context.js';
+import { mutation, payloadTypeDefs } from './mutation.js';
 import { tagged, type NodeLoaders } from './nodes.js';
 import type { VariantNode } from './parents.js';
 import type { MutationResolvers, Resolvers } from './types.generated.js';
@@ -125,11 +125,7 @@ export const typeDefs = /* GraphQL */ `
 
   input ProductUpdateInput {${optionalFields(productInputFields)}}
 
-  type ProductPayload {
-    product: Product
-    userErrors: [UserError!]!
-  }
-
+  ${payloadTypeDefs('Product')}
   extend type Mutation {
     productCreate(input: ProductCreateInput!): ProductPayload
     productUpdate(id: ID!, input: ProductUpdateInput!): ProductPayload
@@ -174,11 +170,7 @@ export const productConnection = (ctx: AdminContext, args: ConnectionArgs & { qu
 
 export const resolvers: Resolvers = {
   QueryRoot: {
-    product: (_, { id }, ctx) => {
-      need(ctx, 'read_products', 'product');
-      const restId = idOf(id, 'Product');
-      return restId ? productOf(ctx, restId) : null;
-    },
+    product: (_, { id }, ctx) => loadedById(ctx, id, 'Product', 'product', ctx.loaders.products),
     productByHandle: (_, { handle }, ctx) => {
       need(ctx, 'read_products', 'productByHandle');
       return findProductByHandle(ctx.platform, ctx.store.id, handle.slice(0, 255));
