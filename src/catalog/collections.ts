@@ -3,7 +3,7 @@ import { findInStore, findManyInStore, onDuplicateKey } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, type Page, findPage, pageDirection } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { handleTaken, insertWithHandle } from '../handles.js';
+import { deleteWithHandle, handleTaken, insertWithHandle } from '../handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { presenting, projectionOf, type ViewFields } from '../projection.js';
 import { COLLECTION_SOURCES, presentCollection, UNREAD_COLLECTION, type CollectionView } from './present.js';
@@ -154,31 +154,17 @@ export async function updateCollection(platform: Platform, storeId: string, coll
   throw new PlatformError('conflict', 'edit_conflict', 'The collection kept changing while this update was applied; try again');
 }
 
-export async function deleteCollection(platform: Platform, storeId: string, collectionId: string): Promise<void> {
-  const id = parseObjectId(collectionId);
-  if (!id) throw notFound('Collection');
-  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-    const doc = await collections(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) });
-    if (!doc) throw notFound('Collection');
-    // Events the collection still carries (a write whose process stopped) go with the intent, not with the document.
-    const pending = [
-      ...(doc.pending_events ?? []),
-      platform.events.pending(
-        'collection.deleted',
-        doc.store_id,
-        { collection: { id: doc._id.toHexString(), handle: doc.handle } },
-        `collection.deleted:${doc._id.toHexString()}`,
-      ),
-    ];
-    // Conditional on the version read, so the event names the handle the collection had when it went.
-    const removed = await platform.events.deleting(COLLECTIONS, doc._id, pending, async () => {
-      const result = await collections(platform.db).deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version });
-      return result.deletedCount === 1;
-    });
-    if (removed) return;
-  }
-  throw new PlatformError('conflict', 'edit_conflict', 'The collection kept changing while it was being deleted; try again');
-}
+export const deleteCollection = (platform: Platform, storeId: string, collectionId: string): Promise<void> =>
+  deleteWithHandle(
+    platform,
+    { collection: collections(platform.db), carrier: COLLECTIONS, event: 'collection.deleted', what: 'Collection' },
+    storeId,
+    collectionId,
+    {
+      attempts: WRITE_ATTEMPTS,
+      conflict: () => new PlatformError('conflict', 'edit_conflict', 'The collection kept changing while it was being deleted; try again'),
+    },
+  );
 
 /** The store's collections by id (GraphQL's loader). */
 export async function collectionsByIds(

@@ -6,7 +6,7 @@ import { parseObjectId } from '../ids.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { handleTaken, insertWithHandle } from '../handles.js';
+import { deleteWithHandle, handleTaken, insertWithHandle } from '../handles.js';
 import {
   presentArticle,
   presentMenu,
@@ -115,30 +115,11 @@ export async function updatePage(platform: Platform, storeId: string, pageId: st
   throw editConflict('page');
 }
 
-export async function deletePage(platform: Platform, storeId: string, pageId: string): Promise<void> {
-  const id = parseObjectId(pageId);
-  if (!id) throw notFound('Page');
-  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-    const doc = await pages(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) });
-    if (!doc) throw notFound('Page');
-    // Events the page still carries (a write whose process stopped) go with the intent, not with the document.
-    const pending = [
-      ...(doc.pending_events ?? []),
-      platform.events.pending(
-        'page.deleted',
-        doc.store_id,
-        { page: { id: doc._id.toHexString(), handle: doc.handle } },
-        `page.deleted:${doc._id.toHexString()}`,
-      ),
-    ];
-    const removed = await platform.events.deleting(PAGES, doc._id, pending, async () => {
-      const result = await pages(platform.db).deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version });
-      return result.deletedCount === 1;
-    });
-    if (removed) return;
-  }
-  throw editConflict('page');
-}
+export const deletePage = (platform: Platform, storeId: string, pageId: string): Promise<void> =>
+  deleteWithHandle(platform, { collection: pages(platform.db), carrier: PAGES, event: 'page.deleted', what: 'Page' }, storeId, pageId, {
+    attempts: WRITE_ATTEMPTS,
+    conflict: () => editConflict('page'),
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Articles of the store's blog
@@ -217,29 +198,11 @@ export async function updateArticle(platform: Platform, storeId: string, article
   throw editConflict('article');
 }
 
-export async function deleteArticle(platform: Platform, storeId: string, articleId: string): Promise<void> {
-  const id = parseObjectId(articleId);
-  if (!id) throw notFound('Article');
-  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-    const doc = await articles(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) });
-    if (!doc) throw notFound('Article');
-    const pending = [
-      ...(doc.pending_events ?? []),
-      platform.events.pending(
-        'article.deleted',
-        doc.store_id,
-        { article: { id: doc._id.toHexString(), handle: doc.handle } },
-        `article.deleted:${doc._id.toHexString()}`,
-      ),
-    ];
-    const removed = await platform.events.deleting(ARTICLES, doc._id, pending, async () => {
-      const result = await articles(platform.db).deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version });
-      return result.deletedCount === 1;
-    });
-    if (removed) return;
-  }
-  throw editConflict('article');
-}
+export const deleteArticle = (platform: Platform, storeId: string, articleId: string): Promise<void> =>
+  deleteWithHandle(platform, { collection: articles(platform.db), carrier: ARTICLES, event: 'article.deleted', what: 'Article' }, storeId, articleId, {
+    attempts: WRITE_ATTEMPTS,
+    conflict: () => editConflict('article'),
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Menus, by handle
