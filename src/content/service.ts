@@ -4,7 +4,7 @@ import { PlatformError, notFound } from '../errors.js';
 import { carrying } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
-import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
+import { afterCursor, findViewPage, findPage, pageDirection, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { deleteWithHandle, handleTaken, insertWithHandle } from '../handles.js';
 import {
@@ -43,10 +43,9 @@ const couldBeHandle = (handle: unknown): handle is string => typeof handle === '
 
 const editConflict = (what: string) => new PlatformError('conflict', 'edit_conflict', `The ${what} kept changing while this change was applied; try again`);
 
-const listFilter = (storeId: string, query: ListContentQuery & Pick<Page, 'backwards'>) => ({
+const listFilter = (storeId: string, query: ListContentQuery) => ({
   store_id: new ObjectId(storeId),
   ...(query.published ? { published: query.published === 'true' } : {}),
-  ...afterCursor(query),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -79,8 +78,7 @@ export async function createPage(platform: Platform, storeId: string, input: Cre
 }
 
 export async function listPages(platform: Platform, storeId: string, query: ListContentQuery): Promise<{ items: PageView[]; nextCursor: string | null }> {
-  const { items, nextCursor } = await findPage(pages(platform.db), listFilter(storeId, query), query.limit, pageDirection(query));
-  return { items: items.map(presentPage), nextCursor };
+  return findViewPage(pages(platform.db), listFilter(storeId, query), query, presentPage);
 }
 
 export async function getPage(platform: Platform, storeId: string, pageId: string): Promise<PageView> {
@@ -157,8 +155,7 @@ export async function createArticle(platform: Platform, storeId: string, input: 
 }
 
 export async function listArticles(platform: Platform, storeId: string, query: ListContentQuery): Promise<{ items: ArticleView[]; nextCursor: string | null }> {
-  const { items, nextCursor } = await findPage(articles(platform.db), listFilter(storeId, query), query.limit, pageDirection(query));
-  return { items: items.map(presentArticle), nextCursor };
+  return findViewPage(articles(platform.db), listFilter(storeId, query), query, presentArticle);
 }
 
 export async function getArticle(platform: Platform, storeId: string, articleId: string): Promise<ArticleView> {

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { PlatformError, invalidInput } from '../errors.js';
-import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
+import { findViewPage, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentCoupon, type CouponView } from './present.js';
 import {
@@ -75,18 +75,12 @@ export async function listCoupons(
   storeId: string,
   query: ListCouponsQuery & Pick<Page, 'backwards'>,
 ): Promise<{ items: CouponView[]; nextCursor: string | null }> {
-  const { items, nextCursor } = await findPage(
-    coupons(platform.db),
-    {
-      store_id: new ObjectId(storeId),
-      ...(query.active ? { active: query.active === 'true' } : {}),
-      ...(query.query ? { code_normalized: prefixRange(query.query) } : {}),
-      ...afterCursor(query),
-    },
-    query.limit,
-    pageDirection(query),
-  );
-  return { items: items.map(presentCoupon), nextCursor };
+  const filter = {
+    store_id: new ObjectId(storeId),
+    ...(query.active ? { active: query.active === 'true' } : {}),
+    ...(query.query ? { code_normalized: prefixRange(query.query) } : {}),
+  };
+  return findViewPage(coupons(platform.db), filter, query, presentCoupon);
 }
 
 export async function getCoupon(platform: Platform, storeId: string, couponId: string): Promise<CouponView> {

@@ -3,7 +3,7 @@ import { dayOf } from '../clock.js';
 import { getCustomer } from '../customers/index.js';
 import { findInStore, isDuplicateKeyError } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
-import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
+import { findViewPage, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { keyedHash } from '../secrets/index.js';
 import { lockStoreCurrency } from '../stores/index.js';
@@ -101,13 +101,8 @@ export async function listGiftCards(
   storeId: string,
   query: ListGiftCardsQuery & Pick<Page, 'backwards'>,
 ): Promise<{ items: GiftCardView[]; nextCursor: string | null }> {
-  const { items, nextCursor } = await findPage(
-    giftCards(platform.db),
-    { store_id: new ObjectId(storeId), ...(query.status ? { status: query.status } : {}), ...afterCursor(query) },
-    query.limit,
-    pageDirection(query),
-  );
-  return { items: items.map(presentGiftCard), nextCursor };
+  const filter = { store_id: new ObjectId(storeId), ...(query.status ? { status: query.status } : {}) };
+  return findViewPage(giftCards(platform.db), filter, query, presentGiftCard);
 }
 
 export async function getGiftCard(platform: Platform, storeId: string, giftCardId: string): Promise<GiftCardView> {
