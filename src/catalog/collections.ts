@@ -1,11 +1,11 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { findInStore, findManyInStore, onDuplicateKey } from '../db.js';
+import { findInStore, onDuplicateKey } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, type Page, findPage, pageDirection } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { deleteWithHandle, handleTaken, insertWithHandle } from '../handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
-import { presenting, projectionOf, type ViewFields } from '../projection.js';
+import { presenting, projectionOf, viewsByIds, type ViewFields } from '../projection.js';
 import { COLLECTION_SOURCES, presentCollection, UNREAD_COLLECTION, type CollectionView } from './present.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
 import { COLLECTIONS, collections, products, type CollectionDocument, type ProductDocument, type RuleCondition } from './models.js';
@@ -167,17 +167,13 @@ export const deleteCollection = (platform: Platform, storeId: string, collection
   );
 
 /** The store's collections by id (GraphQL's loader). */
-export async function collectionsByIds(
+export const collectionsByIds = (
   platform: Pick<Platform, 'db'>,
   storeId: string,
   ids: readonly string[],
   fields?: ViewFields<CollectionView>,
-): Promise<Map<string, CollectionView>> {
-  const projection = projectionOf(COLLECTION_SOURCES, fields);
-  const docs = await findManyInStore(collections(platform.db), storeId, ids, projection);
-  const present = presenting(presentCollection, UNREAD_COLLECTION, projection);
-  return new Map(docs.map((d) => [d._id.toHexString(), present(d)]));
-}
+): Promise<Map<string, CollectionView>> =>
+  viewsByIds(collections(platform.db), storeId, ids, { sources: COLLECTION_SOURCES, present: presentCollection, unread: UNREAD_COLLECTION }, fields);
 
 /** How many collections the store has (a bulk export's estimate). */
 export function countCollections(platform: Pick<Platform, 'db'>, storeId: string): Promise<number> {

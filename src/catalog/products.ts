@@ -1,5 +1,5 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { findInStore, findManyInStore, onDuplicateKey } from '../db.js';
+import { findInStore, onDuplicateKey } from '../db.js';
 import { findMedia } from '../media/index.js';
 import { PlatformError, invalidInput, notFound, type InputIssue } from '../errors.js';
 import { keysetPageOf, keysetQuery } from '../pagination.js';
@@ -8,7 +8,7 @@ import { lockStoreCurrency, type StoreView } from '../stores/index.js';
 import { collectionProductFilter } from './collections.js';
 import { deleteWithHandle, handleTaken, insertWithHandle } from '../handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
-import { presenting, projectionOf, type ViewFields } from '../projection.js';
+import { presenting, projectionOf, viewsByIds, type ViewFields } from '../projection.js';
 import { presentProduct, PRODUCT_SOURCES, UNREAD_PRODUCT, type ProductView } from './present.js';
 import type { CreateProductBody, ListProductsQuery, UpdateProductBody, VariantInput } from './schemas.js';
 import { PRODUCTS, collections, products, type ProductDocument, type VariantDocument } from './models.js';
@@ -315,17 +315,13 @@ export async function findVariants(platform: Pick<Platform, 'db'>, storeId: stri
 }
 
 /** The store's products by id (GraphQL's loader); ids that are not the store's are absent. With `fields`, only those are read (src/projection.ts). */
-export async function productsByIds(
+export const productsByIds = (
   platform: Pick<Platform, 'db'>,
   storeId: string,
   ids: readonly string[],
   fields?: ViewFields<ProductView>,
-): Promise<Map<string, ProductView>> {
-  const projection = projectionOf(PRODUCT_SOURCES, fields);
-  const docs = await findManyInStore(products(platform.db), storeId, ids, projection);
-  const present = presenting(presentProduct, UNREAD_PRODUCT, projection);
-  return new Map(docs.map((d) => [d._id.toHexString(), present(d)]));
-}
+): Promise<Map<string, ProductView>> =>
+  viewsByIds(products(platform.db), storeId, ids, { sources: PRODUCT_SOURCES, present: presentProduct, unread: UNREAD_PRODUCT }, fields);
 
 /**
  * Whether a published (active) product of the store shows this media: what makes a media file
