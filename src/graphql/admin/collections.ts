@@ -3,7 +3,7 @@ import { CreateCollectionBody, UpdateCollectionBody, createCollection, deleteCol
 import { connectionTypeDefs, cursorObjectId } from '../connections.js';
 import { enumValue } from '../shared.js';
 import { listField, loadedById, resourceFields } from './context.js';
-import { mutation, payloadTypeDefs } from './mutation.js';
+import { deletion, mutation, payloadTypeDefs } from './mutation.js';
 import { tagged, type NodeLoaders } from './nodes.js';
 import { productConnection } from './products.js';
 import type { MutationResolvers, Resolvers } from './types.generated.js';
@@ -94,15 +94,7 @@ export const mutations: MutationResolvers = {
     payloadKey: 'collection',
     run: (ctx, { body, id }) => updateCollection(ctx.platform, ctx.store.id, id, body),
   }),
-  collectionDelete: mutation({
-    scope: 'write_products',
-    idType: 'Collection',
-    payloadKey: 'deletedId',
-    run: async (ctx, { id, args }) => {
-      await deleteCollection(ctx.platform, ctx.store.id, id);
-      return args.id;
-    },
-  }),
+  collectionDelete: deletion('write_products', 'Collection', (ctx, id) => deleteCollection(ctx.platform, ctx.store.id, id)),
 };
 
 export const nodes: NodeLoaders = {

@@ -128,3 +128,15 @@ export function mutation<const K extends string, T, S extends z.ZodType = z.ZodU
     }
   };
 }
+
+/** A mutation that deletes one object of `idType` through its service (`remove`, with the REST id): the deleted object's global id under `deletedId` (DeletePayload). */
+export const deletion = (scope: string, idType: string, remove: (ctx: AdminContext, id: string) => Promise<void>) =>
+  mutation({
+    scope,
+    idType,
+    payloadKey: 'deletedId',
+    run: async (ctx, { id, args }) => {
+      await remove(ctx, id);
+      return args.id;
+    },
+  });

@@ -20,7 +20,7 @@ import { restQuery } from '../resolving.js';
 import { optionalFields } from '../sdl.js';
 import { enumValue, money, moneyOrNull, priceRange, productDescriptionFields, selectedOptions } from '../shared.js';
 import { loadedById, need, resourceFields, resourceIds, type AdminContext } from './context.js';
-import { mutation, payloadTypeDefs } from './mutation.js';
+import { deletion, mutation, payloadTypeDefs } from './mutation.js';
 import { tagged, type NodeLoaders } from './nodes.js';
 import type { VariantNode } from './parents.js';
 import type { MutationResolvers, Resolvers } from './types.generated.js';
@@ -230,15 +230,7 @@ export const mutations: MutationResolvers = {
     payloadKey: 'product',
     run: (ctx, { body, id }) => updateProduct(ctx.platform, ctx.store.id, id, body),
   }),
-  productDelete: mutation({
-    scope: 'write_products',
-    idType: 'Product',
-    payloadKey: 'deletedId',
-    run: async (ctx, { id, args }) => {
-      await deleteProduct(ctx.platform, ctx.store.id, id);
-      return args.id;
-    },
-  }),
+  productDelete: deletion('write_products', 'Product', (ctx, id) => deleteProduct(ctx.platform, ctx.store.id, id)),
 };
 
 export const nodes: NodeLoaders = {
