@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { isDuplicateKeyError, onDuplicateKey } from './db.js';
+import type { Collection, Filter, ObjectId, WithId } from 'mongodb';
+import { findInStore, isDuplicateKeyError, onDuplicateKey } from './db.js';
 import { PlatformError } from './errors.js';
+import type { Platform } from './platform.js';
 
 /**
  * Handles, the URL names of a store's products, collections, pages and articles
@@ -49,4 +51,41 @@ export async function insertWithHandle<T>(
     }
   }
   return insert(`${base}-${randomBytes(3).toString('hex')}`);
+}
+
+type HandledDocument = { _id: ObjectId; store_id: ObjectId; handle: string; version: number; pending_events?: PendingEvent[] };
+type PendingEvent = ReturnType<Platform['events']['pending']>;
+
+/**
+ * Deletes a store's document that has a handle (a product, a collection, a page, an article) with
+ * its `<kind>.deleted` event, which names its id (under `<kind>`) and the handle it had: the delete is conditional on
+ * the version read, so the event names the handle the document had when it went, and is retried
+ * `attempts` times before `conflict()`. Events the document still carries (a write whose process
+ * stopped) go with the delete's intent, written before anything is removed. `alsoRemove` runs once
+ * the document is gone, under the intent. 404 naming `what` when it is not (or no longer) there.
+ */
+export async function deleteWithHandle<T extends HandledDocument>(
+  platform: Platform,
+  target: { collection: Collection<T>; carrier: string; event: Parameters<Platform['events']['pending']>[0]; what: string },
+  storeId: string,
+  rawId: string,
+  rules: { attempts: number; conflict: () => PlatformError; alsoRemove?: (doc: WithId<T>) => Promise<void> },
+): Promise<void> {
+  for (let attempt = 1; attempt <= rules.attempts; attempt++) {
+    const doc = await findInStore(target.collection, storeId, rawId, target.what);
+    const id = doc._id.toHexString();
+    const kind = target.event.slice(0, target.event.indexOf('.'));
+    const pending = [
+      ...(doc.pending_events ?? []),
+      platform.events.pending(target.event, doc.store_id, { [kind]: { id, handle: doc.handle } }, `${target.event}:${id}`),
+    ];
+    const removed = await platform.events.deleting(target.carrier, doc._id, pending, async () => {
+      const result = await target.collection.deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version } as Filter<T>);
+      if (result.deletedCount !== 1) return false;
+      await rules.alsoRemove?.(doc);
+      return true;
+    });
+    if (removed) return;
+  }
+  throw rules.conflict();
 }

@@ -69,6 +69,17 @@ export const afterCursor = (page: Page) => (page.cursor ? { _id: { [page.backwar
 /** The `_id` order a page walks: ascending, or descending for a backwards page. */
 export const pageDirection = (page: Page): 1 | -1 => (page.backwards ? -1 : 1);
 
+/** A page of the documents `filter` selects, in `_id` order from the page's cursor, each as `present` shows it. */
+export async function findViewPage<T extends { _id: ObjectId }, V>(
+  collection: Collection<T>,
+  filter: Filter<T>,
+  page: Page,
+  present: (doc: WithId<T>) => V,
+): Promise<{ items: V[]; nextCursor: string | null }> {
+  const { items, nextCursor } = await findPage(collection, { ...filter, ...afterCursor(page) } as Filter<T>, page.limit, pageDirection(page));
+  return { items: items.map(present), nextCursor };
+}
+
 /**
  * Keyset pagination on another field than `_id` (a sort the client chose): the cursor carries
  * the last item's sort value and id, and the next page starts strictly after that pair.

@@ -1,3 +1,6 @@
+import type { Collection, ObjectId } from 'mongodb';
+import { findManyInStore } from './db.js';
+
 /**
  * Reading some fields of a view (a bulk export reads only what its query selects: docs/bulk.md,
  * The export). A domain says which document fields each field of its view is presented from
@@ -36,6 +39,19 @@ export function presenting<D extends object, V>(present: (doc: D) => V, unread: 
     for (const [field, blank] of blanks) if (doc[field] === undefined) doc[field] = blank;
     return present(doc);
   };
+}
+
+/** The store's documents with these ids, each presented, by id (what a GraphQL loader batches): with `fields`, only what those are presented from is read. */
+export async function viewsByIds<D extends { _id: ObjectId; store_id: ObjectId }, V>(
+  collection: Collection<D>,
+  storeId: string,
+  ids: readonly string[],
+  view: { sources: Sources<V, D>; present: (doc: D) => V; unread: Partial<D> },
+  fields: ViewFields<V> | undefined,
+): Promise<Map<string, V>> {
+  const projection = projectionOf(view.sources, fields);
+  const present = presenting(view.present, view.unread, projection);
+  return new Map((await findManyInStore(collection, storeId, ids, projection)).map((d) => [d._id.toHexString(), present(d as D)]));
 }
 
 /** The time a blank date field is presented as. */

@@ -1,11 +1,11 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { findInStore, findManyInStore, onDuplicateKey } from '../db.js';
+import { findInStore, onDuplicateKey } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, type Page, findPage, pageDirection } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { handleTaken, insertWithHandle } from '../handles.js';
+import { deleteWithHandle, handleTaken, insertWithHandle } from '../handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
-import { presenting, projectionOf, type ViewFields } from '../projection.js';
+import { presenting, projectionOf, viewsByIds, type ViewFields } from '../projection.js';
 import { COLLECTION_SOURCES, presentCollection, UNREAD_COLLECTION, type CollectionView } from './present.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
 import { COLLECTIONS, collections, products, type CollectionDocument, type ProductDocument, type RuleCondition } from './models.js';
@@ -154,44 +154,26 @@ export async function updateCollection(platform: Platform, storeId: string, coll
   throw new PlatformError('conflict', 'edit_conflict', 'The collection kept changing while this update was applied; try again');
 }
 
-export async function deleteCollection(platform: Platform, storeId: string, collectionId: string): Promise<void> {
-  const id = parseObjectId(collectionId);
-  if (!id) throw notFound('Collection');
-  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-    const doc = await collections(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) });
-    if (!doc) throw notFound('Collection');
-    // Events the collection still carries (a write whose process stopped) go with the intent, not with the document.
-    const pending = [
-      ...(doc.pending_events ?? []),
-      platform.events.pending(
-        'collection.deleted',
-        doc.store_id,
-        { collection: { id: doc._id.toHexString(), handle: doc.handle } },
-        `collection.deleted:${doc._id.toHexString()}`,
-      ),
-    ];
-    // Conditional on the version read, so the event names the handle the collection had when it went.
-    const removed = await platform.events.deleting(COLLECTIONS, doc._id, pending, async () => {
-      const result = await collections(platform.db).deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version });
-      return result.deletedCount === 1;
-    });
-    if (removed) return;
-  }
-  throw new PlatformError('conflict', 'edit_conflict', 'The collection kept changing while it was being deleted; try again');
-}
+export const deleteCollection = (platform: Platform, storeId: string, collectionId: string): Promise<void> =>
+  deleteWithHandle(
+    platform,
+    { collection: collections(platform.db), carrier: COLLECTIONS, event: 'collection.deleted', what: 'Collection' },
+    storeId,
+    collectionId,
+    {
+      attempts: WRITE_ATTEMPTS,
+      conflict: () => new PlatformError('conflict', 'edit_conflict', 'The collection kept changing while it was being deleted; try again'),
+    },
+  );
 
 /** The store's collections by id (GraphQL's loader). */
-export async function collectionsByIds(
+export const collectionsByIds = (
   platform: Pick<Platform, 'db'>,
   storeId: string,
   ids: readonly string[],
   fields?: ViewFields<CollectionView>,
-): Promise<Map<string, CollectionView>> {
-  const projection = projectionOf(COLLECTION_SOURCES, fields);
-  const docs = await findManyInStore(collections(platform.db), storeId, ids, projection);
-  const present = presenting(presentCollection, UNREAD_COLLECTION, projection);
-  return new Map(docs.map((d) => [d._id.toHexString(), present(d)]));
-}
+): Promise<Map<string, CollectionView>> =>
+  viewsByIds(collections(platform.db), storeId, ids, { sources: COLLECTION_SOURCES, present: presentCollection, unread: UNREAD_COLLECTION }, fields);
 
 /** How many collections the store has (a bulk export's estimate). */
 export function countCollections(platform: Pick<Platform, 'db'>, storeId: string): Promise<number> {

@@ -1,14 +1,14 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { findInStore, findManyInStore, onDuplicateKey } from '../db.js';
+import { findInStore, onDuplicateKey } from '../db.js';
 import { findMedia } from '../media/index.js';
 import { PlatformError, invalidInput, notFound, type InputIssue } from '../errors.js';
 import { keysetPageOf, keysetQuery } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { lockStoreCurrency, type StoreView } from '../stores/index.js';
 import { collectionProductFilter } from './collections.js';
-import { handleTaken, insertWithHandle } from '../handles.js';
+import { deleteWithHandle, handleTaken, insertWithHandle } from '../handles.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
-import { presenting, projectionOf, type ViewFields } from '../projection.js';
+import { presenting, projectionOf, viewsByIds, type ViewFields } from '../projection.js';
 import { presentProduct, PRODUCT_SOURCES, UNREAD_PRODUCT, type ProductView } from './present.js';
 import type { CreateProductBody, ListProductsQuery, UpdateProductBody, VariantInput } from './schemas.js';
 import { PRODUCTS, collections, products, type ProductDocument, type VariantDocument } from './models.js';
@@ -187,38 +187,18 @@ function variantInputOf(v: VariantDocument): VariantInput {
   };
 }
 
-export async function deleteProduct(platform: Platform, storeId: string, productId: string): Promise<void> {
-  const id = parseObjectId(productId);
-  if (!id) throw notFound('Product');
-  for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt++) {
-    const doc = await products(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) });
-    if (!doc) throw notFound('Product');
-    // Events the product still carries (a write whose process stopped) go with the intent, not with the document.
-    const pending = [
-      ...(doc.pending_events ?? []),
-      platform.events.pending(
-        'product.deleted',
-        doc.store_id,
-        { product: { id: doc._id.toHexString(), handle: doc.handle } },
-        `product.deleted:${doc._id.toHexString()}`,
-      ),
-    ];
-    // Conditional on the version read, so the event names the handle the product had when it went;
-    // the intent is written before anything is removed.
-    const removed = await platform.events.deleting(PRODUCTS, doc._id, pending, async () => {
-      const result = await products(platform.db).deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version });
-      if (result.deletedCount !== 1) return false;
-      // Manual collections forget it (rule collections compute membership and need nothing).
+export const deleteProduct = (platform: Platform, storeId: string, productId: string): Promise<void> =>
+  deleteWithHandle(platform, { collection: products(platform.db), carrier: PRODUCTS, event: 'product.deleted', what: 'Product' }, storeId, productId, {
+    attempts: DELETE_ATTEMPTS,
+    conflict: () => new PlatformError('conflict', 'edit_conflict', 'The product kept changing while it was being deleted; try again'),
+    // Manual collections forget it (rule collections compute membership and need nothing).
+    alsoRemove: async (doc) => {
       await collections(platform.db).updateMany(
         { store_id: doc.store_id, product_ids: doc._id },
         { $pull: { product_ids: doc._id }, $inc: { version: 1 }, $set: { updated_at: platform.clock.now() } },
       );
-      return true;
-    });
-    if (removed) return;
-  }
-  throw new PlatformError('conflict', 'edit_conflict', 'The product kept changing while it was being deleted; try again');
-}
+    },
+  });
 
 /** The indexed field each sort walks, descending (`-`) or not. */
 const SORT_FIELDS: Record<ListProductsQuery['sort'], '_id' | 'updated_at' | 'title_lower'> = {
@@ -335,17 +315,13 @@ export async function findVariants(platform: Pick<Platform, 'db'>, storeId: stri
 }
 
 /** The store's products by id (GraphQL's loader); ids that are not the store's are absent. With `fields`, only those are read (src/projection.ts). */
-export async function productsByIds(
+export const productsByIds = (
   platform: Pick<Platform, 'db'>,
   storeId: string,
   ids: readonly string[],
   fields?: ViewFields<ProductView>,
-): Promise<Map<string, ProductView>> {
-  const projection = projectionOf(PRODUCT_SOURCES, fields);
-  const docs = await findManyInStore(products(platform.db), storeId, ids, projection);
-  const present = presenting(presentProduct, UNREAD_PRODUCT, projection);
-  return new Map(docs.map((d) => [d._id.toHexString(), present(d)]));
-}
+): Promise<Map<string, ProductView>> =>
+  viewsByIds(products(platform.db), storeId, ids, { sources: PRODUCT_SOURCES, present: presentProduct, unread: UNREAD_PRODUCT }, fields);
 
 /**
  * Whether a published (active) product of the store shows this media: what makes a media file

@@ -3,16 +3,8 @@ import { zodIssues } from '../http/validate.js';
 import { blankForm, csrfInput, errorSummary, field, formWithIssues, select, textarea, type FormState } from '../http/ui/forms.js';
 import { pager, withQuery } from '../http/ui/pager.js';
 import { heading, link, table, when } from '../http/ui/parts.js';
-import {
-  actOnIncident,
-  getIncident,
-  IncidentActionBody,
-  IncidentListQuery,
-  IncidentNoteBody,
-  listIncidents,
-  openManualIncident,
-  OpenIncidentBody,
-} from '../operations/index.js';
+import { actOnIncident, getIncident, listIncidents, openManualIncident } from '../operations/index.js';
+import { IncidentActionBody, IncidentListQuery, IncidentNoteBody, OpenIncidentBody } from '../operations/index.js';
 import { actionForm, doneNotice, render, stateBadge, tabs } from './layout.js';
 import { pagePosition, parseFields, parseQuery, type ConsoleRequest } from './request.js';
 

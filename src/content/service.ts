@@ -4,9 +4,9 @@ import { PlatformError, notFound } from '../errors.js';
 import { carrying } from '../events/index.js';
 import { parseObjectId } from '../ids.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
-import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
+import { afterCursor, findViewPage, findPage, pageDirection, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { handleTaken, insertWithHandle } from '../handles.js';
+import { deleteWithHandle, handleTaken, insertWithHandle } from '../handles.js';
 import {
   presentArticle,
   presentMenu,
@@ -43,10 +43,9 @@ const couldBeHandle = (handle: unknown): handle is string => typeof handle === '
 
 const editConflict = (what: string) => new PlatformError('conflict', 'edit_conflict', `The ${what} kept changing while this change was applied; try again`);
 
-const listFilter = (storeId: string, query: ListContentQuery & Pick<Page, 'backwards'>) => ({
+const listFilter = (storeId: string, query: ListContentQuery) => ({
   store_id: new ObjectId(storeId),
   ...(query.published ? { published: query.published === 'true' } : {}),
-  ...afterCursor(query),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -79,8 +78,7 @@ export async function createPage(platform: Platform, storeId: string, input: Cre
 }
 
 export async function listPages(platform: Platform, storeId: string, query: ListContentQuery): Promise<{ items: PageView[]; nextCursor: string | null }> {
-  const { items, nextCursor } = await findPage(pages(platform.db), listFilter(storeId, query), query.limit, pageDirection(query));
-  return { items: items.map(presentPage), nextCursor };
+  return findViewPage(pages(platform.db), listFilter(storeId, query), query, presentPage);
 }
 
 export async function getPage(platform: Platform, storeId: string, pageId: string): Promise<PageView> {
@@ -115,30 +113,11 @@ export async function updatePage(platform: Platform, storeId: string, pageId: st
   throw editConflict('page');
 }
 
-export async function deletePage(platform: Platform, storeId: string, pageId: string): Promise<void> {
-  const id = parseObjectId(pageId);
-  if (!id) throw notFound('Page');
-  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-    const doc = await pages(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) });
-    if (!doc) throw notFound('Page');
-    // Events the page still carries (a write whose process stopped) go with the intent, not with the document.
-    const pending = [
-      ...(doc.pending_events ?? []),
-      platform.events.pending(
-        'page.deleted',
-        doc.store_id,
-        { page: { id: doc._id.toHexString(), handle: doc.handle } },
-        `page.deleted:${doc._id.toHexString()}`,
-      ),
-    ];
-    const removed = await platform.events.deleting(PAGES, doc._id, pending, async () => {
-      const result = await pages(platform.db).deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version });
-      return result.deletedCount === 1;
-    });
-    if (removed) return;
-  }
-  throw editConflict('page');
-}
+export const deletePage = (platform: Platform, storeId: string, pageId: string): Promise<void> =>
+  deleteWithHandle(platform, { collection: pages(platform.db), carrier: PAGES, event: 'page.deleted', what: 'Page' }, storeId, pageId, {
+    attempts: WRITE_ATTEMPTS,
+    conflict: () => editConflict('page'),
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Articles of the store's blog
@@ -176,8 +155,7 @@ export async function createArticle(platform: Platform, storeId: string, input: 
 }
 
 export async function listArticles(platform: Platform, storeId: string, query: ListContentQuery): Promise<{ items: ArticleView[]; nextCursor: string | null }> {
-  const { items, nextCursor } = await findPage(articles(platform.db), listFilter(storeId, query), query.limit, pageDirection(query));
-  return { items: items.map(presentArticle), nextCursor };
+  return findViewPage(articles(platform.db), listFilter(storeId, query), query, presentArticle);
 }
 
 export async function getArticle(platform: Platform, storeId: string, articleId: string): Promise<ArticleView> {
@@ -217,29 +195,11 @@ export async function updateArticle(platform: Platform, storeId: string, article
   throw editConflict('article');
 }
 
-export async function deleteArticle(platform: Platform, storeId: string, articleId: string): Promise<void> {
-  const id = parseObjectId(articleId);
-  if (!id) throw notFound('Article');
-  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-    const doc = await articles(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) });
-    if (!doc) throw notFound('Article');
-    const pending = [
-      ...(doc.pending_events ?? []),
-      platform.events.pending(
-        'article.deleted',
-        doc.store_id,
-        { article: { id: doc._id.toHexString(), handle: doc.handle } },
-        `article.deleted:${doc._id.toHexString()}`,
-      ),
-    ];
-    const removed = await platform.events.deleting(ARTICLES, doc._id, pending, async () => {
-      const result = await articles(platform.db).deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version });
-      return result.deletedCount === 1;
-    });
-    if (removed) return;
-  }
-  throw editConflict('article');
-}
+export const deleteArticle = (platform: Platform, storeId: string, articleId: string): Promise<void> =>
+  deleteWithHandle(platform, { collection: articles(platform.db), carrier: ARTICLES, event: 'article.deleted', what: 'Article' }, storeId, articleId, {
+    attempts: WRITE_ATTEMPTS,
+    conflict: () => editConflict('article'),
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Menus, by handle

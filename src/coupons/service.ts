@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
-import { PlatformError, invalidInput, notFound } from '../errors.js';
-import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
+import { PlatformError, invalidInput } from '../errors.js';
+import { findViewPage, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentCoupon, type CouponView } from './present.js';
 import {
@@ -14,7 +14,7 @@ import {
 } from './schemas.js';
 import { COUPONS, coupons, type CouponDocument } from './models.js';
 import { carrying } from '../events/index.js';
-import { onDuplicateKey } from '../db.js';
+import { findInStore, onDuplicateKey } from '../db.js';
 import { parseObjectId } from '../ids.js';
 import { couponCustomerKey, countCustomerRedemptions } from './redemptions.js';
 
@@ -75,28 +75,16 @@ export async function listCoupons(
   storeId: string,
   query: ListCouponsQuery & Pick<Page, 'backwards'>,
 ): Promise<{ items: CouponView[]; nextCursor: string | null }> {
-  const { items, nextCursor } = await findPage(
-    coupons(platform.db),
-    {
-      store_id: new ObjectId(storeId),
-      ...(query.active ? { active: query.active === 'true' } : {}),
-      ...(query.query ? { code_normalized: prefixRange(query.query) } : {}),
-      ...afterCursor(query),
-    },
-    query.limit,
-    pageDirection(query),
-  );
-  return { items: items.map(presentCoupon), nextCursor };
-}
-
-async function findCoupon(platform: Platform, storeId: string, couponId: string): Promise<CouponDocument | null> {
-  const id = parseObjectId(couponId);
-  return id ? coupons(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  const filter = {
+    store_id: new ObjectId(storeId),
+    ...(query.active ? { active: query.active === 'true' } : {}),
+    ...(query.query ? { code_normalized: prefixRange(query.query) } : {}),
+  };
+  return findViewPage(coupons(platform.db), filter, query, presentCoupon);
 }
 
 export async function getCoupon(platform: Platform, storeId: string, couponId: string): Promise<CouponView> {
-  const doc = await findCoupon(platform, storeId, couponId);
-  if (!doc) throw notFound('Coupon');
+  const doc = await findInStore(coupons(platform.db), storeId, couponId, 'Coupon');
   return presentCoupon(doc);
 }
 
@@ -108,8 +96,7 @@ export async function getCoupon(platform: Platform, storeId: string, couponId: s
 export async function updateCoupon(platform: Platform, storeId: string, couponId: string, input: UpdateCouponBody): Promise<CouponView> {
   const changed = (Object.keys(input) as (keyof UpdateCouponBody)[]).filter((k) => input[k] !== undefined);
   for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
-    const current = await findCoupon(platform, storeId, couponId);
-    if (!current) throw notFound('Coupon');
+    const current = await findInStore(coupons(platform.db), storeId, couponId, 'Coupon');
     const next = { ...current, ...Object.fromEntries(changed.map((k) => [k, input[k]])) } as CouponDocument;
     const issues = couponRuleIssues(next);
     if (issues.length > 0) throw invalidInput(issues);
@@ -141,8 +128,7 @@ export async function updateCoupon(platform: Platform, storeId: string, couponId
  */
 export async function deleteCoupon(platform: Platform, storeId: string, couponId: string): Promise<void> {
   for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
-    const current = await findCoupon(platform, storeId, couponId);
-    if (!current) throw notFound('Coupon');
+    const current = await findInStore(coupons(platform.db), storeId, couponId, 'Coupon');
     const view = presentCoupon(current);
     const pending = [platform.events.pending('coupon.deleted', current.store_id, { coupon: view }, `coupon.deleted:${view.id}`)];
     // Conditional on the version read, so the event shows the coupon as it was when it went.

@@ -2,12 +2,12 @@ import { ObjectId, type Filter } from 'mongodb';
 import { PlatformError, notFound } from '../errors.js';
 import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
-import { presenting, projectionOf, type ViewFields } from '../projection.js';
+import { presenting, projectionOf, viewsByIds, type ViewFields } from '../projection.js';
 import { CUSTOMER_SOURCES, presentCustomer, UNREAD_CUSTOMER, type CustomerView } from './present.js';
 import type { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody } from './schemas.js';
 import { customers, type CustomerAccount, type CustomerDocument } from './models.js';
 import { carrying } from '../events/index.js';
-import { findInStore, findManyInStore, onDuplicateKey } from '../db.js';
+import { findInStore, onDuplicateKey } from '../db.js';
 import { parseObjectId, escapeRegex } from '../ids.js';
 
 /** The store a customer operation acts in (the X-Store-Id store). */
@@ -140,16 +140,13 @@ export async function clearCustomerKey(platform: Platform, storeId: string, cust
 }
 
 /** The store's customers by id (GraphQL's loader). */
-export async function customersByIds(
+export const customersByIds = (
   platform: Pick<Platform, 'db'>,
   storeId: string,
   ids: readonly string[],
   fields?: ViewFields<CustomerView>,
-): Promise<Map<string, CustomerView>> {
-  const projection = projectionOf(CUSTOMER_SOURCES, fields);
-  const present = presenting(presentCustomer, UNREAD_CUSTOMER, projection);
-  return new Map((await findManyInStore(customers(platform.db), storeId, ids, projection)).map((d) => [d._id.toHexString(), present(d)]));
-}
+): Promise<Map<string, CustomerView>> =>
+  viewsByIds(customers(platform.db), storeId, ids, { sources: CUSTOMER_SOURCES, present: presentCustomer, unread: UNREAD_CUSTOMER }, fields);
 
 /** How many customers the store has (a bulk export's estimate). */
 export function countCustomers(platform: Pick<Platform, 'db'>, storeId: string): Promise<number> {

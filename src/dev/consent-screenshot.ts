@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
+import { CODE_CHALLENGE, installApp, publishApp } from './screenshot-apps.js';
 import { shootAtWidths } from './screenshot-widths.js';
 
 /**
@@ -20,6 +21,7 @@ const OPERATOR = process.env.SCREENSHOT_OPERATOR;
 const unique = randomBytes(3).toString('hex');
 
 const call = apiClient(BASE);
+const PARCEL_LABS = { name: 'Parcel Labs', site: 'https://parcel-labs.example.com', email: 'apps@parcel-labs.example.com' };
 
 async function account(email: string, name: string): Promise<{ email: string; password: string; auth: Record<string, string> }> {
   const password = 'screenshot password';
@@ -40,41 +42,14 @@ try {
 
   if (OPERATOR) {
     const operator = await account(OPERATOR, 'Operator');
-    await call(
-      'POST',
-      '/v1/app-store/developers/register',
-      {
-        name: 'Parcel Labs',
-        contact_email: 'apps@parcel-labs.example.com',
-        website_url: 'https://parcel-labs.example.com',
-        support_url: 'https://parcel-labs.example.com/support',
-        privacy_policy_url: 'https://parcel-labs.example.com/privacy',
-      },
-      operator.auth,
-    ).catch(() => undefined); // an operator who registered before
     const handle = `label-maker-${unique}`;
     const redirectUri = `https://${handle}.example.com/oauth/callback`;
-    const submitted = (
-      await call(
-        'POST',
-        '/v1/app-store/developers/apps',
-        {
-          manifest: {
-            schema_version: '2026-06-05.ws13',
-            name: 'Label Maker',
-            handle,
-            version: '1.0.0',
-            description: 'Shipping labels and packing slips for every order.',
-            app_url: `https://${handle}.example.com/app`,
-            redirect_urls: [redirectUri],
-            scopes: ['read_products', 'read_orders', 'write_orders', 'read_customers', 'write_app_metadata'],
-            privacy_policy_url: 'https://parcel-labs.example.com/privacy',
-          },
-        },
-        operator.auth,
-      )
-    ).data;
-    await call('POST', `/v1/operations/app-reviews/${submitted.app.latest_version.id}/approve`, undefined, operator.auth);
+    const submitted = await publishApp(call, operator.auth, PARCEL_LABS, {
+      name: 'Label Maker',
+      handle,
+      description: 'Shipping labels and packing slips for every order.',
+      scopes: ['read_products', 'read_orders', 'write_orders', 'read_customers', 'write_app_metadata'],
+    });
     const clientId: string = submitted.credentials.oauth_client_id;
 
     const merchant = await account(`ada-${unique}@example.com`, 'Ada');
@@ -86,7 +61,7 @@ try {
         response_type: 'code',
         scope,
         state: 'screenshot',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge: CODE_CHALLENGE,
         code_challenge_method: 'S256',
         store_id: store.id,
         webhook_url: `https://${handle}.example.com/webhooks`,
@@ -104,20 +79,12 @@ try {
     await shot(merchantPage, 'oauth-consent');
 
     // Installed with those scopes; the app then asks for write_orders and read_customers, and no longer for its metadata.
-    await call(
-      'POST',
-      `/v1/app-store/apps/${submitted.app.id}/oauth/authorize`,
-      {
-        store_id: store.id,
-        redirect_uri: redirectUri,
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-        scopes: ['read_products', 'read_orders', 'write_app_metadata'],
-        state: 'screenshot',
-        webhook_url: `https://${handle}.example.com/webhooks`,
-      },
-      merchant.auth,
-    );
+    await installApp(call, merchant.auth, {
+      appId: submitted.app.id,
+      handle,
+      storeId: store.id,
+      scopes: ['read_products', 'read_orders', 'write_app_metadata'],
+    });
     await merchantPage.goto(authorizeUrl('read_products write_orders read_customers'));
     await shot(merchantPage, 'oauth-consent-update');
   }

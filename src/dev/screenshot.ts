@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { encodePng } from './png.js';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
+import { installApp, publishApp } from './screenshot-apps.js';
 import { shootAtWidths } from './screenshot-widths.js';
 import {
   addToCart,
@@ -226,66 +227,27 @@ try {
 /** An app with a theme app block, published by the operator and installed in the store; aurora with the block in its hero. */
 async function appBlockPage(): Promise<void> {
   const handle = `star-reviews-${unique}`;
-  await call(
-    'POST',
-    '/v1/app-store/developers/register',
-    {
-      name: 'Star Reviews',
-      contact_email: 'apps@example.com',
-      website_url: 'https://stars.example.com',
-      support_url: 'https://stars.example.com/support',
-      privacy_policy_url: 'https://stars.example.com/privacy',
-    },
-    auth,
-  ).catch(() => undefined); // an operator who registered before
-  const submitted = (
-    await call(
-      'POST',
-      '/v1/app-store/developers/apps',
+  const developer = { name: 'Star Reviews', site: 'https://stars.example.com', email: 'apps@example.com' };
+  const submitted = await publishApp(call, auth, developer, {
+    name: 'Star Reviews',
+    handle,
+    scopes: ['read_products'],
+    extensions: [
       {
-        manifest: {
-          schema_version: '2026-06-05.ws13',
-          name: 'Star Reviews',
-          handle,
-          version: '1.0.0',
-          app_url: `https://${handle}.example.com/app`,
-          redirect_urls: [`https://${handle}.example.com/oauth/callback`],
-          scopes: ['read_products'],
-          privacy_policy_url: 'https://stars.example.com/privacy',
-          extensions: [
-            {
-              kind: 'theme_app_block',
-              handle: 'star-rating',
-              name: 'Star rating',
-              target: 'section',
-              config: {
-                heading: '★★★★★ Rated 4.8 by 1,200 shoppers',
-                body: '“The throw is even softer than it looks.” — Maya, Lisbon',
-                cta_label: 'Read the reviews',
-                cta_href: '/pages/reviews',
-              },
-            },
-          ],
+        kind: 'theme_app_block',
+        handle: 'star-rating',
+        name: 'Star rating',
+        target: 'section',
+        config: {
+          heading: '★★★★★ Rated 4.8 by 1,200 shoppers',
+          body: '“The throw is even softer than it looks.” — Maya, Lisbon',
+          cta_label: 'Read the reviews',
+          cta_href: '/pages/reviews',
         },
       },
-      auth,
-    )
-  ).data;
-  await call('POST', `/v1/operations/app-reviews/${submitted.app.latest_version.id}/approve`, undefined, auth);
-  await call(
-    'POST',
-    `/v1/app-store/apps/${submitted.app.id}/oauth/authorize`,
-    {
-      store_id: store.id,
-      redirect_uri: `https://${handle}.example.com/oauth/callback`,
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-      scopes: ['read_products'],
-      state: 'screenshot',
-      webhook_url: 'https://stars.example.com/webhooks',
-    },
-    auth,
-  );
+    ],
+  });
+  await installApp(call, auth, { appId: submitted.app.id, handle, storeId: store.id, scopes: ['read_products'] });
   const bundle = JSON.parse(readFileSync(`${FIXTURES}aurora.json`, 'utf8'));
   bundle.package.slug = `aurora-blocks-${unique}`;
   bundle.package.pricing_type = 'free';

@@ -1,9 +1,9 @@
 import { ObjectId } from 'mongodb';
 import { dayOf } from '../clock.js';
 import { getCustomer } from '../customers/index.js';
-import { isDuplicateKeyError } from '../db.js';
+import { findInStore, isDuplicateKeyError } from '../db.js';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
-import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
+import { findViewPage, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { keyedHash } from '../secrets/index.js';
 import { lockStoreCurrency } from '../stores/index.js';
@@ -101,31 +101,19 @@ export async function listGiftCards(
   storeId: string,
   query: ListGiftCardsQuery & Pick<Page, 'backwards'>,
 ): Promise<{ items: GiftCardView[]; nextCursor: string | null }> {
-  const { items, nextCursor } = await findPage(
-    giftCards(platform.db),
-    { store_id: new ObjectId(storeId), ...(query.status ? { status: query.status } : {}), ...afterCursor(query) },
-    query.limit,
-    pageDirection(query),
-  );
-  return { items: items.map(presentGiftCard), nextCursor };
-}
-
-async function findGiftCard(platform: Platform, storeId: string, giftCardId: string): Promise<GiftCardDocument | null> {
-  const id = parseObjectId(giftCardId);
-  return id ? giftCards(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
+  const filter = { store_id: new ObjectId(storeId), ...(query.status ? { status: query.status } : {}) };
+  return findViewPage(giftCards(platform.db), filter, query, presentGiftCard);
 }
 
 export async function getGiftCard(platform: Platform, storeId: string, giftCardId: string): Promise<GiftCardView> {
-  const doc = await findGiftCard(platform, storeId, giftCardId);
-  if (!doc) throw notFound('Gift card');
+  const doc = await findInStore(giftCards(platform.db), storeId, giftCardId, 'Gift card');
   return presentGiftCard(doc);
 }
 
 /** Disabling is final and idempotent: disabling a disabled card returns it unchanged and emits nothing. */
 export async function disableGiftCard(platform: Platform, storeId: string, giftCardId: string): Promise<GiftCardView> {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-    const current = await findGiftCard(platform, storeId, giftCardId);
-    if (!current) throw notFound('Gift card');
+    const current = await findInStore(giftCards(platform.db), storeId, giftCardId, 'Gift card');
     if (current.status !== 'active') return presentGiftCard(current);
     const now = platform.clock.now();
     const set = { status: 'disabled' as const, disabled_at: now, updated_at: now };
@@ -193,8 +181,7 @@ function oneDebitAtATime<T>(giftCardId: string, run: () => Promise<T>): Promise<
 async function debitOnce(platform: Platform, storeId: string, giftCardId: string, amount: number): Promise<number> {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const now = platform.clock.now();
-    const current = await findGiftCard(platform, storeId, giftCardId);
-    if (!current) throw notFound('Gift card');
+    const current = await findInStore(giftCards(platform.db), storeId, giftCardId, 'Gift card');
     if (current.status === 'disabled') throw new PlatformError('conflict', 'gift_card_disabled', 'This gift card is disabled');
     if (isExpired(current, now)) throw new PlatformError('conflict', 'gift_card_expired', 'This gift card has expired');
     if (current.balance < amount) throw new PlatformError('conflict', 'insufficient_balance', 'The gift card balance is lower than the amount');

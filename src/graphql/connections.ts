@@ -95,15 +95,14 @@ export function arrayConnection<T extends { id: string }, N>(items: readonly T[]
   );
 }
 
+/** A read of one page of a REST service's list: `limit` items after `cursor` (or, backwards, before it, newest first), and whether more follow. */
+export type PageFetch<T> = (page: { limit: number; cursor: string | undefined; backwards: boolean }) => Promise<{ items: T[]; nextCursor: string | null }>;
+
 /**
  * A connection over one of the REST services' pages, in `_id` order: `fetch` reads `limit` items
  * after `cursor` (or, backwards, before it, newest first) and says whether more follow.
  */
-export async function pagedConnection<T extends { id: string }, N>(
-  args: ConnectionArgs,
-  fetch: (page: { limit: number; cursor: string | undefined; backwards: boolean }) => Promise<{ items: T[]; nextCursor: string | null }>,
-  shape: (item: T) => N,
-): Promise<Connection<N>> {
+export async function pagedConnection<T extends { id: string }, N>(args: ConnectionArgs, fetch: PageFetch<T>, shape: (item: T) => N): Promise<Connection<N>> {
   const { size, backwards } = pageSize(args);
   const cursor = backwards ? (args.before ?? undefined) : (args.after ?? undefined);
   if (cursor !== undefined) cursorId(cursor); // a malformed cursor is the caller's error, not an empty page

@@ -3,6 +3,32 @@ import type { PostalAddress } from '../postal-address.js';
 import { connectionTypeDefs } from './connections.js';
 import { toGlobalId } from './ids.js';
 
+/** MailingAddress's fields; the admin's MailingAddressInput takes them but the id and the province's name (admin/orders.ts). */
+export const mailingAddressFields = `
+    id: ID
+    firstName: String
+    lastName: String
+    company: String
+    address1: String!
+    address2: String
+    city: String!
+    province: String
+    provinceCode: String
+    countryCode: String!
+    zip: String
+    phone: String
+`;
+
+/** What both schemas' Product tells of a product, in the order both list it. */
+export const productDescriptionFields = `
+    title: String!
+    handle: String!
+    descriptionHtml: String!
+    vendor: String
+    productType: String
+    tags: [String!]!
+`;
+
 /**
  * The types both schemas have, once (docs/graphql.md, Conventions): the output scalars, `Node`,
  * connections' `PageInfo`, money, a product's options and price range, and postal addresses. Each
@@ -45,20 +71,7 @@ export const sharedTypeDefs = /* GraphQL */ `
     maxVariantPrice: MoneyV2!
   }
 
-  type MailingAddress {
-    id: ID
-    firstName: String
-    lastName: String
-    company: String
-    address1: String!
-    address2: String
-    city: String!
-    province: String
-    provinceCode: String
-    countryCode: String!
-    zip: String
-    phone: String
-  }
+  type MailingAddress {${mailingAddressFields}}
   ${connectionTypeDefs('MailingAddress')}
 `;
 

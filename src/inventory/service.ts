@@ -3,7 +3,7 @@ import { findVariants } from '../catalog/index.js';
 import { isDuplicateKeyError, findInStore } from '../db.js';
 import { PlatformError, notFound } from '../errors.js';
 import { carried, carrying } from '../events/index.js';
-import { afterCursor, type Page, findPage, pageDirection } from '../pagination.js';
+import { findViewPage, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
 import { presentLevel, presentLocation, type LevelView, type LocationView } from './present.js';
 import type { CreateLocationBody, UpdateLocationBody } from './schemas.js';
@@ -30,13 +30,8 @@ export async function createLocation(platform: Platform, storeId: string, input:
 }
 
 export async function listLocations(platform: Platform, storeId: string, query: Page & { active?: boolean | undefined }) {
-  const { items, nextCursor } = await findPage(
-    locations(platform.db),
-    { store_id: new ObjectId(storeId), ...(query.active !== undefined ? { active: query.active } : {}), ...afterCursor(query) },
-    query.limit,
-    pageDirection(query),
-  );
-  return { items: items.map(presentLocation), nextCursor };
+  const filter = { store_id: new ObjectId(storeId), ...(query.active !== undefined ? { active: query.active } : {}) };
+  return findViewPage(locations(platform.db), filter, query, presentLocation);
 }
 
 export async function getLocation(platform: Platform, storeId: string, locationId: string): Promise<LocationView> {
@@ -89,18 +84,12 @@ export function setLocationActive(platform: Platform, storeId: string, locationI
 }
 
 export async function listLevels(platform: Platform, storeId: string, query: Page & { variant_id?: string | undefined; location_id?: string | undefined }) {
-  const { items, nextCursor } = await findPage(
-    levels(platform.db),
-    {
-      store_id: new ObjectId(storeId),
-      ...(query.variant_id ? { variant_id: new ObjectId(query.variant_id) } : {}),
-      ...(query.location_id ? { location_id: new ObjectId(query.location_id) } : {}),
-      ...afterCursor(query),
-    },
-    query.limit,
-    pageDirection(query),
-  );
-  return { items: items.map(presentLevel), nextCursor };
+  const filter = {
+    store_id: new ObjectId(storeId),
+    ...(query.variant_id ? { variant_id: new ObjectId(query.variant_id) } : {}),
+    ...(query.location_id ? { location_id: new ObjectId(query.location_id) } : {}),
+  };
+  return findViewPage(levels(platform.db), filter, query, presentLevel);
 }
 
 /** The variant and the active location a stock change names, both the store's. */

@@ -6,16 +6,8 @@ import { cancelJob, getJob, JobListQuery, listJobs, releaseJob, rerunJob } from 
 import { readOutbox, redriveOutbox } from './outbox.js';
 import { GateListQuery, getDeploymentGate, listDeploymentGates, runDeploymentGate, RunGateBody } from './gates.js';
 import { dashboards, DashboardQuery } from './dashboards.js';
-import {
-  actOnIncident,
-  getIncident,
-  IncidentActionBody,
-  IncidentListQuery,
-  IncidentNoteBody,
-  listIncidents,
-  OpenIncidentBody,
-  openManualIncident,
-} from './incidents.js';
+import { actOnIncident, getIncident, listIncidents, openManualIncident } from './incidents.js';
+import { IncidentActionBody, IncidentListQuery, IncidentNoteBody, OpenIncidentBody } from './incidents.js';
 import { runtimeOverview } from './overview.js';
 import { readinessReport } from './readiness.js';
 

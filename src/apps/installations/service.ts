@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { PlatformError, invalidInput, notFound, type InputIssue } from '../../errors.js';
 import { carried, carrying, type PendingEvent } from '../../events/index.js';
-import { isDuplicateKeyError } from '../../db.js';
-import { parseObjectId } from '../../ids.js';
+import { findInStore, isDuplicateKeyError } from '../../db.js';
 import { checkUrlShape } from '../../outbound/index.js';
 import { afterCursor, type Page, findPage } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
@@ -266,14 +265,8 @@ function installedEvent(platform: Platform, app: AppDocument, doc: InstallationD
   );
 }
 
-async function findInstallation(platform: Platform, storeId: string, installationId: string): Promise<InstallationDocument | null> {
-  const id = parseObjectId(installationId);
-  return id ? installations(platform.db).findOne({ _id: id, store_id: new ObjectId(storeId) }) : null;
-}
-
 export async function getInstallation(platform: Platform, storeId: string, installationId: string): Promise<InstallationView> {
-  const doc = await findInstallation(platform, storeId, installationId);
-  if (!doc) throw notFound('Installation');
+  const doc = await findInStore(installations(platform.db), storeId, installationId, 'Installation');
   return presentInstallation(doc);
 }
 
@@ -292,8 +285,8 @@ export async function listInstallations(platform: Platform, storeId: string, q: 
 export async function uninstall(platform: Platform, storeId: string, installationId: string): Promise<InstallationView> {
   const coll = installations(platform.db);
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-    const current = await findInstallation(platform, storeId, installationId);
-    if (!current || current.status !== 'active') throw notFound('Installation');
+    const current = await findInStore(coll, storeId, installationId, 'Installation');
+    if (current.status !== 'active') throw notFound('Installation');
     const app = await apps(platform.db).findOne({ _id: current.app_id });
     const now = platform.clock.now();
     const next: InstallationDocument = { ...current, status: 'uninstalled', uninstalled_at: now, updated_at: now, version: current.version + 1 };

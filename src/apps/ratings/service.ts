@@ -201,37 +201,31 @@ export async function deleteAppRating(platform: Platform, mayActOn: StoreCheck, 
   throw reviewBusy();
 }
 
-/** The partner's one reply to a review of their app: 409 `reply_exists` when it has one (edit it with PATCH). */
-export async function replyToAppRating(
+/** The partner's reply to a review of their app, as `write` makes it of the review (a refusal it throws is answered as is). */
+async function changeReply(
   platform: Platform,
   merchantId: string,
   appId: string,
   reviewId: string,
-  input: AppRatingReplyBody,
+  write: (current: AppRatingDocument, developerId: ObjectId) => NonNullable<AppRatingDocument['reply']>,
 ): Promise<AppRatingView> {
   const developer = await requireDeveloper(platform, merchantId);
   const app = await findOwnApp(platform, merchantId, appId);
-  const { after } = await changeReview(platform, app._id, reviewId, async (current) => {
-    if (current.reply) throw new PlatformError('conflict', 'reply_exists', 'This review already has your reply: edit it with PATCH');
-    const now = platform.clock.now();
-    return { reply: { body: input.body, developer_id: developer._id, created_at: now, updated_at: now } };
-  });
+  const { after } = await changeReview(platform, app._id, reviewId, async (current) => ({ reply: write(current, developer._id) }));
   return presentAppRating(after);
 }
 
-/** The partner edits their reply: 404 `reply_not_found` when there is none yet. */
-export async function updateAppRatingReply(
-  platform: Platform,
-  merchantId: string,
-  appId: string,
-  reviewId: string,
-  input: AppRatingReplyBody,
-): Promise<AppRatingView> {
-  await requireDeveloper(platform, merchantId);
-  const app = await findOwnApp(platform, merchantId, appId);
-  const { after } = await changeReview(platform, app._id, reviewId, async (current) => {
-    if (!current.reply) throw new PlatformError('not_found', 'reply_not_found', 'This review has no reply yet: reply with POST');
-    return { reply: { ...current.reply, body: input.body, updated_at: platform.clock.now() } };
+/** The partner's one reply to a review of their app: 409 `reply_exists` when it has one (edit it with PATCH). */
+export const replyToAppRating = (platform: Platform, merchantId: string, appId: string, reviewId: string, input: AppRatingReplyBody) =>
+  changeReply(platform, merchantId, appId, reviewId, (current, developerId) => {
+    if (current.reply) throw new PlatformError('conflict', 'reply_exists', 'This review already has your reply: edit it with PATCH');
+    const now = platform.clock.now();
+    return { body: input.body, developer_id: developerId, created_at: now, updated_at: now };
   });
-  return presentAppRating(after);
-}
+
+/** The partner edits their reply: 404 `reply_not_found` when there is none yet. */
+export const updateAppRatingReply = (platform: Platform, merchantId: string, appId: string, reviewId: string, input: AppRatingReplyBody) =>
+  changeReply(platform, merchantId, appId, reviewId, (current) => {
+    if (!current.reply) throw new PlatformError('not_found', 'reply_not_found', 'This review has no reply yet: reply with POST');
+    return { ...current.reply, body: input.body, updated_at: platform.clock.now() };
+  });

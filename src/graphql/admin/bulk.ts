@@ -4,7 +4,7 @@ import { connectionTypeDefs, cursorObjectId, pagedConnection } from '../connecti
 import { idOf, toGlobalId } from '../ids.js';
 import { orNull } from '../resolving.js';
 import { enumValue } from '../shared.js';
-import type { UserError } from './mutation.js';
+import { payloadTypeDefs, type UserError } from './mutation.js';
 import type { MutationResolvers, Resolvers } from './types.generated.js';
 
 /** Bulk operations: admin queries exported as JSONL by the bulk worker (docs/bulk.md, GraphQL). */
@@ -60,11 +60,7 @@ export const typeDefs = /* GraphQL */ `
   }
   ${connectionTypeDefs('BulkOperation')}
 
-  type BulkOperationPayload {
-    bulkOperation: BulkOperation
-    userErrors: [UserError!]!
-  }
-
+  ${payloadTypeDefs('BulkOperation')}
   extend type QueryRoot {
     """
     The caller's running bulk operation in the store, else its newest one.

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { CreateCollectionBody, UpdateCollectionBody, createCollection, deleteCollection, listCollections, updateCollection } from '../../catalog/index.js';
-import { connectionTypeDefs, cursorObjectId, pagedConnection } from '../connections.js';
-import { idOf } from '../ids.js';
+import { connectionTypeDefs, cursorObjectId } from '../connections.js';
 import { enumValue } from '../shared.js';
-import { need, resourceFields } from './context.js';
-import { mutation } from './mutation.js';
+import { listField, loadedById, resourceFields } from './context.js';
+import { deletion, mutation, payloadTypeDefs } from './mutation.js';
 import { tagged, type NodeLoaders } from './nodes.js';
 import { productConnection } from './products.js';
 import type { MutationResolvers, Resolvers } from './types.generated.js';
@@ -51,11 +50,7 @@ export const typeDefs = /* GraphQL */ `
     productIds: [ID!]
   }
 
-  type CollectionPayload {
-    collection: Collection
-    userErrors: [UserError!]!
-  }
-
+  ${payloadTypeDefs('Collection')}
   extend type Mutation {
     collectionCreate(input: CollectionCreateInput!): CollectionPayload
     collectionUpdate(id: ID!, input: CollectionUpdateInput!): CollectionPayload
@@ -65,20 +60,11 @@ export const typeDefs = /* GraphQL */ `
 
 export const resolvers: Resolvers = {
   QueryRoot: {
-    collection: (_, { id }, ctx) => {
-      need(ctx, 'read_products', 'collection');
-      const restId = idOf(id, 'Collection');
-      return restId ? ctx.loaders.collections.load(restId) : null;
-    },
-    collections: (_, args, ctx) => {
-      need(ctx, 'read_products', 'collections');
-      return pagedConnection(
-        args,
-        ({ limit, cursor, backwards }) =>
-          listCollections(ctx.platform, ctx.store.id, { limit, cursor: cursorObjectId(cursor), backwards }, ctx.reads?.collections),
-        (c) => c,
-      );
-    },
+    collection: (_, { id }, ctx) => loadedById(ctx, id, 'Collection', 'collection', ctx.loaders.collections),
+    collections: (_, args, ctx) =>
+      listField(ctx, 'Collection', 'collections', args, ({ limit, cursor, backwards }) =>
+        listCollections(ctx.platform, ctx.store.id, { limit, cursor: cursorObjectId(cursor), backwards }, ctx.reads?.collections),
+      ),
   },
   Collection: {
     ...resourceFields('Collection'),
@@ -108,15 +94,7 @@ export const mutations: MutationResolvers = {
     payloadKey: 'collection',
     run: (ctx, { body, id }) => updateCollection(ctx.platform, ctx.store.id, id, body),
   }),
-  collectionDelete: mutation({
-    scope: 'write_products',
-    idType: 'Collection',
-    payloadKey: 'deletedId',
-    run: async (ctx, { id, args }) => {
-      await deleteCollection(ctx.platform, ctx.store.id, id);
-      return args.id;
-    },
-  }),
+  collectionDelete: deletion('write_products', 'Collection', (ctx, id) => deleteCollection(ctx.platform, ctx.store.id, id)),
 };
 
 export const nodes: NodeLoaders = {

@@ -9,6 +9,7 @@ import { ownValue } from '../../own-keys.js';
 import { transactionsOfOrders } from '../../payments/index.js';
 import type { Platform } from '../../platform.js';
 import type { ViewFields } from '../../projection.js';
+import { pagedConnection, type Connection, type ConnectionArgs, type PageFetch } from '../connections.js';
 import { idOf, toGlobalId } from '../ids.js';
 import { orNull } from '../resolving.js';
 import { MERCHANTS_ONLY, TYPE_SCOPES } from './scopes.js';
@@ -83,6 +84,25 @@ export async function byId<T>(
   need(ctx, ownValue(TYPE_SCOPES, type) ?? null, field);
   const restId = idOf(gid, type);
   return restId ? orNull(read(ctx.platform, ctx.store.id, restId)) : null;
+}
+
+/** An object of `type` by global id through the request's loader of it (batched with the rest of the query), or null; the caller needs the type's scope. */
+export function loadedById<T>(ctx: AdminContext, gid: string, type: string, field: string, loader: DataLoader<string, T | null>): Promise<T | null> | null {
+  need(ctx, ownValue(TYPE_SCOPES, type) ?? null, field);
+  const restId = idOf(gid, type);
+  return restId ? loader.load(restId) : null;
+}
+
+/** A connection over a REST list service, of its items as it answers them (pagedConnection's `fetch`); the caller needs `type`'s scope to read `field`. */
+export function listField<T extends { id: string }>(
+  ctx: AdminContext,
+  type: string,
+  field: string,
+  args: ConnectionArgs,
+  fetch: PageFetch<T>,
+): Promise<Connection<T>> {
+  need(ctx, ownValue(TYPE_SCOPES, type) ?? null, field);
+  return pagedConnection(args, fetch, (item) => item);
 }
 
 /** A REST resource's global id and its REST id. */

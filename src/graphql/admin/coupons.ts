@@ -1,10 +1,9 @@
 import { getCoupon, listCoupons, ListCouponsQuery } from '../../coupons/index.js';
-import { connectionTypeDefs, pagedConnection } from '../connections.js';
+import { connectionTypeDefs } from '../connections.js';
 import { orNull, restQuery } from '../resolving.js';
 import { enumValue, moneyOrNull } from '../shared.js';
-import { byId, need, resourceFields } from './context.js';
+import { byId, listField, resourceFields } from './context.js';
 import { tagged, type NodeLoaders } from './nodes.js';
-import { TYPE_SCOPES } from './scopes.js';
 import type { Resolvers } from './types.generated.js';
 
 /** Coupons, the store's discount codes (read_discounts). */
@@ -48,15 +47,10 @@ export const typeDefs = /* GraphQL */ `
 export const resolvers: Resolvers = {
   QueryRoot: {
     coupon: (_, { id }, ctx) => byId(ctx, id, 'Coupon', 'coupon', getCoupon),
-    coupons: (_, args, ctx) => {
-      need(ctx, TYPE_SCOPES.Coupon!, 'coupons');
-      return pagedConnection(
-        args,
-        ({ limit, cursor, backwards }) =>
-          listCoupons(ctx.platform, ctx.store.id, { ...restQuery(ListCouponsQuery, { limit, cursor, query: args.query }), backwards }),
-        (c) => c,
-      );
-    },
+    coupons: (_, args, ctx) =>
+      listField(ctx, 'Coupon', 'coupons', args, ({ limit, cursor, backwards }) =>
+        listCoupons(ctx.platform, ctx.store.id, { ...restQuery(ListCouponsQuery, { limit, cursor, query: args.query }), backwards }),
+      ),
   },
   Coupon: {
     ...resourceFields('Coupon'),

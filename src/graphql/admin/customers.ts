@@ -1,13 +1,24 @@
 import { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody, createCustomer, listCustomers, updateCustomer } from '../../customers/index.js';
-import { arrayConnection, connectionTypeDefs, pagedConnection } from '../connections.js';
-import { idOf } from '../ids.js';
+import { arrayConnection, connectionTypeDefs } from '../connections.js';
 import { restQuery } from '../resolving.js';
+import { optionalFields } from '../sdl.js';
 import { mailingAddress, money } from '../shared.js';
-import { need, resourceFields } from './context.js';
-import { mutation } from './mutation.js';
+import { listField, loadedById, need, resourceFields } from './context.js';
+import { mutation, payloadTypeDefs } from './mutation.js';
 import { tagged, type NodeLoaders } from './nodes.js';
 import { orderConnection } from './orders.js';
 import type { MutationResolvers, Resolvers } from './types.generated.js';
+
+/** What a customer is created with; an update takes the same fields, none required. */
+const customerInputFields = `
+    email: String!
+    firstName: String
+    lastName: String
+    phone: String
+    acceptsMarketing: Boolean
+    tags: [String!]
+    note: String
+`;
 
 /** Customers and their addresses (read_customers); a customer's orders need read_orders too. */
 export const typeDefs = /* GraphQL */ `
@@ -36,31 +47,11 @@ export const typeDefs = /* GraphQL */ `
     customers(first: Int, after: String, last: Int, before: String, query: String): CustomerConnection
   }
 
-  input CustomerCreateInput {
-    email: String!
-    firstName: String
-    lastName: String
-    phone: String
-    acceptsMarketing: Boolean
-    tags: [String!]
-    note: String
-  }
+  input CustomerCreateInput {${customerInputFields}}
 
-  input CustomerUpdateInput {
-    email: String
-    firstName: String
-    lastName: String
-    phone: String
-    acceptsMarketing: Boolean
-    tags: [String!]
-    note: String
-  }
+  input CustomerUpdateInput {${optionalFields(customerInputFields)}}
 
-  type CustomerPayload {
-    customer: Customer
-    userErrors: [UserError!]!
-  }
-
+  ${payloadTypeDefs('Customer')}
   extend type Mutation {
     customerCreate(input: CustomerCreateInput!): CustomerPayload
     customerUpdate(id: ID!, input: CustomerUpdateInput!): CustomerPayload
@@ -69,25 +60,11 @@ export const typeDefs = /* GraphQL */ `
 
 export const resolvers: Resolvers = {
   QueryRoot: {
-    customer: (_, { id }, ctx) => {
-      need(ctx, 'read_customers', 'customer');
-      const restId = idOf(id, 'Customer');
-      return restId ? ctx.loaders.customers.load(restId) : null;
-    },
-    customers: (_, args, ctx) => {
-      need(ctx, 'read_customers', 'customers');
-      return pagedConnection(
-        args,
-        ({ limit, cursor, backwards }) =>
-          listCustomers(
-            ctx.platform,
-            ctx.store.id,
-            { ...restQuery(ListCustomersQuery, { limit, cursor, query: args.query }), backwards },
-            ctx.reads?.customers,
-          ),
-        (c) => c,
-      );
-    },
+    customer: (_, { id }, ctx) => loadedById(ctx, id, 'Customer', 'customer', ctx.loaders.customers),
+    customers: (_, args, ctx) =>
+      listField(ctx, 'Customer', 'customers', args, ({ limit, cursor, backwards }) =>
+        listCustomers(ctx.platform, ctx.store.id, { ...restQuery(ListCustomersQuery, { limit, cursor, query: args.query }), backwards }, ctx.reads?.customers),
+      ),
   },
   Customer: {
     ...resourceFields('Customer'),

@@ -1,11 +1,10 @@
 import { getGiftCard, listGiftCards, ListGiftCardsQuery } from '../../giftcards/index.js';
-import { connectionTypeDefs, pagedConnection } from '../connections.js';
+import { connectionTypeDefs } from '../connections.js';
 import { toGlobalId } from '../ids.js';
 import { orNull, restQuery } from '../resolving.js';
 import { enumValue, money } from '../shared.js';
-import { byId, need, resourceFields } from './context.js';
+import { byId, listField, resourceFields } from './context.js';
 import { tagged, type NodeLoaders } from './nodes.js';
-import { TYPE_SCOPES } from './scopes.js';
 import type { Resolvers } from './types.generated.js';
 
 /** Gift cards (read_gift_cards). */
@@ -43,15 +42,10 @@ export const typeDefs = /* GraphQL */ `
 export const resolvers: Resolvers = {
   QueryRoot: {
     giftCard: (_, { id }, ctx) => byId(ctx, id, 'GiftCard', 'giftCard', getGiftCard),
-    giftCards: (_, args, ctx) => {
-      need(ctx, TYPE_SCOPES.GiftCard!, 'giftCards');
-      return pagedConnection(
-        args,
-        ({ limit, cursor, backwards }) =>
-          listGiftCards(ctx.platform, ctx.store.id, { ...restQuery(ListGiftCardsQuery, { limit, cursor, status: args.status?.toLowerCase() }), backwards }),
-        (g) => g,
-      );
-    },
+    giftCards: (_, args, ctx) =>
+      listField(ctx, 'GiftCard', 'giftCards', args, ({ limit, cursor, backwards }) =>
+        listGiftCards(ctx.platform, ctx.store.id, { ...restQuery(ListGiftCardsQuery, { limit, cursor, status: args.status?.toLowerCase() }), backwards }),
+      ),
   },
   GiftCard: {
     ...resourceFields('GiftCard'),

@@ -1,12 +1,11 @@
 import { AdjustLevelBody, adjustInventory, getLocation, listLevels, listLocations } from '../../inventory/index.js';
-import { connectionTypeDefs, cursorObjectId, pagedConnection, type ConnectionArgs } from '../connections.js';
+import { connectionTypeDefs, cursorObjectId, type ConnectionArgs } from '../connections.js';
 import { toGlobalId } from '../ids.js';
 import { orNull } from '../resolving.js';
-import { byId, need, resourceFields, type AdminContext } from './context.js';
-import { mutation } from './mutation.js';
+import { byId, listField, need, resourceFields, type AdminContext } from './context.js';
+import { mutation, payloadTypeDefs } from './mutation.js';
 import { tagged, type NodeLoaders } from './nodes.js';
 import { variantOf } from './products.js';
-import { TYPE_SCOPES } from './scopes.js';
 import type { MutationResolvers, Resolvers } from './types.generated.js';
 
 /** Locations and stock levels, of a location or a variant (read_inventory), and stock adjustments (write_inventory). */
@@ -65,43 +64,30 @@ export const typeDefs = /* GraphQL */ `
     reason: InventoryAdjustReason
   }
 
-  type InventoryLevelPayload {
-    inventoryLevel: InventoryLevel
-    userErrors: [UserError!]!
-  }
-
+  ${payloadTypeDefs('InventoryLevel')}
   extend type Mutation {
     inventoryAdjustQuantity(input: InventoryAdjustInput!): InventoryLevelPayload
   }
 `;
 
 /** Stock levels of a variant or a location (read_inventory). */
-const levelConnection = (ctx: AdminContext, args: ConnectionArgs, filter: { variant_id?: string; location_id?: string }) => {
-  need(ctx, TYPE_SCOPES.Location!, 'inventoryLevels');
-  return pagedConnection(
-    args,
-    ({ limit, cursor, backwards }) => listLevels(ctx.platform, ctx.store.id, { limit, cursor: cursorObjectId(cursor), backwards, ...filter }),
-    (l) => l,
+const levelConnection = (ctx: AdminContext, args: ConnectionArgs, filter: { variant_id?: string; location_id?: string }) =>
+  listField(ctx, 'Location', 'inventoryLevels', args, ({ limit, cursor, backwards }) =>
+    listLevels(ctx.platform, ctx.store.id, { limit, cursor: cursorObjectId(cursor), backwards, ...filter }),
   );
-};
 
 export const resolvers: Resolvers = {
   QueryRoot: {
     location: (_, { id }, ctx) => byId(ctx, id, 'Location', 'location', getLocation),
-    locations: (_, args, ctx) => {
-      need(ctx, TYPE_SCOPES.Location!, 'locations');
-      return pagedConnection(
-        args,
-        ({ limit, cursor, backwards }) =>
-          listLocations(ctx.platform, ctx.store.id, {
-            limit,
-            cursor: cursorObjectId(cursor),
-            backwards,
-            ...(typeof args.active === 'boolean' ? { active: args.active } : {}),
-          }),
-        (l) => l,
-      );
-    },
+    locations: (_, args, ctx) =>
+      listField(ctx, 'Location', 'locations', args, ({ limit, cursor, backwards }) =>
+        listLocations(ctx.platform, ctx.store.id, {
+          limit,
+          cursor: cursorObjectId(cursor),
+          backwards,
+          ...(typeof args.active === 'boolean' ? { active: args.active } : {}),
+        }),
+      ),
   },
   Location: {
     ...resourceFields('Location'),

@@ -8,6 +8,14 @@ import { ownValue } from '../../own-keys.js';
 import { fromGlobalId, idOf } from '../ids.js';
 import { need, type AdminContext } from './context.js';
 
+/** The SDL of the payload a mutation of `type` answers (Shopify's): what it made or changed, under the type's name in camelCase, and its user errors. */
+export const payloadTypeDefs = (type: string) => /* GraphQL */ `
+  type ${type}Payload {
+    ${type.charAt(0).toLowerCase()}${type.slice(1)}: ${type}
+    userErrors: [UserError!]!
+  }
+`;
+
 /** One problem of a mutation, Shopify's shape: the input path in GraphQL's names, the message, a code. */
 export type UserError = { field: string[] | null; message: string; code: string | null };
 
@@ -120,3 +128,15 @@ export function mutation<const K extends string, T, S extends z.ZodType = z.ZodU
     }
   };
 }
+
+/** A mutation that deletes one object of `idType` through its service (`remove`, with the REST id): the deleted object's global id under `deletedId` (DeletePayload). */
+export const deletion = (scope: string, idType: string, remove: (ctx: AdminContext, id: string) => Promise<void>) =>
+  mutation({
+    scope,
+    idType,
+    payloadKey: 'deletedId',
+    run: async (ctx, { id, args }) => {
+      await remove(ctx, id);
+      return args.id;
+    },
+  });

@@ -1,10 +1,11 @@
 import { CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody, createOrder, fulfillOrder, listOrders, refundOrder } from '../../orders/index.js';
 import { arrayConnection, connectionTypeDefs, pagedConnection, type ConnectionArgs } from '../connections.js';
-import { idOf, toGlobalId } from '../ids.js';
+import { toGlobalId } from '../ids.js';
 import { restQuery } from '../resolving.js';
-import { enumValue, mailingAddress, money, orderName } from '../shared.js';
-import { need, resourceFields, type AdminContext } from './context.js';
-import { mutation, requestOf } from './mutation.js';
+import { enumValue, mailingAddress, mailingAddressFields, money, orderName } from '../shared.js';
+import { withoutFields } from '../sdl.js';
+import { loadedById, need, resourceFields, type AdminContext } from './context.js';
+import { mutation, payloadTypeDefs, requestOf } from './mutation.js';
 import { tagged, type NodeLoaders } from './nodes.js';
 import type { LineNode } from './parents.js';
 import { productOf, variantOf } from './products.js';
@@ -128,18 +129,7 @@ export const typeDefs = /* GraphQL */ `
     orders(first: Int, after: String, last: Int, before: String): OrderConnection
   }
 
-  input MailingAddressInput {
-    firstName: String
-    lastName: String
-    company: String
-    address1: String!
-    address2: String
-    city: String!
-    provinceCode: String
-    countryCode: String!
-    zip: String
-    phone: String
-  }
+  input MailingAddressInput {${withoutFields(mailingAddressFields, ['id', 'province'])}}
 
   """
   A line of the catalog (variantId and quantity) or a custom one (title, price in minor units, quantity).
@@ -198,11 +188,7 @@ export const typeDefs = /* GraphQL */ `
     locationId: ID
   }
 
-  type OrderPayload {
-    order: Order
-    userErrors: [UserError!]!
-  }
-
+  ${payloadTypeDefs('Order')}
   extend type Mutation {
     orderCreate(input: OrderCreateInput!): OrderPayload
     orderFulfill(id: ID!, input: OrderFulfillInput!): OrderPayload
@@ -225,11 +211,7 @@ const lineQuantities = (lines: readonly { line_item_id: string; quantity: number
 
 export const resolvers: Resolvers = {
   QueryRoot: {
-    order: (_, { id }, ctx) => {
-      need(ctx, 'read_orders', 'order');
-      const restId = idOf(id, 'Order');
-      return restId ? ctx.loaders.orders.load(restId) : null;
-    },
+    order: (_, { id }, ctx) => loadedById(ctx, id, 'Order', 'order', ctx.loaders.orders),
     orders: (_, args, ctx) => {
       need(ctx, 'read_orders', 'orders');
       return orderConnection(ctx, args);

@@ -17,12 +17,26 @@ import { encodeKeysetCursor } from '../../pagination.js';
 import { arrayConnection, connectionTypeDefs, cursorId, pagedConnection, type ConnectionArgs } from '../connections.js';
 import { idOf, toGlobalId } from '../ids.js';
 import { restQuery } from '../resolving.js';
-import { enumValue, money, moneyOrNull, priceRange, selectedOptions } from '../shared.js';
-import { need, resourceFields, resourceIds, type AdminContext } from './context.js';
-import { mutation } from './mutation.js';
+import { optionalFields } from '../sdl.js';
+import { enumValue, money, moneyOrNull, priceRange, productDescriptionFields, selectedOptions } from '../shared.js';
+import { loadedById, need, resourceFields, resourceIds, type AdminContext } from './context.js';
+import { deletion, mutation, payloadTypeDefs } from './mutation.js';
 import { tagged, type NodeLoaders } from './nodes.js';
 import type { VariantNode } from './parents.js';
 import type { MutationResolvers, Resolvers } from './types.generated.js';
+
+/** What a product is created with; an update takes the same fields, none required. */
+const productInputFields = `
+    title: String!
+    handle: String
+    descriptionHtml: String
+    vendor: String
+    productType: String
+    tags: [String!]
+    status: ProductStatus
+    options: [ProductOptionInput!]
+    variants: [ProductVariantInput!]!
+`;
 
 /** Products, their variants and their images (read_products; images read_files). */
 export const typeDefs = /* GraphQL */ `
@@ -40,12 +54,7 @@ export const typeDefs = /* GraphQL */ `
   type Product implements Node {
     id: ID!
     legacyResourceId: String!
-    title: String!
-    handle: String!
-    descriptionHtml: String!
-    vendor: String
-    productType: String
-    tags: [String!]!
+    ${productDescriptionFields}
     status: ProductStatus!
     options: [ProductOption!]!
     variants(first: Int, after: String, last: Int, before: String): ProductVariantConnection!
@@ -112,35 +121,11 @@ export const typeDefs = /* GraphQL */ `
     inventoryPolicy: InventoryPolicy
   }
 
-  input ProductCreateInput {
-    title: String!
-    handle: String
-    descriptionHtml: String
-    vendor: String
-    productType: String
-    tags: [String!]
-    status: ProductStatus
-    options: [ProductOptionInput!]
-    variants: [ProductVariantInput!]!
-  }
+  input ProductCreateInput {${productInputFields}}
 
-  input ProductUpdateInput {
-    title: String
-    handle: String
-    descriptionHtml: String
-    vendor: String
-    productType: String
-    tags: [String!]
-    status: ProductStatus
-    options: [ProductOptionInput!]
-    variants: [ProductVariantInput!]
-  }
+  input ProductUpdateInput {${optionalFields(productInputFields)}}
 
-  type ProductPayload {
-    product: Product
-    userErrors: [UserError!]!
-  }
-
+  ${payloadTypeDefs('Product')}
   extend type Mutation {
     productCreate(input: ProductCreateInput!): ProductPayload
     productUpdate(id: ID!, input: ProductUpdateInput!): ProductPayload
@@ -185,11 +170,7 @@ export const productConnection = (ctx: AdminContext, args: ConnectionArgs & { qu
 
 export const resolvers: Resolvers = {
   QueryRoot: {
-    product: (_, { id }, ctx) => {
-      need(ctx, 'read_products', 'product');
-      const restId = idOf(id, 'Product');
-      return restId ? productOf(ctx, restId) : null;
-    },
+    product: (_, { id }, ctx) => loadedById(ctx, id, 'Product', 'product', ctx.loaders.products),
     productByHandle: (_, { handle }, ctx) => {
       need(ctx, 'read_products', 'productByHandle');
       return findProductByHandle(ctx.platform, ctx.store.id, handle.slice(0, 255));
@@ -249,15 +230,7 @@ export const mutations: MutationResolvers = {
     payloadKey: 'product',
     run: (ctx, { body, id }) => updateProduct(ctx.platform, ctx.store.id, id, body),
   }),
-  productDelete: mutation({
-    scope: 'write_products',
-    idType: 'Product',
-    payloadKey: 'deletedId',
-    run: async (ctx, { id, args }) => {
-      await deleteProduct(ctx.platform, ctx.store.id, id);
-      return args.id;
-    },
-  }),
+  productDelete: deletion('write_products', 'Product', (ctx, id) => deleteProduct(ctx.platform, ctx.store.id, id)),
 };
 
 export const nodes: NodeLoaders = {

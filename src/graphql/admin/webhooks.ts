@@ -1,7 +1,7 @@
 import { createSubscription, getSubscription, listSubscriptions, subscriptionSchemas } from '../../webhooks/index.js';
-import { connectionTypeDefs, cursorObjectId, pagedConnection } from '../connections.js';
+import { connectionTypeDefs, cursorObjectId } from '../connections.js';
 import { orNull } from '../resolving.js';
-import { byId, need, resourceFields, type AdminContext } from './context.js';
+import { byId, listField, resourceFields, type AdminContext } from './context.js';
 import { mutation } from './mutation.js';
 import { tagged, type NodeLoaders } from './nodes.js';
 import { MERCHANTS_ONLY } from './scopes.js';
@@ -57,14 +57,10 @@ export const typeDefs = /* GraphQL */ `
 export const resolvers: Resolvers = {
   QueryRoot: {
     webhookSubscription: (_, { id }, ctx) => byId(ctx, id, 'WebhookSubscription', 'webhookSubscription', getSubscription),
-    webhookSubscriptions: (_, args, ctx) => {
-      need(ctx, MERCHANTS_ONLY, 'webhookSubscriptions');
-      return pagedConnection(
-        args,
-        ({ limit, cursor, backwards }) => listSubscriptions(ctx.platform, ctx.store.id, { limit, cursor: cursorObjectId(cursor), backwards }),
-        (w) => w,
-      );
-    },
+    webhookSubscriptions: (_, args, ctx) =>
+      listField(ctx, 'WebhookSubscription', 'webhookSubscriptions', args, ({ limit, cursor, backwards }) =>
+        listSubscriptions(ctx.platform, ctx.store.id, { limit, cursor: cursorObjectId(cursor), backwards }),
+      ),
   },
   WebhookSubscription: {
     ...resourceFields('WebhookSubscription'),

@@ -3,7 +3,7 @@ import { getPublicProduct, listPublicProducts } from '../../storefront/index.js'
 import { arrayConnection, connectionTypeDefs, cursorId, pagedConnection, type ConnectionArgs } from '../connections.js';
 import { toGlobalId } from '../ids.js';
 import { orNull } from '../resolving.js';
-import { money, moneyOrNull, priceRange, selectedOptions } from '../shared.js';
+import { money, moneyOrNull, priceRange, productDescriptionFields, selectedOptions } from '../shared.js';
 import type { PublicVariant, StorefrontContext } from './context.js';
 import type { Resolvers } from './types.generated.js';
 
@@ -11,12 +11,7 @@ import type { Resolvers } from './types.generated.js';
 export const typeDefs = /* GraphQL */ `
   type Product implements Node {
     id: ID!
-    title: String!
-    handle: String!
-    descriptionHtml: String!
-    vendor: String
-    productType: String
-    tags: [String!]!
+    ${productDescriptionFields}
     options: [ProductOption!]!
     availableForSale: Boolean!
     priceRange: ProductPriceRange!

@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { storeScoped, type Routes } from '../../http/endpoint.js';
+import type { ScopedStore } from '../../http/context.js';
 import type { Platform } from '../../platform.js';
 import { discardDraft, editableTheme, editorState, saveDraft } from './drafts.js';
 import { createPreviewSession } from '../previews/sessions.js';
@@ -15,64 +16,50 @@ const write = storeScoped('write_themes', { apps: false });
  * rollback, Preview sessions), on the `/v1/themes` router.
  */
 export function addEditorRoutes(platform: Platform, on: Routes): void {
-  on.get('/:slug/editor', { access: read, query: EditorQuery }, async ({ store, params, query }) =>
-    editorState(platform, store, await editableTheme(platform, store, params.slug, query.theme_id)),
+  // The installed theme a request edits: its slug in the path, which install (when several) in `theme_id`.
+  const themeOf = (r: { store: ScopedStore; params: { slug: string }; query: { theme_id?: string } }) =>
+    editableTheme(platform, r.store, r.params.slug, r.query.theme_id);
+
+  on.get('/:slug/editor', { access: read, query: EditorQuery }, async (r) => editorState(platform, r.store, await themeOf(r)));
+
+  on.put('/:slug/editor/draft', { access: write, query: EditorQuery, body: SaveDraftBody, respond: 'raw' }, async (r) => {
+    const { ctx, principal, body } = r;
+    const e = await themeOf(r);
+    const saved = await saveDraft(platform, e, new ObjectId(principal.merchantId), body.template_key, body.content, body.version);
+    if (saved.outcome === 'conflict') {
+      // Like a stale cart PATCH: the error, with the draft as it is now (its version to build on).
+      ctx.status = 409;
+      ctx.body = {
+        error: {
+          code: 'draft_version_conflict',
+          message: 'The draft changed since it was read; apply your edit to the draft returned here and send its version',
+          request_id: ctx.state.requestId,
+        },
+        data: saved.draft,
+      };
+      return;
+    }
+    ctx.status = 200;
+    ctx.body = { data: saved.draft };
+  });
+
+  on.delete('/:slug/editor/draft', { access: write, query: DiscardDraftQuery }, async (r) =>
+    discardDraft(platform, await themeOf(r), new ObjectId(r.principal.merchantId), r.query.template_key),
   );
 
-  on.put(
-    '/:slug/editor/draft',
-    { access: write, query: EditorQuery, body: SaveDraftBody, respond: 'raw' },
-    async ({ ctx, principal, store, params, query, body }) => {
-      const e = await editableTheme(platform, store, params.slug, query.theme_id);
-      const saved = await saveDraft(platform, e, new ObjectId(principal.merchantId), body.template_key, body.content, body.version);
-      if (saved.outcome === 'conflict') {
-        // Like a stale cart PATCH: the error, with the draft as it is now (its version to build on).
-        ctx.status = 409;
-        ctx.body = {
-          error: {
-            code: 'draft_version_conflict',
-            message: 'The draft changed since it was read; apply your edit to the draft returned here and send its version',
-            request_id: ctx.state.requestId,
-          },
-          data: saved.draft,
-        };
-        return;
-      }
-      ctx.status = 200;
-      ctx.body = { data: saved.draft };
-    },
+  on.post('/:slug/editor/publish', { access: write, query: EditorQuery, body: PublishBody, idempotent: true, status: 201 }, async (r) =>
+    publishDrafts(platform, await themeOf(r), new ObjectId(r.principal.merchantId), r.body.template_keys),
   );
 
-  on.delete('/:slug/editor/draft', { access: write, query: DiscardDraftQuery }, async ({ principal, store, params, query }) =>
-    discardDraft(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), query.template_key),
+  on.get('/:slug/releases', { access: read, query: ReleasesQuery, respond: 'page' }, async (r) => listReleases(platform, await themeOf(r), r.query));
+
+  on.get('/:slug/releases/:number', { access: read, query: EditorQuery }, async (r) => getRelease(platform, await themeOf(r), r.params.number));
+
+  on.post('/:slug/releases/:number/rollback', { access: write, query: EditorQuery, idempotent: true, status: 201 }, async (r) =>
+    rollbackRelease(platform, await themeOf(r), new ObjectId(r.principal.merchantId), r.params.number),
   );
 
-  on.post(
-    '/:slug/editor/publish',
-    { access: write, query: EditorQuery, body: PublishBody, idempotent: true, status: 201 },
-    async ({ principal, store, params, query, body }) =>
-      publishDrafts(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), body.template_keys),
-  );
-
-  on.get('/:slug/releases', { access: read, query: ReleasesQuery, respond: 'page' }, async ({ store, params, query }) =>
-    listReleases(platform, await editableTheme(platform, store, params.slug, query.theme_id), query),
-  );
-
-  on.get('/:slug/releases/:number', { access: read, query: EditorQuery }, async ({ store, params, query }) =>
-    getRelease(platform, await editableTheme(platform, store, params.slug, query.theme_id), params.number),
-  );
-
-  on.post(
-    '/:slug/releases/:number/rollback',
-    { access: write, query: EditorQuery, idempotent: true, status: 201 },
-    async ({ principal, store, params, query }) =>
-      rollbackRelease(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), params.number),
-  );
-
-  on.post(
-    '/:slug/preview-session',
-    { access: write, query: EditorQuery, body: PreviewSessionBody, idempotent: true, status: 201 },
-    async ({ principal, store, params, query, body }) =>
-      createPreviewSession(platform, await editableTheme(platform, store, params.slug, query.theme_id), new ObjectId(principal.merchantId), body.template_key),
+  on.post('/:slug/preview-session', { access: write, query: EditorQuery, body: PreviewSessionBody, idempotent: true, status: 201 }, async (r) =>
+    createPreviewSession(platform, await themeOf(r), new ObjectId(r.principal.merchantId), r.body.template_key),
   );
 }
