@@ -112,7 +112,11 @@ export default tseslint.config(
   // The queue facade is the only door to Agenda (src/queue.ts).
   { files: ['src/**/*.ts', 'jobs/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'], ignores: [QUEUE_FACADE], rules: { ...agendaImports, ...syntax(QUEUE_SYNTAX) } },
   // A collection is declared (a typed db.collection<Doc>(NAME)) only in its owner's models.ts.
-  { files: ['src/**/*.ts'], ignores: [QUEUE_FACADE, 'src/**/models.ts'], rules: { ...syntax([...QUEUE_SYNTAX, COLLECTION_OUTSIDE_MODELS, AGENDA_COLLECTION]) } },
+  {
+    files: ['src/**/*.ts'],
+    ignores: [QUEUE_FACADE, 'src/**/models.ts'],
+    rules: { ...syntax([...QUEUE_SYNTAX, COLLECTION_OUTSIDE_MODELS, AGENDA_COLLECTION]) },
+  },
   { files: ['src/**/models.ts', 'jobs/**/*.ts'], rules: { ...syntax([...QUEUE_SYNTAX, AGENDA_COLLECTION]) } },
   {
     // With the type checker (issue 21, part 6): no open string indexes a plain object (tools/eslint/no-open-key-lookup.js).
