@@ -20,7 +20,9 @@ describe('GraphQL throttling on the shared leaky bucket', function () {
     STOREFRONT_GRAPHQL_CLIENT_CAPACITY: '60',
     STOREFRONT_GRAPHQL_CLIENT_RESTORE_RATE: '1',
   };
-  const { app, api } = useTestApp('graphql_throttling', env);
+  // The system's clock, until a test stops it: a stopped clock restores no point, however slow the machine.
+  const clock = { stoppedAt: null as Date | null, now: () => clock.stoppedAt ?? new Date() };
+  const { app, api } = useTestApp('graphql_throttling', env, { clock });
   let shop: GivenMerchantWithStore;
   const post = (base: string, query: string, as = shop.as) => graphqlPost(`${base}/v1/admin/graphql`, asMerchant(as), query);
 
@@ -115,23 +117,28 @@ describe('GraphQL throttling on the shared leaky bucket', function () {
     const headers = { 'x-store-subdomain': fresh.store.subdomain };
     const typename = await graphqlPost(url, headers, '{ __typename }');
     expect(typename.body.extensions.cost).to.deep.include({ requestedQueryCost: 1, actualQueryCost: 1 });
-    // The client's bucket holds 60 and restores 1 a second: documents that fail validation, new and known, empty it.
-    let sent = 0;
-    let answer = await graphqlPost(url, headers, '{ nope }');
-    while (answer.status !== 429 && sent < 200) {
-      sent++;
-      answer = await graphqlPost(url, headers, sent % 2 ? '{ nope }' : `{ nope${sent} }`);
-      if (answer.status !== 429) {
-        expect(answer.status).to.equal(400);
-        expect(answer.body.extensions.cost.actualQueryCost).to.equal(1);
+    clock.stoppedAt = new Date();
+    try {
+      // The client's bucket holds 60 and restores 1 a second (none while the clock is stopped): documents that fail validation, new and known, empty it.
+      let sent = 0;
+      let answer = await graphqlPost(url, headers, '{ nope }');
+      while (answer.status !== 429 && sent < 200) {
+        sent++;
+        answer = await graphqlPost(url, headers, sent % 2 ? '{ nope }' : `{ nope${sent} }`);
+        if (answer.status !== 429) {
+          expect(answer.status).to.equal(400);
+          expect(answer.body.extensions.cost.actualQueryCost).to.equal(1);
+        }
       }
+      expect(answer.status).to.equal(429);
+      expect(sent).to.be.at.least(50);
+      expect(Number(answer.headers.get('retry-after'))).to.be.at.least(1);
+      expect(answer.body.errors[0].extensions).to.deep.include({ code: 'THROTTLED', requestedQueryCost: 1 });
+      for (const refused of ['{ nope }', '{ still nope }', '{ shop { name } }', '{'])
+        expect((await graphqlPost(url, headers, refused)).body.errors[0].extensions.code, refused).to.equal('THROTTLED');
+    } finally {
+      clock.stoppedAt = null;
     }
-    expect(answer.status).to.equal(429);
-    expect(sent).to.be.at.least(50);
-    expect(Number(answer.headers.get('retry-after'))).to.be.at.least(1);
-    expect(answer.body.errors[0].extensions).to.deep.include({ code: 'THROTTLED', requestedQueryCost: 1 });
-    for (const refused of ['{ nope }', '{ still nope }', '{ shop { name } }', '{'])
-      expect((await graphqlPost(url, headers, refused)).body.errors[0].extensions.code, refused).to.equal('THROTTLED');
   });
 
   it('charges a document new to the process a point per 200 bytes before it is parsed and validated, and a known one only its cost', async () => {
