@@ -41,17 +41,22 @@ export function presenting<D extends object, V>(present: (doc: D) => V, unread: 
   };
 }
 
-/** The store's documents with these ids, each presented, by id (what a GraphQL loader batches): with `fields`, only what those are presented from is read. */
+/**
+ * The store's documents with these ids, each presented, by id (what a GraphQL loader batches): with
+ * `fields`, only what those are presented from is read. `hidden`: documents not shown (read by the
+ * fields it names), such as orders still being made.
+ */
 export async function viewsByIds<D extends { _id: ObjectId; store_id: ObjectId }, V>(
   collection: Collection<D>,
   storeId: string,
   ids: readonly string[],
-  view: { sources: Sources<V, D>; present: (doc: D) => V; unread: Partial<D> },
+  view: { sources: Sources<V, D>; present: (doc: D) => V; unread: Partial<D>; hidden?: { by: readonly (keyof D & string)[]; test: (doc: D) => boolean } },
   fields: ViewFields<V> | undefined,
 ): Promise<Map<string, V>> {
-  const projection = projectionOf(view.sources, fields);
+  const projection = projectionOf(view.sources, fields, view.hidden?.by);
   const present = presenting(view.present, view.unread, projection);
-  return new Map((await findManyInStore(collection, storeId, ids, projection)).map((d) => [d._id.toHexString(), present(d as D)]));
+  const docs = (await findManyInStore(collection, storeId, ids, projection)) as D[];
+  return new Map(docs.filter((d) => !view.hidden?.test(d)).map((d) => [d._id.toHexString(), present(d)]));
 }
 
 /** The time a blank date field is presented as. */

@@ -171,7 +171,8 @@ export function pageForm<M extends object>(middleware: M): M {
  */
 export type PublicIdempotency = { scope: (ctx: AppContext) => string | null };
 
-type BodyOf<BS> = BS extends z.ZodType ? z.infer<BS> : undefined;
+/** The body an endpoint hands its handler: its schema's output (none without one). */
+export type BodyOf<BS> = BS extends z.ZodType ? z.infer<BS> : undefined;
 /** The handler's `params`: what the `params` schema gives, else the route path's parameters (`P`, read from the path). */
 type ParamsOf<PS, P> = PS extends z.ZodType ? z.infer<PS> : P;
 

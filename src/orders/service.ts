@@ -1,5 +1,4 @@
 import { ObjectId, type Filter } from 'mongodb';
-import { findManyInStore } from '../db.js';
 import { findVariants } from '../catalog/index.js';
 import { PlatformError, invalidInput, type InputIssue } from '../errors.js';
 import { type LocationView } from '../inventory/index.js';
@@ -7,7 +6,7 @@ import { afterCursor, findPage, pageDirection, type Page } from '../pagination.j
 import type { Platform } from '../platform.js';
 import type { Provider } from '../payments/index.js';
 import { changeOrder, findMade, fulfillable, fulfillmentStatusOf, loadOrder, madeBy, type Keys, type Plan } from './changes.js';
-import { presenting, projectionOf, type ViewFields } from '../projection.js';
+import { presenting, projectionOf, viewsByIds, type ViewFields } from '../projection.js';
 import { ORDER_SOURCES, presentOrder, UNREAD_ORDER, type OrderView } from './present.js';
 import { lineRefundAmount } from './pricing.js';
 import type { CancelBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
@@ -301,10 +300,13 @@ export async function ordersByIds(
   ids: readonly string[],
   fields?: ViewFields<OrderView>,
 ): Promise<Map<string, OrderView>> {
-  const projection = projectionOf(ORDER_SOURCES, fields, ['creating']);
-  const docs = await findManyInStore(orders(platform.db), storeId, ids, projection);
-  const present = presenting(presentOrder, UNREAD_ORDER, projection);
-  return new Map(docs.filter((d) => d.creating !== true).map((d) => [d._id.toHexString(), present(d)]));
+  const view = {
+    sources: ORDER_SOURCES,
+    present: presentOrder,
+    unread: UNREAD_ORDER,
+    hidden: { by: ['creating'] as const, test: (d: OrderDocument) => d.creating === true },
+  };
+  return viewsByIds(orders(platform.db), storeId, ids, view, fields);
 }
 
 /** How many orders the store has (a bulk export's estimate; orders being made are not counted). */
