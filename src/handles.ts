@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Collection, Filter, ObjectId, WithId } from 'mongodb';
+import type { Collection, ObjectId, WithId } from 'mongodb';
 import { findInStore, isDuplicateKeyError, onDuplicateKey } from './db.js';
 import { PlatformError } from './errors.js';
 import type { Platform } from './platform.js';
+import { deleteAsRead } from './deleting.js';
 
 /**
  * Handles, the URL names of a store's products, collections, pages and articles
@@ -73,19 +74,9 @@ export async function deleteWithHandle<T extends HandledDocument>(
 ): Promise<void> {
   for (let attempt = 1; attempt <= rules.attempts; attempt++) {
     const doc = await findInStore(target.collection, storeId, rawId, target.what);
-    const id = doc._id.toHexString();
     const kind = target.event.slice(0, target.event.indexOf('.'));
-    const pending = [
-      ...(doc.pending_events ?? []),
-      platform.events.pending(target.event, doc.store_id, { [kind]: { id, handle: doc.handle } }, `${target.event}:${id}`),
-    ];
-    const removed = await platform.events.deleting(target.carrier, doc._id, pending, async () => {
-      const result = await target.collection.deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version } as Filter<T>);
-      if (result.deletedCount !== 1) return false;
-      await rules.alsoRemove?.(doc);
-      return true;
-    });
-    if (removed) return;
+    const payload = { [kind]: { id: doc._id.toHexString(), handle: doc.handle } };
+    if (await deleteAsRead(platform, target, doc, payload, { removed: () => rules.alsoRemove?.(doc) })) return;
   }
   throw rules.conflict();
 }

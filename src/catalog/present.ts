@@ -1,5 +1,6 @@
 import { NEVER, type Sources } from '../projection.js';
 import type { CollectionDocument, ProductDocument, VariantDocument } from './models.js';
+import { stamps } from '../allow-list.js';
 
 export const presentVariant = (v: VariantDocument, currency: string) => ({
   id: v._id.toHexString(),
@@ -30,8 +31,7 @@ export const presentProduct = (p: ProductDocument) => ({
   price_min: p.price_min,
   price_max: p.price_max,
   currency: p.currency,
-  created_at: p.created_at.toISOString(),
-  updated_at: p.updated_at.toISOString(),
+  ...stamps(p),
 });
 export type ProductView = ReturnType<typeof presentProduct>;
 
@@ -64,8 +64,7 @@ export const presentCollection = (c: CollectionDocument) => ({
   type: c.type,
   product_ids: c.type === 'manual' ? c.product_ids.map((id) => id.toHexString()) : undefined,
   rules: c.rules ?? undefined,
-  created_at: c.created_at.toISOString(),
-  updated_at: c.updated_at.toISOString(),
+  ...stamps(c),
 });
 export type CollectionView = ReturnType<typeof presentCollection>;
 

@@ -1,4 +1,5 @@
 import type { ArticleDocument, MenuDocument, PageDocument } from './models.js';
+import { stamps } from '../allow-list.js';
 
 /** The store's one blog: its handle is its URL (`/blogs/news`). */
 export const BLOG_HANDLE = 'news';
@@ -9,8 +10,7 @@ export const presentPage = (p: PageDocument) => ({
   handle: p.handle,
   body_html: p.body_html,
   published: p.published,
-  created_at: p.created_at.toISOString(),
-  updated_at: p.updated_at.toISOString(),
+  ...stamps(p),
 });
 export type PageView = ReturnType<typeof presentPage>;
 
@@ -23,8 +23,7 @@ export const presentArticle = (a: ArticleDocument) => ({
   author: a.author,
   published: a.published,
   published_at: a.published_at ? a.published_at.toISOString() : null,
-  created_at: a.created_at.toISOString(),
-  updated_at: a.updated_at.toISOString(),
+  ...stamps(a),
 });
 export type ArticleView = ReturnType<typeof presentArticle>;
 
@@ -32,8 +31,7 @@ export const presentMenu = (m: MenuDocument) => ({
   handle: m.handle,
   title: m.title,
   items: m.items.map((i) => ({ title: i.title, url: i.url })),
-  created_at: m.created_at.toISOString(),
-  updated_at: m.updated_at.toISOString(),
+  ...stamps(m),
 });
 export type MenuView = ReturnType<typeof presentMenu>;
 

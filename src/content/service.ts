@@ -6,6 +6,7 @@ import { parseObjectId } from '../ids.js';
 import { sanitizeMerchantHtml } from '../merchant-html.js';
 import { afterCursor, findViewPage, findPage, pageDirection, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
+import { deleteAsRead } from '../deleting.js';
 import { deleteWithHandle, handleTaken, insertWithHandle } from '../handles.js';
 import {
   presentArticle,
@@ -267,15 +268,8 @@ export async function deleteMenu(platform: Platform, storeId: string, handle: st
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const doc = await menus(platform.db).findOne({ store_id: new ObjectId(storeId), handle });
     if (!doc) throw notFound('Menu');
-    const pending = [
-      ...(doc.pending_events ?? []),
-      platform.events.pending('menu.deleted', doc.store_id, { menu: { handle: doc.handle } }, `menu.deleted:${doc._id.toHexString()}`),
-    ];
-    const removed = await platform.events.deleting(MENUS, doc._id, pending, async () => {
-      const result = await menus(platform.db).deleteOne({ _id: doc._id, store_id: doc.store_id, version: doc.version });
-      return result.deletedCount === 1;
-    });
-    if (removed) return;
+    const target = { collection: menus(platform.db), carrier: MENUS, event: 'menu.deleted' as const };
+    if (await deleteAsRead(platform, target, doc, { menu: { handle: doc.handle } })) return;
   }
   throw editConflict('menu');
 }

@@ -1,4 +1,5 @@
 import type { CouponDocument } from './models.js';
+import { stamps } from '../allow-list.js';
 
 export const presentCoupon = (c: CouponDocument) => ({
   id: c._id.toHexString(),
@@ -13,7 +14,6 @@ export const presentCoupon = (c: CouponDocument) => ({
   starts_at: c.starts_at ? c.starts_at.toISOString() : null,
   ends_at: c.ends_at ? c.ends_at.toISOString() : null,
   active: c.active,
-  created_at: c.created_at.toISOString(),
-  updated_at: c.updated_at.toISOString(),
+  ...stamps(c),
 });
 export type CouponView = ReturnType<typeof presentCoupon>;

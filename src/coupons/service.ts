@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import { PlatformError, invalidInput } from '../errors.js';
 import { findViewPage, type Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
+import { deleteAsRead } from '../deleting.js';
 import { presentCoupon, type CouponView } from './present.js';
 import {
   CODE_PATTERN,
@@ -129,19 +130,9 @@ export async function updateCoupon(platform: Platform, storeId: string, couponId
 export async function deleteCoupon(platform: Platform, storeId: string, couponId: string): Promise<void> {
   for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
     const current = await findInStore(coupons(platform.db), storeId, couponId, 'Coupon');
-    const view = presentCoupon(current);
-    const pending = [platform.events.pending('coupon.deleted', current.store_id, { coupon: view }, `coupon.deleted:${view.id}`)];
-    // Conditional on the version read, so the event shows the coupon as it was when it went.
-    const removed = await platform.events.deleting(COUPONS, current._id, pending, async () => {
-      const result = await coupons(platform.db).deleteOne({
-        _id: current._id,
-        store_id: current.store_id,
-        version: current.version,
-        usage_count: current.usage_count,
-      });
-      return result.deletedCount === 1;
-    });
-    if (removed) return;
+    const target = { collection: coupons(platform.db), carrier: COUPONS, event: 'coupon.deleted' as const };
+    // Nor while it was being redeemed: the event shows its usage as it was.
+    if (await deleteAsRead(platform, target, current, { coupon: presentCoupon(current) }, { also: { usage_count: current.usage_count } })) return;
   }
   throw new PlatformError('conflict', 'coupon_busy', 'The coupon kept changing while it was being deleted; try again');
 }

@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import { PlatformError, invalidInput, notFound } from '../errors.js';
 import { afterCursor, type Page, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
+import { deleteAsRead } from '../deleting.js';
 import { presentAddress, presentCustomer, type CustomerAddressView } from './present.js';
 import type { CreateAddressBody, OwnAddressChangeBody, UpdateAddressBody } from './schemas.js';
 import { editConflict, loadCustomer, UPDATE_TRIES } from './service.js';
@@ -156,19 +157,9 @@ export async function deleteAddress(platform: Platform, storeId: string, custome
   for (let tries = 0; tries < UPDATE_TRIES; tries++) {
     // 404 once it is gone (also when a concurrent delete took it between tries).
     const current = await findAddress(platform, customer, addressId);
+    const target = { collection: customerAddresses(platform.db), carrier: CUSTOMER_ADDRESSES, event: 'customer_address.deleted' as const };
     const view = presentAddress(current, customer.default_address_id);
-    const pending = [platform.events.pending('customer_address.deleted', current.store_id, { customer_address: view }, `customer_address.deleted:${view.id}`)];
-    // Conditional on the version read, so the event shows the address as it was when it went.
-    const removed = await platform.events.deleting(CUSTOMER_ADDRESSES, current._id, pending, async () => {
-      const result = await customerAddresses(platform.db).deleteOne({
-        _id: current._id,
-        store_id: current.store_id,
-        customer_id: current.customer_id,
-        version: current.version,
-      });
-      return result.deletedCount === 1;
-    });
-    if (!removed) continue;
+    if (!(await deleteAsRead(platform, target, current, { customer_address: view }, { also: { customer_id: current.customer_id } }))) continue;
     await customers(platform.db).updateOne({ _id: customer._id, store_id: customer.store_id }, { $inc: { addresses_count: -1 } });
     // Conditional on the default being this address, read at the moment of the update.
     await promoteOldest(platform, customer, current._id);

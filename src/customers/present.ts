@@ -1,4 +1,4 @@
-import { pick } from '../allow-list.js';
+import { pick, stamps } from '../allow-list.js';
 import { NEVER, type Sources } from '../projection.js';
 import type { ObjectId } from 'mongodb';
 import type { AddressFields, CustomerAddressDocument, CustomerDocument, WishlistItemDocument } from './models.js';
@@ -16,8 +16,7 @@ export const presentCustomer = (c: CustomerDocument) => ({
   total_spent: c.total_spent,
   currency: c.currency,
   default_address_id: c.default_address_id?.toHexString() ?? null,
-  created_at: c.created_at.toISOString(),
-  updated_at: c.updated_at.toISOString(),
+  ...stamps(c),
 });
 export type CustomerView = ReturnType<typeof presentCustomer>;
 
@@ -64,8 +63,7 @@ export const presentAddress = (a: CustomerAddressDocument, defaultId: ObjectId |
   zip: a.zip,
   phone: a.phone,
   default: defaultId !== null && defaultId.equals(a._id),
-  created_at: a.created_at.toISOString(),
-  updated_at: a.updated_at.toISOString(),
+  ...stamps(a),
 });
 
 /**

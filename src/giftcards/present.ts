@@ -1,4 +1,5 @@
 import type { GiftCardDocument } from './models.js';
+import { stamps } from '../allow-list.js';
 
 /** The card as the API shows it: never the code or its hash. */
 export const presentGiftCard = (g: GiftCardDocument) => ({
@@ -11,8 +12,7 @@ export const presentGiftCard = (g: GiftCardDocument) => ({
   expires_on: g.expires_on,
   note: g.note,
   customer_id: g.customer_id,
-  created_at: g.created_at.toISOString(),
-  updated_at: g.updated_at.toISOString(),
+  ...stamps(g),
   disabled_at: g.disabled_at ? g.disabled_at.toISOString() : null,
 });
 export type GiftCardView = ReturnType<typeof presentGiftCard>;

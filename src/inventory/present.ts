@@ -1,4 +1,5 @@
 import type { LevelDocument, LocationDocument } from './models.js';
+import { stamps } from '../allow-list.js';
 
 export const presentLocation = (l: LocationDocument) => ({
   id: l._id.toHexString(),
@@ -8,8 +9,7 @@ export const presentLocation = (l: LocationDocument) => ({
   country_code: l.country_code,
   zip: l.zip,
   active: l.active,
-  created_at: l.created_at.toISOString(),
-  updated_at: l.updated_at.toISOString(),
+  ...stamps(l),
 });
 export type LocationView = ReturnType<typeof presentLocation>;
 

@@ -1,5 +1,6 @@
 import { NEVER, type Sources } from '../projection.js';
 import type { LineItemDocument, OrderDocument } from './models.js';
+import { stamps } from '../allow-list.js';
 
 const id = (v: { toHexString(): string } | null) => (v ? v.toHexString() : null);
 
@@ -73,8 +74,7 @@ export const presentOrder = (o: OrderDocument) => ({
   note: o.note,
   source: o.source,
   payment_methods: o.payment_methods ?? null,
-  created_at: o.created_at.toISOString(),
-  updated_at: o.updated_at.toISOString(),
+  ...stamps(o),
 });
 export type OrderView = ReturnType<typeof presentOrder>;
 

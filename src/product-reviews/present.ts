@@ -1,4 +1,5 @@
 import type { ReviewDocument } from './models.js';
+import { stamps } from '../allow-list.js';
 
 export type RatingSummary = {
   product_id: string;
@@ -20,7 +21,6 @@ export const presentReview = (r: ReviewDocument) => ({
   status: r.status,
   reply: r.reply ? { body: r.reply.body, replied_at: r.reply.replied_at.toISOString() } : null,
   version: r.version,
-  created_at: r.created_at.toISOString(),
-  updated_at: r.updated_at.toISOString(),
+  ...stamps(r),
 });
 export type ReviewView = ReturnType<typeof presentReview>;

@@ -5,6 +5,7 @@ import { customerBoughtProduct } from '../orders/index.js';
 import { PlatformError, invalidInput, notFound, type InputIssue } from '../errors.js';
 import { afterCursor, findPage } from '../pagination.js';
 import type { Platform } from '../platform.js';
+import { deleteAsRead } from '../deleting.js';
 import { presentReview, type RatingSummary, type ReviewView } from './present.js';
 import type { CreateReviewBody, CustomerReviewBody, ListReviewsQuery, ReplyBody, UpdateReviewBody } from './schemas.js';
 import { REVIEWS, reviews, type ReviewDocument } from './models.js';
@@ -161,14 +162,8 @@ export async function deleteReview(platform: Platform, storeId: string, reviewId
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     // 404 once it is gone (also when a concurrent delete took it between attempts).
     const current = await loadReview(platform, storeId, reviewId);
-    const view = presentReview(current);
-    const pending = [platform.events.pending('review.deleted', current.store_id, { review: view }, `review.deleted:${view.id}`)];
-    // Conditional on the version read, so the event shows the review as it was when it went.
-    const removed = await platform.events.deleting(REVIEWS, current._id, pending, async () => {
-      const result = await reviews(platform.db).deleteOne({ _id: current._id, store_id: current.store_id, version: current.version });
-      return result.deletedCount === 1;
-    });
-    if (removed) return;
+    const target = { collection: reviews(platform.db), carrier: REVIEWS, event: 'review.deleted' as const };
+    if (await deleteAsRead(platform, target, current, { review: presentReview(current) })) return;
   }
   throw reviewBusy();
 }

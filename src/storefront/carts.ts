@@ -9,6 +9,7 @@ import { generateToken, hashToken } from '../secrets/index.js';
 import { claimLease, NO_LEASE, releaseLeases, type Held, type Lease } from '../work/lease.js';
 import { CART_TOKEN_PREFIX, MAX_CART_LINES, type CartChanges } from './schemas.js';
 import { carts, type CartDocument, type CartLineDocument, type CheckoutDetails } from './models.js';
+import { stamps } from '../allow-list.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -159,8 +160,7 @@ async function priceCart(platform: Platform, store: CartStore, doc: CartDocument
     total: subtotal - discount,
     purchasable: lines.length > 0 && lines.every((l) => l.problem === null),
     expires_at: doc.expires_at.toISOString(),
-    created_at: doc.created_at.toISOString(),
-    updated_at: doc.updated_at.toISOString(),
+    ...stamps(doc),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ScopedStore } from '../http/context.js';
 import type { StoreDocument } from './models.js';
+import { stamps } from '../allow-list.js';
 
 /** The locale of a store that never set one. */
 export const DEFAULT_STORE_LOCALE = 'en';
@@ -14,6 +15,5 @@ export const presentStore = (s: StoreDocument): StoreView => ({
   currency: s.currency,
   locale: s.locale ?? DEFAULT_STORE_LOCALE,
   live_theme_id: s.live_theme_id?.toHexString() ?? null,
-  created_at: s.created_at.toISOString(),
-  updated_at: s.updated_at.toISOString(),
+  ...stamps(s),
 });

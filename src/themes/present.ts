@@ -4,6 +4,7 @@ import type { DraftKey, ReleaseRecord, ThemeDraftDocument, ThemeReleaseDocument 
 import type { StoreThemeDocument } from './installs/models.js';
 import type { ThemePreviewSessionDocument } from './previews/models.js';
 import type { ThemeReviewDocument } from './review/models.js';
+import { stamps } from '../allow-list.js';
 
 export type ReviewView = {
   id: string;
@@ -31,8 +32,7 @@ export const presentReview = (r: ThemeReviewDocument): ReviewView => ({
   renderer_version: r.renderer_version,
   reasons: r.reasons,
   reviewed_at: r.reviewed_at?.toISOString() ?? null,
-  created_at: r.created_at.toISOString(),
-  updated_at: r.updated_at.toISOString(),
+  ...stamps(r),
 });
 
 /** spec 2.6: installable only when the package is active and the version published. */
@@ -111,8 +111,7 @@ export const presentStoreTheme = (t: StoreThemeDocument): StoreThemeView => ({
   version: t.version,
   role: t.role,
   settings_data: t.settings_data,
-  created_at: t.created_at.toISOString(),
-  updated_at: t.updated_at.toISOString(),
+  ...stamps(t),
 });
 
 /** One key's draft as the editor sees it: `version` is what the next save sends back (0: never drafted). */

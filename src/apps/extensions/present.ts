@@ -1,4 +1,5 @@
 import type { RegistrationDocument, Transition } from './models.js';
+import { stamps } from '../../allow-list.js';
 
 export type TransitionView = {
   from: Transition['from'];
@@ -34,7 +35,6 @@ export const presentRegistration = (r: RegistrationDocument) => ({
   app_version_id: r.app_version_id.toHexString(),
   last_transition: presentTransition(r.last_transition),
   version: r.version,
-  created_at: r.created_at.toISOString(),
-  updated_at: r.updated_at.toISOString(),
+  ...stamps(r),
 });
 export type RegistrationView = ReturnType<typeof presentRegistration>;

@@ -24,6 +24,7 @@ import { countInstallChange } from '../stats/installs.js';
 import { reconcileRegistry } from '../extensions/registry.js';
 import { pendingRevocation } from '../extensions/revocation.js';
 import { RevokeExtensions } from '../extensions/revocation.js';
+import { stamps } from '../../allow-list.js';
 
 export const CODE_PREFIX = 'emp_ac';
 
@@ -55,8 +56,7 @@ export function presentInstallation(doc: InstallationDocument): InstallationView
     webhook_url: doc.webhook_url,
     installed_at: doc.installed_at.toISOString(),
     uninstalled_at: doc.uninstalled_at?.toISOString() ?? null,
-    created_at: doc.created_at.toISOString(),
-    updated_at: doc.updated_at.toISOString(),
+    ...stamps(doc),
   };
 }
 

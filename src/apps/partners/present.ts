@@ -1,5 +1,6 @@
 import type { AppManifest } from '../manifest/types.js';
 import type { AppDocument, AppStatus, AppVersionDocument, AppVersionStatus, DeveloperDocument, HashedSecret } from './models.js';
+import { stamps } from '../../allow-list.js';
 
 /**
  * Documents → API shapes, by allow-list: a credential's hash and the owner's merchant id are in
@@ -26,8 +27,7 @@ export const presentDeveloper = (d: DeveloperDocument): DeveloperView => ({
   website_url: d.website_url,
   support_url: d.support_url,
   privacy_policy_url: d.privacy_policy_url,
-  created_at: d.created_at.toISOString(),
-  updated_at: d.updated_at.toISOString(),
+  ...stamps(d),
 });
 
 /** What a partner sees of a stored secret: its display prefix and age, never the hash. */
@@ -85,8 +85,7 @@ export const presentDeveloperApp = (a: AppDocument, latest: AppVersionDocument |
   published_version_id: a.published_version_id?.toHexString() ?? null,
   published_at: iso(a.published_at),
   published: a.published,
-  created_at: a.created_at.toISOString(),
-  updated_at: a.updated_at.toISOString(),
+  ...stamps(a),
 });
 
 /** Submission's answer: the app and its show-once credentials (spec 2.2). */

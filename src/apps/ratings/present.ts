@@ -1,4 +1,5 @@
 import type { AppRatingDocument, RatingKey, RatingSummary } from './models.js';
+import { stamps } from '../../allow-list.js';
 
 /** An app's app ratings at a glance: the average to one decimal (null without reviews), how many, how many of each rating. */
 export type RatingView = { average: number | null; count: number; distribution: Record<RatingKey, number> };
@@ -33,8 +34,7 @@ export const presentAppRating = (r: AppRatingDocument): AppRatingView => ({
   title: r.title,
   body: r.body,
   reply: r.reply ? { body: r.reply.body, created_at: r.reply.created_at.toISOString(), updated_at: r.reply.updated_at.toISOString() } : null,
-  created_at: r.created_at.toISOString(),
-  updated_at: r.updated_at.toISOString(),
+  ...stamps(r),
 });
 
 /** The author's view of their review (create, edit): the public view and the store it is for. */

@@ -58,22 +58,30 @@ export const RELEASE_STATUSES = ['published', 'draft'] as const;
 
 /** Folders a theme file may live in (Shopify's theme layout, and `blocks/` of the spec's layout). */
 export const ASSET_FOLDERS = ['assets', 'blocks', 'config', 'layout', 'locales', 'sections', 'snippets', 'templates'] as const;
-/** Content types an asset may have, each with the file extensions it goes with; `inline`: may be sent as UTF-8 `content`. */
-export const ASSET_CONTENT_TYPES: Record<string, { extensions: readonly string[]; inline: boolean }> = {
-  'text/css': { extensions: ['css'], inline: true },
-  'text/javascript': { extensions: ['js', 'mjs'], inline: true },
-  'application/json': { extensions: ['json'], inline: true },
-  'text/x-liquid': { extensions: ['liquid'], inline: true },
-  'text/plain': { extensions: ['txt'], inline: true },
-  'image/svg+xml': { extensions: ['svg'], inline: true },
-  'image/png': { extensions: ['png'], inline: false },
-  'image/jpeg': { extensions: ['jpg', 'jpeg'], inline: false },
-  'image/gif': { extensions: ['gif'], inline: false },
-  'image/webp': { extensions: ['webp'], inline: false },
-  'image/avif': { extensions: ['avif'], inline: false },
-  'font/woff': { extensions: ['woff'], inline: false },
-  'font/woff2': { extensions: ['woff2'], inline: false },
+/** Text content types an asset may have, each with its file extensions: these may be sent as UTF-8 `content`. */
+const TEXT_ASSETS: Record<string, readonly string[]> = {
+  'text/css': ['css'],
+  'text/javascript': ['js', 'mjs'],
+  'application/json': ['json'],
+  'text/x-liquid': ['liquid'],
+  'text/plain': ['txt'],
+  'image/svg+xml': ['svg'],
 };
+/** Binary content types an asset may have, each with its file extensions: sent base64-encoded only. */
+const BINARY_ASSETS: Record<string, readonly string[]> = {
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/gif': ['gif'],
+  'image/webp': ['webp'],
+  'image/avif': ['avif'],
+  'font/woff': ['woff'],
+  'font/woff2': ['woff2'],
+};
+/** Content types an asset may have, each with the file extensions it goes with; `inline`: may be sent as UTF-8 `content`. */
+export const ASSET_CONTENT_TYPES: Record<string, { extensions: readonly string[]; inline: boolean }> = Object.fromEntries([
+  ...Object.entries(TEXT_ASSETS).map(([type, extensions]) => [type, { extensions, inline: true }]),
+  ...Object.entries(BINARY_ASSETS).map(([type, extensions]) => [type, { extensions, inline: false }]),
+]);
 
 // Semantic Versioning 2.0.0's own expression (semver.org), as src/apps/manifest/validate.ts uses it.
 export const SEMVER_PATTERN =
@@ -170,38 +178,32 @@ const template = {
   },
 };
 
-const sectionDefinition = {
+/** A section's or a block's definition: its `type` and `name`, then what the kind adds. */
+const definition = (properties: Record<string, unknown>) => ({
   type: 'object',
   additionalProperties: false,
   required: ['type', 'name'],
-  properties: {
-    type: { type: 'string', minLength: 1, maxLength: 64 },
-    name: text(100),
-    renderer_key: typeName,
-    settings_schema: settingsSchema,
-    defaults: settingValues,
-    block_types: { type: 'array', maxItems: MAX_BLOCK_DEFINITIONS, items: { type: 'string', minLength: 1, maxLength: 64 } },
-    accepts_app_blocks: { type: 'boolean' },
-    presets: {
-      type: 'array',
-      maxItems: MAX_PRESETS,
-      items: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: text(100), settings: settingValues } },
-    },
-    enabled_on: { type: 'array', minItems: 1, maxItems: TEMPLATE_KEYS.length, items: { enum: [...TEMPLATE_KEYS] } },
+  properties: { type: { type: 'string', minLength: 1, maxLength: 64 }, name: text(100), ...properties },
+});
+
+const sectionDefinition = definition({
+  renderer_key: typeName,
+  settings_schema: settingsSchema,
+  defaults: settingValues,
+  block_types: { type: 'array', maxItems: MAX_BLOCK_DEFINITIONS, items: { type: 'string', minLength: 1, maxLength: 64 } },
+  accepts_app_blocks: { type: 'boolean' },
+  presets: {
+    type: 'array',
+    maxItems: MAX_PRESETS,
+    items: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: text(100), settings: settingValues } },
   },
-};
-const blockDefinition = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type', 'name'],
-  properties: {
-    type: { type: 'string', minLength: 1, maxLength: 64 },
-    name: text(100),
-    description: { type: 'string', maxLength: 500 },
-    settings_schema: settingsSchema,
-    defaults: settingValues,
-  },
-};
+  enabled_on: { type: 'array', minItems: 1, maxItems: TEMPLATE_KEYS.length, items: { enum: [...TEMPLATE_KEYS] } },
+});
+const blockDefinition = definition({
+  description: { type: 'string', maxLength: 500 },
+  settings_schema: settingsSchema,
+  defaults: settingValues,
+});
 
 const asset = {
   type: 'object',

@@ -1,4 +1,5 @@
 import type { DeliveryDocument } from './models.js';
+import { stamps } from '../../allow-list.js';
 
 /** A delivery as the operations API shows it; with its attempts on the single read. */
 export function presentDelivery(d: DeliveryDocument, withAttempts: boolean) {
@@ -15,8 +16,7 @@ export function presentDelivery(d: DeliveryDocument, withAttempts: boolean) {
     last_error: d.attempts.at(-1)?.error ?? null,
     series: d.series,
     completed_at: d.completed_at?.toISOString() ?? null,
-    created_at: d.created_at.toISOString(),
-    updated_at: d.updated_at.toISOString(),
+    ...stamps(d),
     ...(withAttempts
       ? {
           attempts: d.attempts.map((a) => ({

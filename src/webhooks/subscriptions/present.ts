@@ -1,4 +1,5 @@
 import type { SubscriptionDocument, SubscriptionHealth } from './models.js';
+import { stamps } from '../../allow-list.js';
 
 /** A subscription's health (docs/webhooks.md, Subscription health), as every view of it shows it. */
 export type HealthView = {
@@ -54,8 +55,7 @@ export const presentSubscription = (s: SubscriptionDocument): SubscriptionView =
   secret_rotated_at: s.secret?.created_at.toISOString() ?? null,
   previous_secret_expires_at: s.previous_secret ? s.previous_secret.expires_at.toISOString() : null,
   ...presentHealth(s),
-  created_at: s.created_at.toISOString(),
-  updated_at: s.updated_at.toISOString(),
+  ...stamps(s),
 });
 
 export type AppSubscriptionView = {
@@ -81,8 +81,7 @@ export const presentAppSubscription = (s: SubscriptionDocument): AppSubscription
   disabled_at: s.disabled_at ? s.disabled_at.toISOString() : null,
   consecutive_failed_deliveries: s.consecutive_failed_deliveries,
   ...presentHealth(s),
-  created_at: s.created_at.toISOString(),
-  updated_at: s.updated_at.toISOString(),
+  ...stamps(s),
 });
 
 /**

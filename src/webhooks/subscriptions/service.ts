@@ -4,6 +4,7 @@ import { carried, carrying } from '../../events/index.js';
 import { parseObjectId } from '../../ids.js';
 import { afterCursor, type Page, findPage, pageDirection } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
+import { deleteAsRead } from '../../deleting.js';
 import { FRESH_HEALTH } from './health.js';
 import { healthOf, presentSubscription, type SubscriptionView, type SubscriptionWithSecret } from './present.js';
 import type { CreateSubscriptionBody, RotateSecretBody, UpdateSubscriptionBody } from './schemas.js';
@@ -223,17 +224,9 @@ export async function deleteSubscription(platform: Platform, storeId: string, su
   for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
     const current = await findSubscription(platform, storeId, subscriptionId);
     if (!current) throw notFound('Webhook subscription');
-    const view = presentSubscription(current);
-    const pending = [
-      platform.events.pending('webhook_subscription.deleted', current.store_id, { webhook_subscription: view }, `webhook_subscription.deleted:${view.id}`),
-    ];
-    // Conditional on the version read, so the event shows the subscription as it was when it went.
-    const removed = await platform.events.deleting(SUBSCRIPTIONS, current._id, pending, async () => {
-      const result = await subscriptions(platform.db).deleteOne({ _id: current._id, store_id: current.store_id, version: current.version });
-      if (result.deletedCount === 1) forgetStoreInterest(platform.db, current.store_id);
-      return result.deletedCount === 1;
-    });
-    if (removed) return;
+    const target = { collection: subscriptions(platform.db), carrier: SUBSCRIPTIONS, event: 'webhook_subscription.deleted' as const };
+    const removed = () => forgetStoreInterest(platform.db, current.store_id);
+    if (await deleteAsRead(platform, target, current, { webhook_subscription: presentSubscription(current) }, { removed })) return;
   }
   throw busy('deleted');
 }
