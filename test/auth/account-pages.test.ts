@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { readOutbox } from '../../src/messages/index.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenMerchant, unique } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, unique } from '../helpers/factories.js';
 import { Browser, csrfOf } from '../helpers/page-browser.js';
+import { ShopBrowser } from '../helpers/shop.js';
 
 const BASE = 'https://merchants.example';
 
@@ -51,6 +52,20 @@ describe('Sign-up and password reset in a browser', () => {
     // Signed in: sign-up and / go to the admin.
     expect((await b.get('/signup')).location).to.equal('/admin');
     expect((await b.get('/')).location).to.equal('/admin');
+  });
+
+  it('leaves GET / of a store’s host to the shop, signed in or not', async () => {
+    const shop = await givenMerchantWithStore(api);
+    const b = new Browser(app.url);
+    await b.post('/login', { csrf_token: csrfOf((await b.get('/login')).html), email: shop.merchant.email, password: shop.merchant.password });
+    const statuses = [];
+    for (const cookie of [{}, { cookie: `emporium_session=${b.jar.get('emporium_session')!}` }] as Record<string, string>[]) {
+      const home = await new ShopBrowser(app.url, `${shop.store.subdomain}.localhost`).get('/', { accept: 'text/html', ...cookie });
+      // No theme is live yet: the shop's own "getting ready" page, not the platform's redirect.
+      expect([home.status, home.location]).to.deep.equal([503, null]);
+      statuses.push(home.html.includes('/admin'));
+    }
+    expect(statuses).to.deep.equal([false, false]);
   });
 
   it('shows each problem at its field and keeps what was typed, never the password', async () => {
