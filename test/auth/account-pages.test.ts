@@ -190,6 +190,15 @@ describe('Sign-up and password reset in a browser', () => {
         expect([res.status, res.location, res.headers.get('content-type')], path).to.deep.equal([403, null, 'text/html; charset=utf-8']);
       }
     }
+    // A body that is no form is a page too (415), never the API's JSON envelope.
+    for (const [path] of forms) {
+      const res = await fetch(new URL(path, app.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+        body: JSON.stringify({ email }),
+      });
+      expect([res.status, res.headers.get('content-type')], path).to.deep.equal([415, 'text/html; charset=utf-8']);
+    }
     expect(await app.platform.db.collection('merchants').countDocuments({ email })).to.equal(0);
     expect(await readOutbox(app.platform, email)).to.deep.equal([]);
     // The reset token is still good: the forged posts did not spend it.
