@@ -114,6 +114,12 @@ describe('npm run demo', () => {
     const line = refunded.line_items[0];
     expect(refunded.refunded_amount).to.equal(line.total).and.be.greaterThan(0);
     expect(line.refunded_quantity).to.equal(line.quantity);
+    const [, product, variant] = /^LL-(\d{3})-(\d+)$/.exec(line.sku)!;
+    const initial = DEMO_PRODUCTS[Number(product) - 1]!.variants[Number(variant) - 1]!.stock;
+    const soldElsewhere = orders.flatMap((o) => o.line_items).filter((l: any) => l.variant_id === line.variant_id && l.id !== line.id);
+    expect(soldElsewhere, 'the refunded variant sold in one line only').to.deep.equal([]);
+    const [level] = (await api.get(`/v1/inventory/levels?variant_id=${line.variant_id}`, as)).body.data;
+    expect(level).to.include({ available: initial, committed: 0 });
     // Each customer's count and total spent are the sum of their orders'.
     const customers: any[] = (await api.get('/v1/customers?limit=50', as)).body.data;
     expect(customers).to.have.length(6);
