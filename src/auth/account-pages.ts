@@ -5,7 +5,7 @@ import type { Visitor } from '../http/page-access.js';
 import type { Pages } from '../http/pages.js';
 import { flashNotice } from '../http/ui/flash.js';
 import { blankForm, csrfInput, errorSummary, field, formWithProblem, hiddenInput, type FormState } from '../http/ui/forms.js';
-import { parseSignedOutForm, refusal, showSignedOut, type SignedOutPage } from './page-forms.js';
+import { parseSignedOutForm, refusal, showSignedOut, SIGNED_IN_HOME, type SignedOutPage } from './page-forms.js';
 import { Email, NewPassword, PASSWORD_MIN } from './schemas.js';
 import { requestPasswordReset, signUp, SIGNUP_ACCEPTED, updatePassword } from './service.js';
 
@@ -47,7 +47,7 @@ function showSignUp(p: SignedOutPage, status: number, form: FormState): void {
 
 /** GET /signup: the form, or the admin for a browser already signed in. */
 function signUpForm(p: AccountPage): void {
-  if (p.viewer.merchant) return p.seeOther('/admin');
+  if (p.viewer.merchant) return p.seeOther(SIGNED_IN_HOME);
   showSignUp(p, 200, blankForm());
 }
 

@@ -24,6 +24,9 @@ const LOGIN_COOKIE_MS = 2 * 60 * 60 * 1000;
 
 export type SignedOutPage = Page<Visitor, unknown>;
 
+/** Where a signed-in browser goes when nothing else was asked for: the merchant admin. */
+export const SIGNED_IN_HOME = '/admin';
+
 /** The login cookie's value, set when absent or unreadable. */
 function loginBinding(platform: Platform, ctx: AppContext): string {
   const held = readCookie(platform, ctx, LOGIN_COOKIE);

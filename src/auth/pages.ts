@@ -11,7 +11,7 @@ import { blankForm, csrfInput, errorSummary, field, formWithProblem, hiddenInput
 import type { Platform } from '../platform.js';
 import { accountPages } from './account-pages.js';
 import { merchantEmail } from './contact.js';
-import { LOGIN_COOKIE, loginForms, parseSignedOutForm, refusal, showSignedOut, type SignedOutPage } from './page-forms.js';
+import { LOGIN_COOKIE, loginForms, parseSignedOutForm, refusal, showSignedOut, SIGNED_IN_HOME, type SignedOutPage } from './page-forms.js';
 import { Email } from './schemas.js';
 import { requestSigninCode, signIn, signOut, verifySigninCode, type NewSession } from './service.js';
 
@@ -23,9 +23,6 @@ export { LOGIN_COOKIE };
  * calls), the session token in the HttpOnly `emporium_session` cookie and never in a page.
  * Sign-up and password reset are src/auth/account-pages.ts, on the same list.
  */
-
-/** Where a signed-in browser goes when nothing else was asked for: the merchant admin. */
-export const SIGNED_IN_HOME = '/admin';
 
 /**
  * Where to go after signing in: a same-site relative path (`/`, then not `/` or `\`, no backslash
