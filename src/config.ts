@@ -128,7 +128,7 @@ const Variables = z.object({
   /** Object storage: files under a local folder (served by signed URLs of the web process), or an S3-compatible bucket. */
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   STORAGE_LOCAL_DIR: z.string().min(1).default('.localdb/storage'),
-  /** Where clients reach the web process (signed local URLs start with it), and the OAuth issuer. Unset: http://127.0.0.1:<PORT>, and the request's own origin. */
+  /** Where clients reach the web process (signed local URLs and the links in emails start with it), and the OAuth issuer. Unset: http://127.0.0.1:<PORT>, and the request's own origin. */
   PUBLIC_BASE_URL: httpUrl().optional(),
   S3_ENDPOINT: httpUrl().optional(),
   S3_REGION: z
@@ -276,6 +276,8 @@ export const ConfigSchema = Variables.superRefine(checkCombinations).transform((
     http: {
       host: e.HOST,
       port: e.PORT,
+      /** Where browsers reach the web process: the links in emails (a password reset's) start with it. */
+      publicBaseUrl: withoutTrailingSlash(e.PUBLIC_BASE_URL ?? `http://127.0.0.1:${e.PORT}`),
       trustProxy: e.TRUST_PROXY,
       proxyHops: e.TRUST_PROXY_HOPS,
       bodyLimitBytes: e.BODY_LIMIT_BYTES,

@@ -1,64 +1,42 @@
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { PlatformError } from '../errors.js';
 import { html, type Markup } from '../html.js';
-import { clearCookie, csrfRefused, formToken, readCookie, sessionFormToken, setCookie, SESSION_COOKIE } from '../http/browser.js';
+import { clearCookie, sessionFormToken, setCookie, SESSION_COOKIE } from '../http/browser.js';
 import { clientAddress } from '../http/client-address.js';
 import type { AppContext, AppRouter, MerchantPrincipal } from '../http/context.js';
 import { sessionForms, visitor, type Visitor } from '../http/page-access.js';
 import { platformErrorPage } from '../http/page-errors.js';
-import { pages, type CsrfRule, type Page } from '../http/pages.js';
+import { pages } from '../http/pages.js';
 import { flashNotice } from '../http/ui/flash.js';
-import { blankForm, csrfInput, errorSummary, field, formWithIssues, formWithProblem, hiddenInput, type FormState } from '../http/ui/forms.js';
-import { platformPage } from '../http/ui/layout.js';
-import { zodIssues } from '../http/validate.js';
+import { blankForm, csrfInput, errorSummary, field, formWithProblem, hiddenInput, type FormState } from '../http/ui/forms.js';
 import type { Platform } from '../platform.js';
-import { hashToken } from '../secrets/index.js';
+import { accountPages } from './account-pages.js';
 import { merchantEmail } from './contact.js';
+import { LOGIN_COOKIE, loginForms, parseSignedOutForm, refusal, showSignedOut, SIGNED_IN_HOME, type SignedOutPage } from './page-forms.js';
 import { Email } from './schemas.js';
 import { requestSigninCode, signIn, signOut, verifySigninCode, type NewSession } from './service.js';
 
+export { LOGIN_COOKIE };
+
 /**
- * Merchant sign-in in a browser (docs/console.md, Signing in): the password and one-time-code
+ * Merchant sign-in in a browser (docs/auth.md, The pages): the password and one-time-code
  * sign-ins of /v1/auth as pages, their lockouts and rate limits included (the same service
  * calls), the session token in the HttpOnly `emporium_session` cookie and never in a page.
+ * Sign-up and password reset are src/auth/account-pages.ts, on the same list.
  */
-
-/** The signed-out browser's pre-session cookie: random bytes its sign-in forms' CSRF tokens are bound to. */
-export const LOGIN_COOKIE = 'emporium_login';
-const LOGIN_COOKIE_MS = 2 * 60 * 60 * 1000;
 
 /**
  * Where to go after signing in: a same-site relative path (`/`, then not `/` or `\`, no backslash
- * or control character anywhere, at most 4096 characters), else `/`. Nothing else is ever
+ * or control character anywhere, at most 4096 characters), else the admin. Nothing else is ever
  * followed: no open redirect.
  */
 export function safeReturnTo(value: string | null | undefined): string {
-  if (!value || value.length > 4096 || !value.startsWith('/') || value.startsWith('//')) return '/';
+  if (!value || value.length > 4096 || !value.startsWith('/') || value.startsWith('//')) return SIGNED_IN_HOME;
   // eslint-disable-next-line no-control-regex -- control characters are what is refused
-  if (/[\\\u0000-\u001f\u007f]/.test(value)) return '/';
+  if (/[\\\u0000-\u001f\u007f]/.test(value)) return SIGNED_IN_HOME;
   return value;
 }
 
-/** The login cookie's value, set when absent or unreadable. */
-function loginBinding(platform: Platform, ctx: AppContext): string {
-  const held = readCookie(platform, ctx, LOGIN_COOKIE);
-  if (held && held.length === 43) return held;
-  const fresh = randomBytes(32).toString('base64url');
-  setCookie(platform, ctx, LOGIN_COOKIE, fresh, LOGIN_COOKIE_MS);
-  return fresh;
-}
-
-const loginToken = (platform: Platform, binding: string) => formToken(platform, `login|${hashToken(binding)}`);
-
-/** The sign-in forms' CSRF rule: the token bound to this browser's login cookie; without that cookie, refused (login CSRF). */
-const loginForms: CsrfRule<Visitor> = (platform, ctx) => {
-  const held = readCookie(platform, ctx, LOGIN_COOKIE);
-  if (!held) throw csrfRefused();
-  return loginToken(platform, held);
-};
-
-type SignIn = Page<Visitor, unknown>;
+type SignIn = SignedOutPage;
 
 type LoginView = {
   returnTo: string;
@@ -106,7 +84,7 @@ function loginBody(csrf: string, v: LoginView): Markup {
           autocomplete: 'current-password',
         },
       )}
-      <div class="actions"><button type="submit" class="button">Sign in</button></div>
+      <div class="actions"><button type="submit" class="button">Sign in</button><a href="/password/reset">Forgot your password?</a></div>
     </form>
     <form class="card" method="post" action="/login/code">
       ${top}
@@ -118,22 +96,12 @@ function loginBody(csrf: string, v: LoginView): Markup {
         autocomplete: 'email',
         id: 'f-code-email',
       })}<button type="submit" class="button button--secondary">Email me a code</button>
-    </form>`;
+    </form>
+    <p class="muted">New to Emporium? <a href="/signup">Create an account</a></p>`;
 }
 
 function showLogin(p: SignIn, status: number, v: LoginView): void {
-  const csrf = loginToken(p.platform, loginBinding(p.platform, p.ctx));
-  p.render(platformPage({ title: v.codeSent ? 'Enter your code' : 'Sign in', body: html`<div class="narrow">${loginBody(csrf, v)}</div>` }), status);
-}
-
-/** A refusal of the sign-in service shown on the form: 401 with one message for every wrong answer, 429 with Retry-After. */
-function refusal(ctx: AppContext, err: unknown): { status: number; message: string } {
-  if (!(err instanceof PlatformError) || (err.kind !== 'unauthenticated' && err.kind !== 'rate_limited')) throw err;
-  if (err.kind === 'rate_limited') {
-    ctx.set('Retry-After', String(err.extra.retryAfterSeconds ?? 900));
-    return { status: 429, message: 'Too many attempts: this sign-in is locked for a while. Wait a few minutes and try again.' };
-  }
-  return { status: 401, message: err.code === 'invalid_code' ? 'That code is wrong, used up or expired.' : 'The email or password is wrong.' };
+  showSignedOut(p, v.codeSent ? 'Enter your code' : 'Sign in', status, (csrf) => loginBody(csrf, v));
 }
 
 function signedIn(p: SignIn, session: NewSession, returnTo: string): void {
@@ -153,12 +121,6 @@ const CodeForm = z.object({
     .regex(/^\d{6}$/, 'must be the 6-digit code'),
 });
 
-/** A sign-in form's fields through its schema (a field not sent as empty), or the form with each issue at its field. */
-function parseSignIn<S extends z.ZodType>(schema: S, fields: ReadonlyMap<string, string>, names: readonly string[]) {
-  const parsed = schema.safeParse(Object.fromEntries(names.map((n) => [n, fields.get(n) ?? ''])));
-  return parsed.success ? { data: parsed.data as z.output<S> } : { form: formWithIssues(fields, zodIssues(parsed.error)) };
-}
-
 /** GET /login: the forms (with the flash of a sign-out), or straight on to `return_to` for a browser already signed in. */
 function loginForm(p: SignIn & { viewer: Visitor }): void {
   const returnTo = safeReturnTo(typeof p.ctx.query.return_to === 'string' ? p.ctx.query.return_to : null);
@@ -169,7 +131,7 @@ function loginForm(p: SignIn & { viewer: Visitor }): void {
 /** POST /login: email and password through the API's sign-in (its lockout included). */
 async function passwordLogin(p: SignIn): Promise<void> {
   const returnTo = safeReturnTo(p.form.get('return_to'));
-  const parsed = parseSignIn(PasswordForm, p.form, ['email', 'password']);
+  const parsed = parseSignedOutForm(PasswordForm, p.form, ['email', 'password']);
   if (!parsed.data) return showLogin(p, 400, { returnTo, form: parsed.form });
   try {
     signedIn(p, await signIn(p.platform, parsed.data, { ip: clientAddress(p.ctx) }), returnTo);
@@ -182,7 +144,7 @@ async function passwordLogin(p: SignIn): Promise<void> {
 /** POST /login/code: a one-time code by email (the same answer whether or not the email has an account), then its form. */
 async function requestCode(p: SignIn): Promise<void> {
   const returnTo = safeReturnTo(p.form.get('return_to'));
-  const parsed = parseSignIn(CodeRequestForm, p.form, ['email']);
+  const parsed = parseSignedOutForm(CodeRequestForm, p.form, ['email']);
   if (!parsed.data) return showLogin(p, 400, { returnTo, form: parsed.form });
   const email = parsed.data.email;
   try {
@@ -202,7 +164,7 @@ async function requestCode(p: SignIn): Promise<void> {
 /** POST /login/code/verify: the code through the API's verification (its attempt limits and lockout included). */
 async function verifyCode(p: SignIn): Promise<void> {
   const returnTo = safeReturnTo(p.form.get('return_to'));
-  const parsed = parseSignIn(CodeForm, p.form, ['email', 'code']);
+  const parsed = parseSignedOutForm(CodeForm, p.form, ['email', 'code']);
   if (!parsed.data) return showLogin(p, 400, { returnTo, form: parsed.form, codeSent: true });
   try {
     signedIn(p, await verifySigninCode(p.platform, parsed.data, { ip: clientAddress(p.ctx) }), returnTo);
@@ -224,27 +186,9 @@ export async function pageUser(platform: Platform, ctx: AppContext, merchant: Me
   return { email: (await merchantEmail(platform, merchant.merchantId)) ?? '', csrf: sessionFormToken(platform, ctx) ?? '' };
 }
 
-/** GET / on the platform's host, for a browser: where to go (an API client gets the API's 404: `answers`). */
-async function landing(p: SignIn & { viewer: Visitor }): Promise<void> {
-  const merchant = p.viewer.merchant;
-  const user = merchant ? await pageUser(p.platform, p.ctx, merchant) : undefined;
-  const links = user
-    ? html`<p>You are signed in as <strong>${user.email}</strong>.</p>
-        ${
-          merchant!.operator
-            ? html`<p><a class="button" href="/console">Open the operator console</a></p>`
-            : html`<p class="muted">Apps you install from the App Store ask for your consent here.</p>`
-        }`
-    : html`<p class="muted">The commerce platform’s pages for merchants and operators.</p>
-        <p><a class="button" href="/login">Sign in</a></p>`;
-  const body = html`<div class="narrow">
-    <div class="card">
-      <h1>Emporium</h1>
-      ${links}
-      <p class="muted" style="margin-bottom:0"><a href="/docs">API reference</a></p>
-    </div>
-  </div>`;
-  p.render(platformPage({ title: merchant ? 'Welcome' : 'Emporium', body, ...(user ? { user } : {}) }));
+/** GET / on the platform's host, for a browser: the admin when signed in, else sign-in (an API client gets the API's 404: `answers`). */
+function landing(p: SignIn & { viewer: Visitor }): void {
+  p.seeOther(p.viewer.merchant ? SIGNED_IN_HOME : '/login');
 }
 
 /**
@@ -260,5 +204,6 @@ export function signInPages(platform: Platform): AppRouter {
   on.post('/login/code', requestCode);
   on.post('/login/code/verify', verifyCode);
   on.post('/logout', { csrf: sessionForms }, logout);
+  accountPages(on);
   return on.router;
 }

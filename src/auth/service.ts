@@ -134,8 +134,9 @@ export async function signUp(platform: Platform, input: { email: string; passwor
       subject: 'Someone tried to sign up with your email',
       text:
         `Someone (perhaps you) tried to create an Emporium account for ${input.email}, which already has one. Nothing was changed.\n\n` +
-        `If it was you, sign in with your password (POST /v1/auth/signin), ask for a sign-in code (POST /v1/auth/signin/otp), ` +
-        `or reset your password (POST /v1/auth/password/reset).\nIf it was not you, you can ignore this message.`,
+        `If it was you, sign in at ${platform.config.http.publicBaseUrl}/login with your password or a sign-in code, ` +
+        `or reset your password at ${platform.config.http.publicBaseUrl}/password/reset ` +
+        `(through the API: POST /v1/auth/signin, /v1/auth/signin/otp or /v1/auth/password/reset).\nIf it was not you, you can ignore this message.`,
     });
     platform.log.info({ event: 'auth.signup_for_existing_account' });
     return SIGNUP_ACCEPTED;
@@ -230,8 +231,11 @@ export async function requestPasswordReset(platform: Platform, input: { email: s
     to: merchant.email,
     subject: 'Reset your Emporium password',
     text:
-      `Someone asked to reset the password of your Emporium account. This reset token works once, for 60 minutes:\n\n${token}\n\n` +
-      `Send it with your new password to POST /v1/auth/password/update as {"reset_token": "...", "new_password": "..."}.\n` +
+      `Someone asked to reset the password of your Emporium account. Choose a new password here (the link works once, for 60 minutes):\n\n` +
+      // The configured address, never the request's Host: a forged Host would send the token to another site.
+      `${platform.config.http.publicBaseUrl}/password/reset/new?token=${token}\n\n` +
+      `Through the API, send the reset token ${token} with your new password to POST /v1/auth/password/update ` +
+      `as {"reset_token": "...", "new_password": "..."}.\n` +
       `If it was not you, ignore this message: your password has not changed.`,
   });
 }

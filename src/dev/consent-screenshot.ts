@@ -9,7 +9,9 @@ import { shootAtWidths } from './screenshot-widths.js';
 /**
  * Part of `npm run screenshot` (docs/console.md, Screenshots): the merchant's sign-in and the
  * OAuth consent page, in a real browser, against a running platform (BASE_URL, default
- * http://localhost:3000). Saves docs/screenshots/console-sign-in.png (and -390.png, a phone's width, as every shot here) always; with
+ * http://localhost:3000). Saves docs/screenshots/console-sign-in.png (and -390.png, a phone's width, as every shot here),
+ * auth-signup, auth-signup-errors, auth-password-reset, auth-password-reset-sent and
+ * auth-password-new always; with
  * SCREENSHOT_OPERATOR set to an address in the platform's OPERATOR_EMAILS, it also publishes an
  * app, signs a merchant in through the page and saves the consent for a first install
  * (oauth-consent.png) and for a re-authorization of the installed app that adds and removes
@@ -37,8 +39,24 @@ const browser = await launchChromium();
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 760 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
-  await page.goto(`${BASE}/login?return_to=${encodeURIComponent('/')}`);
+  await page.goto(`${BASE}/login`);
   await shot(page, 'console-sign-in');
+  // Sign-up and password reset (docs/auth.md, The pages): the forms, a refused form, a request sent, the emailed link's page.
+  await page.goto(`${BASE}/signup`);
+  await shot(page, 'auth-signup');
+  await page.getByLabel('Your name').fill('Ada Lovelace');
+  await page.getByLabel('Email').fill('ada.lovelace@example');
+  await page.getByLabel('Password').fill('short');
+  await page.locator('form[action="/signup"]').evaluate((form) => form.setAttribute('novalidate', ''));
+  await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Create account' }).click()]);
+  await shot(page, 'auth-signup-errors');
+  await page.goto(`${BASE}/password/reset`);
+  await shot(page, 'auth-password-reset');
+  await page.getByLabel('Email').fill(`nobody-${unique}@example.com`);
+  await Promise.all([page.waitForURL((u) => u.pathname === '/password/reset'), page.getByRole('button', { name: 'Email me a link' }).click()]);
+  await shot(page, 'auth-password-reset-sent');
+  await page.goto(`${BASE}/password/reset/new?token=emp_reset_${'x'.repeat(43)}`);
+  await shot(page, 'auth-password-new');
 
   if (OPERATOR) {
     const operator = await account(OPERATOR, 'Operator');

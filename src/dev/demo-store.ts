@@ -3,12 +3,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { DEMO_COLLECTIONS, DEMO_PRODUCTS, type DemoCollection } from './demo-catalog.js';
 import { demoProductImage } from './demo-images.js';
+import type { SellableVariant } from './demo-orders.js';
 
 /**
  * The demo store (`npm run demo`, docs/storefront.md "A demo store"), made through the platform's
  * own HTTP API at `base` so every piece goes through the same validation as a merchant's: the
  * merchant, the store, its catalogue with pictures and stock, shipping rates, the sandbox payment
- * provider and the Aurora theme, live. Run again, it keeps the merchant, the store, its settings
+ * provider and the Aurora theme, live (its customers and orders: src/dev/demo-orders.ts). Run again, it keeps the merchant, the store, its settings
  * and orders, and **resets the catalogue** (deletes the store's products, collections and media,
  * then makes them anew), so it always ends in the same demo.
  */
@@ -17,7 +18,15 @@ export const DEMO_STORE = { name: 'Lumen & Loom', subdomain: 'demo' } as const;
 export const DEMO_LOCATION = 'Lumen & Loom Studio';
 const THEME_FIXTURE = new URL('../../../fixtures/themes/aurora.json', import.meta.url);
 
-export type DemoSummary = { storeId: string; products: number; collections: string[]; theme: { slug: string; id: string } };
+export type DemoSummary = {
+  storeId: string;
+  products: number;
+  collections: string[];
+  theme: { slug: string; id: string };
+  /** Where the stock is, and every variant with the stock it was given (what the demo's orders sell). */
+  locationId: string;
+  variants: SellableVariant[];
+};
 
 export class DemoError extends Error {}
 
@@ -129,11 +138,10 @@ export async function fillDemoStore(base: string, log: (line: string) => void = 
     ).data;
     products.push(product);
   }
-  await inBatches(
-    DEMO_PRODUCTS.flatMap((p, i) => p.variants.map((v, n) => ({ variant_id: products[i].variants[n].id as string, available: v.stock }))),
-    4,
-    (level) => call('POST', '/v1/inventory/levels/set', { ...level, location_id: location.id }, as),
+  const variants: SellableVariant[] = DEMO_PRODUCTS.flatMap((p, i) =>
+    p.variants.map((v, n) => ({ variantId: products[i].variants[n].id as string, stock: v.stock })),
   );
+  await inBatches(variants, 4, (v) => call('POST', '/v1/inventory/levels/set', { variant_id: v.variantId, available: v.stock, location_id: location.id }, as));
   log(`made ${products.length} products with pictures and stock`);
 
   // Collections: the departments, and every collection the theme names by handle.
@@ -174,7 +182,14 @@ export async function fillDemoStore(base: string, log: (line: string) => void = 
   else if (live.role !== 'live') await call('POST', `/v1/themes/installed/${live.id}/publish`, undefined, as);
   log(`the Aurora theme is live (${theme.package.slug})`);
 
-  return { storeId: store.id, products: products.length, collections: collections.map((c) => c.handle), theme: { slug: theme.package.slug, id: live.id } };
+  return {
+    storeId: store.id,
+    products: products.length,
+    collections: collections.map((c) => c.handle),
+    theme: { slug: theme.package.slug, id: live.id },
+    locationId: location.id,
+    variants,
+  };
 }
 
 /** Deletes the store's products, collections and media (every page of each). */

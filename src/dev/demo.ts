@@ -6,11 +6,13 @@ import { createWebApp, openPlatform } from '../boot.js';
 import { loadConfig, loadConfigOrExit } from '../config.js';
 import { buildLocaldb, startLocaldb, type RunningLocaldb } from '../localdb/index.js';
 import { createLog } from '../log.js';
+import { DemoClock, fillDemoOrders } from './demo-orders.js';
 import { DEMO_MERCHANT, DEMO_STORE, DemoError, fillDemoStore } from './demo-store.js';
 
 /**
  * `npm run demo` (README, docs/storefront.md "A demo store"): fills the database `npm start` uses
- * with a demo merchant and store (src/dev/demo-store.ts), then prints where to see it.
+ * with a demo merchant and store (src/dev/demo-store.ts) and its customers and orders
+ * (src/dev/demo-orders.ts), then prints where to see it.
  *
  * The database: MONGODB_URL when set; else the embedded one, at LOCALDB_PORT with its data in
  * LOCALDB_DIR as `npm start` runs it: used as it is when it is running (`npm start` is up), else
@@ -37,14 +39,16 @@ try {
   }
   const appConfig = loadConfig({ ...process.env, MONGODB_URL: mongoUrl });
   // The API's own log lines stay out of the way: warnings and errors only.
-  const opened = await openPlatform(appConfig, 'demo', { log: createLog('warn', { process: 'demo' }) });
+  const clock = new DemoClock();
+  const opened = await openPlatform(appConfig, 'demo', { log: createLog('warn', { process: 'demo' }), clock });
   const server: Server = createWebApp(opened.platform).listen(0, '127.0.0.1');
   try {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const summary = await fillDemoStore(base, (line) => console.log(`demo: ${line}`));
+    const sales = await fillDemoOrders(opened.platform, { ...summary, clock }, (line) => console.log(`demo: ${line}`));
     const running = await listening(config.http.port);
-    console.log(banner(summary.products, summary.collections, running, (Date.now() - started) / 1000));
+    console.log(banner(summary.products, summary.collections, sales, running, (Date.now() - started) / 1000));
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -72,15 +76,16 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-function banner(products: number, collections: string[], platformRunning: boolean, seconds: number): string {
+function banner(products: number, collections: string[], sales: { customers: number; orders: number }, platformRunning: boolean, seconds: number): string {
   const port = config.http.port;
   const colour = process.stdout.isTTY && process.stdout.hasColors();
-  const title = `The demo store is ready (${products} products, ${collections.length} collections, the Aurora theme live; ${seconds.toFixed(1)} s):`;
+  const title = `The demo store is ready (${products} products, ${collections.length} collections, ${sales.customers} customers, ${sales.orders} orders, the Aurora theme live; ${seconds.toFixed(1)} s):`;
   return [
     colour ? styleText(['bold', 'green'], title) : title,
     `  shop        http://${DEMO_STORE.subdomain}.${config.storefront.baseDomain}:${port}/`,
     `  home page   http://localhost:${port}/v1/storefront/${DEMO_STORE.subdomain}/pages/home   (the rendered page, through the API)`,
     `  products    http://localhost:${port}/v1/storefront/${DEMO_STORE.subdomain}/products`,
+    `  admin       http://localhost:${port}/admin   (sign in at http://localhost:${port}/login)`,
     `  merchant    ${DEMO_MERCHANT.email} / ${DEMO_MERCHANT.password}   (POST /v1/auth/signin; the store's subdomain is "${DEMO_STORE.subdomain}")`,
     platformRunning
       ? `The platform is running on port ${port}: open the links above.`

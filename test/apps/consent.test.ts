@@ -6,47 +6,11 @@ import { givenAppAndCustomer } from '../helpers/callers.js';
 import { givenMerchant, givenMerchantWithStore, givenStore, type GivenMerchant, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { readOutbox } from '../../src/messages/index.js';
 import { until } from '../helpers/waiting.js';
+import { Browser, csrfOf } from '../helpers/page-browser.js';
 
 const OPERATOR = 'operator-consent@example.com';
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
-/** A browser in miniature: a cookie jar over fetch, redirects not followed, `Sec-Fetch-Site` as a browser sends it for same-origin forms. */
-class Browser {
-  readonly jar = new Map<string, string>();
-  readonly setCookies: string[] = [];
-  constructor(readonly base: string) {}
-
-  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
-    const headers: Record<string, string> = { accept: 'text/html', ...init.headers };
-    if (this.jar.size > 0) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    if (init.form) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      headers['sec-fetch-site'] ??= 'same-origin';
-    }
-    const res = await fetch(new URL(path, this.base), {
-      method: init.method ?? (init.form ? 'POST' : 'GET'),
-      headers,
-      body: init.form ? new URLSearchParams(init.form).toString() : undefined,
-      redirect: 'manual',
-    });
-    for (const line of res.headers.getSetCookie()) {
-      this.setCookies.push(line);
-      const [pair] = line.split(';');
-      const [name, ...value] = pair!.split('=');
-      if (/max-age=0|expires=Thu, 01 Jan 1970/i.test(line) || value.join('=') === '') this.jar.delete(name!);
-      else this.jar.set(name!, value.join('='));
-    }
-    const html = await res.text();
-    return { status: res.status, headers: res.headers, html, location: res.headers.get('location') };
-  }
-  get = (path: string, headers?: Record<string, string>) => this.request(path, { headers });
-  post = (path: string, form: Record<string, string>, headers?: Record<string, string>) => this.request(path, { form, headers });
-}
-
-const csrfOf = (html: string, action?: string) => {
-  const form = action ? html.slice(html.indexOf(`action="${action}"`)) : html;
-  return /name="csrf_token" value="([^"]+)"/.exec(form)?.[1] ?? '';
-};
 /** The consent form's fields as the page holds them (hidden inputs, the chosen store). */
 const consentFields = (html: string): Record<string, string> => {
   const fields: Record<string, string> = {};
@@ -372,13 +336,13 @@ describe('Browser sign-in and the OAuth consent page', () => {
       );
     });
 
-    it('goes only to a same-site path after signing in: //evil.example and the like go to /', async () => {
+    it('goes only to a same-site path after signing in: //evil.example and the like go to the admin', async () => {
       const m = await givenMerchant(api);
       for (const [returnTo, expected] of [
-        ['//evil.example/x', '/'],
-        ['https://evil.example/', '/'],
-        ['/\\evil.example', '/'],
-        ['evil', '/'],
+        ['//evil.example/x', '/admin'],
+        ['https://evil.example/', '/admin'],
+        ['/\\evil.example', '/admin'],
+        ['evil', '/admin'],
         ['/v1/app-store/oauth/authorize?x=1', '/v1/app-store/oauth/authorize?x=1'],
       ]) {
         const b = new Browser(app.url);
@@ -408,16 +372,15 @@ describe('Browser sign-in and the OAuth consent page', () => {
       expect(wrong.html).to.include('That code is wrong');
       const done = await b.post('/login/code/verify', { csrf_token: csrfOf(wrong.html), email: m.email, code, return_to: '/' });
       expect([done.status, done.location]).to.deep.equal([303, '/']);
-      const home = await b.get('/');
-      expect(home.status).to.equal(200);
-      expect(home.html).to.include(m.email);
+      expect((await api.get('/v1/auth/custom/session', { token: b.jar.get('emporium_session')! })).body.data.merchant.email).to.equal(m.email);
     });
 
     it('signs out: the session ends and the cookie goes; a forged sign-out is refused', async () => {
-      const m = await givenMerchant(api);
-      const b = await signedIn(m);
+      const own = await givenMerchantWithStore(api);
+      const b = await signedIn(own.merchant);
       const token = b.jar.get('emporium_session')!;
-      const home = await b.get('/');
+      // A signed-in page with the top bar's Log out: the consent page for the merchant's store.
+      const home = await b.get((await authorizationRequest({ store_id: own.store.id })).path);
       expect(home.html).to.include('Log out').and.not.include(token);
       expect((await b.post('/logout', { csrf_token: 'forged' })).status).to.equal(403);
       const out = await b.post('/logout', { csrf_token: csrfOf(home.html, '/logout') });
@@ -426,17 +389,16 @@ describe('Browser sign-in and the OAuth consent page', () => {
       expect((await api.get('/v1/auth/custom/session', { token })).status).to.equal(401);
     });
 
-    it('keeps GET / the API’s for API clients and offers the operator the console', async () => {
+    it('keeps GET / the API’s for API clients and sends a browser to the admin, or to sign in', async () => {
       const api404 = await fetch(`${app.url}/`);
       expect(api404.status).to.equal(404);
       expect(api404.headers.get('content-type')).to.match(/application\/json/);
-      const signedOut = await new Browser(app.url).get('/');
-      expect(signedOut.status).to.equal(200);
-      expect(signedOut.html).to.include('href="/login"').and.not.include('/console');
-      const merchant = await signedIn(shop.merchant);
-      expect((await merchant.get('/')).html).to.not.include('href="/console"');
-      const signedInOperator = await signedIn(operator);
-      expect((await signedInOperator.get('/')).html).to.include('href="/console"');
+      expect((await new Browser(app.url).get('/')).location).to.equal('/login');
+      for (const who of [shop.merchant, operator]) {
+        const b = await signedIn(who);
+        const home = await b.get('/');
+        expect([home.status, home.location]).to.deep.equal([303, '/admin']);
+      }
     });
   });
 });

@@ -98,6 +98,38 @@ describe('npm run demo', () => {
     expect(sandbox.enabled).to.equal(true);
   });
 
+  it('has customers and orders over the last 30 days: paid, fulfilled, awaiting payment, one refunded with restock', async () => {
+    const token = (await api.post('/v1/auth/signin', { email: 'demo@example.com', password: 'demo-password' })).body.data.session.token as string;
+    const as = { token, storeId: (await api.get('/v1/stores', { token })).body.data[0].id as string };
+    const orders: any[] = (await api.get('/v1/orders?limit=50', as)).body.data;
+    expect(orders).to.have.length(14);
+    const count = (key: string) => orders.reduce((n: Record<string, number>, o) => ({ ...n, [o[key]]: (n[o[key]] ?? 0) + 1 }), {});
+    expect(count('financial_status')).to.deep.equal({ paid: 11, pending: 2, partially_refunded: 1 });
+    expect(count('fulfillment_status')).to.deep.equal({ fulfilled: 7, unfulfilled: 7 });
+    const ages = orders.map((o) => (Date.now() - Date.parse(o.created_at)) / 86_400_000);
+    expect(Math.max(...ages)).to.be.within(25, 30);
+    expect(Math.min(...ages)).to.be.below(1);
+    // The refund returned its line's share and put the units back.
+    const refunded = orders.find((o) => o.financial_status === 'partially_refunded');
+    const line = refunded.line_items[0];
+    expect(refunded.refunded_amount).to.equal(line.total).and.be.greaterThan(0);
+    expect(line.refunded_quantity).to.equal(line.quantity);
+    const [, product, variant] = /^LL-(\d{3})-(\d+)$/.exec(line.sku)!;
+    const initial = DEMO_PRODUCTS[Number(product) - 1]!.variants[Number(variant) - 1]!.stock;
+    const soldElsewhere = orders.flatMap((o) => o.line_items).filter((l: any) => l.variant_id === line.variant_id && l.id !== line.id);
+    expect(soldElsewhere, 'the refunded variant sold in one line only').to.deep.equal([]);
+    const [level] = (await api.get(`/v1/inventory/levels?variant_id=${line.variant_id}`, as)).body.data;
+    expect(level).to.include({ available: initial, committed: 0 });
+    // Each customer's count and total spent are the sum of their orders'.
+    const customers: any[] = (await api.get('/v1/customers?limit=50', as)).body.data;
+    expect(customers).to.have.length(6);
+    for (const c of customers) {
+      const theirs = orders.filter((o) => o.customer_id === c.id);
+      expect(c.orders_count, c.email).to.equal(theirs.length).and.be.greaterThan(0);
+      expect(c.total_spent, c.email).to.equal(theirs.reduce((n, o) => n + o.paid_amount - o.refunded_amount, 0));
+    }
+  });
+
   it('renders the home page with the featured products and their pictures, on the API path and the shop host', async () => {
     const res = await fetch(`${app.url}${SF}/pages/home`);
     expect(res.status).to.equal(200);
@@ -121,5 +153,10 @@ describe('npm run demo', () => {
     expect(images.filter((u) => firstImages.includes(u))).to.deep.equal([]);
     expect((await fetch(app.url + firstImages[0])).status).to.equal(404);
     expect((await api.get(`${SF}/collections`)).body.data).to.have.length(6);
+    // The customers and orders are kept, not made twice.
+    const token = (await api.post('/v1/auth/signin', { email: 'demo@example.com', password: 'demo-password' })).body.data.session.token as string;
+    const as = { token, storeId: (await api.get('/v1/stores', { token })).body.data[0].id as string };
+    expect((await api.get('/v1/orders?limit=50', as)).body.data).to.have.length(14);
+    expect((await api.get('/v1/customers?limit=50', as)).body.data).to.have.length(6);
   });
 });
