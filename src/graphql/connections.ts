@@ -75,6 +75,19 @@ export const connectionTypeDefs = (type: string) => /* GraphQL */ `
   }
 `;
 
+/**
+ * A type read one by id and many as a connection: its connection types, and the two root fields
+ * `one(id: ID!)` and `many(first, after, last, before, …filters)`, with the list field's description.
+ */
+export const listedTypeDefs = (type: string, one: string, many: string, o: { filters?: string; description?: string } = {}) => /* GraphQL */ `
+  ${connectionTypeDefs(type)}
+
+  extend type QueryRoot {
+    ${one}(id: ID!): ${type}${o.description ? `\n    """\n    ${o.description}\n    """` : ''}
+    ${many}(first: Int, after: String, last: Int, before: String${o.filters ? `, ${o.filters}` : ''}): ${type}Connection
+  }
+`;
+
 /** A connection over a list already in hand (a product's variants, an order's line items), in its order. */
 export function arrayConnection<T extends { id: string }, N>(items: readonly T[], args: ConnectionArgs, shape: (item: T) => N): Connection<N> {
   const { size, backwards } = pageSize(args);

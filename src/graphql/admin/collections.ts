@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CreateCollectionBody, UpdateCollectionBody, createCollection, deleteCollection, listCollections, updateCollection } from '../../catalog/index.js';
-import { connectionTypeDefs, cursorObjectId } from '../connections.js';
+import { listedTypeDefs, cursorObjectId } from '../connections.js';
 import { enumValue } from '../shared.js';
 import { listField, loadedById, resourceFields } from './context.js';
 import { deletion, mutation, payloadTypeDefs } from './mutation.js';
@@ -26,12 +26,7 @@ export const typeDefs = /* GraphQL */ `
     createdAt: DateTime!
     updatedAt: DateTime!
   }
-  ${connectionTypeDefs('Collection')}
-
-  extend type QueryRoot {
-    collection(id: ID!): Collection
-    collections(first: Int, after: String, last: Int, before: String): CollectionConnection
-  }
+  ${listedTypeDefs('Collection', 'collection', 'collections')}
 
   """
   A manual collection and its products (rule collections are made through REST).

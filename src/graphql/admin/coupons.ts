@@ -1,5 +1,5 @@
 import { getCoupon, listCoupons, ListCouponsQuery } from '../../coupons/index.js';
-import { connectionTypeDefs } from '../connections.js';
+import { listedTypeDefs } from '../connections.js';
 import { orNull, restQuery } from '../resolving.js';
 import { enumValue, moneyOrNull } from '../shared.js';
 import { byId, listField, resourceFields } from './context.js';
@@ -33,15 +33,7 @@ export const typeDefs = /* GraphQL */ `
     createdAt: DateTime!
     updatedAt: DateTime!
   }
-  ${connectionTypeDefs('Coupon')}
-
-  extend type QueryRoot {
-    coupon(id: ID!): Coupon
-    """
-    Coupons whose code starts with query (as REST's query), or all.
-    """
-    coupons(first: Int, after: String, last: Int, before: String, query: String): CouponConnection
-  }
+  ${listedTypeDefs('Coupon', 'coupon', 'coupons', { filters: 'query: String', description: "Coupons whose code starts with query (as REST's query), or all." })}
 `;
 
 export const resolvers: Resolvers = {

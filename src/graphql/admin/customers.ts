@@ -1,5 +1,5 @@
 import { CreateCustomerBody, ListCustomersQuery, UpdateCustomerBody, createCustomer, listCustomers, updateCustomer } from '../../customers/index.js';
-import { arrayConnection, connectionTypeDefs } from '../connections.js';
+import { arrayConnection, listedTypeDefs } from '../connections.js';
 import { restQuery } from '../resolving.js';
 import { optionalFields } from '../sdl.js';
 import { mailingAddress, money } from '../shared.js';
@@ -40,12 +40,7 @@ export const typeDefs = /* GraphQL */ `
     createdAt: DateTime!
     updatedAt: DateTime!
   }
-  ${connectionTypeDefs('Customer')}
-
-  extend type QueryRoot {
-    customer(id: ID!): Customer
-    customers(first: Int, after: String, last: Int, before: String, query: String): CustomerConnection
-  }
+  ${listedTypeDefs('Customer', 'customer', 'customers', { filters: 'query: String' })}
 
   input CustomerCreateInput {${customerInputFields}}
 

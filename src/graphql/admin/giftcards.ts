@@ -1,5 +1,5 @@
 import { getGiftCard, listGiftCards, ListGiftCardsQuery } from '../../giftcards/index.js';
-import { connectionTypeDefs } from '../connections.js';
+import { listedTypeDefs } from '../connections.js';
 import { toGlobalId } from '../ids.js';
 import { orNull, restQuery } from '../resolving.js';
 import { enumValue, money } from '../shared.js';
@@ -31,12 +31,7 @@ export const typeDefs = /* GraphQL */ `
     createdAt: DateTime!
     updatedAt: DateTime!
   }
-  ${connectionTypeDefs('GiftCard')}
-
-  extend type QueryRoot {
-    giftCard(id: ID!): GiftCard
-    giftCards(first: Int, after: String, last: Int, before: String, status: GiftCardStatus): GiftCardConnection
-  }
+  ${listedTypeDefs('GiftCard', 'giftCard', 'giftCards', { filters: 'status: GiftCardStatus' })}
 `;
 
 export const resolvers: Resolvers = {

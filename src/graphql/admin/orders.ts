@@ -1,5 +1,5 @@
 import { CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody, createOrder, fulfillOrder, listOrders, refundOrder } from '../../orders/index.js';
-import { arrayConnection, connectionTypeDefs, pagedConnection, type ConnectionArgs } from '../connections.js';
+import { arrayConnection, connectionTypeDefs, listedTypeDefs, pagedConnection, type ConnectionArgs } from '../connections.js';
 import { toGlobalId } from '../ids.js';
 import { restQuery } from '../resolving.js';
 import { enumValue, mailingAddress, mailingAddressFields, money, orderName } from '../shared.js';
@@ -122,12 +122,7 @@ export const typeDefs = /* GraphQL */ `
     createdAt: DateTime!
     updatedAt: DateTime!
   }
-  ${connectionTypeDefs('Order')}
-
-  extend type QueryRoot {
-    order(id: ID!): Order
-    orders(first: Int, after: String, last: Int, before: String): OrderConnection
-  }
+  ${listedTypeDefs('Order', 'order', 'orders')}
 
   input MailingAddressInput {${withoutFields(mailingAddressFields, ['id', 'province'])}}
 
