@@ -2,9 +2,9 @@ import { raw } from '../../html.js';
 
 /**
  * The platform pages' one stylesheet (inline: one request per page, nothing to cache-bust): the
- * top bar, the left navigation that folds into a Menu toggle below 760 px, cards, forms, tables
- * that scroll within themselves, badges, notices. Colours meet WCAG AA contrast; focus is always
- * visible.
+ * top bar (with the merchant admin's store switcher), the left navigation that folds into a Menu
+ * toggle below 760 px, cards, forms, tables that scroll within themselves, badges, notices.
+ * Colours meet WCAG AA contrast; focus is always visible.
  */
 export const PLATFORM_STYLE = raw(`<style>
 :root{--ink:#17181c;--muted:#5b5e66;--line:#d8dae0;--bg:#f4f5f7;--card:#fff;--accent:#2b4acb;--accent-ink:#fff;--ok:#176b3a;--warn:#8a5a00;--bad:#a4161a;--top:#111827}
@@ -19,6 +19,10 @@ a{color:var(--accent)}a:focus-visible,button:focus-visible,input:focus-visible,s
 .menu-open:focus-visible~.top .top__menu{outline:3px solid #f59e0b;outline-offset:2px}
 .top__user{display:flex;gap:12px;align-items:center;color:#d1d5db;font-size:.9rem;min-width:0}.top__email{overflow-wrap:anywhere}
 .top__user .button{padding:3px 10px}
+.switcher{position:relative;min-width:0}.switcher summary{cursor:pointer;color:#fff;font-weight:600;padding:4px 10px;border:1px solid #6b7280;border-radius:6px;max-width:260px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.switcher ul{position:absolute;left:0;top:calc(100% + 6px);z-index:5;list-style:none;margin:0;padding:6px;min-width:220px;max-width:min(320px,90vw);background:#fff;border:1px solid var(--line);border-radius:8px;box-shadow:0 6px 20px rgba(0,0,0,.15)}
+.switcher li a{display:block;padding:7px 10px;border-radius:6px;color:var(--ink);text-decoration:none;overflow-wrap:anywhere}.switcher li a:hover,.switcher li a[aria-current]{background:#e0e7ff}
+.top__link{color:#fff;white-space:nowrap}
 .shell{max-width:1440px;margin:0 auto;display:grid;grid-template-columns:minmax(0,1fr)}.shell--nav{grid-template-columns:220px minmax(0,1fr)}
 .side{padding:24px 12px 24px 24px}.side ul{list-style:none;margin:0;padding:0;position:sticky;top:16px}
 .side a{display:block;padding:7px 12px;border-radius:6px;color:var(--ink);text-decoration:none}.side a:hover{background:#e5e7eb}
