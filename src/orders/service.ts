@@ -325,3 +325,11 @@ export async function ordersByIds(
 export function countOrders(platform: Pick<Platform, 'db'>, storeId: string): Promise<number> {
   return orders(platform.db).countDocuments({ store_id: new ObjectId(storeId), creating: { $ne: true } });
 }
+
+/** How many open orders have units left to ship (the admin's Home), counted up to `cap` on the fulfilment status index. */
+export function countOrdersToFulfil(platform: Pick<Platform, 'db'>, storeId: string, cap: number): Promise<number> {
+  return orders(platform.db).countDocuments(
+    { store_id: new ObjectId(storeId), fulfillment_status: { $in: ['unfulfilled', 'partial'] }, cancelled_at: null, creating: { $ne: true } },
+    { limit: cap },
+  );
+}
