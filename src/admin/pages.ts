@@ -5,6 +5,9 @@ import type { Platform } from '../platform.js';
 import { homePage } from './home/page.js';
 import { adminErrorPage } from './layout.js';
 import { adminStart, createStoreAction, newStorePage } from './new-store.js';
+import { cancelAction, confirmCancel, fulfilAction, markPaidAction, refundAction } from './orders/actions.js';
+import { ordersPage } from './orders/list.js';
+import { orderPage } from './orders/order.js';
 import { adminAccess, inStore } from './request.js';
 
 /**
@@ -22,6 +25,14 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/new', (p) => createStoreAction(p));
 
   on.get('/stores/:storeId', async (p) => homePage(await inStore(p)));
+
+  on.get('/stores/:storeId/orders', async (p) => ordersPage(await inStore(p)));
+  on.get('/stores/:storeId/orders/:orderId', async (p) => orderPage(await inStore(p)));
+  on.post('/stores/:storeId/orders/:orderId/fulfil', async (p) => fulfilAction(await inStore(p)));
+  on.post('/stores/:storeId/orders/:orderId/refund', async (p) => refundAction(await inStore(p)));
+  on.post('/stores/:storeId/orders/:orderId/mark-paid', async (p) => markPaidAction(await inStore(p)));
+  on.get('/stores/:storeId/orders/:orderId/cancel', async (p) => confirmCancel(await inStore(p)));
+  on.post('/stores/:storeId/orders/:orderId/cancel', async (p) => cancelAction(await inStore(p)));
 
   return on.router;
 }
