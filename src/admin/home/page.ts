@@ -47,7 +47,7 @@ export async function homePage(s: StorePage): Promise<void> {
   const ordersPath = storePath(store, '/orders');
 
   const body = html`${heading(store.name, 'Today and the last 30 days (UTC), what is waiting, and your shop.')}
-    <div class="grid" style="margin-bottom:18px">
+    <div class="grid" style="grid-template-columns:repeat(auto-fill,minmax(150px,1fr));margin-bottom:18px">
       ${stat('Orders today', today.orders.toLocaleString('en'))}${stat('Sales today', money(today.sales))}${stat(
         'Orders, last 30 days',
         month.orders.toLocaleString('en'),

@@ -52,7 +52,7 @@ input[type=text],input[type=email],input[type=password],input[type=search],input
 .facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:6px 18px}.facts dd{margin:0;overflow-wrap:anywhere}
 pre{white-space:pre-wrap;word-break:break-word;background:#f8f9fb;border:1px solid var(--line);border-radius:6px;padding:10px;font-size:.85rem}code{overflow-wrap:anywhere}
 @media (max-width:760px){
-.top__inner{padding:10px 16px}.top__menu{display:inline-block}.shell--nav{grid-template-columns:minmax(0,1fr)}
+.top__inner{padding:10px 16px}.top__menu{display:inline-block}.top__slot:not(:empty){order:3;flex-basis:100%}.shell--nav{grid-template-columns:minmax(0,1fr)}
 .side{display:none;padding:8px 16px 0}.menu-open:checked~.shell .side{display:block}.side ul{position:static}
 main{padding:20px 16px 48px}.facts{grid-template-columns:minmax(0,1fr)}.facts dd{margin-bottom:8px}
 }
