@@ -1,3 +1,4 @@
+import { adminModule } from './admin/index.js';
 import { appExists, appsModule } from './apps/index.js';
 import { authModule } from './auth/index.js';
 import { catalogModule } from './catalog/index.js';
@@ -67,4 +68,5 @@ export const MODULES: readonly Module[] = [
   securityModule({ appExists }),
   operationsModule(() => MODULES),
   consoleModule(() => MODULES),
+  adminModule,
 ];

@@ -3,7 +3,7 @@ import { merchantEmail } from '../auth/index.js';
 import { PlatformError } from '../errors.js';
 import { operator, type SignedIn } from '../http/page-access.js';
 import type { Page, PageAccess } from '../http/pages.js';
-import { trailOf } from '../http/ui/pager.js';
+import { parseListQuery, trailOf } from '../http/ui/pager.js';
 import type { Module } from '../module.js';
 
 /**
@@ -26,20 +26,7 @@ export const consoleAccess: PageAccess<ConsoleViewer> = async (platform, ctx) =>
 const ownParam = (name: string) => name === 'done' || name.endsWith('_trail');
 
 /** A query string parsed by a schema (the API's own), empty values and the pages' own parameters left out; 400 otherwise. */
-export function parseQuery<T extends z.ZodType>(c: ConsoleRequest, schema: T): z.output<T> {
-  const given = Object.fromEntries(
-    Object.entries(c.ctx.query)
-      .map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const)
-      .filter(([k, v]) => !ownParam(k) && v !== undefined && v !== ''),
-  );
-  const parsed = schema.safeParse(given);
-  if (!parsed.success) {
-    throw new PlatformError('invalid_data', 'invalid_input', 'The page was asked for with a query it does not take', {
-      details: parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`),
-    });
-  }
-  return parsed.data;
-}
+export const parseQuery = <T extends z.ZodType>(c: ConsoleRequest, schema: T): z.output<T> => parseListQuery(c.ctx, schema, ownParam);
 
 /** A form's fields parsed by a schema; 400 with the issues otherwise. */
 export function parseFields<T extends z.ZodType>(schema: T, given: unknown): z.output<T> {

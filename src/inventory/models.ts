@@ -52,6 +52,8 @@ export const inventoryIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, variant_id: 1, location_id: 1 }, name: 'store_id_variant_id_location_id_unique', unique: true },
       { key: { store_id: 1, location_id: 1, _id: 1 }, name: 'store_id_location_id_id' },
       { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
+      // The admin's low-stock list: the store's lowest levels first.
+      { key: { store_id: 1, available: 1, _id: 1 }, name: 'store_id_available_id' },
     ],
   },
 ];

@@ -92,6 +92,48 @@ export async function listLevels(platform: Platform, storeId: string, query: Pag
   return findViewPage(levels(platform.db), filter, query, presentLevel);
 }
 
+/**
+ * The store's tracked variants running out (the merchant admin's Home): levels with at most
+ * `threshold` units for sale, the lowest first, `limit` of them, with their variant's and
+ * location's names; a level of a variant no longer tracked (or gone) is left out. Read on the
+ * `store_id_available` index: the few lowest levels, however many the store has.
+ */
+export async function lowStockLevels(platform: Platform, storeId: string, threshold: number, limit: number) {
+  const store = new ObjectId(storeId);
+  const low = await levels(platform.db)
+    .find({ store_id: store, available: { $lte: threshold } })
+    .sort({ available: 1, _id: 1 })
+    .limit(limit * 2)
+    .toArray();
+  const [variants, places] = await Promise.all([
+    findVariants(
+      platform,
+      storeId,
+      low.map((l) => l.variant_id.toHexString()),
+    ),
+    locations(platform.db)
+      .find({ store_id: store, _id: { $in: [...new Set(low.map((l) => l.location_id))] } }, { projection: { name: 1 } })
+      .toArray(),
+  ]);
+  const placeName = new Map(places.map((p) => [p._id.toHexString(), p.name]));
+  return low
+    .flatMap((l) => {
+      const v = variants.get(l.variant_id.toHexString());
+      if (!v?.inventory_tracked) return [];
+      return [
+        {
+          ...presentLevel(l),
+          product_title: v.product_title,
+          variant_title: v.variant_title,
+          sku: v.sku,
+          location_name: placeName.get(l.location_id.toHexString()) ?? null,
+        },
+      ];
+    })
+    .slice(0, limit);
+}
+export type LowStockLevel = Awaited<ReturnType<typeof lowStockLevels>>[number];
+
 /** The variant and the active location a stock change names, both the store's. */
 async function resolveTarget(platform: Platform, storeId: string, variantId: string, locationId: string) {
   const variant = (await findVariants(platform, storeId, [variantId])).get(variantId);

@@ -4,6 +4,7 @@ import { clearCustomerKey, recordCustomerOrder } from '../customers/index.js';
 import { applyStockChange, clearStockKeys, type LevelView, type StockChange } from '../inventory/index.js';
 import { recordPaymentTransaction } from '../payments/index.js';
 import type { Platform } from '../platform.js';
+import { clearDayKeys, countDay } from './days.js';
 import { presentOrder } from './present.js';
 import type { CouponEffect, Effect, OrderDocument, PendingChange, StockEffect } from './models.js';
 
@@ -43,6 +44,9 @@ export async function applyStep(platform: Platform, order: OrderDocument, step: 
         provider: step.provider ?? 'manual',
         provider_reference: step.provider_reference ?? null,
       });
+      return { outcome: 'applied', level: null };
+    case 'day':
+      await countDay(platform, order, step);
       return { outcome: 'applied', level: null };
   }
 }
@@ -132,4 +136,9 @@ export async function clearKeys(platform: Platform, order: OrderDocument, op: Pe
   for (const s of steps)
     if (s.type === 'customer') byCustomer.set(s.customer_id.toHexString(), [...(byCustomer.get(s.customer_id.toHexString()) ?? []), s.key]);
   for (const [customerId, keys] of byCustomer) await clearCustomerKey(platform, storeId, customerId, keys);
+  await clearDayKeys(
+    platform,
+    order,
+    steps.flatMap((s) => (s.type === 'day' ? [s] : [])),
+  );
 }

@@ -21,6 +21,7 @@ import {
   type Look,
 } from '../work/lease.js';
 import { announceChange, applyStep, clearKeys, redemption, stockChange, type Failure } from './change-steps.js';
+import { daySteps } from './days.js';
 import { orderCounters, orders, type Effect, type ChangeKind, type OrderDocument, type PendingChange, type RequestRef } from './models.js';
 
 /**
@@ -67,7 +68,8 @@ export function newChange(plan: Plan, id: string, request: RequestRef | null, no
     kind: plan.kind,
     state: plan.kind === 'create' || plan.holds.length > 0 ? 'applying' : 'committed',
     holds: plan.holds,
-    effects: plan.effects,
+    // Every change that makes an order or moves money also counts on its day's figures (days.ts).
+    effects: [...plan.effects, ...daySteps(plan.kind, [...plan.holds, ...plan.effects], `${id}.day`, now)],
     subject_id: plan.subject_id,
     request_id: request?.id ?? null,
     failure: null,

@@ -7,10 +7,22 @@ import { orderIndexes } from './models.js';
 export { repairOrders } from './changes.js';
 export { RepairOrders } from './jobs.js';
 export { createOrder } from './create.js';
-export { countOrders, findOrderByRequest, fulfillOrder, getOrder, listOrders, markOrderPaid, ordersByIds, refundOrder } from './service.js';
+export {
+  cancelOrder,
+  countOrders,
+  countOrdersToFulfil,
+  findOrderByRequest,
+  fulfillOrder,
+  getOrder,
+  listOrders,
+  markOrderPaid,
+  ordersByIds,
+  refundOrder,
+} from './service.js';
 export { customerBoughtProduct, getShopperOrder, listCustomerOrders, type ShopperProof } from './customer-reads.js';
 export type { RequestRef } from './models.js';
-export { CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
+export { CancelBody, CreateOrderBody, FulfillBody, ListOrdersQuery, RefundBody } from './schemas.js';
+export { dayOf, orderDaysUpTo, type DayFigures } from './days.js';
 export type { CustomerOrderView, OrderView } from './present.js';
 
 /** Orders, fulfilments, refunds, cancellations and payments: /v1/orders; a customer's own orders: /v1/storefront/customer/orders. */

@@ -6,6 +6,7 @@ import type { Provider } from '../payments/index.js';
 
 export const ORDERS = 'orders';
 export const ORDER_COUNTERS = 'order_counters';
+export const ORDER_DAYS = 'order_days';
 
 export type FinancialStatus = 'pending' | 'authorized' | 'paid' | 'partially_refunded' | 'refunded' | 'voided';
 export type FulfillmentStatus = 'unfulfilled' | 'partial' | 'fulfilled';
@@ -148,7 +149,9 @@ export type PaymentEffect = {
   provider?: Provider;
   provider_reference?: string | null;
 };
-export type Effect = StockEffect | CouponEffect | CustomerEffect | PaymentEffect;
+/** The store's figures of the change's day (src/orders/days.ts): an order made, money taken (a sale) or given back (negative). */
+export type DayEffect = { type: 'day'; key: string; day: string; orders: 0 | 1; sales: number };
+export type Effect = StockEffect | CouponEffect | CustomerEffect | PaymentEffect | DayEffect;
 
 export type ChangeKind = 'create' | 'fulfil' | 'refund' | 'cancel' | 'pay';
 
@@ -183,6 +186,21 @@ export type RequestRef = { id: string; hash: string };
 
 export type CounterDocument = { _id: ObjectId; next: number };
 
+/**
+ * A store's orders and sales of one UTC day (`2026-05-04`), kept by each order change as one of
+ * its steps (src/orders/days.ts): the merchant admin's Home reads a month of them, never the
+ * orders. `sales`: money taken minus money refunded that day, in the store's minor units.
+ */
+export type OrderDayDocument = {
+  _id: ObjectId;
+  store_id: ObjectId;
+  day: string;
+  orders: number;
+  sales: number;
+  /** Keys of the order steps counted here whose order has not yet recorded them as done (a step retried counts once). */
+  pending_ops: string[];
+};
+
 export const orderIndexes: IndexDeclaration[] = [
   {
     collection: ORDERS,
@@ -192,12 +210,18 @@ export const orderIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, customer_id: 1, _id: 1 }, name: 'store_id_customer_id_id' },
       { key: { store_id: 1, financial_status: 1, _id: 1 }, name: 'store_id_financial_status_id' },
       { key: { store_id: 1, fulfillment_status: 1, _id: 1 }, name: 'store_id_fulfillment_status_id' },
+      // The list's other filters (docs/orders.md, List orders): cancelled or open, a customer's email, a time range.
+      { key: { store_id: 1, cancelled_at: 1, _id: 1 }, name: 'store_id_cancelled_at_id' },
+      { key: { store_id: 1, email: 1, _id: 1 }, name: 'store_id_email_id' },
+      { key: { store_id: 1, created_at: 1 }, name: 'store_id_created_at' },
       // Unique (it replaced the plain `store_id_request_key`, hence the new name): one order per request key.
       { key: { store_id: 1, request_key: 1 }, name: 'store_id_request_key_unique', unique: true },
       { key: { pending_since: 1 }, name: 'pending_since' },
     ],
   },
+  { collection: ORDER_DAYS, indexes: [{ key: { store_id: 1, day: 1 }, name: 'store_id_day_unique', unique: true }] },
 ];
 
 export const orders = (db: Db) => db.collection<OrderDocument>(ORDERS);
 export const orderCounters = (db: Db) => db.collection<CounterDocument>(ORDER_COUNTERS);
+export const orderDays = (db: Db) => db.collection<OrderDayDocument>(ORDER_DAYS);

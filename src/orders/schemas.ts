@@ -83,9 +83,33 @@ export const CancelBody = z.strictObject({
 });
 export type CancelBody = z.infer<typeof CancelBody>;
 
+const FULFILLMENT_STATUSES = ['unfulfilled', 'partial', 'fulfilled'] as const;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A moment (ISO 8601 with its offset) or a UTC day (`2026-05-04`). */
+const Moment = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'must be a date (2026-05-04) or an ISO 8601 time' });
+const dayStart = (v: string) => Date.parse(DAY.test(v) ? `${v}T00:00:00Z` : v);
+
+/**
+ * The orders list's filters (docs/orders.md, List orders). `status`: open (not cancelled) or
+ * cancelled; `fulfillment_status` one state or several, comma-separated (`unfulfilled,partial`:
+ * the orders to fulfil); `created_at_min`/`created_at_max` a moment or a UTC day (a day as `max`
+ * is the whole day); `q` an order number (`1001`, `#1001`) or a customer's email (or its
+ * beginning); `order` oldest (the default) or newest first.
+ */
 export const ListOrdersQuery = PageQuery.extend({
+  status: z.enum(['open', 'cancelled']).optional(),
   financial_status: z.enum(['pending', 'authorized', 'paid', 'partially_refunded', 'refunded', 'voided']).optional(),
-  fulfillment_status: z.enum(['unfulfilled', 'partial', 'fulfilled']).optional(),
+  fulfillment_status: z
+    .string()
+    .max(60)
+    .transform((v) => [...new Set(v.split(','))])
+    .pipe(z.array(z.enum(FULFILLMENT_STATUSES, { error: `must be ${FULFILLMENT_STATUSES.join(', ')}, or several of them comma-separated` })))
+    .optional(),
   customer_id: IdString('customer').optional(),
+  created_at_min: Moment.transform((v) => new Date(dayStart(v))).optional(),
+  /** As an exclusive bound: a day's next midnight, a moment's next millisecond. */
+  created_at_max: Moment.transform((v) => new Date(dayStart(v) + (DAY.test(v) ? 86_400_000 : 1))).optional(),
+  q: z.string().trim().min(1).max(254).optional(),
+  order: z.enum(['oldest', 'newest']).default('oldest'),
 }).strict();
 export type ListOrdersQuery = z.infer<typeof ListOrdersQuery>;

@@ -3,6 +3,7 @@ import { findVariants } from '../catalog/index.js';
 import { PlatformError, invalidInput, type InputIssue } from '../errors.js';
 import { type LocationView } from '../inventory/index.js';
 import { afterCursor, findPage, pageDirection, type Page } from '../pagination.js';
+import { escapeRegex } from '../ids.js';
 import type { Platform } from '../platform.js';
 import type { Provider } from '../payments/index.js';
 import { changeOrder, findMade, fulfillable, fulfillmentStatusOf, loadOrder, madeBy, type Keys, type Plan } from './changes.js';
@@ -31,13 +32,26 @@ export async function listOrders(
   q: ListOrdersQuery & Pick<Page, 'backwards'>,
   fields?: ViewFields<OrderView>,
 ): Promise<{ items: OrderView[]; nextCursor: string | null }> {
-  const filter: Filter<OrderDocument> = { store_id: new ObjectId(storeId), creating: { $ne: true }, ...afterCursor(q) };
+  const page = { ...q, backwards: q.backwards ?? q.order === 'newest' };
+  const filter: Filter<OrderDocument> = { store_id: new ObjectId(storeId), creating: { $ne: true }, ...afterCursor(page), ...textFilter(q.q) };
+  if (q.status) filter.cancelled_at = q.status === 'cancelled' ? { $ne: null } : null;
   if (q.financial_status) filter.financial_status = q.financial_status;
-  if (q.fulfillment_status) filter.fulfillment_status = q.fulfillment_status;
+  if (q.fulfillment_status) filter.fulfillment_status = { $in: q.fulfillment_status };
   if (q.customer_id) filter.customer_id = new ObjectId(q.customer_id);
+  if (q.created_at_min || q.created_at_max)
+    filter.created_at = { ...(q.created_at_min ? { $gte: q.created_at_min } : {}), ...(q.created_at_max ? { $lt: q.created_at_max } : {}) };
   const projection = projectionOf(ORDER_SOURCES, fields);
-  const { items, nextCursor } = await findPage(orders(platform.db), filter, q.limit, pageDirection(q), projection);
+  const { items, nextCursor } = await findPage(orders(platform.db), filter, q.limit, pageDirection(page), projection);
   return { items: items.map(presenting(presentOrder, UNREAD_ORDER, projection)), nextCursor };
+}
+
+/** The list's `q`: an order number (`1001`, `#1001`), an email, or an email's beginning; each on an index of the store's orders. */
+function textFilter(q: string | undefined): Filter<OrderDocument> {
+  if (!q) return {};
+  const number = /^#?(\d{1,15})$/.exec(q)?.[1];
+  if (number) return { number: Number(number) };
+  const email = q.toLowerCase();
+  return email.includes('@') ? { email } : { email: { $regex: `^${escapeRegex(email)}` } };
 }
 
 /** Requested quantities per line, summed, each checked to be a line of the order. */
@@ -312,4 +326,12 @@ export async function ordersByIds(
 /** How many orders the store has (a bulk export's estimate; orders being made are not counted). */
 export function countOrders(platform: Pick<Platform, 'db'>, storeId: string): Promise<number> {
   return orders(platform.db).countDocuments({ store_id: new ObjectId(storeId), creating: { $ne: true } });
+}
+
+/** How many open orders have units left to ship (the admin's Home), counted up to `cap` on the fulfilment status index. */
+export function countOrdersToFulfil(platform: Pick<Platform, 'db'>, storeId: string, cap: number): Promise<number> {
+  return orders(platform.db).countDocuments(
+    { store_id: new ObjectId(storeId), fulfillment_status: { $in: ['unfulfilled', 'partial'] }, cancelled_at: null, creating: { $ne: true } },
+    { limit: cap },
+  );
 }

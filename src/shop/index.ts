@@ -1,5 +1,6 @@
 import type { Module } from '../module.js';
 import { shopSite } from './site.js';
+export { shopUrl } from './urls.js';
 
 /**
  * The shop (docs/shop.md): each store as a website at `<subdomain>.<STOREFRONT_BASE_DOMAIN>`,

@@ -4,7 +4,8 @@ import { STORES_EVENT_TYPES } from './events.js';
 import { storeAccess } from './access.js';
 import { storeRoutes } from './routes.js';
 import { STORES, storeIndexes } from './models.js';
-export { findStoreById, findStoreBySubdomain, listStoresOwnedBy, lockStoreCurrency, setLiveTheme } from './service.js';
+export { createStore, findOwnedStore, findStoreById, findStoreBySubdomain, listStoresOwnedBy, lockStoreCurrency, setLiveTheme } from './service.js';
+export { CreateStoreBody } from './schemas.js';
 export type { StoreView } from './present.js';
 
 /** A merchant's stores: /v1/stores, and who may act on which store. */

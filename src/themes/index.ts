@@ -14,6 +14,8 @@ export {
   rejectReview as rejectThemeReview,
 } from './review/service.js';
 export { RejectBody as ThemeRejectBody, ReviewListQuery as ThemeReviewListQuery } from './schemas.js';
+// The merchant admin's Home names the live theme.
+export { getLiveTheme } from './installs/service.js';
 export { sweepExpiredPreviewSessions } from './previews/sessions.js';
 export { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './installs/renderable.js';
 export type { SectionDef, SettingField, ThemeBundle, Template, TemplateKey } from './bundle/types.js';

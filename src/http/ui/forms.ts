@@ -60,7 +60,7 @@ export const csrfInput = (token: string | null) => (token ? html`<input type="hi
 export const hiddenInput = (name: string, value: string) => html`<input type="hidden" name="${name}" value="${value}">`;
 
 export type FieldOptions = {
-  type?: 'text' | 'email' | 'password' | 'tel' | 'search' | 'number' | 'url';
+  type?: 'text' | 'email' | 'password' | 'tel' | 'search' | 'number' | 'url' | 'date';
   required?: boolean;
   autocomplete?: string;
   /** A line under the label saying what to type. */

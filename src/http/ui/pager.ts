@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import { PlatformError } from '../../errors.js';
 import { html, type Markup } from '../../html.js';
 import type { AppContext } from '../context.js';
 
@@ -58,4 +60,24 @@ export function pager(o: PagerOptions): Markup | null {
       previous ? html`<a class="button button--secondary" rel="prev" href="${previous}">‹ Previous</a>` : null
     }${next ? html`<a class="button button--secondary" rel="next" href="${next}">Next page »</a>` : null}
   </nav>`;
+}
+
+/**
+ * A list page's query string through the API's own schema (the console's, the admin's): empty
+ * values left out, and the page's own parameters (`own`: the pagers' trails, a notice's key) too;
+ * a 400 page with the issues otherwise.
+ */
+export function parseListQuery<T extends z.ZodType>(ctx: AppContext, schema: T, own: (name: string) => boolean): z.output<T> {
+  const given = Object.fromEntries(
+    Object.entries(ctx.query)
+      .map(([k, v]) => [k, Array.isArray(v) ? v[0] : v] as const)
+      .filter(([k, v]) => !own(k) && v !== undefined && v !== ''),
+  );
+  const parsed = schema.safeParse(given);
+  if (!parsed.success) {
+    throw new PlatformError('invalid_data', 'invalid_input', 'The page was asked for with a query it does not take', {
+      details: parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`),
+    });
+  }
+  return parsed.data;
 }

@@ -2,9 +2,9 @@ import { raw } from '../../html.js';
 
 /**
  * The platform pages' one stylesheet (inline: one request per page, nothing to cache-bust): the
- * top bar, the left navigation that folds into a Menu toggle below 760 px, cards, forms, tables
- * that scroll within themselves, badges, notices. Colours meet WCAG AA contrast; focus is always
- * visible.
+ * top bar (with the merchant admin's store switcher), the left navigation that folds into a Menu
+ * toggle below 760 px, cards, forms, tables that scroll within themselves, badges, notices.
+ * Colours meet WCAG AA contrast; focus is always visible.
  */
 export const PLATFORM_STYLE = raw(`<style>
 :root{--ink:#17181c;--muted:#5b5e66;--line:#d8dae0;--bg:#f4f5f7;--card:#fff;--accent:#2b4acb;--accent-ink:#fff;--ok:#176b3a;--warn:#8a5a00;--bad:#a4161a;--top:#111827}
@@ -19,6 +19,10 @@ a{color:var(--accent)}a:focus-visible,button:focus-visible,input:focus-visible,s
 .menu-open:focus-visible~.top .top__menu{outline:3px solid #f59e0b;outline-offset:2px}
 .top__user{display:flex;gap:12px;align-items:center;color:#d1d5db;font-size:.9rem;min-width:0}.top__email{overflow-wrap:anywhere}
 .top__user .button{padding:3px 10px}
+.switcher{position:relative;min-width:0}.switcher summary{cursor:pointer;color:#fff;font-weight:600;padding:4px 10px;border:1px solid #6b7280;border-radius:6px;max-width:260px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.switcher ul{position:absolute;left:0;top:calc(100% + 6px);z-index:5;list-style:none;margin:0;padding:6px;min-width:220px;max-width:min(320px,90vw);background:#fff;border:1px solid var(--line);border-radius:8px;box-shadow:0 6px 20px rgba(0,0,0,.15)}
+.switcher li a{display:block;padding:7px 10px;border-radius:6px;color:var(--ink);text-decoration:none;overflow-wrap:anywhere}.switcher li a:hover,.switcher li a[aria-current]{background:#e0e7ff}
+.top__link{color:#fff;white-space:nowrap}
 .shell{max-width:1440px;margin:0 auto;display:grid;grid-template-columns:minmax(0,1fr)}.shell--nav{grid-template-columns:220px minmax(0,1fr)}
 .side{padding:24px 12px 24px 24px}.side ul{list-style:none;margin:0;padding:0;position:sticky;top:16px}
 .side a{display:block;padding:7px 12px;border-radius:6px;color:var(--ink);text-decoration:none}.side a:hover{background:#e5e7eb}
@@ -36,7 +40,7 @@ th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--mut
 .badge--ok{background:#dcfce7;color:var(--ok)}.badge--warn{background:#fef3c7;color:var(--warn)}.badge--bad{background:#fee2e2;color:var(--bad)}
 .field{display:flex;flex-direction:column;gap:5px;margin-bottom:14px}.field label,.field legend{font-weight:600;font-size:.9rem}
 .field__error{color:var(--bad);font-size:.9rem}.field__hint{color:var(--muted);font-size:.85rem}
-input[type=text],input[type=email],input[type=password],input[type=search],input[type=number],input[type=url],select,textarea{font:inherit;padding:9px 11px;border:1px solid #8b8f99;border-radius:6px;background:#fff;color:var(--ink);width:100%}
+input[type=text],input[type=email],input[type=password],input[type=search],input[type=number],input[type=url],input[type=date],select,textarea{font:inherit;padding:9px 11px;border:1px solid #8b8f99;border-radius:6px;background:#fff;color:var(--ink);width:100%}
 [aria-invalid=true]{border-color:var(--bad)}
 .button{display:inline-block;font:inherit;font-weight:600;padding:9px 18px;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-ink);text-decoration:none;cursor:pointer}
 .button--secondary{background:#fff;color:var(--accent)}.button--danger{background:var(--bad);border-color:var(--bad);color:#fff}
@@ -48,7 +52,7 @@ input[type=text],input[type=email],input[type=password],input[type=search],input
 .facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:6px 18px}.facts dd{margin:0;overflow-wrap:anywhere}
 pre{white-space:pre-wrap;word-break:break-word;background:#f8f9fb;border:1px solid var(--line);border-radius:6px;padding:10px;font-size:.85rem}code{overflow-wrap:anywhere}
 @media (max-width:760px){
-.top__inner{padding:10px 16px}.top__menu{display:inline-block}.shell--nav{grid-template-columns:minmax(0,1fr)}
+.top__inner{padding:10px 16px}.top__menu{display:inline-block}.top__slot:not(:empty){order:3;flex-basis:100%}.shell--nav{grid-template-columns:minmax(0,1fr)}
 .side{display:none;padding:8px 16px 0}.menu-open:checked~.shell .side{display:block}.side ul{position:static}
 main{padding:20px 16px 48px}.facts{grid-template-columns:minmax(0,1fr)}.facts dd{margin-bottom:8px}
 }

@@ -118,6 +118,13 @@ export async function listStoreThemes(platform: Platform, store: ScopedStore, q:
   return { items: page.items.map((d) => withRole(d, store.live_theme_id)), nextCursor: page.nextCursor };
 }
 
+/** The store's live theme (the Home page of the merchant admin names it), or null when it has none. */
+export async function getLiveTheme(platform: Platform, store: ScopedStore): Promise<StoreThemeView | null> {
+  const id = store.live_theme_id ? parseObjectId(store.live_theme_id) : null;
+  const doc = id ? await storeThemes(platform.db).findOne({ _id: id, store_id: new ObjectId(store.id) }) : null;
+  return doc ? withRole(doc, store.live_theme_id) : null;
+}
+
 const withRole = (d: StoreThemeDocument, liveId: string | null): StoreThemeView => ({
   ...presentStoreTheme(d),
   role: liveId === d._id.toHexString() ? 'live' : 'unpublished',

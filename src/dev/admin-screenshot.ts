@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { apiClient } from './api-client.js';
+import { launchChromium } from './chromium.js';
+import { shootAtWidths } from './screenshot-widths.js';
+
+/**
+ * `npm run screenshot:admin` (docs/admin.md, Screenshots): the merchant admin's page kinds in a
+ * real browser, at 1280 and 390 px. Against a running platform (`npm start`; BASE_URL, default
+ * http://localhost:3000), it signs a new merchant up, shoots Create your store, then makes a
+ * store with something to show through the API (a location, a product low on stock, customers,
+ * orders paid, pending, shipped in part, refunded and cancelled), puts the session in the
+ * browser's `emporium_session` cookie, and saves docs/screenshots/admin-<page>.png for Create
+ * store, Home, Orders and an order.
+ */
+const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
+const call = apiClient(BASE);
+const tag = randomBytes(3).toString('hex');
+
+const email = `admin-shots-${tag}@example.com`;
+const password = 'screenshot password';
+await call('POST', '/v1/auth/signup', { email, password, name: 'Ada Admin' });
+const token = (await call('POST', '/v1/auth/signin', { email, password })).data.session.token as string;
+const auth = { authorization: `Bearer ${token}` };
+
+mkdirSync(OUT, { recursive: true });
+const browser = await launchChromium();
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  await context.addCookies([{ name: 'emporium_session', value: token, url: BASE, httpOnly: true, sameSite: 'Lax' }]);
+  const page = await context.newPage();
+  const shot = async (name: string, path: string) => {
+    const res = await page.goto(BASE + path);
+    if (!res || res.status() !== 200) throw new Error(`${path}: ${res?.status()}`);
+    await shootAtWidths(page, `${OUT}admin-${name}`);
+  };
+  await shot('create-store', '/admin');
+
+  const store = (await call('POST', '/v1/stores', { name: 'Harbour Goods', subdomain: `harbour-${tag}`, currency: 'USD' }, auth)).data;
+  const as = { ...auth, 'x-store-id': store.id as string };
+  const location = (await call('POST', '/v1/inventory/locations', { name: 'Harbour warehouse', city: 'Bristol', country_code: 'GB' }, as)).data.id as string;
+  const variantOf = async (title: string, price: number, available: number) => {
+    const product = (await call('POST', '/v1/products', { title, status: 'active', variants: [{ price, sku: title.toUpperCase().replace(/\W+/g, '-') }] }, as))
+      .data;
+    const variant = product.variants[0].id as string;
+    await call('POST', '/v1/inventory/levels/set', { variant_id: variant, location_id: location, available }, as);
+    return variant;
+  };
+  const mug = await variantOf('Enamel Mug', 1800, 4);
+  const shirt = await variantOf('Oxford Shirt', 4500, 40);
+  await variantOf('Linen Apron', 3200, 2);
+  const customer = (first_name: string, last_name: string) =>
+    call('POST', '/v1/customers', { email: `${first_name.toLowerCase()}-${tag}@example.com`, first_name, last_name }, as).then((r) => r.data.id as string);
+  const ada = await customer('Ada', 'Lovelace');
+  const grace = await customer('Grace', 'Hopper');
+  const address = { first_name: 'Ada', last_name: 'Lovelace', address1: '12 Harbour Street', city: 'Bristol', zip: 'BS1 4RN', country_code: 'GB' };
+  const order = (body: Record<string, unknown>) => call('POST', '/v1/orders', body, as).then((r) => r.data);
+
+  const shown = await order({
+    customer_id: ada,
+    financial_status: 'paid',
+    line_items: [
+      { variant_id: mug, quantity: 2 },
+      { variant_id: shirt, quantity: 1 },
+    ],
+    shipping_address: address,
+    billing_address: address,
+    shipping_line: { title: 'Royal Mail Tracked 48', price: 495 },
+    note: 'Gift: please leave out the receipt.',
+  });
+  await call(
+    'POST',
+    `/v1/orders/${shown.id}/fulfill`,
+    {
+      location_id: location,
+      line_items: [{ line_item_id: shown.line_items[1].id, quantity: 1 }],
+      tracking_company: 'Royal Mail',
+      tracking_number: 'RM123456785GB',
+      tracking_url: 'https://track.example/RM123456785GB',
+    },
+    as,
+  );
+  await call('POST', `/v1/orders/${shown.id}/refund`, { amount: 500, reason: 'Late delivery' }, as);
+  await order({
+    customer_id: grace,
+    financial_status: 'paid',
+    line_items: [{ variant_id: shirt, quantity: 2 }],
+    shipping_address: { ...address, first_name: 'Grace', last_name: 'Hopper' },
+  });
+  await order({ email: `walk-in-${tag}@example.com`, line_items: [{ title: 'Gift wrapping', price: 400, quantity: 1 }] });
+  const cancelled = await order({ customer_id: grace, line_items: [{ variant_id: mug, quantity: 1 }] });
+  await call('POST', `/v1/orders/${cancelled.id}/cancel`, { reason: 'customer' }, as);
+
+  await shot('home', `/admin/stores/${store.id}`);
+  await shot('orders', `/admin/stores/${store.id}/orders`);
+  await shot('order', `/admin/stores/${store.id}/orders/${shown.id}`);
+} finally {
+  await browser.close();
+}

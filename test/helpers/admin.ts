@@ -1,0 +1,34 @@
+import { expect } from 'chai';
+import type { TestApp } from './app.js';
+import type { GivenMerchant } from './factories.js';
+import { csrfIn, ShopBrowser, type ShopResponse } from './shop.js';
+
+/**
+ * A merchant's browser on the platform's host (docs/admin.md): its cookies kept, no redirects
+ * followed, signed in through the real /login form, as a merchant does.
+ */
+export class AdminBrowser extends ShopBrowser {
+  /** The CSRF token of the page's own forms (in `<main>`; the top bar's Log out carries one too). */
+  static csrfOf(page: ShopResponse): string {
+    const token = csrfIn(page.html.slice(page.html.indexOf('<main')));
+    expect(token, 'a page with a form').to.be.a('string');
+    return token!;
+  }
+
+  /** POST a page's form: the CSRF token of the page at `from` (GET first), then the fields. */
+  async submit(from: string, action: string, fields: Record<string, string>): Promise<ShopResponse> {
+    const page = await this.get(from);
+    expect(page.status, `GET ${from}`).to.equal(200);
+    return this.post(action, { csrf_token: AdminBrowser.csrfOf(page), ...fields });
+  }
+}
+
+/** A browser signed in as the merchant through /login (the login cookie, its CSRF token, the password form). */
+export async function signedInAdmin(app: TestApp, merchant: Pick<GivenMerchant, 'email' | 'password'>): Promise<AdminBrowser> {
+  const browser = new AdminBrowser(app.url, '127.0.0.1');
+  const form = await browser.get('/login?return_to=%2Fadmin');
+  expect(form.status).to.equal(200);
+  const signedIn = await browser.post('/login', { csrf_token: csrfIn(form.html)!, email: merchant.email, password: merchant.password, return_to: '/admin' });
+  expect(signedIn.status, signedIn.html.slice(0, 400)).to.equal(303);
+  return browser;
+}
