@@ -2,6 +2,22 @@ import type { AppRouter } from '../http/context.js';
 import { sessionForms } from '../http/page-access.js';
 import { pages } from '../http/pages.js';
 import type { Platform } from '../platform.js';
+import {
+  addAddressAction,
+  addressPage,
+  confirmDeleteAddress,
+  createCustomerAction,
+  defaultAddressAction,
+  deleteAddressAction,
+  inviteAction,
+  newCustomerPage,
+  privacyAction,
+  privacyPage,
+  updateAddressAction,
+  updateCustomerAction,
+} from './customers/actions.js';
+import { customersPage } from './customers/list.js';
+import { customerPage } from './customers/page.js';
 import { homePage } from './home/page.js';
 import { adminErrorPage } from './layout.js';
 import { adminStart, createStoreAction, newStorePage } from './new-store.js';
@@ -33,6 +49,23 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/orders/:orderId/mark-paid', async (p) => markPaidAction(await inStore(p)));
   on.get('/stores/:storeId/orders/:orderId/cancel', async (p) => confirmCancel(await inStore(p)));
   on.post('/stores/:storeId/orders/:orderId/cancel', async (p) => cancelAction(await inStore(p)));
+
+  on.get('/stores/:storeId/customers', async (p) => customersPage(await inStore(p)));
+  on.get('/stores/:storeId/customers/new', async (p) => newCustomerPage(await inStore(p)));
+  on.post('/stores/:storeId/customers/new', async (p) => createCustomerAction(await inStore(p)));
+  on.get('/stores/:storeId/customers/:customerId', async (p) => customerPage(await inStore(p)));
+  on.post('/stores/:storeId/customers/:customerId', async (p) => updateCustomerAction(await inStore(p)));
+  on.post('/stores/:storeId/customers/:customerId/invite', async (p) => inviteAction(await inStore(p)));
+  on.post('/stores/:storeId/customers/:customerId/addresses', async (p) => addAddressAction(await inStore(p)));
+  on.get('/stores/:storeId/customers/:customerId/addresses/:addressId', async (p) => addressPage(await inStore(p)));
+  on.post('/stores/:storeId/customers/:customerId/addresses/:addressId', async (p) => updateAddressAction(await inStore(p)));
+  on.post('/stores/:storeId/customers/:customerId/addresses/:addressId/default', async (p) => defaultAddressAction(await inStore(p)));
+  on.get('/stores/:storeId/customers/:customerId/addresses/:addressId/delete', async (p) => confirmDeleteAddress(await inStore(p)));
+  on.post('/stores/:storeId/customers/:customerId/addresses/:addressId/delete', async (p) => deleteAddressAction(await inStore(p)));
+  on.get('/stores/:storeId/customers/:customerId/data-request', async (p) => privacyPage(await inStore(p), 'data-request'));
+  on.post('/stores/:storeId/customers/:customerId/data-request', async (p) => privacyAction(await inStore(p), 'data-request'));
+  on.get('/stores/:storeId/customers/:customerId/redact', async (p) => privacyPage(await inStore(p), 'redact'));
+  on.post('/stores/:storeId/customers/:customerId/redact', async (p) => privacyAction(await inStore(p), 'redact'));
 
   return on.router;
 }
