@@ -18,6 +18,16 @@ import {
 } from './customers/actions.js';
 import { customersPage } from './customers/list.js';
 import { customerPage } from './customers/page.js';
+import {
+  confirmDeleteCoupon,
+  couponPage,
+  couponsPage,
+  createCouponAction,
+  deleteCouponAction,
+  newCouponPage,
+  updateCouponAction,
+} from './discounts/coupons.js';
+import { confirmDisableGiftCard, disableGiftCardAction, giftCardPage, giftCardsPage, issueGiftCardAction, newGiftCardPage } from './discounts/gift-cards.js';
 import { homePage } from './home/page.js';
 import { adminErrorPage } from './layout.js';
 import { adminStart, createStoreAction, newStorePage } from './new-store.js';
@@ -66,6 +76,20 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/customers/:customerId/data-request', async (p) => privacyAction(await inStore(p), 'data-request'));
   on.get('/stores/:storeId/customers/:customerId/redact', async (p) => privacyPage(await inStore(p), 'redact'));
   on.post('/stores/:storeId/customers/:customerId/redact', async (p) => privacyAction(await inStore(p), 'redact'));
+
+  on.get('/stores/:storeId/discounts', async (p) => couponsPage(await inStore(p)));
+  on.get('/stores/:storeId/discounts/coupons/new', async (p) => newCouponPage(await inStore(p)));
+  on.post('/stores/:storeId/discounts/coupons/new', async (p) => createCouponAction(await inStore(p)));
+  on.get('/stores/:storeId/discounts/coupons/:couponId', async (p) => couponPage(await inStore(p)));
+  on.post('/stores/:storeId/discounts/coupons/:couponId', async (p) => updateCouponAction(await inStore(p)));
+  on.get('/stores/:storeId/discounts/coupons/:couponId/delete', async (p) => confirmDeleteCoupon(await inStore(p)));
+  on.post('/stores/:storeId/discounts/coupons/:couponId/delete', async (p) => deleteCouponAction(await inStore(p)));
+  on.get('/stores/:storeId/discounts/gift-cards', async (p) => giftCardsPage(await inStore(p)));
+  on.get('/stores/:storeId/discounts/gift-cards/new', async (p) => newGiftCardPage(await inStore(p)));
+  on.post('/stores/:storeId/discounts/gift-cards/new', async (p) => issueGiftCardAction(await inStore(p)));
+  on.get('/stores/:storeId/discounts/gift-cards/:giftCardId', async (p) => giftCardPage(await inStore(p)));
+  on.get('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => confirmDisableGiftCard(await inStore(p)));
+  on.post('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => disableGiftCardAction(await inStore(p)));
 
   return on.router;
 }

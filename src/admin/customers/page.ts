@@ -6,6 +6,7 @@ import { badge, facts, heading, link, table, when } from '../../http/ui/parts.js
 import { listOrders } from '../../orders/index.js';
 import { formatMoney } from '../../rendering/index.js';
 import { storePage } from '../layout.js';
+import { checkbox } from '../discounts/inputs.js';
 import { address } from '../orders/order.js';
 import { financialBadge, fulfilmentBadge } from '../orders/states.js';
 import { storePath, type StorePage } from '../request.js';
@@ -53,11 +54,6 @@ export const customerValues = (c: CustomerView) =>
   ]);
 
 export const addressValues = (a: CustomerAddressView) => new Map(ADDRESS_KEYS.map((k) => [k, a[k] ?? '']));
-
-const checkbox = (form: FormState, name: string, label: string) =>
-  html`<div class="field"><label><input type="checkbox" name="${name}" value="on"${form.values.get(name) === 'on' ? html` checked` : null}> ${label}</label>${
-    form.errors.get(name) ? html`<span class="field__error">${form.errors.get(name)}</span>` : null
-  }</div>`;
 
 /** The customer form's fields (edit and new). */
 export const customerFields = (form: FormState) => html`<div class="grid">
