@@ -146,7 +146,7 @@ export async function customerPage(s: CustomerPage, forms: CustomerForms = {}, s
     <div class="card">
       <p class="muted">An invitation emails the customer a link to open an account in your shop, to see their orders and keep their addresses (it works for 7 days).</p>
       <form method="post" action="${at}/invite">${csrfInput(s.viewer.csrf)}<button class="button button--secondary" type="submit">Invite to open an account</button></form>
-      <p class="muted">A privacy request is passed on to every app installed in your store (docs: compliance webhooks).</p>
+      <p class="muted">A privacy request is passed on to every app installed in your store, which answers it for the data it keeps.</p>
       <div class="actions">
         <a class="button button--secondary" href="${at}/data-request">Request their data from apps</a>
         <a class="button button--danger" href="${at}/redact">Ask apps to erase their data</a>
