@@ -6,6 +6,8 @@
 export const ADMIN_SECTIONS = [
   { key: 'home', label: 'Home', path: '' },
   { key: 'orders', label: 'Orders', path: '/orders' },
+  { key: 'customers', label: 'Customers', path: '/customers' },
+  { key: 'discounts', label: 'Discounts', path: '/discounts' },
 ] as const;
 
 export type AdminSection = (typeof ADMIN_SECTIONS)[number]['key'];

@@ -2,6 +2,32 @@ import type { AppRouter } from '../http/context.js';
 import { sessionForms } from '../http/page-access.js';
 import { pages } from '../http/pages.js';
 import type { Platform } from '../platform.js';
+import {
+  addAddressAction,
+  addressPage,
+  confirmDeleteAddress,
+  createCustomerAction,
+  defaultAddressAction,
+  deleteAddressAction,
+  inviteAction,
+  newCustomerPage,
+  privacyAction,
+  privacyPage,
+  updateAddressAction,
+  updateCustomerAction,
+} from './customers/actions.js';
+import { customersPage } from './customers/list.js';
+import { customerPage } from './customers/page.js';
+import {
+  confirmDeleteCoupon,
+  couponPage,
+  couponsPage,
+  createCouponAction,
+  deleteCouponAction,
+  newCouponPage,
+  updateCouponAction,
+} from './discounts/coupons.js';
+import { confirmDisableGiftCard, disableGiftCardAction, giftCardPage, giftCardsPage, issueGiftCardAction, newGiftCardPage } from './discounts/gift-cards.js';
 import { homePage } from './home/page.js';
 import { adminErrorPage } from './layout.js';
 import { adminStart, createStoreAction, newStorePage } from './new-store.js';
@@ -33,6 +59,37 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/orders/:orderId/mark-paid', async (p) => markPaidAction(await inStore(p)));
   on.get('/stores/:storeId/orders/:orderId/cancel', async (p) => confirmCancel(await inStore(p)));
   on.post('/stores/:storeId/orders/:orderId/cancel', async (p) => cancelAction(await inStore(p)));
+
+  on.get('/stores/:storeId/customers', async (p) => customersPage(await inStore(p)));
+  on.get('/stores/:storeId/customers/new', async (p) => newCustomerPage(await inStore(p)));
+  on.post('/stores/:storeId/customers/new', async (p) => createCustomerAction(await inStore(p)));
+  on.get('/stores/:storeId/customers/:customerId', async (p) => customerPage(await inStore(p)));
+  on.post('/stores/:storeId/customers/:customerId', async (p) => updateCustomerAction(await inStore(p)));
+  on.post('/stores/:storeId/customers/:customerId/invite', async (p) => inviteAction(await inStore(p)));
+  on.post('/stores/:storeId/customers/:customerId/addresses', async (p) => addAddressAction(await inStore(p)));
+  on.get('/stores/:storeId/customers/:customerId/addresses/:addressId', async (p) => addressPage(await inStore(p)));
+  on.post('/stores/:storeId/customers/:customerId/addresses/:addressId', async (p) => updateAddressAction(await inStore(p)));
+  on.post('/stores/:storeId/customers/:customerId/addresses/:addressId/default', async (p) => defaultAddressAction(await inStore(p)));
+  on.get('/stores/:storeId/customers/:customerId/addresses/:addressId/delete', async (p) => confirmDeleteAddress(await inStore(p)));
+  on.post('/stores/:storeId/customers/:customerId/addresses/:addressId/delete', async (p) => deleteAddressAction(await inStore(p)));
+  on.get('/stores/:storeId/customers/:customerId/data-request', async (p) => privacyPage(await inStore(p), 'data-request'));
+  on.post('/stores/:storeId/customers/:customerId/data-request', async (p) => privacyAction(await inStore(p), 'data-request'));
+  on.get('/stores/:storeId/customers/:customerId/redact', async (p) => privacyPage(await inStore(p), 'redact'));
+  on.post('/stores/:storeId/customers/:customerId/redact', async (p) => privacyAction(await inStore(p), 'redact'));
+
+  on.get('/stores/:storeId/discounts', async (p) => couponsPage(await inStore(p)));
+  on.get('/stores/:storeId/discounts/coupons/new', async (p) => newCouponPage(await inStore(p)));
+  on.post('/stores/:storeId/discounts/coupons/new', async (p) => createCouponAction(await inStore(p)));
+  on.get('/stores/:storeId/discounts/coupons/:couponId', async (p) => couponPage(await inStore(p)));
+  on.post('/stores/:storeId/discounts/coupons/:couponId', async (p) => updateCouponAction(await inStore(p)));
+  on.get('/stores/:storeId/discounts/coupons/:couponId/delete', async (p) => confirmDeleteCoupon(await inStore(p)));
+  on.post('/stores/:storeId/discounts/coupons/:couponId/delete', async (p) => deleteCouponAction(await inStore(p)));
+  on.get('/stores/:storeId/discounts/gift-cards', async (p) => giftCardsPage(await inStore(p)));
+  on.get('/stores/:storeId/discounts/gift-cards/new', async (p) => newGiftCardPage(await inStore(p)));
+  on.post('/stores/:storeId/discounts/gift-cards/new', async (p) => issueGiftCardAction(await inStore(p)));
+  on.get('/stores/:storeId/discounts/gift-cards/:giftCardId', async (p) => giftCardPage(await inStore(p)));
+  on.get('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => confirmDisableGiftCard(await inStore(p)));
+  on.post('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => disableGiftCardAction(await inStore(p)));
 
   return on.router;
 }

@@ -44,6 +44,8 @@ export {
 export { RejectBody as AppRejectBody, ReviewListQuery as AppReviewListQuery } from './listing-review/schemas.js';
 export type { ReviewView as AppReviewView } from './listing-review/present.js';
 export { getInstallation } from './installations/service.js';
+// The merchant admin (src/admin) passes a customer's privacy request on through the same service as /v1/app-store/compliance.
+export { requestCompliance } from './compliance/service.js';
 export { appExists } from './partners/submissions.js';
 export { adviseCheckout, type CheckoutAdvice, type CheckoutValidationError } from './function-runs/advise.js';
 export type { FunctionCart } from './functions/targets.js';

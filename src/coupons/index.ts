@@ -3,7 +3,7 @@ import { COUPONS_ERROR_CODES } from './errors.js';
 import { COUPONS_EVENT_TYPES } from './events.js';
 import { couponRoutes } from './routes.js';
 import { COUPONS, couponIndexes } from './models.js';
-export { evaluateCoupon, getCoupon, listCoupons, type CouponEvaluation, type CouponRefusal } from './service.js';
+export { createCoupon, deleteCoupon, evaluateCoupon, getCoupon, listCoupons, updateCoupon, type CouponEvaluation, type CouponRefusal } from './service.js';
 export {
   announceCouponRedemption,
   claimCouponRedemption,
@@ -13,7 +13,7 @@ export {
   type CouponRedemption,
   type RedemptionOutcome,
 } from './redemptions.js';
-export { ListCouponsQuery, type EvaluationCart } from './schemas.js';
+export { CreateCouponBody, ListCouponsQuery, UpdateCouponBody, type EvaluationCart } from './schemas.js';
 export type { CouponView } from './present.js';
 
 /** Discount codes: /v1/coupons. */

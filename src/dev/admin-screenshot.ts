@@ -11,7 +11,8 @@ import { shootAtWidths } from './screenshot-widths.js';
  * store with something to show through the API (a location, a product low on stock, customers,
  * orders paid, pending, shipped in part, refunded and cancelled), puts the session in the
  * browser's `emporium_session` cookie, and saves docs/screenshots/admin-<page>.png for Create
- * store, Home, Orders and an order.
+ * store, Home, Orders, an order, Customers, a customer, Add customer, Discounts (coupons), a
+ * coupon, gift cards and a gift card.
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
@@ -95,6 +96,35 @@ try {
   await shot('home', `/admin/stores/${store.id}`);
   await shot('orders', `/admin/stores/${store.id}/orders`);
   await shot('order', `/admin/stores/${store.id}/orders/${shown.id}`);
+
+  await call('POST', `/v1/customers/${ada}/addresses`, { ...address, phone: '+44 117 496 0000' }, as);
+  await call(
+    'PATCH',
+    `/v1/customers/${ada}`,
+    { phone: '+44 117 496 0123', tags: ['vip', 'newsletter'], accepts_marketing: true, note: 'Prefers recycled packaging.' },
+    as,
+  );
+  await shot('customers', `/admin/stores/${store.id}/customers`);
+  await shot('customer', `/admin/stores/${store.id}/customers/${ada}`);
+  await shot('customer-new', `/admin/stores/${store.id}/customers/new`);
+
+  const coupon = (body: Record<string, unknown>) => call('POST', '/v1/coupons', body, as).then((r) => r.data.id as string);
+  const summer = await coupon({
+    code: 'SUMMER15',
+    type: 'percentage',
+    value: 15,
+    usage_limit: 500,
+    usage_limit_per_customer: 1,
+    ends_at: '2030-09-01T00:00:00Z',
+  });
+  await coupon({ code: 'SHIPFREE', type: 'free_shipping', minimum_subtotal: 5000 });
+  await coupon({ code: 'WELCOME5', type: 'fixed_amount', value: 500, active: false });
+  await call('POST', '/v1/products/gift-cards', { initial_value: 5000, note: 'Raffle prize', expires_on: '2030-12-31' }, as);
+  const card = (await call('POST', '/v1/products/gift-cards', { initial_value: 2500 }, as)).data.id as string;
+  await shot('discounts', `/admin/stores/${store.id}/discounts`);
+  await shot('coupon', `/admin/stores/${store.id}/discounts/coupons/${summer}`);
+  await shot('gift-cards', `/admin/stores/${store.id}/discounts/gift-cards`);
+  await shot('gift-card', `/admin/stores/${store.id}/discounts/gift-cards/${card}`);
 } finally {
   await browser.close();
 }

@@ -3,8 +3,8 @@ import { GIFTCARDS_ERROR_CODES } from './errors.js';
 import { GIFTCARDS_EVENT_TYPES } from './events.js';
 import { giftCardRoutes } from './routes.js';
 import { GIFT_CARDS, giftCardIndexes } from './models.js';
-export { findGiftCardByCode, debitGiftCard, getGiftCard, listGiftCards } from './service.js';
-export { ListGiftCardsQuery } from './schemas.js';
+export { createGiftCard, findGiftCardByCode, debitGiftCard, disableGiftCard, getGiftCard, listGiftCards } from './service.js';
+export { CreateGiftCardBody, ListGiftCardsQuery } from './schemas.js';
 export type { GiftCardView } from './present.js';
 
 /** Gift cards: /v1/products/gift-cards. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
 import { useTestApp } from '../helpers/app.js';
-import { axeViolations, blockingViolations, describeViolations, useBrowser } from '../helpers/browser.js';
+import { fitsAndPasses } from '../helpers/admin.js';
+import { useBrowser } from '../helpers/browser.js';
 import { givenLocation, givenStockedVariant } from '../helpers/catalog.js';
 import { givenMerchantWithStore } from '../helpers/factories.js';
 import { givenOrder } from '../helpers/orders.js';
@@ -14,18 +14,6 @@ import { givenOrder } from '../helpers/orders.js';
 describe('Admin: in a browser (Chromium)', () => {
   const { app, api } = useTestApp('admin_browser');
   const chromium = useBrowser();
-
-  /** Nothing wider than the window at 1280 and at 390 px, and axe clean at each. */
-  async function fitsAndPasses(page: Page): Promise<void> {
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
-      expect(overflow, `${page.url()} at ${width} px`).to.equal(0);
-      const blocking = blockingViolations(await axeViolations(page));
-      expect(blocking, `${page.url()} at ${width} px: ${describeViolations(blocking)}`).to.deep.equal([]);
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
 
   it('signs in, lands on Home, opens Orders and an order, fitting at 1280 and 390 px', async () => {
     const shop = await givenMerchantWithStore(api);

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { axeViolations, blockingViolations, describeViolations } from './browser.js';
 import type { TestApp } from './app.js';
 import type { GivenMerchant } from './factories.js';
 import { csrfIn, ShopBrowser, type ShopResponse } from './shop.js';
@@ -31,4 +33,16 @@ export async function signedInAdmin(app: TestApp, merchant: Pick<GivenMerchant, 
   const signedIn = await browser.post('/login', { csrf_token: csrfIn(form.html)!, email: merchant.email, password: merchant.password, return_to: '/admin' });
   expect(signedIn.status, signedIn.html.slice(0, 400)).to.equal(303);
   return browser;
+}
+
+/** A page in Chromium fits at 1280 and at 390 px (nothing wider than the window) and axe finds nothing serious at either. */
+export async function fitsAndPasses(page: Page): Promise<void> {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
+    expect(overflow, `${page.url()} at ${width} px`).to.equal(0);
+    const blocking = blockingViolations(await axeViolations(page));
+    expect(blocking, `${page.url()} at ${width} px: ${describeViolations(blocking)}`).to.deep.equal([]);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }

@@ -17,7 +17,7 @@ import { customerName } from './customer.js';
  */
 
 /** The filters the page's form and links carry, as the query names them. */
-const FILTERS = ['q', 'status', 'financial_status', 'fulfillment_status', 'created_at_min', 'created_at_max'] as const;
+const FILTERS = ['q', 'customer_id', 'status', 'financial_status', 'fulfillment_status', 'created_at_min', 'created_at_max'] as const;
 
 export async function ordersPage(s: StorePage): Promise<void> {
   const query = parseQuery(s, ListOrdersQuery.extend({ order: ListOrdersQuery.shape.order.default('newest') }));

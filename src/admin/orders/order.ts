@@ -30,7 +30,8 @@ export const leftToRefund = (l: OrderView['line_items'][number]) => l.quantity -
 /** What can still be refunded: what was paid, less what was. */
 export const refundable = (o: OrderView) => o.paid_amount - o.refunded_amount;
 
-const address = (a: PostalAddress | null): Markup | null =>
+/** A postal address as lines (the order's, a customer's), or null. */
+export const address = (a: PostalAddress | null): Markup | null =>
   a
     ? html`${[a.first_name, a.last_name].filter(Boolean).join(' ')}${a.company ? html`<br>${a.company}` : null}<br>${a.address1}${
         a.address2 ? html`<br>${a.address2}` : null

@@ -40,7 +40,7 @@ th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--mut
 .badge--ok{background:#dcfce7;color:var(--ok)}.badge--warn{background:#fef3c7;color:var(--warn)}.badge--bad{background:#fee2e2;color:var(--bad)}
 .field{display:flex;flex-direction:column;gap:5px;margin-bottom:14px}.field label,.field legend{font-weight:600;font-size:.9rem}
 .field__error{color:var(--bad);font-size:.9rem}.field__hint{color:var(--muted);font-size:.85rem}
-input[type=text],input[type=email],input[type=password],input[type=search],input[type=number],input[type=url],input[type=date],select,textarea{font:inherit;padding:9px 11px;border:1px solid #8b8f99;border-radius:6px;background:#fff;color:var(--ink);width:100%}
+input[type=text],input[type=email],input[type=tel],input[type=password],input[type=search],input[type=number],input[type=url],input[type=date],select,textarea{font:inherit;padding:9px 11px;border:1px solid #8b8f99;border-radius:6px;background:#fff;color:var(--ink);width:100%}
 [aria-invalid=true]{border-color:var(--bad)}
 .button{display:inline-block;font:inherit;font-weight:600;padding:9px 18px;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-ink);text-decoration:none;cursor:pointer}
 .button--secondary{background:#fff;color:var(--accent)}.button--danger{background:var(--bad);border-color:var(--bad);color:#fff}
