@@ -6,6 +6,7 @@
 export const ADMIN_SECTIONS = [
   { key: 'home', label: 'Home', path: '' },
   { key: 'orders', label: 'Orders', path: '/orders' },
+  { key: 'products', label: 'Products', path: '/products' },
 ] as const;
 
 export type AdminSection = (typeof ADMIN_SECTIONS)[number]['key'];

@@ -8,6 +8,16 @@ import { adminStart, createStoreAction, newStorePage } from './new-store.js';
 import { cancelAction, confirmCancel, fulfilAction, markPaidAction, refundAction } from './orders/actions.js';
 import { ordersPage } from './orders/list.js';
 import { orderPage } from './orders/order.js';
+import { productsPage } from './products/list.js';
+import {
+  archiveProductAction,
+  confirmProductStep,
+  createProductAction,
+  deleteProductAction,
+  newProductPage,
+  productPage,
+  updateProductAction,
+} from './products/product.js';
 import { adminAccess, inStore } from './request.js';
 
 /**
@@ -33,6 +43,16 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/orders/:orderId/mark-paid', async (p) => markPaidAction(await inStore(p)));
   on.get('/stores/:storeId/orders/:orderId/cancel', async (p) => confirmCancel(await inStore(p)));
   on.post('/stores/:storeId/orders/:orderId/cancel', async (p) => cancelAction(await inStore(p)));
+
+  on.get('/stores/:storeId/products', async (p) => productsPage(await inStore(p)));
+  on.get('/stores/:storeId/products/new', async (p) => newProductPage(await inStore(p)));
+  on.post('/stores/:storeId/products/new', async (p) => createProductAction(await inStore(p)));
+  on.get('/stores/:storeId/products/:productId', async (p) => productPage(await inStore(p)));
+  on.post('/stores/:storeId/products/:productId', async (p) => updateProductAction(await inStore(p)));
+  on.get('/stores/:storeId/products/:productId/archive', async (p) => confirmProductStep(await inStore(p), 'archive'));
+  on.post('/stores/:storeId/products/:productId/archive', async (p) => archiveProductAction(await inStore(p)));
+  on.get('/stores/:storeId/products/:productId/delete', async (p) => confirmProductStep(await inStore(p), 'delete'));
+  on.post('/stores/:storeId/products/:productId/delete', async (p) => deleteProductAction(await inStore(p)));
 
   return on.router;
 }

@@ -3,7 +3,7 @@ import { INVENTORY_ERROR_CODES } from './errors.js';
 import { INVENTORY_EVENT_TYPES } from './events.js';
 import { inventoryRoutes } from './routes.js';
 import { LEVELS, LOCATIONS, inventoryIndexes } from './models.js';
-export { adjustInventory, getLocation, listLevels, listLocations, lowStockLevels, type LowStockLevel } from './service.js';
+export { adjustInventory, availableByVariant, getLocation, listLevels, listLocations, lowStockLevels, type LowStockLevel } from './service.js';
 export { AdjustLevelBody } from './schemas.js';
 export {
   activeLocationIds,
