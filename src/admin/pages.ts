@@ -16,6 +16,7 @@ import {
   deleteProductAction,
   newProductPage,
   productPage,
+  stockAction,
   updateProductAction,
 } from './products/product.js';
 import { adminAccess, inStore } from './request.js';
@@ -49,6 +50,7 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/products/new', async (p) => createProductAction(await inStore(p)));
   on.get('/stores/:storeId/products/:productId', async (p) => productPage(await inStore(p)));
   on.post('/stores/:storeId/products/:productId', async (p) => updateProductAction(await inStore(p)));
+  on.post('/stores/:storeId/products/:productId/stock', async (p) => stockAction(await inStore(p)));
   on.get('/stores/:storeId/products/:productId/archive', async (p) => confirmProductStep(await inStore(p), 'archive'));
   on.post('/stores/:storeId/products/:productId/archive', async (p) => archiveProductAction(await inStore(p)));
   on.get('/stores/:storeId/products/:productId/delete', async (p) => confirmProductStep(await inStore(p), 'delete'));

@@ -92,15 +92,13 @@ export async function listLevels(platform: Platform, storeId: string, query: Pag
   return findViewPage(levels(platform.db), filter, query, presentLevel);
 }
 
-/** Units for sale of each variant, summed over its locations (the admin's products list): one read on the `store_id_variant_id_location_id` index. */
-export async function availableByVariant(platform: Platform, storeId: string, variantIds: readonly string[]): Promise<Map<string, number>> {
+/** The levels of these variants at every location (the admin's products): one read on the `store_id_variant_id_location_id` index. */
+export async function levelsOfVariants(platform: Platform, storeId: string, variantIds: readonly string[]): Promise<LevelView[]> {
   const ids = variantIds.flatMap((id) => parseObjectId(id) ?? []);
   const found = await levels(platform.db)
-    .find({ store_id: new ObjectId(storeId), variant_id: { $in: ids } }, { projection: { variant_id: 1, available: 1 } })
+    .find({ store_id: new ObjectId(storeId), variant_id: { $in: ids } })
     .toArray();
-  const sums = new Map<string, number>();
-  for (const l of found) sums.set(l.variant_id.toHexString(), (sums.get(l.variant_id.toHexString()) ?? 0) + l.available);
-  return sums;
+  return found.map(presentLevel);
 }
 
 /**

@@ -171,6 +171,31 @@ describe('Admin: Products', () => {
     expect((await product(p.id)).body.data.variants.map((v: any) => v.id)).to.deep.equal([after.variants[0].id]);
   });
 
+  it('sets and adjusts stock per location, and shows the inventory service’s refusal', async () => {
+    const location = await givenLocation(api, shop.as, 'Back room');
+    const p = await givenProduct(api, shop.as, { title: 'Lamp', variants: [{ price: 3000, sku: 'LAMP' }] });
+    const variant = p.variants[0].id as string;
+    const at = products(`/${p.id}`);
+    const level = async () => (await api.get(`/v1/inventory/levels?variant_id=${variant}&location_id=${location}`, shop.as)).body.data[0]?.available;
+    const set = await browser.submit(at, `${at}/stock`, { variant_id: variant, location_id: location, mode: 'set', quantity: '12' });
+    expect([set.status, set.location]).to.deep.equal([303, `${at}#stock`]);
+    expect(await level()).to.equal(12);
+    expect((await browser.submit(at, `${at}/stock`, { variant_id: variant, location_id: location, mode: 'adjust', quantity: '-5' })).status).to.equal(303);
+    expect(await level()).to.equal(7);
+    const page = await browser.get(at);
+    expect(page.html).to.contain('Stock updated: 7 for sale.').and.contain('Back room').and.contain('7 for sale');
+
+    const over = await browser.submit(at, `${at}/stock`, { variant_id: variant, location_id: location, mode: 'adjust', quantity: '-50' });
+    expect(over.status).to.equal(409);
+    expect(over.html).to.contain('Only 7 in stock at this location').and.contain('value="-50"');
+    const bad = await browser.submit(at, `${at}/stock`, { variant_id: variant, location_id: location, mode: 'set', quantity: 'lots' });
+    expect(bad.status).to.equal(400);
+    expect(bad.html).to.match(/id="f-quantity-error"[^>]*>must be a whole number/);
+    const foreign = await browser.submit(at, `${at}/stock`, { variant_id: p.id, location_id: location, mode: 'set', quantity: '1' });
+    expect(foreign.status).to.equal(400);
+    expect(await level()).to.equal(7);
+  });
+
   it('archives and deletes a product after a confirm step', async () => {
     const p = await givenProduct(api, shop.as, { title: 'Old stock' });
     const at = products(`/${p.id}`);

@@ -1,6 +1,6 @@
 import { listCollections, listProducts, ListProductsQuery, type ProductView } from '../../catalog/index.js';
 import { html, type Markup } from '../../html.js';
-import { availableByVariant } from '../../inventory/index.js';
+import { levelsOfVariants } from '../../inventory/index.js';
 import { mediaByIds, type MediaView } from '../../media/index.js';
 import { blankForm, field, select } from '../../http/ui/forms.js';
 import { pager } from '../../http/ui/pager.js';
@@ -48,8 +48,8 @@ export const thumbnail = (m: MediaView | undefined): Markup =>
 export async function productsPage(s: StorePage): Promise<void> {
   const query = parseQuery(s, ListProductsQuery.extend({ sort: ListProductsQuery.shape.sort.unwrap().default('-created_at') }));
   const [page, collections] = await Promise.all([listProducts(s.platform, s.store.id, query), listCollections(s.platform, s.store.id, { limit: 100 })]);
-  const [available, media] = await Promise.all([
-    availableByVariant(
+  const [levels, media] = await Promise.all([
+    levelsOfVariants(
       s.platform,
       s.store.id,
       page.items.flatMap((p) => p.variants.filter((v) => v.inventory_tracked).map((v) => v.id)),
@@ -60,6 +60,8 @@ export async function productsPage(s: StorePage): Promise<void> {
       page.items.flatMap((p) => p.media_ids.slice(0, 1)),
     ),
   ]);
+  const available = new Map<string, number>();
+  for (const l of levels) available.set(l.variant_id, (available.get(l.variant_id) ?? 0) + l.available);
   const sent = new Map(FILTERS.flatMap((k) => (typeof s.ctx.query[k] === 'string' && s.ctx.query[k] ? [[k, s.ctx.query[k]] as const] : [])));
   const shown = blankForm(sent);
   const path = storePath(s.store, '/products');

@@ -7,6 +7,8 @@ import { storePath, type StorePage } from '../request.js';
 import { parseProductForm, productForm, productValues } from './form.js';
 import { priceRange } from './list.js';
 import { statusBadge } from './status.js';
+import { changeStock, stockSection } from './stock.js';
+import { levelsOfVariants, listLocations } from '../../inventory/index.js';
 
 /**
  * A product's page (`/admin/stores/<id>/products/<product_id>`) and New product: the product
@@ -35,13 +37,24 @@ export async function createProductAction(s: StorePage): Promise<void> {
   s.seeOther(storePath(s.store, `/products/${made.id}`), `Product “${made.title}” created.`);
 }
 
-export async function productPage(s: ProductPage, form?: FormState, status = 200): Promise<void> {
+export type ProductForms = { product?: FormState; stock?: FormState };
+
+export async function productPage(s: ProductPage, forms: ProductForms = {}, status = 200): Promise<void> {
   const p = await getProduct(s.platform, s.store.id, s.params.productId);
+  const [locations, levels] = await Promise.all([
+    listLocations(s.platform, s.store.id, { limit: 100, active: true }),
+    levelsOfVariants(
+      s.platform,
+      s.store.id,
+      p.variants.map((v) => v.id),
+    ),
+  ]);
   const at = storePath(s.store, `/products/${p.id}`);
   const body = html`<p><a href="${storePath(s.store, '/products')}">« Products</a></p>
     ${heading(p.title)}
     <p class="actions" style="margin-top:-8px">${statusBadge(p.status)}<span class="muted">${priceRange(p)} · /products/${p.handle}</span></p>
-    ${productForm({ action: at, csrf: s.viewer.csrf, form: form ?? blankForm(productValues(p)), currency: p.currency, button: 'Save' })}
+    ${productForm({ action: at, csrf: s.viewer.csrf, form: forms.product ?? blankForm(productValues(p)), currency: p.currency, button: 'Save' })}
+    ${stockSection(s, p, locations.items, levels, forms.stock ?? blankForm())}
     <h2>Archive or delete</h2>
     <div class="actions">
       ${p.status === 'archived' ? null : html`<a class="button button--secondary" href="${at}/archive">Archive</a>`}
@@ -53,13 +66,20 @@ export async function productPage(s: ProductPage, form?: FormState, status = 200
 export async function updateProductAction(s: ProductPage): Promise<void> {
   const p = await getProduct(s.platform, s.store.id, s.params.productId);
   const parsed = parseProductForm(UpdateProductBody, s.form, p.currency);
-  if (!parsed.data) return productPage(s, parsed.form, 400);
+  if (!parsed.data) return productPage(s, { product: parsed.form }, 400);
   try {
     await updateProduct(s.platform, s.store.id, p.id, parsed.data);
   } catch (err) {
-    return productPage(s, parsed.refused(err), 409);
+    return productPage(s, { product: parsed.refused(err) }, 409);
   }
   s.seeOther(storePath(s.store, `/products/${p.id}`), 'Product saved.');
+}
+
+export async function stockAction(s: ProductPage): Promise<void> {
+  const p = await getProduct(s.platform, s.store.id, s.params.productId);
+  const changed = await changeStock(s, p);
+  if ('form' in changed) return productPage(s, { stock: changed.form }, changed.status);
+  s.seeOther(storePath(s.store, `/products/${p.id}#stock`), changed.done);
 }
 
 const STEPS = {
