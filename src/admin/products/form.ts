@@ -168,7 +168,7 @@ function variantRow(form: FormState, i: number, currency: string, existing: bool
         { selected: 'deny' },
       )}
     </div>
-    <label><input type="checkbox" name="v${String(i)}_tracked" value="on"${existing || form.values.has('title') ? checked(`v${i}_tracked`) : html` checked`}> Track stock</label>
+    <label><input type="checkbox" name="v${String(i)}_tracked" value="on"${existing || form.values.has('csrf_token') ? checked(`v${i}_tracked`) : html` checked`}> Track stock</label>
     ${existing ? html` <label style="margin-left:16px"><input type="checkbox" name="v${String(i)}_remove" value="on"${checked(`v${i}_remove`)}> Remove</label>` : null}
   </fieldset>`;
 }

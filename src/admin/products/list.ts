@@ -36,14 +36,14 @@ function stockOf(p: ProductView, available: ReadonlyMap<string, number>): string
   const tracked = p.variants.filter((v) => v.inventory_tracked);
   if (!tracked.length) return null;
   const units = tracked.reduce((n, v) => n + (available.get(v.id) ?? 0), 0);
-  return `${units} in stock${p.variants.length > 1 ? ` (${tracked.length} variants)` : ''}`;
+  return `${units} in stock`;
 }
 
 /** A small image, or an empty box of its size, so the rows line up. */
 export const thumbnail = (m: MediaView | undefined): Markup =>
   m?.url
-    ? html`<img src="${m.url}" alt="${m.alt ?? ''}" width="40" height="40" loading="lazy" style="object-fit:cover;border-radius:4px;display:block">`
-    : html`<span aria-hidden="true" style="display:block;width:40px;height:40px;border-radius:4px;background:#eef0f3"></span>`;
+    ? html`<img src="${m.url}" alt="${m.alt ?? ''}" width="40" height="40" loading="lazy" style="object-fit:cover;border-radius:4px;display:block;flex:none">`
+    : html`<span aria-hidden="true" style="display:block;flex:none;width:40px;height:40px;border-radius:4px;background:#eef0f3"></span>`;
 
 export async function productsPage(s: StorePage): Promise<void> {
   const query = parseQuery(s, ListProductsQuery.extend({ sort: ListProductsQuery.shape.sort.unwrap().default('-created_at') }));
@@ -96,8 +96,10 @@ export async function productsPage(s: StorePage): Promise<void> {
   </form>`;
 
   const rows = page.items.map((p) => [
-    thumbnail(p.media_ids[0] ? media.get(p.media_ids[0]) : undefined),
-    link(storePath(s.store, `/products/${p.id}`), p.title),
+    html`<span style="display:flex;gap:10px;align-items:center">${thumbnail(p.media_ids[0] ? media.get(p.media_ids[0]) : undefined)}${link(
+      storePath(s.store, `/products/${p.id}`),
+      p.title,
+    )}</span>`,
     statusBadge(p.status),
     stockOf(p, available),
     priceRange(p),
@@ -109,7 +111,7 @@ export async function productsPage(s: StorePage): Promise<void> {
   const body = html`<div class="actions" style="justify-content:space-between;align-items:center">
       ${heading('Products')}<a class="button" href="${addProduct.href}">Add product</a>
     </div>
-    ${form}${table({ label: 'Products', headings: ['', 'Title', 'Status', 'Stock', 'Price'], rows, empty })}${pager({
+    ${form}${table({ label: 'Products', headings: ['Product', 'Status', 'Stock', 'Price'], rows, empty })}${pager({
       path,
       params: { ...Object.fromEntries(sent), limit: s.ctx.query.limit ? query.limit : undefined },
       nextCursor: page.nextCursor,
