@@ -111,6 +111,7 @@ export async function productsPage(s: StorePage): Promise<void> {
   const body = html`<div class="actions" style="justify-content:space-between;align-items:center">
       ${heading('Products')}<a class="button" href="${addProduct.href}">Add product</a>
     </div>
+    <p><a href="${storePath(s.store, '/collections')}">Collections</a></p>
     ${form}${table({ label: 'Products', headings: ['Product', 'Status', 'Stock', 'Price'], rows, empty })}${pager({
       path,
       params: { ...Object.fromEntries(sent), limit: s.ctx.query.limit ? query.limit : undefined },
