@@ -11,7 +11,7 @@ import { shootAtWidths } from './screenshot-widths.js';
  * store with something to show through the API (a location, a product low on stock, customers,
  * orders paid, pending, shipped in part, refunded and cancelled), puts the session in the
  * browser's `emporium_session` cookie, and saves docs/screenshots/admin-<page>.png for Create
- * store, Home, Orders, an order, Products, a product and New product.
+ * store, Home, Orders, an order, Products, a product, New product, Collections and a collection.
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
@@ -118,6 +118,9 @@ try {
   await shot('products', `/admin/stores/${store.id}/products`);
   await shot('product', `/admin/stores/${store.id}/products/${tee.id}`);
   await shot('product-new', `/admin/stores/${store.id}/products/new`);
+  const summer = (await call('POST', '/v1/products/collections', { type: 'manual', title: 'Summer', product_ids: [tee.id] }, as)).data;
+  await shot('collections', `/admin/stores/${store.id}/collections`);
+  await shot('collection', `/admin/stores/${store.id}/collections/${summer.id}`);
 } finally {
   await browser.close();
 }

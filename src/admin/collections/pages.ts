@@ -28,6 +28,7 @@ import { pagePosition, parseQuery, storePath, type StorePage } from '../request.
 
 export type CollectionPage = StorePage<{ storeId: string; collectionId: string }>;
 const FIELDS = new Set(['title', 'description_html']);
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 const detailsForm = (s: StorePage, action: string, form: FormState, button: string) =>
   html`<form class="card" method="post" action="${action}" novalidate>
@@ -44,7 +45,7 @@ export async function collectionsPage(s: StorePage, form: FormState = blankForm(
   const rows = page.items.map((c) => [
     link(`${path}/${c.id}`, c.title),
     c.type,
-    c.type === 'manual' ? `${c.product_ids?.length ?? 0} products` : `${c.rules?.conditions.length ?? 0} rules`,
+    c.type === 'manual' ? count(c.product_ids?.length ?? 0, 'product') : count(c.rules?.conditions.length ?? 0, 'rule'),
   ]);
   const body = html`<p><a href="${storePath(s.store, '/products')}">« Products</a></p>
     ${heading('Collections', 'Groups of products for the shop’s navigation and pages.')}
