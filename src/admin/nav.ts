@@ -6,6 +6,7 @@
 export const ADMIN_SECTIONS = [
   { key: 'home', label: 'Home', path: '' },
   { key: 'orders', label: 'Orders', path: '/orders' },
+  { key: 'products', label: 'Products', path: '/products' },
   { key: 'customers', label: 'Customers', path: '/customers' },
   { key: 'discounts', label: 'Discounts', path: '/discounts' },
 ] as const;

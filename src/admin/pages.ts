@@ -34,6 +34,18 @@ import { adminStart, createStoreAction, newStorePage } from './new-store.js';
 import { cancelAction, confirmCancel, fulfilAction, markPaidAction, refundAction } from './orders/actions.js';
 import { ordersPage } from './orders/list.js';
 import { orderPage } from './orders/order.js';
+import { collectionPage, collectionProductsAction, collectionsPage, createCollectionAction, updateCollectionAction } from './collections/pages.js';
+import { productsPage } from './products/list.js';
+import {
+  archiveProductAction,
+  confirmProductStep,
+  createProductAction,
+  deleteProductAction,
+  newProductPage,
+  productPage,
+  stockAction,
+  updateProductAction,
+} from './products/product.js';
 import { adminAccess, inStore } from './request.js';
 
 /**
@@ -60,6 +72,21 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId/orders/:orderId/cancel', async (p) => confirmCancel(await inStore(p)));
   on.post('/stores/:storeId/orders/:orderId/cancel', async (p) => cancelAction(await inStore(p)));
 
+  on.get('/stores/:storeId/products', async (p) => productsPage(await inStore(p)));
+  on.get('/stores/:storeId/products/new', async (p) => newProductPage(await inStore(p)));
+  on.post('/stores/:storeId/products/new', async (p) => createProductAction(await inStore(p)));
+  on.get('/stores/:storeId/products/:productId', async (p) => productPage(await inStore(p)));
+  on.post('/stores/:storeId/products/:productId', async (p) => updateProductAction(await inStore(p)));
+  on.post('/stores/:storeId/products/:productId/stock', async (p) => stockAction(await inStore(p)));
+  on.get('/stores/:storeId/collections', async (p) => collectionsPage(await inStore(p)));
+  on.post('/stores/:storeId/collections', async (p) => createCollectionAction(await inStore(p)));
+  on.get('/stores/:storeId/collections/:collectionId', async (p) => collectionPage(await inStore(p)));
+  on.post('/stores/:storeId/collections/:collectionId', async (p) => updateCollectionAction(await inStore(p)));
+  on.post('/stores/:storeId/collections/:collectionId/products', async (p) => collectionProductsAction(await inStore(p)));
+  on.get('/stores/:storeId/products/:productId/archive', async (p) => confirmProductStep(await inStore(p), 'archive'));
+  on.post('/stores/:storeId/products/:productId/archive', async (p) => archiveProductAction(await inStore(p)));
+  on.get('/stores/:storeId/products/:productId/delete', async (p) => confirmProductStep(await inStore(p), 'delete'));
+  on.post('/stores/:storeId/products/:productId/delete', async (p) => deleteProductAction(await inStore(p)));
   on.get('/stores/:storeId/customers', async (p) => customersPage(await inStore(p)));
   on.get('/stores/:storeId/customers/new', async (p) => newCustomerPage(await inStore(p)));
   on.post('/stores/:storeId/customers/new', async (p) => createCustomerAction(await inStore(p)));

@@ -11,8 +11,8 @@ import { shootAtWidths } from './screenshot-widths.js';
  * store with something to show through the API (a location, a product low on stock, customers,
  * orders paid, pending, shipped in part, refunded and cancelled), puts the session in the
  * browser's `emporium_session` cookie, and saves docs/screenshots/admin-<page>.png for Create
- * store, Home, Orders, an order, Customers, a customer, Add customer, Discounts (coupons), a
- * coupon, gift cards and a gift card.
+ * store, Home, Orders, an order, Products, a product, New product, Collections, a collection,
+ * Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a gift card.
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
@@ -96,6 +96,32 @@ try {
   await shot('home', `/admin/stores/${store.id}`);
   await shot('orders', `/admin/stores/${store.id}/orders`);
   await shot('order', `/admin/stores/${store.id}/orders/${shown.id}`);
+
+  const tee = (
+    await call(
+      'POST',
+      '/v1/products',
+      {
+        title: 'Harbour Tee',
+        status: 'active',
+        vendor: 'Harbour Goods',
+        description_html: '<p>Heavy cotton, garment dyed.</p>',
+        options: [{ name: 'Size', values: ['S', 'M'] }],
+        variants: [
+          { option_values: ['S'], price: 2400, sku: 'TEE-S' },
+          { option_values: ['M'], price: 2600, compare_at_price: 3000, sku: 'TEE-M' },
+        ],
+      },
+      as,
+    )
+  ).data;
+  await call('POST', '/v1/inventory/levels/set', { variant_id: tee.variants[0].id, location_id: location, available: 12 }, as);
+  await shot('products', `/admin/stores/${store.id}/products`);
+  await shot('product', `/admin/stores/${store.id}/products/${tee.id}`);
+  await shot('product-new', `/admin/stores/${store.id}/products/new`);
+  const summerCollection = (await call('POST', '/v1/products/collections', { type: 'manual', title: 'Summer', product_ids: [tee.id] }, as)).data;
+  await shot('collections', `/admin/stores/${store.id}/collections`);
+  await shot('collection', `/admin/stores/${store.id}/collections/${summerCollection.id}`);
 
   await call('POST', `/v1/customers/${ada}/addresses`, { ...address, phone: '+44 117 496 0000' }, as);
   await call(

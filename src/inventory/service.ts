@@ -92,6 +92,15 @@ export async function listLevels(platform: Platform, storeId: string, query: Pag
   return findViewPage(levels(platform.db), filter, query, presentLevel);
 }
 
+/** The levels of these variants at every location (the admin's products): one read on the `store_id_variant_id_location_id` index. */
+export async function levelsOfVariants(platform: Platform, storeId: string, variantIds: readonly string[]): Promise<LevelView[]> {
+  const ids = variantIds.flatMap((id) => parseObjectId(id) ?? []);
+  const found = await levels(platform.db)
+    .find({ store_id: new ObjectId(storeId), variant_id: { $in: ids } })
+    .toArray();
+  return found.map(presentLevel);
+}
+
 /**
  * The store's tracked variants running out (the merchant admin's Home): levels with at most
  * `threshold` units for sale, the lowest first, `limit` of them, with their variant's and

@@ -91,7 +91,7 @@ export async function fulfilAction(s: OrderPage): Promise<void> {
 }
 
 /** A decimal amount typed in the order's currency as minor units (`12.5` USD → 1250), or an issue. */
-function amountOf(text: string, currency: string, issues: InputIssue[]): number | undefined {
+export function amountOf(text: string, currency: string, issues: InputIssue[]): number | undefined {
   const t = text.trim();
   if (t === '') return undefined;
   const digits = currencyDigits(currency);
