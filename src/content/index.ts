@@ -21,7 +21,7 @@ export {
   updateArticle,
   updatePage,
 } from './service.js';
-export { CreateArticleBody, CreatePageBody, ListContentQuery, PutMenuBody, UpdateArticleBody, UpdatePageBody } from './schemas.js';
+export { CreateArticleBody, CreatePageBody, ListContentQuery, MAX_HANDLE, PutMenuBody, UpdateArticleBody, UpdatePageBody } from './schemas.js';
 export { BLOG_HANDLE, type ArticleView, type MenuView, type PageView, type PublishedArticle, type PublishedPage } from './present.js';
 
 /** A store's content: pages, its blog's articles and its navigation menus: /v1/pages, /v1/articles, /v1/menus (docs/content.md). */

@@ -1,5 +1,5 @@
 import { findCollectionByHandle, findProductByHandle, listCollections, listProducts } from '../../catalog/index.js';
-import { BLOG_HANDLE, findPublishedPage, getMenu, listPages, PutMenuBody, putMenu, type MenuView } from '../../content/index.js';
+import { BLOG_HANDLE, findPublishedPage, MAX_HANDLE, getMenu, listPages, PutMenuBody, putMenu, type MenuView } from '../../content/index.js';
 import { PlatformError, type InputIssue } from '../../errors.js';
 import { html, type Markup } from '../../html.js';
 import { blankForm, csrfInput, errorSummary, field, formWithIssues, formWithProblem, hiddenInput, select, type FormState } from '../../http/ui/forms.js';
@@ -50,17 +50,19 @@ async function linkTarget(s: StorePage, url: string): Promise<{ title: string } 
   const m = SHOP_PATH.exec(url);
   if (!m) return null;
   const [, kind, handle] = m as unknown as [string, string, string];
+  // No handle is longer than 255 characters (src/content/schemas.ts): a longer one names nothing, unread.
+  const named = handle.length <= MAX_HANDLE;
   if (kind === 'products') {
-    const p = await findProductByHandle(s.platform, s.store.id, handle);
+    const p = named ? await findProductByHandle(s.platform, s.store.id, handle) : null;
     return p?.status === 'active' ? { title: p.title } : { problem: `No active product has the handle “${handle}”: shoppers would find nothing there` };
   }
   if (kind === 'collections') {
     if (handle === 'all') return { title: 'All products' };
-    const c = await findCollectionByHandle(s.platform, s.store.id, handle);
+    const c = named ? await findCollectionByHandle(s.platform, s.store.id, handle) : null;
     return c ? { title: c.title } : { problem: `No collection has the handle “${handle}”` };
   }
   if (kind === 'pages') {
-    const p = await findPublishedPage(s.platform, s.store.id, handle);
+    const p = named ? await findPublishedPage(s.platform, s.store.id, handle) : null;
     return p ? { title: p.title } : { problem: `No published page has the handle “${handle}”: shoppers would find nothing there` };
   }
   return handle === BLOG_HANDLE ? { title: 'Blog' } : { problem: `The shop’s blog is /blogs/${BLOG_HANDLE}` };
