@@ -4,7 +4,7 @@ import type { InputIssue } from '../../errors.js';
 import { html, type Markup } from '../../html.js';
 import { blankForm, csrfInput, errorSummary, field, formWithIssues, textarea, type FormState } from '../../http/ui/forms.js';
 import { pager } from '../../http/ui/pager.js';
-import { badge, confirmStep, emptyState, heading, link, table, when, type Cell } from '../../http/ui/parts.js';
+import { badge, confirmStep, emptyState, heading, link, table } from '../../http/ui/parts.js';
 import { zodIssues } from '../../http/validate.js';
 import type { Platform } from '../../platform.js';
 import { shopUrl } from '../../shop/index.js';
@@ -52,8 +52,10 @@ export type EntryKind<V extends EntryView, C extends z.ZodType, U extends z.ZodT
     /** The fields as the API's body, an issue at a field that is not what it takes; `current` on an edit. */
     body: (form: ReadonlyMap<string, string>, issues: InputIssue[], current: V | null) => Record<string, unknown>;
     markup: (form: FormState) => Markup;
-    headings: readonly string[];
-    cells: (v: V) => Cell[];
+    /** The list's line under an entry's title, and its date column. */
+    detail: (v: V) => string;
+    dateHeading: string;
+    date: (v: V) => string | null;
   };
 };
 
@@ -67,6 +69,8 @@ const FILTERS = [
   { value: 'false', label: 'Hidden' },
 ] as const;
 
+/** A time as its UTC day: a list's column stays narrow. */
+const day = (iso: string | null) => (iso ? html`<time datetime="${iso}">${iso.slice(0, 10)}</time>` : null);
 const stateBadge = (v: EntryView) => (v.published ? badge('published', 'ok') : badge('hidden'));
 const inShop = (s: StorePage, path: string) => `${shopUrl(s.platform, s.ctx, s.store.subdomain)}${path.slice(1)}`;
 const fieldsOf = <V extends EntryView>(kind: ExtraOf<V>) => new Set(['title', 'handle', 'body_html', 'published', ...kind.extra.names]);
@@ -80,11 +84,11 @@ export async function entriesPage<V extends EntryView, C extends z.ZodType, U ex
     ${FILTERS.map((f) => ((query.published ?? '') === f.value ? html`<strong>${f.label}</strong>` : html`<a href="${f.value ? `${path}?published=${f.value}` : path}">${f.label}</a>`))}
   </nav>`;
   const rows = page.items.map((v) => [
-    link(`${items}/${v.id}`, v.title),
-    ...kind.extra.cells(v),
+    html`${link(`${items}/${v.id}`, v.title)}<br /><span class="muted">${kind.extra.detail(v)}${
+      v.published ? html` · ${link(inShop(s, kind.shopPath(v)), 'View in shop')}` : null
+    }</span>`,
     stateBadge(v),
-    when(v.updated_at),
-    v.published ? link(inShop(s, kind.shopPath(v)), 'View in shop') : null,
+    day(kind.extra.date(v)),
   ]);
   const empty = query.published
     ? emptyState(`No ${query.published === 'true' ? 'published' : 'hidden'} ${kind.noun}s.`, { href: path, label: 'Show all' })
@@ -92,7 +96,7 @@ export async function entriesPage<V extends EntryView, C extends z.ZodType, U ex
   const body = html`${heading('Content', kind.lead)}${contentTabs(s, kind.tab)}
     <p class="actions"><a class="button" href="${items}/new">Add ${kind.noun}</a></p>
     ${filters}
-    ${table({ label: kind.title, headings: ['Title', ...kind.extra.headings, 'Status', 'Updated', 'Shop'], rows, empty })}${pager({
+    ${table({ label: kind.title, headings: ['Title', 'Status', kind.extra.dateHeading], rows, empty })}${pager({
       path,
       params: { published: query.published, limit: s.ctx.query.limit ? query.limit : undefined },
       nextCursor: page.nextCursor,
@@ -106,7 +110,9 @@ function entryForm<V extends EntryView>(s: StorePage, kind: ExtraOf<V>, form: Fo
     ${csrfInput(s.viewer.csrf)}${errorSummary(form.problems)}
     ${field(form, 'title', 'Title', { required: true })}
     ${field(form, 'handle', 'Handle', {
-      hint: creating ? `Its address in the shop; leave empty to make one from the title` : 'Its address in the shop; changing it breaks links to the old one',
+      hint: creating
+        ? 'Its name in the shop’s addresses: lowercase letters, digits and hyphens; empty makes one from the title'
+        : 'Its name in the shop’s addresses; links to the old one stop working when it changes',
       attrs: html`autocapitalize="none" spellcheck="false"`,
     })}
     ${textarea(form, 'body_html', 'Body', { rows: 12, hint: 'HTML: headings, paragraphs, lists, links, images, emphasis; scripts, styles and anything else unsafe are removed' })}

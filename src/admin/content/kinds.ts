@@ -44,7 +44,15 @@ export const PAGE_KIND: EntryKind<PageView, typeof CreatePageBody, typeof Update
   make: createPage,
   change: updatePage,
   remove: deletePage,
-  extra: { names: [], values: () => [], body: () => ({}), markup: () => html``, headings: ['Address'], cells: (p) => [`/pages/${p.handle}`] },
+  extra: {
+    names: [],
+    values: () => [],
+    body: () => ({}),
+    markup: () => html``,
+    detail: (p) => `/pages/${p.handle}`,
+    dateHeading: 'Updated',
+    date: (p) => p.updated_at,
+  },
 };
 
 /** The day a date was given as (a UTC day), kept as the time it was when the day did not change. */
@@ -82,7 +90,8 @@ export const ARTICLE_KIND: EntryKind<ArticleView, typeof CreateArticleBody, type
       html`<div class="grid">
         ${field(form, 'author', 'Author')}${field(form, 'published_at', 'Published on (UTC day)', { type: 'date', hint: 'Empty: the day it is published' })}
       </div>`,
-    headings: ['Author', 'Published on'],
-    cells: (a) => [a.author, a.published_at ? a.published_at.slice(0, 10) : null],
+    detail: (a) => (a.author ? `by ${a.author}` : 'no author'),
+    dateHeading: 'Published on',
+    date: (a) => a.published_at,
   },
 };

@@ -107,15 +107,19 @@ function linkValues(links: readonly Link[], version: string): Map<string, string
 /** The rows a sent links form has, bounded by the API's 50 links. */
 const rowsOf = (form: ReadonlyMap<string, string>) => Math.min(Math.max(Math.floor(Number(form.get('rows'))) || 0, 0), 50);
 
-function linkRow(s: StorePage, form: FormState, i: number, rows: number): Markup {
-  const move = (op: string, label: string, disabled: boolean) =>
-    html`<button class="button button--secondary" type="submit" form="menu-move" name="op" value="${op}:${i}"${disabled ? html` disabled` : null}>${label}<span class="visually-hidden"> link ${i + 1}</span></button>`;
+/** A link's row: its fields, and the buttons (of the move form) that move it where it can go or remove it. */
+function linkRow(form: FormState, i: number, rows: number): Markup {
+  // Short words seen ("Up"); a reader hears the whole action ("Move up link 2").
+  const button = (op: string, seen: string, heard: string) =>
+    html`<button class="button button--secondary" type="submit" form="menu-move" name="op" value="${op}:${i}" aria-label="${heard} link ${i + 1}">${seen}</button>`;
   return html`<fieldset class="card">
     <legend>Link ${i + 1}</legend>
-    <div class="grid">
+    <div class="grid" style="grid-template-columns:repeat(auto-fit,minmax(200px,1fr))">
       ${field(form, `title_${i}`, 'Title', { required: true })}${field(form, `url_${i}`, 'Address', { required: true, attrs: html`autocapitalize="none" spellcheck="false"` })}
+      <div class="actions" style="align-self:end;margin-bottom:14px">
+        ${i > 0 ? button('up', 'Up', 'Move up') : null}${i < rows - 1 ? button('down', 'Down', 'Move down') : null}${button('remove', 'Remove', 'Remove')}
+      </div>
     </div>
-    <div class="actions">${move('up', 'Move up', i === 0)}${move('down', 'Move down', i === rows - 1)}${move('remove', 'Remove', false)}</div>
   </fieldset>`;
 }
 
@@ -131,7 +135,7 @@ export async function menuPage(s: StorePage, forms: { links?: FormState; add?: F
       rows
         ? html`<form method="post" action="${at}" novalidate>
               ${csrfInput(s.viewer.csrf)}${hiddenInput('rows', String(rows))}${hiddenInput('version', version)}${errorSummary(links.problems)}
-              ${Array.from({ length: rows }, (_, i) => linkRow(s, links, i, rows))}
+              ${Array.from({ length: rows }, (_, i) => linkRow(links, i, rows))}
               <p><button class="button" type="submit">Save links</button></p>
             </form>
             <form id="menu-move" method="post" action="${at}/move">${csrfInput(s.viewer.csrf)}${hiddenInput('version', version)}</form>`
