@@ -265,7 +265,18 @@ describe('Admin: Content', () => {
       expect((await browser.post(at, fields, headers)).status, JSON.stringify(fields)).to.equal(403);
       expect((await browser.post(`${at}/delete`, fields, headers)).status, JSON.stringify(fields)).to.equal(403);
     }
+    const links = await menu();
+    const menuCsrf = AdminBrowser.csrfOf(await browser.get(content('/menu')));
+    for (const [fields, headers] of [
+      [{ url: '/', title: 'Home' }, {}],
+      [{ url: '/', title: 'Home', csrf_token: strangerCsrf }, {}],
+      [{ url: '/', title: 'Home', csrf_token: menuCsrf }, { 'sec-fetch-site': 'cross-site' }],
+    ] as const) {
+      expect((await browser.post(content('/menu/add'), fields, headers)).status, JSON.stringify(fields)).to.equal(403);
+      expect((await browser.post(content('/menu/move'), { ...fields, op: 'remove:0' }, headers)).status, JSON.stringify(fields)).to.equal(403);
+    }
     expect((await browser.get(at, { authorization: `Bearer ${shop.merchant.token}` })).status).to.equal(403);
     expect((await page(kept.id)).body.data.title).to.equal('Kept');
+    expect(await menu()).to.deep.equal(links);
   });
 });
