@@ -168,12 +168,21 @@ function checkedMenu(title: string, links: Link[], fieldOf: (i: number, key: str
 }
 
 /** The menu changed since the page was opened: it is shown as it is now, nothing saved. */
-const stale = (s: StorePage) =>
-  menuPage(s, { links: formWithProblem(new Map(), 'The menu changed since this page was opened. Here it is as it is now: make your change again.') }, 409);
+const stale = (s: StorePage, menu: MenuView | null) =>
+  menuPage(
+    s,
+    {
+      links: formWithProblem(
+        linkValues(menu?.items ?? [], versionOf(menu)),
+        'The menu changed since this page was opened. Here it is as it is now: make your change again.',
+      ),
+    },
+    409,
+  );
 
 export async function saveMenuAction(s: StorePage): Promise<void> {
   const menu = await mainMenu(s);
-  if (s.form.get('version') !== versionOf(menu)) return stale(s);
+  if (s.form.get('version') !== versionOf(menu)) return stale(s, menu);
   // A row whose title and address were both cleared is a link removed.
   const rows = Array.from({ length: rowsOf(s.form) }, (_, i) => i).filter((i) => `${s.form.get(`title_${i}`) ?? ''}${s.form.get(`url_${i}`) ?? ''}`.trim());
   const links = rows.map((i) => ({ title: s.form.get(`title_${i}`) ?? '', url: (s.form.get(`url_${i}`) ?? '').trim() }));
@@ -193,7 +202,7 @@ export async function moveMenuAction(s: StorePage): Promise<void> {
   const m = /^(up|down|remove):(\d{1,2})$/.exec(s.form.get('op') ?? '');
   const items = [...(menu?.items ?? [])];
   const i = Number(m?.[2]);
-  if (!m || s.form.get('version') !== versionOf(menu) || i >= items.length) return stale(s);
+  if (!m || s.form.get('version') !== versionOf(menu) || i >= items.length) return stale(s, menu);
   const [link] = m[1] === 'remove' ? items.splice(i, 1) : [items[i]!];
   const j = m[1] === 'up' ? i - 1 : i + 1;
   if (m[1] !== 'remove') {
