@@ -47,6 +47,7 @@ import {
   updateProductAction,
 } from './products/product.js';
 import { adminAccess, inStore } from './request.js';
+import { createLocationAction, locationActiveAction, locationPage, locationsPage, updateLocationAction } from './settings/locations.js';
 
 /**
  * The merchant admin's pages (docs/admin.md): every route of `/admin` is a line here. Each
@@ -117,6 +118,13 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId/discounts/gift-cards/:giftCardId', async (p) => giftCardPage(await inStore(p)));
   on.get('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => confirmDisableGiftCard(await inStore(p)));
   on.post('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => disableGiftCardAction(await inStore(p)));
+
+  on.get('/stores/:storeId/settings/locations', async (p) => locationsPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/locations', async (p) => createLocationAction(await inStore(p)));
+  on.get('/stores/:storeId/settings/locations/:locationId', async (p) => locationPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/locations/:locationId', async (p) => updateLocationAction(await inStore(p)));
+  on.post('/stores/:storeId/settings/locations/:locationId/deactivate', async (p) => locationActiveAction(await inStore(p), false));
+  on.post('/stores/:storeId/settings/locations/:locationId/activate', async (p) => locationActiveAction(await inStore(p), true));
 
   return on.router;
 }
