@@ -68,6 +68,7 @@ describe('Admin: a merchant’s first sale, in a browser (Chromium)', () => {
       // A location, then the product with two sizes, then stock.
       await open(page, store('/settings/locations'));
       await fillAndSend(page, { name: 'Warehouse', city: 'Bristol', country_code: 'GB' }, 'Add location', /\/settings\/locations\/\w{24}$/);
+      if (javaScript) await fitsAndPasses(page);
       await open(page, store('/products/new'));
       await fillAndSend(
         page,
