@@ -60,6 +60,7 @@ describe('Admin: a merchant’s first sale, in a browser (Chromium)', () => {
       await open(page, admin('/signup'));
       await fillAndSend(page, { name: 'Grace Owner', email, password }, 'Create account', /^\/login$/);
       await fillAndSend(page, { email, password }, 'Sign in', /^\/admin$/);
+      if (javaScript) await fitsAndPasses(page);
       await fillAndSend(page, { name: 'Harbour Goods', subdomain, currency: 'USD' }, 'Create store', /^\/admin\/stores\/\w{24}$/);
       const storeId = new URL(page.url()).pathname.split('/')[3]!;
       const store = (path = '') => admin(`/admin/stores/${storeId}${path}`);
