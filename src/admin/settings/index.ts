@@ -25,19 +25,22 @@ export function settingsHome(s: StorePage): void {
     <div class="grid">
       ${SETTINGS.map(
         (c) =>
-          html`<div class="card">
-            <h2><a href="${c.path.startsWith('/admin/') ? c.path : storePath(s.store, c.path)}">${c.title}</a></h2>
-            <p class="muted">${c.text}</p>
+          html`<div class="card" style="margin:0">
+            <h2 style="margin-top:0"><a href="${c.path.startsWith('/admin/') ? c.path : storePath(s.store, c.path)}">${c.title}</a></h2>
+            <p class="muted" style="margin-bottom:0">${c.text}</p>
           </div>`,
       )}
     </div>`;
   s.render(storePage(s, 'settings', { title: 'Settings', body }));
 }
 
-/** A settings page: a link back to Settings, its heading and lead, then its content; `status` 400 or 409 when a form is shown again. */
-export function settingsPage(s: StorePage, view: { title: string; lead?: string; body: Markup }, status = 200): void {
+/**
+ * A settings page: a link back to Settings, its heading and lead, then its content; `status` 400
+ * or 409 when a form is shown again. `wide` for rows of fields (a rate table), four to a line.
+ */
+export function settingsPage(s: StorePage, view: { title: string; lead?: string; body: Markup; wide?: boolean }, status = 200): void {
   // A form's lines read best at about this width; the page stays fluid below it (390 px).
-  const body = html`<div style="max-width:760px">
+  const body = html`<div style="max-width:${view.wide ? '1080px' : '760px'}">
     <p><a href="${storePath(s.store, '/settings')}">« Settings</a></p>
     ${heading(view.title, view.lead)}${view.body}
   </div>`;

@@ -24,7 +24,7 @@ export function notificationsPage(s: StorePage, form?: FormState, status = 200):
       ]),
     );
   const fields = html`${field(shown, 'name', 'Sender name', { hint: `What a customer’s inbox shows, such as ${s.store.name}` })}
-    ${field(shown, 'email', 'Sender email', { type: 'email', autocomplete: 'off', hint: 'The address they come from and replies go to' })}`;
+    ${field(shown, 'email', 'Sender email', { type: 'email', autocomplete: 'off', hint: 'The address they come from' })}`;
   const lead = sender
     ? 'The emails to your customers (an invitation to open an account, a password reset) come from this sender.'
     : 'The emails to your customers (an invitation to open an account, a password reset) come from the platform’s own sender until you set yours.';

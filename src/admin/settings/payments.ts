@@ -73,7 +73,7 @@ function keyField(form: FormState, p: ProviderSettingsView, name: string, label:
 
 function providerCard(s: StorePage, p: ProviderSettingsView, form: FormState): Markup {
   const o = PROVIDER_FORMS[p.provider];
-  const fields = html`<h2 id="${p.provider}">${o.title} ${p.enabled ? badge('on', 'ok') : badge('off')}${
+  const fields = html`<h2 id="${p.provider}" style="margin-top:0">${o.title} ${p.enabled ? badge('on', 'ok') : badge('off')}${
     o.testMode && p.enabled && p.test_mode ? html` ${badge('test mode', 'warn')}` : null
   }</h2>
     <p class="muted">${o.text}</p>

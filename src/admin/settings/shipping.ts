@@ -50,18 +50,19 @@ export async function shippingPage(s: StorePage, form?: FormState, status = 200)
     legend: (i) => shown.values.get(rowField(i, 'name')) || `Rate ${i + 1}`,
     add: 'Add a rate',
     row: (i) =>
-      html`${field(shown, rowField(i, 'name'), 'Name', { hint: 'What checkout shows: Standard' })}
-      ${field(shown, rowField(i, 'code'), 'Code', { hint: 'Lowercase, - or _: standard' })}
-      ${field(shown, rowField(i, 'price'), `Price (${currency})`, { attrs: html`inputmode="decimal"` })}
-      ${field(shown, rowField(i, 'country'), 'Country', { hint: 'A code such as US, or * for every other country' })}
-      ${field(shown, rowField(i, 'province'), 'Province', { hint: 'A code such as CA (optional)' })}
-      ${field(shown, rowField(i, 'min'), `From subtotal (${currency})`, { hint: 'Optional', attrs: html`inputmode="decimal"` })}
-      ${field(shown, rowField(i, 'max'), `Up to subtotal (${currency})`, { hint: 'Optional', attrs: html`inputmode="decimal"` })}`,
+      html`${field(shown, rowField(i, 'name'), 'Name')}${field(shown, rowField(i, 'code'), 'Code')}
+      ${field(shown, rowField(i, 'price'), `Price (${currency})`, { attrs: html`inputmode="decimal"` })}${field(shown, rowField(i, 'country'), 'Country')}
+      ${field(shown, rowField(i, 'province'), 'Province')}${field(shown, rowField(i, 'min'), `From subtotal (${currency})`, { attrs: html`inputmode="decimal"` })}
+      ${field(shown, rowField(i, 'max'), `Up to subtotal (${currency})`, { attrs: html`inputmode="decimal"` })}`,
   });
-  const body = settingsForm(s, { action: storePath(s.store, '/settings/shipping'), form: shown, fields: rows, button: 'Save rates' });
+  const how = html`<p class="muted" style="margin-top:0">
+      Name: what checkout shows (Standard). Code: lowercase letters and digits with - or _ between (standard); rates of one code are one
+      option. Country: a code such as US, or * for every country no rate names. Province (a code such as CA) and the subtotals are optional.
+    </p>`;
+  const body = settingsForm(s, { action: storePath(s.store, '/settings/shipping'), form: shown, fields: html`${how}${rows}`, button: 'Save rates' });
   const lead =
     'Checkout offers, for each code, the rate of the shopper’s province, else of their country, else the * rate when no rate names the country; within its subtotals.';
-  settingsPage(s, { title: 'Shipping', lead, body }, status);
+  settingsPage(s, { title: 'Shipping', lead, body, wide: true }, status);
 }
 
 export async function saveShipping(s: StorePage): Promise<void> {

@@ -52,15 +52,14 @@ export async function taxesPage(s: StorePage, form?: FormState, status = 200): P
     legend: (i) => f.values.get(rowField(i, 'name')) || `Rate ${i + 1}`,
     add: 'Add a rate',
     row: (i) =>
-      html`${field(f, rowField(i, 'country'), 'Country', { hint: 'A code such as DE' })}
-      ${field(f, rowField(i, 'province'), 'Province', { hint: 'A code such as BY (optional)' })}
-      ${field(f, rowField(i, 'name'), 'Name', { hint: 'What receipts show: VAT' })}
+      html`${field(f, rowField(i, 'country'), 'Country')}${field(f, rowField(i, 'province'), 'Province')}${field(f, rowField(i, 'name'), 'Name')}
       ${field(f, rowField(i, 'rate'), 'Rate (%)', { attrs: html`inputmode="decimal"` })}`,
   });
-  const fields = html`${checkbox(f, 'shipping_taxable', 'Charge tax on shipping')}${rows}`;
+  const how = html`<p class="muted" style="margin-top:0">Country: a code such as DE. Province (optional): a code such as BY. Name: what an order shows (VAT).</p>`;
+  const fields = html`${checkbox(f, 'shipping_taxable', 'Charge tax on shipping')}${how}${rows}`;
   const body = settingsForm(s, { action: storePath(s.store, '/settings/taxes'), form: f, fields, button: 'Save taxes' });
   const lead = 'An order is taxed at the rate of its address’s province, else of its country, else not at all. Tax is added to prices.';
-  settingsPage(s, { title: 'Taxes', lead, body }, status);
+  settingsPage(s, { title: 'Taxes', lead, body, wide: true }, status);
 }
 
 export async function saveTaxes(s: StorePage): Promise<void> {
