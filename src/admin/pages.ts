@@ -53,6 +53,7 @@ import { paymentsPage, saveProvider } from './settings/payments.js';
 import { saveShipping, shippingPage } from './settings/shipping.js';
 import { saveStoreDetails, storeDetailsPage } from './settings/store.js';
 import { saveTaxes, taxesPage } from './settings/taxes.js';
+import { createLocationAction, locationActiveAction, locationPage, locationsPage, updateLocationAction } from './settings/locations.js';
 
 /**
  * The merchant admin's pages (docs/admin.md): every route of `/admin` is a line here. Each
@@ -135,6 +136,12 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/settings/payments/:provider', async (p) => saveProvider(await inStore(p)));
   on.get('/stores/:storeId/settings/notifications', async (p) => notificationsPage(await inStore(p)));
   on.post('/stores/:storeId/settings/notifications', async (p) => saveNotifications(await inStore(p)));
+  on.get('/stores/:storeId/settings/locations', async (p) => locationsPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/locations', async (p) => createLocationAction(await inStore(p)));
+  on.get('/stores/:storeId/settings/locations/:locationId', async (p) => locationPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/locations/:locationId', async (p) => updateLocationAction(await inStore(p)));
+  on.post('/stores/:storeId/settings/locations/:locationId/deactivate', async (p) => locationActiveAction(await inStore(p), false));
+  on.post('/stores/:storeId/settings/locations/:locationId/activate', async (p) => locationActiveAction(await inStore(p), true));
 
   return on.router;
 }

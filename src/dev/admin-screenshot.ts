@@ -11,7 +11,7 @@ import { shootAtWidths } from './screenshot-widths.js';
  * store with something to show through the API (a location, a product low on stock, customers,
  * orders paid, pending, shipped in part, refunded and cancelled), puts the session in the
  * browser's `emporium_session` cookie, and saves docs/screenshots/admin-<page>.png for Create
- * store, Home, Orders, an order, Products, a product, New product, Collections, a collection,
+ * store, Home, Orders, an order, Products, a product, New product, Collections, a collection, Locations,
  * Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a gift card,
  * then Settings and its store details, shipping, taxes, payments and notifications pages.
  */
@@ -123,6 +123,7 @@ try {
   const summerCollection = (await call('POST', '/v1/products/collections', { type: 'manual', title: 'Summer', product_ids: [tee.id] }, as)).data;
   await shot('collections', `/admin/stores/${store.id}/collections`);
   await shot('collection', `/admin/stores/${store.id}/collections/${summerCollection.id}`);
+  await shot('locations', `/admin/stores/${store.id}/settings/locations`);
 
   await call('POST', `/v1/customers/${ada}/addresses`, { ...address, phone: '+44 117 496 0000' }, as);
   await call(

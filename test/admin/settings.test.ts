@@ -31,7 +31,8 @@ describe('Admin: Settings', () => {
     const page = await browser.get(settings());
     expect(page.status).to.equal(200);
     expect(page.html).to.contain('aria-current="page">Settings');
-    for (const path of ['/store', '/shipping', '/taxes', '/payments', '/notifications', '/webhooks']) expect(page.html).to.contain(`href="${settings(path)}"`);
+    for (const path of ['/store', '/shipping', '/taxes', '/payments', '/locations', '/notifications', '/webhooks'])
+      expect(page.html).to.contain(`href="${settings(path)}"`);
     expect(page.html).to.contain('href="/admin/account"');
     const nav = page.html.slice(page.html.indexOf('<nav'), page.html.indexOf('</nav>'));
     expect(nav.lastIndexOf('>Settings<')).to.be.greaterThan(nav.indexOf('>Discounts<'));
