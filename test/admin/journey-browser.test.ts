@@ -25,7 +25,7 @@ import { bundleOf } from '../helpers/theme-uploads.js';
 /**
  * A merchant's first sale, in a real browser (Chromium) against the Procfile's web process
  * (docs/admin.md): they sign up, sign in, create a store, add a location and a product with two
- * variants, set its stock; a shopper buys both variants in the shop; the merchant sees the order
+ * variants, set its stock, a shipping rate and the sandbox provider; a shopper buys both variants in the shop; the merchant sees the order
  * on Home and in Orders, fulfils it with a tracking number and refunds one line with restock; the
  * order's state and the stock are checked through the REST API. The same with JavaScript off,
  * every step a form. A second merchant gets 404 pages for the first one's store and order.
@@ -94,14 +94,15 @@ describe('Admin: a merchant’s first sale, in a browser (Chromium)', () => {
         ((await api.get(`/v1/inventory/levels?variant_id=${variant}`, as)).body.data as { available: number }[]).reduce((n, l) => n + l.available, 0);
       expect([await available(small), await available(medium)]).to.deep.equal([5, 5]);
 
-      // What the admin has no page for yet (issue 39 installs themes in the admin), through the API: a theme, shipping, the sandbox.
+      // Shipping and the sandbox provider in Settings; a theme through the API (issue 39 installs themes in the admin).
+      await open(page, store('/settings/shipping'));
+      await fillAndSend(page, { r0_name: 'Standard', r0_code: 'standard', r0_price: '5.00', r0_country: '*' }, 'Save rates', /\/settings\/shipping$/);
+      await open(page, store('/settings/payments'));
+      await fillAndSend(page, { enabled: 'on', key_secret: `sandbox_${unique()}${unique()}` }, 'Save Sandbox', /\/settings\/payments$/);
+      if (javaScript) await fitsAndPasses(page);
       const bundle = bundleOf('aurora');
       expect((await api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: as.token })).status).to.equal(201);
       expect((await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: storeId, publish: true }, { token: as.token })).status).to.equal(201);
-      expect((await api.put('/v1/shipping', { rates: [{ code: 'standard', name: 'Standard', price: 500, country_code: '*' }] }, as)).status).to.equal(200);
-      expect(
-        (await api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: `sandbox_${unique()}${unique()}` } }, as)).status,
-      ).to.equal(200);
 
       // A shopper buys one of each size.
       const shopper = await chromium.page({ javaScript });
