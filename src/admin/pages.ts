@@ -28,6 +28,9 @@ import {
   updateCouponAction,
 } from './discounts/coupons.js';
 import { confirmDisableGiftCard, disableGiftCardAction, giftCardPage, giftCardsPage, issueGiftCardAction, newGiftCardPage } from './discounts/gift-cards.js';
+import { confirmDeleteEntry, createEntryAction, deleteEntryAction, entriesPage, entryPage, newEntryPage, updateEntryAction } from './content/entries.js';
+import { ARTICLE_KIND, PAGE_KIND } from './content/kinds.js';
+import { addLinkAction, menuPage, moveMenuAction, saveMenuAction } from './content/menu.js';
 import { homePage } from './home/page.js';
 import { adminErrorPage } from './layout.js';
 import { adminStart, createStoreAction, newStorePage } from './new-store.js';
@@ -125,6 +128,24 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => confirmDisableGiftCard(await inStore(p)));
   on.post('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => disableGiftCardAction(await inStore(p)));
 
+  on.get('/stores/:storeId/content', async (p) => entriesPage(await inStore(p), PAGE_KIND));
+  on.get('/stores/:storeId/content/pages/new', async (p) => newEntryPage(await inStore(p), PAGE_KIND));
+  on.post('/stores/:storeId/content/pages/new', async (p) => createEntryAction(await inStore(p), PAGE_KIND));
+  on.get('/stores/:storeId/content/pages/:entryId', async (p) => entryPage(await inStore(p), PAGE_KIND));
+  on.post('/stores/:storeId/content/pages/:entryId', async (p) => updateEntryAction(await inStore(p), PAGE_KIND));
+  on.get('/stores/:storeId/content/pages/:entryId/delete', async (p) => confirmDeleteEntry(await inStore(p), PAGE_KIND));
+  on.post('/stores/:storeId/content/pages/:entryId/delete', async (p) => deleteEntryAction(await inStore(p), PAGE_KIND));
+  on.get('/stores/:storeId/content/articles', async (p) => entriesPage(await inStore(p), ARTICLE_KIND));
+  on.get('/stores/:storeId/content/articles/new', async (p) => newEntryPage(await inStore(p), ARTICLE_KIND));
+  on.post('/stores/:storeId/content/articles/new', async (p) => createEntryAction(await inStore(p), ARTICLE_KIND));
+  on.get('/stores/:storeId/content/articles/:entryId', async (p) => entryPage(await inStore(p), ARTICLE_KIND));
+  on.post('/stores/:storeId/content/articles/:entryId', async (p) => updateEntryAction(await inStore(p), ARTICLE_KIND));
+  on.get('/stores/:storeId/content/articles/:entryId/delete', async (p) => confirmDeleteEntry(await inStore(p), ARTICLE_KIND));
+  on.post('/stores/:storeId/content/articles/:entryId/delete', async (p) => deleteEntryAction(await inStore(p), ARTICLE_KIND));
+  on.get('/stores/:storeId/content/menu', async (p) => menuPage(await inStore(p)));
+  on.post('/stores/:storeId/content/menu', async (p) => saveMenuAction(await inStore(p)));
+  on.post('/stores/:storeId/content/menu/move', async (p) => moveMenuAction(await inStore(p)));
+  on.post('/stores/:storeId/content/menu/add', async (p) => addLinkAction(await inStore(p)));
   on.get('/stores/:storeId/settings', async (p) => settingsHome(await inStore(p)));
   on.get('/stores/:storeId/settings/store', async (p) => storeDetailsPage(await inStore(p)));
   on.post('/stores/:storeId/settings/store', async (p) => saveStoreDetails(await inStore(p)));

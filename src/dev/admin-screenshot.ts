@@ -11,9 +11,10 @@ import { shootAtWidths } from './screenshot-widths.js';
  * store with something to show through the API (a location, a product low on stock, customers,
  * orders paid, pending, shipped in part, refunded and cancelled), puts the session in the
  * browser's `emporium_session` cookie, and saves docs/screenshots/admin-<page>.png for Create
- * store, Home, Orders, an order, Products, a product, New product, Collections, a collection, Locations,
- * Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a gift card,
- * then Settings and its store details, shipping, taxes, payments and notifications pages.
+ * store, Home, Orders, an order, Products, a product, New product, Collections, a collection,
+ * Locations, Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a
+ * gift card, Content (pages, a page, the blog, an article and the main menu), then Settings and
+ * its store details, shipping, taxes, payments and notifications pages.
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
@@ -153,6 +154,46 @@ try {
   await shot('coupon', `/admin/stores/${store.id}/discounts/coupons/${summer}`);
   await shot('gift-cards', `/admin/stores/${store.id}/discounts/gift-cards`);
   await shot('gift-card', `/admin/stores/${store.id}/discounts/gift-cards/${card}`);
+
+  const about = (
+    await call(
+      'POST',
+      '/v1/pages',
+      { title: 'Our story', handle: 'about', body_html: '<p>Harbour Goods makes <strong>hard-wearing</strong> goods by the sea in Bristol.</p>' },
+      as,
+    )
+  ).data.id as string;
+  await call('POST', '/v1/pages', { title: 'Shipping and returns', body_html: '<p>We ship within two working days.</p>' }, as);
+  await call('POST', '/v1/pages', { title: 'Winter sale', published: false }, as);
+  const article = (
+    await call(
+      'POST',
+      '/v1/articles',
+      { title: 'The summer range is in', author: 'Ada Admin', published_at: '2026-06-01T09:00:00Z', body_html: '<p>Linen aprons and the new tee.</p>' },
+      as,
+    )
+  ).data.id as string;
+  await call('POST', '/v1/articles', { title: 'Caring for enamel', author: 'Ada Admin', published: false }, as);
+  await call(
+    'PUT',
+    '/v1/menus/main-menu',
+    {
+      title: 'Main menu',
+      items: [
+        { title: 'Shop all', url: '/collections/all' },
+        { title: 'Summer', url: `/collections/${summerCollection.handle}` },
+        { title: 'Harbour Tee', url: `/products/${tee.handle}` },
+        { title: 'Our story', url: '/pages/about' },
+        { title: 'Instagram', url: 'https://instagram.com/harbourgoods' },
+      ],
+    },
+    as,
+  );
+  await shot('content', `/admin/stores/${store.id}/content`);
+  await shot('content-page', `/admin/stores/${store.id}/content/pages/${about}`);
+  await shot('content-articles', `/admin/stores/${store.id}/content/articles`);
+  await shot('content-article', `/admin/stores/${store.id}/content/articles/${article}`);
+  await shot('content-menu', `/admin/stores/${store.id}/content/menu`);
 
   await call(
     'PUT',
