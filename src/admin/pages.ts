@@ -35,16 +35,21 @@ import { cancelAction, confirmCancel, fulfilAction, markPaidAction, refundAction
 import { ordersPage } from './orders/list.js';
 import { orderPage } from './orders/order.js';
 import { collectionPage, collectionProductsAction, collectionsPage, createCollectionAction, updateCollectionAction } from './collections/pages.js';
+import { confirmRemoveImage } from './products/images.js';
 import { productsPage } from './products/list.js';
 import {
+  altTextAction,
   archiveProductAction,
   confirmProductStep,
   createProductAction,
   deleteProductAction,
+  moveImageAction,
   newProductPage,
   productPage,
+  removeImageAction,
   stockAction,
   updateProductAction,
+  uploadImageAction,
 } from './products/product.js';
 import { adminAccess, inStore } from './request.js';
 
@@ -78,6 +83,13 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId/products/:productId', async (p) => productPage(await inStore(p)));
   on.post('/stores/:storeId/products/:productId', async (p) => updateProductAction(await inStore(p)));
   on.post('/stores/:storeId/products/:productId/stock', async (p) => stockAction(await inStore(p)));
+  on.post('/stores/:storeId/products/:productId/images', { upload: (platform) => platform.config.media.maxBytes }, async (p) =>
+    uploadImageAction(await inStore(p)),
+  );
+  on.post('/stores/:storeId/products/:productId/images/:mediaId', async (p) => altTextAction(await inStore(p)));
+  on.post('/stores/:storeId/products/:productId/images/:mediaId/move', async (p) => moveImageAction(await inStore(p)));
+  on.get('/stores/:storeId/products/:productId/images/:mediaId/remove', async (p) => confirmRemoveImage(await inStore(p)));
+  on.post('/stores/:storeId/products/:productId/images/:mediaId/remove', async (p) => removeImageAction(await inStore(p)));
   on.get('/stores/:storeId/collections', async (p) => collectionsPage(await inStore(p)));
   on.post('/stores/:storeId/collections', async (p) => createCollectionAction(await inStore(p)));
   on.get('/stores/:storeId/collections/:collectionId', async (p) => collectionPage(await inStore(p)));

@@ -23,6 +23,21 @@ export class AdminBrowser extends ShopBrowser {
     expect(page.status, `GET ${from}`).to.equal(200);
     return this.post(action, { csrf_token: AdminBrowser.csrfOf(page), ...fields });
   }
+
+  /** POST a file form (multipart/form-data, as a browser sends one): its text fields, and `file` (none: an empty part, as no file chosen). */
+  async upload(
+    action: string,
+    fields: Record<string, string>,
+    file: { bytes: Buffer; filename: string; type?: string } | null,
+    headers: Record<string, string> = {},
+  ): Promise<ShopResponse> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append('file', new Blob(file ? [file.bytes] : [], { type: file?.type ?? 'application/octet-stream' }), file?.filename ?? '');
+    const request = new Request('http://admin.test/', { method: 'POST', body: form });
+    const raw = { type: request.headers.get('content-type')!, bytes: Buffer.from(await request.arrayBuffer()) };
+    return this.send('POST', action, { raw, headers });
+  }
 }
 
 /** A browser signed in as the merchant through /login (the login cookie, its CSRF token, the password form). */
