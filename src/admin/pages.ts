@@ -34,7 +34,15 @@ import { adminStart, createStoreAction, newStorePage } from './new-store.js';
 import { cancelAction, confirmCancel, fulfilAction, markPaidAction, refundAction } from './orders/actions.js';
 import { ordersPage } from './orders/list.js';
 import { orderPage } from './orders/order.js';
-import { collectionPage, collectionProductsAction, collectionsPage, createCollectionAction, updateCollectionAction } from './collections/pages.js';
+import {
+  collectionPage,
+  collectionProductsAction,
+  collectionsPage,
+  confirmDeleteCollection,
+  createCollectionAction,
+  deleteCollectionAction,
+  updateCollectionAction,
+} from './collections/pages.js';
 import { confirmRemoveImage } from './products/images.js';
 import { productsPage } from './products/list.js';
 import {
@@ -95,6 +103,8 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId/collections/:collectionId', async (p) => collectionPage(await inStore(p)));
   on.post('/stores/:storeId/collections/:collectionId', async (p) => updateCollectionAction(await inStore(p)));
   on.post('/stores/:storeId/collections/:collectionId/products', async (p) => collectionProductsAction(await inStore(p)));
+  on.get('/stores/:storeId/collections/:collectionId/delete', async (p) => confirmDeleteCollection(await inStore(p)));
+  on.post('/stores/:storeId/collections/:collectionId/delete', async (p) => deleteCollectionAction(await inStore(p)));
   on.get('/stores/:storeId/products/:productId/archive', async (p) => confirmProductStep(await inStore(p), 'archive'));
   on.post('/stores/:storeId/products/:productId/archive', async (p) => archiveProductAction(await inStore(p)));
   on.get('/stores/:storeId/products/:productId/delete', async (p) => confirmProductStep(await inStore(p), 'delete'));

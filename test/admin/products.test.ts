@@ -343,7 +343,7 @@ describe('Admin: Products', () => {
         expect((await stranger.post(`${path}/images/${mine}/move`, { csrf_token: strangerCsrf, to: 'down' })).status).to.equal(404);
       }
       // An image of another product, another store's media, and not an id, in this product's path.
-      const theirProduct = await givenProduct(api, { token: other.merchant.token, storeId: other.store.id }, { title: 'Theirs' });
+      const theirProduct = await givenProduct(api, other.as, { title: 'Theirs' });
       const theirPage = `/admin/stores/${other.store.id}/products/${theirProduct.id}`;
       expect(
         (
@@ -354,7 +354,7 @@ describe('Admin: Products', () => {
           )
         ).status,
       ).to.equal(303);
-      const [theirs] = (await api.get(`/v1/products/${theirProduct.id}`, { token: other.merchant.token, storeId: other.store.id })).body.data.media_ids;
+      const [theirs] = (await api.get(`/v1/products/${theirProduct.id}`, other.as)).body.data.media_ids;
       const csrf = AdminBrowser.csrfOf(await browser.get(at));
       for (const [path, id] of [
         [products(`/${plain.id}`), mine],
@@ -379,7 +379,7 @@ describe('Admin: Products', () => {
       expect(await storedMedia()).to.deep.equal(before);
       expect(await mediaOf(p.id)).to.deep.equal([mine]);
       expect(await mediaOf(plain.id)).to.deep.equal([]);
-      expect((await api.get(`/v1/media/${theirs}`, { token: other.merchant.token, storeId: other.store.id })).status).to.equal(200);
+      expect((await api.get(`/v1/media/${theirs}`, other.as)).status).to.equal(200);
     });
   });
 });
