@@ -50,6 +50,20 @@ export async function signedInAdmin(app: TestApp, merchant: Pick<GivenMerchant, 
   return browser;
 }
 
+/** Sign in through /login in Chromium, as a merchant does, landing on the store's Home. */
+export async function signInInBrowser(
+  page: Page,
+  app: TestApp,
+  shop: { merchant: Pick<GivenMerchant, 'email' | 'password'>; store: { id: string } },
+): Promise<void> {
+  await page.goto(`${app.url}/login`);
+  const signIn = page.locator('form[action="/login"]');
+  await signIn.getByLabel('Email').fill(shop.merchant.email);
+  await signIn.getByLabel('Password').fill(shop.merchant.password);
+  await signIn.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`**/admin/stores/${shop.store.id}`);
+}
+
 /** A page in Chromium fits at 1280 and at 390 px (nothing wider than the window) and axe finds nothing serious at either. */
 export async function fitsAndPasses(page: Page): Promise<void> {
   for (const width of [1280, 390]) {
