@@ -60,6 +60,13 @@ import {
   uploadImageAction,
 } from './products/product.js';
 import { adminAccess, inStore } from './request.js';
+import { settingsHome } from './settings/index.js';
+import { notificationsPage, saveNotifications } from './settings/notifications.js';
+import { paymentsPage, saveProvider } from './settings/payments.js';
+import { saveShipping, shippingPage } from './settings/shipping.js';
+import { saveStoreDetails, storeDetailsPage } from './settings/store.js';
+import { saveTaxes, taxesPage } from './settings/taxes.js';
+import { createLocationAction, locationActiveAction, locationPage, locationsPage, updateLocationAction } from './settings/locations.js';
 
 /**
  * The merchant admin's pages (docs/admin.md): every route of `/admin` is a line here. Each
@@ -139,6 +146,24 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId/discounts/gift-cards/:giftCardId', async (p) => giftCardPage(await inStore(p)));
   on.get('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => confirmDisableGiftCard(await inStore(p)));
   on.post('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => disableGiftCardAction(await inStore(p)));
+
+  on.get('/stores/:storeId/settings', async (p) => settingsHome(await inStore(p)));
+  on.get('/stores/:storeId/settings/store', async (p) => storeDetailsPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/store', async (p) => saveStoreDetails(await inStore(p)));
+  on.get('/stores/:storeId/settings/shipping', async (p) => shippingPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/shipping', async (p) => saveShipping(await inStore(p)));
+  on.get('/stores/:storeId/settings/taxes', async (p) => taxesPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/taxes', async (p) => saveTaxes(await inStore(p)));
+  on.get('/stores/:storeId/settings/payments', async (p) => paymentsPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/payments/:provider', async (p) => saveProvider(await inStore(p)));
+  on.get('/stores/:storeId/settings/notifications', async (p) => notificationsPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/notifications', async (p) => saveNotifications(await inStore(p)));
+  on.get('/stores/:storeId/settings/locations', async (p) => locationsPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/locations', async (p) => createLocationAction(await inStore(p)));
+  on.get('/stores/:storeId/settings/locations/:locationId', async (p) => locationPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/locations/:locationId', async (p) => updateLocationAction(await inStore(p)));
+  on.post('/stores/:storeId/settings/locations/:locationId/deactivate', async (p) => locationActiveAction(await inStore(p), false));
+  on.post('/stores/:storeId/settings/locations/:locationId/activate', async (p) => locationActiveAction(await inStore(p), true));
 
   return on.router;
 }
