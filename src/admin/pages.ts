@@ -37,17 +37,30 @@ import { adminStart, createStoreAction, newStorePage } from './new-store.js';
 import { cancelAction, confirmCancel, fulfilAction, markPaidAction, refundAction } from './orders/actions.js';
 import { ordersPage } from './orders/list.js';
 import { orderPage } from './orders/order.js';
-import { collectionPage, collectionProductsAction, collectionsPage, createCollectionAction, updateCollectionAction } from './collections/pages.js';
+import {
+  collectionPage,
+  collectionProductsAction,
+  collectionsPage,
+  confirmDeleteCollection,
+  createCollectionAction,
+  deleteCollectionAction,
+  updateCollectionAction,
+} from './collections/pages.js';
+import { confirmRemoveImage } from './products/images.js';
 import { productsPage } from './products/list.js';
 import {
+  altTextAction,
   archiveProductAction,
   confirmProductStep,
   createProductAction,
   deleteProductAction,
+  moveImageAction,
   newProductPage,
   productPage,
+  removeImageAction,
   stockAction,
   updateProductAction,
+  uploadImageAction,
 } from './products/product.js';
 import { adminAccess, inStore } from './request.js';
 import { settingsHome } from './settings/index.js';
@@ -88,11 +101,20 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId/products/:productId', async (p) => productPage(await inStore(p)));
   on.post('/stores/:storeId/products/:productId', async (p) => updateProductAction(await inStore(p)));
   on.post('/stores/:storeId/products/:productId/stock', async (p) => stockAction(await inStore(p)));
+  on.post('/stores/:storeId/products/:productId/images', { upload: (platform) => platform.config.media.maxBytes }, async (p) =>
+    uploadImageAction(await inStore(p)),
+  );
+  on.post('/stores/:storeId/products/:productId/images/:mediaId', async (p) => altTextAction(await inStore(p)));
+  on.post('/stores/:storeId/products/:productId/images/:mediaId/move', async (p) => moveImageAction(await inStore(p)));
+  on.get('/stores/:storeId/products/:productId/images/:mediaId/remove', async (p) => confirmRemoveImage(await inStore(p)));
+  on.post('/stores/:storeId/products/:productId/images/:mediaId/remove', async (p) => removeImageAction(await inStore(p)));
   on.get('/stores/:storeId/collections', async (p) => collectionsPage(await inStore(p)));
   on.post('/stores/:storeId/collections', async (p) => createCollectionAction(await inStore(p)));
   on.get('/stores/:storeId/collections/:collectionId', async (p) => collectionPage(await inStore(p)));
   on.post('/stores/:storeId/collections/:collectionId', async (p) => updateCollectionAction(await inStore(p)));
   on.post('/stores/:storeId/collections/:collectionId/products', async (p) => collectionProductsAction(await inStore(p)));
+  on.get('/stores/:storeId/collections/:collectionId/delete', async (p) => confirmDeleteCollection(await inStore(p)));
+  on.post('/stores/:storeId/collections/:collectionId/delete', async (p) => deleteCollectionAction(await inStore(p)));
   on.get('/stores/:storeId/products/:productId/archive', async (p) => confirmProductStep(await inStore(p), 'archive'));
   on.post('/stores/:storeId/products/:productId/archive', async (p) => archiveProductAction(await inStore(p)));
   on.get('/stores/:storeId/products/:productId/delete', async (p) => confirmProductStep(await inStore(p), 'delete'));

@@ -11,6 +11,7 @@ export {
   findVariants,
   getProduct,
   listProducts,
+  mediaInUse,
   mediaIsPublished,
   productExists,
   productsByIds,

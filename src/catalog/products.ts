@@ -323,16 +323,22 @@ export const productsByIds = (
 ): Promise<Map<string, ProductView>> =>
   viewsByIds(products(platform.db), storeId, ids, { sources: PRODUCT_SOURCES, present: presentProduct, unread: UNREAD_PRODUCT }, fields);
 
-/**
- * Whether a published (active) product of the store shows this media: what makes a media file
- * public (the storefront's product image URLs). One indexed read (`store_id_media_ids`).
- */
-export async function mediaIsPublished(platform: Pick<Platform, 'db'>, storeId: string, mediaId: string): Promise<boolean> {
+/** Whether a product of the store shows this media (`active`: a published one): one indexed read (`store_id_media_ids`). */
+async function showsMedia(platform: Pick<Platform, 'db'>, storeId: string, mediaId: string, onlyActive: boolean): Promise<boolean> {
   const id = parseObjectId(mediaId);
   if (!id) return false;
-  const found = await products(platform.db).findOne({ store_id: new ObjectId(storeId), media_ids: id, status: 'active' }, { projection: { _id: 1 } });
+  const found = await products(platform.db).findOne(
+    { store_id: new ObjectId(storeId), media_ids: id, ...(onlyActive ? { status: 'active' as const } : {}) },
+    { projection: { _id: 1 } },
+  );
   return found !== null;
 }
+
+/** Whether a published (active) product of the store shows this media: what makes a media file public (the storefront's product image URLs). */
+export const mediaIsPublished = (platform: Pick<Platform, 'db'>, storeId: string, mediaId: string) => showsMedia(platform, storeId, mediaId, true);
+
+/** Whether any product of the store, whatever its status, shows this media: the admin deletes an image no product shows any more. */
+export const mediaInUse = (platform: Pick<Platform, 'db'>, storeId: string, mediaId: string) => showsMedia(platform, storeId, mediaId, false);
 
 /** How many products the store has (a bulk export's estimate). */
 export function countProducts(platform: Pick<Platform, 'db'>, storeId: string): Promise<number> {

@@ -1,20 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { apiClient } from './api-client.js';
+import { apiClient, type Json } from './api-client.js';
 import { launchChromium } from './chromium.js';
+import { demoProductImage, type DemoShape } from './demo-images.js';
 import { shootAtWidths } from './screenshot-widths.js';
 
 /**
  * `npm run screenshot:admin` (docs/admin.md, Screenshots): the merchant admin's page kinds in a
  * real browser, at 1280 and 390 px. Against a running platform (`npm start`; BASE_URL, default
  * http://localhost:3000), it signs a new merchant up, shoots Create your store, then makes a
- * store with something to show through the API (a location, a product low on stock, customers,
- * orders paid, pending, shipped in part, refunded and cancelled), puts the session in the
- * browser's `emporium_session` cookie, and saves docs/screenshots/admin-<page>.png for Create
- * store, Home, Orders, an order, Products, a product, New product, Collections, a collection,
- * Locations, Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a
- * gift card, Content (pages, a page, the blog, an article and the main menu), then Settings and
- * its store details, shipping, taxes, payments and notifications pages.
+ * store with something to show through the API (a location, a product low on stock, a product
+ * with two images, customers, orders paid, pending, shipped in part, refunded and cancelled), puts
+ * the session in the browser's `emporium_session` cookie, and saves
+ * docs/screenshots/admin-<page>.png for Create store, Home, Orders, an order, Products, a product,
+ * an image's Remove step, New product, Collections, a collection, Locations, Customers, a customer,
+ * Add customer, Discounts (coupons), a coupon, gift cards and a gift card, Content (pages, a page,
+ * the blog, an article and the main menu), then Settings and its store details, shipping, taxes,
+ * payments and notifications pages.
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
@@ -118,8 +120,20 @@ try {
     )
   ).data;
   await call('POST', '/v1/inventory/levels/set', { variant_id: tee.variants[0].id, location_id: location, available: 12 }, as);
+  // Two pictures, uploaded and linked as the API does it (docs/media.md, docs/catalog.md).
+  const picture = async (shape: DemoShape, hue: number, alt: string): Promise<string> => {
+    const form = new FormData();
+    form.append('file', new Blob([demoProductImage(shape, hue)], { type: 'image/png' }), `harbour-tee-${shape}.png`);
+    form.append('alt', alt);
+    const res = await fetch(`${BASE}/v1/media`, { method: 'POST', headers: as, body: form });
+    if (res.status !== 201) throw new Error(`POST /v1/media: ${res.status} ${(await res.text()).slice(0, 300)}`);
+    return ((await res.json()) as Json).data.id as string;
+  };
+  const pictures = [await picture('block', 205, 'Harbour Tee, folded'), await picture('stack', 30, 'Harbour Tee, both sizes stacked')];
+  await call('PATCH', `/v1/products/${tee.id}`, { media_ids: pictures }, as);
   await shot('products', `/admin/stores/${store.id}/products`);
   await shot('product', `/admin/stores/${store.id}/products/${tee.id}`);
+  await shot('product-image-remove', `/admin/stores/${store.id}/products/${tee.id}/images/${pictures[1]}/remove`);
   await shot('product-new', `/admin/stores/${store.id}/products/new`);
   const summerCollection = (await call('POST', '/v1/products/collections', { type: 'manual', title: 'Summer', product_ids: [tee.id] }, as)).data;
   await shot('collections', `/admin/stores/${store.id}/collections`);

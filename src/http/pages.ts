@@ -2,10 +2,11 @@ import Router from '@koa/router';
 import { PlatformError } from '../errors.js';
 import type { Markup } from '../html.js';
 import type { Platform } from '../platform.js';
-import { checkFormToken, readForm } from './browser.js';
+import { checkFormToken, readForm, refuseCrossOrigin } from './browser.js';
 import type { AppContext, AppCustom, AppRouter, AppState } from './context.js';
 import { pageForm } from './endpoint.js';
 import { toPlatformError } from './errors.js';
+import { readMultipart, type UploadedFile } from './multipart.js';
 import { problemOf, setProblemHeaders, type Problem } from './page-errors.js';
 import { seeOther, sendPage, setPageHeaders } from './page.js';
 import type { PathParams } from './path-params.js';
@@ -52,6 +53,8 @@ export type Page<V, P = Record<string, string>> = {
   params: P;
   /** A POST's fields (each field's first value), its CSRF token checked; empty for a GET. */
   form: ReadonlyMap<string, string>;
+  /** A file form's post (`PageSpec.upload`): its file, or null for any other request. */
+  upload: Upload | null;
   /** Answer a whole page (200 unless told). */
   render(document: Markup, status?: number): void;
   /** POST-redirect-GET: 303 to a path of this site, with a flash message for the page it shows (src/http/ui/flash.ts). */
@@ -66,7 +69,19 @@ export type PageSpec<V> = {
   csrf?: CsrfRule<V>;
   /** The requests at this path that are the page's; the others go on to the API's route at the same path (GET / is a browser's page, an API client's 404). */
   answers?: (ctx: AppContext) => boolean;
+  /**
+   * A form with one file (`multipart/form-data`): the largest file it takes, in bytes. Its text
+   * fields are `form` and pass the same checks; the file is `upload`.
+   */
+  upload?: (platform: Platform) => number;
 };
+
+/**
+ * A file form's post: its `file` part (null when none was chosen), or why the body could not be
+ * read (`refused`: too large, not multipart, cut off), for the page to say at its field. A refused
+ * body was not read, its CSRF token neither: the page must change nothing then (`form` is empty).
+ */
+export type Upload = { file: UploadedFile | null } | { refused: PlatformError };
 
 export type Pages<V> = {
   get<Path extends string>(path: Path, handler: Handler<V, Path>): void;
@@ -93,9 +108,16 @@ export function pages<V>(platform: Platform, list: PageList<V>): Pages<V> {
       if ('redirect' in admitted) return seeOther(ctx, admitted.redirect);
       if (page instanceof PlatformError) throw page;
       let form = NO_FORM;
+      let upload: Upload | null = null;
       if (ctx.method === 'POST') {
-        form = await readForm(ctx);
-        checkFormToken(ctx, (page.spec.csrf ?? list.csrf)(platform, ctx, admitted.viewer), form.get('csrf_token'));
+        const csrf = () => (page.spec.csrf ?? list.csrf)(platform, ctx, admitted.viewer);
+        if (page.spec.upload) {
+          ({ form, upload } = await readUpload(ctx, page.spec.upload(platform)));
+          if ('file' in upload) checkFormToken(ctx, csrf(), form.get('csrf_token'));
+        } else {
+          form = await readForm(ctx);
+          checkFormToken(ctx, csrf(), form.get('csrf_token'));
+        }
       }
       await page.handler({
         platform,
@@ -103,6 +125,7 @@ export function pages<V>(platform: Platform, list: PageList<V>): Pages<V> {
         viewer: admitted.viewer,
         params: (ctx as { params?: Record<string, string> }).params ?? {},
         form,
+        upload,
         render: (document, status = 200) => sendPage(ctx, status, document),
         seeOther: (to, flash) => {
           if (flash) setFlash(platform, ctx, flash);
@@ -159,6 +182,20 @@ export function pages<V>(platform: Platform, list: PageList<V>): Pages<V> {
       return router;
     },
   };
+}
+
+/** A file form's body: refused from another site before a byte is read, then read within the limit; a client's mistake in it is the page's to show. */
+async function readUpload(ctx: AppContext, maxFileBytes: number): Promise<{ form: ReadonlyMap<string, string>; upload: Upload }> {
+  refuseCrossOrigin(ctx);
+  try {
+    const read = await readMultipart(ctx, { maxFileBytes, maxFiles: 1, maxFields: 20 });
+    const form = new Map<string, string>();
+    for (const [name, value] of Object.entries(read.fields)) form.set(name, Array.isArray(value) ? (value[0] ?? '') : value);
+    return { form, upload: { file: read.files.file?.[0] ?? null } };
+  } catch (err) {
+    if (!(err instanceof PlatformError)) throw err;
+    return { form: NO_FORM, upload: { refused: err } };
+  }
 }
 
 export type { Problem } from './page-errors.js';

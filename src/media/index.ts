@@ -4,7 +4,8 @@ import { STORAGE_ERROR_CODES } from '../storage/index.js';
 import { MEDIA_EVENT_TYPES } from './events.js';
 import { mediaRoutes } from './routes.js';
 import { MEDIA, mediaIndexes } from './models.js';
-export { findMedia, findMediaFiles, mediaByIds } from './service.js';
+export { deleteMedia, findMedia, findMediaFiles, mediaByIds, uploadMedia } from './service.js';
+export { UploadFields } from './schemas.js';
 export type { MediaView } from './present.js';
 export { findMediaFile, mediaRecordsByIds, urlFilename, type MediaRecord } from './public.js';
 

@@ -1,5 +1,5 @@
 import { useTestApp } from '../helpers/app.js';
-import { fitsAndPasses } from '../helpers/admin.js';
+import { fitsAndPasses, signInInBrowser } from '../helpers/admin.js';
 import { useBrowser } from '../helpers/browser.js';
 import { givenCoupon } from '../helpers/coupons.js';
 import { givenAddress, givenCustomer } from '../helpers/customers.js';
@@ -21,12 +21,7 @@ describe('Admin: Customers and Discounts in a browser (Chromium)', () => {
     const coupon = await givenCoupon(api, shop.as);
 
     const page = await chromium.page();
-    await page.goto(`${app.url}/login`);
-    const signIn = page.locator('form[action="/login"]');
-    await signIn.getByLabel('Email').fill(shop.merchant.email);
-    await signIn.getByLabel('Password').fill(shop.merchant.password);
-    await signIn.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`**/admin/stores/${shop.store.id}`);
+    await signInInBrowser(page, app, shop);
 
     const at = `${app.url}/admin/stores/${shop.store.id}`;
     for (const path of [

@@ -3,6 +3,8 @@ import { AdminBrowser, signedInAdmin } from '../helpers/admin.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenLocation, givenProduct, givenStockedVariant } from '../helpers/catalog.js';
 import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
+import { png } from '../helpers/images.js';
+import { s3Env } from '../helpers/s3.js';
 
 /**
  * The admin's Products (docs/admin.md, Products): the list (filters, pages over the API's
@@ -10,10 +12,12 @@ import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/
  * catalog service (options and variants, the description through the sanitiser), Archive and
  * Delete after a confirm step. Refusals: another merchant's store or product (404, nothing
  * changed), a missing or cross-site token, errors at their fields with the input kept, a refusal
- * of the service as a message, markup in a title shown escaped.
+ * of the service as a message, markup in a title shown escaped. Images go to the real S3 server
+ * of the test run (SeaweedFS), with a small size limit.
  */
 describe('Admin: Products', () => {
-  const { app, api } = useTestApp('admin_products');
+  const MAX_BYTES = 16 * 1024;
+  const { app, api } = useTestApp('admin_products', () => ({ ...s3Env(), MEDIA_MAX_BYTES: String(MAX_BYTES) }));
   let shop: GivenMerchantWithStore;
   let browser: AdminBrowser;
   const products = (path = '') => `/admin/stores/${shop.store.id}/products${path}`;
@@ -242,5 +246,140 @@ describe('Admin: Products', () => {
     }
     expect((await browser.get(at, { authorization: `Bearer ${shop.merchant.token}` })).status).to.equal(403);
     expect((await product(p.id)).body.data.title).to.equal('Mine');
+  });
+  describe('images', () => {
+    const mediaOf = async (id: string): Promise<string[]> => (await product(id)).body.data.media_ids;
+    const storedMedia = async (as = shop.as): Promise<string[]> => (await api.get('/v1/media?limit=250', as)).body.data.map((m: { id: string }) => m.id);
+    const uploadTo = async (at: string, fields: Record<string, string>, file: Parameters<AdminBrowser['upload']>[2], headers: Record<string, string> = {}) =>
+      browser.upload(`${at}/images`, { csrf_token: AdminBrowser.csrfOf(await browser.get(at)), ...fields }, file, headers);
+    const imageUrl = (html: string, mediaId: string) => new RegExp(`<img src="([^"]*${mediaId}[^"]*)"`).exec(html)?.[1]?.replace(/&amp;/g, '&');
+
+    it('uploads a PNG through the admin, shows it on Products and serves it from storage; saves alt text, reorders and removes images', async () => {
+      const p = await givenProduct(api, shop.as, { title: 'Pictured tee' });
+      const at = products(`/${p.id}`);
+      expect((await browser.get(at)).html).to.contain('No images yet');
+      const front = png(40, 30);
+      const uploaded = await uploadTo(at, { alt: 'Front <b>view</b>' }, { bytes: front, filename: 'front.png', type: 'image/png' });
+      expect([uploaded.status, uploaded.location]).to.deep.equal([303, `${at}#images`]);
+      const [first] = await mediaOf(p.id);
+      const m = (await api.get(`/v1/media/${first}`, shop.as)).body.data;
+      expect(m).to.include({ filename: 'front.png', content_type: 'image/png', width: 40, height: 30, alt: 'Front <b>view</b>' });
+
+      const page = await browser.get(at);
+      expect(page.html).to.contain('Image “front.png” uploaded.').and.contain('Main image').and.contain('alt="Front &lt;b&gt;view&lt;/b&gt;"');
+      const served = await fetch(imageUrl(page.html, first!)!);
+      expect([served.status, served.headers.get('content-type')]).to.deep.equal([200, 'image/png']);
+      expect(Buffer.from(await served.arrayBuffer()).equals(front)).to.equal(true);
+      const list = await browser.get(products());
+      const listed = await fetch(imageUrl(list.html, first!)!);
+      expect(listed.status, 'the list shows the first image').to.equal(200);
+
+      expect((await uploadTo(at, {}, { bytes: png(8, 8), filename: 'back.png' })).status).to.equal(303);
+      const [, second] = await mediaOf(p.id);
+      const csrf = AdminBrowser.csrfOf(await browser.get(at));
+      const moved = await browser.post(`${at}/images/${second}/move`, { csrf_token: csrf, to: 'up' });
+      expect([moved.status, moved.location]).to.deep.equal([303, `${at}#images`]);
+      expect(await mediaOf(p.id)).to.deep.equal([second, first]);
+      expect((await browser.post(`${at}/images/${second}/move`, { csrf_token: csrf, to: 'up' })).status, 'already first').to.equal(303);
+      expect(await mediaOf(p.id)).to.deep.equal([second, first]);
+
+      // New alt text: the same file again with it, in the old one's place; the old media is gone.
+      expect((await browser.post(`${at}/images/${first}`, { csrf_token: csrf, alt: 'Front view' })).status).to.equal(303);
+      const [stillSecond, renamed] = await mediaOf(p.id);
+      expect(stillSecond).to.equal(second);
+      expect(renamed).to.not.equal(first);
+      expect((await api.get(`/v1/media/${renamed}`, shop.as)).body.data).to.include({ filename: 'front.png', alt: 'Front view', size: front.length });
+      expect((await api.get(`/v1/media/${first}`, shop.as)).status).to.equal(404);
+      const long = await browser.post(`${at}/images/${renamed}`, { csrf_token: csrf, alt: 'x'.repeat(501) });
+      expect(long.status).to.equal(400);
+      expect(long.html).to.contain('must be at most 500 characters').and.contain('x'.repeat(501));
+      expect(await mediaOf(p.id)).to.deep.equal([second, renamed]);
+
+      const confirm = await browser.get(`${at}/images/${second}/remove`);
+      expect(confirm.status).to.equal(200);
+      expect(confirm.html).to.contain('Remove image 1 of “Pictured tee”?').and.contain('Remove the image');
+      const removed = await browser.post(`${at}/images/${second}/remove`, { csrf_token: AdminBrowser.csrfOf(confirm) });
+      expect([removed.status, removed.location]).to.deep.equal([303, `${at}#images`]);
+      expect(await mediaOf(p.id)).to.deep.equal([renamed]);
+      expect((await api.get(`/v1/media/${second}`, shop.as)).status).to.equal(404);
+      expect(await storedMedia())
+        .to.include(renamed)
+        .and.not.include(second);
+    });
+
+    it('says at the field that a text file, an oversize image or no file cannot be uploaded, storing nothing', async () => {
+      const p = await givenProduct(api, shop.as, { title: 'Refused pictures' });
+      const at = products(`/${p.id}`);
+      const before = await storedMedia();
+      const text = await uploadTo(at, { alt: 'kept' }, { bytes: Buffer.from('just text, named as a picture'), filename: 'fake.png', type: 'image/png' });
+      expect(text.status).to.equal(415);
+      expect(text.html).to.contain('must be a PNG, JPEG, GIF or WebP image').and.contain('aria-invalid="true"').and.contain('value="kept"');
+      const big = await uploadTo(at, {}, { bytes: png(4, 4, MAX_BYTES), filename: 'big.png' });
+      expect(big.status).to.equal(413);
+      expect(big.html).to.contain('is larger than 16 KB');
+      const none = await uploadTo(at, {}, null);
+      expect(none.status).to.equal(400);
+      expect(none.html).to.contain('choose an image file');
+      expect(await storedMedia()).to.deep.equal(before);
+      expect(await mediaOf(p.id)).to.deep.equal([]);
+    });
+
+    it('refuses another merchant, another product’s or store’s image, a missing or cross-site token, changing nothing', async () => {
+      const p = await givenProduct(api, shop.as, { title: 'Guarded' });
+      const at = products(`/${p.id}`);
+      expect((await uploadTo(at, {}, { bytes: png(2, 2), filename: 'a.png' })).status).to.equal(303);
+      const [mine] = await mediaOf(p.id);
+      const plain = await givenProduct(api, shop.as, { title: 'No pictures' });
+      const other = await givenMerchantWithStore(api);
+      const stranger = await signedInAdmin(app, other.merchant);
+      const strangerCsrf = AdminBrowser.csrfOf(await stranger.get('/admin/stores/new'));
+      const before = await storedMedia();
+
+      // Another merchant, in this store's path and in their own.
+      for (const path of [at, `/admin/stores/${other.store.id}/products/${p.id}`]) {
+        expect((await stranger.upload(`${path}/images`, { csrf_token: strangerCsrf }, { bytes: png(2, 2), filename: 'b.png' })).status).to.equal(404);
+        expect((await stranger.get(`${path}/images/${mine}/remove`)).status).to.equal(404);
+        expect((await stranger.post(`${path}/images/${mine}/remove`, { csrf_token: strangerCsrf })).status).to.equal(404);
+        expect((await stranger.post(`${path}/images/${mine}/move`, { csrf_token: strangerCsrf, to: 'down' })).status).to.equal(404);
+      }
+      // An image of another product, another store's media, and not an id, in this product's path.
+      const theirProduct = await givenProduct(api, other.as, { title: 'Theirs' });
+      const theirPage = `/admin/stores/${other.store.id}/products/${theirProduct.id}`;
+      expect(
+        (
+          await stranger.upload(
+            `${theirPage}/images`,
+            { csrf_token: AdminBrowser.csrfOf(await stranger.get(theirPage)) },
+            { bytes: png(2, 2), filename: 't.png' },
+          )
+        ).status,
+      ).to.equal(303);
+      const [theirs] = (await api.get(`/v1/products/${theirProduct.id}`, other.as)).body.data.media_ids;
+      const csrf = AdminBrowser.csrfOf(await browser.get(at));
+      for (const [path, id] of [
+        [products(`/${plain.id}`), mine],
+        [at, theirs],
+        [at, 'not-an-id'],
+      ] as const) {
+        expect((await browser.get(`${path}/images/${id}/remove`)).status, `${path} ${id}`).to.equal(404);
+        expect((await browser.post(`${path}/images/${id}/remove`, { csrf_token: csrf })).status).to.equal(404);
+        expect((await browser.post(`${path}/images/${id}`, { csrf_token: csrf, alt: 'x' })).status).to.equal(404);
+      }
+      // A missing or foreign token, another site: refused before anything is stored.
+      for (const [fields, headers] of [
+        [{}, {}],
+        [{ csrf_token: strangerCsrf }, {}],
+        [{ csrf_token: csrf }, { 'sec-fetch-site': 'cross-site' }],
+        [{ csrf_token: csrf }, { origin: 'https://evil.example' }],
+      ] as const) {
+        expect((await browser.upload(`${at}/images`, fields, { bytes: png(2, 2), filename: 'c.png' }, headers)).status, JSON.stringify(headers)).to.equal(403);
+      }
+      expect((await browser.post(`${at}/images/${mine}/remove`, {})).status).to.equal(403);
+      expect((await browser.post(`${at}/images/${mine}/move`, { csrf_token: csrf }, { 'sec-fetch-site': 'cross-site' })).status).to.equal(403);
+      expect(await storedMedia()).to.deep.equal(before);
+      expect(await mediaOf(p.id)).to.deep.equal([mine]);
+      expect(await mediaOf(plain.id)).to.deep.equal([]);
+      expect((await api.get(`/v1/media/${theirs}`, other.as)).status).to.equal(200);
+    });
   });
 });

@@ -23,6 +23,21 @@ export class AdminBrowser extends ShopBrowser {
     expect(page.status, `GET ${from}`).to.equal(200);
     return this.post(action, { csrf_token: AdminBrowser.csrfOf(page), ...fields });
   }
+
+  /** POST a file form (multipart/form-data, as a browser sends one): its text fields, and `file` (none: an empty part, as no file chosen). */
+  async upload(
+    action: string,
+    fields: Record<string, string>,
+    file: { bytes: Buffer; filename: string; type?: string } | null,
+    headers: Record<string, string> = {},
+  ): Promise<ShopResponse> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append('file', new Blob(file ? [file.bytes] : [], { type: file?.type ?? 'application/octet-stream' }), file?.filename ?? '');
+    const request = new Request('http://admin.test/', { method: 'POST', body: form });
+    const raw = { type: request.headers.get('content-type')!, bytes: Buffer.from(await request.arrayBuffer()) };
+    return this.send('POST', action, { raw, headers });
+  }
 }
 
 /** A browser signed in as the merchant through /login (the login cookie, its CSRF token, the password form). */
@@ -33,6 +48,20 @@ export async function signedInAdmin(app: TestApp, merchant: Pick<GivenMerchant, 
   const signedIn = await browser.post('/login', { csrf_token: csrfIn(form.html)!, email: merchant.email, password: merchant.password, return_to: '/admin' });
   expect(signedIn.status, signedIn.html.slice(0, 400)).to.equal(303);
   return browser;
+}
+
+/** Sign in through /login in Chromium, as a merchant does, landing on the store's Home. */
+export async function signInInBrowser(
+  page: Page,
+  app: TestApp,
+  shop: { merchant: Pick<GivenMerchant, 'email' | 'password'>; store: { id: string } },
+): Promise<void> {
+  await page.goto(`${app.url}/login`);
+  const signIn = page.locator('form[action="/login"]');
+  await signIn.getByLabel('Email').fill(shop.merchant.email);
+  await signIn.getByLabel('Password').fill(shop.merchant.password);
+  await signIn.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`**/admin/stores/${shop.store.id}`);
 }
 
 /** A page in Chromium fits at 1280 and at 390 px (nothing wider than the window) and axe finds nothing serious at either. */

@@ -15,12 +15,18 @@ export class ShopBrowser {
   ) {}
 
   /** A request to the shop's host (sent to the server's address with `Host: <host>`), cookies kept as a browser would. */
-  async send(method: string, path: string, options: { form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<ShopResponse> {
+  async send(
+    method: string,
+    path: string,
+    options: { form?: Record<string, string>; raw?: { type: string; bytes: Buffer }; headers?: Record<string, string> } = {},
+  ): Promise<ShopResponse> {
     const url = new URL(this.baseUrl);
-    const body = options.form ? new URLSearchParams(options.form).toString() : undefined;
+    const body = options.raw?.bytes ?? (options.form ? new URLSearchParams(options.form).toString() : undefined);
     const headers: Record<string, string> = {
       host: `${this.host}:${url.port}`,
-      ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) } : {}),
+      ...(body !== undefined
+        ? { 'content-type': options.raw?.type ?? 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) }
+        : {}),
       ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
       ...this.defaults,
       ...options.headers,

@@ -2,6 +2,7 @@ import {
   CreateCollectionBody,
   UpdateCollectionBody,
   createCollection,
+  deleteCollection,
   getCollection,
   listCollections,
   listProducts,
@@ -12,7 +13,7 @@ import {
 import { html } from '../../html.js';
 import { blankForm, csrfInput, errorSummary, field, formWithIssues, hiddenInput, select, textarea, type FormState } from '../../http/ui/forms.js';
 import { pager } from '../../http/ui/pager.js';
-import { emptyState, heading, link, table } from '../../http/ui/parts.js';
+import { confirmStep, emptyState, heading, link, table } from '../../http/ui/parts.js';
 import { zodIssues } from '../../http/validate.js';
 import { PageQuery } from '../../pagination.js';
 import { refusedForm } from '../forms.js';
@@ -22,8 +23,8 @@ import { pagePosition, parseQuery, storePath, type StorePage } from '../request.
 /**
  * The admin's Collections (docs/admin.md, Collections): the list over the API's cursors, a new
  * manual collection, and a collection's page (title and description; a manual one's products
- * added and removed) through the catalog service the REST API uses. A rule collection's
- * products follow its rules, which the page shows.
+ * added and removed) through the catalog service the REST API uses, and Delete after a confirm
+ * step. A rule collection's products follow its rules, which the page shows.
  */
 
 export type CollectionPage = StorePage<{ storeId: string; collectionId: string }>;
@@ -125,7 +126,9 @@ export async function collectionPage(s: CollectionPage, form?: FormState, status
       'Save',
     )}
     <h2>Products</h2>
-    ${products}`;
+    ${products}
+    <h2>Delete</h2>
+    <p><a class="button button--danger" href="${at}/delete">Delete collection</a></p>`;
   s.render(storePage(s, 'products', { title: c.title, body }), status);
 }
 
@@ -157,4 +160,25 @@ export async function collectionProductsAction(s: CollectionPage): Promise<void>
     return s.seeOther(at, form.problems[0] ?? [...form.errors.values()][0]);
   }
   s.seeOther(at, add ? 'Product added.' : 'Product removed.');
+}
+
+/** Delete's confirm step (a GET of its address; its form posts the deletion). */
+export async function confirmDeleteCollection(s: CollectionPage): Promise<void> {
+  const c = await getCollection(s.platform, s.store.id, s.params.collectionId);
+  const at = storePath(s.store, `/collections/${c.id}`);
+  const body = confirmStep({
+    question: `Delete “${c.title}”?`,
+    detail: 'The collection leaves the shop and its page; its products stay, in the shop and in any other collection. This cannot be undone.',
+    action: `${at}/delete`,
+    csrf: s.viewer.csrf,
+    button: 'Delete the collection',
+    back: { href: at, label: 'Keep it' },
+  });
+  s.render(storePage(s, 'products', { title: `Delete ${c.title}?`, body }));
+}
+
+export async function deleteCollectionAction(s: CollectionPage): Promise<void> {
+  const c = await getCollection(s.platform, s.store.id, s.params.collectionId);
+  await deleteCollection(s.platform, s.store.id, c.id);
+  s.seeOther(storePath(s.store, '/collections'), `Collection “${c.title}” deleted.`);
 }

@@ -9,6 +9,8 @@ import { priceRange } from './list.js';
 import { statusBadge } from './status.js';
 import { changeStock, stockSection } from './stock.js';
 import { levelsOfVariants, listLocations } from '../../inventory/index.js';
+import { mediaByIds } from '../../media/index.js';
+import { imagesSection, moveImage, removeImage, saveAltText, uploadImage, type ImageForm, type ImagePage } from './images.js';
 
 /**
  * A product's page (`/admin/stores/<id>/products/<product_id>`) and New product: the product
@@ -37,23 +39,25 @@ export async function createProductAction(s: StorePage): Promise<void> {
   s.seeOther(storePath(s.store, `/products/${made.id}`), `Product “${made.title}” created.`);
 }
 
-export type ProductForms = { product?: FormState; stock?: FormState };
+export type ProductForms = { product?: FormState; stock?: FormState; image?: ImageForm };
 
 export async function productPage(s: ProductPage, forms: ProductForms = {}, status = 200): Promise<void> {
   const p = await getProduct(s.platform, s.store.id, s.params.productId);
-  const [locations, levels] = await Promise.all([
+  const [locations, levels, media] = await Promise.all([
     listLocations(s.platform, s.store.id, { limit: 100, active: true }),
     levelsOfVariants(
       s.platform,
       s.store.id,
       p.variants.map((v) => v.id),
     ),
+    mediaByIds(s.platform, s.store.id, p.media_ids),
   ]);
   const at = storePath(s.store, `/products/${p.id}`);
   const body = html`<p><a href="${storePath(s.store, '/products')}">« Products</a></p>
     ${heading(p.title)}
     <p class="actions" style="margin-top:-8px">${statusBadge(p.status)}<span class="muted">${priceRange(p)} · /products/${p.handle}</span></p>
     ${productForm({ action: at, csrf: s.viewer.csrf, form: forms.product ?? blankForm(productValues(p)), currency: p.currency, button: 'Save' })}
+    ${imagesSection(s, p, media, forms.image ?? null)}
     ${stockSection(s, p, locations.items, levels, forms.stock ?? blankForm())}
     <h2>Archive or delete</h2>
     <div class="actions">
@@ -81,6 +85,17 @@ export async function stockAction(s: ProductPage): Promise<void> {
   if ('form' in changed) return productPage(s, { stock: changed.form }, changed.status);
   s.seeOther(storePath(s.store, `/products/${p.id}#stock`), changed.done);
 }
+
+/** An image form's outcome: back to the product's images with a flash, or the page again with the form refused. */
+const imageAction = (act: (s: ImagePage) => Promise<{ done: string } | { refused: ImageForm; status: number }>) => async (s: ImagePage) => {
+  const outcome = await act(s);
+  if ('refused' in outcome) return productPage(s, { image: outcome.refused }, outcome.status);
+  s.seeOther(storePath(s.store, `/products/${s.params.productId}#images`), outcome.done);
+};
+export const uploadImageAction = imageAction(uploadImage);
+export const altTextAction = imageAction(saveAltText);
+export const moveImageAction = imageAction(moveImage);
+export const removeImageAction = imageAction(removeImage);
 
 const STEPS = {
   archive: { question: 'Archive', detail: 'It leaves the shop and its searches; its orders and stock stay. You can make it active again.', button: 'Archive' },

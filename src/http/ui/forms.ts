@@ -108,6 +108,10 @@ export function field(form: FormState, name: string, label: string, o: FieldOpti
   );
 }
 
+/** A labelled file input (a file form's: `PageSpec.upload`, `enctype="multipart/form-data"`); a browser never shows a chosen file again. */
+export const fileField = (form: FormState, name: string, label: string, o: { accept: string; hint?: string }): Markup =>
+  control(form, name, label, o, (id, aria) => html`<input id="${id}" name="${name}" type="file" accept="${o.accept}" style="max-width:100%"${aria}>`);
+
 /** A labelled textarea, keeping what was typed. */
 export function textarea(
   form: FormState,
