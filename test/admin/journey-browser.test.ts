@@ -19,13 +19,14 @@ import { fitsAndPasses } from '../helpers/admin.js';
 import { useTestApp } from '../helpers/app.js';
 import { useBrowser } from '../helpers/browser.js';
 import { givenMerchant } from '../helpers/factories.js';
+import { png } from '../helpers/images.js';
 import { useWebProcess } from '../helpers/processes.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
 
 /**
  * A merchant's first sale, in a real browser (Chromium) against the Procfile's web process
  * (docs/admin.md): they sign up, sign in, create a store, add a location and a product with two
- * variants, set its stock, a shipping rate and the sandbox provider; a shopper buys both variants in the shop; the merchant sees the order
+ * variants and an image, set its stock, a shipping rate and the sandbox provider; a shopper buys both variants in the shop; the merchant sees the order
  * on Home and in Orders, fulfils it with a tracking number and refunds one line with restock; the
  * order's state and the stock are checked through the REST API. The same with JavaScript off,
  * every step a form. A second merchant gets 404 pages for the first one's store and order.
@@ -79,6 +80,11 @@ describe('Admin: a merchant’s first sale, in a browser (Chromium)', () => {
       );
       const productId = new URL(page.url()).pathname.split('/').at(-1)!;
       await fillAndSend(page, { v1_options: 'M', v1_price: '26.00', v1_sku: 'TEE-M' }, 'Save', /\/products\/\w{24}$/);
+      const upload = page.locator('form[enctype="multipart/form-data"]');
+      await upload.getByLabel('Image', { exact: true }).setInputFiles({ name: 'tee.png', mimeType: 'image/png', buffer: png(60, 40) });
+      await upload.getByLabel('Alt text').fill('The Harbour Tee, folded');
+      await follow(page, button(upload, 'Upload image'), /\/products\/\w{24}$/, 'Upload image');
+      expect(await flash(page)).to.equal('Image “tee.png” uploaded.');
       const signedIn = await api.post('/v1/auth/signin', { email, password });
       const as = { token: signedIn.body.data.session.token as string, storeId };
       const product = (await api.get(`/v1/products/${productId}`, as)).body.data;
@@ -86,6 +92,7 @@ describe('Admin: a merchant’s first sale, in a browser (Chromium)', () => {
         ['TEE-S', 2400],
         ['TEE-M', 2600],
       ]);
+      expect(product.media_ids, 'the uploaded image').to.have.length(1);
       const [small, medium] = product.variants.map((v: { id: string }) => v.id) as [string, string];
       for (const variant of [small, medium]) {
         await fillAndSend(page, { variant_id: variant, mode: 'set', quantity: '5' }, 'Update stock', /\/products\/\w{24}$/);
@@ -108,6 +115,7 @@ describe('Admin: a merchant’s first sale, in a browser (Chromium)', () => {
       const shopper = await chromium.page({ javaScript });
       for (const variant of [small, medium]) {
         await open(shopper, shopUrl(subdomain, web.port, '/products/harbour-tee'));
+        expect(await shopper.locator('img[alt="The Harbour Tee, folded"]').count(), 'the image in the shop').to.be.greaterThan(0);
         expect(await setField(shopper, 'id', variant)).to.equal(true);
         await addToCart(shopper);
       }
