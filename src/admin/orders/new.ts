@@ -117,10 +117,9 @@ async function productPicker(s: StorePage, draft: Draft): Promise<Markup> {
   const name = (p: (typeof rows)[number]['p'], v: (typeof rows)[number]['v']) => (v.title === 'Default' ? p.title : `${p.title} · ${v.title}`);
   const table_ = table({
     label: 'Products to add',
-    headings: ['Product', 'SKU', 'Price', 'For sale', ''],
+    headings: ['Product', 'Price', 'For sale', ''],
     rows: rows.map(({ p, v }) => [
-      html`${name(p, v)}${p.status === 'active' ? null : html` ${badge(p.status)}`}`,
-      v.sku,
+      html`${name(p, v)}${p.status === 'active' ? null : html` ${badge(p.status)}`}${v.sku ? html`<br><span class="muted">SKU ${v.sku}</span>` : null}`,
       formatMoney(v.price, p.currency),
       v.inventory_tracked ? String(available.get(v.id) ?? 0) : 'not tracked',
       html`<a href="${draftUrl(s, added(v.id), draft.q)}">Add<span class="visually-hidden"> ${name(p, v)}</span></a>`,
@@ -146,9 +145,11 @@ function linesTable(s: StorePage, draft: Draft, form: FormState): Markup {
     const error = form.errors.get(name);
     const title = l.variant.variant_title === 'Default' ? l.variant.product_title : `${l.variant.product_title} · ${l.variant.variant_title}`;
     return [
-      html`${title}${l.variant.sku ? html`<br><span class="muted">SKU ${l.variant.sku}</span>` : null}${hiddenInput(`variant_${l.key}`, l.variant.variant_id)}`,
-      formatMoney(l.variant.price, l.variant.currency),
-      html`<input id="f-${name}" name="${name}" type="number" min="0" max="${String(MAX_QUANTITY)}" step="1" inputmode="numeric" style="max-width:7rem" value="${
+      html`${title}<br><span class="muted">${formatMoney(l.variant.price, l.variant.currency)} each${l.variant.sku ? ` · SKU ${l.variant.sku}` : ''}</span>${hiddenInput(
+        `variant_${l.key}`,
+        l.variant.variant_id,
+      )}`,
+      html`<input id="f-${name}" name="${name}" type="number" min="0" max="${String(MAX_QUANTITY)}" step="1" inputmode="numeric" style="max-width:5.5rem" value="${
         form.values.get(name) ?? ''
       }" aria-label="Quantity of ${title}"${error ? html` aria-invalid="true" aria-describedby="f-${name}-error"` : null}>${
         error ? html`<span id="f-${name}-error" class="field__error">${error}</span>` : null
@@ -158,7 +159,7 @@ function linesTable(s: StorePage, draft: Draft, form: FormState): Markup {
   });
   return table({
     label: 'Lines',
-    headings: ['Item', 'Price', 'Quantity', ''],
+    headings: ['Item', 'Quantity', ''],
     rows,
     empty: 'No products yet: search above and Add them, or give a custom line below.',
   });
@@ -192,7 +193,7 @@ async function renderNewOrder(s: StorePage, draft: Draft, form: FormState, notic
       </details>
       <h3>Shipping and payment</h3>
       <div class="grid">
-        ${field(form, 'shipping_title', 'Shipping', { hint: 'Optional, such as Royal Mail' })}${field(form, 'shipping_price', `Shipping price (${currency})`, {
+        ${field(form, 'shipping_title', 'Shipping method')}${field(form, 'shipping_price', `Shipping price (${currency})`, {
           attrs: html`inputmode="decimal"`,
         })}
         ${field(form, 'coupon_code', 'Coupon code', { autocomplete: 'off' })}
@@ -207,7 +208,7 @@ async function renderNewOrder(s: StorePage, draft: Draft, form: FormState, notic
                 'location_id',
                 'Take stock from',
                 locations.items.map((l) => ({ value: l.id, label: l.name })),
-                { placeholder: 'The first location that has it' },
+                { placeholder: 'Any with stock' },
               )
             : null
         }
