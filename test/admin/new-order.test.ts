@@ -162,6 +162,17 @@ describe('Admin: Create order', () => {
       .and.match(/id="f-shipping_price-error"/)
       .and.not.contain('Add at least one product');
 
+    const huge = await browser.post(page(), { ...base, quantity_0: '200000', custom_title: 'Crate', custom_price: '99999999999', custom_quantity: '9' });
+    expect(huge.status).to.equal(400);
+    expect(huge.html)
+      .to.match(/id="f-quantity_0-error"[^>]*>Too big/)
+      .and.match(/id="f-custom_price-error"[^>]*>Too big/);
+
+    const theirs = await givenProduct(api, (await givenMerchantWithStore(api)).as, { title: 'Not yours' });
+    const foreign = await browser.post(page(), { ...base, variant_0: theirs.variants[0].id, quantity_0: '1', custom_title: 'Crate', custom_price: '1' });
+    expect(foreign.status).to.equal(400);
+    expect(foreign.html).to.contain('A product of this order is not in this store any more: it is left out').and.not.contain('Not yours');
+
     const empty = await browser.post(page(), { ...formOf(form.html), variant_0: mug.variant, quantity_0: '0', custom_quantity: '1' });
     expect(empty.status).to.equal(400);
     expect(empty.html).to.contain('Add at least one product or a custom line');
