@@ -36,6 +36,7 @@ import { adminErrorPage } from './layout.js';
 import { adminStart, createStoreAction, newStorePage } from './new-store.js';
 import { cancelAction, confirmCancel, fulfilAction, markPaidAction, refundAction } from './orders/actions.js';
 import { ordersPage } from './orders/list.js';
+import { createOrderAction, newOrderPage } from './orders/new.js';
 import { orderPage } from './orders/order.js';
 import {
   collectionPage,
@@ -88,6 +89,8 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId', async (p) => homePage(await inStore(p)));
 
   on.get('/stores/:storeId/orders', async (p) => ordersPage(await inStore(p)));
+  on.get('/stores/:storeId/orders/new', async (p) => newOrderPage(await inStore(p)));
+  on.post('/stores/:storeId/orders/new', async (p) => createOrderAction(await inStore(p)));
   on.get('/stores/:storeId/orders/:orderId', async (p) => orderPage(await inStore(p)));
   on.post('/stores/:storeId/orders/:orderId/fulfil', async (p) => fulfilAction(await inStore(p)));
   on.post('/stores/:storeId/orders/:orderId/refund', async (p) => refundAction(await inStore(p)));

@@ -6,7 +6,16 @@ import { customerAccountRoutes } from './account-routes.js';
 import { customersJobs } from './jobs.js';
 import { customerRoutes } from './routes.js';
 import { CUSTOMERS, CUSTOMER_ADDRESSES, customerIndexes } from './models.js';
-export { clearCustomerKey, countCustomers, createCustomer, customersByIds, getCustomer, listCustomers, updateCustomer } from './service.js';
+export {
+  clearCustomerKey,
+  countCustomers,
+  createCustomer,
+  customersByIds,
+  findCustomerByEmail,
+  getCustomer,
+  listCustomers,
+  updateCustomer,
+} from './service.js';
 export { addressesOfCustomers, createAddress, deleteAddress, getAddress, listAddresses, makeDefaultAddress, updateAddress } from './addresses.js';
 export { inviteCustomer } from './activation.js';
 export { CreateAddressBody, CreateCustomerBody, ListCustomersQuery, UpdateAddressBody, UpdateCustomerBody } from './schemas.js';

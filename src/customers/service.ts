@@ -85,6 +85,12 @@ export async function getCustomer(platform: Platform, storeId: string, customerI
   return presentCustomer(await loadCustomer(platform, storeId, customerId));
 }
 
+/** The store's customer with this email (as stored: NFC-normalised, lower-cased; unique in the store), or null. One read on store_id_email_unique. */
+export async function findCustomerByEmail(platform: Pick<Platform, 'db'>, storeId: string, email: string): Promise<CustomerView | null> {
+  const doc = await customers(platform.db).findOne({ store_id: new ObjectId(storeId), email: email.trim().normalize('NFC').toLowerCase() });
+  return doc ? presentCustomer(doc) : null;
+}
+
 /** How many times an update reads and writes conditionally before 409 edit_conflict. */
 export const UPDATE_TRIES = 5;
 

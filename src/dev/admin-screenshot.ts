@@ -12,11 +12,11 @@ import { shootAtWidths } from './screenshot-widths.js';
  * store with something to show through the API (a location, a product low on stock, a product
  * with two images, customers, orders paid, pending, shipped in part, refunded and cancelled), puts
  * the session in the browser's `emporium_session` cookie, and saves
- * docs/screenshots/admin-<page>.png for Create store, Home, Orders, an order, Products, a product,
- * an image's Remove step, New product, Collections, a collection, Locations, Customers, a customer,
- * Add customer, Discounts (coupons), a coupon, gift cards and a gift card, Content (pages, a page,
- * the blog, an article and the main menu), then Settings and its store details, shipping, taxes,
- * payments and notifications pages.
+ * docs/screenshots/admin-<page>.png for Create store, Home, Orders, an order, Create order (two
+ * lines), Products, a product, an image's Remove step, New product, Collections, a collection,
+ * Locations, Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a
+ * gift card, Content (pages, a page, the blog, an article and the main menu), then Settings and
+ * its store details, shipping, taxes, payments and notifications pages.
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
@@ -100,6 +100,7 @@ try {
   await shot('home', `/admin/stores/${store.id}`);
   await shot('orders', `/admin/stores/${store.id}/orders`);
   await shot('order', `/admin/stores/${store.id}/orders/${shown.id}`);
+  await shot('order-new', `/admin/stores/${store.id}/orders/new?lines=${mug}:2,${shirt}:1`);
 
   const tee = (
     await call(

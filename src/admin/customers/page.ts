@@ -64,11 +64,11 @@ export const customerFields = (form: FormState) => html`<div class="grid">
   ${textarea(form, 'note', 'Note', { rows: 3, maxlength: 5000, hint: 'Only you see it' })}
   ${checkbox(form, 'accepts_marketing', 'Agreed to receive marketing email')}`;
 
-/** The address form's fields (add and edit). */
-export const addressFields = (form: FormState) => html`<div class="grid">
+/** The address form's fields (add and edit; an order's address, which has no free-text region: `province: false`). */
+export const addressFields = (form: FormState, o: { province?: boolean } = {}) => html`<div class="grid">
     ${field(form, 'first_name', 'First name', { id: 'a-first_name' })}${field(form, 'last_name', 'Last name', { id: 'a-last_name' })}
     ${field(form, 'company', 'Company')}${field(form, 'address1', 'Address', { required: true })}${field(form, 'address2', 'Apartment, suite, etc.')}
-    ${field(form, 'city', 'City', { required: true })}${field(form, 'zip', 'Postal code')}${field(form, 'province', 'Region')}
+    ${field(form, 'city', 'City', { required: true })}${field(form, 'zip', 'Postal code')}${o.province === false ? null : field(form, 'province', 'Region')}
     ${field(form, 'province_code', 'Region code', { hint: 'Such as CA or NSW' })}
     ${field(form, 'country_code', 'Country code', { required: true, hint: 'Two letters, such as US or GB', attrs: html`maxlength="2" autocapitalize="characters"` })}
     ${field(form, 'phone', 'Phone', { type: 'tel', id: 'a-phone' })}

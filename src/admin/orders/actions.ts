@@ -18,7 +18,7 @@ import {
 import { formatMoney } from '../../rendering/index.js';
 import { refusedForm } from '../forms.js';
 import { storePage } from '../layout.js';
-import { storePath } from '../request.js';
+import { storePath, type StorePage } from '../request.js';
 import { leftToRefund, orderPage, type OrderPage } from './order.js';
 
 /**
@@ -30,12 +30,14 @@ import { leftToRefund, orderPage, type OrderPage } from './order.js';
  * key of its own, so a double-clicked Refund refunds once (the service's request ids).
  */
 
-/** The request a form is, for the orders service's guard against the same form sent twice: its key, scoped to merchant, store and action, and its body. */
-function requestOf(s: OrderPage, action: string, body: unknown): RequestRef | null {
+/** The request a form is, for the orders service's guard against the same form sent twice: its key, scoped to merchant, store and action (`<order_id>|refund`, `new-order`), and its body. */
+export function formRequest(s: StorePage, action: string, body: unknown): RequestRef | null {
   const key = s.form.get('form_key');
   if (!key) return null;
-  return { id: sha256(`admin|${s.viewer.merchant.merchantId}|${s.store.id}|${s.params.orderId}|${action}|${key}`), hash: sha256(JSON.stringify(body)) };
+  return { id: sha256(`admin|${s.viewer.merchant.merchantId}|${s.store.id}|${action}|${key}`), hash: sha256(JSON.stringify(body)) };
 }
+/** The request an order page's form is. */
+const requestOf = (s: OrderPage, action: string, body: unknown) => formRequest(s, `${s.params.orderId}|${action}`, body);
 
 /** A whole number of units typed in a line's field (blank: 0), or an issue at that field. */
 function units(s: OrderPage, name: string, issues: InputIssue[]): number {

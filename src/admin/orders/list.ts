@@ -70,11 +70,14 @@ export async function ordersPage(s: StorePage): Promise<void> {
         href: storePath(s.store),
         label: 'Back to Home',
       });
-  const body = html`${heading('Orders')}${form}${table({
-    label: 'Orders',
-    headings: ['Order', 'Date', 'Customer', 'Payment', 'Fulfilment', 'Total'],
-    rows,
-    empty,
-  })}${pager({ path, params: { ...Object.fromEntries(sent), limit: s.ctx.query.limit ? query.limit : undefined }, nextCursor: page.nextCursor, ...pagePosition(s) })}`;
+  const body = html`<div class="actions" style="justify-content:space-between;align-items:center">
+      ${heading('Orders')}<a class="button" href="${storePath(s.store, '/orders/new')}">Create order</a>
+    </div>
+    ${form}${table({
+      label: 'Orders',
+      headings: ['Order', 'Date', 'Customer', 'Payment', 'Fulfilment', 'Total'],
+      rows,
+      empty,
+    })}${pager({ path, params: { ...Object.fromEntries(sent), limit: s.ctx.query.limit ? query.limit : undefined }, nextCursor: page.nextCursor, ...pagePosition(s) })}`;
   s.render(storePage(s, 'orders', { title: 'Orders', body }));
 }
