@@ -3,7 +3,7 @@ import { INVENTORY_ERROR_CODES } from './errors.js';
 import { INVENTORY_EVENT_TYPES } from './events.js';
 import { inventoryRoutes } from './routes.js';
 import { LEVELS, LOCATIONS, inventoryIndexes } from './models.js';
-export { adjustInventory, getLocation, levelsOfVariants, listLevels, listLocations, lowStockLevels, setLevel, type LowStockLevel } from './service.js';
+export { adjustInventory, getLocation, levelsOfProducts, listLevels, listLocations, lowStockLevels, setLevel, type LowStockLevel } from './service.js';
 export { AdjustLevelBody, SetLevelBody } from './schemas.js';
 export {
   activeLocationIds,

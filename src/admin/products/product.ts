@@ -8,7 +8,7 @@ import { parseProductForm, productForm, productValues } from './form.js';
 import { priceRange } from './list.js';
 import { statusBadge } from './status.js';
 import { changeStock, stockSection } from './stock.js';
-import { levelsOfVariants, listLocations } from '../../inventory/index.js';
+import { levelsOfProducts, listLocations } from '../../inventory/index.js';
 
 /**
  * A product's page (`/admin/stores/<id>/products/<product_id>`) and New product: the product
@@ -43,11 +43,7 @@ export async function productPage(s: ProductPage, forms: ProductForms = {}, stat
   const p = await getProduct(s.platform, s.store.id, s.params.productId);
   const [locations, levels] = await Promise.all([
     listLocations(s.platform, s.store.id, { limit: 100, active: true }),
-    levelsOfVariants(
-      s.platform,
-      s.store.id,
-      p.variants.map((v) => v.id),
-    ),
+    levelsOfProducts(s.platform, s.store.id, [p.id]),
   ]);
   const at = storePath(s.store, `/products/${p.id}`);
   const body = html`<p><a href="${storePath(s.store, '/products')}">« Products</a></p>
