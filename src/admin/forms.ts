@@ -1,5 +1,16 @@
+import type { z } from 'zod';
 import { PlatformError } from '../errors.js';
 import { formWithIssues, formWithProblem, type FormState } from '../http/ui/forms.js';
+import { zodIssues } from '../http/validate.js';
+
+/**
+ * A form's fields, made into the API's body (`body`), through the API's schema: the data, or the
+ * form shown again with the schema's issues at their fields (those among `fields`; others above them).
+ */
+export function parsedBody<S extends z.ZodType>(schema: S, body: unknown, form: ReadonlyMap<string, string>, fields: ReadonlySet<string>) {
+  const result = schema.safeParse(body);
+  return result.success ? { data: result.data as z.output<S> } : { form: formWithIssues(form, zodIssues(result.error), fields) };
+}
 
 /**
  * A service's refusal of an admin form, as the form shown again (docs/admin.md, Forms): its input

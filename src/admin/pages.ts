@@ -28,6 +28,9 @@ import {
   updateCouponAction,
 } from './discounts/coupons.js';
 import { confirmDisableGiftCard, disableGiftCardAction, giftCardPage, giftCardsPage, issueGiftCardAction, newGiftCardPage } from './discounts/gift-cards.js';
+import { confirmDeleteEntry, createEntryAction, deleteEntryAction, entriesPage, entryPage, newEntryPage, updateEntryAction } from './content/entries.js';
+import { ARTICLE_KIND, PAGE_KIND } from './content/kinds.js';
+import { addLinkAction, menuPage, moveMenuAction, saveMenuAction } from './content/menu.js';
 import { homePage } from './home/page.js';
 import { adminErrorPage } from './layout.js';
 import { adminStart, createStoreAction, newStorePage } from './new-store.js';
@@ -47,6 +50,13 @@ import {
   updateProductAction,
 } from './products/product.js';
 import { adminAccess, inStore } from './request.js';
+import { settingsHome } from './settings/index.js';
+import { notificationsPage, saveNotifications } from './settings/notifications.js';
+import { paymentsPage, saveProvider } from './settings/payments.js';
+import { saveShipping, shippingPage } from './settings/shipping.js';
+import { saveStoreDetails, storeDetailsPage } from './settings/store.js';
+import { saveTaxes, taxesPage } from './settings/taxes.js';
+import { createLocationAction, locationActiveAction, locationPage, locationsPage, updateLocationAction } from './settings/locations.js';
 
 /**
  * The merchant admin's pages (docs/admin.md): every route of `/admin` is a line here. Each
@@ -117,6 +127,42 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId/discounts/gift-cards/:giftCardId', async (p) => giftCardPage(await inStore(p)));
   on.get('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => confirmDisableGiftCard(await inStore(p)));
   on.post('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => disableGiftCardAction(await inStore(p)));
+
+  on.get('/stores/:storeId/content', async (p) => entriesPage(await inStore(p), PAGE_KIND));
+  on.get('/stores/:storeId/content/pages/new', async (p) => newEntryPage(await inStore(p), PAGE_KIND));
+  on.post('/stores/:storeId/content/pages/new', async (p) => createEntryAction(await inStore(p), PAGE_KIND));
+  on.get('/stores/:storeId/content/pages/:entryId', async (p) => entryPage(await inStore(p), PAGE_KIND));
+  on.post('/stores/:storeId/content/pages/:entryId', async (p) => updateEntryAction(await inStore(p), PAGE_KIND));
+  on.get('/stores/:storeId/content/pages/:entryId/delete', async (p) => confirmDeleteEntry(await inStore(p), PAGE_KIND));
+  on.post('/stores/:storeId/content/pages/:entryId/delete', async (p) => deleteEntryAction(await inStore(p), PAGE_KIND));
+  on.get('/stores/:storeId/content/articles', async (p) => entriesPage(await inStore(p), ARTICLE_KIND));
+  on.get('/stores/:storeId/content/articles/new', async (p) => newEntryPage(await inStore(p), ARTICLE_KIND));
+  on.post('/stores/:storeId/content/articles/new', async (p) => createEntryAction(await inStore(p), ARTICLE_KIND));
+  on.get('/stores/:storeId/content/articles/:entryId', async (p) => entryPage(await inStore(p), ARTICLE_KIND));
+  on.post('/stores/:storeId/content/articles/:entryId', async (p) => updateEntryAction(await inStore(p), ARTICLE_KIND));
+  on.get('/stores/:storeId/content/articles/:entryId/delete', async (p) => confirmDeleteEntry(await inStore(p), ARTICLE_KIND));
+  on.post('/stores/:storeId/content/articles/:entryId/delete', async (p) => deleteEntryAction(await inStore(p), ARTICLE_KIND));
+  on.get('/stores/:storeId/content/menu', async (p) => menuPage(await inStore(p)));
+  on.post('/stores/:storeId/content/menu', async (p) => saveMenuAction(await inStore(p)));
+  on.post('/stores/:storeId/content/menu/move', async (p) => moveMenuAction(await inStore(p)));
+  on.post('/stores/:storeId/content/menu/add', async (p) => addLinkAction(await inStore(p)));
+  on.get('/stores/:storeId/settings', async (p) => settingsHome(await inStore(p)));
+  on.get('/stores/:storeId/settings/store', async (p) => storeDetailsPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/store', async (p) => saveStoreDetails(await inStore(p)));
+  on.get('/stores/:storeId/settings/shipping', async (p) => shippingPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/shipping', async (p) => saveShipping(await inStore(p)));
+  on.get('/stores/:storeId/settings/taxes', async (p) => taxesPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/taxes', async (p) => saveTaxes(await inStore(p)));
+  on.get('/stores/:storeId/settings/payments', async (p) => paymentsPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/payments/:provider', async (p) => saveProvider(await inStore(p)));
+  on.get('/stores/:storeId/settings/notifications', async (p) => notificationsPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/notifications', async (p) => saveNotifications(await inStore(p)));
+  on.get('/stores/:storeId/settings/locations', async (p) => locationsPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/locations', async (p) => createLocationAction(await inStore(p)));
+  on.get('/stores/:storeId/settings/locations/:locationId', async (p) => locationPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/locations/:locationId', async (p) => updateLocationAction(await inStore(p)));
+  on.post('/stores/:storeId/settings/locations/:locationId/deactivate', async (p) => locationActiveAction(await inStore(p), false));
+  on.post('/stores/:storeId/settings/locations/:locationId/activate', async (p) => locationActiveAction(await inStore(p), true));
 
   return on.router;
 }

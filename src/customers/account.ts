@@ -102,6 +102,7 @@ export async function signUpCustomer(platform: Platform, input: SignUpInput, cal
       await sendMessage(platform, {
         kind: 'account_exists',
         to: input.email,
+        from: store.email_sender,
         subject: `Someone tried to sign up at ${store.name} with your email`,
         text:
           `Someone (perhaps you) tried to create an account at ${store.name} for ${input.email}, which already has one. Nothing was changed.\n\n` +
@@ -241,6 +242,7 @@ export async function requestCustomerPasswordReset(platform: Platform, input: { 
   await sendMessage(platform, {
     kind: 'password_reset',
     to: customer.email,
+    from: store.email_sender,
     subject: `Reset your ${store.name} password`,
     text:
       `Someone asked to reset the password of your account at ${store.name}. This reset token works once, for 60 minutes:\n\n${token}\n\n` +

@@ -35,7 +35,7 @@ const ACTIVATE_ROUTE = 'POST /v1/storefront/customer/activate';
  */
 export async function sendActivation(
   platform: Platform,
-  store: Pick<ScopedStore, 'name'>,
+  store: Pick<ScopedStore, 'name' | 'email_sender'>,
   customer: CustomerDocument,
   via: CustomerActivationDocument['via'],
 ): Promise<{ expires_at: Date }> {
@@ -58,6 +58,7 @@ export async function sendActivation(
       ? {
           kind: 'account_activation',
           to: customer.email,
+          from: store.email_sender,
           subject: `Activate your account at ${store.name}`,
           text:
             `Someone (perhaps you) signed up at ${store.name} with ${customer.email}. ${store.name} already knows this email, so its account opens only from this message, ` +
@@ -67,6 +68,7 @@ export async function sendActivation(
       : {
           kind: 'account_invite',
           to: customer.email,
+          from: store.email_sender,
           subject: `${store.name} invites you to open your account`,
           text: `${store.name} invites you to open your customer account, to see your orders and keep your addresses. ${validity}${how}If you do not want an account, ignore this message.`,
         },

@@ -12,7 +12,9 @@ import { shootAtWidths } from './screenshot-widths.js';
  * orders paid, pending, shipped in part, refunded and cancelled), puts the session in the
  * browser's `emporium_session` cookie, and saves docs/screenshots/admin-<page>.png for Create
  * store, Home, Orders, an order, Products, a product, New product, Collections, a collection,
- * Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a gift card.
+ * Locations, Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a
+ * gift card, Content (pages, a page, the blog, an article and the main menu), then Settings and
+ * its store details, shipping, taxes, payments and notifications pages.
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
@@ -122,6 +124,7 @@ try {
   const summerCollection = (await call('POST', '/v1/products/collections', { type: 'manual', title: 'Summer', product_ids: [tee.id] }, as)).data;
   await shot('collections', `/admin/stores/${store.id}/collections`);
   await shot('collection', `/admin/stores/${store.id}/collections/${summerCollection.id}`);
+  await shot('locations', `/admin/stores/${store.id}/settings/locations`);
 
   await call('POST', `/v1/customers/${ada}/addresses`, { ...address, phone: '+44 117 496 0000' }, as);
   await call(
@@ -151,6 +154,69 @@ try {
   await shot('coupon', `/admin/stores/${store.id}/discounts/coupons/${summer}`);
   await shot('gift-cards', `/admin/stores/${store.id}/discounts/gift-cards`);
   await shot('gift-card', `/admin/stores/${store.id}/discounts/gift-cards/${card}`);
+
+  const about = (
+    await call(
+      'POST',
+      '/v1/pages',
+      { title: 'Our story', handle: 'about', body_html: '<p>Harbour Goods makes <strong>hard-wearing</strong> goods by the sea in Bristol.</p>' },
+      as,
+    )
+  ).data.id as string;
+  await call('POST', '/v1/pages', { title: 'Shipping and returns', body_html: '<p>We ship within two working days.</p>' }, as);
+  await call('POST', '/v1/pages', { title: 'Winter sale', published: false }, as);
+  const article = (
+    await call(
+      'POST',
+      '/v1/articles',
+      { title: 'The summer range is in', author: 'Ada Admin', published_at: '2026-06-01T09:00:00Z', body_html: '<p>Linen aprons and the new tee.</p>' },
+      as,
+    )
+  ).data.id as string;
+  await call('POST', '/v1/articles', { title: 'Caring for enamel', author: 'Ada Admin', published: false }, as);
+  await call(
+    'PUT',
+    '/v1/menus/main-menu',
+    {
+      title: 'Main menu',
+      items: [
+        { title: 'Shop all', url: '/collections/all' },
+        { title: 'Summer', url: `/collections/${summerCollection.handle}` },
+        { title: 'Harbour Tee', url: `/products/${tee.handle}` },
+        { title: 'Our story', url: '/pages/about' },
+        { title: 'Instagram', url: 'https://instagram.com/harbourgoods' },
+      ],
+    },
+    as,
+  );
+  await shot('content', `/admin/stores/${store.id}/content`);
+  await shot('content-page', `/admin/stores/${store.id}/content/pages/${about}`);
+  await shot('content-articles', `/admin/stores/${store.id}/content/articles`);
+  await shot('content-article', `/admin/stores/${store.id}/content/articles/${article}`);
+  await shot('content-menu', `/admin/stores/${store.id}/content/menu`);
+
+  await call(
+    'PUT',
+    '/v1/shipping',
+    {
+      rates: [
+        { code: 'standard', name: 'Royal Mail Tracked 48', price: 495, country_code: 'GB' },
+        { code: 'standard', name: 'Free UK delivery', price: 0, country_code: 'GB', province_code: 'ENG', min_subtotal: 7500 },
+        { code: 'world', name: 'International', price: 1800, country_code: '*' },
+      ],
+    },
+    as,
+  );
+  await call('PUT', '/v1/taxes', { shipping_taxable: true, rates: [{ country_code: 'GB', name: 'VAT', rate_bps: 2000 }] }, as);
+  await call('PUT', '/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: `harbour-sandbox-${tag}-secret` } }, as);
+  await call('PUT', '/v1/payments/providers/manual', { enabled: true, instructions: 'Pay by bank transfer within 7 days.' }, as);
+  await call('PATCH', `/v1/stores/${store.id}`, { email_sender: { name: 'Harbour Goods', email: 'hello@harbour.example' } }, auth);
+  await shot('settings', `/admin/stores/${store.id}/settings`);
+  await shot('settings-store', `/admin/stores/${store.id}/settings/store`);
+  await shot('settings-shipping', `/admin/stores/${store.id}/settings/shipping`);
+  await shot('settings-taxes', `/admin/stores/${store.id}/settings/taxes`);
+  await shot('settings-payments', `/admin/stores/${store.id}/settings/payments`);
+  await shot('settings-notifications', `/admin/stores/${store.id}/settings/notifications`);
 } finally {
   await browser.close();
 }

@@ -50,6 +50,8 @@ export type ScopedStore = {
   currency: string;
   locale: string;
   live_theme_id: string | null;
+  /** Who the store's emails to its customers come from (docs/stores.md); null: the platform's sender. */
+  email_sender: { name: string; email: string } | null;
   created_at: string;
   updated_at: string;
 };

@@ -3,8 +3,20 @@ import { INVENTORY_ERROR_CODES } from './errors.js';
 import { INVENTORY_EVENT_TYPES } from './events.js';
 import { inventoryRoutes } from './routes.js';
 import { LEVELS, LOCATIONS, inventoryIndexes } from './models.js';
-export { adjustInventory, getLocation, levelsOfProducts, listLevels, listLocations, lowStockLevels, setLevel, type LowStockLevel } from './service.js';
-export { AdjustLevelBody, SetLevelBody } from './schemas.js';
+export {
+  adjustInventory,
+  createLocation,
+  getLocation,
+  levelsOfProducts,
+  listLevels,
+  listLocations,
+  lowStockLevels,
+  setLevel,
+  setLocationActive,
+  updateLocation,
+  type LowStockLevel,
+} from './service.js';
+export { AdjustLevelBody, CreateLocationBody, ListLocationsQuery, SetLevelBody, UpdateLocationBody } from './schemas.js';
 export {
   activeLocationIds,
   announceStockChange,

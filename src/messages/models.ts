@@ -19,12 +19,15 @@ export type MessageKind =
   /** A webhook subscription started failing, or was disabled (docs/webhooks.md, Subscription health): to its merchant or its app's partner. */
   | 'webhook_subscription_failing'
   | 'webhook_subscription_disabled';
+export type MessageSender = { name: string; email: string };
 export type MessageStatus = 'queued' | 'delivered' | 'failed';
 
 export type MessageDocument = {
   _id: ObjectId;
   kind: MessageKind;
   to: string;
+  /** Who it comes from (a store's sender); null, or absent on messages of before it existed: the relay's own. */
+  from?: MessageSender | null;
   subject: string;
   body_encrypted: string | null;
   status: MessageStatus;

@@ -7,7 +7,7 @@ import { post, type FailureTexts } from '../outbound/index.js';
 import type { Platform } from '../platform.js';
 import { decryptSecret, encryptSecret } from '../secrets/index.js';
 import { backoff, claimLease, findStranded, settleLease, type Lease } from '../work/lease.js';
-import { messages, type MessageDocument, type MessageKind } from './models.js';
+import { messages, type MessageDocument, type MessageKind, type MessageSender } from './models.js';
 
 const PURPOSE = 'messages.body';
 /** Messages (and their encrypted bodies) are kept this long, then swept. */
@@ -22,7 +22,8 @@ const RELAY_TIMEOUT_MS = 10_000;
 /** A queued message whose next attempt is this overdue has lost its job (crash between write and enqueue). */
 const STRANDED_AFTER_MS = 2 * 60 * 1000;
 
-export type OutgoingMessage = { kind: MessageKind; to: string; subject: string; text: string };
+/** `from`: who a store's email to its customer comes from (the store's `email_sender`); absent or null: the relay's own sender. */
+export type OutgoingMessage = { kind: MessageKind; to: string; subject: string; text: string; from?: MessageSender | null };
 
 /** Record a message for a sender and queue its delivery. Returns the message id. */
 export async function sendMessage(platform: Pick<Platform, 'config' | 'db' | 'jobs' | 'clock'>, message: OutgoingMessage): Promise<string> {
@@ -32,6 +33,7 @@ export async function sendMessage(platform: Pick<Platform, 'config' | 'db' | 'jo
     kind: message.kind,
     to: message.to,
     subject: message.subject,
+    from: message.from ?? null,
     body_encrypted: encryptSecret(platform.config.secretsKeys, PURPOSE, message.text),
     status: 'queued',
     transport: null,
@@ -90,7 +92,14 @@ export async function deliverMessage(platform: Platform, messageId: string): Pro
     const text = claimed.body_encrypted ? decryptSecret(platform.config.secretsKeys, PURPOSE, claimed.body_encrypted) : '';
     const result = await post(new URL(relay.url), {
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${relay.token}`, 'Idempotency-Key': messageId },
-      body: JSON.stringify({ message_id: messageId, kind: claimed.kind, to: claimed.to, subject: claimed.subject, text }),
+      body: JSON.stringify({
+        message_id: messageId,
+        kind: claimed.kind,
+        to: claimed.to,
+        ...(claimed.from ? { from: claimed.from } : {}),
+        subject: claimed.subject,
+        text,
+      }),
       connectMs: RELAY_TIMEOUT_MS,
       totalMs: RELAY_TIMEOUT_MS,
       texts: RELAY_TEXTS,

@@ -4,7 +4,7 @@ import { PAYMENTS_EVENT_TYPES } from './events.js';
 import { paymentRoutes } from './routes.js';
 import { PAYMENT_PROVIDERS, paymentIndexes } from './models.js';
 export { recordPaymentTransaction } from './transactions.js';
-export { enabledPaymentMethods, transactionsOfOrders } from './service.js';
+export { enabledPaymentMethods, listProviderSettings, transactionsOfOrders, updateProviderSettings } from './service.js';
 export { GATEWAYS, providerConfig, type Gateway } from './gateways.js';
 export {
   madeSessions,

@@ -3,7 +3,16 @@ import { SHIPPING_ERROR_CODES } from './errors.js';
 import { SHIPPING_EVENT_TYPES } from './events.js';
 import { shippingRoutes } from './routes.js';
 import { SHIPPING_SETTINGS, shippingIndexes } from './models.js';
-export { getShippingSettings, shippingOptionsFor, ShippingCode, type ShippingOption, type ShippingSettingsView } from './service.js';
+export {
+  getShippingSettings,
+  MAX_SHIPPING_RATES,
+  putShippingSettings,
+  shippingOptionsFor,
+  ShippingCode,
+  ShippingSettingsBody,
+  type ShippingOption,
+  type ShippingSettingsView,
+} from './service.js';
 
 /** The store's shipping rates: /v1/shipping; storefront checkout offers and charges them. */
 export const shippingModule: Module = {

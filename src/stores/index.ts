@@ -4,8 +4,18 @@ import { STORES_EVENT_TYPES } from './events.js';
 import { storeAccess } from './access.js';
 import { storeRoutes } from './routes.js';
 import { STORES, storeIndexes } from './models.js';
-export { createStore, findOwnedStore, findStoreById, findStoreBySubdomain, listStoresOwnedBy, lockStoreCurrency, setLiveTheme } from './service.js';
-export { CreateStoreBody } from './schemas.js';
+export {
+  createStore,
+  findOwnedStore,
+  findStoreById,
+  findStoreBySubdomain,
+  isCurrencyLocked,
+  listStoresOwnedBy,
+  lockStoreCurrency,
+  setLiveTheme,
+  updateStore,
+} from './service.js';
+export { CreateStoreBody, EmailSender, UpdateStoreBody } from './schemas.js';
 export type { StoreView } from './present.js';
 
 /** A merchant's stores: /v1/stores, and who may act on which store. */

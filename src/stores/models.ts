@@ -17,6 +17,8 @@ export type StoreDocument = {
    * currency cannot change, or those prices would be relabelled. Absent until then.
    */
   currency_locked_at?: Date;
+  /** Who the store's emails to its customers come from; absent or null: the platform's own sender. */
+  email_sender?: { name: string; email: string } | null;
   /**
    * The store's live theme (an installed theme, docs/themes.md "Install"): one field, so making
    * another theme live is one atomic write and a store never has two. Absent or null: none.

@@ -15,5 +15,6 @@ export const presentStore = (s: StoreDocument): StoreView => ({
   currency: s.currency,
   locale: s.locale ?? DEFAULT_STORE_LOCALE,
   live_theme_id: s.live_theme_id?.toHexString() ?? null,
+  email_sender: s.email_sender ? { name: s.email_sender.name, email: s.email_sender.email } : null,
   ...stamps(s),
 });

@@ -93,6 +93,17 @@ export const Locale = z
     }
   });
 
+/** Who the store's emails to its customers come from: a display name and an address (docs/stores.md, The store object). */
+export const EmailSender = z.strictObject({
+  name: z.string().trim().min(1).max(120),
+  email: z
+    .string()
+    .trim()
+    .max(254)
+    .toLowerCase()
+    .pipe(z.email({ message: 'must be an email address' })),
+});
+
 export const CreateStoreBody = z.strictObject({ name: StoreName, subdomain: Subdomain, currency: Currency.default('USD'), locale: Locale.default('en') });
 export type CreateStoreBody = z.infer<typeof CreateStoreBody>;
 
@@ -101,8 +112,11 @@ export const UpdateStoreBody = z
     name: StoreName.optional(),
     currency: Currency.optional(),
     locale: Locale.optional(),
+    email_sender: EmailSender.nullable().optional(),
     subdomain: z.unknown().optional(),
   })
   .refine((b) => b.subdomain === undefined, { path: ['subdomain'], message: 'cannot be changed: storefront addresses and app installations depend on it' })
-  .refine((b) => b.name !== undefined || b.currency !== undefined || b.locale !== undefined, { message: 'give at least one of name, currency or locale' });
+  .refine((b) => b.name !== undefined || b.currency !== undefined || b.locale !== undefined || b.email_sender !== undefined, {
+    message: 'give at least one of name, currency, locale or email_sender',
+  });
 export type UpdateStoreBody = z.infer<typeof UpdateStoreBody>;

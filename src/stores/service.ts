@@ -84,6 +84,7 @@ export async function updateStore(platform: Platform, ownerId: string, storeId: 
     if (input.name !== undefined) set.name = input.name;
     if (input.currency !== undefined) set.currency = input.currency;
     if (input.locale !== undefined) set.locale = input.locale;
+    if (input.email_sender !== undefined) set.email_sender = input.email_sender;
     // Conditional on the version read, so the store as it becomes is known now: its event travels with the write.
     const view = presentStore({ ...current, ...set, version: current.version + 1 });
     const pending = [platform.events.pending('store.updated', current._id, { store: view, changed }, `store.updated:${view.id}:v${current.version + 1}`)];
@@ -98,6 +99,12 @@ export async function updateStore(platform: Platform, ownerId: string, storeId: 
 
 const currencyLocked = () =>
   new PlatformError('conflict', 'currency_locked', 'The store already has prices in its currency (products or gift cards), so its currency cannot change');
+
+/** Whether the store's currency can no longer change (something is priced in it): what PATCH refuses with 409 currency_locked. */
+export async function isCurrencyLocked(platform: Pick<Platform, 'db'>, storeId: string): Promise<boolean> {
+  const id = parseObjectId(storeId);
+  return id ? (await stores(platform.db).countDocuments({ _id: id, currency_locked_at: { $exists: true } }, { limit: 1 })) > 0 : false;
+}
 
 /**
  * Call before pricing something in the store's currency (a product, a gift card), with the

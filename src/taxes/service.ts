@@ -13,14 +13,19 @@ const Rate = z.strictObject({
   rate_bps: z.number().int().min(0).max(10_000),
 });
 
-export const TaxSettingsBody = z.strictObject({ shipping_taxable: z.boolean().default(true), rates: z.array(Rate).max(500) }).superRefine((b, ctx) => {
-  const seen = new Set<string>();
-  b.rates.forEach((r, i) => {
-    const key = `${r.country_code}/${r.province_code ?? ''}`;
-    if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['rates', i], message: `another rate already covers ${key}` });
-    seen.add(key);
+/** At most this many rows in a store's tax table. */
+export const MAX_TAX_RATES = 500;
+
+export const TaxSettingsBody = z
+  .strictObject({ shipping_taxable: z.boolean().default(true), rates: z.array(Rate).max(MAX_TAX_RATES) })
+  .superRefine((b, ctx) => {
+    const seen = new Set<string>();
+    b.rates.forEach((r, i) => {
+      const key = `${r.country_code}/${r.province_code ?? ''}`;
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['rates', i], message: `another rate already covers ${key}` });
+      seen.add(key);
+    });
   });
-});
 export type TaxSettingsBody = z.infer<typeof TaxSettingsBody>;
 
 export type TaxSettingsView = { shipping_taxable: boolean; rates: TaxSettingsDocument['rates']; updated_at: string | null };

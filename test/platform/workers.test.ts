@@ -7,7 +7,8 @@ import { DeliverMessage } from '../../src/messages/index.js';
 import { InvalidJobPayload } from '../../src/queue.js';
 import { ROOT } from '../../src/localdb/index.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenMerchant } from '../helpers/factories.js';
+import { givenCustomer } from '../helpers/customers.js';
+import { givenMerchant, givenMerchantWithStore } from '../helpers/factories.js';
 import { runCommand, runProcfileProcess, type RunningProcess, startWorker, stopAll } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
 
@@ -84,6 +85,15 @@ describe('Worker processes (Procfile)', () => {
       );
       expect(stored.transport).to.equal('relay');
       expect(stored.body_encrypted).to.equal(null);
+
+      // A store's email to its customer comes from the store's sender (docs/stores.md, email_sender).
+      const shop = await givenMerchantWithStore(api);
+      const sender = { name: 'Corner Shop', email: 'hello@corner.example' };
+      expect((await api.patch(`/v1/stores/${shop.store.id}`, { email_sender: sender }, { token: shop.merchant.token })).status).to.equal(200);
+      const customer = await givenCustomer(api, shop.as);
+      expect((await api.post(`/v1/customers/${customer.id}/invite`, {}, shop.as)).status).to.equal(202);
+      const invite = await until('the relay to receive the invitation', async () => relay.requests.find((r) => r.body.kind === 'account_invite'));
+      expect(invite.body).to.deep.include({ to: customer.email, from: sender });
       worker.child.kill('SIGTERM');
       expect((await worker.exited).code).to.equal(0);
     } finally {

@@ -13,7 +13,7 @@ describe('Stores (/v1/stores)', () => {
       const res = await api.post('/v1/stores', { name: 'Corner Shop', subdomain: 'corner-shop', currency: 'EUR' }, { token: m.token });
       expect(res.status).to.equal(201);
       expect(res.body.data).to.include({ name: 'Corner Shop', subdomain: 'corner-shop', currency: 'EUR' });
-      expect(res.body.data).to.have.all.keys('id', 'name', 'subdomain', 'currency', 'locale', 'live_theme_id', 'created_at', 'updated_at');
+      expect(res.body.data).to.have.all.keys('id', 'name', 'subdomain', 'currency', 'locale', 'live_theme_id', 'email_sender', 'created_at', 'updated_at');
       const event = await app.platform.db.collection('events').findOne({ type: 'store.created', idempotency_key: `store.created:${res.body.data.id}` });
       expect(event?.store_id.toHexString()).to.equal(res.body.data.id);
     });

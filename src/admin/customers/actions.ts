@@ -16,11 +16,9 @@ import {
 } from '../../customers/index.js';
 import { PlatformError } from '../../errors.js';
 import { html, type Markup } from '../../html.js';
-import { blankForm, csrfInput, errorSummary, formWithIssues, type FormState } from '../../http/ui/forms.js';
+import { blankForm, csrfInput, errorSummary, type FormState } from '../../http/ui/forms.js';
 import { confirmStep, heading } from '../../http/ui/parts.js';
-import { zodIssues } from '../../http/validate.js';
-import type { z } from 'zod';
-import { refusedForm } from '../forms.js';
+import { parsedBody, refusedForm } from '../forms.js';
 import { storePage } from '../layout.js';
 import { storePath, type StorePage } from '../request.js';
 import { fullName } from './list.js';
@@ -53,12 +51,6 @@ const customerBody = (form: ReadonlyMap<string, string>) => ({
 /** The address form as the API's body (the country code upper-cased: `gb` is GB). */
 const addressBody = (form: ReadonlyMap<string, string>) =>
   Object.fromEntries([...ADDRESS_FIELDS].map((k) => [k, k === 'country_code' ? (form.get(k) ?? '').trim().toUpperCase() : (form.get(k) ?? '')]));
-
-/** A form through the API's schema: the data, or the form with its issues at their fields. */
-function parsed<S extends z.ZodType>(schema: S, body: unknown, form: ReadonlyMap<string, string>, fields: ReadonlySet<string>) {
-  const result = schema.safeParse(body);
-  return result.success ? { data: result.data as z.output<S> } : { form: formWithIssues(form, zodIssues(result.error), fields) };
-}
 
 /** A refusal of the service a client caused (a conflict, too many invitations) as its message; anything else is thrown on, to be its error page. */
 function refusal(err: unknown): string {
@@ -93,7 +85,7 @@ export function newCustomerPage(s: StorePage, form: FormState = blankForm(), sta
 }
 
 export async function createCustomerAction(s: StorePage): Promise<void> {
-  const input = parsed(CreateCustomerBody, customerBody(s.form), s.form, CUSTOMER_FIELDS);
+  const input = parsedBody(CreateCustomerBody, customerBody(s.form), s.form, CUSTOMER_FIELDS);
   if (input.form) return newCustomerPage(s, input.form, 400);
   try {
     const c = await createCustomer(s.platform, s.store, input.data);
@@ -104,7 +96,7 @@ export async function createCustomerAction(s: StorePage): Promise<void> {
 }
 
 export async function updateCustomerAction(s: CustomerPage): Promise<void> {
-  const input = parsed(UpdateCustomerBody, customerBody(s.form), s.form, CUSTOMER_FIELDS);
+  const input = parsedBody(UpdateCustomerBody, customerBody(s.form), s.form, CUSTOMER_FIELDS);
   if (input.form) return customerPage(s, { edit: input.form }, 400);
   try {
     await updateCustomer(s.platform, s.store.id, s.params.customerId, input.data);
@@ -125,7 +117,7 @@ export async function inviteAction(s: CustomerPage): Promise<void> {
 }
 
 export async function addAddressAction(s: CustomerPage): Promise<void> {
-  const input = parsed(CreateAddressBody, addressBody(s.form), s.form, ADDRESS_FIELDS);
+  const input = parsedBody(CreateAddressBody, addressBody(s.form), s.form, ADDRESS_FIELDS);
   if (input.form) return customerPage(s, { address: input.form }, 400);
   try {
     await createAddress(s.platform, s.store.id, s.params.customerId, input.data);
@@ -144,7 +136,7 @@ export async function addressPage(s: AddressPage, form?: FormState, status = 200
 }
 
 export async function updateAddressAction(s: AddressPage): Promise<void> {
-  const input = parsed(UpdateAddressBody, addressBody(s.form), s.form, ADDRESS_FIELDS);
+  const input = parsedBody(UpdateAddressBody, addressBody(s.form), s.form, ADDRESS_FIELDS);
   if (input.form) return addressPage(s, input.form, 400);
   try {
     await updateAddress(s.platform, s.store.id, s.params.customerId, s.params.addressId, input.data);

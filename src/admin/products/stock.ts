@@ -18,7 +18,8 @@ type ProductPage = StorePage<{ storeId: string; productId: string }>;
 export function stockSection(s: ProductPage, p: ProductView, locations: readonly LocationView[], levels: readonly LevelView[], form: FormState): Markup {
   const tracked = p.variants.filter((v) => v.inventory_tracked);
   if (!tracked.length) return html`<h2 id="stock">Stock</h2><p class="muted">No variant tracks its stock.</p>`;
-  if (!locations.length) return html`<h2 id="stock">Stock</h2><p class="muted">Add an inventory location to keep stock at first.</p>`;
+  if (!locations.length)
+    return html`<h2 id="stock">Stock</h2><p class="muted">Stock is kept per location: <a href="${storePath(s.store, '/settings/locations')}">add a location</a> first.</p>`;
   const level = (variant: string, location: string) => levels.find((l) => l.variant_id === variant && l.location_id === location);
   const name = (v: ProductView['variants'][number]) => `${v.title}${v.sku ? ` (${v.sku})` : ''}`;
   return html`<h2 id="stock">Stock</h2>
