@@ -7,7 +7,7 @@ export {
   adjustInventory,
   createLocation,
   getLocation,
-  levelsOfVariants,
+  levelsOfProducts,
   listLevels,
   listLocations,
   lowStockLevels,

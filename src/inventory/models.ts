@@ -54,6 +54,8 @@ export const inventoryIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, _id: 1 }, name: 'store_id_id' },
       // The admin's low-stock list: the store's lowest levels first.
       { key: { store_id: 1, available: 1, _id: 1 }, name: 'store_id_available_id' },
+      // The admin's products: a page's levels by its products (one key range a product, not one a variant).
+      { key: { store_id: 1, product_id: 1 }, name: 'store_id_product_id' },
     ],
   },
 ];

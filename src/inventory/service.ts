@@ -92,11 +92,16 @@ export async function listLevels(platform: Platform, storeId: string, query: Pag
   return findViewPage(levels(platform.db), filter, query, presentLevel);
 }
 
-/** The levels of these variants at every location (the admin's products): one read on the `store_id_variant_id_location_id` index. */
-export async function levelsOfVariants(platform: Platform, storeId: string, variantIds: readonly string[]): Promise<LevelView[]> {
-  const ids = variantIds.flatMap((id) => parseObjectId(id) ?? []);
+/**
+ * The levels of these products' variants at every location (the admin's products): one read on
+ * the `store_id_product_id` index. By product, not by variant: each id is a key range to walk, and
+ * a list of 50 products of 2 or 3 variants read by variant cost the embedded database 2–3 times as
+ * many (bench:admin: 10–16 ms for 100 variants, 6–7 ms for their 50 products).
+ */
+export async function levelsOfProducts(platform: Platform, storeId: string, productIds: readonly string[]): Promise<LevelView[]> {
+  const ids = productIds.flatMap((id) => parseObjectId(id) ?? []);
   const found = await levels(platform.db)
-    .find({ store_id: new ObjectId(storeId), variant_id: { $in: ids } })
+    .find({ store_id: new ObjectId(storeId), product_id: { $in: ids } })
     .toArray();
   return found.map(presentLevel);
 }

@@ -210,6 +210,9 @@ export const orderIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, customer_id: 1, _id: 1 }, name: 'store_id_customer_id_id' },
       { key: { store_id: 1, financial_status: 1, _id: 1 }, name: 'store_id_financial_status_id' },
       { key: { store_id: 1, fulfillment_status: 1, _id: 1 }, name: 'store_id_fulfillment_status_id' },
+      // Home's orders to fulfil (countOrdersToFulfil): every condition of its count is a field of this index, so the count
+      // reads keys only (on the embedded database, otherwise each of up to 1,000 documents: 200 ms on 10,000 orders).
+      { key: { store_id: 1, fulfillment_status: 1, cancelled_at: 1, creating: 1 }, name: 'store_id_fulfillment_status_cancelled_at_creating' },
       // The list's other filters (docs/orders.md, List orders): cancelled or open, a customer's email, a time range.
       { key: { store_id: 1, cancelled_at: 1, _id: 1 }, name: 'store_id_cancelled_at_id' },
       { key: { store_id: 1, email: 1, _id: 1 }, name: 'store_id_email_id' },

@@ -7,7 +7,7 @@ import { blankForm, csrfInput, errorSummary, field, formWithIssues, hiddenInput,
 import { withQuery } from '../../http/ui/pager.js';
 import { badge, heading, table } from '../../http/ui/parts.js';
 import { zodIssues } from '../../http/validate.js';
-import { levelsOfVariants, listLocations } from '../../inventory/index.js';
+import { levelsOfProducts, listLocations } from '../../inventory/index.js';
 import { createOrder, CreateOrderBody } from '../../orders/index.js';
 import { formatMoney } from '../../rendering/index.js';
 import { addressFields, ADDRESS_FIELDS, formKey } from '../customers/page.js';
@@ -101,10 +101,10 @@ export async function newOrderPage(s: StorePage): Promise<void> {
 async function productPicker(s: StorePage, draft: Draft): Promise<Markup> {
   const found = await listProducts(s.platform, s.store.id, ListProductsQuery.parse({ query: draft.q, sort: 'title', limit: PICKER_PRODUCTS }));
   const rows = found.items.flatMap((p) => p.variants.map((v) => ({ p, v }))).slice(0, PICKER_ROWS);
-  const levels = await levelsOfVariants(
+  const levels = await levelsOfProducts(
     s.platform,
     s.store.id,
-    rows.filter((r) => r.v.inventory_tracked).map((r) => r.v.id),
+    found.items.map((p) => p.id),
   );
   const available = new Map<string, number>();
   for (const l of levels) available.set(l.variant_id, (available.get(l.variant_id) ?? 0) + l.available);

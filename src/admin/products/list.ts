@@ -1,6 +1,6 @@
 import { listCollections, listProducts, ListProductsQuery, type ProductView } from '../../catalog/index.js';
 import { html, type Markup } from '../../html.js';
-import { levelsOfVariants } from '../../inventory/index.js';
+import { levelsOfProducts } from '../../inventory/index.js';
 import { mediaByIds, type MediaView } from '../../media/index.js';
 import { blankForm, field, select } from '../../http/ui/forms.js';
 import { pager } from '../../http/ui/pager.js';
@@ -49,10 +49,10 @@ export async function productsPage(s: StorePage): Promise<void> {
   const query = parseQuery(s, ListProductsQuery.extend({ sort: ListProductsQuery.shape.sort.unwrap().default('-created_at') }));
   const [page, collections] = await Promise.all([listProducts(s.platform, s.store.id, query), listCollections(s.platform, s.store.id, { limit: 100 })]);
   const [levels, media] = await Promise.all([
-    levelsOfVariants(
+    levelsOfProducts(
       s.platform,
       s.store.id,
-      page.items.flatMap((p) => p.variants.filter((v) => v.inventory_tracked).map((v) => v.id)),
+      page.items.filter((p) => p.variants.some((v) => v.inventory_tracked)).map((p) => p.id),
     ),
     mediaByIds(
       s.platform,

@@ -8,7 +8,7 @@ import { parseProductForm, productForm, productValues } from './form.js';
 import { priceRange } from './list.js';
 import { statusBadge } from './status.js';
 import { changeStock, stockSection } from './stock.js';
-import { levelsOfVariants, listLocations } from '../../inventory/index.js';
+import { levelsOfProducts, listLocations } from '../../inventory/index.js';
 import { mediaByIds } from '../../media/index.js';
 import { imagesSection, moveImage, removeImage, saveAltText, uploadImage, type ImageForm, type ImagePage } from './images.js';
 
@@ -45,11 +45,7 @@ export async function productPage(s: ProductPage, forms: ProductForms = {}, stat
   const p = await getProduct(s.platform, s.store.id, s.params.productId);
   const [locations, levels, media] = await Promise.all([
     listLocations(s.platform, s.store.id, { limit: 100, active: true }),
-    levelsOfVariants(
-      s.platform,
-      s.store.id,
-      p.variants.map((v) => v.id),
-    ),
+    levelsOfProducts(s.platform, s.store.id, [p.id]),
     mediaByIds(s.platform, s.store.id, p.media_ids),
   ]);
   const at = storePath(s.store, `/products/${p.id}`);
