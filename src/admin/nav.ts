@@ -9,6 +9,7 @@ export const ADMIN_SECTIONS = [
   { key: 'products', label: 'Products', path: '/products' },
   { key: 'customers', label: 'Customers', path: '/customers' },
   { key: 'discounts', label: 'Discounts', path: '/discounts' },
+  { key: 'settings', label: 'Settings', path: '/settings' },
 ] as const;
 
 export type AdminSection = (typeof ADMIN_SECTIONS)[number]['key'];

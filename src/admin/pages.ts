@@ -47,6 +47,16 @@ import {
   updateProductAction,
 } from './products/product.js';
 import { adminAccess, inStore } from './request.js';
+import { createWebhookAction, newWebhookPage, webhooksPage } from './settings/webhooks.js';
+import { deliveryPage, redeliverAction } from './settings/webhooks/delivery.js';
+import {
+  confirmDeleteSubscription,
+  confirmRotateSecret,
+  deleteSubscriptionAction,
+  rotateSecretAction,
+  subscriptionPage,
+  updateSubscriptionAction,
+} from './settings/webhooks/subscription.js';
 
 /**
  * The merchant admin's pages (docs/admin.md): every route of `/admin` is a line here. Each
@@ -117,6 +127,18 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId/discounts/gift-cards/:giftCardId', async (p) => giftCardPage(await inStore(p)));
   on.get('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => confirmDisableGiftCard(await inStore(p)));
   on.post('/stores/:storeId/discounts/gift-cards/:giftCardId/disable', async (p) => disableGiftCardAction(await inStore(p)));
+
+  on.get('/stores/:storeId/settings/webhooks', async (p) => webhooksPage(await inStore(p)));
+  on.get('/stores/:storeId/settings/webhooks/new', async (p) => newWebhookPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/webhooks/new', async (p) => createWebhookAction(await inStore(p)));
+  on.get('/stores/:storeId/settings/webhooks/:subscriptionId', async (p) => subscriptionPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/webhooks/:subscriptionId', async (p) => updateSubscriptionAction(await inStore(p)));
+  on.get('/stores/:storeId/settings/webhooks/:subscriptionId/rotate-secret', async (p) => confirmRotateSecret(await inStore(p)));
+  on.post('/stores/:storeId/settings/webhooks/:subscriptionId/rotate-secret', async (p) => rotateSecretAction(await inStore(p)));
+  on.get('/stores/:storeId/settings/webhooks/:subscriptionId/delete', async (p) => confirmDeleteSubscription(await inStore(p)));
+  on.post('/stores/:storeId/settings/webhooks/:subscriptionId/delete', async (p) => deleteSubscriptionAction(await inStore(p)));
+  on.get('/stores/:storeId/settings/webhooks/:subscriptionId/deliveries/:deliveryId', async (p) => deliveryPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/webhooks/:subscriptionId/deliveries/:deliveryId/redeliver', async (p) => redeliverAction(await inStore(p)));
 
   return on.router;
 }
