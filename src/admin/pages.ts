@@ -47,6 +47,7 @@ import {
   updateProductAction,
 } from './products/product.js';
 import { adminAccess, inStore } from './request.js';
+import { accountSettingsPage, changePasswordAction, signOutOthersAction, updateNameAction } from './account.js';
 import { createWebhookAction, newWebhookPage, webhooksPage } from './settings/webhooks.js';
 import { deliveryPage, redeliverAction } from './settings/webhooks/delivery.js';
 import {
@@ -71,6 +72,10 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/', (p) => adminStart(p));
   on.get('/stores/new', (p) => newStorePage(p));
   on.post('/stores/new', (p) => createStoreAction(p));
+  on.get('/account', (p) => accountSettingsPage(p));
+  on.post('/account', (p) => updateNameAction(p));
+  on.post('/account/password', (p) => changePasswordAction(p));
+  on.post('/account/sessions', (p) => signOutOthersAction(p));
 
   on.get('/stores/:storeId', async (p) => homePage(await inStore(p)));
 
