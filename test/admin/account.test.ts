@@ -1,17 +1,19 @@
 import { expect } from 'chai';
 import { AdminBrowser, signedInAdmin } from '../helpers/admin.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenMerchant } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, givenStore } from '../helpers/factories.js';
+
+const OPERATOR = 'admin-account-operator@example.com';
 
 /**
  * The admin's Your account (docs/admin.md, Your account) through the real server: the merchant's
  * name and email, the name changed, the password changed with the current one (this browser
  * stays signed in, every other session ends), signing out of every other session, and Log out;
  * the refusals (a wrong current password at its field, nothing changed; a missing, foreign or
- * cross-site token; a bearer token).
+ * cross-site token; a bearer token); and the top bar's Console link, an operator's only.
  */
 describe('Admin: Your account', () => {
-  const { app, api } = useTestApp('admin_account');
+  const { app, api } = useTestApp('admin_account', { OPERATOR_EMAILS: OPERATOR });
   const ACCOUNT = '/admin/account';
   const session = (token: string) => api.get('/v1/auth/custom/session', { token });
   const signsIn = async (email: string, password: string) => (await api.post('/v1/auth/signin', { email, password })).status === 200;
@@ -144,5 +146,22 @@ describe('Admin: Your account', () => {
     expect((await anonymous.get(ACCOUNT)).location).to.equal('/login?return_to=%2Fadmin%2Faccount');
     expect((await session(m.token)).body.data.merchant.name).to.equal('Kept');
     expect(await signsIn(m.email, m.password)).to.equal(true);
+  });
+
+  it('shows a Console link in the top bar to a merchant who is an operator, and to no one else', async () => {
+    const operator = await givenMerchant(api, { email: OPERATOR });
+    const shop = await givenMerchantWithStore(api);
+    const ownStore = await givenStore(api, operator);
+    const asOperator = await signedInAdmin(app, operator);
+    for (const path of [ACCOUNT, `/admin/stores/${ownStore.id}`]) {
+      expect((await asOperator.get(path)).html, path).to.contain('<a class="top__link" href="/console">Console</a>');
+    }
+    expect((await asOperator.get('/console')).status).to.equal(200);
+    const merchant = await signedInAdmin(app, shop.merchant);
+    for (const path of [ACCOUNT, `/admin/stores/${shop.store.id}`, `/admin/stores/${shop.store.id}/settings/webhooks`]) {
+      const page = await merchant.get(path);
+      expect(page.status, path).to.equal(200);
+      expect(page.html, path).to.not.contain('href="/console"');
+    }
   });
 });
