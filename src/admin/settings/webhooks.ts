@@ -147,5 +147,5 @@ export async function createWebhookAction(s: StorePage): Promise<void> {
   } catch (err) {
     return newWebhookPage(s, refusedForm(s.form, err, SUBSCRIPTION_FIELDS), 409);
   }
-  secretOnce(s, { title: 'Webhook added', lead: `Events go to ${made.target_url} from now on.`, secret: made.secret, done: webhooksPath(s, `/${made.id}`) });
+  secretOnce(s, { title: 'Webhook added', lead: 'Its events are sent from now on.', secret: made.secret, done: webhooksPath(s, `/${made.id}`) });
 }

@@ -54,7 +54,7 @@ export async function deliveryPage(s: DeliveryPage, problem: string | null = nul
           <button class="button" type="submit">Redeliver</button>
         </form>`
       : null;
-  const body = html`<p><a href="${at}">« ${w.target_url}</a></p>
+  const body = html`<p><a href="${at}">« Webhook</a></p>
     ${heading(d.event_type, `Delivery ${d.id}`)}${errorSummary(problem ? [problem] : [])}
     ${facts([
       ['Status', deliveryBadge(d)],

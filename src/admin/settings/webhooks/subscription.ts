@@ -154,7 +154,7 @@ export async function confirmRotateSecret(s: SubscriptionPage, form: FormState =
     <form class="card" method="post" action="${at}/rotate-secret">
       ${csrfInput(s.viewer.csrf)}${errorSummary(form.problems)}
       <h1>Rotate the signing secret?</h1>
-      <p>Deliveries to <strong>${w.target_url}</strong> are signed with a new secret from now on, shown once on the next page.</p>
+      <p>Deliveries to <code>${w.target_url}</code> are signed with a new secret from now on, shown once on the next page.</p>
       ${select(form, 'grace_period_seconds', 'Keep signing with the old secret too', GRACE, { selected: String(DEFAULT_GRACE_PERIOD_SECONDS) })}
       <div class="actions"><button class="button button--danger" type="submit">Rotate the secret</button><a href="${at}">Keep it</a></div>
     </form>
@@ -179,7 +179,7 @@ export async function confirmDeleteSubscription(s: SubscriptionPage): Promise<vo
   const at = webhooksPath(s, `/${w.id}`);
   const body = confirmStep({
     question: 'Delete this webhook?',
-    detail: `Events stop going to ${w.target_url}, and deliveries still waiting for a retry are not sent. This cannot be undone.`,
+    detail: `Events stop going to its endpoint, and deliveries still waiting for a retry are not sent. This cannot be undone.`,
     action: `${at}/delete`,
     csrf: s.viewer.csrf,
     button: 'Delete the webhook',
@@ -191,5 +191,5 @@ export async function confirmDeleteSubscription(s: SubscriptionPage): Promise<vo
 export async function deleteSubscriptionAction(s: SubscriptionPage): Promise<void> {
   const w = await getSubscription(s.platform, s.store.id, s.params.subscriptionId);
   await deleteSubscription(s.platform, s.store.id, w.id);
-  s.seeOther(webhooksPath(s), `The webhook to ${w.target_url} is deleted.`);
+  s.seeOther(webhooksPath(s), 'The webhook is deleted.');
 }
