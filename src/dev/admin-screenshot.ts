@@ -151,6 +151,25 @@ try {
   await shot('coupon', `/admin/stores/${store.id}/discounts/coupons/${summer}`);
   await shot('gift-cards', `/admin/stores/${store.id}/discounts/gift-cards`);
   await shot('gift-card', `/admin/stores/${store.id}/discounts/gift-cards/${card}`);
+
+  const hook = (body: Record<string, unknown>) => call('POST', '/v1/operations/webhook-subscriptions', body, as).then((r) => r.data.id as string);
+  const erp = await hook({
+    target_url: 'https://erp.example.com/emporium/hooks',
+    event_types: ['order.created', 'order.cancelled', 'product.*'],
+    description: 'ERP sync',
+  });
+  await hook({ target_url: 'https://hooks.example.com/analytics', event_types: ['*'], active: false });
+  // The store changes an order once more; the webhooks worker makes its delivery to each webhook that asks for it (the ERP's fails: its host does not answer).
+  await order({ customer_id: ada, financial_status: 'paid', line_items: [{ variant_id: shirt, quantity: 1 }] });
+  let delivery: string | undefined;
+  for (let i = 0; i < 40 && !delivery; i++) {
+    delivery = (await call('GET', `/v1/operations/webhook-deliveries?subscription_id=${erp}`, undefined, as)).data[0]?.id as string | undefined;
+    if (!delivery) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await shot('webhooks', `/admin/stores/${store.id}/settings/webhooks`);
+  await shot('webhook', `/admin/stores/${store.id}/settings/webhooks/${erp}`);
+  if (delivery) await shot('webhook-delivery', `/admin/stores/${store.id}/settings/webhooks/${erp}/deliveries/${delivery}`);
+  await shot('account', '/admin/account');
 } finally {
   await browser.close();
 }

@@ -108,7 +108,7 @@ describe('Admin: Webhooks', () => {
     expect(list.html).to.contain('badge--warn">failing');
     const page = await browser.get(at);
     expect(page.html).to.contain('badge--warn">failing').and.contain('HTTP 500').and.contain('Webhook endpoint returned HTTP 500');
-    expect(page.html).to.contain(`${at}/deliveries/${failed.id}`).and.contain(`<code>${eventId}</code>`).and.contain('badge--bad">failed');
+    expect(page.html).to.contain(`${at}/deliveries/${failed.id}`).and.contain(`<code class="muted">${eventId}</code>`).and.contain('badge--bad">failed');
     expect((await browser.get(`${at}?status=successful`)).html).to.contain('No delivery with this status.');
     expect((await browser.get(`${at}?status=failed`)).html).to.contain(`${at}/deliveries/${failed.id}`);
 

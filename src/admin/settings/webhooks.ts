@@ -86,20 +86,19 @@ export async function webhooksPage(s: StorePage): Promise<void> {
   const query = parseQuery(s, PageQuery.strict());
   const page = await listSubscriptions(s.platform, s.store.id, query);
   const path = webhooksPath(s);
+  // Two columns, so the list fits a phone without scrolling: the webhook, and its health.
   const rows = page.items.map((w) => [
-    html`${link(`${path}/${w.id}`, w.target_url)}${w.description ? html`<br><span class="muted">${w.description}</span>` : null}`,
-    w.event_types.join(', '),
-    stateBadge(w),
-    String(w.failure_streak),
-    when(w.last_success_at),
-    lastFailure(w),
+    html`<span style="overflow-wrap:anywhere">${link(`${path}/${w.id}`, w.target_url)}</span>${w.description ? html`<br>${w.description}` : null}<br><span class="muted">${w.event_types.join(', ')}</span>`,
+    html`${stateBadge(w)}<br><span class="muted">${w.failure_streak} ${w.failure_streak === 1 ? 'failure' : 'failures'} in a row</span>${
+      w.last_success_at ? html`<br><span class="muted">Last success</span> ${when(w.last_success_at)}` : null
+    }${w.last_error ? html`<br><span class="muted">Last failure</span> ${lastFailure(w)}` : null}`,
   ]);
   const body = html`<p><a href="${storePath(s.store, '/settings')}">« Settings</a></p>
     ${heading('Webhooks', 'Your store’s events, POSTed as they happen to endpoints you choose, each signed with the webhook’s secret.')}
     <p class="actions"><a class="button" href="${path}/new">Add webhook</a></p>
     ${table({
       label: 'Webhooks',
-      headings: ['Endpoint', 'Events', 'State', 'Failures in a row', 'Last success', 'Last failure'],
+      headings: ['Webhook', 'Health'],
       rows,
       empty: emptyState('No webhooks yet. A webhook sends your store’s events (a new order, a changed product) to a system of yours.', {
         href: `${path}/new`,

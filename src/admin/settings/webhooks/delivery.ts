@@ -38,13 +38,11 @@ async function deliveryOfPath(s: DeliveryPage) {
 export async function deliveryPage(s: DeliveryPage, problem: string | null = null, status = 200): Promise<void> {
   const { w, d } = await deliveryOfPath(s);
   const at = webhooksPath(s, `/${w.id}`);
+  // Three columns, so the attempts fit a phone: which and when, the answer and its time, what went wrong.
   const attempts = (d.attempts ?? []).map((a) => [
-    `${a.series}.${a.number}`,
-    when(a.started_at),
-    a.status === null ? 'no answer' : String(a.status),
-    `${a.duration_ms} ms`,
-    a.error,
-    a.response_preview ? html`<code>${a.response_preview.slice(0, 200)}</code>` : null,
+    html`${a.series}.${a.number}<br><span class="muted">${when(a.started_at)}</span>`,
+    html`${a.status === null ? 'no answer' : `HTTP ${a.status}`}<br><span class="muted">${a.duration_ms} ms</span>`,
+    html`${a.error}${a.response_preview ? html`<br><code>${a.response_preview.slice(0, 200)}</code>` : null}`,
   ]);
   const redeliverForm: Markup | null =
     d.status === 'failed'
@@ -66,7 +64,7 @@ export async function deliveryPage(s: DeliveryPage, problem: string | null = nul
       ['Created', when(d.created_at)],
     ])}
     <h2>Attempts</h2>
-    ${table({ label: 'Attempts', headings: ['#', 'Started', 'Response', 'Took', 'Error', 'Answer'], rows: attempts, empty: 'No attempt yet.' })}
+    ${table({ label: 'Attempts', headings: ['Attempt', 'Answer', 'Error'], rows: attempts, empty: 'No attempt yet.' })}
     ${redeliverForm}`;
   s.render(storePage(s, 'settings', { title: `Delivery of ${d.event_type}`, body }), status);
 }

@@ -75,12 +75,12 @@ export async function subscriptionPage(s: SubscriptionPage, form?: FormState, st
   );
   const at = webhooksPath(s, `/${w.id}`);
   const edit = form ?? blankForm(subscriptionValues(w));
+  // Three columns, so the list fits a phone: the event (and the payload's id), the outcome, the time.
   const rows = page.items.map((d) => [
-    link(`${at}/deliveries/${d.id}`, d.event_type),
-    html`<code>${d.event_id}</code>`,
-    deliveryBadge(d),
-    String(d.attempt_count),
-    d.last_status === null ? null : String(d.last_status),
+    html`${link(`${at}/deliveries/${d.id}`, d.event_type)}<br><code class="muted">${d.event_id}</code>`,
+    html`${deliveryBadge(d)}<br><span class="muted">${d.attempt_count} ${d.attempt_count === 1 ? 'attempt' : 'attempts'}${
+      d.last_status === null ? '' : `, HTTP ${d.last_status}`
+    }</span>`,
     when(d.created_at),
   ]);
   const body = html`<p><a href="${webhooksPath(s)}">« Webhooks</a></p>
@@ -101,7 +101,7 @@ export async function subscriptionPage(s: SubscriptionPage, form?: FormState, st
     ${statusLinks(at, query.status ?? '')}
     ${table({
       label: 'Recent deliveries',
-      headings: ['Event', 'Event id', 'Status', 'Attempts', 'Response', 'Created'],
+      headings: ['Event', 'Outcome', 'Created'],
       rows,
       empty: query.status ? 'No delivery with this status.' : 'No deliveries yet: one is made for each event the webhook asks for.',
     })}${pager({ path: at, params: { status: query.status, limit: s.ctx.query.limit ? query.limit : undefined }, nextCursor: page.nextCursor, ...pagePosition(s) })}
