@@ -10,7 +10,7 @@ import { storePath, type AdminPage, type StorePage } from './request.js';
  * The admin's look (docs/admin.md, The shell): the platform layout with the store's sections as
  * its left navigation (the current one marked), and in the top bar the store switcher (a
  * `<details>` list of the merchant's stores as links, and Create store: no JavaScript needed),
- * View shop, the merchant's email and Log out.
+ * View shop, Console (an operator's), the merchant's email and Log out.
  */
 
 /** The top bar's store switcher: the current store (if any) as its summary, every store a link. */
@@ -24,6 +24,9 @@ function storeSwitcher(p: AdminPage, current: StorePage['store'] | null): Markup
   </details>`;
 }
 
+/** The Console, in the top bar of a merchant who is also an operator of the platform (whom the console's `operator` rule admits). */
+const consoleLink = (p: AdminPage) => (p.viewer.merchant.operator ? html`<a class="top__link" href="/console">Console</a>` : null);
+
 export type AdminView = { title: string; body: Markup };
 
 /** A page of a store: its sections in the left navigation, the switcher and View shop in the top bar. */
@@ -35,7 +38,7 @@ export function storePage(p: StorePage, section: AdminSection, view: AdminView):
       label: 'Store',
       items: ADMIN_SECTIONS.map((s) => ({ href: storePath(p.store, s.path), label: s.label, current: s.key === section })),
     },
-    topBar: html`${storeSwitcher(p, p.store)}<a class="top__link" href="${shopUrl(p.platform, p.ctx, p.store.subdomain)}">View shop</a>`,
+    topBar: html`${storeSwitcher(p, p.store)}<a class="top__link" href="${shopUrl(p.platform, p.ctx, p.store.subdomain)}">View shop</a>${consoleLink(p)}`,
     user: { email: p.viewer.email, csrf: p.viewer.csrf },
     flash: p.takeFlash(),
   });
@@ -46,7 +49,7 @@ export function accountPage(p: AdminPage, view: AdminView): Markup {
   return platformPage({
     title: view.title,
     body: view.body,
-    ...(p.viewer.stores.length ? { topBar: storeSwitcher(p, null) } : {}),
+    topBar: html`${p.viewer.stores.length ? storeSwitcher(p, null) : null}${consoleLink(p)}`,
     user: { email: p.viewer.email, csrf: p.viewer.csrf },
     flash: p.takeFlash(),
   });

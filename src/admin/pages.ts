@@ -71,6 +71,17 @@ import { saveShipping, shippingPage } from './settings/shipping.js';
 import { saveStoreDetails, storeDetailsPage } from './settings/store.js';
 import { saveTaxes, taxesPage } from './settings/taxes.js';
 import { createLocationAction, locationActiveAction, locationPage, locationsPage, updateLocationAction } from './settings/locations.js';
+import { accountSettingsPage, changePasswordAction, signOutOthersAction, updateNameAction } from './account.js';
+import { createWebhookAction, newWebhookPage, webhooksPage } from './settings/webhooks.js';
+import { deliveryPage, redeliverAction } from './settings/webhooks/delivery.js';
+import {
+  confirmDeleteSubscription,
+  confirmRotateSecret,
+  deleteSubscriptionAction,
+  rotateSecretAction,
+  subscriptionPage,
+  updateSubscriptionAction,
+} from './settings/webhooks/subscription.js';
 
 /**
  * The merchant admin's pages (docs/admin.md): every route of `/admin` is a line here. Each
@@ -85,6 +96,10 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/', (p) => adminStart(p));
   on.get('/stores/new', (p) => newStorePage(p));
   on.post('/stores/new', (p) => createStoreAction(p));
+  on.get('/account', (p) => accountSettingsPage(p));
+  on.post('/account', (p) => updateNameAction(p));
+  on.post('/account/password', (p) => changePasswordAction(p));
+  on.post('/account/sessions', (p) => signOutOthersAction(p));
 
   on.get('/stores/:storeId', async (p) => homePage(await inStore(p)));
 
@@ -188,6 +203,17 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/settings/locations/:locationId', async (p) => updateLocationAction(await inStore(p)));
   on.post('/stores/:storeId/settings/locations/:locationId/deactivate', async (p) => locationActiveAction(await inStore(p), false));
   on.post('/stores/:storeId/settings/locations/:locationId/activate', async (p) => locationActiveAction(await inStore(p), true));
+  on.get('/stores/:storeId/settings/webhooks', async (p) => webhooksPage(await inStore(p)));
+  on.get('/stores/:storeId/settings/webhooks/new', async (p) => newWebhookPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/webhooks/new', async (p) => createWebhookAction(await inStore(p)));
+  on.get('/stores/:storeId/settings/webhooks/:subscriptionId', async (p) => subscriptionPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/webhooks/:subscriptionId', async (p) => updateSubscriptionAction(await inStore(p)));
+  on.get('/stores/:storeId/settings/webhooks/:subscriptionId/rotate-secret', async (p) => confirmRotateSecret(await inStore(p)));
+  on.post('/stores/:storeId/settings/webhooks/:subscriptionId/rotate-secret', async (p) => rotateSecretAction(await inStore(p)));
+  on.get('/stores/:storeId/settings/webhooks/:subscriptionId/delete', async (p) => confirmDeleteSubscription(await inStore(p)));
+  on.post('/stores/:storeId/settings/webhooks/:subscriptionId/delete', async (p) => deleteSubscriptionAction(await inStore(p)));
+  on.get('/stores/:storeId/settings/webhooks/:subscriptionId/deliveries/:deliveryId', async (p) => deliveryPage(await inStore(p)));
+  on.post('/stores/:storeId/settings/webhooks/:subscriptionId/deliveries/:deliveryId/redeliver', async (p) => redeliverAction(await inStore(p)));
 
   return on.router;
 }

@@ -6,8 +6,18 @@ import { routes } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { listStoresOwnedBy } from '../stores/index.js';
 import { sessionViews } from './access.js';
-import { EmailOnlyBody, PasswordUpdateBody, SignInBody, SignUpBody, VerifyCodeBody } from './schemas.js';
-import { requestPasswordReset, requestSigninCode, signIn, signOut, signUp, updatePassword, verifySigninCode } from './service.js';
+import { EmailOnlyBody, PasswordUpdateBody, SignInBody, SignUpBody, UpdateMerchantBody, VerifyCodeBody } from './schemas.js';
+import {
+  requestPasswordReset,
+  requestSigninCode,
+  signIn,
+  signOut,
+  signOutOtherSessions,
+  signUp,
+  updateMerchant,
+  updatePassword,
+  verifySigninCode,
+} from './service.js';
 
 /** Spec 4.2: merchant identity and sessions, mounted at /v1/auth. */
 export function authRoutes(platform: Platform): AppRouter {
@@ -64,6 +74,10 @@ export function authRoutes(platform: Platform): AppRouter {
     const { merchant: me, session } = sessionViews(merchant);
     return { merchant: me, session, stores: await listStoresOwnedBy(platform, merchant.merchantId) };
   });
+
+  on.patch('/custom/merchant', { access: 'merchant', body: UpdateMerchantBody }, ({ merchant, body }) => updateMerchant(platform, merchant.merchantId, body));
+
+  on.post('/custom/signout-others', { access: 'merchant' }, ({ merchant }) => signOutOtherSessions(platform, merchant.merchantId, merchant.sessionId));
 
   return on.router;
 }

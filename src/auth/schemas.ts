@@ -17,7 +17,10 @@ export const NewPassword = z
 /** A password being checked, not set: any length the hasher accepts. */
 const GivenPassword = z.string().min(1).max(PASSWORD_MAX);
 
-export const SignUpBody = z.strictObject({ email: Email, password: NewPassword, name: z.string().trim().min(1).max(120) });
+/** A merchant's name: trimmed, 1 to 120 characters. */
+const Name = z.string().trim().min(1).max(120);
+export const SignUpBody = z.strictObject({ email: Email, password: NewPassword, name: Name });
+export const UpdateMerchantBody = z.strictObject({ name: Name });
 export const SignInBody = z.strictObject({ email: Email, password: GivenPassword });
 export const EmailOnlyBody = z.strictObject({ email: Email });
 export const VerifyCodeBody = z.strictObject({ email: Email, code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code') });

@@ -293,14 +293,73 @@ export async function updatePassword(platform: Platform, input: PasswordUpdate, 
     if (input.via === 'reset_token') throw invalidResetToken();
     throw new PlatformError('conflict', 'password_changed', 'The password was changed by another request meanwhile; nothing was changed by this one');
   }
-  // Clean-up: all of these are already refused under the new epoch.
+  const revoked = await deleteRevokedCredentials(platform, merchant._id, keepSession);
+  platform.log.info({ event: 'auth.password_updated', merchant_id: merchant._id.toHexString(), via: input.via, revoked_sessions: revoked });
+  return { revoked_sessions: revoked };
+}
+
+/**
+ * Clean-up after the auth epoch moved: the merchant's sessions but `keepSession`, their reset
+ * tokens and sign-in codes, all already refused under the new epoch. How many sessions went.
+ */
+async function deleteRevokedCredentials(platform: Platform, merchantId: ObjectId, keepSession: ObjectId | null): Promise<number> {
   const { deletedCount } = await sessions(platform.db).deleteMany(
-    keepSession ? { merchant_id: merchant._id, _id: { $ne: keepSession } } : { merchant_id: merchant._id },
+    keepSession ? { merchant_id: merchantId, _id: { $ne: keepSession } } : { merchant_id: merchantId },
   );
-  await passwordResets(platform.db).deleteMany({ merchant_id: merchant._id });
-  await signinCodes(platform.db).deleteMany({ merchant_id: merchant._id });
-  platform.log.info({ event: 'auth.password_updated', merchant_id: merchant._id.toHexString(), via: input.via, revoked_sessions: deletedCount });
-  return { revoked_sessions: deletedCount };
+  await passwordResets(platform.db).deleteMany({ merchant_id: merchantId });
+  await signinCodes(platform.db).deleteMany({ merchant_id: merchantId });
+  return deletedCount;
+}
+
+/** A change of the auth epoch retries this often when another change (a password update, another sign-out) got there first. */
+const EPOCH_ATTEMPTS = 3;
+
+/**
+ * End every session of the merchant but the one asking, as a password change from a session does
+ * without changing the password: one write moves the merchant's `auth_epoch` and names this
+ * session as the one that lives on, so from that write every other session (a browser's, an API
+ * client's, an app's online token made from one) is refused, and so are sign-in codes and reset
+ * links sent before it. The asking session must itself be live under the epoch read, and the
+ * write is conditional on that epoch, so a session another change has just revoked cannot make
+ * itself the survivor.
+ */
+export async function signOutOtherSessions(platform: Platform, merchantId: string, sessionId: string): Promise<{ revoked_sessions: number }> {
+  const _id = new ObjectId(merchantId);
+  const keep = new ObjectId(sessionId);
+  for (let attempt = 1; attempt <= EPOCH_ATTEMPTS; attempt++) {
+    const [merchant, session] = await Promise.all([
+      merchants(platform.db).findOne({ _id }),
+      sessions(platform.db).findOne({ _id: keep, merchant_id: _id, expires_at: { $gt: platform.clock.now() } }),
+    ]);
+    const live = merchant && session && (epochOf(session) === epochOf(merchant) || merchant.auth_epoch_session_id?.equals(keep) === true);
+    if (!live) throw new PlatformError('unauthenticated', 'unauthenticated', 'This session has ended: sign in again');
+    const { matchedCount } = await merchants(platform.db).updateOne(
+      { _id, auth_epoch: epochOf(merchant) },
+      { $set: { auth_epoch: new ObjectId().toHexString(), auth_epoch_session_id: keep, updated_at: platform.clock.now() } },
+    );
+    if (matchedCount !== 1) continue;
+    const revoked = await deleteRevokedCredentials(platform, _id, keep);
+    platform.log.info({ event: 'auth.other_sessions_signed_out', merchant_id: merchantId, session_id: sessionId, revoked_sessions: revoked });
+    return { revoked_sessions: revoked };
+  }
+  throw new PlatformError('conflict', 'sessions_changed', 'The account’s sessions kept changing meanwhile; nothing was changed by this request: try again');
+}
+
+/** A merchant's account as the API shows it, or null for an id of no account. */
+export async function readMerchant(platform: Platform, merchantId: string): Promise<MerchantView | null> {
+  const doc = ObjectId.isValid(merchantId) ? await merchants(platform.db).findOne({ _id: new ObjectId(merchantId) }) : null;
+  return doc ? presentMerchant(doc) : null;
+}
+
+/** A merchant's own details: their name (the email is what they sign in with, and is not changed here). */
+export async function updateMerchant(platform: Platform, merchantId: string, input: { name: string }): Promise<MerchantView> {
+  const doc = await merchants(platform.db).findOneAndUpdate(
+    { _id: new ObjectId(merchantId) },
+    { $set: { name: input.name, updated_at: platform.clock.now() } },
+    { returnDocument: 'after' },
+  );
+  if (!doc) throw new PlatformError('unauthenticated', 'unauthenticated', 'This account no longer exists');
+  return presentMerchant(doc);
 }
 
 export type AuthenticatedSession = { merchant: MerchantView; session: SessionView };

@@ -16,7 +16,8 @@ import { shootAtWidths } from './screenshot-widths.js';
  * lines), Products, a product, an image's Remove step, New product, Collections, a collection,
  * Locations, Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a
  * gift card, Content (pages, a page, the blog, an article and the main menu), then Settings and
- * its store details, shipping, taxes, payments and notifications pages.
+ * its store details, shipping, taxes, payments, notifications and webhooks pages (the list, a
+ * webhook, a delivery), and Your account.
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
@@ -232,6 +233,24 @@ try {
   await shot('settings-taxes', `/admin/stores/${store.id}/settings/taxes`);
   await shot('settings-payments', `/admin/stores/${store.id}/settings/payments`);
   await shot('settings-notifications', `/admin/stores/${store.id}/settings/notifications`);
+  const hook = (body: Record<string, unknown>) => call('POST', '/v1/operations/webhook-subscriptions', body, as).then((r) => r.data.id as string);
+  const erp = await hook({
+    target_url: 'https://erp.example.com/emporium/hooks',
+    event_types: ['order.created', 'order.cancelled', 'product.*'],
+    description: 'ERP sync',
+  });
+  await hook({ target_url: 'https://hooks.example.com/analytics', event_types: ['*'], active: false });
+  // The store changes an order once more; the webhooks worker makes its delivery to each webhook that asks for it (the ERP's fails: its host does not answer).
+  await order({ customer_id: ada, financial_status: 'paid', line_items: [{ variant_id: shirt, quantity: 1 }] });
+  let delivery: string | undefined;
+  for (let i = 0; i < 40 && !delivery; i++) {
+    delivery = (await call('GET', `/v1/operations/webhook-deliveries?subscription_id=${erp}`, undefined, as)).data[0]?.id as string | undefined;
+    if (!delivery) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await shot('webhooks', `/admin/stores/${store.id}/settings/webhooks`);
+  await shot('webhook', `/admin/stores/${store.id}/settings/webhooks/${erp}`);
+  if (delivery) await shot('webhook-delivery', `/admin/stores/${store.id}/settings/webhooks/${erp}/deliveries/${delivery}`);
+  await shot('account', '/admin/account');
 } finally {
   await browser.close();
 }

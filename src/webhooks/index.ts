@@ -23,11 +23,18 @@ export {
 } from './subscriptions/app-subscriptions.js';
 export { RotateSecretBody } from './subscriptions/schemas.js';
 export { appDeliveryFigures, type AppDeliveryFigures } from './deliveries/app-stats.js';
-export { AppDeliveriesQuery, getDelivery, listDeliveries, redeliver, type DeliveryScope } from './deliveries/log.js';
-export type { AppSubscriptionView, SubscriptionView } from './subscriptions/present.js';
+export { AppDeliveriesQuery, getDelivery, listDeliveries, ListDeliveriesQuery, redeliver, type DeliveryScope } from './deliveries/log.js';
+export type { AppSubscriptionView, SubscriptionView, SubscriptionWithSecret } from './subscriptions/present.js';
 export { healthNoticeAudience, healthNoticeMessage, readHealthNotice, type HealthNotice } from './subscriptions/health-notices.js';
-export { createSubscription, getSubscription, listSubscriptions } from './subscriptions/service.js';
-export { subscriptionSchemas } from './subscriptions/schemas.js';
+export {
+  createSubscription,
+  deleteSubscription,
+  getSubscription,
+  listSubscriptions,
+  rotateSubscriptionSecret,
+  updateSubscription,
+} from './subscriptions/service.js';
+export { DEFAULT_GRACE_PERIOD_SECONDS, subscriptionSchemas, type UpdateSubscriptionBody } from './subscriptions/schemas.js';
 export { deliveries as webhookDeliveries, type DeliveryDocument } from './deliveries/models.js';
 
 /**

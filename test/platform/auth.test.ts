@@ -402,4 +402,79 @@ describe('Merchant identity (/v1/auth)', () => {
       await expectRejectedUnchanged('/v1/auth/password/reset', { email: ['a@example.com'] });
     });
   });
+
+  describe('PATCH /v1/auth/custom/merchant', () => {
+    it('changes the name, trimmed, and nothing else', async () => {
+      const m = await givenMerchant(api);
+      const res = await api.patch('/v1/auth/custom/merchant', { name: '  Grace Hopper ' }, { token: m.token });
+      expect(res.status).to.equal(200);
+      expect(res.body.data).to.include({ id: m.id, email: m.email, name: 'Grace Hopper' });
+      expect((await api.get('/v1/auth/custom/session', { token: m.token })).body.data.merchant.name).to.equal('Grace Hopper');
+      for (const body of [{ name: '  ' }, { name: 'x'.repeat(121) }, { name: 'Ok', email: 'other@example.com' }, {}]) {
+        const bad = await api.patch('/v1/auth/custom/merchant', body, { token: m.token });
+        expect(bad.status, JSON.stringify(body)).to.equal(400);
+      }
+      expect((await api.patch('/v1/auth/custom/merchant', { name: 'Nobody' })).status).to.equal(401);
+      expect((await api.get('/v1/auth/custom/session', { token: m.token })).body.data.merchant).to.include({ name: 'Grace Hopper', email: m.email });
+    });
+  });
+
+  describe('POST /v1/auth/custom/signout-others', () => {
+    it('ends every other session, code and reset token, keeping this session signed in', async () => {
+      const m = await givenMerchant(api);
+      const others = [
+        (await api.post('/v1/auth/signin', { email: m.email, password: m.password })).body.data.session.token,
+        (await api.post('/v1/auth/signin', { email: m.email, password: m.password })).body.data.session.token,
+      ];
+      expect((await api.post('/v1/auth/signin/otp', { email: m.email })).status).to.equal(202);
+      const code = /\b(\d{6})\b/.exec((await latestMessage(m.email, 'signin_code')).text!)![1]!;
+      await api.post('/v1/auth/password/reset', { email: m.email });
+      const resetToken = /(emp_reset_[A-Za-z0-9_-]+)/.exec((await latestMessage(m.email, 'password_reset')).text!)![1]!;
+      const res = await api.post('/v1/auth/custom/signout-others', undefined, { token: m.token });
+      expect(res.status).to.equal(200);
+      expect(res.body.data).to.deep.equal({ revoked_sessions: 2 });
+      expect((await api.get('/v1/auth/custom/session', { token: m.token })).status).to.equal(200);
+      for (const t of others) expect((await api.get('/v1/auth/custom/session', { token: t })).status).to.equal(401);
+      expect((await api.post('/v1/auth/signin/otp/verify', { email: m.email, code })).status, 'the earlier sign-in code').to.equal(401);
+      expect(
+        (await api.post('/v1/auth/password/update', { reset_token: resetToken, new_password: 'an attacker password' })).status,
+        'the earlier reset token',
+      ).to.equal(401);
+      // The password is as it was; a new sign-in works, and this session can sign the new one out in turn.
+      const next = (await api.post('/v1/auth/signin', { email: m.email, password: m.password })).body.data.session.token;
+      expect((await api.post('/v1/auth/custom/signout-others', undefined, { token: next })).body.data).to.deep.equal({ revoked_sessions: 1 });
+      expect((await api.get('/v1/auth/custom/session', { token: m.token })).status).to.equal(401);
+      expect((await api.get('/v1/auth/custom/session', { token: next })).status).to.equal(200);
+    });
+
+    it('does not let a session another change has just revoked keep itself', async () => {
+      const m = await givenMerchant(api);
+      const other = (await api.post('/v1/auth/signin', { email: m.email, password: m.password })).body.data.session.token;
+      let changed: number | null = null;
+      // The sign-out has authenticated `other`; before it reads the account, a password change from m.token revokes `other`.
+      const res = await withFault(
+        app.platform,
+        'merchants',
+        'updateOne',
+        async (real, args) => {
+          if (changed === null) {
+            changed = -1;
+            changed = (await api.post('/v1/auth/password/update', { current_password: m.password, new_password: 'changed password 321' }, { token: m.token }))
+              .status;
+          }
+          return real(...args);
+        },
+        () => api.post('/v1/auth/custom/signout-others', undefined, { token: other }),
+      );
+      expect(changed).to.equal(200);
+      expect(res.status).to.equal(401);
+      expect((await api.get('/v1/auth/custom/session', { token: m.token })).status).to.equal(200);
+      expect((await api.get('/v1/auth/custom/session', { token: other })).status).to.equal(401);
+    });
+
+    it('needs a live session', async () => {
+      expect((await api.post('/v1/auth/custom/signout-others')).status).to.equal(401);
+      expect((await api.post('/v1/auth/custom/signout-others', undefined, { token: 'emp_session_notalivesession' })).status).to.equal(401);
+    });
+  });
 });

@@ -2,7 +2,7 @@ import { ObjectId, type Filter } from 'mongodb';
 import { z } from 'zod';
 import { PlatformError, notFound } from '../../errors.js';
 import { IdString, parseObjectId } from '../../ids.js';
-import { afterCursor, PageQuery, findPage } from '../../pagination.js';
+import { afterCursor, PageQuery, findPage, pageDirection } from '../../pagination.js';
 import type { Platform } from '../../platform.js';
 import { presentAppDelivery, presentDelivery } from './present.js';
 import { scheduleDispatch, stillSubscribed } from './delivery.js';
@@ -29,6 +29,8 @@ const DeliveryFilters = PageQuery.extend({
   event_id: IdString().optional(),
   created_after: Time.optional(),
   created_before: Time.optional(),
+  /** `oldest` (the default) or `newest` first; the cursors keep the order. */
+  order: z.enum(['oldest', 'newest']).default('oldest'),
 });
 /** GET /v1/operations/webhook-deliveries (a store's). */
 export const ListDeliveriesQuery = DeliveryFilters.extend({ subscription_id: IdString().optional() }).strict();
@@ -47,7 +49,8 @@ const present = (scope: DeliveryScope, d: DeliveryDocument, withAttempts: boolea
   'store_id' in scope ? presentDelivery(d, withAttempts) : presentAppDelivery(d, withAttempts);
 
 export async function listDeliveries(platform: Platform, scope: DeliveryScope, q: ListDeliveriesQuery | AppDeliveriesQuery) {
-  const filter: Filter<DeliveryDocument> = afterCursor(q);
+  const page = { ...q, backwards: q.order === 'newest' };
+  const filter: Filter<DeliveryDocument> = afterCursor(page);
   if (q.status === 'retrying') Object.assign(filter, { status: 'queued', next_attempt: { $gt: 0 } });
   else if (q.status) filter.status = q.status;
   if (q.event_type) filter.event_type = q.event_type;
@@ -58,7 +61,7 @@ export async function listDeliveries(platform: Platform, scope: DeliveryScope, q
     filter.created_at = { ...(q.created_after ? { $gte: q.created_after } : {}), ...(q.created_before ? { $lte: q.created_before } : {}) };
   }
   // The scope last: no filter can widen it.
-  const { items, nextCursor } = await findPage(deliveries(platform.db), { ...filter, ...scopeFilter(scope) }, q.limit);
+  const { items, nextCursor } = await findPage(deliveries(platform.db), { ...filter, ...scopeFilter(scope) }, q.limit, pageDirection(page));
   return { items: items.map((d) => present(scope, d, false)), nextCursor };
 }
 
