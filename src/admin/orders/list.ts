@@ -94,6 +94,7 @@ export async function ordersPage(s: StorePage): Promise<void> {
       headings: ['Order', 'Date', 'Customer', 'Payment', 'Fulfilment', 'Total'],
       rows,
       empty,
+      stack: true,
     })}${pager({ path, params: { ...Object.fromEntries(sent), limit: s.ctx.query.limit ? query.limit : undefined }, nextCursor: page.nextCursor, ...pagePosition(s) })}`;
   s.render(storePage(s, 'orders', { title: 'Orders', body }));
 }

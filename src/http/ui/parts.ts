@@ -38,10 +38,12 @@ const cell = (c: Cell) => (c === null || c === undefined || c === '' ? html`<spa
 /**
  * A table with its accessible name (a caption for readers of the page), its column headings and
  * rows; it scrolls sideways within itself on a narrow screen, never the page. `empty` when it has no rows.
+ * `stack`: on a phone (≤ 600 px) each row is a block of its cells, each labelled with its column's
+ * heading, for a list too wide to read by scrolling (the orders list: its state and total would be out of view).
  */
-export function table(o: { label: string; headings: readonly string[]; rows: readonly (readonly Cell[])[]; empty: string | Markup }): Markup {
+export function table(o: { label: string; headings: readonly string[]; rows: readonly (readonly Cell[])[]; empty: string | Markup; stack?: boolean }): Markup {
   if (o.rows.length === 0) return typeof o.empty === 'string' ? emptyState(o.empty) : o.empty;
-  return html`<div class="table-wrap" role="region" aria-label="${o.label}" tabindex="0">
+  return html`<div class="table-wrap${o.stack ? ' table-wrap--stack' : ''}" role="region" aria-label="${o.label}" tabindex="0">
     <table>
       <caption class="visually-hidden">
         ${o.label}
@@ -55,7 +57,7 @@ export function table(o: { label: string; headings: readonly string[]; rows: rea
         ${o.rows.map(
           (r) =>
             html`<tr>
-              ${r.map((c) => html`<td>${cell(c)}</td>`)}
+              ${r.map((c, i) => (o.stack ? html`<td data-label="${o.headings[i] ?? ''}"><div>${cell(c)}</div></td>` : html`<td>${cell(c)}</td>`))}
             </tr>`,
         )}
       </tbody>

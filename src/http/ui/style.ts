@@ -56,5 +56,12 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f8f9fb;border:1px sol
 .side{display:none;padding:8px 16px 0}.menu-open:checked~.shell .side{display:block}.side ul{position:static}
 main{padding:20px 16px 48px}.facts{grid-template-columns:minmax(0,1fr)}.facts dd{margin-bottom:8px}
 }
+@media (max-width:600px){
+.table-wrap--stack table,.table-wrap--stack tbody,.table-wrap--stack tr,.table-wrap--stack td{display:block}
+.table-wrap--stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+.table-wrap--stack tr{padding:6px 0;border-bottom:1px solid var(--line)}.table-wrap--stack tbody tr:last-child{border-bottom:0}
+.table-wrap--stack td,.table-wrap--stack tbody tr:last-child td{display:grid;grid-template-columns:7.5rem minmax(0,1fr);gap:10px;border:0;padding:4px 12px}
+.table-wrap--stack td::before{content:attr(data-label);color:var(--muted);font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;padding-top:2px}
+}
 @media (min-width:761px){.menu-open{display:none}}
 </style>`);
