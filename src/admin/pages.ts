@@ -49,6 +49,7 @@ import {
 } from './collections/pages.js';
 import { confirmRemoveImage } from './products/images.js';
 import { productsPage } from './products/list.js';
+import { productCollectionsAction } from './products/collections.js';
 import {
   altTextAction,
   archiveProductAction,
@@ -119,6 +120,7 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId/products/:productId', async (p) => productPage(await inStore(p)));
   on.post('/stores/:storeId/products/:productId', async (p) => updateProductAction(await inStore(p)));
   on.post('/stores/:storeId/products/:productId/stock', async (p) => stockAction(await inStore(p)));
+  on.post('/stores/:storeId/products/:productId/collections', async (p) => productCollectionsAction(await inStore(p)));
   on.post('/stores/:storeId/products/:productId/images', { upload: (platform) => platform.config.media.maxBytes }, async (p) =>
     uploadImageAction(await inStore(p)),
   );

@@ -200,6 +200,32 @@ describe('Admin: Products', () => {
     expect(await level()).to.equal(7);
   });
 
+  it('adds a product to a manual collection from its page and removes it, naming automatic ones, and refuses another store’s collection', async () => {
+    const p = await givenProduct(api, shop.as, { title: 'Beach towel' });
+    const at = products(`/${p.id}`);
+    const make = async (body: Record<string, unknown>) => (await api.post('/v1/products/collections', body, shop.as)).body.data.id as string;
+    const summer = await make({ type: 'manual', title: 'Summer <b>picks</b>' });
+    await make({ type: 'rule', title: 'Towels', rules: { match: 'all', conditions: [{ field: 'tag', relation: 'equals', value: 'towel' }] } });
+    const members = async (id: string) => (await api.get(`/v1/products/collections/${id}`, shop.as)).body.data.product_ids as string[];
+
+    const page = await browser.get(at);
+    expect(page.html).to.contain('In no manual collection.').and.contain('Summer &lt;b&gt;picks&lt;/b&gt;').and.contain('Automatic collections (Towels)');
+    const added = await browser.submit(at, `${at}/collections`, { add: summer });
+    expect([added.status, added.location]).to.deep.equal([303, at]);
+    expect(await members(summer)).to.deep.equal([p.id]);
+    const after = await browser.get(at);
+    expect(after.html).to.contain('Added to Summer &lt;b&gt;picks&lt;/b&gt;.').and.contain(`href="/admin/stores/${shop.store.id}/collections/${summer}"`);
+    expect((await browser.submit(at, `${at}/collections`, { remove: summer })).status).to.equal(303);
+    expect(await members(summer)).to.deep.equal([]);
+
+    const other = await givenMerchantWithStore(api);
+    const theirs = (await api.post('/v1/products/collections', { type: 'manual', title: 'Theirs' }, other.as)).body.data.id as string;
+    expect((await browser.submit(at, `${at}/collections`, { add: theirs })).status).to.equal(404);
+    expect((await browser.submit(at, `${at}/collections`, { add: 'not-an-id' })).status).to.equal(404);
+    expect(await members(summer)).to.deep.equal([]);
+    expect((await api.get(`/v1/products/collections/${theirs}`, other.as)).body.data.product_ids).to.deep.equal([]);
+  });
+
   it('archives and deletes a product after a confirm step', async () => {
     const p = await givenProduct(api, shop.as, { title: 'Old stock' });
     const at = products(`/${p.id}`);

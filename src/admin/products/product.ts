@@ -8,6 +8,7 @@ import { parseProductForm, productForm, productValues } from './form.js';
 import { priceRange } from './list.js';
 import { statusBadge } from './status.js';
 import { changeStock, stockSection } from './stock.js';
+import { collectionsForProductPage, collectionsSection } from './collections.js';
 import { levelsOfProducts, listLocations } from '../../inventory/index.js';
 import { mediaByIds } from '../../media/index.js';
 import { imagesSection, moveImage, removeImage, saveAltText, uploadImage, type ImageForm, type ImagePage } from './images.js';
@@ -43,10 +44,11 @@ export type ProductForms = { product?: FormState; stock?: FormState; image?: Ima
 
 export async function productPage(s: ProductPage, forms: ProductForms = {}, status = 200): Promise<void> {
   const p = await getProduct(s.platform, s.store.id, s.params.productId);
-  const [locations, levels, media] = await Promise.all([
+  const [locations, levels, media, collections] = await Promise.all([
     listLocations(s.platform, s.store.id, { limit: 100, active: true }),
     levelsOfProducts(s.platform, s.store.id, [p.id]),
     mediaByIds(s.platform, s.store.id, p.media_ids),
+    collectionsForProductPage(s),
   ]);
   const at = storePath(s.store, `/products/${p.id}`);
   const body = html`<p><a href="${storePath(s.store, '/products')}">« Products</a></p>
@@ -55,6 +57,7 @@ export async function productPage(s: ProductPage, forms: ProductForms = {}, stat
     ${productForm({ action: at, csrf: s.viewer.csrf, form: forms.product ?? blankForm(productValues(p)), currency: p.currency, button: 'Save' })}
     ${imagesSection(s, p, media, forms.image ?? null)}
     ${stockSection(s, p, locations.items, levels, forms.stock ?? blankForm())}
+    ${collectionsSection(s, p, collections)}
     <h2>Archive or delete</h2>
     <div class="actions">
       ${p.status === 'archived' ? null : html`<a class="button button--secondary" href="${at}/archive">Archive</a>`}

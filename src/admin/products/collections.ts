@@ -1,0 +1,88 @@
+import {
+  getCollection,
+  getProduct,
+  listCollections,
+  updateCollection,
+  UpdateCollectionBody,
+  type CollectionView,
+  type ProductView,
+} from '../../catalog/index.js';
+import { html, type Markup } from '../../html.js';
+import { csrfInput, hiddenInput } from '../../http/ui/forms.js';
+import { refusedForm } from '../forms.js';
+import { storePath, type StorePage } from '../request.js';
+
+type ProductPage = StorePage<{ storeId: string; productId: string }>;
+
+/** The collections a product page offers: the store's first this many (a store with more adds from the collection's page). */
+export const PRODUCT_PAGE_COLLECTIONS = 250;
+
+/**
+ * A product's collections on its page (docs/admin.md, Products): the manual collections it is in,
+ * each with Remove, and Add to a manual collection it is not in, each a form through the catalog
+ * service of `PATCH /v1/products/collections/:id` as the collection's own page uses it. Automatic
+ * collections choose their products by their rules, so they are only named.
+ */
+export function collectionsSection(s: ProductPage, p: ProductView, all: readonly CollectionView[]): Markup {
+  const manual = all.filter((c) => c.type === 'manual');
+  const member = manual.filter((c) => c.product_ids?.includes(p.id));
+  const others = manual.filter((c) => !c.product_ids?.includes(p.id));
+  const automatic = all.filter((c) => c.type !== 'manual');
+  const action = storePath(s.store, `/products/${p.id}/collections`);
+  return html`<h2 id="collections">Collections</h2>
+    <div class="card">
+      ${
+        member.length
+          ? html`<ul style="list-style:none;margin:0 0 12px;padding:0;display:grid;gap:8px">
+              ${member.map(
+                (c) =>
+                  html`<li class="actions">
+                    <a href="${storePath(s.store, `/collections/${c.id}`)}">${c.title}</a>
+                    <form method="post" action="${action}">
+                      ${csrfInput(s.viewer.csrf)}${hiddenInput('remove', c.id)}<button class="button button--secondary" type="submit">Remove from ${c.title}</button>
+                    </form>
+                  </li>`,
+              )}
+            </ul>`
+          : html`<p class="muted">In no manual collection.</p>`
+      }
+      ${
+        others.length
+          ? html`<form method="post" action="${action}" class="actions">
+              ${csrfInput(s.viewer.csrf)}
+              <label for="f-add-collection">Add to</label>
+              <select id="f-add-collection" name="add" style="width:auto;max-width:100%">
+                ${others.map((c) => html`<option value="${c.id}">${c.title}</option>`)}
+              </select>
+              <button class="button button--secondary" type="submit">Add</button>
+            </form>`
+          : manual.length
+            ? null
+            : html`<p class="muted"><a href="${storePath(s.store, '/collections')}">Make a collection</a> to group products in the shop.</p>`
+      }
+      ${automatic.length ? html`<p class="muted">Automatic collections (${automatic.map((c) => c.title).join(', ')}) choose their products by their rules.</p>` : null}
+    </div>`;
+}
+
+/** Add the product to a manual collection, or remove it from one: the collection's product list through the catalog service; 303 back with what happened. */
+export async function productCollectionsAction(s: ProductPage): Promise<void> {
+  const p = await getProduct(s.platform, s.store.id, s.params.productId);
+  const back = storePath(s.store, `/products/${p.id}`);
+  const add = s.form.get('add');
+  const target = add ?? s.form.get('remove') ?? '';
+  // A collection of another store, or no collection: the catalog's 404 page, nothing changed.
+  const c = await getCollection(s.platform, s.store.id, target);
+  if (c.type !== 'manual') return s.seeOther(back, `${c.title} chooses its products by its rules.`);
+  const ids = add ? [...new Set([...(c.product_ids ?? []), p.id])] : (c.product_ids ?? []).filter((id) => id !== p.id);
+  try {
+    await updateCollection(s.platform, s.store.id, c.id, UpdateCollectionBody.parse({ product_ids: ids }));
+  } catch (err) {
+    const form = refusedForm(s.form, err, new Set());
+    return s.seeOther(back, form.problems[0] ?? [...form.errors.values()][0] ?? 'The collection was not changed.');
+  }
+  s.seeOther(back, add ? `Added to ${c.title}.` : `Removed from ${c.title}.`);
+}
+
+/** The store's collections for a product page. */
+export const collectionsForProductPage = (s: StorePage) =>
+  listCollections(s.platform, s.store.id, { limit: PRODUCT_PAGE_COLLECTIONS }).then((page) => page.items);
