@@ -134,10 +134,12 @@ try {
   const pictures = [await picture('block', 205, 'Harbour Tee, folded'), await picture('stack', 30, 'Harbour Tee, both sizes stacked')];
   await call('PATCH', `/v1/products/${tee.id}`, { media_ids: pictures }, as);
   await shot('products', `/admin/stores/${store.id}/products`);
+  // The tee in a manual collection, and a second one to add it to, for its page's Collections.
+  const summerCollection = (await call('POST', '/v1/products/collections', { type: 'manual', title: 'Summer', product_ids: [tee.id] }, as)).data;
+  await call('POST', '/v1/products/collections', { type: 'manual', title: 'Gifts under $30' }, as);
   await shot('product', `/admin/stores/${store.id}/products/${tee.id}`);
   await shot('product-image-remove', `/admin/stores/${store.id}/products/${tee.id}/images/${pictures[1]}/remove`);
   await shot('product-new', `/admin/stores/${store.id}/products/new`);
-  const summerCollection = (await call('POST', '/v1/products/collections', { type: 'manual', title: 'Summer', product_ids: [tee.id] }, as)).data;
   await shot('collections', `/admin/stores/${store.id}/collections`);
   await shot('collection', `/admin/stores/${store.id}/collections/${summerCollection.id}`);
   await shot('locations', `/admin/stores/${store.id}/settings/locations`);
