@@ -74,8 +74,11 @@ export async function productCollectionsAction(s: ProductPage): Promise<void> {
   const c = await getCollection(s.platform, s.store.id, target);
   if (c.type !== 'manual') return s.seeOther(back, `${c.title} chooses its products by its rules.`);
   const ids = add ? [...new Set([...(c.product_ids ?? []), p.id])] : (c.product_ids ?? []).filter((id) => id !== p.id);
+  // The catalog's own limit (a collection holds at most 5,000 products) said, not thrown.
+  const body = UpdateCollectionBody.safeParse({ product_ids: ids });
+  if (!body.success) return s.seeOther(back, `${c.title} cannot take more products: ${body.error.issues[0]?.message ?? 'too many'}.`);
   try {
-    await updateCollection(s.platform, s.store.id, c.id, UpdateCollectionBody.parse({ product_ids: ids }));
+    await updateCollection(s.platform, s.store.id, c.id, body.data);
   } catch (err) {
     const form = refusedForm(s.form, err, new Set());
     return s.seeOther(back, form.problems[0] ?? [...form.errors.values()][0] ?? 'The collection was not changed.');
