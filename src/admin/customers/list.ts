@@ -39,7 +39,7 @@ export async function customersPage(s: StorePage): Promise<void> {
       });
   const body = html`${heading('Customers')}
     <p class="actions"><a class="button" href="${path}/new">Add customer</a></p>
-    ${search}${table({ label: 'Customers', headings: ['Name', 'Email', 'Orders', 'Total spent'], rows, empty })}${pager({
+    ${search}${table({ label: 'Customers', headings: ['Name', 'Email', 'Orders', 'Total spent'], rows, empty, stack: true })}${pager({
       path,
       params: { query: sent, limit: s.ctx.query.limit ? query.limit : undefined },
       nextCursor: page.nextCursor,

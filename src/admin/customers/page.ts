@@ -111,6 +111,7 @@ export async function customerPage(s: CustomerPage, forms: CustomerForms = {}, s
   const adding = forms.address ?? blankForm();
   const ordersTable = table({
     label: 'Orders',
+    stack: true,
     headings: ['Order', 'Date', 'Payment', 'Fulfilment', 'Total'],
     rows: orders.items.map((o) => [
       link(storePath(s.store, `/orders/${o.id}`), `#${o.number}`),

@@ -65,6 +65,7 @@ export async function couponsPage(s: StorePage): Promise<void> {
     <p class="actions"><a class="button" href="${path}/coupons/new">Add coupon</a></p>
     ${table({
       label: 'Coupons',
+      stack: true,
       headings: ['Code', 'Discount', 'Used', 'Status', 'Dates'],
       rows,
       empty: emptyState('No coupons yet. A coupon is a code shoppers type at checkout for a discount or free shipping.', {

@@ -51,6 +51,7 @@ export async function giftCardsPage(s: StorePage): Promise<void> {
     <p class="actions"><a class="button" href="${path}/new">Issue gift card</a></p>
     ${table({
       label: 'Gift cards',
+      stack: true,
       headings: ['Code', 'Balance', 'Issued for', 'Status', 'Expires', 'Issued'],
       rows,
       empty: emptyState('No gift cards yet. A gift card holds a balance shoppers spend at checkout with its code.', {

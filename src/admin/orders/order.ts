@@ -144,6 +144,7 @@ export async function orderPage(s: OrderPage, forms: OrderForms = {}, status = 2
 
   const lines = table({
     label: 'Lines',
+    stack: true,
     headings: ['Item', 'Price', 'Quantity', 'Shipped', 'Refunded', 'Total'],
     rows: o.line_items.map((l) => [
       html`${l.title}${l.variant_title && l.variant_title !== 'Default' ? html` <span class="muted">· ${l.variant_title}</span>` : null}${
