@@ -95,6 +95,16 @@ export async function getCollection(platform: Platform, storeId: string, collect
   return presentCollection(doc);
 }
 
+/** The ids of the store's manual collections that list the product (a product's admin page): their ids only, not their lists. */
+export async function collectionIdsHolding(platform: Pick<Platform, 'db'>, storeId: string, productId: string): Promise<string[]> {
+  const id = parseObjectId(productId);
+  if (!id) return [];
+  const found = await collections(platform.db)
+    .find({ store_id: new ObjectId(storeId), product_ids: id }, { projection: { _id: 1 } })
+    .toArray();
+  return found.map((c) => c._id.toHexString());
+}
+
 /** The store's collection with this handle, or null. */
 export async function findCollectionByHandle(platform: Pick<Platform, 'db'>, storeId: string, handle: string): Promise<CollectionView | null> {
   const doc = await collections(platform.db).findOne({ store_id: new ObjectId(storeId), handle });

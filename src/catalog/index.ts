@@ -19,6 +19,7 @@ export {
   type VariantRef,
 } from './products.js';
 export {
+  collectionIdsHolding,
   collectionsByIds,
   countCollections,
   createCollection,

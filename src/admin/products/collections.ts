@@ -1,4 +1,5 @@
 import {
+  collectionIdsHolding,
   getCollection,
   getProduct,
   listCollections,
@@ -23,10 +24,10 @@ export const PRODUCT_PAGE_COLLECTIONS = 250;
  * service of `PATCH /v1/products/collections/:id` as the collection's own page uses it. Automatic
  * collections choose their products by their rules, so they are only named.
  */
-export function collectionsSection(s: ProductPage, p: ProductView, all: readonly CollectionView[]): Markup {
+export function collectionsSection(s: ProductPage, p: ProductView, { all, holding }: ProductPageCollections): Markup {
   const manual = all.filter((c) => c.type === 'manual');
-  const member = manual.filter((c) => c.product_ids?.includes(p.id));
-  const others = manual.filter((c) => !c.product_ids?.includes(p.id));
+  const member = manual.filter((c) => holding.includes(c.id));
+  const others = manual.filter((c) => !holding.includes(c.id));
   const automatic = all.filter((c) => c.type !== 'manual');
   const action = storePath(s.store, `/products/${p.id}/collections`);
   return html`<h2 id="collections">Collections</h2>
@@ -86,6 +87,13 @@ export async function productCollectionsAction(s: ProductPage): Promise<void> {
   s.seeOther(back, add ? `Added to ${c.title}.` : `Removed from ${c.title}.`);
 }
 
-/** The store's collections for a product page. */
-export const collectionsForProductPage = (s: StorePage) =>
-  listCollections(s.platform, s.store.id, { limit: PRODUCT_PAGE_COLLECTIONS }).then((page) => page.items);
+type ProductPageCollections = { all: readonly Pick<CollectionView, 'id' | 'title' | 'type'>[]; holding: readonly string[] };
+
+/** The store's collections for a product page, without their product lists (up to 5,000 ids each), and the ids of those holding the product. */
+export async function collectionsForProductPage(s: StorePage, productId: string): Promise<ProductPageCollections> {
+  const [page, holding] = await Promise.all([
+    listCollections(s.platform, s.store.id, { limit: PRODUCT_PAGE_COLLECTIONS }, ['id', 'title', 'type']),
+    collectionIdsHolding(s.platform, s.store.id, productId),
+  ]);
+  return { all: page.items, holding };
+}

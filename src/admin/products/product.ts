@@ -48,7 +48,7 @@ export async function productPage(s: ProductPage, forms: ProductForms = {}, stat
     listLocations(s.platform, s.store.id, { limit: 100, active: true }),
     levelsOfProducts(s.platform, s.store.id, [p.id]),
     mediaByIds(s.platform, s.store.id, p.media_ids),
-    collectionsForProductPage(s),
+    collectionsForProductPage(s, p.id),
   ]);
   const at = storePath(s.store, `/products/${p.id}`);
   const body = html`<p><a href="${storePath(s.store, '/products')}">« Products</a></p>
