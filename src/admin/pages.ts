@@ -31,6 +31,17 @@ import { confirmDisableGiftCard, disableGiftCardAction, giftCardPage, giftCardsP
 import { confirmDeleteEntry, createEntryAction, deleteEntryAction, entriesPage, entryPage, newEntryPage, updateEntryAction } from './content/entries.js';
 import { ARTICLE_KIND, PAGE_KIND } from './content/kinds.js';
 import { addLinkAction, menuPage, moveMenuAction, saveMenuAction } from './content/menu.js';
+import { appStorePage, installAction, listingPage } from './apps/app-store.js';
+import { extensionsPage, registrationAction, runLogPage } from './apps/extensions.js';
+import {
+  appSettingsPage,
+  capabilitiesAction,
+  confirmUninstall,
+  embedUrlAction,
+  installedAppsPage,
+  permissionsAction,
+  uninstallAction,
+} from './apps/installed.js';
 import { homePage } from './home/page.js';
 import { adminErrorPage } from './layout.js';
 import { adminStart, createStoreAction, newStorePage } from './new-store.js';
@@ -188,6 +199,19 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/content/menu', async (p) => saveMenuAction(await inStore(p)));
   on.post('/stores/:storeId/content/menu/move', async (p) => moveMenuAction(await inStore(p)));
   on.post('/stores/:storeId/content/menu/add', async (p) => addLinkAction(await inStore(p)));
+  on.get('/stores/:storeId/app-store', async (p) => appStorePage(await inStore(p)));
+  on.get('/stores/:storeId/app-store/:appId', async (p) => listingPage(await inStore(p)));
+  on.post('/stores/:storeId/app-store/:appId/install', async (p) => installAction(await inStore(p)));
+  on.get('/stores/:storeId/apps', async (p) => installedAppsPage(await inStore(p)));
+  on.get('/stores/:storeId/apps/:handle/settings', async (p) => appSettingsPage(await inStore(p)));
+  on.post('/stores/:storeId/apps/:handle/capabilities', async (p) => capabilitiesAction(await inStore(p)));
+  on.post('/stores/:storeId/apps/:handle/embed-url', async (p) => embedUrlAction(await inStore(p)));
+  on.post('/stores/:storeId/apps/:handle/permissions', async (p) => permissionsAction(await inStore(p)));
+  on.get('/stores/:storeId/apps/:handle/uninstall', async (p) => confirmUninstall(await inStore(p)));
+  on.post('/stores/:storeId/apps/:handle/uninstall', async (p) => uninstallAction(await inStore(p)));
+  on.get('/stores/:storeId/apps/:handle/extensions', async (p) => extensionsPage(await inStore(p)));
+  on.post('/stores/:storeId/apps/:handle/extensions/:registrationId', async (p) => registrationAction(await inStore(p)));
+  on.get('/stores/:storeId/apps/:handle/extensions/:registrationId/runs', async (p) => runLogPage(await inStore(p)));
   on.get('/stores/:storeId/settings', async (p) => settingsHome(await inStore(p)));
   on.get('/stores/:storeId/settings/store', async (p) => storeDetailsPage(await inStore(p)));
   on.post('/stores/:storeId/settings/store', async (p) => saveStoreDetails(await inStore(p)));
