@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { apiClient, type Json } from './api-client.js';
 import { launchChromium } from './chromium.js';
 import { demoProductImage, type DemoShape } from './demo-images.js';
+import { installApp, publishApp } from './screenshot-apps.js';
 import { shootAtWidths } from './screenshot-widths.js';
 
 /**
@@ -17,12 +18,15 @@ import { shootAtWidths } from './screenshot-widths.js';
  * Locations, Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a
  * gift card, Content (pages, a page, the blog, an article and the main menu), then Settings and
  * its store details, shipping, taxes, payments, notifications and webhooks pages (the list, a
- * webhook, a delivery), and Your account.
+ * webhook, a delivery), and Your account; with SCREENSHOT_OPERATOR (an address in the platform's
+ * OPERATOR_EMAILS), Apps too: the App Store, an app's listing, the installed apps, an app's page,
+ * its Uninstall step, its extensions and a function's run log.
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
 const call = apiClient(BASE);
 const tag = randomBytes(3).toString('hex');
+const OPERATOR = process.env.SCREENSHOT_OPERATOR;
 
 const email = `admin-shots-${tag}@example.com`;
 const password = 'screenshot password';
@@ -252,6 +256,65 @@ try {
   await shot('webhooks', `/admin/stores/${store.id}/settings/webhooks`);
   await shot('webhook', `/admin/stores/${store.id}/settings/webhooks/${erp}`);
   if (delivery) await shot('webhook-delivery', `/admin/stores/${store.id}/settings/webhooks/${erp}/deliveries/${delivery}`);
+  // Apps (docs/admin.md, Apps): with SCREENSHOT_OPERATOR (an address in the platform's OPERATOR_EMAILS), the operator publishes three apps (as one developer: the operator's profile is one); the store installs one with an admin block and a Checkout Function that runs at checkout, and rates it.
+  if (OPERATOR) {
+    await call('POST', '/v1/auth/signup', { email: OPERATOR, password, name: 'Operator' });
+    const operator = { authorization: `Bearer ${(await call('POST', '/v1/auth/signin', { email: OPERATOR, password })).data.session.token as string}` };
+    const developer = { name: 'Parcel Labs', site: 'https://parcel-labs.example.com', email: 'apps@parcel-labs.example.com' };
+    const handle = `label-printer-${tag}`;
+    const printer = await publishApp(call, operator, developer, {
+      name: 'Label Printer',
+      handle,
+      description:
+        'Prints shipping labels and packing slips for your orders, with the carrier’s tracking number filled in.\nBatch-print a day’s orders in one go.',
+      scopes: ['read_orders', 'write_orders', 'read_products'],
+      embedded: { enabled: true, admin_path: '/admin' },
+      bridge: { capabilities: ['api.fetch', 'toast', 'resize'] },
+      extensions: [
+        { kind: 'admin_ui', handle: 'order-label', name: 'Order label', target: 'admin.order.details', config: {} },
+        {
+          kind: 'checkout_function',
+          handle: 'no-international-express',
+          name: 'No international shipping for oversize parcels',
+          target: 'shipping',
+          config: { program: { eachKey: { operations: { preserve: [{ hide: 'world' }] } } } },
+        },
+      ],
+    });
+    await publishApp(call, operator, developer, {
+      name: 'Stock Sync',
+      handle: `stock-sync-${tag}`,
+      description: 'Keeps your stock levels in line with your warehouse, every five minutes.',
+      scopes: ['read_inventory', 'write_inventory', 'read_products'],
+    });
+    await publishApp(call, operator, developer, {
+      name: 'Star Reviews',
+      handle: `star-reviews-${tag}`,
+      description: 'Collects product reviews after delivery and shows the stars on your product pages.',
+      scopes: ['read_orders', 'read_products', 'read_reviews', 'write_reviews'],
+    });
+    await installApp(call, auth, { appId: printer.app.id, handle, storeId: store.id, scopes: ['read_orders', 'read_products'] });
+    const installation = (await call('GET', '/v1/app-store/installations', undefined, as)).data[0].id as string;
+    await call(
+      'POST',
+      `/v1/app-store/apps/${printer.app.id}/reviews`,
+      { store_id: store.id, rating: 5, title: 'Saves an hour a day', body: 'Labels for the whole morning’s orders in one click.' },
+      auth,
+    );
+    const fn = (await call('GET', `/v1/app-store/installations/${installation}/extensions`, undefined, as)).data.functions[0];
+    await call('PATCH', `/v1/app-store/installations/${installation}/functions/${fn.id}`, { state: 'enabled', version: fn.version }, as);
+    const cart = (await call('POST', `/v1/storefront/${store.subdomain}/cart`, { lines: [{ variant_id: shirt, quantity: 1 }] })).data.token as string;
+    for (const country of ['GB', 'FR', 'US']) {
+      await call('GET', `/v1/storefront/${store.subdomain}/cart/checkout-options?country_code=${country}`, undefined, { 'x-cart-token': cart });
+    }
+    await shot('app-store', `/admin/stores/${store.id}/app-store`);
+    await shot('app-listing', `/admin/stores/${store.id}/app-store/${printer.app.id}`);
+    await shot('apps', `/admin/stores/${store.id}/apps`);
+    await shot('app-settings', `/admin/stores/${store.id}/apps/${handle}/settings`);
+    await shot('app-uninstall', `/admin/stores/${store.id}/apps/${handle}/uninstall`);
+    await shot('app-extensions', `/admin/stores/${store.id}/apps/${handle}/extensions`);
+    await shot('app-function-runs', `/admin/stores/${store.id}/apps/${handle}/extensions/${fn.id}/runs`);
+  } else console.log('SCREENSHOT_OPERATOR not set: no Apps screenshots (start the platform with OPERATOR_EMAILS=<it> and set it here)');
   await shot('account', '/admin/account');
 } finally {
   await browser.close();

@@ -5,7 +5,7 @@ import { pager } from '../../http/ui/pager.js';
 import { badge, emptyState, facts, heading, link, when } from '../../http/ui/parts.js';
 import { storePage } from '../layout.js';
 import { pagePosition, parseQuery, type StorePage } from '../request.js';
-import { APPS_STYLE, appStorePath, appTile, appsPath, ratingText, scopeList } from './parts.js';
+import { APPS_STYLE, appStorePath, appTile, appsPath, kindWords, ratingText, scopeList } from './parts.js';
 
 /**
  * The App Store in the admin (docs/admin.md, Apps): the public catalog of `GET
@@ -76,11 +76,11 @@ export async function listingPage(s: ListingPage): Promise<void> {
     return safe ? html`<a href="${safe}" rel="noopener noreferrer" target="_blank">${text}</a>` : null;
   };
   const action = installed.has(app.id)
-    ? html`<p>${badge('Installed', 'ok')} in ${s.store.name}.</p>
+    ? html`<p style="margin-top:0">${badge('Installed', 'ok')} in ${s.store.name}.</p>
         <p class="actions"><a class="button" href="${appsPath(s, `/${app.handle}/settings`)}">Manage the app</a></p>`
     : html`<form method="post" action="${at}/install">
         ${csrfInput(s.viewer.csrf)}
-        <p class="muted">The app opens and asks for your consent to what it lists here; nothing is installed until you agree.</p>
+        <p class="muted" style="margin-top:0">The app opens and asks for your consent to what it lists here; nothing is installed until you agree.</p>
         <button class="button" type="submit">Install</button>
       </form>`;
   const reviewList = reviews.items.length
@@ -111,7 +111,7 @@ export async function listingPage(s: ListingPage): Promise<void> {
       ['Version', app.version],
       ['Published', when(app.published_at)],
       ['Opens', app.embedded ? 'inside your admin' : 'on the partner’s site'],
-      ['Adds', app.extension_kinds.length ? app.extension_kinds.map((k) => k.replace(/_/g, ' ')).join(', ') : null],
+      ['Adds', app.extension_kinds.length ? app.extension_kinds.map(kindWords).join(', ') : null],
       ['Partner', outside(app.developer.website_url, app.developer.name || 'website')],
       ['Support', outside(app.support_url, 'support')],
       ['Privacy', outside(app.privacy_policy_url, 'privacy policy')],

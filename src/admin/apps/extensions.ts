@@ -14,7 +14,7 @@ import { withQuery } from '../../http/ui/pager.js';
 import { badge, facts, table, when, type Tone } from '../../http/ui/parts.js';
 import { storePage } from '../layout.js';
 import type { StorePage } from '../request.js';
-import { APPS_STYLE, appTile, appsPath } from './parts.js';
+import { APPS_STYLE, appTile, appsPath, kindWords } from './parts.js';
 import type { AppPage } from './installed.js';
 
 /**
@@ -50,8 +50,8 @@ function rowsTable(label: string, list: readonly RegistrationView[], at: string,
     headings: ['Name', 'Target', 'State', 'Revision', functions ? 'Run log' : 'Change', ...(functions ? ['Change'] : [])],
     stack: true,
     rows: list.map((r) => [
-      html`<strong>${r.name}</strong><br /><span class="muted">${words(r.kind)} · <code>${r.handle}</code></span>`,
-      html`<code>${r.target}</code>${r.blocking ? html`<br /><span class="muted">blocks checkout</span>` : null}`,
+      html`<strong>${r.name}</strong><br /><span class="muted">${kindWords(r.kind)} · <code>${r.handle}</code></span>`,
+      html`<code class="target">${r.target}</code>${r.blocking ? html`<br /><span class="muted">blocks checkout</span>` : null}`,
       html`${badge(r.state, STATE_TONE[r.state])}<br /><span class="muted">${when(r.last_transition.at)}${
         r.last_transition.by.type === 'platform' ? ` by the platform (${words(r.last_transition.reason)})` : ' by you'
       }</span>`,
@@ -81,12 +81,11 @@ export async function extensionsPage(s: AppPage, problems: readonly string[] = [
       What ${a.app.name} adds to your admin, theme and checkout. A new extension that changes your checkout starts disabled: enable it when you are ready.
       ${live ? null : 'The app is uninstalled: its rows are revoked and cannot be enabled again.'}
     </p>
-    ${facts([
-      ['Enabled', String(listing.lifecycle.counts.enabled)],
-      ['Disabled', String(listing.lifecycle.counts.disabled)],
-      ['Revoked', String(listing.lifecycle.counts.revoked)],
-      ...(revocation ? ([['Revocation', `${revocation.status}: ${revocation.rows_revoked} revoked`]] as const) : []),
-    ])}
+    <p>
+      ${listing.lifecycle.counts.enabled} enabled · ${listing.lifecycle.counts.disabled} disabled · ${listing.lifecycle.counts.revoked} revoked${
+        revocation ? ` · revocation ${revocation.status}: ${revocation.rows_revoked} revoked` : ''
+      }
+    </p>
     <h2>Extensions</h2>
     ${rowsTable('Extensions', listing.extensions, at, s.viewer.csrf, live, false)}
     <h2>Checkout Functions</h2>
@@ -194,11 +193,15 @@ export async function runLogPage(s: RowPage): Promise<void> {
       ]),
       empty: page === 1 ? 'No runs yet: the function runs at checkout once it is enabled.' : 'No older runs are kept.',
     })}
-    <nav class="pager" aria-label="Pages">
-      ${page > 1 ? html`<a class="button button--secondary" rel="prev" href="${withQuery(at, { page: page === 2 ? null : String(page - 1) })}">‹ Newer runs</a>` : null}${
-        more ? html`<a class="button button--secondary" rel="next" href="${withQuery(at, { page: String(page + 1) })}">Older runs »</a>` : null
-      }
-    </nav>
+    ${
+      page > 1 || more
+        ? html`<nav class="pager" aria-label="Pages">
+            ${page > 1 ? html`<a class="button button--secondary" rel="prev" href="${withQuery(at, { page: page === 2 ? null : String(page - 1) })}">‹ Newer runs</a>` : null}${
+              more ? html`<a class="button button--secondary" rel="next" href="${withQuery(at, { page: String(page + 1) })}">Older runs »</a>` : null
+            }
+          </nav>`
+        : null
+    }
     <p class="muted">The log keeps each function’s newest ${MAX_KEPT_RUNS} runs.</p>`;
   s.render(storePage(s, 'apps', { title: `Run log of ${fn.handle}`, body }));
 }

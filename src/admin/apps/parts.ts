@@ -21,13 +21,22 @@ export const APPS_STYLE = raw(`<style>
 .app-tile--large{width:64px;height:64px;border-radius:16px;font-size:1.4rem}
 .app-text{white-space:pre-line;overflow-wrap:anywhere}
 .scope-list{list-style:none;padding:0;margin:0}.scope-list li{padding:8px 0;border-top:1px solid var(--line)}.scope-list li:first-child{border-top:0}
-.scope-list code{font-size:.78rem;color:var(--muted)}
+.scope-list code{font-size:.78rem;color:var(--muted)}.target{overflow-wrap:normal;word-break:keep-all}
 .switch{display:flex;gap:10px;align-items:flex-start;margin-bottom:12px}.switch input{margin-top:4px}.switch label{font-weight:600}
 </style>`);
 
 /** An app's initials on a coloured tile: the catalog has no icons (a manifest declares none). */
 export const appTile = (name: string, large = false): Markup =>
   html`<span class="app-tile${large ? ' app-tile--large' : ''}" aria-hidden="true">${appInitials(name)}</span>`;
+
+/** An extension's kind in a merchant's words (an unknown one as it is). */
+const KIND_WORDS = new Map([
+  ['admin_ui', 'admin block'],
+  ['checkout_function', 'Checkout Function'],
+  ['checkout_ui', 'checkout block'],
+  ['theme_app_block', 'theme app block'],
+]);
+export const kindWords = (kind: string) => KIND_WORDS.get(kind) ?? kind;
 
 /** The app's rating in words: `★ 4.5 · 2 reviews`, or that it has none yet. */
 export const ratingText = (rating: CatalogAppView['rating']) =>
