@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { AdminBrowser, signedInAdmin } from '../helpers/admin.js';
 import { useTestApp } from '../helpers/app.js';
+import { givenAppAndCustomer } from '../helpers/callers.js';
 import { givenAppRating, givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { PartnerApp } from '../helpers/partner-app.js';
@@ -268,7 +269,7 @@ describe('Admin: Apps', () => {
     expect(extensions.html).to.contain('cannot be enabled again').and.not.contain('>Enable<').and.not.contain('>Disable<');
   });
 
-  it('refuses another merchant’s store and app (404, nothing changed), a post without its token, and API tokens', async () => {
+  it('refuses another merchant’s store and app (404, nothing changed), a post without its token, with another browser’s or from another site, and API tokens (an app’s, a customer’s, the merchant’s own)', async () => {
     const other = await givenMerchantWithStore(api);
     const theirs = await signedInAdmin(app, other.merchant);
     const mine = await givenPublishedApp(api, operator, { name: 'Mine', scopes: ['read_products'], bridge: { capabilities: ['toast'] } });
@@ -294,12 +295,18 @@ describe('Admin: Apps', () => {
     expect(noToken.status).to.equal(403);
     const foreign = await browser.post(admin(`/apps/${handle}/uninstall`), { csrf_token: csrf });
     expect(foreign.status).to.equal(403);
-    for (const token of [appToken, shop.merchant.token]) {
+    const own = AdminBrowser.csrfOf(await browser.get(admin(`/apps/${handle}/uninstall`)));
+    const crossSite = await browser.post(admin(`/apps/${handle}/uninstall`), { csrf_token: own }, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).to.equal(403);
+    const { customerToken } = await givenAppAndCustomer(api, operator, shop);
+    for (const token of [appToken, customerToken, shop.merchant.token]) {
       const bearer = await new AdminBrowser(app.url, '127.0.0.1').get(admin('/apps'), { authorization: `Bearer ${token}` });
       expect(bearer.status).to.equal(403);
       expect(bearer.html).to.not.contain('Mine');
     }
-    const installations = (await api.get('/v1/app-store/installations?status=active', shop.as)).body.data as { app_id: string }[];
-    expect(installations.map((i) => i.app_id)).to.include(mine.app.id);
+    const installations = (await api.get('/v1/app-store/installations?status=active', shop.as)).body.data as { id: string; app_id: string }[];
+    const installation = installations.find((i) => i.app_id === mine.app.id);
+    expect(installation, 'still installed').to.not.equal(undefined);
+    expect((await api.get(`/v1/app-store/installations/${installation!.id}/embedding`, shop.as)).body.data.bridge_capabilities).to.deep.equal({});
   });
 });
