@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { fitsAndPasses, signInInBrowser } from '../helpers/admin.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenPublishedApp } from '../helpers/apps.js';
 import { useBrowser } from '../helpers/browser.js';
 import { givenMerchant, givenMerchantWithStore } from '../helpers/factories.js';
 import { PartnerApp } from '../helpers/partner-app.js';
@@ -25,33 +24,7 @@ describe('Admin: Apps in a browser (Chromium)', () => {
 
   it('installs an app from the App Store through the consent page and lands back in the admin with it listed; every page fits and passes', async () => {
     const operator = (await givenMerchant(api, { email: OPERATOR })).token;
-    const published = await givenPublishedApp(api, operator, {
-      name: 'Label Maker',
-      handle: 'label-maker-browser',
-      description: 'Prints shipping labels and packing slips for your orders, with the carrier’s tracking number filled in.',
-      app_url: `${partner.url}/app`,
-      redirect_urls: [partner.redirectUri],
-      scopes: ['read_orders', 'read_products'],
-      bridge: { capabilities: ['toast', 'resize'] },
-      extensions: [
-        { kind: 'admin_ui', handle: 'order-labels', name: 'Order labels', target: 'admin.order.details', config: {} },
-        {
-          kind: 'checkout_function',
-          handle: 'hide-express',
-          name: 'Hide express for oversize parcels',
-          target: 'shipping',
-          config: { program: { eachKey: { operations: { preserve: [{ hide: 'express' }] } } } },
-        },
-      ],
-    });
-    partner.app = {
-      id: published.app.id,
-      handle: 'label-maker-browser',
-      clientId: published.credentials.oauth_client_id,
-      clientSecret: published.credentials.client_secret,
-      embedded: false,
-    };
-    partner.scopes = ['read_orders', 'read_products'];
+    const published = await partner.publish(api, operator, { name: 'Label Maker', handle: 'label-maker-browser' });
     const shop = await givenMerchantWithStore(api);
     const admin = (path: string) => `${app.url}/admin/stores/${shop.store.id}${path}`;
 

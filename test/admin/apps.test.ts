@@ -67,33 +67,11 @@ describe('Admin: Apps', () => {
   before(async () => {
     operator = (await givenMerchant(api, { email: OPERATOR })).token;
     partner = await new PartnerApp(app.url).start();
-    published = await givenPublishedApp(api, operator, {
+    published = await partner.publish(api, operator, {
       name: 'Label <Maker>',
       handle: 'label-maker',
       description: 'Prints labels for your orders.\nAnd <b>packing</b> slips.',
-      app_url: `${partner.url}/app`,
-      redirect_urls: [partner.redirectUri],
-      scopes: ['read_orders', 'read_products'],
-      bridge: { capabilities: ['toast', 'resize'] },
-      extensions: [
-        { kind: 'admin_ui', handle: 'order-labels', name: 'Order labels', target: 'admin.order.details', config: {} },
-        {
-          kind: 'checkout_function',
-          handle: 'hide-express',
-          name: 'Hide express',
-          target: 'shipping',
-          config: { program: { eachKey: { operations: { preserve: [{ hide: 'express' }] } } } },
-        },
-      ],
     });
-    partner.app = {
-      id: published.app.id,
-      handle: 'label-maker',
-      clientId: published.credentials.oauth_client_id,
-      clientSecret: published.credentials.client_secret,
-      embedded: false,
-    };
-    partner.scopes = ['read_orders', 'read_products'];
     await givenPublishedApp(api, operator, { name: 'Stock Sync', description: 'Keeps stock in line with your warehouse.' });
     shop = await givenMerchantWithStore(api);
     browser = await signedInAdmin(app, shop.merchant);

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { givenPublishedApp, type GivenApp } from './apps.js';
+import type { Client } from './http.js';
 
 /**
  * A partner's app as a local HTTP server, doing its side of an install from the admin's App Store
@@ -22,6 +24,44 @@ export class PartnerApp {
   private readonly pending = new Map<string, { verifier: string; storeId: string }>();
 
   constructor(private readonly platform: string) {}
+
+  /**
+   * This server's app, published by the operator (`operatorToken`): a label printer (not embedded) asking for
+   * `read_orders` and `read_products`, with `toast` and `resize`, an admin block on orders and a
+   * shipping Checkout Function (`hide-express`); `overrides` replace the manifest's fields. The
+   * server asks for the manifest's scopes from then on.
+   */
+  async publish(api: Client, operatorToken: string, overrides: Record<string, unknown> & { handle: string; name: string }): Promise<GivenApp> {
+    const published = await givenPublishedApp(api, operatorToken, {
+      description: 'Prints shipping labels and packing slips for your orders.',
+      app_url: `${this.url}/app`,
+      redirect_urls: [this.redirectUri],
+      scopes: ['read_orders', 'read_products'],
+      // Not embedded: it opens on its own site, and comes back to its page in the admin (…/apps/<handle>/settings).
+      embedded: { enabled: false },
+      bridge: { capabilities: ['toast', 'resize'] },
+      extensions: [
+        { kind: 'admin_ui', handle: 'order-labels', name: 'Order labels', target: 'admin.order.details', config: {} },
+        {
+          kind: 'checkout_function',
+          handle: 'hide-express',
+          name: 'Hide express for oversize parcels',
+          target: 'shipping',
+          config: { program: { eachKey: { operations: { preserve: [{ hide: 'express' }] } } } },
+        },
+      ],
+      ...overrides,
+    });
+    this.app = {
+      id: published.app.id,
+      handle: overrides.handle,
+      clientId: published.credentials.oauth_client_id,
+      clientSecret: published.credentials.client_secret,
+      embedded: published.app.published.embedded.enabled as boolean,
+    };
+    this.scopes = published.app.published.scopes as string[];
+    return published;
+  }
 
   get redirectUri() {
     return `${this.url}/oauth/callback`;
