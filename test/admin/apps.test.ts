@@ -221,6 +221,7 @@ describe('Admin: Apps', () => {
     expect(log.status).to.equal(200);
     expect(log.html).to.contain('Run log of <code>hide-express</code>').and.contain('badge--ok">ok').and.contain('operations');
     expect((await browser.get(`${page}/not-an-id/runs`)).status).to.equal(404);
+    expect((await browser.get(`${page}/${labels.id}/runs`)).status, 'an extension has no run log').to.equal(404);
   });
 
   it('uninstalls after a confirm step that says what follows: its tokens stop working, its rows revoked, listed greyed', async () => {

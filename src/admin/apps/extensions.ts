@@ -157,7 +157,7 @@ export async function runLogPage(s: RowPage): Promise<void> {
     { registration_id: s.params.registrationId, limit: page * RUNS_PER_PAGE + 1 },
   );
   const fn = log.functions.find((f) => f.registration_id === s.params.registrationId);
-  if (!fn) return s.seeOther(appsPath(s, `/${a.app.handle}/extensions`), 'That Checkout Function is not one of the app’s.');
+  if (!fn) throw notFound('Function');
   const runs = log.runs.slice((page - 1) * RUNS_PER_PAGE, page * RUNS_PER_PAGE);
   const more = log.runs.length > page * RUNS_PER_PAGE && page < pages;
   const at = appsPath(s, `/${a.app.handle}/extensions/${fn.registration_id}/runs`);
