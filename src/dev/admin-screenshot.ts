@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { apiClient, type Json } from './api-client.js';
 import { launchChromium } from './chromium.js';
 import { demoProductImage, type DemoShape } from './demo-images.js';
@@ -253,6 +253,51 @@ try {
   await shot('webhook', `/admin/stores/${store.id}/settings/webhooks/${erp}`);
   if (delivery) await shot('webhook-delivery', `/admin/stores/${store.id}/settings/webhooks/${erp}/deliveries/${delivery}`);
   await shot('account', '/admin/account');
+
+  // Online store (docs/admin.md, Themes): a new store's library (its shop closed), then the theme store (with SCREENSHOT_OPERATOR,
+  // one of the platform's OPERATOR_EMAILS, two themes published through review: Harbor free, Ember paid; without, a private one),
+  // a theme's page, the library with the live theme and a second copy, Publish's confirm step, releases, and an upload's problems.
+  const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../fixtures/themes/${name}.json`, import.meta.url), 'utf8')) as Json;
+  const themed = (await call('POST', '/v1/stores', { name: 'Harbour Goods', subdomain: `harbour-themes-${tag}`, currency: 'USD' }, auth)).data.id as string;
+  await shot('themes-closed', `/admin/stores/${themed}/themes`);
+  const operator = process.env.SCREENSHOT_OPERATOR;
+  const harbor = fixture('aurora');
+  Object.assign(harbor.package, { slug: `harbor-${tag}`, name: 'Harbor', author_name: 'Northwind Themes' });
+  const ember = fixture('ember-liquid');
+  Object.assign(ember.package, { slug: `ember-${tag}`, name: 'Ember', author_name: 'Northwind Themes', pricing_type: 'paid', price: 49, currency: 'USD' });
+  if (operator) {
+    await call('POST', '/v1/auth/signup', { email: operator, password, name: 'Operator' }).catch(() => undefined);
+    const asOperator = { authorization: `Bearer ${(await call('POST', '/v1/auth/signin', { email: operator, password })).data.session.token}` };
+    for (const bundle of [harbor, ember]) {
+      const review = (await call('POST', '/v1/themes/packages/upload', { bundle }, auth)).data.review_record.id as string;
+      for (let i = 0; i < 60 && (await call('GET', `/v1/operations/theme-reviews/${review}`, undefined, asOperator)).data.status === 'pending_checks'; i++)
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      await call('POST', `/v1/operations/theme-reviews/${review}/approve`, undefined, asOperator);
+    }
+  } else await call('POST', '/v1/themes/packages/upload', { bundle: harbor, submission_mode: 'private_install' }, auth);
+  await shot('themes-store', `/admin/stores/${themed}/themes/store`);
+  await shot('themes-theme', `/admin/stores/${themed}/themes/store/${operator ? ember.package.slug : harbor.package.slug}`);
+  const inThemed = { ...auth, 'x-store-id': themed };
+  const live = (await call('POST', `/v1/themes/${harbor.package.slug}/install`, { store_id: themed }, auth)).data.id as string;
+  const second = (await call('POST', `/v1/themes/${harbor.package.slug}/install`, { store_id: themed }, auth)).data.id as string;
+  const home = (await call('GET', `/v1/themes/${harbor.package.slug}/editor?theme_id=${live}`, undefined, inThemed)).data.templates.home;
+  await call(
+    'PUT',
+    `/v1/themes/${harbor.package.slug}/editor/draft?theme_id=${live}`,
+    { template_key: 'home', version: home.version, content: home.live },
+    inThemed,
+  );
+  await call('POST', `/v1/themes/${harbor.package.slug}/editor/publish?theme_id=${live}`, {}, inThemed);
+  await shot('themes', `/admin/stores/${themed}/themes`);
+  await shot('themes-publish', `/admin/stores/${themed}/themes/${second}/publish`);
+  await shot('themes-releases', `/admin/stores/${themed}/themes/${live}/releases`);
+  await page.goto(`${BASE}/admin/stores/${themed}/themes/upload`);
+  Object.assign(harbor.package, { slug: 'Not A Slug', price: -1 });
+  delete harbor.templates.home;
+  await page.getByLabel('Theme bundle').setInputFiles({ name: 'theme.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(harbor)) });
+  await page.getByRole('button', { name: 'Upload theme' }).click();
+  await page.getByText('The bundle was not uploaded').waitFor();
+  await shootAtWidths(page, `${OUT}admin-themes-upload-errors`);
 } finally {
   await browser.close();
 }

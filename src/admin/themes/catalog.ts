@@ -5,6 +5,7 @@ import { csrfInput, errorSummary, hiddenInput } from '../../http/ui/forms.js';
 import { pager, withQuery } from '../../http/ui/pager.js';
 import { badge, emptyState, facts, heading, link, table, when } from '../../http/ui/parts.js';
 import { IdString } from '../../ids.js';
+import { resolveReference, translator } from '../../rendering/index.js';
 import {
   createPurchase,
   getCatalogTheme,
@@ -71,11 +72,13 @@ export async function catalogStorePage(s: StorePage): Promise<void> {
 /** What a theme offers, from its published version: its sections, settings groups and languages. */
 async function offers(s: CatalogPage, t: CatalogThemeView): Promise<Markup> {
   const schema = await themeSchema(s.platform, t.slug, s.viewer.merchant);
-  const sections = Object.values(schema.sections).map((d) => d.name);
+  const tr = translator(schema.locales, s.store.locale);
+  const label = (value: string) => String(resolveReference(value, tr));
+  const sections = Object.values(schema.sections).map((d) => label(d.name));
   return facts([
     ['Templates', t.templates.join(', ')],
     ['Sections', sections.join(', ')],
-    ['Theme settings', schema.settings_schema.settings.map((g) => g.label).join(', ')],
+    ['Theme settings', schema.settings_schema.settings.map((g) => label(g.label)).join(', ')],
     ['Languages', Object.keys(schema.locales).join(', ')],
     ['Engine', `${t.engine} (renderer ${schema.renderer.renderer_version})`],
   ]);

@@ -59,7 +59,7 @@ export const noThemeNotice = (s: StorePage) =>
 const authoredRow = (s: StorePage, p: AuthoredPackage) => [
   link(themesPath(s, `/uploads/${p.slug}`), p.name),
   html`<code>${p.slug}</code>`,
-  p.visibility === 'private' ? 'Private: your stores only' : 'Marketplace',
+  p.visibility === 'private' ? 'Private: your stores only' : 'Theme store',
   p.status === 'active' ? badge('published', 'ok') : p.status === 'rejected' ? badge('rejected', 'bad') : badge('in review', 'warn'),
   String(p.latest_version_number),
 ];
