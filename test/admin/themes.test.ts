@@ -124,7 +124,12 @@ describe('Admin: Themes', () => {
     expect(checkout.status).to.equal(200);
     expect(checkout.html).to.contain('Sandbox checkout').and.contain('Pay $49.99');
     const purchaseId = /name="purchase_id" value="([0-9a-f]{24})"/.exec(checkout.html)![1]!;
-    const paidNow = await browser.post(themes(`/store/${paid}/pay`), { csrf_token: AdminBrowser.csrfOf(checkout), purchase_id: purchaseId });
+    // A purchase id that is not this store's purchase of this theme pays nothing.
+    const csrf = AdminBrowser.csrfOf(checkout);
+    expect((await browser.post(themes(`/store/${paid}/pay`), { csrf_token: csrf, purchase_id: '0123456789abcdef01234567' })).status).to.equal(404);
+    expect((await browser.post(themes(`/store/${paid}/pay`), { csrf_token: csrf, purchase_id: 'nope' })).status).to.equal(400);
+    expect((await browser.get(themes(`/store/${paid}`))).html).to.not.contain('purchased for this store');
+    const paidNow = await browser.post(themes(`/store/${paid}/pay`), { csrf_token: csrf, purchase_id: purchaseId });
     expect(paidNow.status).to.equal(303);
     expect(paidNow.location).to.equal(themes(`/store/${paid}`));
     const bought = await browser.get(themes(`/store/${paid}`));
@@ -177,6 +182,10 @@ describe('Admin: Themes', () => {
     expect(notJson.status).to.equal(400);
     expect(notJson.html).to.match(/id="f-file-error"[^>]*>is not JSON/);
     expect((await browser.upload(themes('/upload'), { csrf_token: csrf }, null)).status).to.equal(400);
+    // Another author's slug: said at the file, nothing changed.
+    const taken = await browser.upload(themes('/upload'), { csrf_token: csrf, submission_mode: 'marketplace' }, file(bundleOf('aurora', free)));
+    expect(taken.status).to.equal(403);
+    expect(taken.html).to.match(/id="f-file-error"[^>]*>The slug .* belongs to another author/);
 
     const mine = bundleOf('aurora');
     mine.package.name = 'My <own> theme';
