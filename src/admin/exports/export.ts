@@ -38,11 +38,11 @@ export function exportBadge(op: Pick<BulkOperationView, 'status'>): Markup {
   }
 }
 
-/** What an export holds, in words: `All products`, `Products matching “bowl”`, or a query of its own (an API caller's, an app's). */
+/** What an export holds, in words: `All products`, `Products matching “bowl”`, or a custom query (an API caller's, an app's). */
 export function exportTitle(op: Pick<BulkOperationView, 'query'>): string {
   const d = describeExport(op.query);
   const noun = `${d.noun[0]!.toUpperCase()}${d.noun.slice(1)}`;
-  return `${d.search ? `${noun} matching “${d.search}”` : `All ${d.noun}`}${d.custom ? ' (a query of its own)' : ''}`;
+  return `${d.search ? `${noun} matching “${d.search}”` : `All ${d.noun}`}${d.custom ? ' (custom query)' : ''}`;
 }
 
 /** The navigation's section an export is of: its list's (products, orders, customers), else Home (as the exports list, which is of every section). */

@@ -27,7 +27,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
     key: 'products',
     fields: [
       { what: 'A line per product', names: 'id, title, handle, status, vendor, productType, tags, createdAt, updatedAt' },
-      { what: 'A line per variant, after its product (`__parentId`)', names: 'id, title, sku, price, compareAtPrice, inventoryTracked, inventoryPolicy' },
+      { what: 'A line per variant, after its product (__parentId)', names: 'id, title, sku, price, compareAtPrice, inventoryTracked, inventoryPolicy' },
     ],
     selection:
       'id title handle status vendor productType tags createdAt updatedAt variants { nodes { id title sku price { amount currencyCode } compareAtPrice { amount } inventoryTracked inventoryPolicy } }',
@@ -42,7 +42,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
         names:
           'id, name, email, customer id, createdAt, financialStatus, fulfillmentStatus, cancelledAt, subtotal, totalDiscounts, totalShipping, totalTax, total, totalRefunded',
       },
-      { what: 'A line per order line, after its order (`__parentId`)', names: 'id, title, variantTitle, sku, quantity, unitPrice, total' },
+      { what: 'A line per order line, after its order (__parentId)', names: 'id, title, variantTitle, sku, quantity, unitPrice, total' },
     ],
     selection:
       'id name email customer { id } createdAt financialStatus fulfillmentStatus cancelledAt subtotal { amount currencyCode } totalDiscounts { amount } totalShipping { amount } totalTax { amount } total { amount } totalRefunded { amount } lineItems { nodes { id title variantTitle sku quantity unitPrice { amount } total { amount } } }',
