@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ObjectId } from 'mongodb';
 import { AdminBrowser, signedInAdmin } from '../helpers/admin.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenProduct } from '../helpers/catalog.js';
@@ -97,6 +98,10 @@ describe('Admin: Exports', () => {
     const marked = await browser.get(admin('/exports/new?kind=customers&query=%3Cb%3Eada'));
     expect(marked.html).to.contain('“&lt;b&gt;ada”').and.not.contain('<b>ada');
 
+    // A search longer than the export takes is cut to its bound (customers: 100 characters), never an error.
+    const long = await browser.get(admin(`/exports/new?kind=customers&query=${'a'.repeat(300)}`));
+    expect(long.status).to.equal(200);
+    expect(long.html).to.contain(`“${'a'.repeat(100)}”`);
     expect((await browser.get(admin('/exports/new?kind=gift-cards'))).status).to.equal(404);
     expect((await browser.get(admin('/exports/new'))).status).to.equal(404);
   });
@@ -176,6 +181,31 @@ describe('Admin: Exports', () => {
     expect(list.status).to.equal(200);
     for (const id of [products, search, orders, customers]) expect(list.html).to.contain(`href="${admin(`/exports/${id}`)}"`);
     expect(list.html).to.contain('All customers').and.contain('Products matching “Cup”').and.contain('badge">canceled');
+  });
+
+  it('shows a failed export’s reason and its partial file', async () => {
+    const id = (await api.get('/v1/bulk-operations', shop.as)).body.data[0].id as string;
+    // As the bulk worker records a failure (docs/bulk.md, The export): the reason, and what it wrote kept as the partial file.
+    await app.platform.db.collection('bulk_operations').updateOne(
+      { _id: new ObjectId(id) },
+      {
+        $set: {
+          status: 'failed',
+          error_code: 'WORKER_DIED',
+          error_message: 'The export stopped its bulk worker twice <b>without</b> writing a part',
+          'file.partial': true,
+        },
+      },
+    );
+    const page = await browser.get(admin(`/exports/${id}`));
+    expect(page.status).to.equal(200);
+    expect(page.headers.refresh).to.equal(undefined);
+    expect(page.html)
+      .to.contain('badge--bad">failed')
+      .and.contain('<code>WORKER_DIED</code>: The export stopped its bulk worker twice &lt;b&gt;without&lt;/b&gt; writing a part')
+      .and.contain('Download the partial file')
+      .and.not.contain('Cancel export');
+    expect((await linesOf(page, /Download the partial file/)).length).to.be.greaterThan(0);
   });
 
   it('refuses another merchant’s store and operations, a missing, foreign or cross-site token and a bearer token, changing nothing', async () => {

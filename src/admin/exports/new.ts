@@ -18,7 +18,8 @@ import { EXPORT_KEYS, exportKind, exportQuery, type ExportKind } from './kinds.j
 
 export const exportsPath = (s: StorePage, rest = '') => storePath(s.store, `/exports${rest}`);
 
-const ExportChoice = z.strictObject({ kind: z.enum(EXPORT_KEYS), query: z.string().trim().max(255).optional() });
+// A search longer than the kind's bound is cut to it (`searchMax`), as the list's own form would have refused it.
+const ExportChoice = z.strictObject({ kind: z.enum(EXPORT_KEYS), query: z.string().trim().optional() });
 const StartExportForm = z.strictObject({
   kind: z.enum(EXPORT_KEYS),
   scope: z.enum(['all', 'search']).default('all'),
