@@ -32,6 +32,9 @@ import { confirmDeleteEntry, createEntryAction, deleteEntryAction, entriesPage, 
 import { ARTICLE_KIND, PAGE_KIND } from './content/kinds.js';
 import { addLinkAction, menuPage, moveMenuAction, saveMenuAction } from './content/menu.js';
 import { homePage } from './home/page.js';
+import { cancelExportAction, exportPage } from './exports/export.js';
+import { exportsPage } from './exports/list.js';
+import { newExportPage, startExportAction } from './exports/new.js';
 import { buyAction, catalogStorePage, catalogThemePage, installAction, payAction } from './themes/catalog.js';
 import { confirmPublish, libraryPage, previewAction, publishAction } from './themes/library.js';
 import { confirmRollback, releasesPage, rollbackAction } from './themes/releases.js';
@@ -235,6 +238,12 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/settings/webhooks/:subscriptionId/delete', async (p) => deleteSubscriptionAction(await inStore(p)));
   on.get('/stores/:storeId/settings/webhooks/:subscriptionId/deliveries/:deliveryId', async (p) => deliveryPage(await inStore(p)));
   on.post('/stores/:storeId/settings/webhooks/:subscriptionId/deliveries/:deliveryId/redeliver', async (p) => redeliverAction(await inStore(p)));
+
+  on.get('/stores/:storeId/exports', async (p) => exportsPage(await inStore(p)));
+  on.get('/stores/:storeId/exports/new', async (p) => newExportPage(await inStore(p)));
+  on.post('/stores/:storeId/exports/new', async (p) => startExportAction(await inStore(p)));
+  on.get('/stores/:storeId/exports/:operationId', async (p) => exportPage(await inStore(p)));
+  on.post('/stores/:storeId/exports/:operationId/cancel', async (p) => cancelExportAction(await inStore(p)));
 
   return on.router;
 }

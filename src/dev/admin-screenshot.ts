@@ -17,7 +17,7 @@ import { shootAtWidths } from './screenshot-widths.js';
  * Locations, Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a
  * gift card, Content (pages, a page, the blog, an article and the main menu), then Settings and
  * its store details, shipping, taxes, payments, notifications and webhooks pages (the list, a
- * webhook, a delivery), and Your account.
+ * webhook, a delivery), the Export page, an export under way and completed, the exports list, and Your account.
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
@@ -252,6 +252,28 @@ try {
   await shot('webhooks', `/admin/stores/${store.id}/settings/webhooks`);
   await shot('webhook', `/admin/stores/${store.id}/settings/webhooks/${erp}`);
   if (delivery) await shot('webhook-delivery', `/admin/stores/${store.id}/settings/webhooks/${erp}/deliveries/${delivery}`);
+  // Exports (docs/admin.md, Exports): the Export page with the list's search; an export caught
+  // under way, before the bulk worker (polling every 2 s) has finished it (`refresh=off`: the page
+  // holds still while it is shot); the same once completed; the store's exports.
+  await shot('export-new', `/admin/stores/${store.id}/exports/new?kind=products&query=Harbour`);
+  await page.goto(`${BASE}/admin/stores/${store.id}/exports/new?kind=products`);
+  await page.getByRole('button', { name: 'Start export' }).click();
+  await page.waitForURL(/\/exports\/[0-9a-f]{24}$/);
+  const exported = page.url().split('/').pop()!;
+  await shot('export-running', `/admin/stores/${store.id}/exports/${exported}?refresh=off`);
+  if (!(await page.getByRole('button', { name: 'Cancel export' }).count())) console.warn('the export had finished before its running page was shot');
+  const exportDone = async (id: string) => {
+    for (let i = 0; i < 120; i++) {
+      if ((await call('GET', `/v1/bulk-operations/${id}`, undefined, as)).data.status === 'completed') return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error(`export ${id} did not complete`);
+  };
+  await exportDone(exported);
+  await shot('export', `/admin/stores/${store.id}/exports/${exported}`);
+  const customersExport = (await call('POST', '/v1/bulk-operations', { query: '{ customers { nodes { id email } } }' }, as)).data.id as string;
+  await exportDone(customersExport);
+  await shot('exports', `/admin/stores/${store.id}/exports`);
   await shot('account', '/admin/account');
 
   // Online store (docs/admin.md, Themes): a new store's library (its shop closed), then the theme store (with SCREENSHOT_OPERATOR,
