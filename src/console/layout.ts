@@ -3,6 +3,7 @@ import type { Problem } from '../http/pages.js';
 import { problemCard } from '../http/page-errors.js';
 import { csrfInput } from '../http/ui/forms.js';
 import { platformPage } from '../http/ui/layout.js';
+import type { ScriptName } from '../http/ui/scripts.js';
 import { badge, type Tone } from '../http/ui/parts.js';
 import type { ConsoleRequest } from './request.js';
 
@@ -24,7 +25,7 @@ export const NAV = [
   { href: '/console/reviews', label: 'Reviews' },
 ] as const;
 
-export type ConsolePage = { title: string; section: (typeof NAV)[number]['href']; body: Markup; script?: Markup };
+export type ConsolePage = { title: string; section: (typeof NAV)[number]['href']; body: Markup; scripts?: readonly ScriptName[] };
 
 /** A whole console page: the console's sections in the left navigation (the current one marked), the operator and Log out in the top bar. */
 export function consolePage(c: ConsoleRequest, page: ConsolePage): Markup {
@@ -33,7 +34,7 @@ export function consolePage(c: ConsoleRequest, page: ConsolePage): Markup {
     body: page.body,
     nav: { label: 'Console', items: NAV.map((l) => ({ href: l.href, label: l.label, current: l.href === page.section })) },
     user: { email: c.viewer.email, csrf: c.viewer.csrf },
-    ...(page.script ? { script: page.script } : {}),
+    ...(page.scripts ? { scripts: page.scripts } : {}),
   });
 }
 

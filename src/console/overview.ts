@@ -1,4 +1,4 @@
-import { html, raw, type Markup } from '../html.js';
+import { html, type Markup } from '../html.js';
 import { withQuery } from '../http/ui/pager.js';
 import { badge, heading, link, table, when, type Cell } from '../http/ui/parts.js';
 import { runtimeOverview } from '../operations/index.js';
@@ -10,10 +10,6 @@ import { type ConsoleRequest } from './request.js';
  * refreshes itself every 10 s: a small script fetches the page and swaps its `<main>` (without
  * JavaScript it is a page like any other; reload it).
  */
-
-const REFRESH_SCRIPT = raw(
-  `(()=>{const tick=async()=>{if(document.hidden)return;try{const r=await fetch(location.href,{credentials:'same-origin',headers:{'X-Console-Refresh':'1'}});if(!r.ok||r.redirected)return;const d=new DOMParser().parseFromString(await r.text(),'text/html');const m=d.querySelector('main');const cur=document.querySelector('main');if(m&&cur){cur.innerHTML=m.innerHTML;}}catch(e){}};setInterval(tick,10000);})();`,
-);
 
 const pct = (rate: number) => `${(rate * 100).toFixed(1)} %`;
 const seconds = (s: number) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : s >= 60 ? `${Math.round(s / 60)} min` : `${s} s`);
@@ -108,5 +104,5 @@ export async function overviewPage(c: ConsoleRequest): Promise<void> {
       rows: flightRows(o.work_in_flight),
       empty: 'Nothing in flight.',
     })}${o.incidents.active ? html`<p>${link('/console/incidents?status=active', `${o.incidents.active} active incident(s) »`)}</p>` : null}`;
-  render(c, { title: 'Overview', section: '/console', body, script: REFRESH_SCRIPT });
+  render(c, { title: 'Overview', section: '/console', body, scripts: ['console-refresh'] });
 }

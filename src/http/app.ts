@@ -10,6 +10,7 @@ import { errorEnvelope } from './errors.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
 import { unmatched } from './unmatched.js';
+import { SCRIPTS_PATH, scriptRoutes } from './ui/scripts.js';
 
 /**
  * A router at its mount path (`/v1/coupons`, `/health`). A `probe` (`/health`, `/ready`) answers
@@ -47,7 +48,9 @@ export function createApp(
   app.silent = true; // errors are logged by errorEnvelope, once
   app.context.access = options.access;
   const root = new Router<AppState, AppCustom>();
-  const ordered = [...options.mounts].sort((a, b) => segments(b.path) - segments(a.path));
+  // The platform's own browser scripts (src/http/ui/scripts.ts) are the toolkit's, beside every module's mounts.
+  const mounts = [...options.mounts, { path: SCRIPTS_PATH, router: scriptRoutes() }];
+  const ordered = [...mounts].sort((a, b) => segments(b.path) - segments(a.path));
   for (const { path, router } of ordered) root.use(path, router.routes(), router.allowedMethods());
 
   // The routes a request is for, looked up once (tens of µs over every route) for all the body rules below.

@@ -8,7 +8,7 @@ import { pageForm } from './endpoint.js';
 import { toPlatformError } from './errors.js';
 import { readMultipart, type UploadedFile } from './multipart.js';
 import { problemOf, setProblemHeaders, type Problem } from './page-errors.js';
-import { seeOther, sendPage, setPageHeaders } from './page.js';
+import { seeOther, sendPage, setPageHeaders, type FramingPolicy } from './page.js';
 import type { PathParams } from './path-params.js';
 import { setFlash, takeFlash } from './ui/flash.js';
 
@@ -55,8 +55,8 @@ export type Page<V, P = Record<string, string>> = {
   form: ReadonlyMap<string, string>;
   /** A file form's post (`PageSpec.upload`): its file, or null for any other request. */
   upload: Upload | null;
-  /** Answer a whole page (200 unless told). */
-  render(document: Markup, status?: number): void;
+  /** Answer a whole page (200 unless told); a page that frames another document gives its policy (src/http/page.ts). */
+  render(document: Markup, status?: number, policy?: FramingPolicy): void;
   /** POST-redirect-GET: 303 to a path of this site, with a flash message for the page it shows (src/http/ui/flash.ts). */
   seeOther(to: string, flash?: string): void;
   /** The flash message the last answer left this browser, read once. */
@@ -126,7 +126,7 @@ export function pages<V>(platform: Platform, list: PageList<V>): Pages<V> {
         params: (ctx as { params?: Record<string, string> }).params ?? {},
         form,
         upload,
-        render: (document, status = 200) => sendPage(ctx, status, document),
+        render: (document, status = 200, policy) => sendPage(ctx, status, document, policy),
         seeOther: (to, flash) => {
           if (flash) setFlash(platform, ctx, flash);
           seeOther(ctx, to);

@@ -88,8 +88,22 @@ describe('Operations: the operator console', () => {
     expect(page.headers.get('content-security-policy')).to.contain("frame-ancestors 'none'");
     expect(page.headers.get('x-frame-options')).to.equal('DENY');
     expect(page.headers.get('cache-control')).to.equal('no-store');
-    expect(page.html).to.contain('Runtime overview').and.contain('Processes by group').and.contain('setInterval');
+    expect(page.html).to.contain('Runtime overview').and.contain('Processes by group');
     expect(page.html).to.contain(OPERATOR);
+    // The refresh is a script of this site's (src/http/ui/scripts.ts), never inline, cached for good by its version.
+    expect(page.html).not.to.match(/<script>/);
+    const src = /<script type="module" src="(\/assets\/scripts\/console-refresh\.js\?v=[\w-]{12})"><\/script>/.exec(page.html)?.[1];
+    expect(src, 'the refresh script').to.be.a('string');
+    const script = await fetch(app.url + src!);
+    expect(script.status).to.equal(200);
+    expect(script.headers.get('content-type')).to.equal('text/javascript; charset=utf-8');
+    expect(script.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+    expect(script.headers.get('x-content-type-options')).to.equal('nosniff');
+    expect(await script.text()).to.contain('setInterval');
+    // Another version is this build's script, not to be kept; an unknown name is no script.
+    expect((await fetch(`${app.url}/assets/scripts/console-refresh.js?v=old`)).headers.get('cache-control')).to.equal('no-cache');
+    for (const path of ['/assets/scripts/nothing.js', '/assets/scripts/console-refresh', '/assets/scripts/tsconfig.json'])
+      expect((await fetch(app.url + path)).status, path).to.equal(404);
   });
 
   it('re-runs a failed job from its page (POST form, 303 back); escapes its error; refuses a missing, forged or cross-site token', async () => {

@@ -129,7 +129,7 @@ export async function listingPage(s: ListingPage): Promise<void> {
  * 303 to the app's install URL (the app's site, with the store and a signed install token): the
  * app then sends the merchant to the consent page, and back to the admin afterwards.
  */
-export async function installAction(s: ListingPage): Promise<void> {
+export async function installAppAction(s: ListingPage): Promise<void> {
   const start = await startInstall(s.platform, requestIssuer(s.platform, s.ctx), s.params.appId, { id: s.store.id, subdomain: s.store.subdomain });
   s.seeOther(start.install_url);
 }

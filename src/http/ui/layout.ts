@@ -1,6 +1,7 @@
 import { html, type Markup } from '../../html.js';
 import { csrfInput } from './forms.js';
 import { flashNotice } from './flash.js';
+import { scriptTag, type ScriptName } from './scripts.js';
 import { PLATFORM_STYLE } from './style.js';
 
 /**
@@ -24,8 +25,8 @@ export type LayoutOptions = {
   user?: { email: string; csrf: string };
   /** A flash message after a 303 (src/http/ui/flash.ts), shown once above the content. */
   flash?: string | null;
-  /** A small script of the page's own, its constant markup (`raw`); the page works without it. */
-  script?: Markup;
+  /** The platform scripts the page runs (src/http/ui/scripts.ts); the page works without them unless it is script by nature. */
+  scripts?: readonly ScriptName[];
 };
 
 /** A whole page of the platform's own (not a store's). */
@@ -67,13 +68,7 @@ export function platformPage(o: LayoutOptions): Markup {
           }
           <main id="main" tabindex="-1">${o.flash ? flashNotice(o.flash) : null}${o.body}</main>
         </div>
-        ${
-          o.script
-            ? html`<script>
-                ${o.script};
-              </script>`
-            : null
-        }
+        ${(o.scripts ?? []).map(scriptTag)}
       </body>
     </html>`;
 }
