@@ -5,6 +5,8 @@ import { renderedPageRoutes, themeAssetRoutes } from './routes.js';
 export { createPageRenderer, PAGE_LIMITS, pageRendererOf, renderPage, type PageLimits, type PageRenderer, type RenderedPage } from './liquid/render.js';
 export type { MenuLink, PageRequest } from './page.js';
 export { LOCALE_PATTERN } from './locale.js';
+// The merchant admin's theme editor shows a theme's labels in the merchant's language, falling back as pages do.
+export { resolveReference, translator } from './locale.js';
 export { formatMoney } from './money.js';
 export { variantTitle } from './variant-title.js';
 export { checkAppBlockRendering } from './app-blocks.js';
