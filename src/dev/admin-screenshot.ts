@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { apiClient, type Json } from './api-client.js';
 import { launchChromium } from './chromium.js';
 import { demoProductImage, type DemoShape } from './demo-images.js';
@@ -17,7 +17,8 @@ import { shootAtWidths } from './screenshot-widths.js';
  * Locations, Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a
  * gift card, Content (pages, a page, the blog, an article and the main menu), then Settings and
  * its store details, shipping, taxes, payments, notifications and webhooks pages (the list, a
- * webhook, a delivery), and Your account.
+ * webhook, a delivery), and Your account; last the theme editor of a live copy of aurora with a
+ * draft (its preview, the theme settings with every setting type, a refused colour).
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
@@ -253,6 +254,22 @@ try {
   await shot('webhook', `/admin/stores/${store.id}/settings/webhooks/${erp}`);
   if (delivery) await shot('webhook-delivery', `/admin/stores/${store.id}/settings/webhooks/${erp}/deliveries/${delivery}`);
   await shot('account', '/admin/account');
+
+  // The theme editor: a copy of aurora (every setting type), live, with a draft of its home page; its preview, the theme settings, a refused colour.
+  const aurora = JSON.parse(readFileSync(new URL('../../../fixtures/themes/aurora.json', import.meta.url), 'utf8'));
+  aurora.package.slug = `aurora-editor-${tag}`;
+  await call('POST', '/v1/themes/packages/upload', { bundle: aurora, submission_mode: 'private_install' }, auth);
+  const theme = (await call('POST', `/v1/themes/${aurora.package.slug}/install`, { store_id: store.id, publish: true }, auth)).data.id as string;
+  const home = structuredClone(aurora.templates.home);
+  home.sections.hero.blocks.heading.settings.heading = 'Harbour light, all winter';
+  await call('PUT', `/v1/themes/${aurora.package.slug}/editor/draft?theme_id=${theme}`, { template_key: 'home', version: 0, content: home }, as);
+  const themeEditor = `/admin/stores/${store.id}/themes/${theme}/editor`;
+  await shot('theme-editor', `${themeEditor}?template=home&section=hero&block=heading`);
+  await shot('theme-editor-settings', `${themeEditor}?template=home&section=%40theme`);
+  await page.getByLabel('Accent').fill('orange');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.waitForSelector('#f-s-color_accent-error');
+  await shootAtWidths(page, `${OUT}admin-theme-editor-error`);
 } finally {
   await browser.close();
 }

@@ -42,7 +42,7 @@ const EDITOR_STYLE = raw(`<style>
 .color-field{display:flex;gap:8px;align-items:flex-start}.color-field .field{flex:1}.swatch{flex:none;width:30px;height:30px;margin-top:30px;border:1px solid var(--line);border-radius:6px}
 .radios{border:0;padding:0;margin:0 0 14px}.radios label{font-weight:400;display:block}.field--check label{font-weight:600}
 .save-state{font-size:.85rem}
-@media (max-width:1100px){.editor{grid-template-columns:minmax(0,1fr)}.editor__preview{position:static}.editor__preview iframe{height:70vh}}
+@media (max-width:1100px){.editor{grid-template-columns:minmax(0,1fr)}.editor__preview{position:static}.editor__preview iframe{height:600px}}
 </style>`);
 
 /** The hidden fields of every form of the editor: the selection to come back to, and the draft version the change starts from. */
