@@ -1,9 +1,12 @@
 import { expect } from 'chai';
 import { AdminBrowser, signedInAdmin } from '../helpers/admin.js';
 import { useTestApp } from '../helpers/app.js';
-import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
+import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
+import { givenAppBlockApp, installBlocks } from '../helpers/apps.js';
 import { png } from '../helpers/images.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
+
+const OPERATOR = 'op-themes-editor@example.com';
 
 /**
  * The admin's theme editor (docs/admin.md, The theme editor) on the real server: a store's copy of
@@ -12,7 +15,7 @@ import { bundleOf } from '../helpers/theme-uploads.js';
  * template, publish and discard, the preview frame's headers, and the refusals.
  */
 describe('Admin: the theme editor', () => {
-  const { app, api } = useTestApp('admin_themes_editor');
+  const { app, api } = useTestApp('admin_themes_editor', { OPERATOR_EMAILS: OPERATOR });
   let shop: GivenMerchantWithStore;
   let browser: AdminBrowser;
   let slug: string;
@@ -280,5 +283,31 @@ describe('Admin: the theme editor', () => {
     expect((await browser.get(editor('template=home'), { authorization: `Bearer ${shop.merchant.token}` })).status).to.equal(403);
     expect((await browser.get(editor('template=home', '', 'not-an-id'))).status).to.equal(404);
     expect(await drafts()).to.deep.equal(before);
+  });
+
+  it('offers the store’s enabled app blocks where a section accepts them, with their settings checked by the drafts API', async () => {
+    const operator = await givenMerchant(api, { email: OPERATOR });
+    await installBlocks(api, await givenAppBlockApp(api, operator.token, 'editor-reviews', ['stars'], { heading: 'Stars' }), shop);
+    expect((await browser.get(editor('template=home&section=hero'))).html).to.not.contain('@app/editor-reviews/stars');
+    const at = editor('template=product&section=main');
+    expect((await browser.get(at)).html).to.contain('value="@app/editor-reviews/stars">App: Stars (editor-reviews)');
+    const added = await submit(at, editor('', '/blocks'), {
+      template: 'product',
+      section: 'main',
+      in_section: 'main',
+      op: 'add',
+      add: '@app/editor-reviews/stars',
+    });
+    expect(added.status, added.html.slice(0, 1500)).to.equal(303);
+    const block = 'app-editor-reviews-stars-1';
+    expect(added.location).to.equal(editor(`template=product&section=main&block=${block}`));
+    const fields = { template: 'product', section: 'main', block, 's.heading': 'Rated 5 <3', 's.cta_label': 'Read them' };
+    const bad = await submit(added.location!, editor(), { ...fields, 's.cta_href': 'javascript:alert(1)' });
+    expect(bad.status).to.equal(400);
+    expect(bad.html).to.contain('id="f-s-cta_href-error"');
+    expect((await submit(added.location!, editor(), { ...fields, 's.cta_href': '/pages/reviews' })).status).to.equal(303);
+    const saved = (await state()).templates.product.draft.sections.main.blocks[block];
+    expect(saved).to.deep.include({ type: '@app/editor-reviews/stars', disabled: false });
+    expect(saved.settings).to.include({ heading: 'Rated 5 <3', cta_label: 'Read them', cta_href: '/pages/reviews' });
   });
 });
