@@ -11,8 +11,8 @@ import type { EditorPage } from './load.js';
  * editor), what the editor's frame shows: the store's own theme with its drafts of that template
  * and of the theme settings laid over the live copy (`draftRenderableTheme`, as a preview session
  * shows them), rendered by the shop's renderer. The admin's session is the proof (no token in any
- * address). A product page shows the store's newest active product, a collection page all
- * products, a content page the newest published page.
+ * address). A product page shows an active product of the store, a collection page all
+ * products, a content page a published page.
  *
  * Its headers differ from every other admin page's on purpose: it may be framed by the admin's own
  * origin only (`frame-ancestors 'self'`), and the theme's markup and scripts run sandboxed in an
