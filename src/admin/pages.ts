@@ -83,6 +83,17 @@ import {
   uploadImageAction,
 } from './products/product.js';
 import { adminAccess, inStore } from './request.js';
+import {
+  blockAction,
+  confirmDiscard,
+  confirmPublish as confirmEditorPublish,
+  discardAction,
+  editorPage,
+  publishAction as editorPublishAction,
+  saveSettingsAction,
+  sectionAction,
+} from './themes/editor/actions.js';
+import { previewFrame } from './themes/editor/preview.js';
 import { settingsHome } from './settings/index.js';
 import { notificationsPage, saveNotifications } from './settings/notifications.js';
 import { paymentsPage, saveProvider } from './settings/payments.js';
@@ -262,6 +273,16 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/settings/webhooks/:subscriptionId/delete', async (p) => deleteSubscriptionAction(await inStore(p)));
   on.get('/stores/:storeId/settings/webhooks/:subscriptionId/deliveries/:deliveryId', async (p) => deliveryPage(await inStore(p)));
   on.post('/stores/:storeId/settings/webhooks/:subscriptionId/deliveries/:deliveryId/redeliver', async (p) => redeliverAction(await inStore(p)));
+  // The theme editor (src/admin/themes/editor): an installed theme's drafts per template, its preview, publish and discard.
+  on.get('/stores/:storeId/themes/:themeId/editor', async (p) => editorPage(await inStore(p)));
+  on.post('/stores/:storeId/themes/:themeId/editor', async (p) => saveSettingsAction(await inStore(p)));
+  on.post('/stores/:storeId/themes/:themeId/editor/sections', async (p) => sectionAction(await inStore(p)));
+  on.post('/stores/:storeId/themes/:themeId/editor/blocks', async (p) => blockAction(await inStore(p)));
+  on.get('/stores/:storeId/themes/:themeId/editor/preview', async (p) => previewFrame(await inStore(p)));
+  on.get('/stores/:storeId/themes/:themeId/editor/publish', async (p) => confirmEditorPublish(await inStore(p)));
+  on.post('/stores/:storeId/themes/:themeId/editor/publish', async (p) => editorPublishAction(await inStore(p)));
+  on.get('/stores/:storeId/themes/:themeId/editor/discard', async (p) => confirmDiscard(await inStore(p)));
+  on.post('/stores/:storeId/themes/:themeId/editor/discard', async (p) => discardAction(await inStore(p)));
 
   on.get('/stores/:storeId/exports', async (p) => exportsPage(await inStore(p)));
   on.get('/stores/:storeId/exports/new', async (p) => newExportPage(await inStore(p)));

@@ -21,7 +21,8 @@ import { shootAtWidths } from './screenshot-widths.js';
  * webhook, a delivery), the Export page, an export under way and completed, the exports list, and
  * Your account; with SCREENSHOT_OPERATOR (an address in the platform's OPERATOR_EMAILS), Apps
  * too: the App Store, an app's listing, the installed apps, an app's page, its Uninstall step,
- * its extensions and a function's run log.
+ * its extensions and a function's run log; last the theme editor of a live copy of aurora with a
+ * draft (its preview, the theme settings with every setting type, a refused colour).
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
@@ -384,6 +385,21 @@ try {
   await page.getByRole('button', { name: 'Upload theme' }).click();
   await page.getByText('The bundle was not uploaded').waitFor();
   await shootAtWidths(page, `${OUT}admin-themes-upload-errors`);
+  // The theme editor: a copy of aurora (every setting type), live, with a draft of its home page; its preview, the theme settings, a refused colour.
+  const aurora = JSON.parse(readFileSync(new URL('../../../fixtures/themes/aurora.json', import.meta.url), 'utf8'));
+  aurora.package.slug = `aurora-editor-${tag}`;
+  await call('POST', '/v1/themes/packages/upload', { bundle: aurora, submission_mode: 'private_install' }, auth);
+  const theme = (await call('POST', `/v1/themes/${aurora.package.slug}/install`, { store_id: store.id, publish: true }, auth)).data.id as string;
+  const draft = structuredClone(aurora.templates.home);
+  draft.sections.hero.blocks.heading.settings.heading = 'Harbour light, all winter';
+  await call('PUT', `/v1/themes/${aurora.package.slug}/editor/draft?theme_id=${theme}`, { template_key: 'home', version: 0, content: draft }, as);
+  const themeEditor = `/admin/stores/${store.id}/themes/${theme}/editor`;
+  await shot('theme-editor', `${themeEditor}?template=home&section=hero&block=heading`);
+  await shot('theme-editor-settings', `${themeEditor}?template=home&section=%40theme`);
+  await page.getByLabel('Accent').fill('orange');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.waitForSelector('#f-s-color_accent-error');
+  await shootAtWidths(page, `${OUT}admin-theme-editor-error`);
 } finally {
   await browser.close();
 }

@@ -14,6 +14,8 @@ export async function shootAtWidths(page: Page, path: string): Promise<void> {
     await page.setViewportSize({ width, height });
     const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
     if (overflow > 0) console.warn(`${page.url()} scrolls sideways by ${overflow} px at ${width} px`);
+    // A frame of another origin (the theme editor's sandboxed preview) is not painted while out of view, even in a full-page shot.
+    for (const frame of await page.locator('iframe').all()) await frame.scrollIntoViewIfNeeded();
     const file = width === SCREENSHOT_WIDTHS[0] ? `${path}.png` : `${path}-${width}.png`;
     await page.screenshot({ path: file, fullPage: true });
     console.log(`saved ${file.slice(file.indexOf('docs/'))}`);

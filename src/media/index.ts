@@ -8,6 +8,8 @@ export { deleteMedia, findMedia, findMediaFiles, mediaByIds, uploadMedia } from 
 export { UploadFields } from './schemas.js';
 export type { MediaView } from './present.js';
 export { findMediaFile, mediaRecordsByIds, urlFilename, type MediaRecord } from './public.js';
+// The merchant admin's theme editor offers the store's images to a theme's image settings.
+export { listMedia } from './service.js';
 
 /** A store's images (and the local driver's signed file URLs): /v1/media. */
 export const mediaModule: Module = {

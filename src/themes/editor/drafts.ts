@@ -35,6 +35,16 @@ export async function editableTheme(platform: Platform, store: ScopedStore, slug
   } else {
     theme = await storeThemes(platform.db).findOne({ store_id: storeId, slug }, { sort: { _id: -1 } });
   }
+  return withBundle(platform, theme);
+}
+
+/** The store's installed theme of that id (the merchant admin's editor names an install, not a slug); anything else is 404. */
+export async function editableInstall(platform: Platform, store: ScopedStore, themeId: string): Promise<EditableTheme> {
+  const id = parseObjectId(themeId);
+  return withBundle(platform, id ? await storeThemes(platform.db).findOne({ _id: id, store_id: new ObjectId(store.id) }) : null);
+}
+
+async function withBundle(platform: Platform, theme: StoreThemeDocument | null): Promise<EditableTheme> {
   if (!theme) throw notFound('Installed theme');
   const version = await themeVersions(platform.db).findOne({ _id: theme.version_id });
   if (!version) throw notFound('Installed theme');

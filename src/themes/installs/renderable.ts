@@ -5,7 +5,7 @@ import type { Template, TemplateKey, ThemeBundle } from '../bundle/types.js';
 import { releaseNumber, withDrafts } from '../editor/drafts.js';
 import { findPreviewSession } from '../previews/sessions.js';
 import { storeThemes, type StoreThemeDocument } from './models.js';
-import { themeDrafts } from '../editor/models.js';
+import { themeDrafts, type DraftKey } from '../editor/models.js';
 import { themeVersions } from '../packages/models.js';
 
 /**
@@ -55,13 +55,40 @@ export async function liveRenderableTheme(platform: Platform, storeId: string, l
  */
 export async function previewRenderableTheme(platform: Platform, storeId: string, previewToken: string): Promise<RenderableTheme | null> {
   const session = await findPreviewSession(platform, storeId, previewToken);
-  if (!session) return null;
-  const theme = await storeThemes(platform.db).findOne({ _id: session.store_theme_id, store_id: session.store_id });
+  return session ? draftsOverLive(platform, session.store_id, session.store_theme_id, session.template_key) : null;
+}
+
+/**
+ * The store's installed theme `storeThemeId` with its drafts of `keys` laid over the published
+ * copy, as a preview session shows it: the merchant admin's editor frames this for the template it
+ * edits and the theme settings (its own session is the admin's, so it needs no token). Null when
+ * the theme is not the store's.
+ */
+export async function draftRenderableTheme(
+  platform: Platform,
+  storeId: string,
+  storeThemeId: string,
+  keys: readonly DraftKey[],
+): Promise<RenderableTheme | null> {
+  const store = parseObjectId(storeId);
+  const id = parseObjectId(storeThemeId);
+  return store && id ? draftsOverLive(platform, store, id, keys) : null;
+}
+
+/** A theme's drafts of `keys` (one key, several, or every draft for null) over its published copy. */
+async function draftsOverLive(
+  platform: Platform,
+  storeId: ObjectId,
+  storeThemeId: ObjectId,
+  keys: DraftKey | readonly DraftKey[] | null,
+): Promise<RenderableTheme | null> {
+  const theme = await storeThemes(platform.db).findOne({ _id: storeThemeId, store_id: storeId });
   if (!theme) return null;
   const live = await renderable(platform, theme);
   if (!live) return null;
+  const only = keys === null ? {} : { template_key: typeof keys === 'string' ? keys : { $in: [...keys] } };
   const drafts = await themeDrafts(platform.db)
-    .find({ store_theme_id: theme._id, content: { $ne: null }, ...(session.template_key ? { template_key: session.template_key } : {}) })
+    .find({ store_theme_id: theme._id, content: { $ne: null }, ...only })
     .sort({ template_key: 1 })
     .toArray();
   const { templates, settingsData } = withDrafts(live.templates, live.settingsData, drafts);
