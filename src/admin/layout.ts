@@ -2,6 +2,7 @@ import { html, type Markup } from '../html.js';
 import type { Problem } from '../http/pages.js';
 import { problemCard } from '../http/page-errors.js';
 import { platformPage } from '../http/ui/layout.js';
+import type { ScriptName } from '../http/ui/scripts.js';
 import { shopUrl } from '../shop/index.js';
 import { ADMIN_SECTIONS, type AdminSection } from './nav.js';
 import { storePath, type AdminPage, type StorePage } from './request.js';
@@ -27,7 +28,7 @@ function storeSwitcher(p: AdminPage, current: StorePage['store'] | null): Markup
 /** The Console, in the top bar of a merchant who is also an operator of the platform (whom the console's `operator` rule admits). */
 const consoleLink = (p: AdminPage) => (p.viewer.merchant.operator ? html`<a class="top__link" href="/console">Console</a>` : null);
 
-export type AdminView = { title: string; body: Markup };
+export type AdminView = { title: string; body: Markup; scripts?: readonly ScriptName[] };
 
 /** A page of a store: its sections in the left navigation, the switcher and View shop in the top bar. */
 export function storePage(p: StorePage, section: AdminSection, view: AdminView): Markup {
@@ -41,6 +42,7 @@ export function storePage(p: StorePage, section: AdminSection, view: AdminView):
     topBar: html`${storeSwitcher(p, p.store)}<a class="top__link" href="${shopUrl(p.platform, p.ctx, p.store.subdomain)}">View shop</a>${consoleLink(p)}`,
     user: { email: p.viewer.email, csrf: p.viewer.csrf },
     flash: p.takeFlash(),
+    scripts: view.scripts,
   });
 }
 
