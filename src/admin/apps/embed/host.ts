@@ -34,7 +34,7 @@ export async function appHostPage(s: AppHostPage): Promise<void> {
   }
   const body = html`${backToApps(s)}${heading(frame.appName)}
     <noscript>
-      <style>.app-frame{display:none}</style>
+      <style>.app-frame{display:none !important}</style>
       <div class="card"><p><strong>${frame.appName} needs JavaScript.</strong> Apps run inside the admin with JavaScript, which is off in this browser.
       Turn it on and reload this page, or go back to <a href="${storePath(s.store, '/apps')}">your installed apps</a>.</p></div>
     </noscript>
