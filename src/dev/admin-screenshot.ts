@@ -3,7 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { apiClient, type Json } from './api-client.js';
 import { launchChromium } from './chromium.js';
 import { demoProductImage, type DemoShape } from './demo-images.js';
-import { shootAtWidths } from './screenshot-widths.js';
+import { exampleAppPage, servePage } from './example-app.js';
+import { installApp as installScreenshotApp, publishApp } from './screenshot-apps.js';
+import { SCREENSHOT_WIDTHS, shootAtWidths } from './screenshot-widths.js';
 
 /**
  * `npm run screenshot:admin` (docs/admin.md, Screenshots): the merchant admin's page kinds in a
@@ -253,6 +255,58 @@ try {
   await shot('webhook', `/admin/stores/${store.id}/settings/webhooks/${erp}`);
   if (delivery) await shot('webhook-delivery', `/admin/stores/${store.id}/settings/webhooks/${erp}/deliveries/${delivery}`);
   await shot('account', '/admin/account');
+
+  // The embedded app host and an admin_ui extension (docs/admin.md, The embedded app host): the example app of
+  // docs/app-bridge.md served on this machine as a partner's, published by the operator, installed with read_products.
+  if (process.env.SCREENSHOT_OPERATOR) {
+    const operatorEmail = process.env.SCREENSHOT_OPERATOR;
+    await call('POST', '/v1/auth/signup', { email: operatorEmail, password, name: 'Operator' }).catch(() => undefined);
+    const operator = { authorization: `Bearer ${(await call('POST', '/v1/auth/signin', { email: operatorEmail, password })).data.session.token}` };
+    const partnerApp = await servePage('127.0.0.1', exampleAppPage());
+    try {
+      const handle = `stock-helper-${tag}`;
+      const developer = { name: 'Stock Helper', site: 'https://stock-helper.example.com', email: 'apps@stock-helper.example.com' };
+      const submitted = await publishApp(call, operator, developer, {
+        name: 'Stock Helper',
+        handle,
+        description: 'Keeps an eye on what is running low.',
+        scopes: ['read_products'],
+        webhooks: { topics: ['app.uninstalled'] },
+        support_url: `${developer.site}/support`,
+        bridge: { capabilities: ['api.fetch', 'toast', 'resize'] },
+        extensions: [{ kind: 'admin_ui', handle: 'stock-panel', name: 'Stock panel', target: 'admin.product.details' }],
+      });
+      await installScreenshotApp(call, auth, { appId: submitted.app.id, handle, storeId: store.id, scopes: ['read_products'] });
+      const [installed] = (await call('GET', '/v1/app-store/installations', undefined, as)).data.filter((i: Json) => i.app_id === submitted.app.id);
+      await call('PATCH', `/v1/app-store/installations/${installed.id}/embedding`, { embed_url: `${partnerApp.origin}/app` }, as);
+      // Each width shot once the frames have fitted themselves to it (the app resizes through the bridge), with the app's toast showing.
+      const shootHosted = async (path: string, name: string) => {
+        await page.goto(BASE + path);
+        await page.frameLocator('iframe.app-frame').first().locator('li').first().waitFor();
+        const heights = "[...document.querySelectorAll('iframe.app-frame')].map((f) => f.style.height).join()";
+        for (const width of SCREENSHOT_WIDTHS) {
+          await page.setViewportSize({ width, height: 900 });
+          // Polled through the DevTools protocol (the page's CSP forbids the eval waitForFunction needs): settled when unchanged for 400 ms.
+          for (let i = 0, last = ''; i < 50; i++) {
+            await page.waitForTimeout(400);
+            const now = String(await page.evaluate(heights));
+            if (now === last && !now.split(',').includes('')) break;
+            last = now;
+          }
+          await page.frameLocator('iframe.app-frame').first().getByRole('button', { name: 'Say hello' }).click();
+          await page.locator('.app-toast').first().waitFor();
+          const file = `${OUT}admin-${name}${width === SCREENSHOT_WIDTHS[0] ? '' : `-${width}`}.png`;
+          await page.screenshot({ path: file, fullPage: true });
+          console.log(`saved ${file.slice(file.indexOf('docs/'))}`);
+        }
+        await page.setViewportSize({ width: SCREENSHOT_WIDTHS[0], height: 900 });
+      };
+      await shootHosted(`/admin/stores/${store.id}/apps/${handle}`, 'app');
+      await shootHosted(`/admin/stores/${store.id}/products/${tee.id}`, 'product-extension');
+    } finally {
+      await partnerApp.close();
+    }
+  } else console.log('SCREENSHOT_OPERATOR not set: no embedded app screenshots (start the platform with OPERATOR_EMAILS=<it> and set it here)');
 } finally {
   await browser.close();
 }

@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import { fitsAndPasses, signInInBrowser } from '../helpers/admin.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp } from '../helpers/apps.js';
-import { exampleAppPage, servePage } from '../helpers/bridge-app.js';
+import { exampleAppPage, servePage } from '../../src/dev/example-app.js';
 import { useBrowser } from '../helpers/browser.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenMerchant, givenMerchantWithStore } from '../helpers/factories.js';
+import { until } from '../helpers/waiting.js';
 
 const OPERATOR = 'op-embed-browser@example.com';
 
@@ -74,7 +75,7 @@ describe('Admin: the embedded app host in a browser (Chromium)', () => {
     expect((await frame.getByRole('listitem').allTextContents()).sort()).to.deep.equal(['Enamel Mug', 'Linen Apron']);
     // resize: the frame's height is what the app asked (within the bounds), not the 600 px it started at.
     const height = () => page.locator('iframe.app-frame').evaluate((f) => (f as { style: { height: string } }).style.height);
-    await page.waitForFunction("document.querySelector('iframe.app-frame').style.height !== ''");
+    await until('the frame resized', async () => (await height()) !== '');
     const asked = Number.parseInt(await height(), 10);
     expect(asked).to.be.within(100, 599);
     expect(await page.locator('iframe.app-frame').evaluate((f) => Math.round(f.getBoundingClientRect().height))).to.equal(asked);

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * The example app page of docs/app-bridge.md (its "The example app" section's html block),
- * exactly as a partner would copy it: what a partner's test app serves.
+ * exactly as a partner would copy it: what the embedded host's browser test and the admin's
+ * screenshots serve as a partner's app.
  */
 export function exampleAppPage(): string {
   const doc = readFileSync(new URL('../../../docs/app-bridge.md', import.meta.url), 'utf8');
