@@ -4,6 +4,7 @@ import { useTestApp } from '../helpers/app.js';
 import { givenPublishedApp, installApp, type GivenApp } from '../helpers/apps.js';
 import { givenProduct } from '../helpers/catalog.js';
 import { givenMerchant, givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
+import { givenOrder } from '../helpers/orders.js';
 import type { ShopResponse } from '../helpers/shop.js';
 
 const OPERATOR = 'op-admin-embed@example.com';
@@ -13,7 +14,10 @@ const SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-
 const EMBEDDING = {
   name: 'Stock <Helper>',
   bridge: { capabilities: ['api.fetch', 'toast', 'resize', 'navigation.redirect'] },
-  extensions: [{ kind: 'admin_ui', handle: 'stock-panel', name: 'Stock panel', target: 'admin.product.details' }],
+  extensions: [
+    { kind: 'admin_ui', handle: 'stock-panel', name: 'Stock panel', target: 'admin.product.details' },
+    { kind: 'admin_ui', handle: 'order-notes', name: 'Order <notes>', target: 'admin.order.details', config: { bridge_capabilities: ['api.fetch'] } },
+  ],
 };
 
 /**
@@ -242,7 +246,7 @@ describe('Admin: the embedded app host', () => {
       expect(String(page.headers['content-security-policy'])).to.contain(`frame-src ${src.origin};`);
       expect((await bridge({ type: 'handshake', extension: 'stock-panel' })).body.result.extension).to.equal('stock-panel');
 
-      const [row] = await rows();
+      const row = (await rows()).find((r: { handle: string }) => r.handle === 'stock-panel');
       const off = await api.patch(`/v1/app-store/installations/${installationId}/extensions/${row.id}`, { state: 'disabled', version: row.version }, shop.as);
       expect(off.status, JSON.stringify(off.body)).to.equal(200);
       const after = await productPage();
@@ -251,6 +255,38 @@ describe('Admin: the embedded app host', () => {
       const refused = await bridge({ type: 'toast', message: 'hi', extension: 'stock-panel' });
       expect(refused.status).to.equal(404);
       expect(refused.body.error.code).to.equal('extension_not_found');
+    });
+
+    it("frames an order's page's extension with its own capability layer, its name escaped", async () => {
+      const order = await givenOrder(api, shop.as, { email: 'buyer@example.com', line_items: [{ title: 'Gift wrapping', price: 400, quantity: 1 }] });
+      const page = await browser.get(`/admin/stores/${shop.store.id}/orders/${order.id}`);
+      expect(page.status).to.equal(200);
+      expect(page.html).to.contain('Order &lt;notes&gt;').and.contain('data-extension="order-notes"').and.not.contain('Stock panel');
+      const src = new URL(/<iframe[^>]* src="([^"]+)"/.exec(page.html)![1]!.replaceAll('&amp;', '&'));
+      expect(src.pathname).to.equal('/app/order/details');
+      expect(String(page.headers['content-security-policy'])).to.contain(`frame-src ${src.origin};`);
+      // The extension lists only api.fetch: its toast is off in its frame, on in the app's own.
+      const shaken = await bridge({ type: 'handshake', extension: 'order-notes' });
+      expect(shaken.body.result.capabilities).to.deep.equal({ 'api.fetch': true, toast: false, resize: false, 'navigation.redirect': false });
+      expect((await bridge({ type: 'toast', message: 'hi', extension: 'order-notes' })).body.error.code).to.equal('capability_disabled');
+      expect((await bridge({ type: 'toast', message: 'hi' })).status).to.equal(200);
+    });
+  });
+
+  describe('while an operator suspends the app', () => {
+    it('is a page that says so, with no frame, and every action is refused; undone, it works again', async () => {
+      const path = '/v1/operations/runtime/security/enforcement-events';
+      const suspended = await api.post(path, { action: 'suspend_app', app_id: partner.app.id, reason: 'abuse report' }, { token: operatorToken });
+      expect(suspended.status, JSON.stringify(suspended.body)).to.equal(201);
+      const page = await browser.get(hostPath());
+      expect(page.status).to.equal(403);
+      expect(page.html).to.contain('suspended').and.not.contain('<iframe');
+      const refused = await bridge({ type: 'handshake' });
+      expect(refused.status).to.equal(403);
+      expect(refused.body.error.code).to.equal('app_suspended');
+      const undone = await api.post(`${path}/${suspended.body.data.id}/undo`, { reason: 'resolved' }, { token: operatorToken });
+      expect(undone.status, JSON.stringify(undone.body)).to.equal(200);
+      expect((await bridge({ type: 'handshake' })).status).to.equal(200);
     });
   });
 

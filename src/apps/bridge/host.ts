@@ -59,7 +59,8 @@ function frameOf(platform: Platform, hosted: Hosted, input: { request: AdminRequ
   if (!input.extension && !manifest.embedded.enabled)
     throw new PlatformError('conflict', 'app_not_embedded', 'This app does not open inside the admin (its manifest has embedded.enabled false)');
   const { url } = embedFrameUrl(platform.config, { manifest, installation, store: input.store, extension: input.extension });
-  if (url.origin === originOf(input.request))
+  // The origin this request came to and the platform's published one (PUBLIC_BASE_URL), which may be another host behind a proxy.
+  if (url.origin === originOf(input.request) || url.origin === new URL(requestIssuer(platform, input.request)).origin)
     throw new PlatformError(
       'conflict',
       'embed_url_refused',
