@@ -10,6 +10,7 @@ export const ADMIN_SECTIONS = [
   { key: 'customers', label: 'Customers', path: '/customers' },
   { key: 'discounts', label: 'Discounts', path: '/discounts' },
   { key: 'content', label: 'Content', path: '/content' },
+  { key: 'themes', label: 'Online store', path: '/themes' },
   { key: 'apps', label: 'Apps', path: '/apps' },
   { key: 'settings', label: 'Settings', path: '/settings' },
 ] as const;

@@ -32,7 +32,25 @@ import { confirmDeleteEntry, createEntryAction, deleteEntryAction, entriesPage, 
 import { ARTICLE_KIND, PAGE_KIND } from './content/kinds.js';
 import { addLinkAction, menuPage, moveMenuAction, saveMenuAction } from './content/menu.js';
 import { appHostPage, bridgeAction } from './apps/embed/host.js';
+import { appStorePage, installAppAction, listingPage } from './apps/app-store.js';
+import { extensionsPage, registrationAction, runLogPage } from './apps/extensions.js';
+import {
+  appSettingsPage,
+  capabilitiesAction,
+  confirmUninstall,
+  embedUrlAction,
+  installedAppsPage,
+  permissionsAction,
+  uninstallAction,
+} from './apps/installed.js';
 import { homePage } from './home/page.js';
+import { cancelExportAction, exportPage } from './exports/export.js';
+import { exportsPage } from './exports/list.js';
+import { newExportPage, startExportAction } from './exports/new.js';
+import { buyAction, catalogStorePage, catalogThemePage, installAction, payAction } from './themes/catalog.js';
+import { confirmPublish, libraryPage, previewAction, publishAction } from './themes/library.js';
+import { confirmRollback, releasesPage, rollbackAction } from './themes/releases.js';
+import { uploadAction, uploadedPage, uploadLimit, uploadPage } from './themes/upload.js';
 import { adminErrorPage } from './layout.js';
 import { adminStart, createStoreAction, newStorePage } from './new-store.js';
 import { cancelAction, confirmCancel, fulfilAction, markPaidAction, refundAction } from './orders/actions.js';
@@ -189,6 +207,34 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/content/menu', async (p) => saveMenuAction(await inStore(p)));
   on.post('/stores/:storeId/content/menu/move', async (p) => moveMenuAction(await inStore(p)));
   on.post('/stores/:storeId/content/menu/add', async (p) => addLinkAction(await inStore(p)));
+  on.get('/stores/:storeId/app-store', async (p) => appStorePage(await inStore(p)));
+  on.get('/stores/:storeId/app-store/:appId', async (p) => listingPage(await inStore(p)));
+  on.post('/stores/:storeId/app-store/:appId/install', async (p) => installAppAction(await inStore(p)));
+  on.get('/stores/:storeId/apps', async (p) => installedAppsPage(await inStore(p)));
+  on.get('/stores/:storeId/apps/:handle/settings', async (p) => appSettingsPage(await inStore(p)));
+  on.post('/stores/:storeId/apps/:handle/capabilities', async (p) => capabilitiesAction(await inStore(p)));
+  on.post('/stores/:storeId/apps/:handle/embed-url', async (p) => embedUrlAction(await inStore(p)));
+  on.post('/stores/:storeId/apps/:handle/permissions', async (p) => permissionsAction(await inStore(p)));
+  on.get('/stores/:storeId/apps/:handle/uninstall', async (p) => confirmUninstall(await inStore(p)));
+  on.post('/stores/:storeId/apps/:handle/uninstall', async (p) => uninstallAction(await inStore(p)));
+  on.get('/stores/:storeId/apps/:handle/extensions', async (p) => extensionsPage(await inStore(p)));
+  on.post('/stores/:storeId/apps/:handle/extensions/:registrationId', async (p) => registrationAction(await inStore(p)));
+  on.get('/stores/:storeId/apps/:handle/extensions/:registrationId/runs', async (p) => runLogPage(await inStore(p)));
+  on.get('/stores/:storeId/themes', async (p) => libraryPage(await inStore(p)));
+  on.get('/stores/:storeId/themes/store', async (p) => catalogStorePage(await inStore(p)));
+  on.get('/stores/:storeId/themes/store/:slug', async (p) => catalogThemePage(await inStore(p)));
+  on.post('/stores/:storeId/themes/store/:slug/install', async (p) => installAction(await inStore(p)));
+  on.post('/stores/:storeId/themes/store/:slug/buy', async (p) => buyAction(await inStore(p)));
+  on.post('/stores/:storeId/themes/store/:slug/pay', async (p) => payAction(await inStore(p)));
+  on.get('/stores/:storeId/themes/upload', async (p) => uploadPage(await inStore(p)));
+  on.post('/stores/:storeId/themes/upload', { upload: uploadLimit }, async (p) => uploadAction(await inStore(p)));
+  on.get('/stores/:storeId/themes/uploads/:slug', async (p) => uploadedPage(await inStore(p)));
+  on.get('/stores/:storeId/themes/:themeId/publish', async (p) => confirmPublish(await inStore(p)));
+  on.post('/stores/:storeId/themes/:themeId/publish', async (p) => publishAction(await inStore(p)));
+  on.post('/stores/:storeId/themes/:themeId/preview', async (p) => previewAction(await inStore(p)));
+  on.get('/stores/:storeId/themes/:themeId/releases', async (p) => releasesPage(await inStore(p)));
+  on.get('/stores/:storeId/themes/:themeId/releases/:number/rollback', async (p) => confirmRollback(await inStore(p)));
+  on.post('/stores/:storeId/themes/:themeId/releases/:number/rollback', async (p) => rollbackAction(await inStore(p)));
   // The embedded app host and the bridge its script asks (docs/app-bridge.md; src/admin/apps/embed/).
   on.get('/stores/:storeId/apps/:handle', async (p) => appHostPage(await inStore(p)));
   on.post('/stores/:storeId/apps/:handle/bridge', async (p) => bridgeAction(await inStore(p)));
@@ -220,6 +266,12 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/settings/webhooks/:subscriptionId/delete', async (p) => deleteSubscriptionAction(await inStore(p)));
   on.get('/stores/:storeId/settings/webhooks/:subscriptionId/deliveries/:deliveryId', async (p) => deliveryPage(await inStore(p)));
   on.post('/stores/:storeId/settings/webhooks/:subscriptionId/deliveries/:deliveryId/redeliver', async (p) => redeliverAction(await inStore(p)));
+
+  on.get('/stores/:storeId/exports', async (p) => exportsPage(await inStore(p)));
+  on.get('/stores/:storeId/exports/new', async (p) => newExportPage(await inStore(p)));
+  on.post('/stores/:storeId/exports/new', async (p) => startExportAction(await inStore(p)));
+  on.get('/stores/:storeId/exports/:operationId', async (p) => exportPage(await inStore(p)));
+  on.post('/stores/:storeId/exports/:operationId/cancel', async (p) => cancelExportAction(await inStore(p)));
 
   return on.router;
 }

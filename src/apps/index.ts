@@ -51,6 +51,24 @@ export { requestCompliance } from './compliance/service.js';
 export { appExists } from './partners/submissions.js';
 export { adviseCheckout, type CheckoutAdvice, type CheckoutValidationError } from './function-runs/advise.js';
 export type { FunctionCart } from './functions/targets.js';
+// The merchant admin's Apps pages (src/admin/apps: the App Store, installed apps, extensions) read and act through the same services as the REST API.
+export { getCatalogApp, listCatalog } from './app-store/service.js';
+export { CatalogQuery } from './app-store/schemas.js';
+export type { CatalogAppView } from './app-store/present.js';
+export { listAppRatings } from './ratings/service.js';
+export { AppRatingsQuery } from './ratings/schemas.js';
+export { startInstall, uninstall } from './installations/service.js';
+export { findInstalledApp, installedAppIds, listInstalledApps, type InstalledApp } from './installations/store-apps.js';
+export { updateEmbedding } from './bridge/embedding.js';
+export { requestIssuer } from './oauth/issuer.js';
+export { consentSentence } from './oauth/consent-words.js';
+export { initials as appInitials } from './oauth/consent.js';
+export { listRegistry, type RegistryListing } from './extensions/listing.js';
+export { updateRegistration } from './extensions/registry.js';
+export { UpdateRegistrationBody } from './extensions/schemas.js';
+export type { RegistrationView } from './extensions/present.js';
+export { functionRunLog, MAX_KEPT_RUNS } from './function-runs/runs.js';
+export { BRIDGE_CAPABILITIES, type BridgeCapability } from './manifest/types.js';
 
 /**
  * The app platform (docs/apps.md, docs/oauth.md): partners and their apps, review by operators,

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { apiClient, type Json } from './api-client.js';
 import { launchChromium } from './chromium.js';
 import { demoProductImage, type DemoShape } from './demo-images.js';
 import { exampleAppPage, servePage } from './example-app.js';
-import { installApp as installScreenshotApp, publishApp } from './screenshot-apps.js';
+import { installApp, publishApp } from './screenshot-apps.js';
 import { SCREENSHOT_WIDTHS, shootAtWidths } from './screenshot-widths.js';
 
 /**
@@ -19,12 +19,16 @@ import { SCREENSHOT_WIDTHS, shootAtWidths } from './screenshot-widths.js';
  * Locations, Customers, a customer, Add customer, Discounts (coupons), a coupon, gift cards and a
  * gift card, Content (pages, a page, the blog, an article and the main menu), then Settings and
  * its store details, shipping, taxes, payments, notifications and webhooks pages (the list, a
- * webhook, a delivery), and Your account.
+ * webhook, a delivery), the Export page, an export under way and completed, the exports list, and
+ * Your account; with SCREENSHOT_OPERATOR (an address in the platform's OPERATOR_EMAILS), Apps
+ * too: the App Store, an app's listing, the installed apps, an app's page, its Uninstall step,
+ * its extensions and a function's run log.
  */
 const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
 const call = apiClient(BASE);
 const tag = randomBytes(3).toString('hex');
+const OPERATOR = process.env.SCREENSHOT_OPERATOR;
 
 const email = `admin-shots-${tag}@example.com`;
 const password = 'screenshot password';
@@ -254,14 +258,138 @@ try {
   await shot('webhooks', `/admin/stores/${store.id}/settings/webhooks`);
   await shot('webhook', `/admin/stores/${store.id}/settings/webhooks/${erp}`);
   if (delivery) await shot('webhook-delivery', `/admin/stores/${store.id}/settings/webhooks/${erp}/deliveries/${delivery}`);
+  // Apps (docs/admin.md, Apps): with SCREENSHOT_OPERATOR (an address in the platform's OPERATOR_EMAILS), the operator publishes three apps (as one developer: the operator's profile is one); the store installs one with an admin block and a Checkout Function that runs at checkout, and rates it.
+  if (OPERATOR) {
+    await call('POST', '/v1/auth/signup', { email: OPERATOR, password, name: 'Operator' });
+    const operatorAuth = { authorization: `Bearer ${(await call('POST', '/v1/auth/signin', { email: OPERATOR, password })).data.session.token as string}` };
+    const developer = { name: 'Parcel Labs', site: 'https://parcel-labs.example.com', email: 'apps@parcel-labs.example.com' };
+    const handle = `label-printer-${tag}`;
+    const printer = await publishApp(call, operatorAuth, developer, {
+      name: 'Label Printer',
+      handle,
+      description:
+        'Prints shipping labels and packing slips for your orders, with the carrier’s tracking number filled in.\nBatch-print a day’s orders in one go.',
+      scopes: ['read_orders', 'write_orders', 'read_products'],
+      embedded: { enabled: true, admin_path: '/admin' },
+      bridge: { capabilities: ['api.fetch', 'toast', 'resize'] },
+      extensions: [
+        { kind: 'admin_ui', handle: 'order-label', name: 'Order label', target: 'admin.order.details', config: {} },
+        {
+          kind: 'checkout_function',
+          handle: 'no-international-express',
+          name: 'No international shipping for oversize parcels',
+          target: 'shipping',
+          config: { program: { eachKey: { operations: { preserve: [{ hide: 'world' }] } } } },
+        },
+      ],
+    });
+    await publishApp(call, operatorAuth, developer, {
+      name: 'Stock Sync',
+      handle: `stock-sync-${tag}`,
+      description: 'Keeps your stock levels in line with your warehouse, every five minutes.',
+      scopes: ['read_inventory', 'write_inventory', 'read_products'],
+    });
+    await publishApp(call, operatorAuth, developer, {
+      name: 'Star Reviews',
+      handle: `star-reviews-${tag}`,
+      description: 'Collects product reviews after delivery and shows the stars on your product pages.',
+      scopes: ['read_orders', 'read_products', 'read_reviews', 'write_reviews'],
+    });
+    await installApp(call, auth, { appId: printer.app.id, handle, storeId: store.id, scopes: ['read_orders', 'read_products'] });
+    const installation = (await call('GET', '/v1/app-store/installations', undefined, as)).data[0].id as string;
+    await call(
+      'POST',
+      `/v1/app-store/apps/${printer.app.id}/reviews`,
+      { store_id: store.id, rating: 5, title: 'Saves an hour a day', body: 'Labels for the whole morning’s orders in one click.' },
+      auth,
+    );
+    const fn = (await call('GET', `/v1/app-store/installations/${installation}/extensions`, undefined, as)).data.functions[0];
+    await call('PATCH', `/v1/app-store/installations/${installation}/functions/${fn.id}`, { state: 'enabled', version: fn.version }, as);
+    const cart = (await call('POST', `/v1/storefront/${store.subdomain}/cart`, { lines: [{ variant_id: shirt, quantity: 1 }] })).data.token as string;
+    for (const country of ['GB', 'FR', 'US']) {
+      await call('GET', `/v1/storefront/${store.subdomain}/cart/checkout-options?country_code=${country}`, undefined, { 'x-cart-token': cart });
+    }
+    await shot('app-store', `/admin/stores/${store.id}/app-store`);
+    await shot('app-listing', `/admin/stores/${store.id}/app-store/${printer.app.id}`);
+    await shot('apps', `/admin/stores/${store.id}/apps`);
+    await shot('app-settings', `/admin/stores/${store.id}/apps/${handle}/settings`);
+    await shot('app-uninstall', `/admin/stores/${store.id}/apps/${handle}/uninstall`);
+    await shot('app-extensions', `/admin/stores/${store.id}/apps/${handle}/extensions`);
+    await shot('app-function-runs', `/admin/stores/${store.id}/apps/${handle}/extensions/${fn.id}/runs`);
+  } else console.log('SCREENSHOT_OPERATOR not set: no Apps screenshots (start the platform with OPERATOR_EMAILS=<it> and set it here)');
+  // Exports (docs/admin.md, Exports): the Export page with the list's search; an export caught
+  // under way, before the bulk worker (polling every 2 s) has finished it (`refresh=off`: the page
+  // holds still while it is shot); the same once completed; the store's exports.
+  await shot('export-new', `/admin/stores/${store.id}/exports/new?kind=products&query=Harbour`);
+  await page.goto(`${BASE}/admin/stores/${store.id}/exports/new?kind=products`);
+  await page.getByRole('button', { name: 'Start export' }).click();
+  await page.waitForURL(/\/exports\/[0-9a-f]{24}$/);
+  const exported = page.url().split('/').pop()!;
+  await shot('export-running', `/admin/stores/${store.id}/exports/${exported}?refresh=off`);
+  if (!(await page.getByRole('button', { name: 'Cancel export' }).count())) console.warn('the export had finished before its running page was shot');
+  const exportDone = async (id: string) => {
+    for (let i = 0; i < 120; i++) {
+      if ((await call('GET', `/v1/bulk-operations/${id}`, undefined, as)).data.status === 'completed') return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error(`export ${id} did not complete`);
+  };
+  await exportDone(exported);
+  await shot('export', `/admin/stores/${store.id}/exports/${exported}`);
+  const customersExport = (await call('POST', '/v1/bulk-operations', { query: '{ customers { nodes { id email } } }' }, as)).data.id as string;
+  await exportDone(customersExport);
+  await shot('exports', `/admin/stores/${store.id}/exports`);
   await shot('account', '/admin/account');
+
+  // Online store (docs/admin.md, Themes): a new store's library (its shop closed), then the theme store (with SCREENSHOT_OPERATOR,
+  // one of the platform's OPERATOR_EMAILS, two themes published through review: Harbor free, Ember paid; without, a private one),
+  // a theme's page, the library with the live theme and a second copy, Publish's confirm step, releases, and an upload's problems.
+  const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../fixtures/themes/${name}.json`, import.meta.url), 'utf8')) as Json;
+  const themed = (await call('POST', '/v1/stores', { name: 'Harbour Goods', subdomain: `harbour-themes-${tag}`, currency: 'USD' }, auth)).data.id as string;
+  await shot('themes-closed', `/admin/stores/${themed}/themes`);
+  const operator = process.env.SCREENSHOT_OPERATOR;
+  const harbor = fixture('aurora');
+  Object.assign(harbor.package, { slug: `harbor-${tag}`, name: 'Harbor', author_name: 'Northwind Themes' });
+  const ember = fixture('ember-liquid');
+  Object.assign(ember.package, { slug: `ember-${tag}`, name: 'Ember', author_name: 'Northwind Themes', pricing_type: 'paid', price: 49, currency: 'USD' });
+  if (operator) {
+    await call('POST', '/v1/auth/signup', { email: operator, password, name: 'Operator' }).catch(() => undefined);
+    const asOperator = { authorization: `Bearer ${(await call('POST', '/v1/auth/signin', { email: operator, password })).data.session.token}` };
+    for (const bundle of [harbor, ember]) {
+      const review = (await call('POST', '/v1/themes/packages/upload', { bundle }, auth)).data.review_record.id as string;
+      for (let i = 0; i < 60 && (await call('GET', `/v1/operations/theme-reviews/${review}`, undefined, asOperator)).data.status === 'pending_checks'; i++)
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      await call('POST', `/v1/operations/theme-reviews/${review}/approve`, undefined, asOperator);
+    }
+  } else await call('POST', '/v1/themes/packages/upload', { bundle: harbor, submission_mode: 'private_install' }, auth);
+  await shot('themes-store', `/admin/stores/${themed}/themes/store`);
+  await shot('themes-theme', `/admin/stores/${themed}/themes/store/${operator ? ember.package.slug : harbor.package.slug}`);
+  const inThemed = { ...auth, 'x-store-id': themed };
+  const live = (await call('POST', `/v1/themes/${harbor.package.slug}/install`, { store_id: themed }, auth)).data.id as string;
+  const second = (await call('POST', `/v1/themes/${harbor.package.slug}/install`, { store_id: themed }, auth)).data.id as string;
+  const home = (await call('GET', `/v1/themes/${harbor.package.slug}/editor?theme_id=${live}`, undefined, inThemed)).data.templates.home;
+  await call(
+    'PUT',
+    `/v1/themes/${harbor.package.slug}/editor/draft?theme_id=${live}`,
+    { template_key: 'home', version: home.version, content: home.live },
+    inThemed,
+  );
+  await call('POST', `/v1/themes/${harbor.package.slug}/editor/publish?theme_id=${live}`, {}, inThemed);
+  await shot('themes', `/admin/stores/${themed}/themes`);
+  await shot('themes-publish', `/admin/stores/${themed}/themes/${second}/publish`);
+  await shot('themes-releases', `/admin/stores/${themed}/themes/${live}/releases`);
+  await page.goto(`${BASE}/admin/stores/${themed}/themes/upload`);
+  Object.assign(harbor.package, { slug: 'Not A Slug', price: -1 });
+  delete harbor.templates.home;
+  await page.getByLabel('Theme bundle').setInputFiles({ name: 'theme.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(harbor)) });
+  await page.getByRole('button', { name: 'Upload theme' }).click();
+  await page.getByText('The bundle was not uploaded').waitFor();
+  await shootAtWidths(page, `${OUT}admin-themes-upload-errors`);
 
   // The embedded app host and an admin_ui extension (docs/admin.md, The embedded app host): the example app of
   // docs/app-bridge.md served on this machine as a partner's, published by the operator, installed with read_products.
-  if (process.env.SCREENSHOT_OPERATOR) {
-    const operatorEmail = process.env.SCREENSHOT_OPERATOR;
-    await call('POST', '/v1/auth/signup', { email: operatorEmail, password, name: 'Operator' }).catch(() => undefined);
-    const operator = { authorization: `Bearer ${(await call('POST', '/v1/auth/signin', { email: operatorEmail, password })).data.session.token}` };
+  if (OPERATOR) {
+    const operator = { authorization: `Bearer ${(await call('POST', '/v1/auth/signin', { email: OPERATOR, password })).data.session.token}` };
     const partnerApp = await servePage('127.0.0.1', exampleAppPage());
     try {
       const handle = `stock-helper-${tag}`;
@@ -276,7 +404,7 @@ try {
         bridge: { capabilities: ['api.fetch', 'toast', 'resize'] },
         extensions: [{ kind: 'admin_ui', handle: 'stock-panel', name: 'Stock panel', target: 'admin.product.details' }],
       });
-      await installScreenshotApp(call, auth, { appId: submitted.app.id, handle, storeId: store.id, scopes: ['read_products'] });
+      await installApp(call, auth, { appId: submitted.app.id, handle, storeId: store.id, scopes: ['read_products'] });
       const [installed] = (await call('GET', '/v1/app-store/installations', undefined, as)).data.filter((i: Json) => i.app_id === submitted.app.id);
       await call('PATCH', `/v1/app-store/installations/${installed.id}/embedding`, { embed_url: `${partnerApp.origin}/app` }, as);
       // Each width shot once the frames have fitted themselves to it (the app resizes through the bridge), with the app's toast showing.

@@ -13,6 +13,7 @@ import { storefrontGraphqlRoutes } from './storefront/routes.js';
 export { adminSchema } from './admin/schema.js';
 export { storefrontSchema } from './storefront/schema.js';
 export { ExportBulkOperation } from './bulk/export.js';
+export { cancelBulkOperation, getBulkOperation, listBulkOperations, startBulkOperation, type BulkOperationView } from './bulk/service.js';
 
 const admin = adminGraphqlRoutes(adminMeter);
 const storefront = storefrontGraphqlRoutes(storefrontMeter);

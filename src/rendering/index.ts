@@ -4,7 +4,8 @@ import { closePageRenderer } from './liquid/render.js';
 import { renderedPageRoutes, themeAssetRoutes } from './routes.js';
 export { createPageRenderer, PAGE_LIMITS, pageRendererOf, renderPage, type PageLimits, type PageRenderer, type RenderedPage } from './liquid/render.js';
 export type { MenuLink, PageRequest } from './page.js';
-export { LOCALE_PATTERN } from './locale.js';
+// The merchant admin shows a theme's `t:` labels (section names, settings groups) in the store's language.
+export { LOCALE_PATTERN, resolveReference, translator } from './locale.js';
 export { formatMoney } from './money.js';
 export { variantTitle } from './variant-title.js';
 export { checkAppBlockRendering } from './app-blocks.js';

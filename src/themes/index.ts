@@ -21,6 +21,25 @@ export { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, type
 export type { SectionDef, SettingField, ThemeBundle, Template, TemplateKey } from './bundle/types.js';
 export { TEMPLATE_KEYS } from './bundle/types.js';
 export { isAppBlockType } from './bundle/schema.js';
+// The merchant admin's Themes (src/admin/themes): the library, the catalog, uploads, install, preview, publish, releases and rollback.
+export {
+  getCatalogTheme,
+  installTheme,
+  installedTheme,
+  listCatalog,
+  listInstalledThemes,
+  publishStoreTheme,
+  themeSchema,
+  type InstalledThemeListing,
+} from './installs/service.js';
+export { getAuthoredPackage, listAuthoredPackages, type AuthoredPackage, type AuthoredVersion } from './packages/authored.js';
+export { uploadPackage } from './packages/upload.js';
+export { MAX_BUNDLE_BYTES } from './bundle/schema.js';
+export { createPurchase, isThemePurchased, simulatePurchasePayment, verifyPurchase } from './purchases/service.js';
+export { createPreviewSession } from './previews/sessions.js';
+export { getRelease, listReleases, rollbackRelease } from './editor/releases.js';
+export { CatalogQuery as ThemeCatalogQuery, UploadBody as ThemeUploadBody } from './schemas.js';
+export type { CatalogThemeView, ReleaseView, ReviewView } from './present.js';
 import { editorIndexes } from './editor/models.js';
 import { STORE_THEMES, installIndexes } from './installs/models.js';
 import { THEME_PACKAGES, THEME_VERSIONS, packageIndexes } from './packages/models.js';

@@ -4,7 +4,7 @@ import { startTestApp } from '../helpers/app.js';
 import { givenMerchantWithStore, givenStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { client } from '../helpers/http.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
-import { useThemeMarketplace } from '../helpers/theme-marketplace.js';
+import { approvedTheme, useThemeMarketplace } from '../helpers/theme-marketplace.js';
 import { until } from '../helpers/waiting.js';
 
 const OPERATOR = 'purchase-operator@example.com';
@@ -18,19 +18,10 @@ describe('Theme purchases: purchase, verify the payment, install', () => {
   const { app, api, author, operator } = useThemeMarketplace('theme_purchases', OPERATOR);
 
   /** Upload as the author, let the worker check it, approve it: a published marketplace theme (paid at `price` unless null). */
-  const published = async (price: number | null = 49.99): Promise<string> => {
+  const published = (price: number | null = 49.99): Promise<string> => {
     const bundle = bundleOf('aurora');
     if (price !== null) Object.assign(bundle.package, { pricing_type: 'paid', price, currency: 'USD' });
-    const up = await api.post('/v1/themes/packages/upload', { bundle }, { token: author.merchant.token });
-    expect(up.status, JSON.stringify(up.body)).to.equal(201);
-    const id = up.body.data.review_record.id as string;
-    await until(`review ${id} checked`, async () => {
-      const r = await api.get(`/v1/operations/theme-reviews/${id}`, { token: operator.token });
-      return r.body.data?.status === 'awaiting_review' ? r.body.data : null;
-    });
-    const ok = await api.post(`/v1/operations/theme-reviews/${id}/approve`, undefined, { token: operator.token });
-    expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
-    return bundle.package.slug as string;
+    return approvedTheme(api, author, operator, bundle);
   };
   const purchase = (slug: string, shop: GivenMerchantWithStore, storeId = shop.store.id, headers?: Record<string, string>) =>
     api.post(`/v1/themes/${slug}/purchase`, { store_id: storeId }, { token: shop.merchant.token, ...(headers ? { headers } : {}) });

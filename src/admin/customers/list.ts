@@ -4,6 +4,7 @@ import { blankForm, field } from '../../http/ui/forms.js';
 import { pager } from '../../http/ui/pager.js';
 import { emptyState, heading, link, table } from '../../http/ui/parts.js';
 import { formatMoney } from '../../rendering/index.js';
+import { exportButton } from '../exports/new.js';
 import { storePage } from '../layout.js';
 import { pagePosition, parseQuery, storePath, type StorePage } from '../request.js';
 
@@ -38,7 +39,7 @@ export async function customersPage(s: StorePage): Promise<void> {
         label: 'Add customer',
       });
   const body = html`${heading('Customers')}
-    <p class="actions"><a class="button" href="${path}/new">Add customer</a></p>
+    <p class="actions">${exportButton(s, 'customers', new Map(sent ? [['query', sent]] : []))}<a class="button" href="${path}/new">Add customer</a></p>
     ${search}${table({ label: 'Customers', headings: ['Name', 'Email', 'Orders', 'Total spent'], rows, empty, stack: true })}${pager({
       path,
       params: { query: sent, limit: s.ctx.query.limit ? query.limit : undefined },

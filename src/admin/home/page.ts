@@ -7,6 +7,8 @@ import { formatMoney } from '../../rendering/index.js';
 import { shopUrl } from '../../shop/index.js';
 import { getLiveTheme } from '../../themes/index.js';
 import { storePage } from '../layout.js';
+import { noThemeNotice } from '../themes/library.js';
+import { freeThemesPath } from '../themes/paths.js';
 import { storePath, type StorePage } from '../request.js';
 
 /**
@@ -47,6 +49,7 @@ export async function homePage(s: StorePage): Promise<void> {
   const ordersPath = storePath(store, '/orders');
 
   const body = html`${heading(store.name, 'Today and the last 30 days (UTC), what is waiting, and your shop.')}
+    ${theme ? null : noThemeNotice(s)}
     <div class="grid" style="grid-template-columns:repeat(auto-fill,minmax(150px,1fr));margin-bottom:18px">
       ${stat('Orders today', today.orders.toLocaleString('en'))}${stat('Sales today', money(today.sales))}${stat(
         'Orders, last 30 days',
@@ -80,7 +83,10 @@ export async function homePage(s: StorePage): Promise<void> {
     <h2>Your shop</h2>
     ${facts([
       ['Address', link(shop, shop)],
-      ['Live theme', theme ? `${theme.slug} ${theme.version}` : 'None yet: install a theme to open the shop'],
+      [
+        'Live theme',
+        theme ? `${theme.slug} ${theme.version}` : html`None yet: install a theme to open the shop. ${link(freeThemesPath(s), 'Install a free theme')}`,
+      ],
       ['Currency', store.currency],
     ])}`;
   s.render(storePage(s, 'home', { title: 'Home', body }));

@@ -5,6 +5,7 @@ import { pager } from '../../http/ui/pager.js';
 import { emptyState, heading, link, table, when } from '../../http/ui/parts.js';
 import { listOrders, ListOrdersQuery } from '../../orders/index.js';
 import { formatMoney } from '../../rendering/index.js';
+import { exportButton } from '../exports/new.js';
 import { storePage } from '../layout.js';
 import { pagePosition, parseQuery, storePath, type StorePage } from '../request.js';
 import { FINANCIAL_STATES, FULFILMENT_CHOICES, financialBadge, fulfilmentBadge } from './states.js';
@@ -87,7 +88,7 @@ export async function ordersPage(s: StorePage): Promise<void> {
         label: 'Back to Home',
       });
   const body = html`<div class="actions" style="justify-content:space-between;align-items:center">
-      ${heading('Orders')}<a class="button" href="${storePath(s.store, '/orders/new')}">Create order</a>
+      ${heading('Orders')}<span class="actions">${exportButton(s, 'orders', sent)}<a class="button" href="${storePath(s.store, '/orders/new')}">Create order</a></span>
     </div>
     ${form}${table({
       label: 'Orders',

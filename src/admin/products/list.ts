@@ -6,6 +6,7 @@ import { blankForm, field, select } from '../../http/ui/forms.js';
 import { pager } from '../../http/ui/pager.js';
 import { emptyState, heading, link, table } from '../../http/ui/parts.js';
 import { formatMoney } from '../../rendering/index.js';
+import { exportButton } from '../exports/new.js';
 import { storePage } from '../layout.js';
 import { pagePosition, parseQuery, storePath, type StorePage } from '../request.js';
 import { statusBadge } from './status.js';
@@ -109,7 +110,7 @@ export async function productsPage(s: StorePage): Promise<void> {
     ? emptyState('No product matches these filters.', { href: path, label: 'Clear filters' })
     : emptyState('No products yet. Add your first product: a title, a price, and it can be in your shop.', addProduct);
   const body = html`<div class="actions" style="justify-content:space-between;align-items:center">
-      ${heading('Products')}<a class="button" href="${addProduct.href}">Add product</a>
+      ${heading('Products')}<span class="actions">${exportButton(s, 'products', sent)}<a class="button" href="${addProduct.href}">Add product</a></span>
     </div>
     <p><a href="${storePath(s.store, '/collections')}">Collections</a></p>
     ${form}${table({ label: 'Products', headings: ['Product', 'Status', 'Stock', 'Price'], rows, empty })}${pager({

@@ -20,7 +20,8 @@ export async function findPublishedApp(platform: Platform, appId: string): Promi
   return id ? ((await apps(platform.db).findOne({ _id: id, ...PUBLISHED })) as PublishedApp | null) : null;
 }
 
-async function present(platform: Platform, list: PublishedApp[]): Promise<CatalogAppView[]> {
+/** Published apps as the catalog shows them, with their partners (one read). */
+export async function catalogViews(platform: Platform, list: readonly PublishedApp[]): Promise<CatalogAppView[]> {
   const devs = await developers(platform.db)
     .find({ _id: { $in: list.map((a) => a.developer_id) } })
     .toArray();
@@ -40,11 +41,11 @@ export async function listCatalog(platform: Platform, query: CatalogQuery): Prom
     .limit(query.limit + 1)
     .toArray()) as PublishedApp[];
   const { items, nextCursor } = pageOf(docs, query.limit);
-  return { items: await present(platform, items), nextCursor };
+  return { items: await catalogViews(platform, items), nextCursor };
 }
 
 export async function getCatalogApp(platform: Platform, appId: string): Promise<CatalogAppView> {
   const app = await findPublishedApp(platform, appId);
   if (!app) throw notFound('App');
-  return (await present(platform, [app]))[0]!;
+  return (await catalogViews(platform, [app]))[0]!;
 }

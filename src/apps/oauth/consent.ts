@@ -146,7 +146,8 @@ const SCOPE_STYLE = raw(`<style>
 .consent__fine{font-size:.85rem;margin:14px 0 0}
 </style>`);
 
-const initials = (name: string) =>
+/** An app's initials, for its tile (the catalog has no icons): the consent page's and the admin's App Store. */
+export const initials = (name: string) =>
   name
     .split(/\s+/)
     .filter(Boolean)

@@ -10,6 +10,7 @@ import { presentCatalogTheme, presentStoreTheme, type CatalogThemeView, type Sto
 import { hasPaidPurchase } from '../purchases/service.js';
 import type { CatalogQuery } from '../schemas.js';
 import { storeThemes, type StoreThemeDocument } from './models.js';
+import { editableTheme, type EditableTheme } from '../editor/drafts.js';
 import { themePackages, themeVersions, type CatalogMeta, type ThemePackageDocument } from '../packages/models.js';
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -137,4 +138,53 @@ export async function publishStoreTheme(platform: Platform, store: ScopedStore, 
   if (!doc) throw notFound('Installed theme');
   await setLiveTheme(platform, store.id, doc._id);
   return withRole(doc, doc._id.toHexString());
+}
+
+/** One theme as the catalog shows it, by slug: a published marketplace theme, or the caller's own private one (only its author sees it); else 404. */
+export async function getCatalogTheme(
+  platform: Platform,
+  slug: string,
+  caller: MerchantPrincipal,
+): Promise<CatalogThemeView & { visibility: ThemePackageDocument['visibility'] }> {
+  const pkg = await publishedPackage(platform, slug);
+  if (!pkg?.catalog || (pkg.visibility === 'private' && !pkg.author_id.equals(caller.merchantId))) throw notFound('Theme');
+  return { ...presentCatalogTheme({ ...pkg, catalog: pkg.catalog }), visibility: pkg.visibility };
+}
+
+/** An installed theme as the merchant admin lists it: the API's view, its package's name and author, and its last release. */
+export type InstalledThemeListing = StoreThemeView & { name: string; author_name: string; release_number: number; released_at: string | null };
+
+/** A page of a store's installed themes (as `listStoreThemes`), each with its package's name and author (one read of the page's packages). */
+export async function listInstalledThemes(
+  platform: Platform,
+  store: ScopedStore,
+  q: Page,
+): Promise<{ items: InstalledThemeListing[]; nextCursor: string | null }> {
+  const page = await findPage(storeThemes(platform.db), { store_id: new ObjectId(store.id), ...afterCursor(q) }, q.limit);
+  const ids = [...new Set(page.items.map((d) => d.package_id.toHexString()))].map((id) => new ObjectId(id));
+  const packages = await themePackages(platform.db)
+    .find({ _id: { $in: ids } }, { projection: { name: 1, author_name: 1 } })
+    .toArray();
+  const byId = new Map(packages.map((p) => [p._id.toHexString(), p]));
+  return {
+    items: page.items.map((d) => {
+      const pkg = byId.get(d.package_id.toHexString());
+      return {
+        ...withRole(d, store.live_theme_id),
+        name: pkg?.name ?? d.slug,
+        author_name: pkg?.author_name ?? '',
+        release_number: d.release_number ?? 0,
+        released_at: d.last_release?.published_at.toISOString() ?? null,
+      };
+    }),
+    nextCursor: page.nextCursor,
+  };
+}
+
+/** A store's installed theme by its id, with its version's bundle (what previews and releases start from); another store's or none is 404. */
+export async function installedTheme(platform: Platform, store: ScopedStore, themeId: string): Promise<EditableTheme> {
+  const id = parseObjectId(themeId);
+  const doc = id ? await storeThemes(platform.db).findOne({ _id: id, store_id: new ObjectId(store.id) }, { projection: { slug: 1 } }) : null;
+  if (!doc) throw notFound('Installed theme');
+  return editableTheme(platform, store, doc.slug, themeId);
 }

@@ -21,7 +21,8 @@ export type ListingFields = {
   currency: string;
 };
 
-export const listingFields = (p: PackageMeta): ListingFields => ({
+/** A manifest's (or a package's) listing fields, each named: what a package keeps, and what its author's pages show. */
+export const listingFields = (p: PackageMeta | ListingFields): ListingFields => ({
   name: p.name,
   author_name: p.author_name,
   site_types: p.site_types,
@@ -77,6 +78,8 @@ export const packageIndexes: IndexDeclaration[] = [
     indexes: [
       { key: { slug: 1 }, name: 'slug_unique', unique: true },
       { key: { status: 1, visibility: 1, _id: 1 }, name: 'status_visibility_id' },
+      // An author's own packages, newest first (the merchant admin's uploads).
+      { key: { author_id: 1, _id: 1 }, name: 'author_id_id' },
     ],
   },
   {

@@ -183,3 +183,7 @@ export async function simulatePurchasePayment(platform: Platform, store: ScopedS
 export async function hasPaidPurchase(platform: Platform, storeId: string, packageId: ObjectId): Promise<boolean> {
   return (await themePurchases(platform.db).countDocuments({ store_id: new ObjectId(storeId), package_id: packageId, status: 'paid' }, { limit: 1 })) > 0;
 }
+
+/** Whether a store has paid for a package by its id (the merchant admin's theme page: Install, or Buy). */
+export const isThemePurchased = (platform: Platform, storeId: string, packageId: string): Promise<boolean> =>
+  hasPaidPurchase(platform, storeId, new ObjectId(packageId));
