@@ -421,6 +421,8 @@ try {
             if (now === last && !now.split(',').includes('')) break;
             last = now;
           }
+          // One toast in the shot: the last width's gone first.
+          if (await page.locator('.app-toast').count()) await page.locator('.app-toast').first().waitFor({ state: 'detached' });
           await page.frameLocator('iframe.app-frame').first().getByRole('button', { name: 'Say hello' }).click();
           await page.locator('.app-toast').first().waitFor();
           const file = `${OUT}admin-${name}${width === SCREENSHOT_WIDTHS[0] ? '' : `-${width}`}.png`;
