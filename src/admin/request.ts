@@ -4,6 +4,7 @@ import { notFound } from '../errors.js';
 import { signedInMerchant, type SignedIn } from '../http/page-access.js';
 import type { Page, PageAccess } from '../http/pages.js';
 import { parseListQuery, trailOf } from '../http/ui/pager.js';
+import type { OnceScope } from '../http/ui/once.js';
 import { findOwnedStore, listStoresOwnedBy, type StoreView } from '../stores/index.js';
 
 /**
@@ -48,3 +49,11 @@ export function pagePosition(p: AdminPage) {
   const cursor = p.ctx.query.cursor;
   return { cursor: typeof cursor === 'string' ? cursor : null, trail: trailOf(p.ctx) };
 }
+
+/** A store's form that acts once however often it is sent (src/http/ui/once.ts): the merchant in this store sends it, under its `form_key`. */
+export const onceScope = (s: StorePage, action: string, input: unknown): OnceScope => ({
+  caller: `${s.viewer.merchant.merchantId}|${s.store.id}`,
+  action,
+  key: s.form.get('form_key'),
+  input,
+});

@@ -136,6 +136,24 @@ describe('Admin: Discounts', () => {
       .and.not.contain('Disable gift card</a>');
   });
 
+  it('issues one gift card when the same Issue form is sent twice, even at once, and both answers show its code', async () => {
+    const cards = async () => (await api.get('/v1/products/gift-cards?limit=100', shop.as)).body.data.length as number;
+    const before = await cards();
+    const form = await browser.get(discounts('/gift-cards/new'));
+    const key = /name="form_key" value="([^"]+)"/.exec(form.html)?.[1];
+    expect(key, 'the Issue form carries a key').to.be.a('string');
+    const fields = { csrf_token: AdminBrowser.csrfOf(form), form_key: key!, initial_value: '10' };
+    const sent = await Promise.all([1, 2].map(() => browser.post(discounts('/gift-cards/new'), fields)));
+    const codes = sent.map((r) => /<strong>([A-Z0-9 ]{19})<\/strong>/.exec(r.html)?.[1]);
+    expect(sent.map((r) => r.status)).to.deep.equal([201, 201]);
+    expect(codes[0]).to.be.a('string').and.equal(codes[1]);
+    expect(await cards()).to.equal(before + 1);
+    // The same key with another value is another request: refused, nothing issued.
+    const changed = await browser.post(discounts('/gift-cards/new'), { ...fields, initial_value: '11' });
+    expect(changed.status).to.be.within(400, 499);
+    expect(await cards()).to.equal(before + 1);
+  });
+
   it('refuses another merchant, another store’s coupon, a missing or cross-site token, changing nothing', async () => {
     const c = await givenCoupon(api, shop.as, { code: 'KEEPME', type: 'percentage', value: 5 });
     const at = discounts(`/coupons/${c.id}`);

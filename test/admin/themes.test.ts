@@ -101,6 +101,21 @@ describe('Admin: Themes', () => {
     expect(await liveThemeId()).to.equal(second.id);
   });
 
+  it('installs one copy when the same Install form is sent twice, even at once (its form key); a new form installs another', async () => {
+    const before = (await installed()).length;
+    const page = await browser.get(themes(`/store/${free}`));
+    const key = /name="form_key" value="([^"]+)"/.exec(page.html)?.[1];
+    expect(key, 'the Install form carries a key').to.be.a('string');
+    const fields = { csrf_token: AdminBrowser.csrfOf(page), form_key: key! };
+    const [a, b] = await Promise.all([browser.post(themes(`/store/${free}/install`), fields), browser.post(themes(`/store/${free}/install`), fields)]);
+    const again = await browser.post(themes(`/store/${free}/install`), fields);
+    for (const sent of [a, b, again]) expect(sent.status, sent.html.slice(0, 300)).to.equal(303);
+    expect((await installed()).length).to.equal(before + 1);
+    // The same key sent by another merchant is another form (and another merchant may not install into this store at all).
+    expect((await post(themes(`/store/${free}`), themes(`/store/${free}/install`))).status).to.equal(303);
+    expect((await installed()).length).to.equal(before + 2);
+  });
+
   it('opens a preview: a preview session of the theme, and the store’s page rendered with it', async () => {
     const [theme] = await installed();
     const preview = await post(themes(), themes(`/${theme!.id}/preview`));

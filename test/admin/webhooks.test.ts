@@ -94,6 +94,19 @@ describe('Admin: Webhooks', () => {
     await api.delete(`/v1/operations/webhook-subscriptions/${listed.id}`, shop.as);
   });
 
+  it('adds one webhook when the same Add form is sent twice, even at once, and both answers show its secret', async () => {
+    const subscriptions = async () => (await api.get('/v1/operations/webhook-subscriptions?limit=100', shop.as)).body.data.length as number;
+    const before = await subscriptions();
+    const form = await browser.get(webhooks('/new'));
+    const key = /name="form_key" value="([^"]+)"/.exec(form.html)?.[1];
+    expect(key, 'the Add form carries a key').to.be.a('string');
+    const fields = { csrf_token: AdminBrowser.csrfOf(form), form_key: key!, target_url: 'http://127.0.0.1:9/once', event_types: 'store.updated' };
+    const sent = await Promise.all([1, 2].map(() => browser.post(webhooks('/new'), fields)));
+    expect(sent.map((r) => r.status)).to.deep.equal([201, 201]);
+    expect(secretIn(sent[0]!.html)).to.be.a('string').and.equal(secretIn(sent[1]!.html));
+    expect(await subscriptions()).to.equal(before + 1);
+  });
+
   it('shows a failing webhook’s health and its failed delivery, and redelivers it through the log’s guards', async () => {
     let down = true;
     receiver.on('/admin-down', () => ({ status: down ? 500 : 200 }));

@@ -22,7 +22,8 @@ import { parsedBody, refusedForm } from '../forms.js';
 import { storePage } from '../layout.js';
 import { storePath, type StorePage } from '../request.js';
 import { fullName } from './list.js';
-import { ADDRESS_FIELDS, addressFields, addressValues, CUSTOMER_FIELDS, customerFields, customerPage, formKey, type CustomerPage } from './page.js';
+import { ADDRESS_FIELDS, addressFields, addressValues, CUSTOMER_FIELDS, customerFields, customerPage, type CustomerPage } from './page.js';
+import { formKeyInput } from '../../http/ui/once.js';
 
 /**
  * The customer pages' actions (docs/admin.md, Customers), each through the customers service the
@@ -196,7 +197,7 @@ export async function privacyPage(s: CustomerPage, kind: PrivacyKind, form: Form
   const text = PRIVACY[kind];
   const body = html`<div class="narrow">
     <form class="card" method="post" action="${back}/${kind}">
-      ${csrfInput(s.viewer.csrf)}${formKey(form)}${errorSummary(form.problems)}
+      ${csrfInput(s.viewer.csrf)}${formKeyInput(form)}${errorSummary(form.problems)}
       <h1>${text.question}</h1>
       <p><strong>${fullName(c) ?? c.email}</strong> (${c.email}). ${text.detail}</p>
       <div class="actions"><button class="button button--danger" type="submit">${text.button}</button><a href="${back}">Cancel</a></div>

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { getCustomer, listAddresses, type CustomerAddressView, type CustomerView } from '../../customers/index.js';
 import { html, type Markup } from '../../html.js';
 import { notFound } from '../../errors.js';
 import { parseObjectId } from '../../ids.js';
-import { blankForm, csrfInput, errorSummary, field, hiddenInput, textarea, type FormState } from '../../http/ui/forms.js';
+import { blankForm, csrfInput, errorSummary, field, textarea, type FormState } from '../../http/ui/forms.js';
 import { badge, facts, heading, link, table, when } from '../../http/ui/parts.js';
 import { listOrders } from '../../orders/index.js';
 import { formatMoney } from '../../rendering/index.js';
@@ -75,9 +74,6 @@ export const addressFields = (form: FormState, o: { province?: boolean } = {}) =
     ${field(form, 'country_code', 'Country code', { required: true, hint: 'Two letters, such as US or GB', attrs: html`maxlength="2" autocapitalize="characters"` })}
     ${field(form, 'phone', 'Phone', { type: 'tel', id: 'a-phone' })}
   </div>`;
-
-/** A form's key against a double submission (the compliance service's Idempotency-Key): kept when the form is shown again. */
-export const formKey = (form: FormState) => hiddenInput('form_key', form.values.get('form_key') ?? randomUUID());
 
 function addressCard(s: CustomerPage, a: CustomerAddressView): Markup {
   const at = storePath(s.store, `/customers/${s.params.customerId}/addresses/${a.id}`);

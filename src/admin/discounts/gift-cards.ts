@@ -16,7 +16,8 @@ import { zodIssues } from '../../http/validate.js';
 import { formatMoney } from '../../rendering/index.js';
 import { refusedForm } from '../forms.js';
 import { storePage } from '../layout.js';
-import { pagePosition, parseQuery, storePath, type StorePage } from '../request.js';
+import { onceScope, pagePosition, parseQuery, storePath, type StorePage } from '../request.js';
+import { actOnce, formKeyInput } from '../../http/ui/once.js';
 import { discountTabs } from './coupons.js';
 import { minorUnits } from './inputs.js';
 
@@ -32,7 +33,7 @@ type GiftCardPage = StorePage<{ storeId: string; giftCardId: string }>;
 const FIELDS = new Set(['initial_value', 'code', 'expires_on', 'note']);
 
 /** The code as every page but its issue's shows it: its last four characters. */
-const masked = (g: GiftCardView) => `•••• ${g.last_characters}`;
+const masked = (g: Pick<GiftCardView, 'last_characters'>) => `•••• ${g.last_characters}`;
 const status = (g: GiftCardView) => (g.status === 'active' ? badge('active', 'ok') : badge('disabled', 'bad'));
 
 export async function giftCardsPage(s: StorePage): Promise<void> {
@@ -68,7 +69,7 @@ export function newGiftCardPage(s: StorePage, form: FormState = blankForm(), cod
     <div class="narrow">
       ${heading('Issue gift card')}
       <form class="card" method="post" action="${path}/new" novalidate>
-        ${csrfInput(s.viewer.csrf)}${errorSummary(form.problems)}
+        ${csrfInput(s.viewer.csrf)}${formKeyInput(form)}${errorSummary(form.problems)}
         ${field(form, 'initial_value', `Value (${s.store.currency})`, { required: true, attrs: html`inputmode="decimal"` })}
         ${field(form, 'code', 'Code', { hint: 'Leave empty for a random 16-character code, or 8 to 20 letters and digits', attrs: html`autocapitalize="characters" spellcheck="false" autocomplete="off"` })}
         ${field(form, 'expires_on', 'Expires after (UTC day)', { type: 'date', hint: 'Leave empty for a card that never expires' })}
@@ -93,7 +94,12 @@ export async function issueGiftCardAction(s: StorePage): Promise<void> {
   if (issues.length || !parsed.success) return newGiftCardPage(s, formWithIssues(s.form, issues, FIELDS), 400);
   let card;
   try {
-    card = await createGiftCard(s.platform, s.store, parsed.data);
+    // A double-clicked Issue issues one card, and the second answer shows its code too (src/http/ui/once.ts).
+    const body = parsed.data;
+    card = await actOnce(s.platform, onceScope(s, 'gift-card-issue', body), async () => {
+      const made = await createGiftCard(s.platform, s.store, body);
+      return { id: made.id, code: made.code, initial_value: made.initial_value, currency: made.currency, last_characters: made.last_characters };
+    });
   } catch (err) {
     return newGiftCardPage(s, refusedForm(s.form, err, FIELDS, new Map([['gift_card_code_taken', 'code']])), 409);
   }

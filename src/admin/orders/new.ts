@@ -10,7 +10,8 @@ import { zodIssues } from '../../http/validate.js';
 import { levelsOfProducts, listLocations } from '../../inventory/index.js';
 import { createOrder, CreateOrderBody } from '../../orders/index.js';
 import { formatMoney } from '../../rendering/index.js';
-import { addressFields, ADDRESS_FIELDS, formKey } from '../customers/page.js';
+import { addressFields, ADDRESS_FIELDS } from '../customers/page.js';
+import { formKeyInput } from '../../http/ui/once.js';
 import { minorUnits, wholeNumber } from '../discounts/inputs.js';
 import { storePage } from '../layout.js';
 import { parseQuery, storePath, type StorePage } from '../request.js';
@@ -175,7 +176,7 @@ async function renderNewOrder(s: StorePage, draft: Draft, form: FormState, notic
     ${picker}
     <form class="card" method="post" action="${pagePath(s)}" novalidate>
       <h2 style="margin-top:0">Order</h2>
-      ${csrfInput(s.viewer.csrf)}${formKey(form)}${errorSummary(form.problems)}
+      ${csrfInput(s.viewer.csrf)}${formKeyInput(form)}${errorSummary(form.problems)}
       <h3>Lines</h3>
       ${linesTable(s, draft, form)}
       <fieldset class="field">

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { customersByIds } from '../../customers/index.js';
 import { html, type Markup } from '../../html.js';
-import { blankForm, csrfInput, errorSummary, field, hiddenInput, select, type FormState } from '../../http/ui/forms.js';
+import { blankForm, csrfInput, errorSummary, field, select, type FormState } from '../../http/ui/forms.js';
 import { facts, heading, link, table, when } from '../../http/ui/parts.js';
+import { formKeyInput } from '../../http/ui/once.js';
 import { listLocations, type LocationView } from '../../inventory/index.js';
 import { getOrder, type OrderView } from '../../orders/index.js';
 import { transactionsOfOrders, type PaymentTransactionView } from '../../payments/index.js';
@@ -69,7 +69,6 @@ function timeline(o: OrderView, payments: readonly PaymentTransactionView[]): Mo
 
 const locationChoices = (locations: readonly LocationView[]) => locations.map((l) => ({ value: l.id, label: l.name }));
 /** A form's key against a double submission (the orders services' request ids): kept when the form is shown again. */
-const formKey = (form: FormState) => hiddenInput('form_key', form.values.get('form_key') ?? randomUUID());
 const quantity = (form: FormState, name: string, label: string, max: number, initial: number) =>
   field(form.values.has(name) ? form : { ...form, values: new Map([...form.values, [name, String(initial)]]) }, name, label, {
     type: 'number',
@@ -83,7 +82,7 @@ function fulfilForm(s: OrderPage, o: OrderView, locations: readonly LocationView
     return html`<div class="card"><h2 style="margin-top:0">Fulfil</h2><p class="muted">Add an inventory location to ship from first.</p></div>`;
   return html`<form class="card" method="post" action="${storePath(s.store, `/orders/${o.id}/fulfil`)}" novalidate>
     <h2 style="margin-top:0">Fulfil</h2>
-    ${csrfInput(s.viewer.csrf)}${formKey(form)}${errorSummary(form.problems)}
+    ${csrfInput(s.viewer.csrf)}${formKeyInput(form)}${errorSummary(form.problems)}
     <div class="grid">${open.map((l) => quantity(form, `ship_${l.id}`, `${l.title}: units to ship (of ${leftToShip(l)})`, leftToShip(l), leftToShip(l)))}</div>
     ${select(form, 'location_id', 'Ship from', locationChoices(locations), { required: true, selected: open[0]?.location_id ?? locations[0]!.id })}
     <div class="grid">
@@ -99,7 +98,7 @@ function refundForm(s: OrderPage, o: OrderView, locations: readonly LocationView
   return html`<form class="card" method="post" action="${storePath(s.store, `/orders/${o.id}/refund`)}" novalidate>
     <h2 style="margin-top:0">Refund</h2>
     <p class="muted">Up to ${formatMoney(refundable(o), o.currency)}: units of lines (at their price, tax and discount included), an amount, or both.</p>
-    ${csrfInput(s.viewer.csrf)}${formKey(form)}${errorSummary(form.problems)}
+    ${csrfInput(s.viewer.csrf)}${formKeyInput(form)}${errorSummary(form.problems)}
     ${lines.length ? html`<div class="grid">${lines.map((l) => quantity(form, `refund_${l.id}`, `${l.title}: units (of ${leftToRefund(l)})`, leftToRefund(l), 0))}</div>` : null}
     <div class="grid">
       ${field(form, 'amount', `Amount (${o.currency})`, { hint: 'Leave empty to refund the units’ share', attrs: html`inputmode="decimal"` })}

@@ -8,7 +8,8 @@ import { createSubscription, listSubscriptions, subscriptionSchemas, type Subscr
 import { checkbox } from '../discounts/inputs.js';
 import { refusedForm } from '../forms.js';
 import { storePage } from '../layout.js';
-import { pagePosition, parseQuery, storePath, type StorePage } from '../request.js';
+import { onceScope, pagePosition, parseQuery, storePath, type StorePage } from '../request.js';
+import { actOnce, formKeyInput } from '../../http/ui/once.js';
 
 /**
  * `/admin/stores/<id>/settings/webhooks` (docs/admin.md, Webhooks): the store's own webhook
@@ -115,7 +116,7 @@ export function newWebhookPage(s: StorePage, form: FormState = blankForm(new Map
     <div class="narrow">
       ${heading('Add webhook')}
       <form class="card" method="post" action="${path}/new" novalidate>
-        ${csrfInput(s.viewer.csrf)}${errorSummary(form.problems)}${subscriptionFields(s, form, false)}
+        ${csrfInput(s.viewer.csrf)}${formKeyInput(form)}${errorSummary(form.problems)}${subscriptionFields(s, form, false)}
         <button class="button" type="submit">Add webhook</button>
       </form>
     </div>`;
@@ -142,7 +143,12 @@ export async function createWebhookAction(s: StorePage): Promise<void> {
   if (!parsed.success) return newWebhookPage(s, formWithIssues(s.form, zodIssues(parsed.error), SUBSCRIPTION_FIELDS), 400);
   let made;
   try {
-    made = await createSubscription(s.platform, s.store.id, { type: 'merchant', id: s.viewer.merchant.merchantId }, parsed.data);
+    // A double-clicked Add makes one subscription, and the second answer shows its secret too (src/http/ui/once.ts).
+    const body = parsed.data;
+    made = await actOnce(s.platform, onceScope(s, 'webhook-add', body), async () => {
+      const created = await createSubscription(s.platform, s.store.id, { type: 'merchant', id: s.viewer.merchant.merchantId }, body);
+      return { id: created.id, secret: created.secret };
+    });
   } catch (err) {
     return newWebhookPage(s, refusedForm(s.form, err, SUBSCRIPTION_FIELDS), 409);
   }

@@ -19,7 +19,8 @@ import {
   type CatalogThemeView,
 } from '../../themes/index.js';
 import { storePage } from '../layout.js';
-import { pagePosition, parseQuery, type StorePage } from '../request.js';
+import { onceScope, pagePosition, parseQuery, type StorePage } from '../request.js';
+import { actOnce, formKeyInput } from '../../http/ui/once.js';
 import { catalogPath, priceOf, themesPath, themesTabs } from './paths.js';
 
 /**
@@ -96,7 +97,7 @@ export async function catalogThemePage(s: CatalogPage, problem: string | null = 
         <button class="button" type="submit">Buy ${priceOf(t)}</button>
       </form>`
     : html`<form method="post" action="${catalogPath(s, t.slug, '/install')}">
-        ${csrfInput(s.viewer.csrf)}
+        ${csrfInput(s.viewer.csrf)}${formKeyInput()}
         <p>${
           s.store.live_theme_id
             ? 'It installs beside your live theme and stays unpublished: preview it and customize it, then publish it when it is ready.'
@@ -134,7 +135,11 @@ function refusal(err: unknown, t: { name: string }): { message: string; status: 
 export async function installAction(s: CatalogPage): Promise<void> {
   const t = await getCatalogTheme(s.platform, s.params.slug, s.viewer.merchant);
   try {
-    const installed = await installTheme(s.platform, s.viewer.merchant, s.store, t.slug, false);
+    // A double-clicked Install installs one copy (src/http/ui/once.ts).
+    const installed = await actOnce(s.platform, onceScope(s, `theme-install:${t.slug}`, { slug: t.slug }), async () => {
+      const made = await installTheme(s.platform, s.viewer.merchant, s.store, t.slug, false);
+      return { id: made.id, role: made.role };
+    });
     const live = installed.role === 'live';
     s.seeOther(
       themesPath(s),
