@@ -31,6 +31,7 @@ import { confirmDisableGiftCard, disableGiftCardAction, giftCardPage, giftCardsP
 import { confirmDeleteEntry, createEntryAction, deleteEntryAction, entriesPage, entryPage, newEntryPage, updateEntryAction } from './content/entries.js';
 import { ARTICLE_KIND, PAGE_KIND } from './content/kinds.js';
 import { addLinkAction, menuPage, moveMenuAction, saveMenuAction } from './content/menu.js';
+import { appHostPage, bridgeAction } from './apps/embed/host.js';
 import { appStorePage, installAppAction, listingPage } from './apps/app-store.js';
 import { extensionsPage, registrationAction, runLogPage } from './apps/extensions.js';
 import {
@@ -245,6 +246,9 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId/themes/:themeId/releases', async (p) => releasesPage(await inStore(p)));
   on.get('/stores/:storeId/themes/:themeId/releases/:number/rollback', async (p) => confirmRollback(await inStore(p)));
   on.post('/stores/:storeId/themes/:themeId/releases/:number/rollback', async (p) => rollbackAction(await inStore(p)));
+  // The embedded app host and the bridge its script asks (docs/app-bridge.md; src/admin/apps/embed/).
+  on.get('/stores/:storeId/apps/:handle', async (p) => appHostPage(await inStore(p)));
+  on.post('/stores/:storeId/apps/:handle/bridge', async (p) => bridgeAction(await inStore(p)));
   on.get('/stores/:storeId/settings', async (p) => settingsHome(await inStore(p)));
   on.get('/stores/:storeId/settings/store', async (p) => storeDetailsPage(await inStore(p)));
   on.post('/stores/:storeId/settings/store', async (p) => saveStoreDetails(await inStore(p)));

@@ -26,6 +26,7 @@ export const APPS_ERROR_CODES = [
   'review_busy',
   'review_exists',
   'review_not_eligible',
+  'redirect_refused',
   'registration_revoked',
   'registration_version_conflict',
   'review_own_app',

@@ -34,6 +34,8 @@ export { SCOPES, SCOPE_NAMES, isScope, normaliseScopes, type Scope } from './oau
 export { MANIFEST_SCHEMA_VERSION, LIFECYCLE_CONTRACT_VERSION, type AppManifest } from './manifest/types.js';
 export type { AppBlockCheck } from './quality/checks.js';
 export { liveRows, resolveAppBlocks, type ResolvedAppBlock } from './extensions/resolution.js';
+// The merchant admin's host of embedded apps and their admin_ui extensions (docs/app-bridge.md).
+export { HostAction, adminAppFrame, adminExtensionFrames, runHostAction, type AdminFrame } from './bridge/host.js';
 // The operator console (src/console) decides app listing reviews through the same services as /v1/operations/app-reviews.
 export {
   approveVersion as approveAppVersion,

@@ -3,8 +3,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { apiClient, type Json } from './api-client.js';
 import { launchChromium } from './chromium.js';
 import { demoProductImage, type DemoShape } from './demo-images.js';
+import { exampleAppPage, servePage } from './example-app.js';
 import { installApp, publishApp } from './screenshot-apps.js';
-import { shootAtWidths } from './screenshot-widths.js';
+import { SCREENSHOT_WIDTHS, shootAtWidths } from './screenshot-widths.js';
 
 /**
  * `npm run screenshot:admin` (docs/admin.md, Screenshots): the merchant admin's page kinds in a
@@ -400,6 +401,58 @@ try {
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.waitForSelector('#f-s-color_accent-error');
   await shootAtWidths(page, `${OUT}admin-theme-editor-error`);
+
+  // The embedded app host and an admin_ui extension (docs/admin.md, The embedded app host): the example app of
+  // docs/app-bridge.md served on this machine as a partner's, published by the operator, installed with read_products.
+  if (OPERATOR) {
+    const operator = { authorization: `Bearer ${(await call('POST', '/v1/auth/signin', { email: OPERATOR, password })).data.session.token}` };
+    const partnerApp = await servePage('127.0.0.1', exampleAppPage());
+    try {
+      const handle = `stock-helper-${tag}`;
+      const developer = { name: 'Stock Helper', site: 'https://stock-helper.example.com', email: 'apps@stock-helper.example.com' };
+      const submitted = await publishApp(call, operator, developer, {
+        name: 'Stock Helper',
+        handle,
+        description: 'Keeps an eye on what is running low.',
+        scopes: ['read_products'],
+        webhooks: { topics: ['app.uninstalled'] },
+        support_url: `${developer.site}/support`,
+        bridge: { capabilities: ['api.fetch', 'toast', 'resize'] },
+        extensions: [{ kind: 'admin_ui', handle: 'stock-panel', name: 'Stock panel', target: 'admin.product.details' }],
+      });
+      await installApp(call, auth, { appId: submitted.app.id, handle, storeId: store.id, scopes: ['read_products'] });
+      const [installed] = (await call('GET', '/v1/app-store/installations', undefined, as)).data.filter((i: Json) => i.app_id === submitted.app.id);
+      await call('PATCH', `/v1/app-store/installations/${installed.id}/embedding`, { embed_url: `${partnerApp.origin}/app` }, as);
+      // Each width shot once the frames have fitted themselves to it (the app resizes through the bridge), with the app's toast showing.
+      const shootHosted = async (path: string, name: string) => {
+        await page.goto(BASE + path);
+        await page.frameLocator('iframe.app-frame').first().locator('li').first().waitFor();
+        const heights = "[...document.querySelectorAll('iframe.app-frame')].map((f) => f.style.height).join()";
+        for (const width of SCREENSHOT_WIDTHS) {
+          await page.setViewportSize({ width, height: 900 });
+          // Polled through the DevTools protocol (the page's CSP forbids the eval waitForFunction needs): settled when unchanged for 400 ms.
+          for (let i = 0, last = ''; i < 50; i++) {
+            await page.waitForTimeout(400);
+            const now = String(await page.evaluate(heights));
+            if (now === last && !now.split(',').includes('')) break;
+            last = now;
+          }
+          // One toast in the shot: the last width's gone first.
+          if (await page.locator('.app-toast').count()) await page.locator('.app-toast').first().waitFor({ state: 'detached' });
+          await page.frameLocator('iframe.app-frame').first().getByRole('button', { name: 'Say hello' }).click();
+          await page.locator('.app-toast').first().waitFor();
+          const file = `${OUT}admin-${name}${width === SCREENSHOT_WIDTHS[0] ? '' : `-${width}`}.png`;
+          await page.screenshot({ path: file, fullPage: true });
+          console.log(`saved ${file.slice(file.indexOf('docs/'))}`);
+        }
+        await page.setViewportSize({ width: SCREENSHOT_WIDTHS[0], height: 900 });
+      };
+      await shootHosted(`/admin/stores/${store.id}/apps/${handle}`, 'app');
+      await shootHosted(`/admin/stores/${store.id}/products/${tee.id}`, 'product-extension');
+    } finally {
+      await partnerApp.close();
+    }
+  } else console.log('SCREENSHOT_OPERATOR not set: no embedded app screenshots (start the platform with OPERATOR_EMAILS=<it> and set it here)');
 } finally {
   await browser.close();
 }

@@ -8,6 +8,7 @@ import { getOrder, type OrderView } from '../../orders/index.js';
 import { transactionsOfOrders, type PaymentTransactionView } from '../../payments/index.js';
 import type { PostalAddress } from '../../postal-address.js';
 import { formatMoney } from '../../rendering/index.js';
+import { extensionCards } from '../apps/embed/extensions.js';
 import { storePage } from '../layout.js';
 import { storePath, type StorePage } from '../request.js';
 import { customerName } from './customer.js';
@@ -137,6 +138,7 @@ export async function orderPage(s: OrderPage, forms: OrderForms = {}, status = 2
     transactionsOfOrders(s.platform, s.store.id, [o.id]),
     listLocations(s.platform, s.store.id, { limit: 100, active: true }),
   ]);
+  const apps = await extensionCards(s, 'admin.order.details');
   const customer = o.customer_id ? customers.get(o.customer_id) : undefined;
   const paid = payments.get(o.id) ?? [];
   const money = (minor: number) => formatMoney(minor, o.currency);
@@ -187,9 +189,10 @@ export async function orderPage(s: OrderPage, forms: OrderForms = {}, status = 2
       rows: paid.map((p) => [when(p.created_at), p.kind, p.provider, money(p.amount)]),
       empty: o.financial_status === 'pending' ? 'Not paid yet.' : 'No payment recorded.',
     })}
+    ${apps.markup}
     <h2>Timeline</h2>
     <ol class="card" style="list-style:none;padding-left:20px">
       ${timeline(o, paid).map((m) => html`<li style="margin-bottom:8px">${when(m.at)}<br>${m.text}</li>`)}
     </ol>`;
-  s.render(storePage(s, 'orders', { title: `Order #${o.number}`, body }), status);
+  s.render(storePage(s, 'orders', { title: `Order #${o.number}`, body, scripts: apps.scripts }), status, apps.policy);
 }

@@ -11,6 +11,7 @@ import { changeStock, stockSection } from './stock.js';
 import { collectionsForProductPage, collectionsSection } from './collections.js';
 import { levelsOfProducts, listLocations } from '../../inventory/index.js';
 import { mediaByIds } from '../../media/index.js';
+import { extensionCards } from '../apps/embed/extensions.js';
 import { imagesSection, moveImage, removeImage, saveAltText, uploadImage, type ImageForm, type ImagePage } from './images.js';
 
 /**
@@ -50,6 +51,7 @@ export async function productPage(s: ProductPage, forms: ProductForms = {}, stat
     mediaByIds(s.platform, s.store.id, p.media_ids),
     collectionsForProductPage(s, p.id),
   ]);
+  const apps = await extensionCards(s, 'admin.product.details');
   const at = storePath(s.store, `/products/${p.id}`);
   const body = html`<p><a href="${storePath(s.store, '/products')}">« Products</a></p>
     ${heading(p.title)}
@@ -58,12 +60,13 @@ export async function productPage(s: ProductPage, forms: ProductForms = {}, stat
     ${imagesSection(s, p, media, forms.image ?? null)}
     ${stockSection(s, p, locations.items, levels, forms.stock ?? blankForm())}
     ${collectionsSection(s, p, collections)}
+    ${apps.markup}
     <h2>Archive or delete</h2>
     <div class="actions">
       ${p.status === 'archived' ? null : html`<a class="button button--secondary" href="${at}/archive">Archive</a>`}
       <a class="button button--danger" href="${at}/delete">Delete</a>
     </div>`;
-  s.render(storePage(s, 'products', { title: p.title, body }), status);
+  s.render(storePage(s, 'products', { title: p.title, body, scripts: apps.scripts }), status, apps.policy);
 }
 
 export async function updateProductAction(s: ProductPage): Promise<void> {

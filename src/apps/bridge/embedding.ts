@@ -262,6 +262,38 @@ export async function requireBridgeCapability(platform: Platform, principal: App
     throw new PlatformError('not_allowed', 'capability_disabled', `The bridge capability ${capability} is not enabled for this app in this store`);
 }
 
+/**
+ * The URL an embed is framed from (resolveEmbedUrl; 409 `embed_url_refused` when its rules refuse
+ * it), with `embedded=1`, `store_id`, `store` (the subdomain) and, for an extension, `extension`
+ * and `target`; never a token. The admin's host frames exactly this (bridge/host.ts).
+ */
+export function embedFrameUrl(
+  config: Config,
+  input: {
+    manifest: AppManifest;
+    installation: Pick<InstallationDocument, 'embed'>;
+    store: { id: string; subdomain: string };
+    extension: Pick<ManifestExtension, 'handle' | 'target' | 'config'> | null;
+  },
+): { url: URL; source: EmbedUrlSource } {
+  const { manifest, installation, extension } = input;
+  const resolved = resolveEmbedUrl(config, { manifest, extension, installEmbedUrl: installation.embed?.url ?? null });
+  if (!resolved.ok) {
+    throw new PlatformError('conflict', 'embed_url_refused', `The embed URL from ${resolved.source} ${resolved.reason}`, {
+      details: [`${resolved.source}: ${resolved.candidate}`],
+    });
+  }
+  const url = resolved.url;
+  url.searchParams.set('embedded', '1');
+  url.searchParams.set('store_id', input.store.id);
+  url.searchParams.set('store', input.store.subdomain);
+  if (extension) {
+    url.searchParams.set('extension', extension.handle);
+    url.searchParams.set('target', extension.target);
+  }
+  return { url, source: resolved.source };
+}
+
 export type EmbedView = {
   url: string;
   source: EmbedUrlSource;
@@ -293,25 +325,12 @@ export async function getEmbed(
       `The app does not open inside the admin (embedded.enabled is false)${handles.length ? `; its admin_ui extensions: ${handles.join(', ')}` : ''}`,
     );
   }
-  const resolved = resolveEmbedUrl(platform.config, { manifest, extension, installEmbedUrl: installation.embed?.url ?? null });
-  if (!resolved.ok) {
-    throw new PlatformError('conflict', 'embed_url_refused', `The embed URL from ${resolved.source} ${resolved.reason}`, {
-      details: [`${resolved.source}: ${resolved.candidate}`],
-    });
-  }
-  const url = resolved.url;
-  url.searchParams.set('embedded', '1');
-  url.searchParams.set('store_id', input.store.id);
-  url.searchParams.set('store', input.store.subdomain);
-  if (extension) {
-    url.searchParams.set('extension', extension.handle);
-    url.searchParams.set('target', extension.target);
-  }
+  const { url, source } = embedFrameUrl(platform.config, { manifest, installation, store: input.store, extension });
   const issued = await issueSessionToken(platform, { issuer: input.issuer, installation, app, merchant: input.merchant });
   const { capabilities, sources } = resolveCapabilities({ declared: manifest.bridge.capabilities, extension, installation: installation.bridge_capabilities });
   return {
     url: url.href,
-    source: resolved.source,
+    source,
     extension: extension ? { handle: extension.handle, target: extension.target } : null,
     session_token: issued.token,
     token_type: SESSION_TOKEN_TYPE_URN,
