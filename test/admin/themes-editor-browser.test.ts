@@ -11,7 +11,7 @@ import { until } from '../helpers/waiting.js';
  * The theme editor in Chromium (docs/admin.md, The theme editor; the issue's proof): with
  * JavaScript the preview shows a new heading and colour before Save is pressed; Publish, and the
  * shop at its real address shows them; the product template edited leaves the home draft as it
- * was; a rollback brings the old heading back to the shop; with JavaScript off the same edit
+ * was; a rollback from the Releases page brings the old heading back to the shop; with JavaScript off the same edit
  * shows on Save. Every page kind fits at 1280 and 390 px, axe-clean.
  */
 describe('Admin: the theme editor in a browser (Chromium)', () => {
@@ -75,9 +75,14 @@ describe('Admin: the theme editor in a browser (Chromium)', () => {
     await until('the product draft', () => app.platform.db.collection('theme_drafts').findOne({ template_key: 'product', content: { $ne: null } }), 20_000);
     expect(await homeDraft()).to.deep.equal(home);
 
-    // Roll back to the theme as installed (the releases API; the theme library has the page): the shop shows the old heading.
-    const rolledBack = await api.post(`/v1/themes/${slug}/releases/0/rollback?theme_id=${themeId}`, {}, { token: shop.merchant.token, storeId: shop.store.id });
-    expect(rolledBack.status).to.equal(201);
+    // Roll back to the theme as installed from its Releases page, after the confirm step: the shop shows the old heading.
+    await page.goto(`${app.url}/admin/stores/${shop.store.id}/themes/${themeId}/releases`);
+    await fitsAndPasses(page);
+    await page.getByRole('link', { name: 'Roll back to this (release 0)' }).click();
+    await page.getByRole('button', { name: 'Roll back' }).click();
+    await page.getByRole('heading', { name: /releases$/ }).waitFor();
+    const releases = await api.get(`/v1/themes/${slug}/releases?theme_id=${themeId}`, { token: shop.merchant.token, storeId: shop.store.id });
+    expect(releases.body.data.at(-1)).to.include({ kind: 'rollback', rolled_back_to: 0 });
     // A fresh browser: the shop's pages may be kept for 30 s (Cache-Control: public).
     const later = await chromium.page();
     await later.goto(shopAddress);

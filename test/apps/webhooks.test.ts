@@ -133,7 +133,10 @@ describe('App webhooks: lifecycle and compliance topics, signed with the app’s
 
     const [redact] = await waitFor('/uninstall', 'shop.redact');
     // Sent by the sweep that found it due: the delay after the uninstall, as the platform's clock recorded both.
-    const done = await app.platform.db.collection('app_installations').findOne({ _id: new ObjectId(installation.id) });
+    // The sweep records the request (which may be delivered at once) and then marks the installation: wait for the mark.
+    const done = await until('the installation marked redacted', () =>
+      app.platform.db.collection('app_installations').findOne({ _id: new ObjectId(installation.id), shop_redacted_at: { $ne: null } }),
+    );
     expect(done!.shop_redacted_at.getTime() - done!.uninstalled_at.getTime()).to.be.at.least(2000);
     const payload = JSON.parse(redact!.body).payload;
     expect(payload).to.deep.include({
