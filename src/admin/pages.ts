@@ -47,6 +47,7 @@ import { homePage } from './home/page.js';
 import { cancelExportAction, exportPage } from './exports/export.js';
 import { exportsPage } from './exports/list.js';
 import { newExportPage, startExportAction } from './exports/new.js';
+import { catalogPreviewFrame } from './themes/catalog-preview.js';
 import { buyAction, catalogStorePage, catalogThemePage, installAction, payAction } from './themes/catalog.js';
 import { confirmPublish, libraryPage, previewAction, publishAction } from './themes/library.js';
 import { confirmRollback, releasesPage, rollbackAction } from './themes/releases.js';
@@ -234,6 +235,7 @@ export function adminPages(platform: Platform): AppRouter {
   on.get('/stores/:storeId/themes', async (p) => libraryPage(await inStore(p)));
   on.get('/stores/:storeId/themes/store', async (p) => catalogStorePage(await inStore(p)));
   on.get('/stores/:storeId/themes/store/:slug', async (p) => catalogThemePage(await inStore(p)));
+  on.get('/stores/:storeId/themes/store/:slug/preview', async (p) => catalogPreviewFrame(await inStore(p)));
   on.post('/stores/:storeId/themes/store/:slug/install', async (p) => installAction(await inStore(p)));
   on.post('/stores/:storeId/themes/store/:slug/buy', async (p) => buyAction(await inStore(p)));
   on.post('/stores/:storeId/themes/store/:slug/pay', async (p) => payAction(await inStore(p)));

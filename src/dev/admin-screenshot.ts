@@ -364,6 +364,13 @@ try {
     }
   } else await call('POST', '/v1/themes/packages/upload', { bundle: harbor, submission_mode: 'private_install' }, auth);
   await shot('themes-store', `/admin/stores/${themed}/themes/store`);
+  // A theme's page previews the theme with the store's own products (docs/admin.md, A theme store theme's preview).
+  for (const [title, price] of [
+    ['Harbour lantern', 4800],
+    ['Rope basket', 2600],
+    ['Tide mug', 1800],
+  ] as const)
+    await call('POST', '/v1/products', { title, status: 'active', variants: [{ price }] }, { ...auth, 'x-store-id': themed });
   await shot('themes-theme', `/admin/stores/${themed}/themes/store/${operator ? ember.package.slug : harbor.package.slug}`);
   const inThemed = { ...auth, 'x-store-id': themed };
   const live = (await call('POST', `/v1/themes/${harbor.package.slug}/install`, { store_id: themed }, auth)).data.id as string;

@@ -5,7 +5,7 @@ import { PUBLIC_MAX_AGE_SECONDS } from '../http/caching.js';
 import { routes } from '../http/endpoint.js';
 import type { Platform } from '../platform.js';
 import { CART_TOKEN_HEADER, storefrontStore } from '../storefront/index.js';
-import { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, TEMPLATE_KEYS, type TemplateKey } from '../themes/index.js';
+import { servableThemeBundle, liveRenderableTheme, previewRenderableTheme, TEMPLATE_KEYS, type TemplateKey } from '../themes/index.js';
 import { LOCALE_PATTERN } from './locale.js';
 import { renderPage } from './liquid/render.js';
 
@@ -53,14 +53,15 @@ export function renderedPageRoutes(platform: Platform): AppRouter {
 /**
  * /v1/storefront/:subdomain/assets/:version/<path>: the inline assets (CSS, JS, SVG; fonts are
  * media) of a theme version installed in the store, live or not (a preview of a theme that is not
- * live links its own), what `asset_url` points at. The version in the path makes them immutable.
+ * live links its own), or published in the theme store (the admin's preview of a theme before it is
+ * installed: `servableThemeBundle` says which), what `asset_url` points at. The version in the path makes them immutable.
  * Served with `nosniff` and a sandboxing CSP, so an SVG or script opened directly runs nowhere.
  */
 export function themeAssetRoutes(platform: Platform): AppRouter {
   const on = routes(platform);
   on.get('/:version/{*path}', { access, params: AssetParams, respond: 'raw' }, async ({ ctx, params }) => {
     const store = await storefrontStore(platform, params.subdomain);
-    const bundle = await installedThemeBundle(platform, store.id, params.version);
+    const bundle = await servableThemeBundle(platform, store.id, params.version);
     const asset = bundle?.renderer.assets.find((a) => a.path === params.path && a.path.startsWith('assets/'));
     if (!asset || asset.content === undefined) throw notFound('Asset');
     ctx.status = 200;

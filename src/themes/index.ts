@@ -19,11 +19,11 @@ export { getLiveTheme } from './installs/service.js';
 // The merchant admin's theme editor (src/admin/themes/editor): an install's drafts, publish, discard, and the frame of its drafts.
 export { discardDraft, editableInstall, editorState, saveDraft, type EditableTheme } from './editor/drafts.js';
 export { publishDrafts } from './editor/releases.js';
-export { draftRenderableTheme } from './installs/renderable.js';
+export { catalogRenderableTheme, draftRenderableTheme } from './installs/renderable.js';
 export { SETTINGS_DATA_KEY, type DraftKey, type SettingsData } from './editor/models.js';
 export type { TemplateSection } from './bundle/types.js';
 export { sweepExpiredPreviewSessions } from './previews/sessions.js';
-export { installedThemeBundle, liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './installs/renderable.js';
+export { servableThemeBundle, liveRenderableTheme, previewRenderableTheme, type RenderableTheme } from './installs/renderable.js';
 export type { SectionDef, SettingField, ThemeBundle, Template, TemplateKey } from './bundle/types.js';
 export { TEMPLATE_KEYS } from './bundle/types.js';
 export { isAppBlockType } from './bundle/schema.js';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { fitsAndPasses, signInInBrowser } from '../helpers/admin.js';
 import { useBrowser } from '../helpers/browser.js';
+import { givenProduct } from '../helpers/catalog.js';
 import { givenMerchantWithStore } from '../helpers/factories.js';
 import { s3Env } from '../helpers/s3.js';
 import { bundleOf } from '../helpers/theme-uploads.js';
@@ -33,7 +34,7 @@ describe('Admin: Online store in a browser (Chromium)', () => {
     await fitsAndPasses(page);
     await page.locator('main').getByRole('link', { name: 'Install a free theme' }).click();
     await fitsAndPasses(page);
-    await page.getByRole('link', { name: bundle.package.name }).click();
+    await page.getByRole('link', { name: bundle.package.name, exact: true }).click();
     await fitsAndPasses(page);
     await page.getByRole('button', { name: `Install ${bundle.package.name}` }).click();
     await page.getByText('is installed and live').waitFor();
@@ -79,5 +80,33 @@ describe('Admin: Online store in a browser (Chromium)', () => {
     await page.getByRole('button', { name: 'Upload theme' }).click();
     await page.getByText('The bundle was not uploaded').waitFor();
     await fitsAndPasses(page);
+  });
+
+  it('previews a paid theme store theme before it is installed: the frame shows it with the store’s products and its assets, fitting and axe-clean', async () => {
+    const bundle = bundleOf('ember-liquid');
+    bundle.package.name = 'Ember';
+    await approvedTheme(api, author, operator, bundle);
+    const shop = await givenMerchantWithStore(api);
+    await givenProduct(api, shop.as, { title: 'Harbour lantern' });
+    const page = await chromium.page();
+    await signInInBrowser(page, app, shop);
+    const assets: [string, number][] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/assets/')) assets.push([r.url(), r.status()]);
+    });
+    await page.goto(`${app.url}/admin/stores/${shop.store.id}/themes/store`);
+    await page.getByRole('link', { name: 'Preview Ember' }).click();
+    await page.locator('#preview iframe').waitFor();
+    await page.locator('#preview').getByRole('link', { name: 'Collection' }).click();
+    const frame = page.frameLocator('#preview iframe');
+    await frame.getByText('Harbour lantern').first().waitFor();
+    expect(await frame.locator('body').getAttribute('class')).to.equal('template-collection');
+    expect(assets.map(([url]) => url).some((url) => url.endsWith('/assets/ember.css'))).to.equal(true);
+    expect(assets.filter(([, status]) => status !== 200)).to.deep.equal([]);
+    await fitsAndPasses(page);
+    await page.setViewportSize({ width: 390, height: 900 });
+    const box = (await page.locator('#preview iframe').boundingBox())!;
+    expect(box.x + box.width).to.be.at.most(390);
+    expect((await api.get('/v1/themes/installed', shop.as)).body.data).to.deep.equal([]);
   });
 });

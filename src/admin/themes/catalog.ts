@@ -21,17 +21,16 @@ import {
 import { storePage } from '../layout.js';
 import { onceScope, pagePosition, parseQuery, type StorePage } from '../request.js';
 import { actOnce, formKeyInput } from '../../http/ui/once.js';
-import { catalogPath, priceOf, themesPath, themesTabs } from './paths.js';
+import { catalogPreview } from './catalog-preview.js';
+import { catalogPath, priceOf, themesPath, themesTabs, type CatalogPage } from './paths.js';
 
 /**
  * The theme store (docs/admin.md, Themes): the marketplace catalog of `GET /v1/themes`, a theme's
- * page with what it offers, and Install (`installTheme`, as `POST /v1/themes/:slug/install`) or,
+ * page with its preview (./catalog-preview.ts) and what it offers, and Install (`installTheme`, as `POST /v1/themes/:slug/install`) or,
  * for a paid theme the store has not bought, Buy: a purchase with the platform's sandbox provider
  * (`createPurchase`), its checkout (simulated in development and test only, as the API's
  * `…/purchase/simulate`), the signed payment verified (`verifyPurchase`), back to the theme's page.
  */
-
-export type CatalogPage = StorePage<{ storeId: string; slug: string }>;
 
 const FILTERS = [
   { label: 'All', pricing: undefined },
@@ -57,7 +56,8 @@ export async function catalogStorePage(s: StorePage): Promise<void> {
       label: 'Themes in the theme store',
       headings: ['Theme', 'Author', 'Price', 'Version', 'Templates'],
       rows: page.items.map((t) => [
-        html`${link(catalogPath(s, t.slug), t.name)}<br><span class="muted">${t.site_types.join(', ')}</span>`,
+        html`${link(catalogPath(s, t.slug), t.name)}<br><span class="muted">${t.site_types.join(', ')}</span>
+          <br><a href="${catalogPath(s, t.slug)}#preview">Preview ${t.name}</a>`,
         t.author_name,
         priceOf(t),
         t.version,
@@ -115,11 +115,12 @@ export async function catalogThemePage(s: CatalogPage, problem: string | null = 
       ['Site types', t.site_types.join(', ')],
     ])}
     <div class="card">${action}</div>
+    ${catalogPreview(s, t)}
     <h2>What it offers</h2>
     ${await offers(s, t)}
-    <p class="muted">The theme store keeps no screenshots of its themes. To see one with your products, install it (it stays unpublished) and use Preview.</p>
     <p><a href="${catalogPath(s)}">Back to the theme store</a></p>`;
-  s.render(storePage(s, 'themes', { title: t.name, body }), status);
+  // The page frames only its own preview (src/http/page.ts: a strict policy, script from this site only).
+  s.render(storePage(s, 'themes', { title: t.name, body }), status, { frames: ["'self'"] });
 }
 
 /** A refusal a merchant can act on, as the theme page's message and its status; anything else is thrown on (the error page). */

@@ -8,6 +8,9 @@ export const installedPath = (s: StorePage, themeId: string, rest = '') => theme
 /** The theme editor of an installed theme ("Customize", as Shopify says it). */
 export const editorPath = (s: StorePage, themeId: string) => installedPath(s, themeId, '/editor');
 
+/** A page of one theme store theme, by its slug. */
+export type CatalogPage = StorePage<{ storeId: string; slug: string }>;
+
 /** The catalog with its free themes: the one action that opens a shop with no live theme. */
 export const freeThemesPath = (s: StorePage) => `${catalogPath(s)}?pricing_type=free`;
 

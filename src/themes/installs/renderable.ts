@@ -1,12 +1,16 @@
 import type { Db, ObjectId } from 'mongodb';
+import { notFound } from '../../errors.js';
+import type { MerchantPrincipal } from '../../http/context.js';
 import { parseObjectId } from '../../ids.js';
 import type { Platform } from '../../platform.js';
+import { findOwnedStore } from '../../stores/index.js';
 import type { Template, TemplateKey, ThemeBundle } from '../bundle/types.js';
 import { releaseNumber, withDrafts } from '../editor/drafts.js';
 import { findPreviewSession } from '../previews/sessions.js';
 import { storeThemes, type StoreThemeDocument } from './models.js';
 import { themeDrafts, type DraftKey } from '../editor/models.js';
-import { themeVersions } from '../packages/models.js';
+import { themePackages, themeVersions } from '../packages/models.js';
+import { visiblePackage } from './service.js';
 
 /**
  * What the storefront renderer needs of a store's theme (docs/rendering.md): the bundle of the
@@ -24,7 +28,8 @@ import { themeVersions } from '../packages/models.js';
  * hold the bundle's as uploaded, never the store's edits.
  */
 export type RenderableTheme = {
-  storeThemeId: string;
+  /** The store's installed theme, or null for a theme store theme previewed before it is installed. */
+  storeThemeId: string | null;
   slug: string;
   versionId: string;
   bundle: ThemeBundle;
@@ -95,6 +100,32 @@ async function draftsOverLive(
   return { ...live, templates, settingsData, preview: true };
 }
 
+/**
+ * A theme store theme as it would render before it is installed (the merchant admin's preview of a
+ * catalog theme, Shopify's "Try theme"): its published version's bundle with the bundle's own
+ * templates and default settings, nothing of any store's copy. 404 as the catalog's reads rule:
+ * a theme not published, or another author's private one; a published version only (an unpublished
+ * or rejected upload never renders here). Reads only: nothing is installed or drafted.
+ */
+export async function catalogRenderableTheme(platform: Platform, slug: string, caller: MerchantPrincipal): Promise<RenderableTheme> {
+  const pkg = await visiblePackage(platform, slug, caller);
+  const version = await themeVersions(platform.db).findOne({ _id: pkg.published_version_id!, status: 'published' }, { projection: { _id: 1 } });
+  const bundle = version && (await versionBundle(platform, version._id));
+  if (!bundle) throw notFound('Theme');
+  const id = version._id.toHexString();
+  return {
+    storeThemeId: null,
+    slug: pkg.slug,
+    versionId: id,
+    bundle,
+    templates: bundle.templates,
+    settingsData: bundle.config.settings_data,
+    sourceKey: id,
+    preview: true,
+    releaseNumber: 0,
+  };
+}
+
 /** Bundles of theme versions kept per process (LRU by entries): a stored version's bundle never changes. */
 const BUNDLES_KEPT = 64;
 const bundles = new WeakMap<Db, Map<string, ThemeBundle>>();
@@ -139,15 +170,27 @@ async function renderable(platform: Platform, theme: StoreThemeDocument): Promis
 }
 
 /**
- * The bundle of a theme version installed in the store (any of its store themes, live or not),
- * or null: what the theme asset route serves from, so a preview of a theme that is not live finds
- * its assets. Assets are public and immutable per version.
+ * The bundle of a theme version the store may show, or null: what the theme asset route serves
+ * from. A version installed in the store (any of its store themes, live or not: a preview of a
+ * theme that is not live finds its assets), or the version a theme store theme publishes now (the
+ * admin's preview of a catalog theme before it is installed): a marketplace theme's (public
+ * anyway, anyone may install it), or a private theme's when its author owns the store (the only
+ * one who may preview it). Never a draft, in-review, rejected or superseded upload that is not
+ * installed, nor another author's private theme. Assets are immutable per version.
  */
-export async function installedThemeBundle(platform: Platform, storeId: string, versionId: string): Promise<ThemeBundle | null> {
+export async function servableThemeBundle(platform: Platform, storeId: string, versionId: string): Promise<ThemeBundle | null> {
   const store = parseObjectId(storeId);
   const version = parseObjectId(versionId);
   if (!store || !version) return null;
   const installed = await storeThemes(platform.db).findOne({ store_id: store, version_id: version }, { projection: { _id: 1 } });
-  if (!installed) return null;
+  if (installed) return versionBundle(platform, version);
+  const published = await themeVersions(platform.db).findOne({ _id: version, status: 'published' }, { projection: { package_id: 1 } });
+  const pkg =
+    published &&
+    (await themePackages(platform.db).findOne(
+      { _id: published.package_id, published_version_id: version, status: 'active' },
+      { projection: { visibility: 1, author_id: 1 } },
+    ));
+  if (!pkg || (pkg.visibility === 'private' && !(await findOwnedStore(platform, pkg.author_id.toHexString(), storeId)))) return null;
   return versionBundle(platform, version);
 }

@@ -38,10 +38,16 @@ async function publishedPackage(platform: Platform, slug: string): Promise<Theme
   return themePackages(platform.db).findOne({ slug, status: 'active', published_version_id: { $ne: null } });
 }
 
-/** `GET /v1/themes/:slug/schema`: what a theme offers, from its published version (marketplace themes; private ones only to their author). */
-export async function themeSchema(platform: Platform, slug: string, caller: MerchantPrincipal | null) {
+/** A published package the caller may see: a marketplace one, or a private one only its author; else 404. */
+export async function visiblePackage(platform: Platform, slug: string, caller: MerchantPrincipal | null): Promise<ThemePackageDocument> {
   const pkg = await publishedPackage(platform, slug);
   if (!pkg || (pkg.visibility === 'private' && !(caller && pkg.author_id.equals(caller.merchantId)))) throw notFound('Theme');
+  return pkg;
+}
+
+/** `GET /v1/themes/:slug/schema`: what a theme offers, from its published version (marketplace themes; private ones only to their author). */
+export async function themeSchema(platform: Platform, slug: string, caller: MerchantPrincipal | null) {
+  const pkg = await visiblePackage(platform, slug, caller);
   const version = await themeVersions(platform.db).findOne({ _id: pkg.published_version_id! });
   if (!version) throw notFound('Theme');
   const b = version.bundle;
