@@ -33,7 +33,7 @@ import {
  * - The bridge's cost: an embedded app's `api.fetch`, `toast` and `handshake` posted to the
  *   admin's bridge endpoint as the host script posts them (a form with the session cookie and
  *   CSRF token), beside the app's own token at `POST /v1/app-store/bridge/fetch`, the plain
- *   `GET /v1/products?limit=50`, and `GET /health`.
+ *   `GET /v1/products?limit=50`, `GET /health` and the cheapest authenticated read, `GET /v1/stores/current`.
  * - A keystroke in the editor: one debounce (the settings form's save post, as the script posts
  *   it, then the preview's GET) beside the drafts API's PUT and a render of the shop's page.
  * Then the page weights in Chromium (every response, frames and what the scripts fetch
@@ -315,7 +315,8 @@ try {
 
   const pageOf = (label: string, path: string): Measure => ({ label, run: () => get(page(path), browser) });
   const apiOf = (label: string, path: string, headers: Record<string, string> = api): Measure => ({ label, run: () => get(path, headers) });
-  const health = () => apiOf('GET /health', '/health', {});
+  // A toast's and a handshake's baselines: the cheapest answer, and the cheapest authenticated read (the session's store).
+  const cheapest = () => [apiOf('GET /health', '/health', {}), apiOf('GET /v1/stores/current', '/v1/stores/current')];
   const rows: Row[] = [
     { name: 'App Store', measures: [pageOf('page', '/app-store'), apiOf('GET /v1/app-store/apps?limit=24', '/v1/app-store/apps?limit=24')] },
     {
@@ -359,10 +360,10 @@ try {
             ['message', 'Saved'],
           ]),
         },
-        health(),
+        ...cheapest(),
       ],
     },
-    { name: 'Bridge handshake', measures: [{ label: 'admin bridge: handshake', run: bridge([['type', 'handshake']]) }, health()] },
+    { name: 'Bridge handshake', measures: [{ label: 'admin bridge: handshake', run: bridge([['type', 'handshake']]) }, ...cheapest()] },
     {
       name: 'Editor keystroke',
       measures: [
