@@ -1,15 +1,25 @@
 import { createProduct } from '../src/catalog/index.js';
 import { loadConfig } from '../src/config.js';
 import { createCustomer, CreateCustomerBody } from '../src/customers/index.js';
-import { launchChromium } from '../src/dev/chromium.js';
 import { lowStockLevels, setLevel } from '../src/inventory/index.js';
 import { createLog } from '../src/log.js';
 import { openPlatform } from '../src/boot.js';
 import { countOrdersToFulfil, createOrder, CreateOrderBody, fulfillOrder, FulfillBody, orderDaysUpTo } from '../src/orders/index.js';
 import { getLiveTheme } from '../src/themes/index.js';
 import type { StoreView } from '../src/stores/index.js';
-import type { Response as BrowserResponse } from 'playwright-core';
-import { benchDatabase, freePort, jsonClient, percentile, startServer, UNTHROTTLED, type Json } from './support.js';
+import {
+  benchDatabase,
+  freePort,
+  jsonClient,
+  inParallel,
+  pageWeights,
+  percentile,
+  signInBrowser,
+  startServer,
+  timedGet as timedGetAt,
+  UNTHROTTLED,
+  type Json,
+} from './support.js';
 
 /**
  * `npm run bench:admin` (issue 38, docs/benchmarks.md): the merchant admin's pages on a store of
@@ -48,44 +58,8 @@ const profile = process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/pro
 const web = await startServer('dist/src/web.js', { ...env, PORT: String(port), LOG_LEVEL: 'info' }, 'web.listening', profile);
 const base = `http://127.0.0.1:${port}`;
 const call = jsonClient(base);
+const timedGet = (path: string, headers: Record<string, string>) => timedGetAt(base, path, headers);
 const { platform, close } = await openPlatform(loadConfig(env), 'bench-seed', { log: createLog('warn', {}) });
-
-/** Runs `task(i)` for i in 0..count-1, `SEED_CONCURRENCY` at a time. */
-async function inParallel(count: number, task: (i: number) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: SEED_CONCURRENCY }, async () => {
-      for (let i = next++; i < count; i = next++) await task(i);
-    }),
-  );
-}
-
-/** The session cookie of a browser signed in through the /login form, as a merchant signs in. */
-async function signInBrowser(email: string, password: string): Promise<string> {
-  const form = await fetch(`${base}/login?return_to=%2Fadmin`);
-  const loginCookie = form.headers.getSetCookie().map((c) => c.split(';')[0]!);
-  const csrf = /name="csrf_token" value="([^"]+)"/.exec(await form.text())?.[1];
-  if (!csrf) throw new Error('no CSRF token on /login');
-  const res = await fetch(`${base}/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: loginCookie.join('; ') },
-    body: new URLSearchParams({ csrf_token: csrf, email, password, return_to: '/admin' }).toString(),
-  });
-  const session = res.headers.getSetCookie().find((c) => c.startsWith('emporium_session='));
-  if (res.status !== 303 || !session) throw new Error(`/login answered ${res.status}`);
-  return session.split(';')[0]!;
-}
-
-/** One GET, its body read whole: milliseconds. A status other than 200 stops the bench. */
-async function timedGet(path: string, headers: Record<string, string>): Promise<number> {
-  const t0 = performance.now();
-  const res = await fetch(base + path, { headers, redirect: 'manual' });
-  await res.arrayBuffer();
-  const ms = performance.now() - t0;
-  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
-  return ms;
-}
 
 type Case = { name: string; page: (i: number) => string; api: { label: string; run: (i: number) => Promise<number> } };
 
@@ -100,7 +74,7 @@ try {
 
   const seedStarted = Date.now();
   const sellable: string[] = [];
-  await inParallel(PRODUCTS, async (i) => {
+  await inParallel(PRODUCTS, SEED_CONCURRENCY, async (i) => {
     const product = await createProduct(platform, store, {
       title: `Product ${String(i).padStart(5, '0')}`,
       description_html: '<p>A product for the benchmark.</p>',
@@ -127,7 +101,7 @@ try {
   const productsSeconds = (Date.now() - seedStarted) / 1000;
 
   const customerIds: string[] = [];
-  await inParallel(CUSTOMERS, async (i) => {
+  await inParallel(CUSTOMERS, SEED_CONCURRENCY, async (i) => {
     const c = await createCustomer(
       platform,
       store,
@@ -137,7 +111,7 @@ try {
   });
   const address = { first_name: 'Ada', last_name: 'Shopper', address1: '1 Main St', city: 'Austin', province_code: 'TX', zip: '78701', country_code: 'US' };
   let fulfilled = 0;
-  await inParallel(ORDERS, async (i) => {
+  await inParallel(ORDERS, SEED_CONCURRENCY, async (i) => {
     const lines = 1 + (i % 3);
     const order = await createOrder(
       platform,
@@ -169,7 +143,7 @@ try {
     `seeded ${PRODUCTS} products × 2 variants in ${productsSeconds.toFixed(0)} s, ${CUSTOMERS} customers and ${ORDERS} orders (${fulfilled} fulfilled) in ${(seedSeconds - productsSeconds).toFixed(0)} s`,
   );
 
-  const cookie = await signInBrowser(account.email, account.password);
+  const cookie = await signInBrowser(base, account.email, account.password);
   const browser = { cookie };
   const page = (path: string) => `/admin/stores/${store.id}${path}`;
   // A sample of orders and customers to open in turn (the newest page, as a merchant opens them).
@@ -221,34 +195,11 @@ try {
   }
 
   // Each page kind as a browser loads it: every response's bytes, headers included.
-  const chromium = await launchChromium();
-  const weights: { name: string; bytes: number; responses: number }[] = [];
-  try {
-    const context = await chromium.newContext({ viewport: { width: 1280, height: 900 } });
-    const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
-    await context.addCookies([{ name, value, url: base }]);
-    const tab = await context.newPage();
-    const productId: string = (await call('GET', '/v1/products?limit=1', undefined, api)).data[0].id;
-    const kinds = [...cases.map((c) => ({ name: c.name, path: c.page(0) })), { name: 'A product', path: page(`/products/${productId}`) }];
-    for (const kind of kinds) {
-      const sizes: Promise<number>[] = [];
-      const onResponse = (r: BrowserResponse) =>
-        sizes.push(
-          r
-            .request()
-            .sizes()
-            .then((s) => s.responseHeadersSize + s.responseBodySize),
-        );
-      tab.on('response', onResponse);
-      const res = await tab.goto(base + kind.path, { waitUntil: 'load' });
-      if (res?.status() !== 200) throw new Error(`${kind.path}: ${res?.status()} in Chromium`);
-      tab.off('response', onResponse);
-      const all = await Promise.all(sizes);
-      weights.push({ name: kind.name, bytes: all.reduce((a, b) => a + b, 0), responses: all.length });
-    }
-  } finally {
-    await chromium.close();
-  }
+  const productId: string = (await call('GET', '/v1/products?limit=1', undefined, api)).data[0].id;
+  const weights = await pageWeights(base, cookie, [
+    ...cases.map((c) => ({ name: c.name, path: c.page(0) })),
+    { name: 'A product', path: page(`/products/${productId}`) },
+  ]);
 
   const ms = (x: number) => x.toFixed(1).padStart(6);
   console.log(`\nThe admin on a store of ${PRODUCTS} products and ${ORDERS} orders, ${ROUNDS} alternating pairs each, one request at a time`);

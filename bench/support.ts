@@ -3,6 +3,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Response as BrowserResponse } from 'playwright-core';
+import { launchChromium } from '../src/dev/chromium.js';
 import { ROOT, buildLocaldb, startLocaldb } from '../src/localdb/index.js';
 
 /** Shared by the bench scripts: a database, free ports, child servers that say when ready, a JSON client, percentiles. */
@@ -22,15 +24,15 @@ export const freePort = () =>
 export const UNTHROTTLED = { ADMIN_API_BUCKET_CAPACITY: '100000000', ADMIN_API_RESTORE_RATE: '1000000' };
 
 /**
- * A child server, resolved once its output contains `ready`. The output goes to a file, not a
+ * A child server (`script` with `args`), resolved once its output contains `ready`. The output goes to a file, not a
  * pipe: the bench process also runs the load generator, and reading a server's log lines
  * (one per request) would slow the load on that server only.
  */
-export function startServer(script: string, env: NodeJS.ProcessEnv, ready: string, nodeArgs: string[] = []): Promise<ChildProcess> {
+export function startServer(script: string, env: NodeJS.ProcessEnv, ready: string, nodeArgs: string[] = [], args: string[] = []): Promise<ChildProcess> {
   const logDir = mkdtempSync(join(tmpdir(), 'emporium-bench-log-'));
   const logFile = join(logDir, 'stdout');
   const out = openSync(logFile, 'w');
-  const child = spawn('node', [...nodeArgs, script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, 'inherit'] });
+  const child = spawn('node', [...nodeArgs, script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', out, 'inherit'] });
   closeSync(out);
   child.once('exit', () => rmSync(logDir, { recursive: true, force: true }));
   return new Promise((resolve, reject) => {
@@ -131,3 +133,80 @@ export function jsonClient(base: string) {
 
 /** The `p` quantile (0..1) of `xs`, nearest rank. */
 export const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+
+/** The session cookie of a browser signed in at `base` through the /login form, as a merchant signs in. */
+export async function signInBrowser(base: string, email: string, password: string): Promise<string> {
+  const form = await fetch(`${base}/login?return_to=%2Fadmin`);
+  const loginCookie = form.headers.getSetCookie().map((c) => c.split(';')[0]!);
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(await form.text())?.[1];
+  if (!csrf) throw new Error('no CSRF token on /login');
+  const res = await fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: loginCookie.join('; ') },
+    body: new URLSearchParams({ csrf_token: csrf, email, password, return_to: '/admin' }).toString(),
+  });
+  const session = res.headers.getSetCookie().find((c) => c.startsWith('emporium_session='));
+  if (res.status !== 303 || !session) throw new Error(`/login answered ${res.status}`);
+  return session.split(';')[0]!;
+}
+
+/** One GET at `base`, its body read whole: milliseconds. A status other than 200 stops the bench. */
+export async function timedGet(base: string, path: string, headers: Record<string, string>): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(base + path, { headers, redirect: 'manual' });
+  await res.arrayBuffer();
+  const ms = performance.now() - t0;
+  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
+  return ms;
+}
+
+/** Runs `task(i)` for i in 0..count-1, `concurrency` at a time: how the benches seed a store. */
+export async function inParallel(count: number, concurrency: number, task: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < count; i = next++) await task(i);
+    }),
+  );
+}
+
+/**
+ * Each page of `kinds` as Chromium loads it at 1280 px, signed in with the session `cookie`:
+ * every response (the page, what it links, its frames and what their scripts fetch), headers and
+ * body as sent, until `waitUntil`. A page other than 200 stops the bench.
+ */
+export async function pageWeights(
+  base: string,
+  cookie: string,
+  kinds: { name: string; path: string }[],
+  waitUntil: 'load' | 'networkidle' = 'load',
+): Promise<{ name: string; bytes: number; responses: number }[]> {
+  const chromium = await launchChromium();
+  const weights: { name: string; bytes: number; responses: number }[] = [];
+  try {
+    const context = await chromium.newContext({ viewport: { width: 1280, height: 900 } });
+    const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
+    await context.addCookies([{ name, value, url: base }]);
+    const tab = await context.newPage();
+    for (const kind of kinds) {
+      const sizes: Promise<number>[] = [];
+      const onResponse = (r: BrowserResponse) =>
+        sizes.push(
+          r
+            .request()
+            .sizes()
+            .then((s) => s.responseHeadersSize + s.responseBodySize),
+        );
+      tab.on('response', onResponse);
+      const res = await tab.goto(base + kind.path, { waitUntil });
+      tab.off('response', onResponse);
+      if (res?.status() !== 200) throw new Error(`${kind.path}: ${res?.status()} in Chromium`);
+      const all = await Promise.all(sizes);
+      weights.push({ name: kind.name, bytes: all.reduce((a, b) => a + b, 0), responses: all.length });
+    }
+  } finally {
+    await chromium.close();
+  }
+  return weights;
+}
