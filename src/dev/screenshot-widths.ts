@@ -14,8 +14,17 @@ export async function shootAtWidths(page: Page, path: string): Promise<void> {
     await page.setViewportSize({ width, height });
     const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth'));
     if (overflow > 0) console.warn(`${page.url()} scrolls sideways by ${overflow} px at ${width} px`);
-    // A frame of another origin (the theme editor's sandboxed preview) is not painted while out of view, even in a full-page shot.
-    for (const frame of await page.locator('iframe').all()) await frame.scrollIntoViewIfNeeded();
+    // A frame of another origin (the theme editor's sandboxed preview) is not painted while out of view, even in a full-page
+    // shot: each is brought into view once it has loaded, then the page goes back to its top, where the sticky navigation belongs.
+    const frames = await page.locator('iframe').all();
+    for (const frame of frames) {
+      await frame.scrollIntoViewIfNeeded();
+      await (await (await frame.elementHandle()).contentFrame())?.waitForLoadState('load');
+    }
+    if (frames.length > 0) {
+      await page.waitForTimeout(300);
+      await page.evaluate('window.scrollTo(0, 0)');
+    }
     const file = width === SCREENSHOT_WIDTHS[0] ? `${path}.png` : `${path}-${width}.png`;
     await page.screenshot({ path: file, fullPage: true });
     console.log(`saved ${file.slice(file.indexOf('docs/'))}`);
