@@ -34,7 +34,7 @@ export type AppPage = StorePage<{ storeId: string; handle: string }>;
 /** The bridge capabilities in words, as the settings' switches name them (docs/apps.md, Capabilities). */
 const CAPABILITY_WORDS: Record<BridgeCapability, { label: string; hint: string }> = {
   'api.fetch': { label: 'Read your store’s data from inside the admin', hint: 'api.fetch: reads within the permissions it was granted' },
-  toast: { label: 'Show messages in the admin', hint: 'toast: a short notice at the top of the page' },
+  toast: { label: 'Show messages in the admin', hint: 'toast: a short notice in the corner of the page' },
   resize: { label: 'Set its height in the admin', hint: 'resize: within the admin’s bounds' },
   'navigation.redirect': { label: 'Send you to another admin page or its own site', hint: 'navigation.redirect: off unless you turn it on here' },
 };
