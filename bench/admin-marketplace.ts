@@ -1,5 +1,5 @@
+import { themeFixture } from '../src/dev/theme-fixtures.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { openPlatform } from '../src/boot.js';
 import { createProduct } from '../src/catalog/index.js';
 import { loadConfig } from '../src/config.js';
@@ -211,7 +211,7 @@ try {
 
   // The theme store: THEMES copies of the fixtures (every other one paid) uploaded by an author, checked by the worker and
   // approved by the operator; the store's own theme: a private copy of Aurora (every setting type) installed live, the editor's.
-  const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../fixtures/themes/${name}.json`, import.meta.url), 'utf8')) as Json;
+  const fixture = (name: string) => themeFixture(name) as Json;
   const author = { authorization: `Bearer ${await account(`bench-theme-author-${Date.now()}@example.com`)}` };
   await inParallel(THEMES, SEED_CONCURRENCY, async (i) => {
     const bundle = fixture(i % 2 ? 'ember-liquid' : 'aurora');

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { benchDatabase, freePort, startServer, jsonClient, percentile, type Json, UNTHROTTLED } from './support.js';
+import { themeFixture } from '../src/dev/theme-fixtures.js';
 
 /**
  * `npm run bench:render-isolation` (docs/rendering.md, Performance): what hostile Liquid costs
@@ -17,7 +17,6 @@ import { benchDatabase, freePort, startServer, jsonClient, percentile, type Json
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SLICE = Number(process.env.BENCH_SLICE_SECONDS ?? 5);
-const FIXTURE = new URL('../../fixtures/themes/ember-liquid.json', import.meta.url).pathname;
 
 const database = await benchDatabase();
 const port = await freePort();
@@ -37,7 +36,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /** The ember-liquid fixture with these sections on its home page, between the hero and the featured products. */
 function emberWith(slug: string, sections: Record<string, string>): Json {
-  const bundle = JSON.parse(readFileSync(FIXTURE, 'utf8'));
+  const bundle = themeFixture('ember-liquid') as any;
   bundle.package.slug = slug;
   for (const [key, source] of Object.entries(sections)) {
     bundle.sections[key] = { type: key, name: key, renderer_key: key, enabled_on: ['home'] };

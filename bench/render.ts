@@ -12,6 +12,7 @@ import { themeSettings } from '../src/rendering/sections.js';
 import { findStoreById } from '../src/stores/index.js';
 import { liveRenderableTheme } from '../src/themes/index.js';
 import { benchDatabase, freePort, startServer, jsonClient, percentile, type Json, UNTHROTTLED } from './support.js';
+import { themeFixture } from '../src/dev/theme-fixtures.js';
 
 /**
  * `npm run bench:render` (docs/rendering.md, Performance): a 10-section home page (5 hero banners
@@ -31,7 +32,6 @@ import { benchDatabase, freePort, startServer, jsonClient, percentile, type Json
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 2000);
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const FIXTURE = new URL('../../fixtures/themes/ember-liquid.json', import.meta.url).pathname;
 
 const database = await benchDatabase();
 const port = await freePort();
@@ -75,7 +75,7 @@ try {
   await call('POST', '/v1/products/collections', { type: 'manual', title: 'New', handle: 'new', product_ids: ids.slice(0, 12) }, as);
 
   // The fixture theme with a home page of 10 sections.
-  const bundle = JSON.parse(readFileSync(FIXTURE, 'utf8'));
+  const bundle = themeFixture('ember-liquid') as any;
   bundle.package.slug = `bench-ember-${unique}`;
   const home = bundle.templates.home;
   const hero = home.sections.hero;

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import type { apiClient, Json } from './api-client.js';
 import { shootAtWidths } from './screenshot-widths.js';
+import { themeFixture } from './theme-fixtures.js';
 
 /**
  * The admin's Online store and theme editor screenshots (docs/admin.md, Screenshots), a part of
@@ -27,7 +27,7 @@ export async function shootThemes({ call, auth, as, store, tag, password, page, 
   // Online store (docs/admin.md, Themes): a new store's library (its shop closed), then the theme store (with SCREENSHOT_OPERATOR,
   // one of the platform's OPERATOR_EMAILS, two themes published through review: Harbor free, Ember paid; without, a private one),
   // a theme's page, the library with the live theme and a second copy, Publish's confirm step, releases, and an upload's problems.
-  const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../fixtures/themes/${name}.json`, import.meta.url), 'utf8')) as Json;
+  const fixture = (name: string) => themeFixture(name) as Json;
   const themed = (await call('POST', '/v1/stores', { name: 'Harbour Goods', subdomain: `harbour-themes-${tag}`, currency: 'USD' }, auth)).data.id as string;
   await shot('themes-closed', `/admin/stores/${themed}/themes`);
   const operator = process.env.SCREENSHOT_OPERATOR;
@@ -76,7 +76,7 @@ export async function shootThemes({ call, auth, as, store, tag, password, page, 
   await page.getByText('The bundle was not uploaded').waitFor();
   await shootAtWidths(page, `${OUT}admin-themes-upload-errors`);
   // The theme editor: a copy of aurora (every setting type), live, with a draft of its home page; its preview, the theme settings, a refused colour.
-  const aurora = JSON.parse(readFileSync(new URL('../../../fixtures/themes/aurora.json', import.meta.url), 'utf8'));
+  const aurora = themeFixture('aurora') as Json;
   aurora.package.slug = `aurora-editor-${tag}`;
   await call('POST', '/v1/themes/packages/upload', { bundle: aurora, submission_mode: 'private_install' }, auth);
   const theme = (await call('POST', `/v1/themes/${aurora.package.slug}/install`, { store_id: store.id, publish: true }, auth)).data.id as string;

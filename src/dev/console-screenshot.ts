@@ -1,8 +1,9 @@
 import { apiClient, type Json } from './api-client.js';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { launchChromium } from './chromium.js';
 import { shootAtWidths } from './screenshot-widths.js';
+import { themeFixture } from './theme-fixtures.js';
 
 /**
  * `npm run screenshot:console` (docs/console.md, Screenshots): each page of the operator console
@@ -24,7 +25,6 @@ if (!OPERATOR) {
 // The screenshot scripts' one password, so the operator each signs up (or in) is the same account.
 const PASSWORD = 'screenshot password';
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
-const FIXTURES = new URL('../../../fixtures/themes/', import.meta.url).pathname;
 
 const call = apiClient(BASE);
 
@@ -58,7 +58,7 @@ await call(
   { action: 'block_address_range', cidr: '203.0.113.0/24', reason: 'credential stuffing from this range', expires_in_minutes: 60 },
   { ...asOperator, 'idempotency-key': `console-shot-${tag}` },
 );
-const aurora = JSON.parse(readFileSync(`${FIXTURES}aurora.json`, 'utf8')) as Json;
+const aurora = themeFixture('aurora') as Json;
 aurora.package.slug = `harbor-${tag}`;
 const upload = (await call('POST', '/v1/themes/packages/upload', { bundle: aurora }, asMerchant)).data;
 await call(

@@ -1,9 +1,9 @@
 import { apiClient, type Json } from './api-client.js';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { DEMO_COLLECTIONS, DEMO_PRODUCTS, type DemoCollection } from './demo-catalog.js';
 import { demoProductImage } from './demo-images.js';
 import type { SellableVariant } from './demo-orders.js';
+import { themeFixture } from './theme-fixtures.js';
 
 /**
  * The demo store (`npm run demo`, docs/storefront.md "A demo store"), made through the platform's
@@ -16,7 +16,6 @@ import type { SellableVariant } from './demo-orders.js';
 export const DEMO_MERCHANT = { email: 'demo@example.com', password: 'demo-password', name: 'Demo Merchant' } as const;
 export const DEMO_STORE = { name: 'Lumen & Loom', subdomain: 'demo' } as const;
 export const DEMO_LOCATION = 'Lumen & Loom Studio';
-const THEME_FIXTURE = new URL('../../../fixtures/themes/aurora.json', import.meta.url);
 
 export type DemoSummary = {
   storeId: string;
@@ -145,7 +144,7 @@ export async function fillDemoStore(base: string, log: (line: string) => void = 
   log(`made ${products.length} products with pictures and stock`);
 
   // Collections: the departments, and every collection the theme names by handle.
-  const theme = JSON.parse(readFileSync(THEME_FIXTURE, 'utf8')) as Json;
+  const theme = themeFixture('aurora') as Json;
   const collections = [...DEMO_COLLECTIONS];
   for (const handle of collectionHandlesOf(theme)) {
     if (handle !== 'all' && !collections.some((c) => c.handle === handle)) {

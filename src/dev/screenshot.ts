@@ -1,6 +1,7 @@
+import { themeFixture } from './theme-fixtures.js';
 import { apiClient, type Json } from './api-client.js';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { encodePng } from './png.js';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
@@ -42,7 +43,6 @@ const BASE = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '
 const BASE_DOMAIN = process.env.STOREFRONT_BASE_DOMAIN ?? 'localhost';
 const PORT = new URL(BASE).port || (new URL(BASE).protocol === 'https:' ? '443' : '80');
 const OUT = new URL('../../../docs/screenshots/', import.meta.url).pathname;
-const FIXTURES = new URL('../../../fixtures/themes/', import.meta.url).pathname;
 
 const call = apiClient(BASE);
 
@@ -210,7 +210,7 @@ mkdirSync(OUT, { recursive: true });
 const browser = await launchChromium();
 try {
   for (const fixture of ['aurora', 'ember-liquid']) {
-    const bundle = JSON.parse(readFileSync(`${FIXTURES}${fixture}.json`, 'utf8'));
+    const bundle = themeFixture(fixture) as Json;
     bundle.package.slug = `${bundle.package.slug}-${unique}`;
     bundle.package.pricing_type = 'free';
     bundle.package.price = 0;
@@ -248,7 +248,7 @@ async function appBlockPage(): Promise<void> {
     ],
   });
   await installApp(call, auth, { appId: submitted.app.id, handle, storeId: store.id, scopes: ['read_products'] });
-  const bundle = JSON.parse(readFileSync(`${FIXTURES}aurora.json`, 'utf8'));
+  const bundle = themeFixture('aurora') as Json;
   bundle.package.slug = `aurora-blocks-${unique}`;
   bundle.package.pricing_type = 'free';
   bundle.package.price = 0;

@@ -34,7 +34,7 @@ function expectOk(b: unknown) {
 describe('Theme bundles (validateBundle, schema version 2026-05-json-contract)', () => {
   describe('the fixtures', () => {
     for (const name of ['aurora', 'ember-liquid']) {
-      it(`validates fixtures/themes/${name}.json with no issue and no warning`, () => {
+      it(`validates fixtures/themes/${name}/ with no issue and no warning`, () => {
         const result = expectOk(loadFixture(name));
         expect(result.warnings).to.deep.equal([]);
         expect(result.bundle!.package.slug).to.equal(name);
