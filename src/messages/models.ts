@@ -18,7 +18,14 @@ export type MessageKind =
   | 'account_invite'
   /** A webhook subscription started failing, or was disabled (docs/webhooks.md, Subscription health): to its merchant or its app's partner. */
   | 'webhook_subscription_failing'
-  | 'webhook_subscription_disabled';
+  | 'webhook_subscription_disabled'
+  /** A store's notifications to its customer about an order (docs/notifications.md). */
+  | 'order_confirmation'
+  | 'shipping_confirmation'
+  | 'order_refund'
+  | 'order_cancelled'
+  /** A store's notification to its merchant: a new order. */
+  | 'merchant_new_order';
 export type MessageSender = { name: string; email: string };
 export type MessageStatus = 'queued' | 'delivered' | 'failed';
 
@@ -30,6 +37,16 @@ export type MessageDocument = {
   from?: MessageSender | null;
   subject: string;
   body_encrypted: string | null;
+  /** The HTML part, encrypted like the body and cleared with it; null or absent: text only. */
+  html_encrypted?: string | null;
+  /** The store a store's message is for; null or absent for the platform's own. */
+  store_id?: ObjectId | null;
+  /**
+   * One message per key, ever (unique): a caller that may run twice for one fact (an order's
+   * confirmation when its event is handled twice) names it (`order_confirmation:<order id>`), and
+   * the second send finds the first. Without one it is `message:<id>`. Absent on messages of before it existed.
+   */
+  dedupe_key?: string;
   status: MessageStatus;
   transport: 'outbox' | 'relay' | null;
   attempts: number;
@@ -50,6 +67,7 @@ export const messageIndexes: IndexDeclaration[] = [
       { key: { to: 1, _id: -1 }, name: 'to_id' },
       { key: { status: 1, next_attempt_at: 1 }, name: 'status_next_attempt_at' },
       { key: { expires_at: 1 }, name: 'expires_at' },
+      { key: { dedupe_key: 1 }, name: 'dedupe_key_unique', unique: true },
     ],
   },
 ];

@@ -1,6 +1,7 @@
 import { ObjectId, type MatchKeysAndValues } from 'mongodb';
 import { z } from 'zod';
 import { isLocalEnv } from '../config.js';
+import { isDuplicateKeyError } from '../db.js';
 import { IdString } from '../ids.js';
 import { defineJob } from '../job.js';
 import { post, type FailureTexts } from '../outbound/index.js';
@@ -22,19 +23,40 @@ const RELAY_TIMEOUT_MS = 10_000;
 /** A queued message whose next attempt is this overdue has lost its job (crash between write and enqueue). */
 const STRANDED_AFTER_MS = 2 * 60 * 1000;
 
-/** `from`: who a store's email to its customer comes from (the store's `email_sender`); absent or null: the relay's own sender. */
-export type OutgoingMessage = { kind: MessageKind; to: string; subject: string; text: string; from?: MessageSender | null };
+/**
+ * `from`: who a store's email to its customer comes from (the store's `email_sender`); absent or
+ * null: the transport's own sender. `html`: the HTML part beside the text one. `store_id`: the
+ * store a store's message is for. `dedupe_key`: one message per key, ever (see MessageDocument).
+ */
+export type OutgoingMessage = {
+  kind: MessageKind;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string | null;
+  from?: MessageSender | null;
+  store_id?: string | null;
+  dedupe_key?: string | null;
+};
 
-/** Record a message for a sender and queue its delivery. Returns the message id. */
+/**
+ * Record a message for a sender and queue its delivery. Returns the message id; with a
+ * `dedupe_key` a message already has, that message's id, and nothing new is sent (a queued one
+ * whose job was lost is picked up by `redispatchStrandedMessages`).
+ */
 export async function sendMessage(platform: Pick<Platform, 'config' | 'db' | 'jobs' | 'clock'>, message: OutgoingMessage): Promise<string> {
   const now = platform.clock.now();
+  const _id = new ObjectId();
   const doc: MessageDocument = {
-    _id: new ObjectId(),
+    _id,
     kind: message.kind,
     to: message.to,
     subject: message.subject,
     from: message.from ?? null,
+    store_id: message.store_id ? new ObjectId(message.store_id) : null,
+    dedupe_key: message.dedupe_key ?? `message:${_id.toHexString()}`,
     body_encrypted: encryptSecret(platform.config.secretsKeys, PURPOSE, message.text),
+    html_encrypted: message.html ? encryptSecret(platform.config.secretsKeys, PURPOSE, message.html) : null,
     status: 'queued',
     transport: null,
     attempts: 0,
@@ -46,7 +68,14 @@ export async function sendMessage(platform: Pick<Platform, 'config' | 'db' | 'jo
     delivered_at: null,
     expires_at: new Date(now.getTime() + RETENTION_MS),
   };
-  await messages(platform.db).insertOne(doc);
+  try {
+    await messages(platform.db).insertOne(doc);
+  } catch (err) {
+    if (!message.dedupe_key || !isDuplicateKeyError(err)) throw err;
+    const existing = await messages(platform.db).findOne({ dedupe_key: message.dedupe_key }, { projection: { _id: 1 } });
+    if (existing) return existing._id.toHexString();
+    throw err;
+  }
   await enqueueMessageDelivery(platform, doc._id.toHexString());
   return doc._id.toHexString();
 }
@@ -90,6 +119,7 @@ export async function deliverMessage(platform: Platform, messageId: string): Pro
   let error: string | null;
   try {
     const text = claimed.body_encrypted ? decryptSecret(platform.config.secretsKeys, PURPOSE, claimed.body_encrypted) : '';
+    const html = claimed.html_encrypted ? decryptSecret(platform.config.secretsKeys, PURPOSE, claimed.html_encrypted) : null;
     const result = await post(new URL(relay.url), {
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${relay.token}`, 'Idempotency-Key': messageId },
       body: JSON.stringify({
@@ -99,6 +129,7 @@ export async function deliverMessage(platform: Platform, messageId: string): Pro
         ...(claimed.from ? { from: claimed.from } : {}),
         subject: claimed.subject,
         text,
+        ...(html !== null ? { html } : {}),
       }),
       connectMs: RELAY_TIMEOUT_MS,
       totalMs: RELAY_TIMEOUT_MS,
@@ -110,13 +141,13 @@ export async function deliverMessage(platform: Platform, messageId: string): Pro
   }
   if (error === null) {
     return settle(
-      { status: 'delivered', transport: 'relay', body_encrypted: null, delivered_at: platform.clock.now(), next_attempt_at: null, last_error: null },
+      { status: 'delivered', transport: 'relay', body_encrypted: null, html_encrypted: null, delivered_at: platform.clock.now(), next_attempt_at: null, last_error: null },
       'delivered',
     );
   }
   error = error.slice(0, 500);
   if (claimed.attempts >= MAX_ATTEMPTS) {
-    return settle({ status: 'failed', body_encrypted: null, last_error: error, next_attempt_at: null }, 'failed');
+    return settle({ status: 'failed', body_encrypted: null, html_encrypted: null, last_error: error, next_attempt_at: null }, 'failed');
   }
   const next = new Date(platform.clock.now().getTime() + backoff(RETRY_BASE_MS, claimed.attempts - 1, RETRY_CAP_MS));
   if ((await settle({ last_error: error, next_attempt_at: next }, 'retry_scheduled')) === 'skipped') return 'skipped';
@@ -153,7 +184,16 @@ export async function sweepExpiredMessages(platform: Pick<Platform, 'db' | 'cloc
   return deletedCount;
 }
 
-export type OutboxEntry = { id: string; kind: MessageKind; to: string; subject: string; text: string | null; status: string; created_at: string };
+export type OutboxEntry = {
+  id: string;
+  kind: MessageKind;
+  to: string;
+  subject: string;
+  text: string | null;
+  html: string | null;
+  status: string;
+  created_at: string;
+};
 
 /**
  * The development outbox: messages to one address, newest first, decrypted. Never served
@@ -170,6 +210,7 @@ export async function readOutbox(platform: Platform, to: string): Promise<Outbox
     to: d.to,
     subject: d.subject,
     text: d.body_encrypted ? decryptSecret(platform.config.secretsKeys, PURPOSE, d.body_encrypted) : null,
+    html: d.html_encrypted ? decryptSecret(platform.config.secretsKeys, PURPOSE, d.html_encrypted) : null,
     status: d.status,
     created_at: d.created_at.toISOString(),
   }));
