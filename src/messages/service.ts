@@ -141,7 +141,15 @@ export async function deliverMessage(platform: Platform, messageId: string): Pro
   }
   if (error === null) {
     return settle(
-      { status: 'delivered', transport: 'relay', body_encrypted: null, html_encrypted: null, delivered_at: platform.clock.now(), next_attempt_at: null, last_error: null },
+      {
+        status: 'delivered',
+        transport: 'relay',
+        body_encrypted: null,
+        html_encrypted: null,
+        delivered_at: platform.clock.now(),
+        next_attempt_at: null,
+        last_error: null,
+      },
       'delivered',
     );
   }
