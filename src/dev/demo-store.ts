@@ -1,6 +1,7 @@
 import { apiClient, type Json } from './api-client.js';
 import { createHash } from 'node:crypto';
 import { DEMO_COLLECTIONS, DEMO_PRODUCTS, type DemoCollection } from './demo-catalog.js';
+import { fillDemoContent, withDemoCopy } from './demo-content.js';
 import { demoProductImage } from './demo-images.js';
 import type { SellableVariant } from './demo-orders.js';
 import { themeFixture } from './theme-fixtures.js';
@@ -144,7 +145,7 @@ export async function fillDemoStore(base: string, log: (line: string) => void = 
   log(`made ${products.length} products with pictures and stock`);
 
   // Collections: the departments, and every collection the theme names by handle.
-  const theme = themeFixture('aurora') as Json;
+  const theme = withDemoCopy(themeFixture('aurora') as Json);
   const collections = [...DEMO_COLLECTIONS];
   for (const handle of collectionHandlesOf(theme)) {
     if (handle !== 'all' && !collections.some((c) => c.handle === handle)) {
@@ -152,6 +153,10 @@ export async function fillDemoStore(base: string, log: (line: string) => void = 
     }
   }
   for (const c of collections) await call('POST', '/v1/products/collections', collectionBody(c, products), as);
+
+  // Its pages, journal and menu.
+  await fillDemoContent(call, as);
+  log('wrote its pages, journal and main menu');
 
   // Checkout: shipping rates to everywhere, and the sandbox payment provider.
   await call(

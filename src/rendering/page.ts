@@ -101,20 +101,32 @@ export async function buildPageModel(
   const named = [...new Set(sections.map((s) => s.settings.collection).filter((h): h is string => typeof h === 'string' && h.length > 0 && h.length <= 255))];
   const found = await Promise.all(named.map((h) => findPublicCollection(platform, store, h, PAGE_PRODUCTS)));
   const collections: Record<string, PublicCollectionWithProducts> = Object.fromEntries(found.flatMap((c) => (c ? [[c.handle, c]] : [])));
+  const cart = request.cartToken ? await shopperCart(platform, store, request.cartToken) : null;
   return {
     template: request.template,
     locale,
     store: { name: store.name, subdomain: store.subdomain, currency: store.currency },
     product,
     collection,
-    collections,
-    cart: request.cartToken ? await shopperCart(platform, store, request.cartToken) : null,
+    collections: request.template === 'cart' ? suggestions(collections, cart) : collections,
+    cart,
     page: request.template === 'page' ? await contentPage(platform, store.id, handle) : null,
     menu: menu ?? [],
     csrfToken: request.csrfToken ?? null,
     search: request.search !== undefined ? { query: request.search } : null,
     blog: request.template === 'blog' ? { handle: BLOG_HANDLE, title: 'News', articles: await listPublishedArticles(platform, store.id, BLOG_ARTICLES) } : null,
   };
+}
+
+/**
+ * On the cart page, the collections its sections name are suggestions (Add a little extra): only
+ * what can be bought, and nothing the cart already holds (docs/rendering.md, Page context).
+ */
+function suggestions(collections: Record<string, PublicCollectionWithProducts>, cart: PageCart | null): Record<string, PublicCollectionWithProducts> {
+  const inCart = new Set(cart?.lines.flatMap((l) => (l.product_id ? [l.product_id] : [])) ?? []);
+  return Object.fromEntries(
+    Object.entries(collections).map(([handle, c]) => [handle, { ...c, products: c.products.filter((p) => p.available && !inCart.has(p.id)) }]),
+  );
 }
 
 /** How many articles a blog page shows. */

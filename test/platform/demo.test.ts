@@ -141,6 +141,13 @@ describe('npm run demo', () => {
     const shop = await new ShopBrowser(app.url, 'demo.localhost').get('/');
     expect(shop.status).to.equal(200);
     for (const p of bestsellers) expect(shop.html, p.title).to.include(p.images[0].url);
+    // The demo's own words in place of the theme's placeholders, and a menu of its departments (issue 40).
+    expect(shop.html).to.include('Lumen &amp; Loom began in a small Lisbon studio').and.include('Read the journal');
+    expect(shop.html).to.not.include('Replace this text in the theme editor').and.not.include('example.com/journal');
+    for (const link of ['/collections/home', '/collections/kitchen', '/collections/accessories', '/blogs/news', '/pages/about'])
+      expect(shop.html, link).to.include(`href="${link}"`);
+    expect((await new ShopBrowser(app.url, 'demo.localhost').get('/pages/about')).status).to.equal(200);
+    expect((await new ShopBrowser(app.url, 'demo.localhost').get('/blogs/news')).html).to.include('Made to last');
   });
 
   it('runs again without failing, resetting the catalogue to the same demo', async () => {

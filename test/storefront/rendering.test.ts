@@ -176,7 +176,7 @@ describe('Storefront rendering (GET /v1/storefront/:subdomain/pages/:template)',
       expect(res.status).to.equal(200);
       expect(res.html).to.include('<html lang="en">');
       expect(orderIn(res.html, 'id', ['shopify-section-hero', 'shopify-section-featured'])).to.deep.equal(['shopify-section-hero', 'shopify-section-featured']);
-      expect(res.html).to.match(/Hand-thrown, wood-fired[\s\S]*Shop mugs/);
+      expect(res.html).to.match(/Hand-thrown, wood-fired[\s\S]*Shop all/);
       expect(res.html).to.include('hero-banner--large');
       expect(res.html).to.include('--ember-accent: #b91c1c;'); // settings_data over the default
       expect(res.html).to.include('--ember-text: #2b1d16;'); // the field default
