@@ -40,7 +40,8 @@ import { ListOrdersQuery, listOrders } from './orders/index.js';
  * it, this list) is a factory given it here: the one place where such bindings are made.
  */
 /** A store's latest order, for the notifications' previews (the orders domain is above the notifications one, which customers' emails use). */
-const latestOrder: LatestOrder = async (platform, storeId) => (await listOrders(platform, storeId, ListOrdersQuery.parse({ limit: 1, order: 'newest' }))).items[0] ?? null;
+const latestOrder: LatestOrder = async (platform, storeId) =>
+  (await listOrders(platform, storeId, ListOrdersQuery.parse({ limit: 1, order: 'newest' }))).items[0] ?? null;
 
 export const MODULES: readonly Module[] = [
   healthModule,

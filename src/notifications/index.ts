@@ -4,12 +4,10 @@ import { notificationIndexes } from './models.js';
 import { NOTIFYING_EVENT_TYPES } from './order-events.js';
 import { notificationRoutes } from './routes.js';
 import type { LatestOrder } from './templates.js';
-export { NOTIFICATION_INFO, NOTIFICATION_KINDS, type NotificationKind, type NotificationTemplate } from './defaults.js';
 export { notifyForEvents } from './order-events.js';
-export { sendAccountNotification, sendNotification, merchantAddress } from './service.js';
-export { getNotification, listNotifications, previewNotification, putNotification, resetNotification, sendTestNotification, type LatestOrder, type NotificationView, type PreviewView } from './templates.js';
-export { PutTemplateBody, PreviewBody } from './schemas.js';
-export type { OrderFacts } from './objects.js';
+export { sendAccountNotification, merchantAddress } from './service.js';
+export { PutTemplateBody } from './schemas.js';
+export * from './templates.js';
 
 /**
  * A store's notifications (Shopify's): the emails to its customers and its merchant, from Liquid

@@ -24,7 +24,13 @@ export type OrderFacts = {
   total: number;
   refunded_amount: number;
   financial_status: string;
-  fulfillments: { id: string; line_items: { line_item_id: string; quantity: number }[]; tracking_company: string | null; tracking_number: string | null; tracking_url: string | null }[];
+  fulfillments: {
+    id: string;
+    line_items: { line_item_id: string; quantity: number }[];
+    tracking_company: string | null;
+    tracking_number: string | null;
+    tracking_url: string | null;
+  }[];
   refunds: { id: string; amount: number; reason: string | null }[];
   cancel_reason?: string | null;
   cancelled_at?: string | null;
@@ -122,7 +128,15 @@ export function sampleOrder(currency: string, now: Date): OrderFacts {
     total: 6429,
     refunded_amount: 0,
     financial_status: 'paid',
-    fulfillments: [{ id: 'f1', line_items: [{ line_item_id: 'l1', quantity: 2 }], tracking_company: 'UPS', tracking_number: '1Z999AA10123456784', tracking_url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784' }],
+    fulfillments: [
+      {
+        id: 'f1',
+        line_items: [{ line_item_id: 'l1', quantity: 2 }],
+        tracking_company: 'UPS',
+        tracking_number: '1Z999AA10123456784',
+        tracking_url: 'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+      },
+    ],
     refunds: [{ id: 'r1', amount: 1800, reason: 'Damaged' }],
     cancel_reason: null,
     created_at: now.toISOString(),

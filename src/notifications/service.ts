@@ -48,7 +48,11 @@ export async function storeLook(platform: Platform | Deps, store: ScopedStore): 
 }
 
 /** The store's template for a kind: its own, or the default. */
-export async function storeTemplate(platform: Pick<Platform, 'db'>, storeId: string, kind: NotificationKind): Promise<{ template: NotificationTemplate; customized: boolean; updated_at: string | null }> {
+export async function storeTemplate(
+  platform: Pick<Platform, 'db'>,
+  storeId: string,
+  kind: NotificationKind,
+): Promise<{ template: NotificationTemplate; customized: boolean; updated_at: string | null }> {
   const doc = await notificationTemplates(platform.db).findOne({ store_id: new ObjectId(storeId), kind });
   return doc
     ? { template: { subject: doc.subject, text: doc.text, html: doc.html }, customized: true, updated_at: doc.updated_at.toISOString() }
@@ -74,7 +78,12 @@ export function renderParts(template: NotificationTemplate, look: StoreLook, sco
  * Render the store's notification; a store's template that fails at send time (past a limit on
  * this data) is logged and the default is sent instead, so the shopper still hears.
  */
-export async function renderNotification(platform: Platform | Deps, store: ScopedStore, kind: NotificationKind, scope: Record<string, unknown>): Promise<RenderedNotification> {
+export async function renderNotification(
+  platform: Platform | Deps,
+  store: ScopedStore,
+  kind: NotificationKind,
+  scope: Record<string, unknown>,
+): Promise<RenderedNotification> {
   const [look, { template, customized }] = await Promise.all([storeLook(platform, store), storeTemplate(platform, store.id, kind)]);
   try {
     return renderParts(template, look, scope);

@@ -5,7 +5,16 @@ import type { Platform } from '../platform.js';
 import { defaultTemplate, NOTIFICATION_INFO, NOTIFICATION_KINDS, type NotificationKind, type NotificationTemplate } from './defaults.js';
 import { notificationTemplates } from './models.js';
 import { fulfillmentObject, orderObject, refundObject, sampleOrder, type OrderFacts } from './objects.js';
-import { checkTemplate, kindOrNotFound, merchantAddress, renderParts, sendNotification, storeLook, storeTemplate, type RenderedNotification } from './service.js';
+import {
+  checkTemplate,
+  kindOrNotFound,
+  merchantAddress,
+  renderParts,
+  sendNotification,
+  storeLook,
+  storeTemplate,
+  type RenderedNotification,
+} from './service.js';
 import type { PreviewBody, PutTemplateBody } from './schemas.js';
 
 /** The store's latest order (given by src/modules.ts: the orders domain is above this one), for previews. */
@@ -13,16 +22,31 @@ export type LatestOrder = (platform: Platform, storeId: string) => Promise<Order
 
 const present = (kind: NotificationKind, found: { template: NotificationTemplate; customized: boolean; updated_at: string | null }) => {
   const info = NOTIFICATION_INFO.get(kind)!;
-  return { kind, title: info.title, audience: info.audience, sent_when: info.when, customized: found.customized, updated_at: found.updated_at, ...found.template };
+  return {
+    kind,
+    title: info.title,
+    audience: info.audience,
+    sent_when: info.when,
+    customized: found.customized,
+    updated_at: found.updated_at,
+    ...found.template,
+  };
 };
 export type NotificationView = ReturnType<typeof present>;
 
 export async function listNotifications(platform: Platform, storeId: string): Promise<NotificationView[]> {
-  const own = await notificationTemplates(platform.db).find({ store_id: new ObjectId(storeId) }).toArray();
+  const own = await notificationTemplates(platform.db)
+    .find({ store_id: new ObjectId(storeId) })
+    .toArray();
   const byKind = new Map(own.map((d) => [d.kind, d]));
   return NOTIFICATION_KINDS.map((kind) => {
     const d = byKind.get(kind);
-    return present(kind, d ? { template: { subject: d.subject, text: d.text, html: d.html }, customized: true, updated_at: d.updated_at.toISOString() } : { template: defaultTemplate(kind), customized: false, updated_at: null });
+    return present(
+      kind,
+      d
+        ? { template: { subject: d.subject, text: d.text, html: d.html }, customized: true, updated_at: d.updated_at.toISOString() }
+        : { template: defaultTemplate(kind), customized: false, updated_at: null },
+    );
   });
 }
 
@@ -38,7 +62,11 @@ export async function putNotification(platform: Platform, storeId: string, kindN
   const now = platform.clock.now();
   await notificationTemplates(platform.db).updateOne(
     { store_id: new ObjectId(storeId), kind },
-    { $set: { subject: body.subject, text: body.text, html: body.html, updated_at: now }, $inc: { version: 1 }, $setOnInsert: { _id: new ObjectId(), created_at: now } },
+    {
+      $set: { subject: body.subject, text: body.text, html: body.html, updated_at: now },
+      $inc: { version: 1 },
+      $setOnInsert: { _id: new ObjectId(), created_at: now },
+    },
     { upsert: true },
   );
   return getNotification(platform, storeId, kind);
@@ -73,7 +101,13 @@ async function previewScope(platform: Platform, store: ScopedStore, latest: Late
 export type PreviewView = RenderedNotification & { kind: NotificationKind; rendered_from: string };
 
 /** Render the store's template (or an unsaved one) without sending: invalid Liquid is a 400 with its part and line. */
-export async function previewNotification(platform: Platform, store: ScopedStore, kindName: string, body: PreviewBody, latest: LatestOrder | null): Promise<PreviewView> {
+export async function previewNotification(
+  platform: Platform,
+  store: ScopedStore,
+  kindName: string,
+  body: PreviewBody,
+  latest: LatestOrder | null,
+): Promise<PreviewView> {
   const kind = kindOrNotFound(kindName);
   const template = body.template ?? (await storeTemplate(platform, store.id, kind)).template;
   checkTemplate(template);
@@ -86,7 +120,12 @@ export async function previewNotification(platform: Platform, store: ScopedStore
 }
 
 /** Send the store's template, rendered as its preview, to the merchant's own email (never deduplicated: each click sends one). */
-export async function sendTestNotification(platform: Platform, store: ScopedStore, kindName: string, latest: LatestOrder | null): Promise<{ message_id: string; to: string }> {
+export async function sendTestNotification(
+  platform: Platform,
+  store: ScopedStore,
+  kindName: string,
+  latest: LatestOrder | null,
+): Promise<{ message_id: string; to: string }> {
   const kind = kindOrNotFound(kindName);
   const to = await merchantAddress(platform, store.id);
   if (!to) throw new PlatformError('conflict', 'no_merchant_email', 'The store’s owner has no email to send a test to');

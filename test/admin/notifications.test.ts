@@ -36,7 +36,11 @@ describe('Admin: Settings → Notifications', () => {
   });
 
   it('refuses invalid Liquid at its field with its line, saving nothing; saves a valid edit, previews unsaved input, resets', async () => {
-    const bad = await browser.submit(page('/order_confirmation'), page('/order_confirmation'), { subject: 'Hi', text: 'one\n{% for x in %}', html: '<p>ok</p>' });
+    const bad = await browser.submit(page('/order_confirmation'), page('/order_confirmation'), {
+      subject: 'Hi',
+      text: 'one\n{% for x in %}',
+      html: '<p>ok</p>',
+    });
     expect(bad.status).to.equal(400);
     expect(bad.html).to.match(/id="f-text-error"[^>]*>line 2/);
     expect((await api.get('/v1/notifications/order_confirmation', shop.as)).body.data.customized).to.equal(false);
@@ -50,7 +54,11 @@ describe('Admin: Settings → Notifications', () => {
     expect(unsaved.html).to.contain('Draft text');
     expect((await api.get('/v1/notifications/order_confirmation', shop.as)).body.data.customized).to.equal(false);
 
-    const saved = await browser.submit(page('/order_confirmation'), page('/order_confirmation'), { subject: 'Got it: {{ order.name }}', text: 'Saved text', html: '<p>Saved</p>' });
+    const saved = await browser.submit(page('/order_confirmation'), page('/order_confirmation'), {
+      subject: 'Got it: {{ order.name }}',
+      text: 'Saved text',
+      html: '<p>Saved</p>',
+    });
     expect(saved.status).to.equal(303);
     const after = await browser.get(saved.location!);
     expect(after.html).to.contain('The template is saved').and.contain('Reset to default').and.contain('Saved text');

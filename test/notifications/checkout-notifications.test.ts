@@ -25,7 +25,8 @@ describe('Notifications: a storefront checkout paid through the sandbox provider
     expect((await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: shop.store.id }, { token: shop.merchant.token })).status).to.equal(201);
     await api.put('/v1/shipping', { rates: [{ code: 'standard', name: 'Standard', price: 900, country_code: 'CA' }] }, shop.as);
     await api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: `shop_${randomBytes(12).toString('hex')}` } }, shop.as);
-    variant = (await givenProduct(api, shop.as, { title: 'Linen Throw', handle: 'linen-throw', variants: [{ price: 4500, inventory_tracked: false }] })).variants[0].id;
+    variant = (await givenProduct(api, shop.as, { title: 'Linen Throw', handle: 'linen-throw', variants: [{ price: 4500, inventory_tracked: false }] }))
+      .variants[0].id;
     await startWorker(app, 'webhooks', running);
   });
   after(() => stopAll(running));
@@ -37,13 +38,21 @@ describe('Notifications: a storefront checkout paid through the sandbox provider
     const token = csrfIn((await b.get('/checkout')).html)!;
     const address = { email, first_name: 'Sam', last_name: 'Shopper', address1: '1 Main St', city: 'Toronto', country_code: 'CA', zip: 'M5V 2T6' };
     expect((await b.post('/checkout/information', { ...address, csrf_token: token })).status).to.equal(303);
-    const placed = await b.post('/checkout/place', { ...placeFields((await b.get('/checkout/shipping')).html), shipping_option: 'standard', payment_provider: 'sandbox' });
+    const placed = await b.post('/checkout/place', {
+      ...placeFields((await b.get('/checkout/shipping')).html),
+      shipping_option: 'standard',
+      payment_provider: 'sandbox',
+    });
     expect(placed.status).to.equal(303);
     const payment = await b.get(placed.location!);
     const providerOrder = /name="provider_order_id" value="([^"]+)"/.exec(payment.html)![1]!;
     // Placed, not yet paid: nothing is confirmed.
     expect(await readOutbox(app.platform, email)).to.have.length(0);
-    const paid = await b.post(placed.location!.split('?')[0]!.replace(/\/payment$/, '/pay'), { provider: 'sandbox', provider_order_id: providerOrder, csrf_token: csrfIn(payment.html) ?? '' });
+    const paid = await b.post(placed.location!.split('?')[0]!.replace(/\/payment$/, '/pay'), {
+      provider: 'sandbox',
+      provider_order_id: providerOrder,
+      csrf_token: csrfIn(payment.html) ?? '',
+    });
     expect(paid.status, paid.html).to.equal(303);
     expect((await b.get(paid.location!)).html).to.include(`A confirmation goes to <strong>${email}</strong>`);
 

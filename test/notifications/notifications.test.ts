@@ -41,21 +41,34 @@ describe('Notifications (/v1/notifications and the order emails)', () => {
       const res = await api.get(BASE, owner.as);
       expect(res.status).to.equal(200);
       const kinds = res.body.data.map((n: { kind: string }) => n.kind);
-      expect(kinds).to.include.members(['order_confirmation', 'shipping_confirmation', 'order_refund', 'order_cancelled', 'merchant_new_order', 'password_reset']);
+      expect(kinds).to.include.members([
+        'order_confirmation',
+        'shipping_confirmation',
+        'order_refund',
+        'order_cancelled',
+        'merchant_new_order',
+        'password_reset',
+      ]);
       expect(res.body.data.every((n: { customized: boolean }) => !n.customized)).to.equal(true);
     });
 
     it('refuses invalid Liquid with its part and line, and changes nothing', async () => {
       const res = await api.put(`${BASE}/order_confirmation`, { subject: 'Hi', text: 'ok', html: '<p>\n\n{% if order %}never closed</p>' }, owner.as);
       expect(res.status).to.equal(400);
-      expect(JSON.stringify(res.body)).to.match(/html/).and.match(/line 3/);
+      expect(JSON.stringify(res.body))
+        .to.match(/html/)
+        .and.match(/line 3/);
       expect((await api.get(`${BASE}/order_confirmation`, owner.as)).body.data.customized).to.equal(false);
     });
 
     it('saves an edited template, previews it escaped, and resets it to the default', async () => {
       const put = await api.put(
         `${BASE}/order_refund`,
-        { subject: 'Refunded {{ order.name }}', text: 'Money back: {{ refund.amount | money }}', html: '<p>Back: {{ refund.amount | money }} {{ "<script>x</script>" }}</p>' },
+        {
+          subject: 'Refunded {{ order.name }}',
+          text: 'Money back: {{ refund.amount | money }}',
+          html: '<p>Back: {{ refund.amount | money }} {{ "<script>x</script>" }}</p>',
+        },
         owner.as,
       );
       expect(put.status, JSON.stringify(put.body)).to.equal(200);
@@ -90,7 +103,9 @@ describe('Notifications (/v1/notifications and the order emails)', () => {
       await api.put(`${BASE}/order_cancelled`, { subject: 'Mine', text: 'mine', html: 'mine' }, owner.as);
       expect((await api.get(`${BASE}/order_cancelled`, other.as)).body.data.customized).to.equal(false);
       expect((await api.get(`${BASE}/order_cancelled`, { ...other.as, storeId: owner.store.id })).status).to.be.oneOf([403, 404]);
-      expect((await api.put(`${BASE}/order_cancelled`, { subject: 'x', text: 'x', html: 'x' }, { ...other.as, storeId: owner.store.id })).status).to.be.oneOf([403, 404]);
+      expect((await api.put(`${BASE}/order_cancelled`, { subject: 'x', text: 'x', html: 'x' }, { ...other.as, storeId: owner.store.id })).status).to.be.oneOf([
+        403, 404,
+      ]);
       expect((await api.get(`${BASE}/nope`, owner.as)).status).to.equal(404);
       await api.delete(`${BASE}/order_cancelled`, owner.as);
     });
@@ -111,7 +126,13 @@ describe('Notifications (/v1/notifications and the order emails)', () => {
 
       const fulfil = await api.post(
         `/v1/orders/${order.id}/fulfill`,
-        { location_id: location, line_items: [{ line_item_id: order.line_items[0].id, quantity: 2 }], tracking_company: 'UPS', tracking_number: '1Z999', tracking_url: 'https://ups.example/1Z999' },
+        {
+          location_id: location,
+          line_items: [{ line_item_id: order.line_items[0].id, quantity: 2 }],
+          tracking_company: 'UPS',
+          tracking_number: '1Z999',
+          tracking_url: 'https://ups.example/1Z999',
+        },
         owner.as,
       );
       expect(fulfil.status, JSON.stringify(fulfil.body)).to.equal(200);

@@ -26,8 +26,10 @@ import { settingsPage } from './index.js';
  * permission at all: no script of the template runs, and it cannot reach this page.
  */
 
-const FIELDS: ReadonlySet<string> = new Set(['subject', 'text', 'html']);
-const latestOrder: LatestOrder = async (platform, storeId) => (await listOrders(platform, storeId, ListOrdersQuery.parse({ limit: 1, order: 'newest' }))).items[0] ?? null;
+const PARTS = ['subject', 'text', 'html'] as const;
+const FIELDS: ReadonlySet<string> = new Set(PARTS);
+const latestOrder: LatestOrder = async (platform, storeId) =>
+  (await listOrders(platform, storeId, ListOrdersQuery.parse({ limit: 1, order: 'newest' }))).items[0] ?? null;
 const path = (s: StorePage, kind: string, rest = '') => storePath(s.store, `/settings/notifications/${encodeURIComponent(kind)}${rest}`);
 
 /** The table under the sender's form: every notification, whether the store edited it, and its page. */
@@ -63,10 +65,12 @@ function previewParts(preview: PreviewView): Markup {
 /** One notification's page: its form (the saved template, or what was sent when it is shown again), its preview and its actions. */
 export async function notificationTemplatePage(s: StorePage, kind: string, form?: FormState, status = 200): Promise<void> {
   const [current, to] = await Promise.all([getNotification(s.platform, s.store.id, kind), merchantAddress(s.platform, s.store.id)]);
-  const shown = form ?? blankForm(new Map([...FIELDS].map((f) => [f, current[f as 'subject']])));
+  const shown = form ?? blankForm(new Map(PARTS.map((f) => [f, current[f]])));
   let preview: Markup = html``;
   if (!form || form.problems.length + form.errors.size === 0) {
-    const template = form ? { subject: shown.values.get('subject') ?? '', text: shown.values.get('text') ?? '', html: shown.values.get('html') ?? '' } : undefined;
+    const template = form
+      ? { subject: shown.values.get('subject') ?? '', text: shown.values.get('text') ?? '', html: shown.values.get('html') ?? '' }
+      : undefined;
     preview = previewParts(await previewNotification(s.platform, s.store, kind, { order: 'latest', ...(template ? { template } : {}) }, latestOrder));
   }
   const body = html`<p>
@@ -87,11 +91,13 @@ export async function notificationTemplatePage(s: StorePage, kind: string, form?
       <form method="post" action="${path(s, kind, '/test')}">
         ${csrfInput(s.viewer.csrf)}<button class="button button--secondary" type="submit">Send a test to ${to ?? 'you'}</button>
       </form>
-      ${current.customized
-        ? html`<form method="post" action="${path(s, kind, '/reset')}">
+      ${
+        current.customized
+          ? html`<form method="post" action="${path(s, kind, '/reset')}">
             ${csrfInput(s.viewer.csrf)}<button class="button button--secondary" type="submit">Reset to default</button>
           </form>`
-        : null}
+          : null
+      }
     </div>`;
   settingsPage(s, { title: current.title, lead: 'Liquid templates: docs/notifications.md lists the objects each one sees.', body, wide: true }, status);
 }
