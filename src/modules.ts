@@ -30,6 +30,8 @@ import { storesModule } from './stores/index.js';
 import { taxesModule } from './taxes/index.js';
 import { themesModule } from './themes/index.js';
 import { webhooksModule } from './webhooks/index.js';
+import { notificationsModule, type LatestOrder } from './notifications/index.js';
+import { ListOrdersQuery, listOrders } from './orders/index.js';
 
 /**
  * The platform's modules: the table of contents. The composition root (src/boot.ts), the web
@@ -37,6 +39,10 @@ import { webhooksModule } from './webhooks/index.js';
  * folder and one line here. A module that needs what its domain may not import (a domain above
  * it, this list) is a factory given it here: the one place where such bindings are made.
  */
+/** A store's latest order, for the notifications' previews (the orders domain is above the notifications one, which customers' emails use). */
+const latestOrder: LatestOrder = async (platform, storeId) =>
+  (await listOrders(platform, storeId, ListOrdersQuery.parse({ limit: 1, order: 'newest' }))).items[0] ?? null;
+
 export const MODULES: readonly Module[] = [
   healthModule,
   referenceModule,
@@ -63,6 +69,7 @@ export const MODULES: readonly Module[] = [
   graphqlModule,
   webhooksModule,
   messagesModule,
+  notificationsModule(latestOrder),
   rateLimitModule,
   maintenanceModule,
   securityModule({ appExists }),

@@ -98,6 +98,13 @@ import {
 import { previewFrame } from './themes/editor/preview.js';
 import { settingsHome } from './settings/index.js';
 import { notificationsPage, saveNotifications } from './settings/notifications.js';
+import {
+  notificationTemplatePage,
+  previewNotificationTemplate,
+  resetNotificationTemplate,
+  saveNotificationTemplate,
+  sendNotificationTest,
+} from './settings/notification-templates.js';
 import { paymentsPage, saveProvider } from './settings/payments.js';
 import { saveShipping, shippingPage } from './settings/shipping.js';
 import { saveStoreDetails, storeDetailsPage } from './settings/store.js';
@@ -262,6 +269,11 @@ export function adminPages(platform: Platform): AppRouter {
   on.post('/stores/:storeId/settings/payments/:provider', async (p) => saveProvider(await inStore(p)));
   on.get('/stores/:storeId/settings/notifications', async (p) => notificationsPage(await inStore(p)));
   on.post('/stores/:storeId/settings/notifications', async (p) => saveNotifications(await inStore(p)));
+  on.get('/stores/:storeId/settings/notifications/:kind', async (p) => notificationTemplatePage(await inStore(p), p.params.kind));
+  on.post('/stores/:storeId/settings/notifications/:kind', async (p) => saveNotificationTemplate(await inStore(p), p.params.kind));
+  on.post('/stores/:storeId/settings/notifications/:kind/preview', async (p) => previewNotificationTemplate(await inStore(p), p.params.kind));
+  on.post('/stores/:storeId/settings/notifications/:kind/reset', async (p) => resetNotificationTemplate(await inStore(p), p.params.kind));
+  on.post('/stores/:storeId/settings/notifications/:kind/test', async (p) => sendNotificationTest(await inStore(p), p.params.kind));
   on.get('/stores/:storeId/settings/locations', async (p) => locationsPage(await inStore(p)));
   on.post('/stores/:storeId/settings/locations', async (p) => createLocationAction(await inStore(p)));
   on.get('/stores/:storeId/settings/locations/:locationId', async (p) => locationPage(await inStore(p)));

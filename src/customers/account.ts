@@ -2,6 +2,7 @@ import { ObjectId } from 'mongodb';
 import { PlatformError } from '../errors.js';
 import { parseObjectId } from '../ids.js';
 import { sendMessage } from '../messages/index.js';
+import { sendAccountNotification } from '../notifications/index.js';
 import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
 import { decoyPasswordHash, generateToken, hashPassword, hashToken, verifyPassword } from '../secrets/index.js';
@@ -239,15 +240,10 @@ export async function requestCustomerPasswordReset(platform: Platform, input: { 
     created_at: now,
     expires_at: new Date(now.getTime() + CUSTOMER_RESET_TTL_MS),
   });
-  await sendMessage(platform, {
-    kind: 'password_reset',
-    to: customer.email,
-    from: store.email_sender,
-    subject: `Reset your ${store.name} password`,
-    text:
-      `Someone asked to reset the password of your account at ${store.name}. This reset token works once, for 60 minutes:\n\n${token}\n\n` +
-      `Send it with your new password to POST /v1/storefront/customer/password/update as {"reset_token": "...", "new_password": "..."}.\n` +
-      `If it was not you, ignore this message: your password has not changed.`,
+  await sendAccountNotification(platform, store, 'password_reset', customer.email, {
+    token,
+    valid_for: '60 minutes',
+    instructions: 'Send it with your new password to POST /v1/storefront/customer/password/update as {"reset_token": "...", "new_password": "..."}.',
   });
 }
 

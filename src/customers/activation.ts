@@ -2,7 +2,7 @@ import { ObjectId } from 'mongodb';
 import { isDuplicateKeyError } from '../db.js';
 import { PlatformError } from '../errors.js';
 import type { ScopedStore } from '../http/context.js';
-import { sendMessage } from '../messages/index.js';
+import { sendAccountNotification } from '../notifications/index.js';
 import type { Platform } from '../platform.js';
 import { consumeRateLimit } from '../ratelimit/index.js';
 import { generateToken, hashToken } from '../secrets/index.js';
@@ -35,7 +35,7 @@ const ACTIVATE_ROUTE = 'POST /v1/storefront/customer/activate';
  */
 export async function sendActivation(
   platform: Platform,
-  store: Pick<ScopedStore, 'name' | 'email_sender'>,
+  store: ScopedStore,
   customer: CustomerDocument,
   via: CustomerActivationDocument['via'],
 ): Promise<{ expires_at: Date }> {
@@ -50,29 +50,12 @@ export async function sendActivation(
     if (!isDuplicateKeyError(err)) throw err;
     await customerActivations(platform.db).updateOne({ customer_id: customer._id }, { $set: fields });
   }
-  const validity = `This activation token works once, for ${ACTIVATION_TTL[via].words}:\n\n${token}\n\n`;
-  const how = `To open the account, choose a password and send it with the token to ${ACTIVATE_ROUTE} as {"token": "...", "password": "..."}.\n`;
-  await sendMessage(
-    platform,
-    via === 'signup'
-      ? {
-          kind: 'account_activation',
-          to: customer.email,
-          from: store.email_sender,
-          subject: `Activate your account at ${store.name}`,
-          text:
-            `Someone (perhaps you) signed up at ${store.name} with ${customer.email}. ${store.name} already knows this email, so its account opens only from this message, ` +
-            `which proves the email is yours. ${validity}${how}` +
-            `If it was not you, ignore this message: nothing has changed, and the password given at sign-up opens nothing.`,
-        }
-      : {
-          kind: 'account_invite',
-          to: customer.email,
-          from: store.email_sender,
-          subject: `${store.name} invites you to open your account`,
-          text: `${store.name} invites you to open your customer account, to see your orders and keep your addresses. ${validity}${how}If you do not want an account, ignore this message.`,
-        },
-  );
+  const how = `To open the account, choose a password and send it with the token to ${ACTIVATE_ROUTE} as {"token": "...", "password": "..."}.`;
+  await sendAccountNotification(platform, store, via === 'signup' ? 'account_activation' : 'account_invite', customer.email, {
+    token,
+    valid_for: ACTIVATION_TTL[via].words,
+    instructions: how,
+  });
   platform.log.info({ event: 'customers.activation_sent', store_id: customer.store_id.toHexString(), customer_id: customer._id.toHexString(), via });
   return { expires_at: expiresAt };
 }

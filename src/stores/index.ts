@@ -8,6 +8,7 @@ export {
   createStore,
   findOwnedStore,
   findStoreById,
+  findStoreOwnerId,
   findStoreBySubdomain,
   isCurrencyLocked,
   listStoresOwnedBy,

@@ -54,6 +54,13 @@ export async function findStoreById(platform: Pick<Platform, 'db'>, storeId: str
   return doc ? presentStore(doc) : null;
 }
 
+/** Who owns a store (the merchant its notifications to the merchant go to), or null. */
+export async function findStoreOwnerId(platform: Pick<Platform, 'db'>, storeId: string): Promise<string | null> {
+  const id = parseObjectId(storeId);
+  const doc = id ? await stores(platform.db).findOne({ _id: id }, { projection: { owner_id: 1 } }) : null;
+  return doc ? doc.owner_id.toHexString() : null;
+}
+
 /** The store at a storefront subdomain, or null. Public: for storefront routes, no owner check. */
 export async function findStoreBySubdomain(platform: Pick<Platform, 'db'>, subdomain: string): Promise<StoreView | null> {
   const doc = await stores(platform.db).findOne({ subdomain });

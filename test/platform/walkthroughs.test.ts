@@ -45,6 +45,7 @@ const WALKTHROUGHS: readonly { doc: string; shows?: RegExp }[] = [
   { doc: 'docs/content.md' },
   { doc: 'docs/payments.md' },
   { doc: 'docs/orders.md' },
+  { doc: 'docs/notifications.md', shows: /Thanks for order #1001/ },
   { doc: 'docs/taxes.md' },
   { doc: 'docs/shipping.md' },
   { doc: 'docs/webhooks.md' },

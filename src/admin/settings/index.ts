@@ -16,7 +16,7 @@ const SETTINGS = [
   { path: '/settings/taxes', title: 'Taxes', text: 'Tax rates by country or province, and whether shipping is taxed.' },
   { path: '/settings/payments', title: 'Payments', text: 'The payment providers checkout offers, and their keys.' },
   { path: '/settings/locations', title: 'Locations', text: 'Where the store keeps stock and ships orders from.' },
-  { path: '/settings/notifications', title: 'Notifications', text: 'Who the emails to your customers come from.' },
+  { path: '/settings/notifications', title: 'Notifications', text: 'The emails the store sends, their templates, and who they come from.' },
   { path: '/settings/webhooks', title: 'Webhooks', text: 'Subscriptions to the store’s events, their health and recent deliveries.' },
   { path: '/admin/account', title: 'Your account', text: 'Your name, your password, and signing out of other sessions.' },
 ] as const;

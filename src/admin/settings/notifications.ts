@@ -4,6 +4,7 @@ import { EmailSender, updateStore } from '../../stores/index.js';
 import { parsedBody, refusedForm } from '../forms.js';
 import { storePath, type StorePage } from '../request.js';
 import { settingsForm, settingsPage } from './index.js';
+import { notificationList } from './notification-templates.js';
 
 /**
  * `/admin/stores/<id>/settings/notifications` (docs/admin.md, Settings): who the store's emails to
@@ -13,7 +14,7 @@ import { settingsForm, settingsPage } from './index.js';
 
 const FIELDS: ReadonlySet<string> = new Set(['name', 'email']);
 
-export function notificationsPage(s: StorePage, form?: FormState, status = 200): void {
+export async function notificationsPage(s: StorePage, form?: FormState, status = 200): Promise<void> {
   const sender = s.store.email_sender;
   const shown =
     form ??
@@ -26,11 +27,15 @@ export function notificationsPage(s: StorePage, form?: FormState, status = 200):
   const fields = html`${field(shown, 'name', 'Sender name', { hint: `What a customer’s inbox shows, such as ${s.store.name}` })}
     ${field(shown, 'email', 'Sender email', { type: 'email', autocomplete: 'off', hint: 'The address they come from' })}`;
   const lead = sender
-    ? 'The emails to your customers (an invitation to open an account, a password reset) come from this sender.'
-    : 'The emails to your customers (an invitation to open an account, a password reset) come from the platform’s own sender until you set yours.';
+    ? 'The emails to your customers (order confirmations, shipping updates, account invitations) come from this sender.'
+    : 'The emails to your customers (order confirmations, shipping updates, account invitations) come from the platform’s own sender until you set yours.';
   settingsPage(
     s,
-    { title: 'Notifications', lead, body: settingsForm(s, { action: storePath(s.store, '/settings/notifications'), form: shown, fields }) },
+    {
+      title: 'Notifications',
+      lead,
+      body: html`${settingsForm(s, { action: storePath(s.store, '/settings/notifications'), form: shown, fields })}${await notificationList(s)}`,
+    },
     status,
   );
 }

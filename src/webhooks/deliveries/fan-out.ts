@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { findEventsNotFannedOut, findStoreEventsSince, loadEventsNotFannedOut, markFannedOut, type DomainEvent } from '../../events/index.js';
 import { insertEach } from '../../db.js';
 import { IdString } from '../../ids.js';
+import { notifyForEvents } from '../../notifications/index.js';
 import { defineJob } from '../../job.js';
 import type { Platform } from '../../platform.js';
 import { leaseFields } from '../../work/lease.js';
@@ -31,6 +32,8 @@ export async function fanOutEvents(platform: Platform, eventIds: readonly string
   const stores = pending.flatMap((e) => (e.store_id ? [e.store_id] : []));
   const subs = stores.length > 0 ? await activeSubscriptions(platform.db, stores) : [];
   const created = await insertDeliveries(platform, planDeliveries(platform, pending, subs, owner, now));
+  // The store's notifications (docs/notifications.md) before the events are marked: a fan-out that stops here runs again, and each email is sent once by its key.
+  await notifyForEvents(platform, pending);
   await markFannedOut(
     platform.db,
     pending.map((e) => e.id),
