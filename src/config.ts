@@ -126,6 +126,8 @@ const Variables = z.object({
   MAIL_FROM: MailFrom.optional(),
   /** How long a worker holds a message it sends (src/work/lease.ts): a dead worker's message is sent again after this. */
   MESSAGES_LEASE_MS: int(60_000, 200),
+  /** A failed message is tried again after min(this × 2^(n-1), 30 min); the tests shorten it. */
+  MESSAGES_RETRY_BASE_MS: int(30_000, 100),
 
   /** The embedded database of npm start. */
   LOCALDB_PORT: port(27018),
@@ -307,7 +309,7 @@ export const ConfigSchema = Variables.superRefine(checkCombinations).transform((
     events: { settleAfterMs: e.EVENT_SETTLE_AFTER_MS },
     messageRelay: e.MESSAGE_RELAY_URL && e.MESSAGE_RELAY_TOKEN ? { url: e.MESSAGE_RELAY_URL, token: e.MESSAGE_RELAY_TOKEN } : null,
     // checkCombinations required MAIL_FROM with SMTP_URL.
-    mail: { smtp: e.SMTP_URL ?? null, from: e.MAIL_FROM ?? null, leaseMs: e.MESSAGES_LEASE_MS },
+    mail: { smtp: e.SMTP_URL ?? null, from: e.MAIL_FROM ?? null, leaseMs: e.MESSAGES_LEASE_MS, retryBaseMs: e.MESSAGES_RETRY_BASE_MS },
     localdb: { port: e.LOCALDB_PORT, dir: e.LOCALDB_DIR },
     storage: {
       driver: e.STORAGE_DRIVER,

@@ -16,8 +16,7 @@ const PURPOSE = 'messages.body';
 /** Messages (and their encrypted bodies) are kept this long, then swept. */
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 const MAX_ATTEMPTS = 6;
-/** Retries wait min(30 s × 2^(n-1), 30 min) after failed attempt n. */
-const RETRY_BASE_MS = 30_000;
+/** Retries wait min(MESSAGES_RETRY_BASE_MS (30 s) × 2^(n-1), 30 min) after failed attempt n. */
 const RETRY_CAP_MS = 30 * 60_000;
 /** Bounds connecting and the whole exchange alike. */
 const RELAY_TIMEOUT_MS = 10_000;
@@ -117,7 +116,8 @@ export async function deliverMessage(platform: Platform, messageId: string): Pro
     (await settleLease(messages(platform.db), claimed, lease.owner, { $set: set })) ? outcome : 'skipped';
 
   const transport = mailTransport(platform.config);
-  if (transport === 'outbox') return settle({ status: 'delivered', transport: 'outbox', delivered_at: platform.clock.now(), next_attempt_at: null }, 'delivered');
+  if (transport === 'outbox')
+    return settle({ status: 'delivered', transport: 'outbox', delivered_at: platform.clock.now(), next_attempt_at: null }, 'delivered');
 
   let sent: SmtpOutcome;
   try {
@@ -125,7 +125,15 @@ export async function deliverMessage(platform: Platform, messageId: string): Pro
     const html = claimed.html_encrypted ? decryptSecret(platform.config.secretsKeys, PURPOSE, claimed.html_encrypted) : null;
     sent =
       transport === 'smtp'
-        ? await sendBySmtp(platform.config, { id: messageId, to: claimed.to, subject: claimed.subject, text, html, from: claimed.from ?? null, created_at: claimed.created_at })
+        ? await sendBySmtp(platform.config, lease.ms, {
+            id: messageId,
+            to: claimed.to,
+            subject: claimed.subject,
+            text,
+            html,
+            from: claimed.from ?? null,
+            created_at: claimed.created_at,
+          })
         : { error: await sendByRelay(platform.config.messageRelay!, messageId, claimed, text, html), permanent: false };
   } catch (err) {
     sent = { error: (err as Error).message, permanent: false };
@@ -138,14 +146,20 @@ export async function deliverMessage(platform: Platform, messageId: string): Pro
   if (sent.permanent || claimed.attempts >= MAX_ATTEMPTS) {
     return settle({ status: 'failed', ...forgotten, last_error: error, next_attempt_at: null }, 'failed');
   }
-  const next = new Date(platform.clock.now().getTime() + backoff(RETRY_BASE_MS, claimed.attempts - 1, RETRY_CAP_MS));
+  const next = new Date(platform.clock.now().getTime() + backoff(platform.config.mail.retryBaseMs, claimed.attempts - 1, RETRY_CAP_MS));
   if ((await settle({ last_error: error, next_attempt_at: next }, 'retry_scheduled')) === 'skipped') return 'skipped';
   await enqueueMessageDelivery(platform, messageId, next);
   return 'retry_scheduled';
 }
 
 /** POST the message to the HTTP relay; resolves to the failure's text, or null once the relay took it. */
-async function sendByRelay(relay: { url: string; token: string }, messageId: string, claimed: MessageDocument, text: string, html: string | null): Promise<string | null> {
+async function sendByRelay(
+  relay: { url: string; token: string },
+  messageId: string,
+  claimed: MessageDocument,
+  text: string,
+  html: string | null,
+): Promise<string | null> {
   const result = await post(new URL(relay.url), {
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${relay.token}`, 'Idempotency-Key': messageId },
     body: JSON.stringify({

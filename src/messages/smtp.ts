@@ -13,8 +13,8 @@ import type { MessageSender } from './models.js';
 const POOL_CONNECTIONS = 3;
 /** Connecting, the server's greeting, and any silence of the server within the exchange. */
 const STEP_TIMEOUT_MS = 10_000;
-/** The whole of one send, queueing in the pool included; well within the message's lease. */
-export const SMTP_SEND_TIMEOUT_MS = 30_000;
+/** The whole of one send, queueing in the pool included; and never past 4/5 of the message's lease, so no other worker takes it over while it is sent. */
+const SEND_TIMEOUT_MS = 30_000;
 
 let pool: { transport: Transporter; smtp: SmtpConfig } | null = null;
 
@@ -31,7 +31,7 @@ function transportFor(smtp: SmtpConfig): Transporter {
     secure: smtp.secure,
     requireTLS: smtp.starttls === 'required',
     ignoreTLS: smtp.starttls === 'off',
-    ...(smtp.auth ? { auth: smtp.auth } : {}),
+    ...(smtp.auth ? { auth: { ...smtp.auth } } : {}),
     connectionTimeout: STEP_TIMEOUT_MS,
     greetingTimeout: STEP_TIMEOUT_MS,
     socketTimeout: STEP_TIMEOUT_MS,
@@ -69,13 +69,14 @@ export type SmtpOutcome = { error: string | null; permanent: boolean };
  * address. `Message-ID: <message id@MAIL_FROM's domain>` and `Date` (when it was recorded) are
  * the same on every attempt, so a receiver can drop a copy it already has.
  */
-export async function sendBySmtp(config: Pick<Config, 'mail'>, message: SmtpMessage): Promise<SmtpOutcome> {
+export async function sendBySmtp(config: Pick<Config, 'mail'>, leaseMs: number, message: SmtpMessage): Promise<SmtpOutcome> {
   const { smtp, from } = config.mail;
   if (!smtp || !from) throw new Error('SMTP_URL and MAIL_FROM are not set');
   const domain = from.address.slice(from.address.lastIndexOf('@') + 1);
   try {
     await transportFor(smtp).sendMail({
-      from: message.from ? { name: message.from.name, address: from.address } : from,
+      // Copies: nodemailer writes into the address objects it is given, and the configuration is frozen.
+      from: { name: message.from ? message.from.name : from.name, address: from.address },
       ...(message.from ? { replyTo: { name: message.from.name, address: message.from.email } } : {}),
       to: message.to,
       subject: message.subject,
@@ -84,7 +85,7 @@ export async function sendBySmtp(config: Pick<Config, 'mail'>, message: SmtpMess
       messageId: `<${message.id}@${domain}>`,
       date: message.created_at,
       headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
-      signal: AbortSignal.timeout(SMTP_SEND_TIMEOUT_MS),
+      signal: AbortSignal.timeout(Math.min(SEND_TIMEOUT_MS, Math.floor(leaseMs * 0.8))),
     });
     return { error: null, permanent: false };
   } catch (err) {
