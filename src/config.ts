@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isLoopbackHost, MailFrom, SmtpUrl } from './mail-config.js';
 
 /**
  * The one place that reads the environment. `ConfigSchema` declares each variable once (its
@@ -120,6 +121,13 @@ const Variables = z.object({
   /** The HTTP relay that sends merchants' email; unset: the development outbox. */
   MESSAGE_RELAY_URL: httpUrl().optional(),
   MESSAGE_RELAY_TOKEN: z.string().min(16).optional(),
+  /** The SMTP server email goes out through (docs/mail.md); set, it is used before the relay. MAIL_FROM: the platform's sender. */
+  SMTP_URL: SmtpUrl.optional(),
+  MAIL_FROM: MailFrom.optional(),
+  /** How long a worker holds a message it sends (src/work/lease.ts): a dead worker's message is sent again after this. */
+  MESSAGES_LEASE_MS: int(60_000, 200),
+  /** A failed message is tried again after min(this × 2^(n-1), 30 min); the tests shorten it. */
+  MESSAGES_RETRY_BASE_MS: int(30_000, 100),
 
   /** The embedded database of npm start. */
   LOCALDB_PORT: port(27018),
@@ -247,8 +255,12 @@ function checkCombinations(env: z.output<typeof Variables>, ctx: z.RefinementCtx
   if (deployed && env.INTERNAL_SECRET === DEV_INTERNAL_SECRET)
     problem('INTERNAL_SECRET', `is the public development secret; set a random secret of your own when APP_ENV is ${env.APP_ENV}`);
   if (deployed && !env.MONGODB_URL) problem('MONGODB_URL', `is required when APP_ENV is ${env.APP_ENV}`);
-  if (env.APP_ENV === 'production' && !env.MESSAGE_RELAY_URL)
-    problem('MESSAGE_RELAY_URL', 'is required in production (sign-in codes and reset links must reach merchants)');
+  if (env.APP_ENV === 'production' && !env.MESSAGE_RELAY_URL && !env.SMTP_URL)
+    problem('SMTP_URL', 'or MESSAGE_RELAY_URL is required in production (sign-in codes and reset links must reach merchants)');
+  if (env.SMTP_URL && !env.MAIL_FROM) problem('MAIL_FROM', 'is required when SMTP_URL is set (the sender of every message)');
+  const smtp = env.SMTP_URL;
+  if (deployed && smtp?.auth && !smtp.secure && smtp.starttls !== 'required' && !isLoopbackHost(smtp.host))
+    problem('SMTP_URL', 'sends its password in the clear unless TLS is sure: use smtps:// or ?starttls=required');
   if (env.APP_ENV === 'production' && env.MESSAGE_RELAY_URL && !env.MESSAGE_RELAY_URL.startsWith('https:'))
     problem('MESSAGE_RELAY_URL', 'must be https in production');
   if (env.MESSAGE_RELAY_URL && !env.MESSAGE_RELAY_TOKEN) problem('MESSAGE_RELAY_TOKEN', 'is required when MESSAGE_RELAY_URL is set');
@@ -296,6 +308,8 @@ export const ConfigSchema = Variables.superRefine(checkCombinations).transform((
     jobs: { pollIntervalMs: e.JOBS_POLL_INTERVAL_MS, shutdownGraceMs: e.WORKER_SHUTDOWN_GRACE_MS, sweepIntervalMs: e.MAINTENANCE_SWEEP_INTERVAL_MS },
     events: { settleAfterMs: e.EVENT_SETTLE_AFTER_MS },
     messageRelay: e.MESSAGE_RELAY_URL && e.MESSAGE_RELAY_TOKEN ? { url: e.MESSAGE_RELAY_URL, token: e.MESSAGE_RELAY_TOKEN } : null,
+    // checkCombinations required MAIL_FROM with SMTP_URL.
+    mail: { smtp: e.SMTP_URL ?? null, from: e.MAIL_FROM ?? null, leaseMs: e.MESSAGES_LEASE_MS, retryBaseMs: e.MESSAGES_RETRY_BASE_MS },
     localdb: { port: e.LOCALDB_PORT, dir: e.LOCALDB_DIR },
     storage: {
       driver: e.STORAGE_DRIVER,

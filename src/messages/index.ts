@@ -1,6 +1,7 @@
 import type { Module } from '../module.js';
 import { messageJobs } from './jobs.js';
 import { messageIndexes, messagesOverview } from './models.js';
+import { closeSmtp } from './smtp.js';
 export { messagesOverview } from './models.js';
 export { sendMessage, DeliverMessage, redispatchStrandedMessages, readOutbox, type OutboxEntry, type OutgoingMessage } from './service.js';
 
@@ -10,4 +11,5 @@ export const messagesModule: Module = {
   indexes: messageIndexes,
   jobs: messageJobs,
   overview: (platform) => messagesOverview(platform.db, platform.clock.now()),
+  close: () => closeSmtp(),
 };

