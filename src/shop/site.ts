@@ -9,7 +9,7 @@ import { pages } from '../http/pages.js';
 import type { Platform } from '../platform.js';
 import { storefrontStore, subdomainOfHost } from '../storefront/index.js';
 import type { StoreView } from '../stores/index.js';
-import { accountPage, logIn, loginForm, logOut, register, registerForm } from './account.js';
+import { accountPage, activate, activateForm, logIn, loginForm, logOut, register, registerForm } from './account.js';
 import { addToCart, applyCoupon, changeCartLine } from './cart.js';
 import { checkoutInformation, checkoutShipping, confirmationPage, pay, paymentPage, placeOrder, submitInformation } from './checkout/handlers.js';
 import { shopForms, shopVisitor, type ShopPage } from './context.js';
@@ -68,6 +68,8 @@ function shopPages(platform: Platform, storeOf: (ctx: AppContext) => StoreView |
   on.get('/account/register', registerForm);
   on.post('/account/register', register);
   on.post('/account/logout', logOut);
+  on.get('/account/activate', activateForm);
+  on.post('/account/activate', activate);
   return on.router;
 }
 
