@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addressLines } from '../address-formats.js';
 import { activateCustomerAccount, getAccount, listAddresses, logInCustomer, logOutCustomer, signUpCustomer } from '../customers/index.js';
 import { PlatformError } from '../errors.js';
 import { html, type Markup } from '../html.js';
@@ -129,7 +130,9 @@ export async function activate(p: ShopPage): Promise<void> {
   } catch (err) {
     if (!(err instanceof PlatformError) || (err.kind !== 'unauthenticated' && err.kind !== 'rate_limited')) throw err;
     const message =
-      err.kind === 'rate_limited' ? 'Too many attempts: wait a few minutes and try again.' : 'That activation token is wrong, used or expired: sign up again for a new one.';
+      err.kind === 'rate_limited'
+        ? 'Too many attempts: wait a few minutes and try again.'
+        : 'That activation token is wrong, used or expired: sign up again for a new one.';
     p.render(activatePage(p, formWithProblem(new Map(), message)), err.kind === 'rate_limited' ? 429 : 401);
   }
 }
@@ -221,9 +224,7 @@ export async function accountPage(p: ShopPage): Promise<void> {
   const addressList = addresses.items.map(
     (a) =>
       html`<li class="card" style="list-style:none;margin-bottom:10px">
-        ${[a.first_name && a.last_name ? `${a.first_name} ${a.last_name}` : a.last_name, a.address1, a.address2, a.city, a.zip, a.country_code]
-          .filter(Boolean)
-          .map((x, i) => html`${i ? html`<br>` : null}${x}`)}
+        ${addressLines(a).map((x, i) => html`${i ? html`<br>` : null}${x}`)}${a.default ? html` <span class="status">Default</span>` : null}
       </li>`,
   );
   const name = [account.first_name, account.last_name].filter(Boolean).join(' ') || account.email;

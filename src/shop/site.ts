@@ -11,7 +11,16 @@ import { storefrontStore, subdomainOfHost } from '../storefront/index.js';
 import type { StoreView } from '../stores/index.js';
 import { accountPage, activate, activateForm, logIn, loginForm, logOut, register, registerForm } from './account.js';
 import { addToCart, applyCoupon, changeCartLine } from './cart.js';
-import { checkoutInformation, checkoutShipping, confirmationPage, pay, paymentPage, placeOrder, submitInformation } from './checkout/handlers.js';
+import {
+  addressFormatJson,
+  checkoutInformation,
+  checkoutShipping,
+  confirmationPage,
+  pay,
+  paymentPage,
+  placeOrder,
+  submitInformation,
+} from './checkout/handlers.js';
 import { shopForms, shopVisitor, type ShopPage } from './context.js';
 import { shopErrorPage } from './layout.js';
 import { themePage } from './theme-pages.js';
@@ -57,6 +66,7 @@ function shopPages(platform: Platform, storeOf: (ctx: AppContext) => StoreView |
   on.post('/cart/coupon', applyCoupon);
   on.get('/checkout', checkoutInformation);
   on.post('/checkout/information', submitInformation);
+  on.get('/checkout/address-format/:country', (p) => addressFormatJson(p, p.params.country));
   on.get('/checkout/shipping', checkoutShipping);
   on.post('/checkout/place', placeOrder);
   on.get('/checkout/orders/:id/payment', (p) => paymentPage(p, p.params.id));
