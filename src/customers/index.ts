@@ -19,6 +19,7 @@ export {
 } from './service.js';
 export { addressesOfCustomers, createAddress, deleteAddress, getAddress, listAddresses, makeDefaultAddress, updateAddress } from './addresses.js';
 export { inviteCustomer } from './activation.js';
+export { subscribeToNewsletter, type NewsletterSignUp } from './marketing.js';
 export { CreateAddressBody, CreateCustomerBody, ListCustomersQuery, UpdateAddressBody, UpdateCustomerBody } from './schemas.js';
 export {
   activateCustomerAccount,

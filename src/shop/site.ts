@@ -11,6 +11,7 @@ import { storefrontStore, subdomainOfHost } from '../storefront/index.js';
 import type { StoreView } from '../stores/index.js';
 import { accountPage, activate, activateForm, logIn, loginForm, logOut, register, registerForm } from './account.js';
 import { addToCart, applyCoupon, changeCartLine } from './cart.js';
+import { contact } from './contact.js';
 import {
   addressFormatJson,
   checkoutInformation,
@@ -64,6 +65,7 @@ function shopPages(platform: Platform, storeOf: (ctx: AppContext) => StoreView |
   on.post('/cart/add', addToCart);
   on.post('/cart/change', changeCartLine);
   on.post('/cart/coupon', applyCoupon);
+  on.post('/contact', contact);
   on.get('/checkout', checkoutInformation);
   on.post('/checkout/information', submitInformation);
   on.get('/checkout/address-format/:country', (p) => addressFormatJson(p, p.params.country));
