@@ -17,7 +17,7 @@ import { mediaModule } from './media/index.js';
 import { messagesModule } from './messages/index.js';
 import { operationsModule } from './operations/index.js';
 import type { Module } from './module.js';
-import { ordersModule } from './orders/index.js';
+import { guestOrderLinks, ordersModule } from './orders/index.js';
 import { paymentsModule } from './payments/index.js';
 import { rateLimitModule } from './ratelimit/index.js';
 import { checkAppBlockRendering, renderingModule } from './rendering/index.js';
@@ -53,7 +53,7 @@ export const MODULES: readonly Module[] = [
   giftCardsModule,
   inventoryModule,
   couponsModule,
-  customersModule,
+  customersModule({ guestOrders: guestOrderLinks }),
   formsModule,
   storefrontModule,
   ordersModule,

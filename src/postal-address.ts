@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { addressFormat, provinceName } from './address-formats.js';
 
 /*
  * Postal addresses: what an order's shipping and billing address is, and the country and
@@ -35,17 +36,27 @@ export const AssignedCountryCode = z
 
 const Line = (max: number) => z.string().trim().min(1).max(max);
 
-/** An order's shipping or billing address (an admin order, a storefront checkout): optional fields default to null. */
-export const PostalAddress = z.strictObject({
-  first_name: Line(255).nullable().default(null),
-  last_name: Line(255).nullable().default(null),
-  company: Line(255).nullable().default(null),
-  address1: Line(255),
-  address2: Line(255).nullable().default(null),
-  city: Line(255),
-  province_code: SubdivisionCode.nullable().default(null),
-  country_code: CountryCode,
-  zip: Line(32).nullable().default(null),
-  phone: Line(32).nullable().default(null),
-});
+/**
+ * An order's shipping or billing address (an admin order, a storefront checkout): optional fields
+ * default to null. A province, when given for a country whose addresses name subdivisions, must be
+ * one of its subdivisions (src/address-formats.ts); whether one is required is the shop's form's
+ * rule, not the API's (docs/orders.md, Addresses).
+ */
+export const PostalAddress = z
+  .strictObject({
+    first_name: Line(255).nullable().default(null),
+    last_name: Line(255).nullable().default(null),
+    company: Line(255).nullable().default(null),
+    address1: Line(255),
+    address2: Line(255).nullable().default(null),
+    city: Line(255),
+    province_code: SubdivisionCode.nullable().default(null),
+    country_code: CountryCode,
+    zip: Line(32).nullable().default(null),
+    phone: Line(32).nullable().default(null),
+  })
+  .superRefine((a, ctx) => {
+    if (a.province_code && addressFormat(a.country_code).provinces.length > 0 && !provinceName(a.country_code, a.province_code))
+      ctx.addIssue({ code: 'custom', path: ['province_code'], message: `is not a subdivision of ${a.country_code} (ISO 3166-2, such as US-CA's CA)` });
+  });
 export type PostalAddress = z.infer<typeof PostalAddress>;

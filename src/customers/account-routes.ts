@@ -11,6 +11,7 @@ import { customerSession } from './access.js';
 import {
   activateCustomerAccount,
   getAccount,
+  type GuestOrderLinks,
   logInCustomer,
   logOutCustomer,
   requestCustomerPasswordReset,
@@ -38,15 +39,15 @@ const OwnAddressChangeByIdBody = OwnAddressChangeBody.extend({ id: IdString('add
  * login and reset name the store by subdomain; everything else acts on the store of the
  * customer's session token (`emp_cs_…`), which no merchant or app token opens.
  */
-export function customerAccountRoutes(platform: Platform): AppRouter {
+export function customerAccountRoutes(platform: Platform, guestOrders: GuestOrderLinks): AppRouter {
   const on = routes(platform);
   const access = 'customer';
   const caller = (ctx: Parameters<typeof clientAddress>[0]) => ({ ip: clientAddress(ctx) });
 
-  on.post('/signup', { access: 'public', body: CustomerSignUpBody, status: 202 }, ({ ctx, body }) => signUpCustomer(platform, body, caller(ctx)));
+  on.post('/signup', { access: 'public', body: CustomerSignUpBody, status: 202 }, ({ ctx, body }) => signUpCustomer(platform, body, caller(ctx), guestOrders));
 
   // The account of a record the store already knew, opened with the token sent to its email (docs/customer-accounts.md).
-  on.post('/activate', { access: 'public', body: CustomerActivateBody }, ({ ctx, body }) => activateCustomerAccount(platform, body, caller(ctx)));
+  on.post('/activate', { access: 'public', body: CustomerActivateBody }, ({ ctx, body }) => activateCustomerAccount(platform, body, caller(ctx), guestOrders));
 
   on.post('/login', { access: 'public', body: CustomerLoginBody }, ({ ctx, body }) => logInCustomer(platform, body, caller(ctx)));
 
@@ -59,7 +60,7 @@ export function customerAccountRoutes(platform: Platform): AppRouter {
 
   on.post('/password/update', { access: 'public', body: CustomerPasswordUpdateBody }, async ({ ctx, body }) => {
     if (body.reset_token !== undefined) {
-      return updateCustomerPassword(platform, { via: 'reset_token', resetToken: body.reset_token, newPassword: body.new_password }, caller(ctx));
+      return updateCustomerPassword(platform, { via: 'reset_token', resetToken: body.reset_token, newPassword: body.new_password }, caller(ctx), guestOrders);
     }
     // The current-password form needs the session it is changed from.
     const principal = await resolvePrincipal(platform, ctx);
@@ -75,6 +76,7 @@ export function customerAccountRoutes(platform: Platform): AppRouter {
       platform,
       { via: 'current_password', session, currentPassword: body.current_password!, newPassword: body.new_password },
       caller(ctx),
+      guestOrders,
     );
   });
 

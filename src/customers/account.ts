@@ -36,6 +36,17 @@ const LIMITS = {
 
 export type Caller = { ip: string };
 
+/**
+ * The orders domain's part in a proven email (docs/customer-accounts.md, "Guest orders"): given by
+ * src/modules.ts and the shop, as the customers domain may not import orders. `known`: the store
+ * has orders of the email without a customer (a sign-up for it then needs proof); `claim`: they
+ * become the customer's, once the email is proven.
+ */
+export type GuestOrderLinks = {
+  known(platform: Platform, storeId: string, email: string): Promise<boolean>;
+  claim(platform: Platform, storeId: string, customerId: string, email: string): Promise<number>;
+};
+
 function limitBy(action: keyof typeof LIMITS, account: string | null, caller: Caller) {
   const limits: { email?: number; ip: number } = LIMITS[action];
   return [
@@ -77,23 +88,28 @@ export type SignUpInput = { subdomain: string; email: string; password: string; 
  * nor which stores exist; every path hashes the password and writes once or twice, so they take
  * about as long.
  */
-export async function signUpCustomer(platform: Platform, input: SignUpInput, caller: Caller): Promise<typeof CUSTOMER_SIGNUP_ACCEPTED> {
+export async function signUpCustomer(
+  platform: Platform,
+  input: SignUpInput,
+  caller: Caller,
+  guestOrders: GuestOrderLinks,
+): Promise<typeof CUSTOMER_SIGNUP_ACCEPTED> {
   const store = await findStoreBySubdomain(platform, input.subdomain);
   await consumeRateLimit(platform, limitBy('signup', store ? `${store.id}:${input.email}` : null, caller));
   const account = newAccount(await hashPassword(input.password), platform.clock.now());
   if (!store) return CUSTOMER_SIGNUP_ACCEPTED;
   const storeId = new ObjectId(store.id);
+  // An email of the store's guest orders is known too: its record is made without an account, and opened only by activation (which claims the orders).
+  const knownByOrders = await guestOrders.known(platform, store.id, input.email);
   // Twice at most: a known email renamed by the merchant between the insert and the read is new on the second round.
   for (let round = 0; round < 2; round++) {
     try {
-      const created = await createCustomer(
-        platform,
-        store,
-        { email: input.email, first_name: input.first_name ?? null, last_name: input.last_name ?? null, accepts_marketing: false, tags: [] },
-        account,
-      );
-      platform.log.info({ event: 'customers.account_created', store_id: store.id, customer_id: created.id });
-      return CUSTOMER_SIGNUP_ACCEPTED;
+      const fields = { email: input.email, first_name: input.first_name ?? null, last_name: input.last_name ?? null, accepts_marketing: false, tags: [] };
+      const created = await createCustomer(platform, store, fields, knownByOrders ? null : account);
+      if (!knownByOrders) {
+        platform.log.info({ event: 'customers.account_created', store_id: store.id, customer_id: created.id });
+        return CUSTOMER_SIGNUP_ACCEPTED;
+      }
     } catch (err) {
       if (!(err instanceof PlatformError && err.code === 'email_taken')) throw err;
     }
@@ -126,9 +142,14 @@ export async function signUpCustomer(platform: Platform, input: SignUpInput, cal
  * starts. One conditional write adds the account, only while the record has no account and
  * still has the email the token was sent to; the token is used up either way.
  */
-export async function activateCustomerAccount(platform: Platform, input: { token: string; password: string }, caller: Caller): Promise<NewCustomerSession> {
+export async function activateCustomerAccount(
+  platform: Platform,
+  input: { token: string; password: string; storeId?: string },
+  caller: Caller,
+  guestOrders: GuestOrderLinks,
+): Promise<NewCustomerSession> {
   await consumeRateLimit(platform, limitBy('activate', null, caller));
-  const activation = await takeActivation(platform, input.token);
+  const activation = await takeActivation(platform, input.token, input.storeId);
   if (!activation) throw invalidActivationToken();
   const now = platform.clock.now();
   const account = newAccount(await hashPassword(input.password), now);
@@ -145,6 +166,7 @@ export async function activateCustomerAccount(platform: Platform, input: { token
     customer_id: customer._id.toHexString(),
     via: activation.via,
   });
+  await guestOrders.claim(platform, customer.store_id.toHexString(), customer._id.toHexString(), customer.email);
   return startCustomerSession(platform, customer, account);
 }
 
@@ -257,7 +279,12 @@ export type CustomerPasswordUpdate =
  * every other session (all of them after a reset) and reset token is dead from that write on;
  * deleting them afterwards is clean-up.
  */
-export async function updateCustomerPassword(platform: Platform, input: CustomerPasswordUpdate, caller: Caller): Promise<{ revoked_sessions: number }> {
+export async function updateCustomerPassword(
+  platform: Platform,
+  input: CustomerPasswordUpdate,
+  caller: Caller,
+  guestOrders: GuestOrderLinks,
+): Promise<{ revoked_sessions: number }> {
   await consumeRateLimit(platform, limitBy('passwordUpdate', input.via === 'current_password' ? `customer:${input.session.customerId}` : null, caller));
   const now = platform.clock.now();
   let customer: CustomerDocument | null;
@@ -295,6 +322,8 @@ export async function updateCustomerPassword(platform: Platform, input: Customer
     keepSession ? { customer_id: customer._id, _id: { $ne: keepSession } } : { customer_id: customer._id },
   );
   await customerPasswordResets(platform.db).deleteMany({ customer_id: customer._id });
+  // A reset token came by email: the email is proven, so the store's guest orders of it are the customer's.
+  if (input.via === 'reset_token') await guestOrders.claim(platform, customer.store_id.toHexString(), customer._id.toHexString(), customer.email);
   platform.log.info({
     event: 'customers.password_updated',
     store_id: customer.store_id.toHexString(),

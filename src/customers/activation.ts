@@ -60,10 +60,11 @@ export async function sendActivation(
   return { expires_at: expiresAt };
 }
 
-/** A live activation by its token, taken out of service (single use: whoever takes it first), or null. */
-export async function takeActivation(platform: Pick<Platform, 'db' | 'clock'>, token: string): Promise<CustomerActivationDocument | null> {
+/** A live activation by its token (of this store's customer, when `storeId` is given: the shop's), taken out of service (single use: whoever takes it first), or null. */
+export async function takeActivation(platform: Pick<Platform, 'db' | 'clock'>, token: string, storeId?: string): Promise<CustomerActivationDocument | null> {
   if (!token.startsWith(`${ACTIVATION_PREFIX}_`) || token.length > 200) return null;
-  return customerActivations(platform.db).findOneAndDelete({ token_hash: hashToken(token), expires_at: { $gt: platform.clock.now() } });
+  const store = storeId ? { store_id: new ObjectId(storeId) } : {};
+  return customerActivations(platform.db).findOneAndDelete({ token_hash: hashToken(token), expires_at: { $gt: platform.clock.now() }, ...store });
 }
 
 export async function dropActivations(platform: Pick<Platform, 'db'>, customerId: ObjectId): Promise<void> {

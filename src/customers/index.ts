@@ -1,4 +1,5 @@
 import type { Module } from '../module.js';
+import type { GuestOrderLinks } from './account.js';
 import { CUSTOMERS_ERROR_CODES } from './errors.js';
 import { CUSTOMERS_EVENT_TYPES } from './events.js';
 import { customerSessionAuthenticator } from './access.js';
@@ -18,23 +19,37 @@ export {
 } from './service.js';
 export { addressesOfCustomers, createAddress, deleteAddress, getAddress, listAddresses, makeDefaultAddress, updateAddress } from './addresses.js';
 export { inviteCustomer } from './activation.js';
+export { subscribeToNewsletter, type NewsletterSignUp } from './marketing.js';
 export { CreateAddressBody, CreateCustomerBody, ListCustomersQuery, UpdateAddressBody, UpdateCustomerBody } from './schemas.js';
-export { authenticateCustomerSession, getAccount, logInCustomer, logOutCustomer, signUpCustomer, sweepExpiredCustomerCredentials } from './account.js';
+export {
+  activateCustomerAccount,
+  authenticateCustomerSession,
+  getAccount,
+  logInCustomer,
+  logOutCustomer,
+  signUpCustomer,
+  sweepExpiredCustomerCredentials,
+  type GuestOrderLinks,
+} from './account.js';
 export { SweepCustomerCredentials } from './jobs.js';
 export { recordCustomerOrder } from './order-stats.js';
 export type { AccountView, CustomerView, CustomerAddressView } from './present.js';
 
-/** Customers and their addresses: /v1/customers; shoppers' accounts: /v1/storefront/customer and the customer session authenticator. */
-export const customersModule: Module = {
+/**
+ * Customers and their addresses: /v1/customers; shoppers' accounts: /v1/storefront/customer and
+ * the customer session authenticator. A factory: the orders domain's guest orders (claimed when
+ * an email is proven) are given it in src/modules.ts.
+ */
+export const customersModule = (deps: { guestOrders: GuestOrderLinks }): Module => ({
   name: 'customers',
   errorCodes: CUSTOMERS_ERROR_CODES,
   indexes: customerIndexes,
   routes: [
     { path: '/v1/customers', router: customerRoutes },
-    { path: '/v1/storefront/customer', router: customerAccountRoutes },
+    { path: '/v1/storefront/customer', router: (platform) => customerAccountRoutes(platform, deps.guestOrders) },
   ],
   authenticators: [customerSessionAuthenticator],
   jobs: customersJobs,
   eventCarriers: [CUSTOMERS, CUSTOMER_ADDRESSES],
   eventTypes: CUSTOMERS_EVENT_TYPES,
-};
+});

@@ -50,6 +50,16 @@ export type CustomerDocument = {
   version: number;
   /** Keys of order steps counted in orders_count / total_spent whose order has not yet recorded them as done. */
   pending_ops?: string[];
+  /**
+   * How the customer agreed to email marketing (a newsletter sign-up, docs/customer-accounts.md):
+   * Shopify's fields. `accepts_marketing` stays the flag the API reads and writes.
+   */
+  email_marketing_consent?: {
+    state: 'subscribed';
+    opt_in_level: 'single_opt_in';
+    consent_updated_at: Date;
+    source: 'newsletter';
+  } | null;
   /** The storefront account (docs/customer-accounts.md); never presented. */
   account?: CustomerAccount | null;
   created_at: Date;

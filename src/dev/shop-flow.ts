@@ -155,7 +155,9 @@ export async function checkOut(page: Page): Promise<Response> {
 
 /** On /checkout: the shopper's contact and address, "Continue to shipping", then the shipping step. */
 export async function fillInformation(page: Page, shopper: Shopper): Promise<Response> {
-  for (const [name, value] of Object.entries(shopper)) {
+  // The country first: the province field is the country's (its subdivisions to choose from).
+  const { country_code, ...rest } = shopper;
+  for (const [name, value] of Object.entries({ country_code, ...rest })) {
     if (typeof value !== 'string') continue;
     const set = await setField(page, name, value);
     if (!set && ['email', 'address1', 'city', 'country_code'].includes(name)) {

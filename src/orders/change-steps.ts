@@ -120,6 +120,9 @@ export async function announceChange(platform: Platform, order: OrderDocument, o
     case 'pay':
       await platform.events.emit('order.paid', order.store_id, { order: view }, `order.paid:${view.id}`);
       return;
+    case 'claim':
+      await platform.events.emit('order.updated', order.store_id, { order: view, changed: ['customer_id'] }, `order.updated:${view.id}:${op.id}`);
+      return;
   }
 }
 

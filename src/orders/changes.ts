@@ -242,6 +242,8 @@ function landed(order: OrderDocument, op: PendingChange): boolean {
       return order.refunds.some((r) => r._id.equals(op.subject_id!));
     case 'pay':
       return order.financial_status !== 'pending';
+    case 'claim':
+      return order.customer_id !== null;
   }
 }
 

@@ -7,6 +7,7 @@ import { orderIndexes } from './models.js';
 export { repairOrders } from './changes.js';
 export { RepairOrders } from './jobs.js';
 export { createOrder } from './create.js';
+export { claimGuestOrders, guestOrderLinks, hasGuestOrders } from './claims.js';
 export {
   cancelOrder,
   countOrders,

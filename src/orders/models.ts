@@ -153,7 +153,8 @@ export type PaymentEffect = {
 export type DayEffect = { type: 'day'; key: string; day: string; orders: 0 | 1; sales: number };
 export type Effect = StockEffect | CouponEffect | CustomerEffect | PaymentEffect | DayEffect;
 
-export type ChangeKind = 'create' | 'fulfil' | 'refund' | 'cancel' | 'pay';
+/** `claim`: a guest order becomes the customer's who proved its email (claims.ts). */
+export type ChangeKind = 'create' | 'fulfil' | 'refund' | 'cancel' | 'pay' | 'claim';
 
 /**
  * An order change that spans documents, recorded on the order (under its lease) before any

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { getAccount, listAddresses, logInCustomer, logOutCustomer, signUpCustomer } from '../customers/index.js';
+import { addressLines } from '../address-formats.js';
+import { activateCustomerAccount, getAccount, listAddresses, logInCustomer, logOutCustomer, signUpCustomer } from '../customers/index.js';
 import { PlatformError } from '../errors.js';
 import { html, type Markup } from '../html.js';
 import { clientAddress } from '../http/client-address.js';
 import { blankForm, csrfInput, errorSummary, field, formWithProblem, parseForm, type FormState } from '../http/ui/forms.js';
-import { listCustomerOrders } from '../orders/index.js';
+import { guestOrderLinks, listCustomerOrders } from '../orders/index.js';
 import { CheckoutBody } from '../storefront/index.js';
 import type { ShopPage } from './context.js';
 import { money, shopPage } from './layout.js';
@@ -33,6 +34,7 @@ const narrow = (p: ShopPage, title: string, form: Markup) =>
     body: html`<div style="max-width:460px;margin:0 auto">${form}</div>`,
     signedIn: false,
     csrf: p.viewer.csrf,
+    flash: p.takeFlash(),
   });
 
 function loginPage(p: ShopPage, form: FormState, notice?: string): Markup {
@@ -85,6 +87,56 @@ function registerPage(p: ShopPage, form: FormState): Markup {
   );
 }
 
+const ActivateForm = z.object({
+  token: z.string({ message: 'is required: copy it from the message' }).trim().min(1, 'is required: copy it from the message').max(200),
+  password: z.string({ message: 'is required' }).min(10, 'must be at least 10 characters').max(200),
+});
+
+function activatePage(p: ShopPage, form: FormState): Markup {
+  return narrow(
+    p,
+    'Activate your account',
+    html`<form class="card" method="post" action="/account/activate">
+      ${csrfOf(p)}
+      <h1>Activate your account</h1>
+      <p class="muted">The message we sent to your email holds the activation token: it proves the email is yours, and your earlier orders with this email join your account.</p>
+      ${errorSummary(form.problems, 'Please check the form.')}${field(form, 'token', 'Activation token', { required: true, autocomplete: 'off' })}${field(
+        form,
+        'password',
+        'Choose a password (10 characters or more)',
+        { type: 'password', required: true, autocomplete: 'new-password' },
+      )}
+      <p style="margin-bottom:0"><button type="submit" class="button">Activate account</button></p>
+    </form>`,
+  );
+}
+
+/** GET /account/activate: the activation form, the token prefilled from the message's link (`?token=`). */
+export function activateForm(p: ShopPage): void {
+  const token = typeof p.ctx.query.token === 'string' ? p.ctx.query.token.slice(0, 200) : '';
+  p.render(activatePage(p, blankForm(new Map(token ? [['token', token]] : []))));
+}
+
+/** POST /account/activate: the customers domain's activation (the store's guest orders of the email become the customer's), signed in, then the account. */
+export async function activate(p: ShopPage): Promise<void> {
+  const parsed = parseForm(ActivateForm, p.form);
+  if (!parsed.data) return p.render(activatePage(p, parsed.form), 400);
+  try {
+    // Only a token of this store's customer works here (another store's is refused, and stays unused).
+    const input = { ...parsed.data, storeId: p.viewer.store.id };
+    const session = await activateCustomerAccount(p.platform, input, { ip: clientAddress(p.ctx) }, guestOrderLinks);
+    setCookie(p.platform, p.ctx, CUSTOMER_COOKIE, session.token, sessionAge(session.expires_at, p.platform.clock.now()));
+    p.seeOther('/account', 'Welcome: your account is active.');
+  } catch (err) {
+    if (!(err instanceof PlatformError) || (err.kind !== 'unauthenticated' && err.kind !== 'rate_limited')) throw err;
+    const message =
+      err.kind === 'rate_limited'
+        ? 'Too many attempts: wait a few minutes and try again.'
+        : 'That activation token is wrong, used or expired: sign up again for a new one.';
+    p.render(activatePage(p, formWithProblem(new Map(), message)), err.kind === 'rate_limited' ? 429 : 401);
+  }
+}
+
 const csrfOf = (p: ShopPage) => csrfInput(p.viewer.csrf);
 const sessionAge = (expiresAt: string, now: Date) => Math.max(0, new Date(expiresAt).getTime() - now.getTime());
 
@@ -126,19 +178,17 @@ export async function register(p: ShopPage): Promise<void> {
   const caller = { ip: clientAddress(p.ctx) };
   const subdomain = p.viewer.store.subdomain;
   try {
-    await signUpCustomer(p.platform, { subdomain, ...parsed.data }, caller);
+    await signUpCustomer(p.platform, { subdomain, ...parsed.data }, caller, guestOrderLinks);
     const session = await logInCustomer(p.platform, { subdomain, email: parsed.data.email, password: parsed.data.password }, caller);
     setCookie(p.platform, p.ctx, CUSTOMER_COOKIE, session.token, sessionAge(session.expires_at, p.platform.clock.now()));
     p.seeOther('/account', 'Welcome: your account is ready.');
   } catch (err) {
     if (!(err instanceof PlatformError) || (err.kind !== 'unauthenticated' && err.kind !== 'rate_limited')) throw err;
     if (err.kind === 'rate_limited') return p.render(registerPage(p, formWithProblem(p.form, 'Too many attempts: wait a few minutes and try again.')), 429);
-    p.render(
-      loginPage(
-        p,
-        blankForm(new Map([['email', parsed.data.email]])),
-        'Thanks. If this email already had an account or an order with us, we sent it a message to prove it is yours: follow it, then log in.',
-      ),
+    // A known email (an account, an order, the merchant's record): the message sent to it proves it, on the activation page.
+    p.seeOther(
+      '/account/activate',
+      'Thanks. If this email already had an account or an order with us, we sent it a message to prove it is yours: paste its activation token here (or follow its link), or log in if you have an account.',
     );
   }
 }
@@ -174,9 +224,7 @@ export async function accountPage(p: ShopPage): Promise<void> {
   const addressList = addresses.items.map(
     (a) =>
       html`<li class="card" style="list-style:none;margin-bottom:10px">
-        ${[a.first_name && a.last_name ? `${a.first_name} ${a.last_name}` : a.last_name, a.address1, a.address2, a.city, a.zip, a.country_code]
-          .filter(Boolean)
-          .map((x, i) => html`${i ? html`<br>` : null}${x}`)}
+        ${addressLines(a).map((x, i) => html`${i ? html`<br>` : null}${x}`)}${a.default ? html` <span class="status">Default</span>` : null}
       </li>`,
   );
   const name = [account.first_name, account.last_name].filter(Boolean).join(' ') || account.email;

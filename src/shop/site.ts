@@ -9,9 +9,19 @@ import { pages } from '../http/pages.js';
 import type { Platform } from '../platform.js';
 import { storefrontStore, subdomainOfHost } from '../storefront/index.js';
 import type { StoreView } from '../stores/index.js';
-import { accountPage, logIn, loginForm, logOut, register, registerForm } from './account.js';
+import { accountPage, activate, activateForm, logIn, loginForm, logOut, register, registerForm } from './account.js';
 import { addToCart, applyCoupon, changeCartLine } from './cart.js';
-import { checkoutInformation, checkoutShipping, confirmationPage, pay, paymentPage, placeOrder, submitInformation } from './checkout/handlers.js';
+import { contact } from './contact.js';
+import {
+  addressFormatJson,
+  checkoutInformation,
+  checkoutShipping,
+  confirmationPage,
+  pay,
+  paymentPage,
+  placeOrder,
+  submitInformation,
+} from './checkout/handlers.js';
 import { shopForms, shopVisitor, type ShopPage } from './context.js';
 import { shopErrorPage } from './layout.js';
 import { themePage } from './theme-pages.js';
@@ -55,8 +65,10 @@ function shopPages(platform: Platform, storeOf: (ctx: AppContext) => StoreView |
   on.post('/cart/add', addToCart);
   on.post('/cart/change', changeCartLine);
   on.post('/cart/coupon', applyCoupon);
+  on.post('/contact', contact);
   on.get('/checkout', checkoutInformation);
   on.post('/checkout/information', submitInformation);
+  on.get('/checkout/address-format/:country', (p) => addressFormatJson(p, p.params.country));
   on.get('/checkout/shipping', checkoutShipping);
   on.post('/checkout/place', placeOrder);
   on.get('/checkout/orders/:id/payment', (p) => paymentPage(p, p.params.id));
@@ -68,6 +80,8 @@ function shopPages(platform: Platform, storeOf: (ctx: AppContext) => StoreView |
   on.get('/account/register', registerForm);
   on.post('/account/register', register);
   on.post('/account/logout', logOut);
+  on.get('/account/activate', activateForm);
+  on.post('/account/activate', activate);
   return on.router;
 }
 

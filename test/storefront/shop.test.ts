@@ -18,6 +18,7 @@ describe('Shop: a store at <subdomain>.localhost (docs/shop.md)', () => {
     last_name: 'Shopper',
     address1: '1 Main St',
     city: 'Toronto',
+    province_code: 'ON',
     country_code: 'CA',
     zip: 'M5V 2T6',
   };

@@ -6,6 +6,7 @@ import { formKeyInput } from '../../http/ui/once.js';
 import { listLocations, type LocationView } from '../../inventory/index.js';
 import { getOrder, type OrderView } from '../../orders/index.js';
 import { transactionsOfOrders, type PaymentTransactionView } from '../../payments/index.js';
+import { addressLines } from '../../address-formats.js';
 import type { PostalAddress } from '../../postal-address.js';
 import { formatMoney } from '../../rendering/index.js';
 import { extensionCards } from '../apps/embed/extensions.js';
@@ -31,13 +32,9 @@ export const leftToRefund = (l: OrderView['line_items'][number]) => l.quantity -
 /** What can still be refunded: what was paid, less what was. */
 export const refundable = (o: OrderView) => o.paid_amount - o.refunded_amount;
 
-/** A postal address as lines (the order's, a customer's), or null. */
+/** A postal address as lines (the order's, a customer's), in its country's order with the province's name (src/address-formats.ts), or null. */
 export const address = (a: PostalAddress | null): Markup | null =>
-  a
-    ? html`${[a.first_name, a.last_name].filter(Boolean).join(' ')}${a.company ? html`<br>${a.company}` : null}<br>${a.address1}${
-        a.address2 ? html`<br>${a.address2}` : null
-      }<br>${[a.zip, a.city, a.province_code].filter(Boolean).join(' ')}<br>${a.country_code}${a.phone ? html`<br>${a.phone}` : null}`
-    : null;
+  a ? html`${addressLines(a).map((x, i) => html`${i ? html`<br>` : null}${x}`)}${a.phone ? html`<br>${a.phone}` : null}` : null;
 
 type Moment = { at: string; text: Markup | string };
 

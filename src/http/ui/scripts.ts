@@ -13,7 +13,7 @@ import type { AppCustom, AppRouter, AppState } from '../context.js';
  * embedded app host). Served from this site and never inline, so a page that frames another
  * document can hold `script-src 'self'` (src/http/page.ts).
  */
-export const SCRIPTS = ['console-refresh', 'theme-editor', 'app-bridge-host'] as const;
+export const SCRIPTS = ['console-refresh', 'theme-editor', 'app-bridge-host', 'checkout-address'] as const;
 export type ScriptName = (typeof SCRIPTS)[number];
 
 export const SCRIPTS_PATH = '/assets/scripts';

@@ -4,7 +4,7 @@ import { ownValue } from '../../own-keys.js';
 import type { SettingField } from '../../themes/index.js';
 import { renderAppBlock } from '../app-blocks.js';
 import type { RenderedBlock, RenderedSection } from '../sections.js';
-import { heading, modifier, text, type JsonContractEnv } from './parts.js';
+import { csrfField, heading, modifier, text, type JsonContractEnv } from './parts.js';
 
 /** The blocks of a section, each in its block wrapper, rendered by `render` (app blocks by the platform). */
 export const blocks = (section: RenderedSection, env: JsonContractEnv, render: (b: RenderedBlock) => string = (b) => genericBlock(b, env)) =>
@@ -44,7 +44,11 @@ export function genericBlock(block: RenderedBlock, env: JsonContractEnv): string
   return parts.join('');
 }
 
-/** The newsletter's email form: there is no mailing list yet, so it leads to the store's sign-up page with the address. */
+/**
+ * The newsletter's email form: Shopify's customer form, posted to the shop's `/contact`
+ * (docs/shop.md, Newsletter), which records the email's consent and answers back to this page
+ * at `#<form id>`: the thanks below the form shows then (`:target`, no script).
+ */
 function emailForm(env: JsonContractEnv, block: RenderedBlock): string {
   const id = `email-${escapeHtml(block.id)}`;
   const label =
@@ -52,9 +56,11 @@ function emailForm(env: JsonContractEnv, block: RenderedBlock): string {
       ? escapeHtml(block.settings.button_label)
       : text(env, 'newsletter.subscribe', 'Subscribe');
   return (
-    `<form class="email-form" method="get" action="/account/register"><label class="email-form__label visually-hidden" for="${id}">${text(env, 'newsletter.email', 'Email address')}</label>` +
-    `<input class="email-form__input" id="${id}" type="email" name="email" autocomplete="email" placeholder="${text(env, 'newsletter.placeholder', 'you@example.com')}" required>` +
-    `<button class="button button--primary email-form__button" type="submit">${label}</button></form>`
+    `<form class="email-form" method="post" action="/contact">${csrfField(env)}<input type="hidden" name="form_type" value="customer"><input type="hidden" name="contact[tags]" value="newsletter"><input type="hidden" name="form_id" value="${id}-thanks">` +
+    `<label class="email-form__label visually-hidden" for="${id}">${text(env, 'newsletter.email', 'Email address')}</label>` +
+    `<input class="email-form__input" id="${id}" type="email" name="contact[email]" autocomplete="email" placeholder="${text(env, 'newsletter.placeholder', 'you@example.com')}" required>` +
+    `<button class="button button--primary email-form__button" type="submit">${label}</button></form>` +
+    `<p class="email-form__thanks" id="${id}-thanks" role="status">${text(env, 'newsletter.thanks', 'Thanks for subscribing.')}</p>`
   );
 }
 

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { addressFormat } from '../../address-formats.js';
 import { systemClock } from '../../clock.js';
-import { getAccount } from '../../customers/index.js';
+import { createAddress, getAccount, listAddresses, type CustomerAddressView } from '../../customers/index.js';
 import { PlatformError } from '../../errors.js';
 import { blankForm } from '../../http/ui/forms.js';
 import { getShopperOrder, type OrderView, type ShopperProof } from '../../orders/index.js';
 import type { Platform } from '../../platform.js';
+import { listLocations } from '../../inventory/index.js';
 import { getShippingSettings } from '../../shipping/index.js';
 import { waitForHolder } from '../../work/lease.js';
 import {
@@ -20,7 +22,8 @@ import {
 import { parseFields } from '../cart.js';
 import type { Shop, ShopPage } from '../context.js';
 import { CART_COOKIE, CHECKOUT_COOKIE, clearCookie, cookie, setCookie } from '../session.js';
-import { detailsValues, OrderParams, parseInformation, PayForm, PlaceForm, PROVIDER } from './forms.js';
+import { COUNTRIES, detailsValues, OrderParams, parseInformation, PayForm, PlaceForm, PROVIDER, savedAddressValues } from './forms.js';
+import type { PostalAddress } from '../../postal-address.js';
 import { addressLines, confirmationView, informationView, paymentView, shippingView, type PricedCart } from './views.js';
 
 /**
@@ -44,40 +47,90 @@ async function checkoutCart(platform: Platform, shop: Shop): Promise<PricedCart 
   }
 }
 
-async function defaultCountry(platform: Platform, storeId: string): Promise<string | null> {
-  const settings = await getShippingSettings(platform, storeId);
-  return settings.rates.find((r) => r.country_code !== '*')?.country_code ?? null;
+/**
+ * The country the address form starts from (docs/shop.md, Checkout): the store's first shipping
+ * country a rate names, else the country of its first inventory location (where it ships from),
+ * else the region of the browser's language (`Accept-Language: en-US`), else none chosen.
+ */
+async function defaultCountry(p: ShopPage): Promise<string | null> {
+  const storeId = p.viewer.store.id;
+  const settings = await getShippingSettings(p.platform, storeId);
+  const named = settings.rates.find((r) => r.country_code !== '*')?.country_code;
+  if (named) return named;
+  const [location] = (await listLocations(p.platform, storeId, { limit: 1, backwards: false, active: true })).items;
+  if (location?.country_code) return location.country_code;
+  const region = /^[a-z]{2,3}-([A-Z]{2})\b/i.exec(p.ctx.get('Accept-Language'))?.[1]?.toUpperCase();
+  return region && COUNTRIES.some((c) => c.code === region) ? region : null;
 }
 
-/** GET /checkout: contact and shipping address. */
+/** A signed-in customer's saved addresses (their first 20), for the form to offer. */
+async function savedAddresses(p: ShopPage): Promise<CustomerAddressView[]> {
+  const customer = p.viewer.customer;
+  return customer ? (await listAddresses(p.platform, p.viewer.store.id, customer.id, { limit: 20, backwards: false })).items : [];
+}
+
+/** GET /checkout: contact and shipping address; `?address=<id>` fills it from one of the signed-in customer's saved addresses. */
 export async function checkoutInformation(p: ShopPage): Promise<void> {
   const shop = p.viewer;
   const cart = await checkoutCart(p.platform, shop);
   if (!cart) return p.seeOther('/cart');
   const details = await checkoutDetails(p.platform, shop.store.id, shop.cartToken!);
   const values = detailsValues(details);
-  // A signed-in customer starts from their account's email and name.
-  if (!details && shop.customer) {
+  const saved = await savedAddresses(p);
+  // A signed-in customer starts from their account's email and name, and their default address.
+  if (shop.customer) {
     const account = await getAccount(p.platform, shop.store.id, shop.customer.id);
-    for (const [k, v] of [
-      ['email', account.email],
-      ['first_name', account.first_name],
-      ['last_name', account.last_name],
-    ] as const)
-      if (v) values.set(k, v);
+    const pick = typeof p.ctx.query.address === 'string' ? saved.find((a) => a.id === p.ctx.query.address) : undefined;
+    const start = pick ?? (details ? undefined : saved.find((a) => a.default));
+    if (!details)
+      for (const [k, v] of [
+        ['email', account.email],
+        ['first_name', account.first_name],
+        ['last_name', account.last_name],
+      ] as const)
+        if (v) values.set(k, v);
+    if (start) {
+      for (const k of ['first_name', 'last_name', 'address1', 'address2', 'city', 'province_code', 'zip', 'country_code', 'phone']) values.delete(k);
+      for (const [k, v] of savedAddressValues(start)) values.set(k, v);
+    }
   }
-  p.render(informationView(shop, cart, blankForm(values), await defaultCountry(p.platform, shop.store.id)));
+  p.render(informationView(shop, cart, blankForm(values), await defaultCountry(p), saved));
 }
 
-/** POST /checkout/information: kept with the cart, then the shipping step; a field that is not valid shows the form again (400). */
+/**
+ * POST /checkout/information: kept with the cart, then the shipping step; a field that is not
+ * valid shows the form again (400), with the provinces of the country sent. "Save this address"
+ * adds it to the signed-in customer's addresses unless an identical one is there.
+ */
 export async function submitInformation(p: ShopPage): Promise<void> {
   const shop = p.viewer;
   const cart = await checkoutCart(p.platform, shop);
   if (!cart) return p.seeOther('/cart');
   const parsed = parseInformation(p.form);
-  if (!parsed.data) return p.render(informationView(shop, cart, parsed.form, null), 400);
+  if (!parsed.data) return p.render(informationView(shop, cart, parsed.form, await defaultCountry(p), await savedAddresses(p)), 400);
   await saveCheckoutDetails(p.platform, shop.store.id, shop.cartToken!, { email: parsed.data.email, shipping_address: parsed.data.address });
+  if (parsed.data.save && shop.customer) await saveAddressOnce(p, parsed.data.address);
   p.seeOther('/checkout/shipping');
+}
+
+const ADDRESS_KEYS = ['first_name', 'last_name', 'company', 'address1', 'address2', 'city', 'province_code', 'country_code', 'zip', 'phone'] as const;
+const sameAddress = (a: PostalAddress, b: CustomerAddressView) => ADDRESS_KEYS.every((k) => (a[k] ?? '').toLowerCase() === (b[k] ?? '').toLowerCase());
+
+/** The address added to the signed-in customer's (the first becomes their default), unless one identical (case aside) is there. */
+async function saveAddressOnce(p: ShopPage, address: PostalAddress): Promise<void> {
+  const customer = p.viewer.customer!;
+  const all = (await listAddresses(p.platform, p.viewer.store.id, customer.id, { limit: 100, backwards: false })).items;
+  if (all.some((b) => sameAddress(address, b))) return;
+  await createAddress(p.platform, p.viewer.store.id, customer.id, address);
+}
+
+/** GET /checkout/address-format/:country: the country's province field and postal code label, for the address form's script (public, cached a day). */
+export function addressFormatJson(p: ShopPage, country: string): void {
+  const code = country.toUpperCase();
+  if (!COUNTRIES.some((c) => c.code === code)) throw new PlatformError('not_found', 'not_found', 'No such country');
+  const f = addressFormat(code);
+  p.ctx.set('Cache-Control', 'public, max-age=86400');
+  p.ctx.body = { country_code: code, province: f.province, zip: { required: f.zip.required, label: f.zip.label }, provinces: f.provinces };
 }
 
 /** GET /checkout/shipping: the store's shipping options for the address and its payment methods (as Checkout Functions advised), the totals, Place order. */
@@ -95,7 +148,7 @@ export async function checkoutShipping(p: ShopPage): Promise<void> {
     ...offer.errors.filter((e) => e.blocking).map((e) => e.message),
   ];
   const checkoutKey = randomBytes(32).toString('base64url');
-  p.render(shippingView(shop, cart, { email: details.email, address: addressLines(a, true), offer, problems, checkoutKey }));
+  p.render(shippingView(shop, cart, { email: details.email, address: addressLines(a), offer, problems, checkoutKey }));
 }
 
 /**

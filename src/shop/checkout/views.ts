@@ -1,11 +1,14 @@
+import { addressFormat, addressLines as printedLines } from '../../address-formats.js';
+import type { CustomerAddressView } from '../../customers/index.js';
 import { html, type Markup } from '../../html.js';
 import { csrfInput, errorSummary, field, hiddenInput, select, type FormState } from '../../http/ui/forms.js';
+import { scriptTag } from '../../http/ui/scripts.js';
 import type { OrderView } from '../../orders/index.js';
 import { variantTitle } from '../../rendering/index.js';
 import type { CheckoutOffer, loadPricedCart } from '../../storefront/index.js';
 import type { Shop } from '../context.js';
 import { money, shopPage } from '../layout.js';
-import { COUNTRIES, COUNTRY_NAMES, INFORMATION_LABELS } from './forms.js';
+import { COUNTRIES, fieldLabel } from './forms.js';
 
 /**
  * The checkout's pages (docs/shop.md, Checkout): each step's form beside the order summary, then
@@ -70,54 +73,95 @@ function cartSummary(cart: PricedCart, shipping: number | null): Markup {
   </aside>`;
 }
 
-/** Step 1: contact and shipping address, what was typed kept and each problem at its field. */
-export function informationView(shop: Shop, cart: PricedCart, form: FormState, country: string | null): Markup {
-  const f = (name: string, o: Parameters<typeof field>[3] = {}) => field(form, name, INFORMATION_LABELS.get(name) ?? name, { markOptional: true, ...o });
-  const problems = [...[...form.errors].map(([k, m]) => `${INFORMATION_LABELS.get(k) ?? k}: ${m}`), ...form.problems];
+/** A signed-in customer's saved addresses, one chosen to fill the form (a GET of /checkout?address=<id>: no script needed). */
+function savedAddressPicker(saved: readonly CustomerAddressView[]): Markup | null {
+  if (saved.length === 0) return null;
+  return html`<form class="card" method="get" action="/checkout" aria-label="Saved addresses">
+    <div class="field">
+      <label for="f-address">Use a saved address</label>
+      <select id="f-address" name="address">
+        ${saved.map((a) => html`<option value="${a.id}"${a.default ? html` selected` : null}>${printedLines(a).join(', ')}</option>`)}
+      </select>
+    </div>
+    <p style="margin:0"><button type="submit" class="button button--secondary">Use this address</button></p>
+  </form>`;
+}
+
+/** The province as the country's addresses name it: a select of its subdivisions (State, Prefecture…), none where they name none. */
+function provinceField(form: FormState, country: string | null): Markup | null {
+  const format = country ? addressFormat(country) : null;
+  if (!format?.province.used) return null;
+  return select(
+    form,
+    'province_code',
+    format.province.label,
+    format.provinces.map((p) => ({ value: p.code, label: p.name })),
+    { required: format.province.required, autocomplete: 'address-level1', placeholder: `Choose a ${format.province.label.toLowerCase()}`, markOptional: true },
+  );
+}
+
+/**
+ * Step 1: contact and shipping address, what was typed kept and each problem at its field. The
+ * country is a select (preselected: what was sent, else `country`); the province field is the
+ * country's (handlers.ts re-renders the form for a country changed without JavaScript).
+ */
+export function informationView(shop: Shop, cart: PricedCart, form: FormState, country: string | null, saved: readonly CustomerAddressView[] = []): Markup {
+  const chosen = form.values.get('country_code')?.toUpperCase() || country;
+  const label = (name: string) => fieldLabel(name, chosen);
+  const f = (name: string, o: Parameters<typeof field>[3] = {}) => field(form, name, label(name), { markOptional: true, ...o });
+  const problems = [...[...form.errors].map(([k, m]) => `${label(k)}: ${m}`), ...form.problems];
+  const zipRequired = chosen ? addressFormat(chosen).zip.required : false;
   const body = html`<h1>Checkout</h1>
     ${steps('information')}
     <div class="layout">
+      <div>
+      ${savedAddressPicker(saved)}
       <form class="card" method="post" action="/checkout/information" novalidate>
         ${csrfInput(shop.csrf)}${errorSummary(problems, 'Please check the form.')}
         <h2 style="margin-top:0">Contact</h2>
         ${f('email', { type: 'email', required: true, autocomplete: 'email' })}
         <h2>Shipping address</h2>
+        ${select(
+          form,
+          'country_code',
+          'Country',
+          COUNTRIES.map((c) => ({ value: c.code, label: c.name })),
+          { required: true, autocomplete: 'country', placeholder: 'Choose a country', selected: country },
+        )}
         <div class="row">${f('first_name', { autocomplete: 'given-name' })}${f('last_name', { required: true, autocomplete: 'family-name' })}</div>
         ${f('address1', { required: true, autocomplete: 'address-line1' })}${f('address2', {
           autocomplete: 'address-line2',
         })}
-        <div class="row">${f('city', { required: true, autocomplete: 'address-level2' })}${f('zip', { autocomplete: 'postal-code' })}</div>
-        <div class="row">
-          ${select(
-            form,
-            'country_code',
-            'Country',
-            COUNTRIES.map((c) => ({ value: c.code, label: c.name })),
-            { required: true, autocomplete: 'country', placeholder: 'Choose a country', selected: country },
-          )}${f('province_code', { autocomplete: 'address-level1' })}
-        </div>
+        <div class="row">${f('city', { required: true, autocomplete: 'address-level2' })}<div data-province-slot>${provinceField(form, chosen)}</div>${f(
+          'zip',
+          {
+            autocomplete: 'postal-code',
+            required: zipRequired,
+          },
+        )}</div>
         ${f('phone', {
           type: 'tel',
           autocomplete: 'tel',
         })}
+        ${
+          shop.customer
+            ? html`<p class="field"><label><input type="checkbox" name="save_address" value="on"${form.values.get('save_address') === 'on' ? html` checked` : null}> Save this address to my account</label></p>`
+            : null
+        }
         <p style="display:flex;justify-content:space-between;align-items:center;gap:12px;flex-wrap:wrap;margin-bottom:0">
           <a href="/cart">Return to cart</a><button type="submit" class="button">Continue to shipping</button>
         </p>
       </form>
+      </div>
       ${cartSummary(cart, null)}
-    </div>`;
+    </div>
+    ${scriptTag('checkout-address')}`;
   return page(shop, 'Checkout', body);
 }
 
-/** An address as its lines (name, street, city and postal code, country). */
-export function addressLines(a: NonNullable<OrderView['shipping_address']>, cityWithZip: boolean): string[] {
-  return [
-    a.first_name && a.last_name ? `${a.first_name} ${a.last_name}` : a.last_name,
-    a.address1,
-    a.address2,
-    ...(cityWithZip ? [`${a.city}${a.zip ? ` ${a.zip}` : ''}`] : [a.city, a.zip]),
-    COUNTRY_NAMES.of(a.country_code),
-  ].filter((x): x is string => Boolean(x));
+/** An address as its printed lines, in its country's order (src/address-formats.ts): name, street, city, province and postal code as the country writes them, country. */
+export function addressLines(a: NonNullable<OrderView['shipping_address']>): string[] {
+  return printedLines(a);
 }
 
 /** Step 2: the shipping options and payment methods (as Checkout Functions advised), the totals, Place order (disabled, with why, when it cannot be placed). */
@@ -233,7 +277,7 @@ export function confirmationView(shop: Shop, order: OrderView): Markup {
       ${
         a
           ? html`<h2>Shipping to</h2>
-              <p>${addressLines(a, false).map((x, i) => html`${i ? html`<br>` : null}${x}`)}</p>`
+              <p>${addressLines(a).map((x, i) => html`${i ? html`<br>` : null}${x}`)}</p>`
           : null
       }${order.shipping_line ? html`<p><strong>Shipping</strong> ${order.shipping_line.title}</p>` : null}
       <p>
