@@ -9,6 +9,8 @@ export { LOCALE_PATTERN, resolveReference, translator } from './locale.js';
 export { formatMoney } from './money.js';
 export { variantTitle } from './variant-title.js';
 export { checkAppBlockRendering } from './app-blocks.js';
+export { themeSettings } from './sections.js';
+export { faviconLink, hexColour, themeAssetUrl, themeFavicon } from './theme-look.js';
 
 /**
  * Rendering (docs/rendering.md): a store's live theme, or a previewed draft, rendered into the

@@ -20,7 +20,8 @@ import type { RenderedSection } from './sections.js';
 
 /** What a page is asked for (the route's input, or a benchmark's). */
 export type PageRequest = {
-  template: TemplateKey;
+  /** A template of the theme, or `404`: the platform's not-found body in the theme's layout (docs/rendering.md, Not found). */
+  template: PageTemplate;
   /** The product's or collection's handle (product and collection pages); a page's handle. */
   handle?: string;
   /** The shopper's cart (X-Cart-Token); an unknown or expired one renders as an empty cart. */
@@ -31,11 +32,16 @@ export type PageRequest = {
   csrfToken?: string;
   /** A search (`/search?q=`): the collection template shows the products matching it. */
   search?: string;
+  /** A customer is signed in on this browser (the shop's pages): the header says Account, not Log in. */
+  signedIn?: boolean;
 };
+
+/** What a page renders: one of the theme's templates, or the platform's 404 in the theme's layout. */
+export type PageTemplate = TemplateKey | '404';
 
 /** The engine-neutral page context: what every engine renders from (docs/rendering.md, Page context). */
 export type PageModel = {
-  template: TemplateKey;
+  template: PageTemplate;
   locale: string;
   store: { name: string; subdomain: string; currency: string };
   product: PublicProductView | null;
@@ -57,6 +63,8 @@ export type PageModel = {
   search: { query: string } | null;
   /** The store's blog on a blog page (`/blogs/news`): its published articles, newest first. */
   blog: { handle: string; title: string; articles: PublishedArticle[] } | null;
+  /** The signed-in customer, when there is one (its pages are then this browser's); null for everyone else. */
+  customer?: { signed_in: true } | null;
 };
 
 /** The shopper's cart as a page shows it: each line with its product's first image (null without one). */
@@ -115,6 +123,7 @@ export async function buildPageModel(
     csrfToken: request.csrfToken ?? null,
     search: request.search !== undefined ? { query: request.search } : null,
     blog: request.template === 'blog' ? { handle: BLOG_HANDLE, title: 'News', articles: await listPublishedArticles(platform, store.id, BLOG_ARTICLES) } : null,
+    customer: request.signedIn ? { signed_in: true } : null,
   };
 }
 

@@ -32,9 +32,10 @@ const narrow = (p: ShopPage, title: string, form: Markup) =>
     storeName: p.viewer.store.name,
     title,
     body: html`<div style="max-width:460px;margin:0 auto">${form}</div>`,
-    signedIn: false,
+    signedIn: p.viewer.customer !== null,
     csrf: p.viewer.csrf,
     flash: p.takeFlash(),
+    look: p.viewer.look,
   });
 
 function loginPage(p: ShopPage, form: FormState, notice?: string): Markup {
@@ -216,8 +217,8 @@ export async function accountPage(p: ShopPage): Promise<void> {
       html`<tr>
         <td><a href="/checkout/orders/${o.id}">#${o.number}</a></td>
         <td>${new Date(o.created_at).toISOString().slice(0, 10)}</td>
-        <td>${status(o.financial_status)}</td>
-        <td>${status(o.fulfillment_status ?? 'unfulfilled')}</td>
+        <td data-label="Payment">${status(o.financial_status)}</td>
+        <td data-label="Fulfillment">${status(o.fulfillment_status ?? 'unfulfilled')}</td>
         <td>${money(o.total, o.currency)}</td>
       </tr>`,
   );
@@ -263,5 +264,5 @@ export async function accountPage(p: ShopPage): Promise<void> {
         : html`<p class="muted">No saved addresses.</p>`
     }
     <form method="post" action="/account/logout">${csrfOf(p)}<button type="submit" class="button button--secondary">Log out</button></form>`;
-  p.render(shopPage({ storeName: store.name, title: 'Your account', body, signedIn: true, csrf: p.viewer.csrf, flash: p.takeFlash() }));
+  p.render(shopPage({ storeName: store.name, title: 'Your account', body, signedIn: true, csrf: p.viewer.csrf, flash: p.takeFlash(), look: p.viewer.look }));
 }

@@ -3,6 +3,8 @@ import type { AppContext } from '../http/context.js';
 import type { CsrfRule, Page, PageAccess } from '../http/pages.js';
 import type { Platform } from '../platform.js';
 import type { StoreView } from '../stores/index.js';
+import { liveRenderableTheme, type RenderableTheme } from '../themes/index.js';
+import { shopLook, type ShopLook } from './look.js';
 import { CART_COOKIE, clearCookie, cookie, csrfToken, CUSTOMER_COOKIE, type Binding } from './session.js';
 
 /** One request to a store's shop: the store, and what this browser's cookies hold in it. */
@@ -14,6 +16,9 @@ export type Shop = {
   customer: { id: string; token: string; sessionId: string } | null;
   /** This browser's forms' CSRF token, null when it has neither a cart nor a session. */
   csrf: string | null;
+  /** The store's live theme (null: none), and its look on the shop's own pages. */
+  theme: RenderableTheme | null;
+  look: ShopLook;
 };
 
 /** A page of the shop's list (src/shop/site.ts): its viewer is the shop visitor. */
@@ -35,13 +40,22 @@ export async function shopOf(platform: Platform, ctx: AppContext, store: StoreVi
     else clearCookie(platform, ctx, CUSTOMER_COOKIE);
   }
   const shop = { store, cartToken, customer };
-  return { ...shop, csrf: csrfToken(platform, store.id, bindingOf(shop)) };
+  const theme = await liveRenderableTheme(platform, store.id, store.live_theme_id);
+  return { ...shop, csrf: csrfToken(platform, store.id, bindingOf(shop)), theme, look: shopLook(store.subdomain, theme) };
 }
+
+/** Each request's shop visitor, once its access ran: what an error page of it knows (the look, whether a customer is signed in). */
+const visitors = new WeakMap<AppContext, Shop>();
+export const shopVisitorOf = (ctx: AppContext): Shop | undefined => visitors.get(ctx);
 
 /** Who may see the shop's pages: any visitor of the store the host names (found before the list runs), with what its cookies hold. */
 export const shopVisitor =
   (storeOf: (ctx: AppContext) => StoreView): PageAccess<Shop> =>
-  async (platform, ctx) => ({ viewer: await shopOf(platform, ctx, storeOf(ctx)) });
+  async (platform, ctx) => {
+    const viewer = await shopOf(platform, ctx, storeOf(ctx));
+    visitors.set(ctx, viewer);
+    return { viewer };
+  };
 
 /**
  * Every state-changing form of the shop (docs/shop.md, Forms and CSRF): not cross-origin (the

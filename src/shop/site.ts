@@ -22,7 +22,7 @@ import {
   placeOrder,
   submitInformation,
 } from './checkout/handlers.js';
-import { shopForms, shopVisitor, type ShopPage } from './context.js';
+import { shopForms, shopVisitor, shopVisitorOf, type ShopPage } from './context.js';
 import { shopErrorPage } from './layout.js';
 import { themePage } from './theme-pages.js';
 
@@ -45,22 +45,35 @@ function shopPages(platform: Platform, storeOf: (ctx: AppContext) => StoreView |
     name: 'shop',
     access: shopVisitor(store),
     csrf: shopForms,
-    errorPage: (problem, ctx) => shopErrorPage(storeOf(ctx)?.name ?? null, problem),
+    errorPage: (problem, ctx) => shopErrorPage(storeOf(ctx)?.name ?? null, problem, shopVisitorOf(ctx)),
     ownsMount: true,
   });
   on.get('/', (p) => themePage(p, { template: 'home' }));
-  on.get('/products/:handle', (p) => themePage(p, { template: 'product', handle: handleOf(p.params.handle) }));
-  on.get('/collections/:handle', (p) => themePage(p, { template: 'collection', handle: handleOf(p.params.handle) }));
+  on.get('/favicon.ico', favicon);
+  on.get(
+    '/products/:handle',
+    inTheme((p) => themePage(p, { template: 'product', handle: handleOf(p.params.handle) })),
+  );
+  on.get(
+    '/collections/:handle',
+    inTheme((p) => themePage(p, { template: 'collection', handle: handleOf(p.params.handle) })),
+  );
   on.get('/collections', (p) => permanently(p, '/collections/all'));
   on.get('/search', (p) => {
     const q = typeof p.ctx.query.q === 'string' ? p.ctx.query.q.trim().slice(0, 255) : '';
     return themePage(p, { template: 'collection', search: q });
   });
-  on.get('/pages/:handle', (p) => themePage(p, { template: 'page', handle: handleOf(p.params.handle) }));
-  on.get('/blogs/:handle', (p) => {
-    if (handleOf(p.params.handle) !== BLOG_HANDLE) throw new PlatformError('not_found', 'not_found', 'Nothing here');
-    return themePage(p, { template: 'blog', handle: BLOG_HANDLE });
-  });
+  on.get(
+    '/pages/:handle',
+    inTheme((p) => themePage(p, { template: 'page', handle: handleOf(p.params.handle) })),
+  );
+  on.get(
+    '/blogs/:handle',
+    inTheme((p) => {
+      if (handleOf(p.params.handle) !== BLOG_HANDLE) throw new PlatformError('not_found', 'not_found', 'Nothing here');
+      return themePage(p, { template: 'blog', handle: BLOG_HANDLE });
+    }),
+  );
   on.get('/cart', (p) => themePage(p, { template: 'cart' }));
   on.post('/cart/add', addToCart);
   on.post('/cart/change', changeCartLine);
@@ -82,7 +95,53 @@ function shopPages(platform: Platform, storeOf: (ctx: AppContext) => StoreView |
   on.post('/account/logout', logOut);
   on.get('/account/activate', activateForm);
   on.post('/account/activate', activate);
+  // Any other path: the 404 in the theme (declared last; the list's own 404 page when the store has no live theme).
+  on.get(
+    '/{*rest}',
+    inTheme(() => {
+      throw new PlatformError('not_found', 'route_not_found', 'There is no page at this address');
+    }),
+  );
   return on.router;
+}
+
+/**
+ * A page whose not-found (an unknown product, collection, page or path) is the 404 in the live
+ * theme's layout (docs/shop.md, "Not found"): status 404, the theme's header, menu and footer
+ * around the platform's not-found body. Without a live theme, and for every other error, the
+ * shop's own error page.
+ */
+const inTheme =
+  <P>(run: (p: ShopPage<P>) => Promise<void> | void) =>
+  async (p: ShopPage<P>): Promise<void> => {
+    try {
+      await run(p);
+    } catch (err) {
+      if (!(err instanceof PlatformError) || err.kind !== 'not_found' || !p.viewer.theme) throw err;
+      await themePage(p, { template: '404' });
+    }
+  };
+
+/**
+ * GET /favicon.ico: the live theme's favicon (its `favicon` setting, else its `assets/favicon.*`;
+ * docs/themes.md), whatever its type, for browsers that ask before reading a page; an empty 404
+ * (never a page) when the store's theme has none.
+ */
+function favicon(p: ShopPage): void {
+  const { ctx, viewer } = p;
+  const found = viewer.look.favicon;
+  const asset = found && viewer.theme?.bundle.renderer.assets.find((a) => a.path === found.path);
+  ctx.set('Cache-Control', 'public, max-age=300');
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  if (!asset || asset.content === undefined) {
+    ctx.body = '';
+    ctx.status = 404;
+    return;
+  }
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  ctx.type = asset.content_type;
+  ctx.body = asset.content;
+  ctx.status = 200;
 }
 
 function permanently(p: ShopPage, to: string): void {
@@ -109,7 +168,7 @@ export function shopSite(platform: Platform): HostSite {
     if (!toPlatformError(err)) platform.log.error({ event: 'pages.unhandled_error', pages: 'shop', request_id: ctx.state.requestId, err }, 'unhandled error');
     setProblemHeaders(ctx, err);
     const problem = problemOf(err, ctx.state.requestId);
-    sendPage(ctx, problem.status, shopErrorPage(stores.get(ctx)?.name ?? null, problem));
+    sendPage(ctx, problem.status, shopErrorPage(stores.get(ctx)?.name ?? null, problem, shopVisitorOf(ctx)));
   };
   return {
     claims: (ctx) => !apiPath(ctx.path) && subdomainOfHost(baseDomain, ctx.host) !== null,

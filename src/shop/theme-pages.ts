@@ -2,7 +2,6 @@ import { sha256 } from '../digest.js';
 import { PlatformError } from '../errors.js';
 import { matchesNoneMatch, PUBLIC_MAX_AGE_SECONDS } from '../http/caching.js';
 import { LOCALE_PATTERN, renderPage, type PageRequest } from '../rendering/index.js';
-import { liveRenderableTheme } from '../themes/index.js';
 import type { ShopPage } from './context.js';
 
 /**
@@ -15,7 +14,7 @@ import type { ShopPage } from './context.js';
  */
 export async function themePage(p: ShopPage, request: Omit<PageRequest, 'cartToken' | 'csrfToken'>): Promise<void> {
   const { platform, ctx, viewer: shop } = p;
-  const theme = await liveRenderableTheme(platform, shop.store.id, shop.store.live_theme_id);
+  const theme = shop.theme;
   ctx.set('Vary', 'Cookie');
   if (!theme) throw new PlatformError('unavailable', 'no_live_theme', 'This store is getting ready and will open soon.', { retryAfterSeconds: 300 });
   ctx.type = 'text/html; charset=utf-8';
@@ -26,6 +25,7 @@ export async function themePage(p: ShopPage, request: Omit<PageRequest, 'cartTok
     ...(shop.cartToken ? { cartToken: shop.cartToken } : {}),
     ...(shop.csrf ? { csrfToken: shop.csrf } : {}),
     ...(locale ? { locale } : {}),
+    ...(shop.customer ? { signedIn: true } : {}),
   });
   ctx.status = rendered.status;
   // A page a section failed in is kept by no cache: it would stand for the store's page until it expired.

@@ -111,7 +111,9 @@ function jsonPage(page: PageModel, sections?: RenderedSection[]): string {
   const theme = fixture('aurora');
   const t = translator(theme.bundle.locales, page.locale);
   const env: JsonContractEnv = { bundle: theme.bundle, page, t, assetUrl: (path) => `/assets/${path}` };
-  const content = (sections ?? templateSections(theme, page.template, t)!).map((s) => renderJsonContractSection(s, env)).join('\n');
+  const content = (sections ?? (page.template === '404' ? [] : templateSections(theme, page.template, t)!))
+    .map((s) => renderJsonContractSection(s, env))
+    .join('\n');
   return renderJsonContractLayout(env, themeSettings(theme, t), content);
 }
 

@@ -24,10 +24,8 @@ import {
 } from '../../src/dev/shop-flow.js';
 import { useTestApp } from '../helpers/app.js';
 import { axeViolations, blockingViolations, describeViolations, useBrowser } from '../helpers/browser.js';
-import { givenLocation } from '../helpers/catalog.js';
-import { givenMerchantWithStore, type GivenMerchantWithStore } from '../helpers/factories.js';
 import { useWebProcess } from '../helpers/processes.js';
-import { bundleOf } from '../helpers/theme-uploads.js';
+import { givenShopWithTheme as givenThemedShop, type ThemedShop } from '../helpers/themed-shop.js';
 
 /**
  * The shop in a real browser (docs/shop.md): headless Chromium (Debian's, driven by
@@ -43,60 +41,8 @@ describe('The shop in a browser (Chromium)', () => {
   const web = useWebProcess(app);
   const chromium = useBrowser();
 
-  type Shop = GivenMerchantWithStore & { location: string; products: { id: string; variant: string; handle: string; title: string; price: number }[] };
-  const CATALOG = [
-    { title: 'Linen Throw Blanket', handle: 'linen-throw', price: 8900, stock: 40 },
-    { title: 'Ceramic Pour-Over Set', handle: 'pour-over-set', price: 5400, stock: 40 },
-    { title: 'Beeswax Candle Trio', handle: 'candle-trio', price: 3200, stock: 40 },
-  ];
-  const KEY_SECRET = 'sandbox_secret_0123456789abcdef';
-
-  /** A store with the catalog in stock, its collections, US shipping rates, the sandbox provider and `fixture` live. */
-  async function givenShopWithTheme(fixture: 'aurora' | 'ember-liquid'): Promise<Shop> {
-    const shop = await givenMerchantWithStore(api);
-    const location = await givenLocation(api, shop.as);
-    const products: Shop['products'] = [];
-    for (const p of CATALOG) {
-      const res = await api.post(
-        '/v1/products',
-        { title: p.title, handle: p.handle, status: 'active', description_html: `<p>${p.title}, made to last.</p>`, variants: [{ price: p.price }] },
-        shop.as,
-      );
-      expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      const variant = res.body.data.variants[0].id as string;
-      const level = await api.post('/v1/inventory/levels/set', { variant_id: variant, location_id: location, available: p.stock }, shop.as);
-      expect(level.status, JSON.stringify(level.body)).to.equal(200);
-      products.push({ id: res.body.data.id, variant, handle: p.handle, title: p.title, price: p.price });
-    }
-    for (const [title, handle] of [
-      ['Bestsellers', 'bestsellers'],
-      ['New arrivals', 'new-arrivals'],
-      ['New', 'new'],
-    ]) {
-      const res = await api.post('/v1/products/collections', { type: 'manual', title, handle, product_ids: products.map((p) => p.id) }, shop.as);
-      expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    }
-    const shipping = await api.put(
-      '/v1/shipping',
-      {
-        rates: [
-          { code: 'standard', name: 'Standard', price: 700, country_code: 'US' },
-          { code: 'express', name: 'Express', price: 2500, country_code: 'US' },
-          { code: 'standard', name: 'International', price: 3000, country_code: '*' },
-        ],
-      },
-      shop.as,
-    );
-    expect(shipping.status, JSON.stringify(shipping.body)).to.equal(200);
-    const sandbox = await api.put('/v1/payments/providers/sandbox', { enabled: true, credentials: { key_secret: KEY_SECRET } }, shop.as);
-    expect(sandbox.status, JSON.stringify(sandbox.body)).to.equal(200);
-    const bundle = bundleOf(fixture);
-    const up = await api.post('/v1/themes/packages/upload', { bundle, submission_mode: 'private_install' }, { token: shop.merchant.token });
-    expect(up.status, JSON.stringify(up.body)).to.equal(201);
-    const installed = await api.post(`/v1/themes/${bundle.package.slug}/install`, { store_id: shop.store.id, publish: true }, { token: shop.merchant.token });
-    expect(installed.status, JSON.stringify(installed.body)).to.equal(201);
-    return { ...shop, location, products };
-  }
+  type Shop = ThemedShop;
+  const givenShopWithTheme = (fixture: 'aurora' | 'ember-liquid') => givenThemedShop(api, fixture);
 
   let aurora: Shop;
   before(async () => {

@@ -1,9 +1,9 @@
 import { ownValue } from '../../own-keys.js';
 import type { SettingField } from '../../themes/index.js';
+import { hexColour } from '../theme-look.js';
 
 /** CSS units a `range`/`number` setting's `unit` may name to be printed with its value (`1200px`); any other unit prints the bare number. */
 const CSS_UNITS = new Set(['px', 'rem', 'em', '%', 'vw', 'vh', 'vmin', 'vmax', 'ch', 'ex', 'ms', 's', 'deg', 'fr']);
-const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 
 /**
  * A setting as a CSS custom property's value (docs/rendering.md, "Settings as CSS custom
@@ -11,7 +11,7 @@ const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
  * number, followed by the field's `unit` when that is a CSS unit; nothing for other types.
  */
 export function cssSettingValue(field: Pick<SettingField, 'type' | 'unit'>, value: unknown): string | null {
-  if (field.type === 'color') return typeof value === 'string' && HEX_COLOUR.test(value) ? value : null;
+  if (field.type === 'color') return hexColour(value);
   if (field.type === 'range' || field.type === 'number') {
     if (typeof value !== 'number' || !Number.isFinite(value)) return null;
     return `${value}${field.unit && CSS_UNITS.has(field.unit) ? field.unit : ''}`;

@@ -131,7 +131,7 @@ function cartObject(cart: CartView | null) {
   };
 }
 
-/** The page's objects: shop, settings, template, request, product, collection, collections, cart, page, blog, linklists, menus, csrf_token, search. */
+/** The page's objects: shop, settings, template, request, product, collection, collections, cart, page, blog, linklists, menus, csrf_token, search, customer. */
 export function pageObjects(bundle: Pick<LiquidTheme, 'config'>, page: PageModel, settings: Record<string, unknown>): Record<string, unknown> {
   const product = page.product ? productObject(page.product) : null;
   const collection = page.collection
@@ -175,7 +175,9 @@ export function pageObjects(bundle: Pick<LiquidTheme, 'config'>, page: PageModel
     menus: { 'main-menu': mainMenu },
     csrf_token: page.csrfToken ?? '',
     search: searchObject(page, collection?.products ?? []),
-    page_title: product?.title ?? collection?.title ?? page.page?.title ?? page.store.name,
+    // Shopify's: the signed-in customer, else nil (the header's Account or Log in).
+    customer: page.customer ? { logged_in: true } : null,
+    page_title: page.template === '404' ? '404 Not Found' : (product?.title ?? collection?.title ?? page.page?.title ?? page.store.name),
     current_page: 1,
     content_for_header: new SafeHtml(''),
   };

@@ -6,6 +6,7 @@ import { compileLiquid, renderLiquid, SafeHtml, sectionTemplates, type CompiledL
 import type { LiquidTheme } from './theme.js';
 import { pageObjects, sectionObject } from './objects.js';
 import { translator } from '../locale.js';
+import { notFoundContent } from '../theme-look.js';
 import type { PageModel } from '../page.js';
 import type { RenderedSection } from '../sections.js';
 
@@ -159,7 +160,8 @@ export function renderLiquidPage(
   try {
     if (compiled.layout instanceof Error) throw compiled.layout;
     const timeMs = Math.max(task.layoutMinMs, deadline - now());
-    const html = renderLiquid(compiled, compiled.layout, { ...objects, content_for_layout: new SafeHtml(parts.join('\n')) }, env, {
+    const content = task.page.template === '404' ? notFoundContent(t) : parts.join('\n');
+    const html = renderLiquid(compiled, compiled.layout, { ...objects, content_for_layout: new SafeHtml(content) }, env, {
       timeMs,
       maxChars: task.maxPageChars * 2,
     });

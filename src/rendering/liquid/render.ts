@@ -15,6 +15,7 @@ import { buildPageModel, pageLocale, type PageModel, type PageRequest } from '..
 import type { RenderThreadData, RenderThreadRequest } from './render-thread.js';
 import { templateSections, themeSettings, type RenderedSection } from '../sections.js';
 import { resolvePageAppBlocks } from '../app-block-resolution.js';
+import { notFoundContent, themeAssetUrl } from '../theme-look.js';
 
 /** Limits of one page render (docs/rendering.md, Limits). */
 export type PageLimits = {
@@ -156,7 +157,7 @@ export type PreparedPage = { locale: string; t: Translate; sections: RenderedSec
 async function preparePage(platform: Platform, store: StoreView, theme: RenderableTheme, request: PageRequest): Promise<PreparedPage> {
   const locale = pageLocale(theme, request.locale, store.locale);
   const t = translator(theme.bundle.locales, locale);
-  const found = templateSections(theme, request.template, t);
+  const found = request.template === '404' ? [] : templateSections(theme, request.template, t);
   if (!found) throw new PlatformError('not_found', 'template_not_found', `This theme has no ${request.template} template`);
   const sections = await resolvePageAppBlocks(platform, store.id, found);
   return { locale, t, sections, page: await buildPageModel(platform, store, sections, locale, request) };
@@ -222,11 +223,10 @@ async function renderPrepared(
       maxPageChars: liquid.limits.maxPageChars,
     };
     const html = await renderLiquidInThreads(liquid, store.id, theme.bundle, task, logFailure, failure);
-    return { html, status: 200, complete: failures === 0 };
+    return { html, status: pageStatus(page), complete: failures === 0 };
   }
 
-  const assetUrl = (path: string) =>
-    `/v1/storefront/${encodeURIComponent(store.subdomain)}/assets/${theme.versionId}/${path.split('/').map(encodeURIComponent).join('/')}`;
+  const assetUrl = (path: string) => themeAssetUrl(store.subdomain, theme.versionId, path);
   const env: JsonContractEnv = { bundle: theme.bundle, page, t, assetUrl };
   const parts: string[] = [];
   let size = 0;
@@ -241,8 +241,12 @@ async function renderPrepared(
     size += html.length;
     parts.push(html);
   }
-  return { html: renderJsonContractLayout(env, settings, parts.join('\n')), status: 200, complete: failures === 0 };
+  const content = page.template === '404' ? notFoundContent(t) : parts.join('\n');
+  return { html: renderJsonContractLayout(env, settings, content), status: pageStatus(page), complete: failures === 0 };
 }
+
+/** A page's status: 404 for the not-found page in the theme, else 200. */
+const pageStatus = (page: PageModel) => (page.template === '404' ? 404 : 200);
 
 /** The page's sections that are paused (their thread was stopped lately), with why. */
 function pausedSections(liquid: LiquidRendering, sourceKey: string, sections: readonly RenderedSection[]): [string, string][] {

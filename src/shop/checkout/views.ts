@@ -30,7 +30,7 @@ function steps(current: Step): Markup {
 }
 
 const page = (shop: Shop, title: string, body: Markup) =>
-  shopPage({ storeName: shop.store.name, title, body, signedIn: shop.customer !== null, csrf: shop.csrf });
+  shopPage({ storeName: shop.store.name, title, body, signedIn: shop.customer !== null, csrf: shop.csrf, look: shop.look });
 
 /** A line's title, its variant's when it has one worth showing, the quantity. */
 const lineTitle = (title: string, variant: string | null, quantity: number) =>
