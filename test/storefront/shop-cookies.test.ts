@@ -14,7 +14,15 @@ import { csrfIn, placeFields, ShopBrowser, type ShopResponse } from '../helpers/
  */
 describe('Shop cookies outside development (APP_ENV=staging, behind a TLS proxy)', () => {
   const { app, api } = useTestApp('shop_cookies', behindTlsProxy());
-  const ADDRESS = { email: 'shopper@example.com', last_name: 'Shopper', address1: '1 Main St', city: 'Toronto', province_code: 'ON', zip: 'M5V 2T6', country_code: 'CA' };
+  const ADDRESS = {
+    email: 'shopper@example.com',
+    last_name: 'Shopper',
+    address1: '1 Main St',
+    city: 'Toronto',
+    province_code: 'ON',
+    zip: 'M5V 2T6',
+    country_code: 'CA',
+  };
   let shop: GivenMerchantWithStore;
   let variant: string;
   before(async () => {
