@@ -144,11 +144,19 @@ await call('PUT', '/v1/payments/providers/sandbox', { enabled: true, credentials
 
 const shop = (path = '/') => shopUrl(store.subdomain, PORT, path, BASE_DOMAIN);
 
-/** A theme's page at 1280 px. */
+/** A theme's page at 1280 and 390 px (`<name>.png`, `<name>-390.png`). */
 async function shot(page: Page, name: string): Promise<void> {
-  const file = `${OUT}${name}.png`;
-  await page.screenshot({ path: file, fullPage: true });
+  await shootAtWidths(page, `${OUT}${name}`);
+}
+
+/** The theme's header menu opened on a phone (its `<details>`), the top of the page: `<name>-menu-390.png`. */
+async function menuShot(page: Page, name: string): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('header details summary').first().click();
+  const file = `${OUT}${name}-menu-390.png`;
+  await page.screenshot({ path: file });
   console.log(`${file}  ←  ${page.url()}`);
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 /** The live theme's pages, home to confirmation, through the shop's forms. */
@@ -163,6 +171,9 @@ async function themePages(browser: Browser, name: string): Promise<void> {
     await shot(page, `${name}-collection`);
     await open(page, shop('/'));
     await shot(page, `${name}-home`);
+    await menuShot(page, name);
+    await page.goto(shop('/no-such-page'));
+    await shot(page, `${name}-not-found`);
     await open(page, shop('/collections/bestsellers'));
     await collectionToProduct(page, created[0].handle);
     await shot(page, `${name}-product`);

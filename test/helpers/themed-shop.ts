@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import type { Client } from './http.js';
 import { givenLocation } from './catalog.js';
@@ -63,3 +64,7 @@ export async function givenShopWithTheme(api: Client, fixture: 'aurora' | 'ember
   expect(installed.status, JSON.stringify(installed.body)).to.equal(201);
   return { ...shop, location, products };
 }
+
+/** A fixture theme's asset as its file holds it. */
+export const readFixtureAsset = (fixture: 'aurora' | 'ember-liquid', path: string) =>
+  readFileSync(new URL(`../../../fixtures/themes/${fixture}/${path}`, import.meta.url), 'utf8');

@@ -185,7 +185,11 @@ describe('The markup contract of the json-contract renderer (docs/rendering.md, 
     expect(header).to.match(
       /<label class="site-search__label visually-hidden" for="site-search-q">Search<\/label><input class="site-search__input" id="site-search-q" type="search" name="q"/,
     );
-    expect(header).to.include('<a class="site-header__account" href="/account">Account</a>');
+    expect(header).to.include('<a class="site-header__account" href="/account/login">Log in</a>');
+    expect(header, 'the <details> menu of a narrow screen').to.match(/<details class="menu-drawer"><summary class="menu-drawer__toggle">[\s\S]*<\/details>/);
+    const signedIn = jsonPage(pageModel({ customer: { signed_in: true } }));
+    expect(signedIn).to.include('<a class="site-header__account" href="/account">Account</a>');
+    expect(signedIn).not.to.include('Log in');
     expect(header).to.include('<a class="site-header__cart" href="/cart">Cart <span class="site-header__cart-count">2</span>');
     // The footer text is a placeholder the merchant writes (empty by default): the store's name stands alone.
     expect(html).to.match(/<footer class="site-footer">.*<p class="site-footer__store">/);
@@ -371,8 +375,8 @@ describe('Liquid objects for the shop’s pages (ember-liquid)', () => {
     expect(html).to.include('<a class="site-nav__link" href="/collections/sale">Sale &lt;script&gt;alert(1)&lt;/script&gt;</a>');
     expect(html).to.not.include('javascript:');
     expect(html).to.not.include(XSS);
-    expect(html).to.include('<form class="site-search" action="/search" method="get" role="search">');
-    expect(html).to.include('<a class="site-header__link" href="/account">Account</a>');
+    expect(html).to.include('<form class="site-search site-header__search" action="/search" method="get" role="search">');
+    expect(html).to.include('<a class="site-header__link" href="/account/login">Log in</a>');
     expect(html).to.include('<span class="cart-count">2</span>');
   });
 

@@ -157,10 +157,10 @@ export function renderLiquidPage(
   }
 
   if (compiled.layout === null) return post({ type: 'layout', html: null, failure: null, parses: parsed() });
+  const content = task.page.template === '404' ? notFoundContent(t) : parts.join('\n');
   try {
     if (compiled.layout instanceof Error) throw compiled.layout;
     const timeMs = Math.max(task.layoutMinMs, deadline - now());
-    const content = task.page.template === '404' ? notFoundContent(t) : parts.join('\n');
     const html = renderLiquid(compiled, compiled.layout, { ...objects, content_for_layout: new SafeHtml(content) }, env, {
       timeMs,
       maxChars: task.maxPageChars * 2,
@@ -168,7 +168,7 @@ export function renderLiquidPage(
     post({ type: 'layout', html, failure: null, parses: parsed() });
   } catch (err) {
     const { html, failure } = failed('layout', err);
-    post({ type: 'layout', html: barePage(task.locale, task.storeName, html, parts.join('\n')), failure, parses: parsed() });
+    post({ type: 'layout', html: barePage(task.locale, task.storeName, html, content), failure, parses: parsed() });
   }
 }
 

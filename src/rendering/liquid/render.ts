@@ -340,6 +340,8 @@ async function renderLiquidInThreads(
     layout = message.html;
   };
 
+  // The page's body when the layout cannot frame it: the sections, or the not-found body of a 404.
+  const body = () => (first.page.template === '404' ? notFoundContent(translator(bundle.locales, first.locale)) : parts.join('\n'));
   while (layout === undefined) {
     try {
       await liquid.pool.run(storeId, first.key, converse);
@@ -352,10 +354,10 @@ async function renderLiquidInThreads(
       if (!(err instanceof ThreadStopped)) throw err;
       const rest = (why: string) => {
         while (parts.length < sections.length) parts.push(failure(sections[parts.length]!.id, why));
-        layout = barePage(first.locale, first.storeName, failure('layout', why), parts.join('\n'));
+        layout = barePage(first.locale, first.storeName, failure('layout', why), body());
       };
       if (step === 'compile') rest(`the theme could not be compiled in its time (${err.message})`);
-      else if (step === 'layout') layout = barePage(first.locale, first.storeName, failure('layout', err), parts.join('\n'));
+      else if (step === 'layout') layout = barePage(first.locale, first.storeName, failure('layout', err), body());
       else {
         const section = sections[parts.length]!;
         if (err.reason !== 'closed') liquid.paused.set(`${first.key}|${section.rendererKey}`, Date.now() + limits.stoppedSectionPauseMs);
@@ -365,5 +367,5 @@ async function renderLiquidInThreads(
       }
     }
   }
-  return layout ?? parts.join('\n');
+  return layout ?? body();
 }
