@@ -1,32 +1,43 @@
 import { loadConfigOrExit } from '../config.js';
-import { readOutbox } from '../messages/index.js';
+import { latestOutbox, readOutbox, type OutboxEntry } from '../messages/index.js';
 import { openPlatformOrExit } from '../process.js';
 
 /**
- * `node dist/src/dev/outbox.js <email>`: print the messages sent to an address (sign-in codes,
- * reset tokens) from the development outbox. Refused outside development and test; the API
- * never returns them. Uses the same MONGODB_URL as the platform (for `npm start`'s embedded
- * database: mongodb://127.0.0.1:27018/).
+ * `npm run outbox [-- <email> [--html]]` (`node dist/src/dev/outbox.js`): the development
+ * outbox (docs/mail.md). Without an address, the latest messages to anyone: when, to whom, what
+ * kind, the subject. With one, the messages to that address in full: the text, and the HTML
+ * part's size (its HTML with --html). Refused outside development and test; the API never
+ * returns them. Uses the same MONGODB_URL as the platform; unset, `npm start`'s embedded
+ * database (mongodb://127.0.0.1:<LOCALDB_PORT, 27018>/), so it works with nothing configured.
  */
-const email = process.argv[2];
-if (!email) {
-  console.error('usage: node dist/src/dev/outbox.js <email>');
-  process.exit(2);
-}
+const args = process.argv.slice(2);
+const withHtml = args.includes('--html');
+const email = args.find((a) => !a.startsWith('--'));
+process.env.MONGODB_URL ||= `mongodb://127.0.0.1:${process.env.LOCALDB_PORT || 27018}/`;
 const config = loadConfigOrExit();
-if (!config.mongo.url) {
-  console.error(`MONGODB_URL is not set; for npm start's embedded database use MONGODB_URL=mongodb://127.0.0.1:${config.localdb.port}/`);
-  process.exit(2);
-}
 const { platform, close } = await openPlatformOrExit(config, 'outbox');
 try {
-  const messages = await readOutbox(platform, email);
-  if (messages.length === 0) console.log(`no messages to ${email}`);
-  for (const m of messages)
-    console.log(`--- ${m.created_at} ${m.kind} (${m.status})\nSubject: ${m.subject}\n\n${m.text ?? '(body forgotten after delivery through the relay)'}\n`);
+  if (email) printMessages(email, await readOutbox(platform, email));
+  else {
+    const latest = await latestOutbox(platform);
+    if (latest.length === 0) console.log('no messages yet');
+    for (const m of latest)
+      console.log(`${m.created_at}  ${m.to}  ${m.kind}  ${JSON.stringify(m.subject)}${m.status === 'delivered' ? '' : `  (${m.status})`}`);
+    if (latest.length > 0) console.log('\nnpm run outbox -- <address> prints the messages to one address in full.');
+  }
 } catch (err) {
   console.error((err as Error).message);
   process.exitCode = 1;
 } finally {
   await close();
+}
+
+function printMessages(to: string, messages: OutboxEntry[]): void {
+  if (messages.length === 0) console.log(`no messages to ${to}`);
+  for (const m of messages) {
+    const text = m.text ?? `(body forgotten once sent through ${m.transport ?? 'the transport'})`;
+    const html =
+      m.html === null ? '' : withHtml ? `\n--- HTML part:\n${m.html}\n` : `\n(and an HTML part of ${Buffer.byteLength(m.html)} bytes: --html prints it)\n`;
+    console.log(`--- ${m.created_at} ${m.kind} (${m.status})\nSubject: ${m.subject}\n\n${text}\n${html}`);
+  }
 }

@@ -3,6 +3,7 @@ import { styleText } from 'node:util';
 import { loadConfigOrExit } from '../config.js';
 import { ROOT, buildLocaldb, startLocaldb, type RunningLocaldb } from '../localdb/index.js';
 import { chooseLogFormat } from '../log.js';
+import { mailTransport } from '../mail-config.js';
 import { readProcfile } from './procfile.js';
 
 /**
@@ -67,7 +68,7 @@ function started(command: Command): Promise<void> {
   });
 }
 
-/** Where things are: the web and health URLs and the database (its credentials, if any, masked). */
+/** Where things are: the web and health URLs, the database (its credentials, if any, masked), and where email goes (docs/mail.md). */
 function readyBanner(databaseUrl: string, embedded: boolean): string {
   const web = `http://${config.http.host}:${config.http.port}`;
   const database = databaseUrl.replace(/\/\/[^@/]*@/, '//***@') + (embedded ? ` (embedded; data in ${config.localdb.dir})` : '');
@@ -78,6 +79,16 @@ function readyBanner(databaseUrl: string, embedded: boolean): string {
     `  web       ${web}`,
     `  health    ${web}/health`,
     `  database  ${database}`,
+    `  mail      ${whereMailGoes()}`,
     'Ctrl-C stops everything.',
   ].join('\n');
+}
+
+/** The transport's server without credentials, or the outbox and how to read it. */
+function whereMailGoes(): string {
+  const transport = mailTransport(config);
+  if (transport === 'smtp') return `sent over SMTP to ${config.mail.smtp!.display}`;
+  if (transport === 'relay') return `sent through the relay at ${new URL(config.messageRelay!.url).origin}`;
+  const port = config.localdb.port === 27018 ? '' : `LOCALDB_PORT=${config.localdb.port} `;
+  return `kept in the outbox: ${port}npm run outbox (the latest), npm run outbox -- <address> (in full)`;
 }

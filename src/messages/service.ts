@@ -215,17 +215,40 @@ export type OutboxEntry = {
   text: string | null;
   html: string | null;
   status: string;
+  /** Where it went ('outbox', 'smtp', 'relay'); null while not sent. */
+  transport: string | null;
   created_at: string;
 };
+
+const refuseOutsideLocal = (platform: Platform) => {
+  if (!isLocalEnv(platform.config)) throw new Error('the outbox is readable only in development and test');
+};
+
+/** The development outbox's latest messages, to anyone, newest first: who, what and when, without their bodies. Refused outside development and test. */
+export async function latestOutbox(platform: Platform, limit = 20): Promise<Omit<OutboxEntry, 'text' | 'html'>[]> {
+  refuseOutsideLocal(platform);
+  const docs = await messages(platform.db)
+    .find({}, { projection: { body_encrypted: 0, html_encrypted: 0 } })
+    .sort({ _id: -1 })
+    .limit(limit)
+    .toArray();
+  return docs.map((d) => ({
+    id: d._id.toHexString(),
+    kind: d.kind,
+    to: d.to,
+    subject: d.subject,
+    status: d.status,
+    transport: d.transport,
+    created_at: d.created_at.toISOString(),
+  }));
+}
 
 /**
  * The development outbox: messages to one address, newest first, decrypted. Never served
  * over HTTP; refused outside development and test.
  */
 export async function readOutbox(platform: Platform, to: string): Promise<OutboxEntry[]> {
-  if (!isLocalEnv(platform.config)) {
-    throw new Error('the outbox is readable only in development and test');
-  }
+  refuseOutsideLocal(platform);
   const docs = await messages(platform.db).find({ to: to.trim().toLowerCase() }).sort({ _id: -1 }).limit(50).toArray();
   return docs.map((d) => ({
     id: d._id.toHexString(),
@@ -235,6 +258,7 @@ export async function readOutbox(platform: Platform, to: string): Promise<Outbox
     text: d.body_encrypted ? decryptSecret(platform.config.secretsKeys, PURPOSE, d.body_encrypted) : null,
     html: d.html_encrypted ? decryptSecret(platform.config.secretsKeys, PURPOSE, d.html_encrypted) : null,
     status: d.status,
+    transport: d.transport,
     created_at: d.created_at.toISOString(),
   }));
 }

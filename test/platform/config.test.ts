@@ -130,3 +130,43 @@ describe("Configuration: README.md's table", () => {
     expect([...listed].sort()).to.deep.equal([...Object.keys(ConfigSchema.in.shape), ...READ_ELSEWHERE].sort());
   });
 });
+
+describe('Configuration: email over SMTP (SMTP_URL, MAIL_FROM; docs/mail.md)', () => {
+  it('reads the server, its credentials and its TLS from the URL, and the sender from MAIL_FROM', () => {
+    const mail = (extra: Record<string, string>) => loadConfig({ APP_ENV: 'development', MAIL_FROM: 'Emporium <no-reply@example.com>', ...extra }).mail;
+    const submission = mail({ SMTP_URL: 'smtp://ada%40example.com:p%3Ass@smtp.example.com?starttls=required' });
+    expect(submission.smtp).to.deep.equal({
+      host: 'smtp.example.com',
+      port: 587,
+      secure: false,
+      starttls: 'required',
+      auth: { user: 'ada@example.com', pass: 'p:ss' },
+      display: 'smtp://smtp.example.com:587',
+    });
+    expect(submission.from).to.deep.equal({ name: 'Emporium', address: 'no-reply@example.com' });
+    expect(mail({ SMTP_URL: 'smtps://u:p@smtp.example.com' }).smtp).to.include({ port: 465, secure: true, starttls: 'opportunistic' });
+    expect(mail({ SMTP_URL: 'smtp://127.0.0.1:1025?starttls=off' }).smtp).to.include({ port: 1025, starttls: 'off', auth: null });
+    expect(loadConfig({ APP_ENV: 'development' }).mail).to.include({ smtp: null, from: null });
+  });
+
+  it('refuses a URL it cannot use, an SMTP_URL without MAIL_FROM, and, deployed, a password that may cross in the clear', () => {
+    const from = { MAIL_FROM: 'no-reply@example.com' };
+    expect(problemsOf({ SMTP_URL: 'http://smtp.example.com', ...from })[0]).to.match(/^SMTP_URL: must start with smtp:\/\/ \(STARTTLS\) or smtps:\/\//);
+    expect(problemsOf({ SMTP_URL: 'smtp://smtp.example.com?pool=true', ...from })[0]).to.match(/^SMTP_URL: unknown parameter pool/);
+    expect(problemsOf({ SMTP_URL: 'smtp://smtp.example.com?starttls=maybe', ...from })[0]).to.match(/^SMTP_URL: starttls must be/);
+    expect(problemsOf({ SMTP_URL: 'smtp://smtp.example.com' })).to.deep.equal(['MAIL_FROM: is required when SMTP_URL is set (the sender of every message)']);
+    expect(problemsOf({ SMTP_URL: 'smtp://smtp.example.com', MAIL_FROM: 'a@b.example, c@d.example' })[0]).to.match(/^MAIL_FROM: must be one address/);
+    const own = { SECRETS_KEYS: OWN_KEY, INTERNAL_SECRET: OWN_SECRET, ...from };
+    expect(problemsOf(deployed('production', { ...own, SMTP_URL: 'smtp://u:p@smtp.example.com' }))).to.deep.equal([
+      'SMTP_URL: sends its password in the clear unless TLS is sure: use smtps:// or ?starttls=required',
+    ]);
+    expect(problemsOf(deployed('production', { ...own, SMTP_URL: 'smtp://u:p@smtp.example.com?starttls=required' }))).to.deep.equal([]);
+    expect(problemsOf(deployed('production', { ...own, SMTP_URL: 'smtp://u:p@127.0.0.1:25' }))).to.deep.equal([]);
+    // Production needs one way out: SMTP alone will do.
+    const { MESSAGE_RELAY_URL: _url, MESSAGE_RELAY_TOKEN: _token, ...withoutRelay } = deployed('production', own);
+    expect(problemsOf({ ...withoutRelay, SMTP_URL: 'smtps://u:p@smtp.example.com' })).to.deep.equal([]);
+    expect(problemsOf(withoutRelay)).to.deep.equal([
+      'SMTP_URL: or MESSAGE_RELAY_URL is required in production (sign-in codes and reset links must reach merchants)',
+    ]);
+  });
+});

@@ -4,7 +4,7 @@ import { sendMessage } from '../../src/messages/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenCustomer } from '../helpers/customers.js';
 import { givenMerchant, givenMerchantWithStore } from '../helpers/factories.js';
-import { mailbox, mailEvents, smtpEnv, waitForMail } from '../helpers/mail.js';
+import { mailbox, mailEvents, smtpEnv, testSmtp, waitForMail } from '../helpers/mail.js';
 import { startWorker, stopAll, type RunningProcess } from '../helpers/processes.js';
 import { sweep } from '../helpers/sweeps.js';
 import { until } from '../helpers/waiting.js';
@@ -18,7 +18,8 @@ import { until } from '../helpers/waiting.js';
 describe('Email over SMTP (the webhooks worker, nodemailer, a real SMTP server)', () => {
   // A short lease and retry base: a dead worker's message and a retry are due in seconds, not minutes.
   const env = () => ({ ...smtpEnv(), MESSAGES_LEASE_MS: '8000', MESSAGES_RETRY_BASE_MS: '500' });
-  const { app, api } = useTestApp('mail_smtp', env);
+  const operator = mailbox('operator');
+  const { app, api } = useTestApp('mail_smtp', () => ({ ...env(), OPERATOR_EMAILS: operator }));
   const running: RunningProcess[] = [];
   let worker: RunningProcess;
   before(async () => {
@@ -154,5 +155,14 @@ describe('Email over SMTP (the webhooks worker, nodemailer, a real SMTP server)'
     expect(mailEvents(to)).to.deep.equal(['data held', 'data dropped', `data 250 <${id}@emporium.test>`]);
     await new Promise((r) => setTimeout(r, 1500));
     expect(await waitForMail(to)).to.have.length(1);
+  });
+
+  it("tells the operators' readiness report that email leaves the platform over SMTP, naming the server without its credentials", async () => {
+    const { token } = await givenMerchant(api, { email: operator });
+    const res = await api.get('/v1/operations/runtime/readiness-report', { token });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const item = res.body.data.items.find((i: { check: string }) => i.check === 'message_relay');
+    const { port } = new URL(testSmtp().url);
+    expect(item).to.deep.equal({ check: 'message_relay', status: 'pass', detail: `SMTP_URL is set: email goes out through smtp://127.0.0.1:${port}` });
   });
 });

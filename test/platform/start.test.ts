@@ -1,10 +1,12 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { client } from '../helpers/http.js';
 import { devStartEnv, runCommand, type RunningProcess } from '../helpers/processes.js';
-import { freePort } from '../helpers/waiting.js';
+import { ROOT } from '../../src/localdb/index.js';
+import { freePort, until } from '../helpers/waiting.js';
 
 /**
  * The README's start command end to end: the embedded database (its own port and data
@@ -56,6 +58,9 @@ describe('npm start (the whole platform on the embedded database)', () => {
     expect(banner).to.be.greaterThan(out.indexOf('"event":"web.listening"'));
     expect(out.slice(banner)).to.include(`  web       http://127.0.0.1:${port}\n  health    http://127.0.0.1:${port}/health\n`);
     expect(out.slice(banner)).to.include(`  database  mongodb://127.0.0.1:${env.LOCALDB_PORT}/ (embedded; data in ${dataDir})`);
+    expect(out.slice(banner)).to.include(
+      `  mail      kept in the outbox: LOCALDB_PORT=${env.LOCALDB_PORT} npm run outbox (the latest), npm run outbox -- <address> (in full)\n`,
+    );
     expect(out.split('Emporium is up').length, 'printed once').to.equal(2);
     expect((await api.get('/health')).status).to.equal(200);
 
@@ -67,6 +72,21 @@ describe('npm start (the whole platform on the embedded database)', () => {
     expect(store.status).to.equal(201);
     const session = await api.get('/v1/auth/custom/session', { token });
     expect(session.body.data.stores.map((s: { subdomain: string }) => s.subdomain)).to.deep.equal(['readme-goods']);
+    // The banner's outbox, with nothing else configured: the latest messages, then one address's in full.
+    expect((await api.post('/v1/auth/signin/otp', { email: 'readme@example.com' })).status).to.equal(202);
+    const outbox = (...args: string[]) => {
+      const run = spawnSync('node', ['dist/src/dev/outbox.js', ...args], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, LOCALDB_PORT: env.LOCALDB_PORT },
+      });
+      expect(run.status, run.stderr).to.equal(0);
+      return run.stdout;
+    };
+    // A delivered message's line ends at its subject (one not yet delivered says its status after it).
+    const listed = /^\d{4}-\d\d-\d\dT[\d:.]+Z {2}readme@example\.com {2}signin_code {2}"Your Emporium sign-in code"$/m;
+    await until('the sign-in code in the outbox', async () => listed.test(outbox()));
+    expect(outbox('readme@example.com')).to.match(/Your Emporium sign-in code is \d{6}\./);
     await stopPlatform(first);
 
     const second = await startPlatform();

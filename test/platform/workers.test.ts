@@ -9,7 +9,7 @@ import { ROOT } from '../../src/localdb/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { givenCustomer } from '../helpers/customers.js';
 import { givenMerchant, givenMerchantWithStore } from '../helpers/factories.js';
-import { runCommand, runProcfileProcess, type RunningProcess, startWorker, stopAll } from '../helpers/processes.js';
+import { runCommand, runProcfileProcess, type RunningProcess, startWorker, stopAll, WORKER_STARTED } from '../helpers/processes.js';
 import { until } from '../helpers/waiting.js';
 
 type Relay = { url: string; requests: { headers: IncomingMessage['headers']; body: any }[]; close(): Promise<void> };
@@ -208,6 +208,8 @@ describe('Worker processes (Procfile)', () => {
     const swept = /"event":"job.finished","job":"maintenance.sweep-expired-credentials".*"outcome":"succeeded".*"result":\{"affected":[1-9]/;
     await until('the sweep to log its result', async () => swept.test(worker.output()));
     expect(worker.output()).to.match(swept);
+    // Its sweeps run before it has said it started (and listens for SIGTERM): wait for that line.
+    await worker.waitFor(WORKER_STARTED);
     worker.child.kill('SIGTERM');
     expect((await worker.exited).code).to.equal(0);
   });
@@ -237,7 +239,7 @@ describe('Worker processes (Procfile)', () => {
     const proc = runCommand('node', ['dist/src/worker.js', '--jobs', 'maintenance'], app.childEnv({ APP_ENV: 'production' }));
     expect((await proc.exited).code).to.equal(1);
     expect(proc.output()).to.match(/SECRETS_KEYS: is required when APP_ENV is production/);
-    expect(proc.output()).to.match(/MESSAGE_RELAY_URL: is required in production/);
+    expect(proc.output()).to.match(/SMTP_URL: or MESSAGE_RELAY_URL is required in production/);
   });
 
   it('a worker with an unknown group exits 1 naming the groups', async () => {
