@@ -35,7 +35,9 @@ describe('Admin: Settings → Notifications in a browser (Chromium)', () => {
     await frame.getByText('Sea-salt soap').first().waitFor();
 
     // A template with script: the preview shows it, and nothing of it runs.
-    await page.getByLabel('HTML', { exact: true }).fill('<p>Hello {{ order.name }}</p><script>parent.document.title = "ran"</script><img src="x" alt="" onerror="parent.document.title = \'ran\'">');
+    await page
+      .getByLabel('HTML', { exact: true })
+      .fill('<p>Hello {{ order.name }}</p><script>parent.document.title = "ran"</script><img src="x" alt="" onerror="parent.document.title = \'ran\'">');
     await page.getByRole('button', { name: 'Preview without saving' }).click();
     await frame.getByText(/Hello #\d+/).waitFor();
     await page.waitForTimeout(300);
