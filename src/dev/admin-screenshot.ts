@@ -6,7 +6,7 @@ import { demoProductImage, type DemoShape } from './demo-images.js';
 import { exampleAppPage, servePage } from './example-app.js';
 import { installApp, publishApp } from './screenshot-apps.js';
 import { shootThemes } from './admin-screenshot-themes.js';
-import { SCREENSHOT_WIDTHS, shootAtWidths } from './screenshot-widths.js';
+import { adminShooter, SCREENSHOT_WIDTHS } from './screenshot-widths.js';
 
 /**
  * `npm run screenshot:admin` (docs/admin.md, Screenshots): the merchant admin's page kinds in a
@@ -41,14 +41,7 @@ const auth = { authorization: `Bearer ${token}` };
 mkdirSync(OUT, { recursive: true });
 const browser = await launchChromium();
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
-  await context.addCookies([{ name: 'emporium_session', value: token, url: BASE, httpOnly: true, sameSite: 'Lax' }]);
-  const page = await context.newPage();
-  const shot = async (name: string, path: string) => {
-    const res = await page.goto(BASE + path);
-    if (!res || res.status() !== 200) throw new Error(`${path}: ${res?.status()}`);
-    await shootAtWidths(page, `${OUT}admin-${name}`);
-  };
+  const { page, shot } = await adminShooter(browser, BASE, token, OUT);
   await shot('create-store', '/admin');
 
   const store = (await call('POST', '/v1/stores', { name: 'Harbour Goods', subdomain: `harbour-${tag}`, currency: 'USD' }, auth)).data;
@@ -243,6 +236,7 @@ try {
   await shot('settings-taxes', `/admin/stores/${store.id}/settings/taxes`);
   await shot('settings-payments', `/admin/stores/${store.id}/settings/payments`);
   await shot('settings-notifications', `/admin/stores/${store.id}/settings/notifications`);
+  await shot('settings-notification', `/admin/stores/${store.id}/settings/notifications/order_confirmation`);
   const hook = (body: Record<string, unknown>) => call('POST', '/v1/operations/webhook-subscriptions', body, as).then((r) => r.data.id as string);
   const erp = await hook({
     target_url: 'https://erp.example.com/emporium/hooks',

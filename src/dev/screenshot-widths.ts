@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 /** The widths the platform's own pages are shot at (docs/console.md, Screenshots): a laptop's, and a phone's (390 px). */
 export const SCREENSHOT_WIDTHS = [1280, 390] as const;
@@ -30,4 +30,20 @@ export async function shootAtWidths(page: Page, path: string): Promise<void> {
     console.log(`saved ${file.slice(file.indexOf('docs/'))}`);
   }
   await page.setViewportSize({ width: SCREENSHOT_WIDTHS[0], height });
+}
+
+/**
+ * A page of the admin signed in as the merchant of `token` (its `emporium_session` cookie), and
+ * `shot(name, path)`: the page at `path` (a 200, or it throws) shot at each width as `<out>admin-<name>`.
+ */
+export async function adminShooter(browser: Browser, base: string, token: string, out: string) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  await context.addCookies([{ name: 'emporium_session', value: token, url: base, httpOnly: true, sameSite: 'Lax' }]);
+  const page = await context.newPage();
+  const shot = async (name: string, path: string) => {
+    const res = await page.goto(base + path);
+    if (!res || res.status() !== 200) throw new Error(`${path}: ${res?.status()}`);
+    await shootAtWidths(page, `${out}admin-${name}`);
+  };
+  return { page, shot };
 }

@@ -1,7 +1,7 @@
 import type { PostalAddress } from '../postal-address.js';
 
 /**
- * The objects a notification's Liquid sees (docs/notifications.md, Objects), built from what the
+ * The objects a notification's Liquid sees (absent values are nil, never `""`, which Liquid counts as true) (docs/notifications.md, Objects), built from what the
  * event carries (the order as the API presents it) and the store. Only these plain values reach
  * a template: nothing of another store, no document, no function.
  */
@@ -57,22 +57,22 @@ export function orderObject(order: OrderFacts, links: { status: string; admin: s
     financial_status: order.financial_status,
     line_items: order.line_items.map((l) => ({
       title: l.title,
-      variant_title: l.variant_title ?? '',
-      sku: l.sku ?? '',
+      variant_title: l.variant_title || null,
+      sku: l.sku || null,
       quantity: l.quantity,
       price: l.unit_price,
       line_price: l.unit_price * l.quantity,
     })),
     subtotal_price: order.subtotal,
     total_discounts: order.discount_total,
-    discount_code: order.coupon?.code ?? '',
+    discount_code: order.coupon?.code || null,
     shipping_price: order.shipping_total,
-    shipping_method: order.shipping_line?.title ?? '',
+    shipping_method: order.shipping_line?.title || null,
     tax_price: order.tax_total,
     total_price: order.total,
     refunded_amount: order.refunded_amount,
     shipping_address: order.shipping_address ? { ...order.shipping_address, lines: addressLines(order.shipping_address) } : null,
-    cancel_reason: order.cancel_reason ?? '',
+    cancel_reason: order.cancel_reason || null,
     order_status_url: links.status,
     admin_url: links.admin,
   };
@@ -83,16 +83,16 @@ export function fulfillmentObject(order: OrderFacts, fulfillmentId: string | nul
   if (!f) return null;
   const titles = new Map(order.line_items.map((l) => [l.id, l.title]));
   return {
-    tracking_company: f.tracking_company ?? '',
-    tracking_number: f.tracking_number ?? '',
-    tracking_url: f.tracking_url ?? '',
+    tracking_company: f.tracking_company || null,
+    tracking_number: f.tracking_number || null,
+    tracking_url: f.tracking_url || null,
     line_items: f.line_items.map((l) => ({ title: titles.get(l.line_item_id) ?? '', quantity: l.quantity })),
   };
 }
 
 export function refundObject(order: OrderFacts, refundId: string | null) {
   const r = order.refunds.find((x) => x.id === refundId) ?? order.refunds.at(-1);
-  return { amount: r?.amount ?? 0, reason: r?.reason ?? '' };
+  return { amount: r?.amount ?? 0, reason: r?.reason || null };
 }
 
 /** A made-up order for a preview when the store has none yet. */
