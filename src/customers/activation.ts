@@ -50,7 +50,7 @@ export async function sendActivation(
     if (!isDuplicateKeyError(err)) throw err;
     await customerActivations(platform.db).updateOne({ customer_id: customer._id }, { $set: fields });
   }
-  const how = `To open the account, choose a password and send it with the token to ${ACTIVATE_ROUTE} as {"token": "...", "password": "..."}.`;
+  const how = `An app opens the account instead by sending the token with a password to ${ACTIVATE_ROUTE} as {"token": "...", "password": "..."}.`;
   await sendAccountNotification(platform, store, via === 'signup' ? 'account_activation' : 'account_invite', customer.email, {
     token,
     valid_for: ACTIVATION_TTL[via].words,

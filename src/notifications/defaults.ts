@@ -96,7 +96,7 @@ const TRACKING_HTML = `{% if fulfillment.tracking_number %}<p style="margin:16px
 <p style="margin:16px 0 4px;font-weight:bold">Items in this shipment</p>
 <p style="margin:0;line-height:1.5">{% for line in fulfillment.line_items %}{{ line.quantity }} × {{ line.title }}<br>{% endfor %}</p>`;
 
-const accountTemplate = (subject: string, text: string, htmlLead: string, htmlBody: string, action: string): NotificationTemplate => ({
+const accountTemplate = (subject: string, text: string, htmlLead: string, htmlBody: string, action: string, buttonLabel: string): NotificationTemplate => ({
   subject,
   text: `${text}
 ${TEXT_FOOTER}`,
@@ -104,7 +104,7 @@ ${TEXT_FOOTER}`,
 ${htmlBody}
 <p style="margin:16px 0 4px">Your ${action} token (it works once, for {{ account.valid_for }}):</p>
 <p style="margin:0;padding:12px;background:#f3f4f6;border-radius:4px;font-family:monospace;word-break:break-all">{{ account.token }}</p>
-${button('{{ account.url }}', 'Go to your account')}
+${button('{{ account.url }}', buttonLabel)}
 ${HTML_FOOTER}`,
 });
 
@@ -167,30 +167,34 @@ ${HTML_SUMMARY}`,
     'account_activation',
     accountTemplate(
       'Activate your account at {{ shop.name }}',
-      `Someone (perhaps you) signed up at {{ shop.name }} with {{ customer.email }}. {{ shop.name }} already knows this email, so its account opens only from this message, which proves the email is yours. This activation token works once, for {{ account.valid_for }}:
+      `Someone (perhaps you) signed up at {{ shop.name }} with {{ customer.email }}. {{ shop.name }} already knows this email, so its account opens only from this message, which proves the email is yours. Open this link to choose your password (it works once, for {{ account.valid_for }}):
 
-{{ account.token }}
+{{ account.url }}
 
+The activation token, for an app: {{ account.token }}
 {{ account.instructions }}
 If it was not you, ignore this message: nothing has changed, and the password given at sign-up opens nothing.`,
       'Activate your account',
       '<p style="margin:0 0 8px">Someone (perhaps you) signed up at {{ shop.name }} with {{ customer.email }}. Open the account from this message to prove the email is yours. If it was not you, ignore this message.</p>',
       'activation',
+      'Activate your account',
     ),
   ],
   [
     'account_invite',
     accountTemplate(
       '{{ shop.name }} invites you to open your account',
-      `{{ shop.name }} invites you to open your customer account, to see your orders and keep your addresses. This activation token works once, for {{ account.valid_for }}:
+      `{{ shop.name }} invites you to open your customer account, to see your orders and keep your addresses. Open this link to choose your password (it works once, for {{ account.valid_for }}):
 
-{{ account.token }}
+{{ account.url }}
 
+The activation token, for an app: {{ account.token }}
 {{ account.instructions }}
 If you do not want an account, ignore this message.`,
       'Open your account',
       '<p style="margin:0 0 8px">{{ shop.name }} invites you to open your customer account, to see your orders and keep your addresses. If you do not want one, ignore this message.</p>',
       'activation',
+      'Activate your account',
     ),
   ],
   [
@@ -206,6 +210,7 @@ If it was not you, ignore this message: your password has not changed.`,
       'Reset your password',
       '<p style="margin:0 0 8px">Someone asked to reset the password of your account at {{ shop.name }}. If it was not you, ignore this message: your password has not changed.</p>',
       'reset',
+      'Go to your account',
     ),
   ],
 ]);

@@ -150,8 +150,8 @@ export function sendAccountNotification(
   to: string,
   account: { token: string; valid_for: string; instructions: string },
 ): Promise<string> {
-  return sendNotification(platform, store, kind, to, {
-    customer: { email: to },
-    account: { ...account, url: `${shopBaseUrl(platform, store.subdomain)}/account` },
-  });
+  // Activation and invite open the account on the shop's own page (docs/shop.md, /account/activate); a reset has no shop page yet.
+  const base = shopBaseUrl(platform, store.subdomain);
+  const url = kind === 'password_reset' ? `${base}/account` : `${base}/account/activate?token=${encodeURIComponent(account.token)}`;
+  return sendNotification(platform, store, kind, to, { customer: { email: to }, account: { ...account, url } });
 }

@@ -103,7 +103,12 @@ describe('Shop: guest orders claimed, saved addresses, provinces, newsletter', (
     });
     expect(wrong.status).to.equal(401);
 
-    const activate = await b.get(`/account/activate?token=${token}`);
+    // The email's link is the shop's own activation page with the token (both parts).
+    const [message] = (await readOutbox(app.platform, email)).filter((m) => m.kind === 'account_activation');
+    const link = `/account/activate?token=${token}`;
+    expect(message!.text).to.include(link);
+    expect(message!.html).to.include(`${link}"`).and.include('Activate your account');
+    const activate = await b.get(link);
     expect(activate.html).to.include(token);
     const done = await b.post('/account/activate', { token, password: 'a-longer-password', csrf_token: csrfIn(activate.html) ?? '' });
     expect([done.status, done.location]).to.deep.equal([303, '/account']);
