@@ -15,6 +15,7 @@ import { checkoutInformation, checkoutShipping, confirmationPage, pay, paymentPa
 import { shopForms, shopVisitor, type ShopPage } from './context.js';
 import { shopErrorPage } from './layout.js';
 import { themePage } from './theme-pages.js';
+import { LISTING_PARAMS, type ListingQuery } from '../rendering/index.js';
 
 const HANDLE = /^[\p{L}\p{N}_-]{1,255}$/u;
 
@@ -39,12 +40,15 @@ function shopPages(platform: Platform, storeOf: (ctx: AppContext) => StoreView |
     ownsMount: true,
   });
   on.get('/', (p) => themePage(p, { template: 'home' }));
-  on.get('/products/:handle', (p) => themePage(p, { template: 'product', handle: handleOf(p.params.handle) }));
-  on.get('/collections/:handle', (p) => themePage(p, { template: 'collection', handle: handleOf(p.params.handle) }));
+  on.get('/products/:handle', (p) => {
+    const variant = firstOf(p.ctx.query.variant);
+    return themePage(p, { template: 'product', handle: handleOf(p.params.handle), ...(variant ? { variant: variant.slice(0, 64) } : {}) });
+  });
+  on.get('/collections/:handle', (p) => themePage(p, { template: 'collection', handle: handleOf(p.params.handle), listing: listingQuery(p) }));
   on.get('/collections', (p) => permanently(p, '/collections/all'));
   on.get('/search', (p) => {
     const q = typeof p.ctx.query.q === 'string' ? p.ctx.query.q.trim().slice(0, 255) : '';
-    return themePage(p, { template: 'collection', search: q });
+    return themePage(p, { template: 'collection', search: q, listing: listingQuery(p) });
   });
   on.get('/pages/:handle', (p) => themePage(p, { template: 'page', handle: handleOf(p.params.handle) }));
   on.get('/blogs/:handle', (p) => {
@@ -69,6 +73,19 @@ function shopPages(platform: Platform, storeOf: (ctx: AppContext) => StoreView |
   on.post('/account/register', register);
   on.post('/account/logout', logOut);
   return on.router;
+}
+
+/** A query parameter's first value, if it has one. */
+const firstOf = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+/** A collection or search page's listing parameters (src/rendering/listing.ts): each its first value, at most 64 characters. */
+function listingQuery(p: ShopPage): ListingQuery {
+  const out: ListingQuery = {};
+  for (const name of LISTING_PARAMS) {
+    const v = firstOf(p.ctx.query[name]);
+    if (v !== undefined) out[name] = v.slice(0, 64);
+  }
+  return out;
 }
 
 function permanently(p: ShopPage, to: string): void {
