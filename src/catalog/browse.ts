@@ -13,17 +13,8 @@ import { presentProduct, type ProductView } from './present.js';
  * products) is read as ids only, then the page's products by id.
  */
 
-/** Shopify's `sort_by` values the platform can honour (best-selling is left out: it keeps no units sold per product). */
-export const BROWSE_SORTS = [
-  'manual',
-  'title-ascending',
-  'title-descending',
-  'price-ascending',
-  'price-descending',
-  'created-ascending',
-  'created-descending',
-] as const;
-export type BrowseSort = (typeof BROWSE_SORTS)[number];
+export { BROWSE_SORTS, type BrowseSort } from '../browse-sorts.js';
+import type { BrowseSort } from '../browse-sorts.js';
 
 export type BrowseQuery = {
   /** The collection (by id) whose products are listed; none: every active product. */
@@ -33,7 +24,7 @@ export type BrowseQuery = {
   sort: BrowseSort;
   /** In stock (true), out of stock (false), either (null). */
   available: boolean | null;
-  /** A price range in minor units (inclusive): some variant costs within it. */
+  /** A price range in minor units (inclusive), matched against the product's own price range. */
   priceGte: number | null;
   priceLte: number | null;
   skip: number;
@@ -54,11 +45,6 @@ const SORTS: Record<Exclude<BrowseSort, 'manual'>, Record<string, 1 | -1>> = {
   'created-descending': { _id: -1 },
 };
 
-/** Variants that can be bought whatever their stock: untracked, or sold past zero. */
-const ALWAYS_AVAILABLE: Filter<ProductDocument> = {
-  variants: { $elemMatch: { $or: [{ inventory_tracked: false }, { inventory_policy: 'continue' }] } },
-};
-
 async function browseFilter(platform: Platform, storeId: string, q: BrowseQuery, manualIds: ObjectId[] | null): Promise<Filter<ProductDocument>> {
   const and: Filter<ProductDocument>[] = [{ store_id: new ObjectId(storeId) }, { status: 'active' }];
   if (manualIds) and.push({ _id: { $in: manualIds } });
@@ -72,22 +58,17 @@ async function browseFilter(platform: Platform, storeId: string, q: BrowseQuery,
       $or: [{ title_lower: { $regex: escapeRegex(term) } }, { handle: { $regex: `^${escapeRegex(term)}` } }, { skus_lower: term }, { tags_lower: term }],
     });
   }
-  if (q.priceGte !== null || q.priceLte !== null) {
-    const price: Record<string, number> = {};
-    if (q.priceGte !== null) {
-      price.$gte = q.priceGte;
-      and.push({ price_max: { $gte: q.priceGte } });
-    }
-    if (q.priceLte !== null) {
-      price.$lte = q.priceLte;
-      and.push({ price_min: { $lte: q.priceLte } });
-    }
-    and.push({ variants: { $elemMatch: { price } } });
-  }
+  // A price range matches a product whose own range (its cheapest to its dearest variant) overlaps it.
+  if (q.priceGte !== null) and.push({ price_max: { $gte: q.priceGte } });
+  if (q.priceLte !== null) and.push({ price_min: { $lte: q.priceLte } });
   if (q.available !== null) {
+    // Available: a variant untracked or sold past zero, or stock at an active location; out of stock: none of these.
     const inStock = (await q.inStock?.()) ?? [];
-    const available: Filter<ProductDocument> = { $or: [ALWAYS_AVAILABLE, { _id: { $in: inStock } }] };
-    and.push(q.available ? available : { $nor: [available] });
+    and.push(
+      q.available
+        ? { $or: [{ 'variants.inventory_tracked': false }, { 'variants.inventory_policy': 'continue' }, { _id: { $in: inStock } }] }
+        : { 'variants.inventory_tracked': { $ne: false }, 'variants.inventory_policy': { $ne: 'continue' }, _id: { $nin: inStock } },
+    );
   }
   return { $and: and };
 }

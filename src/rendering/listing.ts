@@ -1,6 +1,6 @@
 import { ownValue } from '../own-keys.js';
 import { escapeHtml } from '../html.js';
-import { BROWSE_SORTS, type BrowseSort } from '../catalog/index.js';
+import { BROWSE_SORTS, type BrowseSort } from '../browse-sorts.js';
 import { currencyDigits } from './money.js';
 
 /**
