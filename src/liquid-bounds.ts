@@ -20,7 +20,7 @@ export const LIQUID_BOUNDS = {
 } as const;
 
 /** The tags that open a block closed by `end<name>`. */
-const BLOCK_TAGS = new Set(['if', 'unless', 'case', 'for', 'tablerow', 'capture', 'block']);
+const BLOCK_TAGS = new Set(['if', 'unless', 'case', 'for', 'tablerow', 'capture', 'block', 'paginate']);
 /** Tags whose content is not Liquid, skipped to their end tag. */
 const VERBATIM_TAGS = new Set(['raw', 'comment']);
 const TAG_NAME = /^[\s-]*([A-Za-z_#][\w]*)?/;

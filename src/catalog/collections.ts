@@ -37,7 +37,7 @@ function conditionFilter(c: RuleCondition): Filter<ProductDocument> {
   }
 }
 
-function membershipFilter(c: CollectionDocument): Filter<ProductDocument> {
+export function membershipFilter(c: CollectionDocument): Filter<ProductDocument> {
   if (c.type === 'manual' || !c.rules) return { _id: { $in: c.product_ids } };
   const parts = c.rules.conditions.map(conditionFilter);
   return c.rules.match === 'all' ? { $and: parts } : { $or: parts };

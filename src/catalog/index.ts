@@ -29,6 +29,7 @@ export {
   listCollections,
   updateCollection,
 } from './collections.js';
+export { BROWSE_SORTS, browseProducts, type BrowseQuery, type BrowseSort } from './browse.js';
 export { CreateCollectionBody, CreateProductBody, ListProductsQuery, UpdateCollectionBody, UpdateProductBody } from './schemas.js';
 export type { ProductView, VariantView, CollectionView } from './present.js';
 

@@ -75,6 +75,9 @@ export const catalogIndexes: IndexDeclaration[] = [
       { key: { store_id: 1, updated_at: 1, _id: 1 }, name: 'store_id_updated_at_id' },
       { key: { store_id: 1, title_lower: 1, _id: 1 }, name: 'store_id_title_lower_id' },
       { key: { store_id: 1, status: 1, _id: 1 }, name: 'store_id_status_id' },
+      // The shop's listings sorted by price or title (src/catalog/browse.ts).
+      { key: { store_id: 1, status: 1, price_min: 1, _id: 1 }, name: 'store_id_status_price_min_id' },
+      { key: { store_id: 1, status: 1, title_lower: 1, _id: 1 }, name: 'store_id_status_title_lower_id' },
       { key: { store_id: 1, skus_lower: 1 }, name: 'store_id_skus_lower' },
       { key: { store_id: 1, tags_lower: 1 }, name: 'store_id_tags_lower' },
       { key: { store_id: 1, 'variants._id': 1 }, name: 'store_id_variant_id' },

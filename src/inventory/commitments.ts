@@ -182,3 +182,16 @@ export async function availableAt(
   }
   return out;
 }
+
+/**
+ * The products with a unit for sale at one of these locations: the ids only, read through the
+ * levels' `store_id, available` index (the shop's "in stock" filter, src/catalog/browse.ts).
+ */
+export async function productIdsInStock(platform: Platform, storeId: string, locationIds: readonly string[]): Promise<ObjectId[]> {
+  if (locationIds.length === 0) return [];
+  return levels(platform.db).distinct('product_id', {
+    store_id: new ObjectId(storeId),
+    available: { $gt: 0 },
+    location_id: { $in: locationIds.map((id) => new ObjectId(id)) },
+  });
+}

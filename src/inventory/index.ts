@@ -22,6 +22,7 @@ export {
   announceStockChange,
   applyStockChange,
   availableAt,
+  productIdsInStock,
   clearStockKeys,
   readStockLevel,
   undoStockChange,

@@ -7,6 +7,7 @@ export type { MenuLink, PageRequest } from './page.js';
 // The merchant admin shows a theme's `t:` labels (section names, settings groups) in the store's language.
 export { LOCALE_PATTERN, resolveReference, translator } from './locale.js';
 export { formatMoney } from './money.js';
+export { LISTING_PARAMS, type ListingQuery } from './listing.js';
 export { variantTitle } from './variant-title.js';
 export { checkAppBlockRendering } from './app-blocks.js';
 export { themeSettings } from './sections.js';

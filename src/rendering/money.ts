@@ -33,3 +33,6 @@ export function formatMoney(minor: unknown, currency: string, withCurrency = fal
   const text = format.format(amount / 10 ** digits);
   return withCurrency ? `${text} ${currency}` : text;
 }
+
+/** How many minor-unit digits `currency` has (2 for USD, 0 for JPY): what major units (`filter.v.price.gte=20`) are multiplied by. */
+export const currencyDigits = (currency: string): number => formatOf(currency).digits;

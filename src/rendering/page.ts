@@ -1,21 +1,25 @@
 import { PlatformError, type ErrorCode } from '../errors.js';
 import type { Platform } from '../platform.js';
 import {
+  browsePublicProducts,
   findPublicCollection,
   firstProductImages,
   getPublicProduct,
-  listPublicProducts,
   loadPricedCart,
   presentCart,
+  presentPublicCollection,
   type CartView,
   type PublicCollectionWithProducts,
   type PublicImage,
   type PublicProductView,
 } from '../storefront/index.js';
 import type { StoreView } from '../stores/index.js';
+import { findCollectionByHandle } from '../catalog/index.js';
 import { BLOG_HANDLE, findPublishedPage, listPublishedArticles, storeMenu, type PublishedArticle } from '../content/index.js';
 import type { RenderableTheme, TemplateKey } from '../themes/index.js';
 import { DEFAULT_LOCALE, localeChain } from './locale.js';
+import { listingSettings, type ListingQuery, type PageListing } from './listing.js';
+import { readPageListing } from './page-listing.js';
 import type { RenderedSection } from './sections.js';
 
 /** What a page is asked for (the route's input, or a benchmark's). */
@@ -34,6 +38,10 @@ export type PageRequest = {
   search?: string;
   /** A customer is signed in on this browser (the shop's pages): the header says Account, not Log in. */
   signedIn?: boolean;
+  /** A collection or search page's `page`, `sort_by` and `filter.v.*` parameters (src/rendering/listing.ts). */
+  listing?: ListingQuery;
+  /** A product page's `?variant=`: the variant it shows (one of the product's, else ignored). */
+  variant?: string;
 };
 
 /** What a page renders: one of the theme's templates, or the platform's 404 in the theme's layout. */
@@ -65,6 +73,10 @@ export type PageModel = {
   blog: { handle: string; title: string; articles: PublishedArticle[] } | null;
   /** The signed-in customer, when there is one (its pages are then this browser's); null for everyone else. */
   customer?: { signed_in: true } | null;
+  /** A collection or search page's listing: its page, sort and filters with their URLs (src/rendering/listing.ts), else null. */
+  listing: PageListing | null;
+  /** The variant `?variant=` chose on a product page, when it is one of the product's; else null. */
+  selectedVariantId: string | null;
 };
 
 /** The shopper's cart as a page shows it: each line with its product's first image (null without one). */
@@ -100,12 +112,14 @@ export async function buildPageModel(
   sections: readonly RenderedSection[],
   locale: string,
   request: PageRequest,
+  theme?: RenderableTheme,
 ): Promise<PageModel> {
   const handle = request.handle;
   const menu = await storeMenu(platform, store.id, 'main-menu');
   const product = request.template === 'product' ? await getPublicProduct(platform, store, requireHandle(handle, 'Product')) : null;
-  const collection = request.template === 'collection' ? await pageCollection(platform, store, request) : null;
-  if (request.template === 'collection' && !collection) throw notFound('Collection');
+  const listed = request.template === 'collection' ? await pageCollection(platform, store, request, listingSettings(sections, theme)) : null;
+  if (request.template === 'collection' && !listed) throw notFound('Collection');
+  const collection = listed?.collection ?? null;
   const named = [...new Set(sections.map((s) => s.settings.collection).filter((h): h is string => typeof h === 'string' && h.length > 0 && h.length <= 255))];
   const found = await Promise.all(named.map((h) => findPublicCollection(platform, store, h, PAGE_PRODUCTS)));
   const collections: Record<string, PublicCollectionWithProducts> = Object.fromEntries(found.flatMap((c) => (c ? [[c.handle, c]] : [])));
@@ -124,6 +138,8 @@ export async function buildPageModel(
     search: request.search !== undefined ? { query: request.search } : null,
     blog: request.template === 'blog' ? { handle: BLOG_HANDLE, title: 'News', articles: await listPublishedArticles(platform, store.id, BLOG_ARTICLES) } : null,
     customer: request.signedIn ? { signed_in: true } : null,
+    listing: listed?.listing ?? null,
+    selectedVariantId: product && request.variant && product.variants.some((v) => v.id === request.variant) ? request.variant : null,
   };
 }
 
@@ -149,18 +165,39 @@ async function contentPage(platform: Platform, storeId: string, handle: string |
 }
 
 /**
- * A collection page's collection: the one its handle names; for `all` (unless the store has a
- * collection of that handle), every published product; for a search, the products matching it.
+ * A collection page's collection and its listing (one page of its products, sorted and filtered
+ * as asked): the one its handle names; for `all` (unless the store has a collection of that
+ * handle), every published product; for a search, the products matching it.
  */
-async function pageCollection(platform: Platform, store: StoreView, request: PageRequest): Promise<PublicCollectionWithProducts | null> {
-  const pseudo = async (handle: string, title: string, q: string | undefined) => {
-    const found = q === undefined || q.length > 0 ? await listPublicProducts(platform, store, { q, sort: 'created_at', limit: PAGE_PRODUCTS }) : { items: [] };
-    return { id: handle, handle, title, description_html: '', products: found.items };
-  };
-  if (request.search !== undefined) return pseudo('search', 'Search', request.search.trim() || '');
+async function pageCollection(
+  platform: Platform,
+  store: StoreView,
+  request: PageRequest,
+  settings: ReturnType<typeof listingSettings>,
+): Promise<{ collection: PublicCollectionWithProducts; listing: PageListing } | null> {
+  const list = (scope: { collectionId?: string; q?: string }, path: string) =>
+    readPageListing(
+      (q) => (scope.q === '' ? Promise.resolve({ items: [], total: 0 }) : browsePublicProducts(platform, store, { ...scope, ...q })),
+      path,
+      request.listing ?? {},
+      settings,
+      store.currency,
+      request.search,
+    );
+  if (request.search !== undefined) {
+    const q = request.search.trim();
+    const { products, listing } = await list({ q }, '/search');
+    return { collection: { id: 'search', handle: 'search', title: 'Search', description_html: '', products }, listing };
+  }
   const handle = requireHandle(request.handle, 'Collection');
-  const found = await findPublicCollection(platform, store, handle, PAGE_PRODUCTS);
-  return found ?? (handle === 'all' ? pseudo('all', 'All products', undefined) : null);
+  const found = await findCollectionByHandle(platform, store.id, handle);
+  if (!found && handle !== 'all') return null;
+  const path = `/collections/${encodeURIComponent(handle)}`;
+  const { products, listing } = await list(found ? { collectionId: found.id } : {}, path);
+  const collection = found
+    ? { ...presentPublicCollection(found), products }
+    : { id: 'all', handle: 'all', title: 'All products', description_html: '', products };
+  return { collection, listing };
 }
 
 function requireHandle(handle: string | undefined, what: string): string {

@@ -25,6 +25,7 @@ import {
 import { shopForms, shopVisitor, shopVisitorOf, type ShopPage } from './context.js';
 import { shopErrorPage } from './layout.js';
 import { themePage } from './theme-pages.js';
+import { LISTING_PARAMS, type ListingQuery } from '../rendering/index.js';
 
 const HANDLE = /^[\p{L}\p{N}_-]{1,255}$/u;
 
@@ -52,16 +53,19 @@ function shopPages(platform: Platform, storeOf: (ctx: AppContext) => StoreView |
   on.get('/favicon.ico', favicon);
   on.get(
     '/products/:handle',
-    inTheme((p) => themePage(p, { template: 'product', handle: handleOf(p.params.handle) })),
+    inTheme((p) => {
+      const variant = firstOf(p.ctx.query.variant);
+      return themePage(p, { template: 'product', handle: handleOf(p.params.handle), ...(variant ? { variant: variant.slice(0, 64) } : {}) });
+    }),
   );
   on.get(
     '/collections/:handle',
-    inTheme((p) => themePage(p, { template: 'collection', handle: handleOf(p.params.handle) })),
+    inTheme((p) => themePage(p, { template: 'collection', handle: handleOf(p.params.handle), listing: listingQuery(p) })),
   );
   on.get('/collections', (p) => permanently(p, '/collections/all'));
   on.get('/search', (p) => {
     const q = typeof p.ctx.query.q === 'string' ? p.ctx.query.q.trim().slice(0, 255) : '';
-    return themePage(p, { template: 'collection', search: q });
+    return themePage(p, { template: 'collection', search: q, listing: listingQuery(p) });
   });
   on.get(
     '/pages/:handle',
@@ -142,6 +146,19 @@ function favicon(p: ShopPage): void {
   ctx.type = asset.content_type;
   ctx.body = asset.content;
   ctx.status = 200;
+}
+
+/** A query parameter's first value, if it has one. */
+const firstOf = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+/** A collection or search page's listing parameters (src/rendering/listing.ts): each its first value, at most 64 characters. */
+function listingQuery(p: ShopPage): ListingQuery {
+  const out: ListingQuery = {};
+  for (const name of LISTING_PARAMS) {
+    const v = firstOf(p.ctx.query[name]);
+    if (v !== undefined) out[name] = v.slice(0, 64);
+  }
+  return out;
 }
 
 function permanently(p: ShopPage, to: string): void {

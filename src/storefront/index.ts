@@ -21,6 +21,7 @@ export { checkoutOffer, type CheckoutOffer } from './checkout-options.js';
 export { createPaymentOrder, simulateSandboxPayment, verifyPayment } from './payments.js';
 export { FinishCheckouts, SweepCarts } from './jobs.js';
 export {
+  browsePublicProducts,
   findPublicCollection,
   firstProductImages,
   getPublicProduct,
@@ -30,7 +31,7 @@ export {
   subdomainOfHost,
   type PublicCollectionWithProducts,
 } from './reads.js';
-export { presentCart, type PublicImage, type PublicProductView } from './present.js';
+export { presentCart, presentPublicCollection, type PublicImage, type PublicProductView } from './present.js';
 export type { CheckoutDetails } from './models.js';
 export { CART_TOKEN_HEADER, CheckoutBody, MAX_LINE_QUANTITY, type CartChanges } from './schemas.js';
 export type { CartView } from './present.js';

@@ -1,6 +1,15 @@
-import { findCollectionByHandle, findProductByHandle, listCollections, listProducts, productsByIds, type ProductView } from '../catalog/index.js';
+import {
+  browseProducts,
+  findCollectionByHandle,
+  findProductByHandle,
+  listCollections,
+  listProducts,
+  productsByIds,
+  type BrowseQuery,
+  type ProductView,
+} from '../catalog/index.js';
 import { notFound } from '../errors.js';
-import { activeLocationIds, availableAt } from '../inventory/index.js';
+import { activeLocationIds, availableAt, productIdsInStock } from '../inventory/index.js';
 import { mediaRecordsByIds, type MediaRecord } from '../media/index.js';
 import type { Page } from '../pagination.js';
 import type { Platform } from '../platform.js';
@@ -173,3 +182,13 @@ export async function findPublicCollection(platform: Platform, storeRef: PublicS
   return { ...presentPublicCollection(collection), products: page.items };
 }
 export type PublicCollectionWithProducts = NonNullable<Awaited<ReturnType<typeof findPublicCollection>>>;
+
+/**
+ * A page of a shopper's listing (src/catalog/browse.ts) as shoppers see its products, and the
+ * listing's size; the "in stock" filter reads which products have stock at an active location.
+ */
+export async function browsePublicProducts(platform: Platform, store: Pick<StoreView, 'id' | 'subdomain'>, query: Omit<BrowseQuery, 'inStock'>) {
+  const inStock = async () => productIdsInStock(platform, store.id, await activeLocationIds(platform, store.id));
+  const { items, total } = await browseProducts(platform, store.id, { ...query, inStock });
+  return { items: await presentPublicProducts(platform, store, items), total };
+}

@@ -4,6 +4,7 @@ import { compileLiquid } from '../../src/rendering/liquid/engine.js';
 import { renderLiquidPage, type LiquidPageMessage } from '../../src/rendering/liquid/page.js';
 import { liquidThemeOf } from '../../src/rendering/liquid/theme.js';
 import { translator } from '../../src/rendering/locale.js';
+import { pageListing } from '../../src/rendering/listing.js';
 import type { PageModel } from '../../src/rendering/page.js';
 import { templateSections, themeSettings, type RenderedSection } from '../../src/rendering/sections.js';
 import type { CartView, PublicProductView } from '../../src/storefront/index.js';
@@ -99,6 +100,8 @@ function pageModel(over: Partial<PageModel> = {}): PageModel {
     cart: null,
     page: null,
     blog: null,
+    listing: null,
+    selectedVariantId: null,
     menu: [],
     csrfToken: null,
     search: null,
@@ -201,13 +204,15 @@ describe('The markup contract of the json-contract renderer (docs/rendering.md, 
   it('wraps the product blocks in the add-to-cart form: csrf_token only with a token, id and quantity fields, "Add to cart" or a disabled "Sold out"', () => {
     const withImage = product({ images: [{ url: 'https://cdn.example.com/mug.jpg', alt: 'A "blue" mug', width: 800, height: 1000 }] });
     const anonymous = sectionOf(jsonPage(pageModel({ template: 'product', product: withImage })), 'main');
-    expect(anonymous).to.include('<form class="product-form" method="post" action="/cart/add" data-product-id="p1"><input type="hidden" name="id" value="v1">');
+    expect(anonymous).to.include(
+      '<form class="product-form" method="post" action="/cart/add" data-product-id="p1"><input type="hidden" name="id" value="v1" data-variant-id>',
+    );
     expect(anonymous).to.not.include('csrf_token');
     expect(anonymous).to.include(
       '<input class="product__quantity-input quantity-input" id="quantity-main" type="number" name="quantity" min="1" value="1" inputmode="numeric">',
     );
     expect(anonymous).to.include('<label class="product__label" for="quantity-main">Quantity</label>');
-    expect(anonymous).to.include('<button type="submit" class="button button--primary product__add">Add to cart</button>');
+    expect(anonymous).to.include('<button type="submit" class="button button--primary product__add" data-add-to-cart>Add to cart</button>');
     expect(anonymous).to.include(
       '<img class="main-product__image" src="https://cdn.example.com/mug.jpg" alt="A &quot;blue&quot; mug" width="800" height="1000" loading="eager">',
     );
@@ -215,7 +220,7 @@ describe('The markup contract of the json-contract renderer (docs/rendering.md, 
 
     const token = sectionOf(jsonPage(pageModel({ template: 'product', product: product(), csrfToken: 'tok"<&' })), 'main');
     expect(token).to.include(
-      'action="/cart/add" data-product-id="p1"><input type="hidden" name="csrf_token" value="tok&quot;&lt;&amp;"><input type="hidden" name="id" value="v1">',
+      'action="/cart/add" data-product-id="p1"><input type="hidden" name="csrf_token" value="tok&quot;&lt;&amp;"><input type="hidden" name="id" value="v1" data-variant-id>',
     );
     expect(token).to.include('<div class="placeholder main-product__placeholder" aria-hidden="true">'); // no image
 
@@ -227,17 +232,74 @@ describe('The markup contract of the json-contract renderer (docs/rendering.md, 
       ],
     });
     const picker = sectionOf(jsonPage(pageModel({ template: 'product', product: variants })), 'main');
-    expect(picker).to.not.include('type="hidden" name="id"');
+    // The cart form carries the shown variant; the picker's select belongs to the GET form of the page (?variant=).
+    expect(picker).to.include('<input type="hidden" name="id" value="vm" data-variant-id>');
     expect(picker).to.include(
-      '<label class="product__label" for="variant-main">Size</label><select class="product__select select" id="variant-main" name="id">',
+      '<label class="product__label" for="variant-main">Size</label><div class="product__variant-row"><select class="product__select select" id="variant-main" name="variant" form="variant-form-main" data-variant-select>',
     );
-    expect(picker).to.include('<option value="vs" disabled>S – Sold out</option><option value="vm" selected>M</option>');
+    expect(picker).to.include('<option value="vs">S – Sold out</option><option value="vm" selected>M</option>');
+    expect(picker).to.include(
+      '<button class="button button--secondary product__choose" type="submit" form="variant-form-main" data-no-js-only>Choose</button>',
+    );
+    expect(picker).to.include(
+      '<form id="variant-form-main" method="get" action="/products/blue-mug"></form><script type="application/json" data-variant-json>',
+    );
     expect(picker).to.include('<span class="price__current">$11.00</span> <s class="price__compare">'); // the first available variant's price
+    // ?variant= chose the sold-out one: its price, its id in the cart form, "Sold out".
+    const chosen = sectionOf(jsonPage(pageModel({ template: 'product', product: variants, selectedVariantId: 'vs' })), 'main');
+    expect(chosen).to.include('<input type="hidden" name="id" value="vs" data-variant-id>');
+    expect(chosen).to.include('<option value="vs" selected>S – Sold out</option>');
+    expect(chosen).to.include('<div data-product-price><div class="product__price price"><span class="price__current">$10.00</span></div></div>');
+    expect(chosen).to.include('<button type="submit" class="button button--primary product__add" data-add-to-cart disabled>Sold out</button>');
 
     const soldOut = product({ available: false, variants: [{ ...product().variants[0]!, available: false }] });
     expect(jsonPage(pageModel({ template: 'product', product: soldOut }))).to.include(
-      '<button type="submit" class="button button--primary product__add" disabled>Sold out</button>',
+      '<button type="submit" class="button button--primary product__add" data-add-to-cart disabled>Sold out</button>',
     );
+  });
+
+  it('prints the listing’s filter and sort forms (GET, with submit buttons), the active filters with links clearing them, and a pager with rel prev/next', () => {
+    const listing = pageListing(
+      '/search',
+      { page: 2, sort: 'title-ascending', available: false, priceGte: null, priceLte: 2550 },
+      { total: 60, perPage: 24, sort: 'title-ascending', defaultSort: 'manual' },
+      'USD',
+      'mug <b>',
+    );
+    const html = jsonPage(pageModel({ template: 'collection', search: { query: 'mug <b>' }, collection: results([product()]), listing }));
+    const q = 'q=mug+%3Cb%3E';
+    expect(html).to.include(`<link rel="prev" href="/search?${q}&amp;filter.v.availability=0&amp;filter.v.price.lte=25.50&amp;sort_by=title-ascending">`);
+    expect(html).to.include(
+      `<link rel="next" href="/search?${q}&amp;filter.v.availability=0&amp;filter.v.price.lte=25.50&amp;sort_by=title-ascending&amp;page=3">`,
+    );
+    const main = sectionOf(html, 'main');
+    expect(main).to.include(
+      '<form class="listing-filters" method="get" action="/search" data-listing-form><input type="hidden" name="q" value="mug &lt;b&gt;"><input type="hidden" name="sort_by" value="title-ascending">',
+    );
+    expect(main).to.include('<option value="0" selected>Out of stock</option>');
+    expect(main).to.include('name="filter.v.price.lte" min="0" step="any" inputmode="decimal" placeholder="To" value="25.50">');
+    expect(main).to.include('<option value="title-ascending" selected>Alphabetically, A-Z</option>');
+    expect(main).to.include('<button class="button button--secondary listing-sort__apply" type="submit" data-no-js-only>Sort</button>');
+    expect(main).to.include(
+      `<a class="listing-active__item" href="/search?${q}&amp;filter.v.price.lte=25.50&amp;sort_by=title-ascending"><span class="visually-hidden">Remove filter: </span>Out of stock ×</a>`,
+    );
+    expect(main).to.include(`<a class="listing-active__clear" href="/search?${q}&amp;sort_by=title-ascending">Clear all</a>`);
+    expect(main).to.include('<nav class="pager" aria-label="Pagination"><a class="pager__link pager__link--prev" href="');
+    expect(main).to.include('<li><span class="pager__page pager__page--current" aria-current="page">2</span></li>');
+    expect(main).to.match(/<a class="pager__page" href="[^"]*page=3" rel="next">3<\/a>/);
+    expect(main).to.match(/<a class="pager__link pager__link--next" href="[^"]*page=3" rel="next">Next<\/a><\/nav>/);
+    // One page: no pager, no head links.
+    const one = pageListing(
+      '/collections/all',
+      { page: 1, sort: null, available: null, priceGte: null, priceLte: null },
+      { total: 3, perPage: 24, sort: 'manual', defaultSort: 'manual' },
+      'USD',
+    );
+    const single = jsonPage(
+      pageModel({ template: 'collection', collection: { id: 'c', title: 'All', handle: 'all', description_html: '', products: [product()] }, listing: one }),
+    );
+    expect(single).to.not.include('class="pager"');
+    expect(single).to.not.match(/<link rel="(prev|next)"/);
   });
 
   it('prints product cards with the first image (a placeholder without one), title and price in a grid; a featured section leaves out the page’s product', () => {
@@ -385,9 +447,9 @@ describe('Liquid objects for the shop’s pages (ember-liquid)', () => {
     const anonymous = liquidPage(pageModel({ template: 'product', product: mug }));
     expect(anonymous).to.include('<form class="product-form" method="post" action="/cart/add">');
     expect(anonymous).to.not.include('csrf_token');
-    expect(anonymous).to.include('<input type="hidden" name="id" value="v1">');
+    expect(anonymous).to.include('<input type="hidden" name="id" value="v1" data-variant-id>');
     expect(anonymous).to.match(/<input class="quantity-input" id="quantity-main" type="number" name="quantity" value="1" min="1"/);
-    expect(anonymous).to.match(/<button type="submit" class="button button--wide">\s*Add to cart\s*<\/button>/);
+    expect(anonymous).to.match(/<button type="submit" class="button button--wide" data-add-to-cart>\s*Add to cart\s*<\/button>/);
     expect(anonymous).to.include('<img class="main-product__image" src="https://cdn.example.com/mug.jpg" alt="Mug" loading="eager">');
     const withToken = liquidPage(pageModel({ template: 'product', product: mug, csrfToken: 'tok"<' }));
     expect(withToken).to.include('<input type="hidden" name="csrf_token" value="tok&quot;&lt;">');
@@ -398,6 +460,61 @@ describe('Liquid objects for the shop’s pages (ember-liquid)', () => {
     );
     expect(home).to.include('<img src="https://cdn.example.com/mug.jpg" alt="Mug" loading="lazy">'); // featured_image
     expect(home).to.include('<div class="placeholder" aria-hidden="true">'); // the product without one
+  });
+
+  it('shows the variant ?variant= chose (product.selected_variant): its price, its id in the cart form, Sold out when it cannot be bought', () => {
+    const candle = product({
+      options: [{ name: 'Size', values: ['Small', 'Large'] }],
+      variants: [
+        { id: 'vs', title: 'Small', option_values: ['Small'], price: 1800, compare_at_price: null, currency: 'USD', available: true },
+        { id: 'vl', title: 'Large', option_values: ['Large'], price: 2900, compare_at_price: 3500, currency: 'USD', available: false },
+      ],
+    });
+    const first = liquidPage(pageModel({ template: 'product', product: candle }));
+    expect(first).to.include('<input type="hidden" name="id" value="vs" data-variant-id>');
+    expect(first).to.include('<span class="price__current">$18.00</span>');
+    expect(first).to.match(/<select id="variant-main" name="variant" form="variant-form-main" data-variant-select>/);
+    expect(first).to.include('<form id="variant-form-main" method="get" action="/products/blue-mug"></form>');
+    const json = /<script type="application\/json" data-variant-json>([\s\S]*?)<\/script>/.exec(first)?.[1];
+    const data = JSON.parse(json!) as { variants: { id: string; available: boolean; price_html: string }[] };
+    expect(data.variants.map((v) => [v.id, v.available])).to.deep.equal([
+      ['vs', true],
+      ['vl', false],
+    ]);
+    expect(data.variants[1]!.price_html).to.include('$29.00').and.include('$35.00');
+    const large = liquidPage(pageModel({ template: 'product', product: candle, selectedVariantId: 'vl' }));
+    expect(large).to.include('<input type="hidden" name="id" value="vl" data-variant-id>');
+    expect(large).to.include('<span class="price__current">$29.00</span>');
+    expect(large).to.include('<s class="price__compare">$35.00</s>');
+    expect(large).to.match(/<option value="vl" selected>Large – Sold out<\/option>/);
+    expect(large).to.match(/data-add-to-cart disabled>\s*Sold out\s*<\/button>/);
+  });
+
+  it('paginates with {% paginate %} and default_pagination, and prints the sort and filter forms from collection.sort_options and collection.filters', () => {
+    const listing = pageListing(
+      '/collections/all',
+      { page: 2, sort: 'price-ascending', available: true, priceGte: 1000, priceLte: null },
+      { total: 30, perPage: 24, sort: 'price-ascending', defaultSort: 'manual' },
+      'USD',
+    );
+    const html = liquidPage(
+      pageModel({
+        template: 'collection',
+        collection: { id: 'all', title: 'All products', handle: 'all', description_html: '', products: [product()] },
+        listing,
+      }),
+    );
+    const prev = '/collections/all?filter.v.availability=1&amp;filter.v.price.gte=10&amp;sort_by=price-ascending';
+    expect(html).to.include(`<link rel="prev" href="${prev}">`);
+    expect(html).to.not.include('rel="next"');
+    expect(html).to.include(
+      `<span class="prev"><a href="${prev}" rel="prev">« Previous</a></span> <span class="page"><a href="${prev}" rel="prev">1</a></span> <span class="page current">2</span>`,
+    );
+    expect(html).to.include('<option value="price-ascending" selected>Price, low to high</option>');
+    expect(html).to.include('<option value="1" selected>In stock</option>');
+    expect(html).to.match(/name="filter.v.price.gte" value="10"/);
+    expect(html).to.include('<input type="hidden" name="sort_by" value="price-ascending">');
+    expect(html).to.include('<title>All products – Page 2 – Ada &amp; Co</title>');
   });
 
   it('prints the cart’s change and remove forms with csrf_token, and page.content as HTML', () => {

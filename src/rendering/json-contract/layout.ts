@@ -1,4 +1,5 @@
 import { escapeHtml, safeHref } from '../../html.js';
+import { listingHeadLinks } from '../listing.js';
 import { sanitizeMerchantHtml } from '../../merchant-html.js';
 import { ownValue } from '../../own-keys.js';
 import { cssName, cssVariables } from './css.js';
@@ -24,7 +25,11 @@ function pageTitle(env: JsonContractEnv): string {
     : page.template === '404'
       ? (env.t('templates.404.title') ?? 'Page not found')
       : (page.product?.title ?? page.collection?.title ?? page.page?.title ?? (page.template === 'cart' ? (env.t('cart.title') ?? 'Your cart') : null));
-  return `${title ? `${escapeHtml(title)} – ` : ''}${escapeHtml(page.store.name)}`;
+  const n =
+    page.listing && page.listing.current_page > 1
+      ? ` – ${escapeHtml(env.t('general.page_n')?.replace('{{ page }}', String(page.listing.current_page)) ?? `Page ${page.listing.current_page}`)}`
+      : '';
+  return `${title ? `${escapeHtml(title)}${n} – ` : ''}${escapeHtml(page.store.name)}`;
 }
 
 /**
@@ -83,7 +88,7 @@ export function renderJsonContractLayout(env: JsonContractEnv, settings: Record<
     `<p class="site-footer__copyright">© ${store}</p></div></footer>`;
   return (
     `<!doctype html><html lang="${escapeHtml(env.page.locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-    `<title>${pageTitle(env)}</title>${faviconLink(favicon, favicon && env.assetUrl(favicon.path))}${css.join('')}<style>:root { ${vars} }</style>${js.join('')}</head>` +
+    `<title>${pageTitle(env)}</title>${faviconLink(favicon, favicon && env.assetUrl(favicon.path))}${listingHeadLinks(env.page.listing)}${css.join('')}<style>:root { ${vars} }</style>${js.join('')}</head>` +
     `<body class="template-${escapeHtml(env.page.template)}"${choices}><a class="skip-link" href="#main">${text(env, 'general.skip_to_content', 'Skip to content')}</a>` +
     `${header}<main id="main" class="site-main" tabindex="-1">${content}</main>${footer}</body></html>`
   );

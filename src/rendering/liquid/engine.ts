@@ -18,6 +18,7 @@ import { HtmlContext } from './html-context.js';
 import type { LiquidTheme } from './theme.js';
 import { interpolate, type Translate } from '../locale.js';
 import { formatMoney } from '../money.js';
+import { defaultPagination, paginateTag, type PaginateObject } from './paginate.js';
 
 /**
  * The Liquid engine (liquidjs) for themes that ship Liquid sources (docs/rendering.md, Liquid).
@@ -58,7 +59,7 @@ export const LIQUID_LIMITS: LiquidLimits = { parseChars: LIQUID_BOUNDS.themeChar
 export const FILTER_LIMITS = { items: 10_000, chars: 256 * 1024 } as const;
 
 /** What the filters need of the page being rendered, per render (the instance is shared by every page of the theme). */
-export type LiquidPageEnv = { t: Translate; currency: string; assetUrl: (path: string) => string };
+export type LiquidPageEnv = { t: Translate; currency: string; assetUrl: (path: string) => string; paginate?: PaginateObject | null };
 
 /**
  * Per render: the page's environment, the render's `{% render %}` depth and its output limit.
@@ -230,6 +231,10 @@ export function compileLiquid(theme: LiquidTheme, onParse: () => void, limits: L
   liquid.registerTag('render', BoundedRender);
   liquid.registerTag('include', BoundedInclude);
   liquid.registerTag('capture', BoundedCapture);
+  liquid.registerTag(
+    'paginate',
+    paginateTag((ctx) => renderState(ctx).env.paginate ?? null),
+  );
   registerFilters(liquid);
   capFilters(liquid);
 
@@ -322,6 +327,7 @@ function registerFilters(liquid: Liquid): void {
     const path = stringOf(src);
     return path.startsWith('assets/') ? env(this).assetUrl(path) : (safeHref(path) ?? '');
   };
+  liquid.registerFilter('default_pagination', (value: unknown) => new SafeHtml(defaultPagination(value)));
   liquid.registerFilter('img_url', imageUrl);
   liquid.registerFilter('image_url', imageUrl);
   liquid.registerFilter('stylesheet_tag', (url: unknown) => new SafeHtml(`<link rel="stylesheet" href="${escapeHtml(stringOf(url))}" media="all">`));

@@ -6,6 +6,7 @@ import { safeHref } from '../../html.js';
 import { SafeHtml } from './engine.js';
 import type { LiquidTheme } from './theme.js';
 import type { PageModel } from '../page.js';
+import { listingHeadLinks, listingUrl, type PageListing } from '../listing.js';
 import type { RenderedSection } from '../sections.js';
 import { ownValue } from '../../own-keys.js';
 
@@ -42,10 +43,12 @@ const imageObject = (img: PublicProductView['images'][number]) => ({
   media_type: 'image',
 });
 
-function productObject(p: PublicProductView) {
+/** A product; `selectedId`: the variant `?variant=` chose (the product page's), which `selected_variant` is. */
+function productObject(p: PublicProductView, selectedId: string | null = null) {
   const variants = p.variants.map(variantObject);
   const images = p.images.filter((img) => safeHref(img.url) !== null).map(imageObject);
-  const first = variants.find((v) => v.available) ?? variants[0] ?? null;
+  const firstAvailable = variants.find((v) => v.available) ?? variants[0] ?? null;
+  const selected = variants.find((v) => v.id === selectedId) ?? null;
   return {
     id: p.id,
     title: p.title,
@@ -61,8 +64,9 @@ function productObject(p: PublicProductView) {
     price_max: p.price_max,
     available: p.available,
     variants,
-    selected_or_first_available_variant: first,
-    first_available_variant: first,
+    selected_variant: selected,
+    selected_or_first_available_variant: selected ?? firstAvailable,
+    first_available_variant: firstAvailable,
     has_only_default_variant: variants.length <= 1,
     featured_image: images[0] ?? null,
     images,
@@ -70,15 +74,67 @@ function productObject(p: PublicProductView) {
   };
 }
 
-function collectionObject(c: PublicCollectionWithProducts) {
+function collectionObject(c: PublicCollectionWithProducts, listing: PageListing | null = null) {
   return {
+    ...(listing ? listingFields(listing) : {}),
     id: c.id,
     title: c.title,
     handle: c.handle,
-    url: `/collections/${encodeURIComponent(c.handle)}`,
+    url: listing?.path ?? `/collections/${encodeURIComponent(c.handle)}`,
     description: new SafeHtml(c.description_html),
-    products: c.products.map(productObject),
-    products_count: c.products.length,
+    products: c.products.map((p) => productObject(p)),
+    products_count: listing ? listing.items : c.products.length,
+  };
+}
+
+/**
+ * A listed collection's (or search's) filters and sorting as Shopify names them: `filters`
+ * (availability, a list; price, a price_range, in major units), `sort_options`, `sort_by`,
+ * `default_sort_by`, `all_products_count`. Counts per value are not computed (null).
+ */
+function listingFields(l: PageListing) {
+  const keep = (omit: string[]) => Object.fromEntries(Object.entries(l.params).filter(([k]) => !omit.includes(k)));
+  const withSort: Record<string, string> = l.sort_by === l.default_sort_by ? {} : { sort_by: l.sort_by };
+  const url = (params: Record<string, string>) => listingUrl(l.path, { ...params, ...withSort });
+  const availability = (value: '1' | '0', label: string) => {
+    const active = l.available === (value === '1');
+    const others = keep(['filter.v.availability']);
+    return {
+      label,
+      value,
+      param_name: 'filter.v.availability',
+      active,
+      count: null,
+      url_to_add: url({ ...others, 'filter.v.availability': value }),
+      url_to_remove: url(others),
+    };
+  };
+  const values = [availability('1', 'In stock'), availability('0', 'Out of stock')];
+  return {
+    filters: [
+      {
+        label: 'Availability',
+        param_name: 'filter.v.availability',
+        type: 'list',
+        values,
+        active_values: values.filter((v) => v.active),
+        url_to_remove: url(keep(['filter.v.availability'])),
+      },
+      {
+        label: 'Price',
+        param_name: 'filter.v.price',
+        type: 'price_range',
+        min_value: { param_name: 'filter.v.price.gte', value: l.price_gte || null },
+        max_value: { param_name: 'filter.v.price.lte', value: l.price_lte || null },
+        active_values: [],
+        url_to_remove: url(keep(['filter.v.price.gte', 'filter.v.price.lte'])),
+      },
+    ],
+    sort_options: l.sort_options,
+    sort_by: l.sort_by,
+    default_sort_by: l.default_sort_by,
+    all_products_count: l.items,
+    terms: l.params.q ?? null,
   };
 }
 
@@ -95,8 +151,8 @@ function linklist(handle: string, title: string, links: PageModel['menu']) {
 }
 
 /** A search page's `search`: its terms and results (the products of the page's collection). */
-function searchObject(page: PageModel, results: ReturnType<typeof productObject>[]) {
-  return page.search ? { performed: true, terms: page.search.query, results, results_count: results.length } : null;
+function searchObject(page: PageModel, results: ReturnType<typeof productObject>[], total = results.length) {
+  return page.search ? { performed: true, terms: page.search.query, results, results_count: total } : null;
 }
 
 /** A cart line's image object, when the cart's lines carry one (`image`: `{ url, alt, width, height }`), else null. */
@@ -133,9 +189,9 @@ function cartObject(cart: CartView | null) {
 
 /** The page's objects: shop, settings, template, request, product, collection, collections, cart, page, blog, linklists, menus, csrf_token, search, customer. */
 export function pageObjects(bundle: Pick<LiquidTheme, 'config'>, page: PageModel, settings: Record<string, unknown>): Record<string, unknown> {
-  const product = page.product ? productObject(page.product) : null;
+  const product = page.product ? productObject(page.product, page.selectedVariantId) : null;
   const collection = page.collection
-    ? collectionObject(page.collection)
+    ? collectionObject(page.collection, page.listing)
     : page.search
       ? { id: null, title: page.search.query, handle: 'search', url: '/search', description: new SafeHtml(''), products: [], products_count: 0 }
       : null;
@@ -174,12 +230,13 @@ export function pageObjects(bundle: Pick<LiquidTheme, 'config'>, page: PageModel
     linklists: { 'main-menu': mainMenu },
     menus: { 'main-menu': mainMenu },
     csrf_token: page.csrfToken ?? '',
-    search: searchObject(page, collection?.products ?? []),
+    search: searchObject(page, collection?.products ?? [], page.listing?.items),
     // Shopify's: the signed-in customer, else nil (the header's Account or Log in).
     customer: page.customer ? { logged_in: true } : null,
     page_title: page.template === '404' ? '404 Not Found' : (product?.title ?? collection?.title ?? page.page?.title ?? page.store.name),
-    current_page: 1,
-    content_for_header: new SafeHtml(''),
+    current_page: page.listing?.current_page ?? 1,
+    // The platform's part of the head: the listing's `<link rel="prev|next">`.
+    content_for_header: new SafeHtml(listingHeadLinks(page.listing)),
   };
 }
 

@@ -5,6 +5,7 @@ import { barePage, failureComment, newErrorId, type SectionFailure } from './fai
 import { compileLiquid, renderLiquid, SafeHtml, sectionTemplates, type CompiledLiquid, type LiquidPageEnv } from './engine.js';
 import type { LiquidTheme } from './theme.js';
 import { pageObjects, sectionObject } from './objects.js';
+import { paginateObject } from './paginate.js';
 import { translator } from '../locale.js';
 import { notFoundContent } from '../theme-look.js';
 import type { PageModel } from '../page.js';
@@ -108,7 +109,7 @@ export function renderLiquidPage(
   const theme = compiled.theme;
   const t = translator(theme.locales, task.locale);
   const assetUrl = (path: string) => `${task.assetBase}${path.split('/').map(encodeURIComponent).join('/')}`;
-  const env: LiquidPageEnv = { t, currency: task.currency, assetUrl };
+  const env: LiquidPageEnv = { t, currency: task.currency, assetUrl, paginate: task.page.listing ? paginateObject(task.page.listing, t) : null };
   const objects = pageObjects(theme, task.page, task.settings);
   // The page's deadline, on the epoch clock every thread shares; parsing moves it (within the warm-up budget).
   let { deadline, warmup } = page;

@@ -160,7 +160,7 @@ async function preparePage(platform: Platform, store: StoreView, theme: Renderab
   const found = request.template === '404' ? [] : templateSections(theme, request.template, t);
   if (!found) throw new PlatformError('not_found', 'template_not_found', `This theme has no ${request.template} template`);
   const sections = await resolvePageAppBlocks(platform, store.id, found);
-  return { locale, t, sections, page: await buildPageModel(platform, store, sections, locale, request) };
+  return { locale, t, sections, page: await buildPageModel(platform, store, sections, locale, request, theme) };
 }
 
 type LiquidRendering = {
