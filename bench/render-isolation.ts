@@ -36,7 +36,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 /** The ember-liquid fixture with these sections on its home page, between the hero and the featured products. */
 function emberWith(slug: string, sections: Record<string, string>): Json {
-  const bundle = themeFixture('ember-liquid') as any;
+  const bundle = themeFixture('ember-liquid') as Json;
   bundle.package.slug = slug;
   for (const [key, source] of Object.entries(sections)) {
     bundle.sections[key] = { type: key, name: key, renderer_key: key, enabled_on: ['home'] };

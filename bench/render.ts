@@ -1,6 +1,5 @@
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Liquid, type Template } from 'liquidjs';
 import { openPlatform } from '../src/boot.js';
 import { loadConfig } from '../src/config.js';
@@ -75,7 +74,7 @@ try {
   await call('POST', '/v1/products/collections', { type: 'manual', title: 'New', handle: 'new', product_ids: ids.slice(0, 12) }, as);
 
   // The fixture theme with a home page of 10 sections.
-  const bundle = themeFixture('ember-liquid') as any;
+  const bundle = themeFixture('ember-liquid') as Json;
   bundle.package.slug = `bench-ember-${unique}`;
   const home = bundle.templates.home;
   const hero = home.sections.hero;

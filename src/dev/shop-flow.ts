@@ -113,14 +113,15 @@ export async function setField(scope: Page | Locator, name: string, value: strin
 export async function homeToCollection(page: Page, home: string, handles: string[]): Promise<Response> {
   await open(page, home, 'home');
   const selector = handles.map((h) => `a[href$="/collections/${h}"]`).join(', ');
-  const link = page.locator(selector).first();
+  // The first one a shopper sees: a phone's closed menu holds links too.
+  const link = page.locator(selector).filter({ visible: true }).first();
   if ((await link.count()) === 0) throw await stepFailed(page, 'home → collection', `a link to /collections/(${handles.join('|')})`, 200);
   return follow(page, link, /^\/collections\/[^/]+$/, 'home → collection');
 }
 
 /** On a collection (or any page listing products): the link to the product `handle`. */
 export async function collectionToProduct(page: Page, handle: string): Promise<Response> {
-  const link = page.locator(`a[href$="/products/${handle}"]`).first();
+  const link = page.locator(`a[href$="/products/${handle}"]`).filter({ visible: true }).first();
   if ((await link.count()) === 0) throw await stepFailed(page, 'collection → product', `a link to /products/${handle}`, 200);
   return follow(page, link, new RegExp(`^/products/${handle}$`), 'collection → product');
 }
