@@ -14,7 +14,7 @@ export const CountryCode = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1
 export const SubdivisionCode = z.string().regex(/^[A-Z0-9]{1,3}$/, 'must be a subdivision code such as CA or NSW');
 
 /** ISO 3166-1 alpha-2: the 249 officially assigned codes (no reserved or withdrawn ones). */
-const ASSIGNED_COUNTRY_CODES = new Set(
+export const ASSIGNED_COUNTRY_CODES: ReadonlySet<string> = new Set(
   (
     'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ ' +
     'BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR ' +

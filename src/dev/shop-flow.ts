@@ -165,6 +165,13 @@ export async function fillInformation(page: Page, shopper: Shopper): Promise<Res
       throw await stepFailed(page, 'checkout information', `a field named ${name}`, 200);
     }
   }
+  // Without JavaScript the province list is the preselected country's: sent with another country,
+  // the form comes back (400) with that country's provinces and what was typed, to choose again.
+  const province = shopper.province_code;
+  if (province && (await page.locator(`select[name="province_code"] option[value="${province}"]`).count()) === 0) {
+    await Promise.all([page.waitForLoadState('load'), page.waitForURL(/\/checkout\/information$/), button(page, 'Continue to shipping').click()]);
+    if (!(await setField(page, 'province_code', province))) throw await stepFailed(page, 'checkout information', `a province field with ${province}`, 400);
+  }
   return follow(page, button(page, 'Continue to shipping'), /^\/checkout\/shipping$/, 'Continue to shipping');
 }
 

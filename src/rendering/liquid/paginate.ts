@@ -1,6 +1,8 @@
-import { Tag, type Context, type Emitter, type Liquid, type Parser, type TagToken, type Template, type TopLevelToken } from 'liquidjs';
 import { escapeHtml } from '../../html.js';
+import { type PaginateObject } from '../../liquid-paginate.js';
 import type { PageListing } from '../listing.js';
+
+export { paginateTag, type PaginateObject } from '../../liquid-paginate.js';
 
 /**
  * Shopify's `{% paginate collection.products by N %}…{% endpaginate %}` and the
@@ -11,17 +13,6 @@ import type { PageListing } from '../listing.js';
  * the page's: current_page, current_offset, items, pages, page_size, previous/next
  * ({ title, url, is_link }, absent on the first/last page) and parts.
  */
-
-export type PaginateObject = {
-  current_page: number;
-  current_offset: number;
-  items: number;
-  pages: number;
-  page_size: number;
-  previous?: { title: string; url: string; is_link: true };
-  next?: { title: string; url: string; is_link: true };
-  parts: { title: string; url: string; is_link: boolean }[];
-};
 
 /** The `paginate` object of a page's listing. */
 export function paginateObject(l: PageListing, t: (key: string) => string | null | undefined): PaginateObject {
@@ -34,36 +25,6 @@ export function paginateObject(l: PageListing, t: (key: string) => string | null
     ...(l.previous_url ? { previous: { title: t('general.previous') ?? '« Previous', url: l.previous_url, is_link: true as const } } : {}),
     ...(l.next_url ? { next: { title: t('general.next') ?? 'Next »', url: l.next_url, is_link: true as const } } : {}),
     parts: l.parts.map((p) => ({ title: p.title, url: p.url ?? '', is_link: p.is_link })),
-  };
-}
-
-/**
- * The tag: `paginate` is set for its body (from `page`, the render's paginate object, or one page
- * of everything when the page has no listing). The `by` expression is not evaluated again here.
- */
-export function paginateTag(paginate: (ctx: Context) => PaginateObject | null) {
-  return class PaginateTag extends Tag {
-    templates: Template[] = [];
-    constructor(token: TagToken, remain: TopLevelToken[], liquid: Liquid, parser: Parser) {
-      super(token, remain, liquid);
-      if (!/^\s*[\w.[\]'"-]+\s+by\s+\S+/.test(token.args)) throw new Error(`paginate: expected "paginate <array> by <size>", got "${token.args}"`);
-      const stream = parser
-        .parseStream(remain)
-        .on('tag:endpaginate', () => stream.stop())
-        .on('template', (tpl: Template) => this.templates.push(tpl))
-        .on('end', () => {
-          throw new Error(`tag ${token.getText()} not closed`);
-        });
-      stream.start();
-    }
-    *render(ctx: Context, emitter: Emitter): Generator<unknown, void, unknown> {
-      ctx.push({ paginate: paginate(ctx) ?? { current_page: 1, current_offset: 0, items: 0, pages: 1, page_size: 0, parts: [] } });
-      try {
-        yield this.liquid.renderer.renderTemplates(this.templates, ctx, emitter);
-      } finally {
-        ctx.pop();
-      }
-    }
   };
 }
 

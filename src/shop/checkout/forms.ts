@@ -4,7 +4,7 @@ import type { CustomerAddressView } from '../../customers/index.js';
 import { formInput, formWithIssues, type FormState } from '../../http/ui/forms.js';
 import { zodIssues } from '../../http/validate.js';
 import { IdString } from '../../ids.js';
-import { PostalAddress } from '../../postal-address.js';
+import { ASSIGNED_COUNTRY_CODES, PostalAddress } from '../../postal-address.js';
 import { CheckoutBody, type CheckoutDetails } from '../../storefront/index.js';
 
 /**
@@ -13,19 +13,10 @@ import { CheckoutBody, type CheckoutDetails } from '../../storefront/index.js';
  */
 
 export const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
-/** Every ISO 3166-1 alpha-2 region Intl names, by name (not the groupings such as EU or UN). */
-export const COUNTRIES: readonly { code: string; name: string }[] = (() => {
-  const out: { code: string; name: string }[] = [];
-  const skip = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'ZZ', 'AA', 'QM', 'XK']);
-  for (let a = 65; a <= 90; a++)
-    for (let b = 65; b <= 90; b++) {
-      const code = String.fromCharCode(a, b);
-      if (skip.has(code) || code.startsWith('X') || code.startsWith('Q')) continue;
-      const name = COUNTRY_NAMES.of(code);
-      if (name && name !== code) out.push({ code, name });
-    }
-  return out.sort((x, y) => x.name.localeCompare(y.name));
-})();
+/** Every officially assigned ISO 3166-1 alpha-2 country (src/postal-address.ts; not Intl's withdrawn codes such as DY, Benin again), by its English name. */
+export const COUNTRIES: readonly { code: string; name: string }[] = [...ASSIGNED_COUNTRY_CODES]
+  .map((code) => ({ code, name: COUNTRY_NAMES.of(code) ?? code }))
+  .sort((x, y) => x.name.localeCompare(y.name));
 
 const InformationForm = z.object({
   email: CheckoutBody.shape.email,

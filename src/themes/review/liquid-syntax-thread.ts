@@ -1,5 +1,6 @@
 import { Liquid } from 'liquidjs';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { paginateTag } from '../../liquid-paginate.js';
 
 /**
  * The thread of the review's `liquid_syntax` check (liquid-syntax.ts): parses each file it is
@@ -12,6 +13,11 @@ export type SyntaxAnswer = { errors: string[] };
 
 const port = (workerData as { port: MessagePort }).port;
 const engine = new Liquid();
+// The tags the platform's renderer adds to liquidjs's (src/rendering/liquid/engine.ts): parsed as it parses them.
+engine.registerTag(
+  'paginate',
+  paginateTag(() => null),
+);
 
 parentPort!.on('message', ({ files }: SyntaxRequest) => {
   const errors: string[] = [];
