@@ -36,7 +36,16 @@ describe('Notifications: a storefront checkout paid through the sandbox provider
     const b = new ShopBrowser(app.url, `${shop.store.subdomain}.localhost`);
     await b.post('/cart/add', { id: variant, quantity: '2' });
     const token = csrfIn((await b.get('/checkout')).html)!;
-    const address = { email, first_name: 'Sam', last_name: 'Shopper', address1: '1 Main St', city: 'Toronto', country_code: 'CA', zip: 'M5V 2T6' };
+    const address = {
+      email,
+      first_name: 'Sam',
+      last_name: 'Shopper',
+      address1: '1 Main St',
+      city: 'Toronto',
+      province_code: 'ON',
+      country_code: 'CA',
+      zip: 'M5V 2T6',
+    };
     expect((await b.post('/checkout/information', { ...address, csrf_token: token })).status).to.equal(303);
     const placed = await b.post('/checkout/place', {
       ...placeFields((await b.get('/checkout/shipping')).html),
