@@ -68,7 +68,7 @@ describe('Email over SMTP (the webhooks worker, nodemailer, a real SMTP server)'
     expect(invite!.from!.value).to.deep.equal([{ name: sender.name, address: 'no-reply@emporium.test' }]);
     expect(invite!.replyTo!.value).to.deep.equal([{ name: sender.name, address: sender.email }]);
     expect(invite!.subject).to.match(/ invites you to open your account$/);
-    expect(invite!.text).to.include('This activation token works once');
+    expect(invite!.text).to.include('Open this link to choose your password').and.include('/account/activate?token=emp_csact_');
 
     // A store's notification with an HTML part (as the store's templates send it).
     const to = mailbox('order');
