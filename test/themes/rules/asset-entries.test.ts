@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { assetEntries } from '../../../src/themes/bundle/rules/asset-entries.js';
-import { inlineAsset } from '../../helpers/themes.js';
+import { inlineAsset, loadFixture } from '../../helpers/themes.js';
 import { findings } from './run-rule.js';
+
+/** The fixture's own assets: an added one comes after them. */
+const AURORA_ASSETS = (loadFixture('aurora') as { renderer: { assets: unknown[] } }).renderer.assets.length;
 
 describe('bundle rule asset_entries', () => {
   it('finds nothing in the fixtures', () => {
@@ -23,7 +26,7 @@ describe('bundle rule asset_entries', () => {
       'renderer.assets.0: must have exactly one of content (inline UTF-8 text) or media_id (an uploaded file)',
     ]);
     expect(findings(assetEntries, (b) => b.renderer.assets.push(inlineAsset('assets/photo.png', 'image/png', 'png')))).to.deep.equal([
-      'renderer.assets.5.content: image/png is binary: upload it with POST /v1/media and give its media_id',
+      `renderer.assets.${AURORA_ASSETS}.content: image/png is binary: upload it with POST /v1/media and give its media_id`,
     ]);
     const [size] = findings(assetEntries, (b) => (b.renderer.assets[0].size += 1));
     expect(size).to.match(/^renderer\.assets\.0\.size: must be the content's length in UTF-8 bytes/);
