@@ -63,7 +63,10 @@ function formPage(p: ShopPage, form: FormState, status: number): void {
       <p style="margin-bottom:0"><button type="submit" class="button">Subscribe</button></p>
     </form>
   </div>`;
-  p.render(shopPage({ storeName: p.viewer.store.name, title: 'Newsletter', body, signedIn: p.viewer.customer !== null, csrf: p.viewer.csrf }), status);
+  p.render(
+    shopPage({ storeName: p.viewer.store.name, title: 'Newsletter', body, signedIn: p.viewer.customer !== null, csrf: p.viewer.csrf, look: p.viewer.look }),
+    status,
+  );
 }
 
 export async function contact(p: ShopPage): Promise<void> {
